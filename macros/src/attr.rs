@@ -1,0 +1,266 @@
+//! Attribute receivers: darling turns `#[entity(...)]`, `#[attr(...)]`,
+//! `#[pk]`, `#[sk]`, `#[gsiN]` and `#[lsiN]` into a model of the entity.
+
+use darling::util::{Flag, Override, SpannedValue};
+use darling::{FromDeriveInput, FromField, FromMeta};
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::case::RenameRule;
+use crate::template::{self, Segment};
+
+/// `#[entity(...)]` and the forwarded key attributes.
+#[derive(FromDeriveInput)]
+#[darling(
+    attributes(entity),
+    forward_attrs(
+        pk, sk, gsi1, gsi2, gsi3, gsi4, gsi5, gsi6, gsi7, gsi8, gsi9, gsi10, gsi11, gsi12, gsi13,
+        gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, lsi1, lsi2, lsi3, lsi4, lsi5
+    )
+)]
+pub struct EntityOpts {
+    pub ident: syn::Ident,
+    pub attrs: Vec<syn::Attribute>,
+    pub table: syn::Path,
+    #[darling(default)]
+    pub name: Option<String>,
+    #[darling(default)]
+    pub rename_all: Option<SpannedValue<String>>,
+    #[darling(default, rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+/// `#[document(...)]` on nested structs.
+#[derive(FromDeriveInput)]
+#[darling(attributes(document))]
+pub struct DocumentOpts {
+    pub ident: syn::Ident,
+    #[darling(default)]
+    pub rename_all: Option<SpannedValue<String>>,
+    #[darling(default, rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+/// `#[attr(...)]` on a field.
+#[derive(FromField)]
+#[darling(attributes(attr))]
+pub struct FieldOpts {
+    pub ident: Option<syn::Ident>,
+    pub ty: syn::Type,
+    #[darling(default)]
+    pub rename: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub skip: Flag,
+    #[darling(default)]
+    pub default: Option<Override<syn::Path>>,
+    #[darling(default)]
+    pub serde: Flag,
+    #[darling(default)]
+    pub validate: Option<syn::Path>,
+    #[darling(default)]
+    pub min: Option<syn::Expr>,
+    #[darling(default)]
+    pub max: Option<syn::Expr>,
+    #[darling(default)]
+    pub min_len: Option<usize>,
+    #[darling(default)]
+    pub max_len: Option<usize>,
+}
+
+/// The arguments of `#[gsiN(pk = "...", sk = "...", when = ...)]`.
+#[derive(FromMeta)]
+struct GsiArgs {
+    pk: syn::LitStr,
+    #[darling(default)]
+    sk: Option<syn::LitStr>,
+    #[darling(default)]
+    when: Option<syn::Path>,
+}
+
+/// The arguments of `#[lsiN(sk = "...")]`.
+#[derive(FromMeta)]
+struct LsiArgs {
+    sk: syn::LitStr,
+}
+
+/// A parsed key template with the literal it came from (for spans).
+pub struct Template {
+    pub lit: syn::LitStr,
+    pub segments: Vec<Segment>,
+}
+
+impl Template {
+    fn parse(lit: syn::LitStr, errors: &mut darling::error::Accumulator) -> Option<Self> {
+        match template::parse(&lit.value()) {
+            Ok(segments) => Some(Self { lit, segments }),
+            Err(msg) => {
+                errors.push(darling::Error::custom(msg).with_span(&lit));
+                None
+            }
+        }
+    }
+
+    pub fn fields(&self) -> Vec<&str> {
+        template::fields(&self.segments)
+    }
+
+    pub fn text(&self) -> String {
+        self.lit.value()
+    }
+}
+
+/// Which key an attribute declares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    Gsi(u8),
+    Lsi(u8),
+}
+
+/// `#[gsiN(...)]` or `#[lsiN(...)]` on an entity.
+pub struct IndexDecl {
+    pub kind: IndexKind,
+    /// The `gsi1` token, where index errors point.
+    pub span: Span,
+    pub pk: Option<Template>,
+    pub sk: Option<Template>,
+    /// Sparse-index condition: a `bool` field or a function of the item.
+    pub when: Option<syn::Path>,
+}
+
+impl IndexDecl {
+    pub fn name(&self) -> String {
+        match self.kind {
+            IndexKind::Gsi(n) => format!("gsi{n}"),
+            IndexKind::Lsi(n) => format!("lsi{n}"),
+        }
+    }
+}
+
+/// The key declarations of an entity.
+pub struct Keys {
+    pub pk: Option<Template>,
+    pub pk_span: Span,
+    pub sk: Option<(Template, Span)>,
+    pub indexes: Vec<IndexDecl>,
+}
+
+/// Reads `#[pk]`, `#[sk]`, `#[gsiN]` and `#[lsiN]`; a repeated attribute is
+/// reported at its second occurrence.
+pub fn parse_keys(
+    attrs: &[syn::Attribute],
+    ident: &syn::Ident,
+    errors: &mut darling::error::Accumulator,
+) -> Keys {
+    let mut keys = Keys {
+        pk: None,
+        pk_span: ident.span(),
+        sk: None,
+        indexes: Vec::new(),
+    };
+    let mut seen: Vec<String> = Vec::new();
+    let mut pk_seen = false;
+    for attr in attrs {
+        let Some(name) = attr.path().get_ident().map(ToString::to_string) else {
+            continue;
+        };
+        let span = attr.path().span();
+        if seen.contains(&name) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "duplicate `#[{name}]` attribute; an entity declares each key once"
+                ))
+                .with_span(attr.path()),
+            );
+            continue;
+        }
+        seen.push(name.clone());
+        match name.as_str() {
+            "pk" | "sk" => {
+                let lit = match attr.parse_args::<syn::LitStr>() {
+                    Ok(lit) => lit,
+                    Err(_) => {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "expected a key template string: `#[{name}(\"PREFIX#<field>\")]`"
+                            ))
+                            .with_span(attr),
+                        );
+                        continue;
+                    }
+                };
+                let template = Template::parse(lit, errors);
+                if name == "pk" {
+                    pk_seen = true;
+                    keys.pk = template;
+                    keys.pk_span = span;
+                } else if let Some(t) = template {
+                    keys.sk = Some((t, span));
+                }
+            }
+            gsi if gsi.starts_with("gsi") => {
+                let Ok(n) = gsi[3..].parse::<u8>() else {
+                    continue;
+                };
+                let Some(args) = errors.handle(GsiArgs::from_meta(&attr.meta)) else {
+                    continue;
+                };
+                keys.indexes.push(IndexDecl {
+                    kind: IndexKind::Gsi(n),
+                    span,
+                    pk: Template::parse(args.pk, errors),
+                    sk: args.sk.and_then(|sk| Template::parse(sk, errors)),
+                    when: args.when,
+                });
+            }
+            lsi if lsi.starts_with("lsi") => {
+                let Ok(n) = lsi[3..].parse::<u8>() else {
+                    continue;
+                };
+                let Some(args) = errors.handle(LsiArgs::from_meta(&attr.meta)) else {
+                    continue;
+                };
+                keys.indexes.push(IndexDecl {
+                    kind: IndexKind::Lsi(n),
+                    span,
+                    pk: None,
+                    sk: Template::parse(args.sk, errors),
+                    when: None,
+                });
+            }
+            _ => {}
+        }
+    }
+    if !pk_seen && !seen.contains(&"pk".to_owned()) {
+        errors.push(
+            darling::Error::custom(
+                "missing `#[pk(\"...\")]`; every entity declares its partition key template, e.g. `#[pk(\"USER#<user_id>\")]`",
+            )
+            .with_span(ident),
+        );
+    }
+    keys
+}
+
+/// Parses `rename_all`, reporting an unknown rule.
+pub fn rename_rule(
+    value: &Option<SpannedValue<String>>,
+    errors: &mut darling::error::Accumulator,
+) -> RenameRule {
+    match value {
+        None => RenameRule::None,
+        Some(v) => match RenameRule::from_str(v) {
+            Some(rule) => rule,
+            None => {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "unknown `rename_all` rule {:?}; expected one of {}",
+                        v.as_str(),
+                        RenameRule::NAMES.join(", ")
+                    ))
+                    .with_span(&v.span()),
+                );
+                RenameRule::None
+            }
+        },
+    }
+}

@@ -1,0 +1,801 @@
+//! `#[derive(Entity)]`: check the declaration, then generate key builders,
+//! key parsers and the item codec.
+
+use darling::FromDeriveInput;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::attr::{self, EntityOpts, IndexDecl, IndexKind, Template};
+use crate::model::{self, Codec, Field};
+use crate::template::Segment;
+
+pub fn derive(input: &syn::DeriveInput) -> TokenStream {
+    match expand(input) {
+        Ok(tokens) => tokens,
+        Err(err) => {
+            let errors = err.write_errors();
+            let stub = stub(input);
+            quote!(#errors #stub)
+        }
+    }
+}
+
+/// An `Entity` impl emitted beside the errors, so the only errors the user
+/// sees are the ones about the declaration.
+fn stub(input: &syn::DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let opts = EntityOpts::from_derive_input(input).ok();
+    let krate = opts
+        .as_ref()
+        .and_then(|o| o.krate.clone())
+        .map(|p| quote!(#p))
+        .unwrap_or_else(|| quote!(::singletable));
+    let table = opts
+        .as_ref()
+        .map(|o| {
+            let t = &o.table;
+            quote!(#t)
+        })
+        .unwrap_or_else(|| quote!(#krate::__private::StubTable));
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::Entity for #ident #ty_generics #where_clause {
+            type Table = #table;
+            const ENTITY_TYPE: &'static str = "";
+            fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> { ::core::unimplemented!() }
+            fn validate(&self) -> #krate::Result<()> { ::core::unimplemented!() }
+            fn to_item(&self) -> #krate::Result<#krate::Item> { ::core::unimplemented!() }
+            fn into_item(self) -> #krate::Result<#krate::Item> { ::core::unimplemented!() }
+            fn from_item(_: #krate::Item) -> #krate::Result<Self> { ::core::unimplemented!() }
+        }
+    }
+}
+
+/// Which key a template fills, for naming and size limits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Partition,
+    Sort,
+}
+
+struct KeyFn<'a> {
+    /// Builder name: `pk`, `sk`, `gsi1_pk`, `lsi1_sk`.
+    name: String,
+    template: &'a Template,
+    role: Role,
+}
+
+fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
+    let named = model::named_fields(input, "Entity")?;
+    let opts = EntityOpts::from_derive_input(input)?;
+    let mut errors = darling::Error::accumulator();
+    let rule = attr::rename_rule(&opts.rename_all, &mut errors);
+    let fields = model::fields(named, rule, &mut errors);
+    let keys = attr::parse_keys(&opts.attrs, &opts.ident, &mut errors);
+
+    check_templates(&keys, &fields, &mut errors);
+    check_indexes(&keys, &fields, &mut errors);
+    errors.finish()?;
+
+    let krate = opts
+        .krate
+        .as_ref()
+        .map(|p| quote!(#p))
+        .unwrap_or_else(|| quote!(::singletable));
+    let ident = &opts.ident;
+    let vis = &input.vis;
+    let entity_name = opts.name.clone().unwrap_or_else(|| ident.to_string());
+    let table = &opts.table;
+    let Some(pk) = keys.pk.as_ref() else {
+        // parse_keys reported the missing #[pk]; errors.finish() returned.
+        return Ok(TokenStream::new());
+    };
+
+    let mut key_fns = vec![KeyFn {
+        name: "pk".into(),
+        template: pk,
+        role: Role::Partition,
+    }];
+    if let Some((sk, _)) = &keys.sk {
+        key_fns.push(KeyFn {
+            name: "sk".into(),
+            template: sk,
+            role: Role::Sort,
+        });
+    }
+    for index in &keys.indexes {
+        let n = index.name();
+        if let Some(t) = &index.pk {
+            key_fns.push(KeyFn {
+                name: format!("{n}_pk"),
+                template: t,
+                role: Role::Partition,
+            });
+        }
+        if let Some(t) = &index.sk {
+            key_fns.push(KeyFn {
+                name: format!("{n}_sk"),
+                template: t,
+                role: Role::Sort,
+            });
+        }
+    }
+
+    let ctx = Ctx {
+        krate: &krate,
+        entity: &entity_name,
+        fields: &fields,
+        vis,
+    };
+    let builders = key_fns.iter().map(|k| ctx.builder(k));
+    let parsers = key_fns.iter().map(|k| ctx.parser(k));
+    let prefixes = key_fns
+        .iter()
+        .filter(|k| k.role == Role::Sort)
+        .map(|k| ctx.prefixes(k));
+    let pair_builders = ctx.pair_builders(&keys);
+
+    let checks = ctx.compile_checks(table, &keys);
+    let codec = Codec {
+        krate: &krate,
+        fields: &fields,
+    };
+    let entity_lit = entity_name.as_str();
+    let wrap_encode =
+        |e: TokenStream| quote!(#krate::Error::Encode { entity: #entity_lit, source: #e });
+    let wrap_decode =
+        |e: TokenStream| quote!(#krate::Error::Decode { entity: #entity_lit, source: #e });
+    let encode_ref = codec.encode(false, wrap_encode);
+    let encode_owned = codec.encode(true, wrap_encode);
+    let decode = codec.decode(wrap_decode);
+    let validate = codec.validate(&entity_name);
+    let key_inserts = ctx.key_inserts(&keys);
+    let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 1;
+
+    let pk_expr = ctx.self_call(pk, "pk");
+    let sk_expr = match &keys.sk {
+        Some((sk, _)) => {
+            let call = ctx.self_call(sk, "sk");
+            quote!(#krate::__private::Some(#call))
+        }
+        None => quote!(#krate::__private::None),
+    };
+
+    Ok(quote! {
+        const _: () = {
+            #checks
+
+            #[automatically_derived]
+            impl #ident {
+                #(#builders)*
+                #(#pair_builders)*
+                #(#prefixes)*
+                #(#parsers)*
+
+                fn __singletable_key_attrs(&self, __item: &mut #krate::Item) -> #krate::Result<()> {
+                    #key_inserts
+                    #krate::__private::Ok(())
+                }
+            }
+
+            #[automatically_derived]
+            impl #krate::Entity for #ident {
+                type Table = #table;
+                const ENTITY_TYPE: &'static str = #entity_lit;
+
+                fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
+                    #krate::__private::Ok(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr })
+                }
+
+                fn validate(&self) -> #krate::Result<()> {
+                    #validate
+                    #krate::__private::Ok(())
+                }
+
+                fn to_item(&self) -> #krate::Result<#krate::Item> {
+                    #krate::Entity::validate(self)?;
+                    let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
+                    self.__singletable_key_attrs(&mut __item)?;
+                    #encode_ref
+                    #krate::__private::Ok(__item)
+                }
+
+                fn into_item(self) -> #krate::Result<#krate::Item> {
+                    #krate::Entity::validate(&self)?;
+                    let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
+                    self.__singletable_key_attrs(&mut __item)?;
+                    #encode_owned
+                    #krate::__private::Ok(__item)
+                }
+
+                fn from_item(mut __item: #krate::Item) -> #krate::Result<Self> {
+                    #krate::__private::check_entity_type(&mut __item, TABLE.entity_type, #entity_lit)?;
+                    #krate::__private::Ok(Self { #decode })
+                }
+            }
+        };
+    })
+}
+
+/// Every placeholder names a stored field.
+fn check_templates(keys: &attr::Keys, fields: &[Field], errors: &mut darling::error::Accumulator) {
+    let mut templates: Vec<(&Template, String)> = Vec::new();
+    if let Some(pk) = &keys.pk {
+        templates.push((pk, "#[pk]".into()));
+    }
+    if let Some((sk, _)) = &keys.sk {
+        templates.push((sk, "#[sk]".into()));
+    }
+    for index in &keys.indexes {
+        let n = index.name();
+        if let Some(t) = &index.pk {
+            templates.push((t, format!("#[{n}(pk)]")));
+        }
+        if let Some(t) = &index.sk {
+            templates.push((t, format!("#[{n}(sk)]")));
+        }
+    }
+    let stored: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skipped())
+        .map(Field::name)
+        .collect();
+    for (template, place) in templates {
+        for name in template.fields() {
+            match fields.iter().find(|f| f.name() == name) {
+                Some(f) if f.skipped() => errors.push(
+                    darling::Error::custom(format!(
+                        "placeholder `<{name}>` in `{place}` names a skipped field; a key can only be built from stored fields"
+                    ))
+                    .with_span(&template.lit),
+                ),
+                Some(_) => {}
+                None => {
+                    let hint = match closest(name, &stored) {
+                        Some(best) => format!("did you mean `{best}`?"),
+                        None => format!("fields are {}", list(&stored)),
+                    };
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown field `{name}` in `{place}` template; {hint}"
+                        ))
+                        .with_span(&template.lit),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Index declarations are complete and sparse conditions make sense.
+fn check_indexes(keys: &attr::Keys, fields: &[Field], errors: &mut darling::error::Accumulator) {
+    for index in &keys.indexes {
+        if let Some(when) = &index.when {
+            if let Some(id) = when.get_ident() {
+                if let Some(f) = fields.iter().find(|f| f.ident == *id) {
+                    if f.skipped() {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "sparse condition `{id}` is a skipped field; use a stored `bool` field or a function `fn(&Self) -> bool`"
+                            ))
+                            .with_span(when),
+                        );
+                    }
+                }
+            }
+        }
+        if let IndexKind::Lsi(_) = index.kind {
+            if keys.sk.is_none() {
+                errors.push(
+                    darling::Error::custom(
+                        "a local index needs the table's sort key; declare `#[sk(\"...\")]` on the entity",
+                    )
+                    .with_span(&index.span),
+                );
+            }
+        }
+    }
+}
+
+fn closest<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(name, c), c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c.as_str())
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        return "none".into();
+    }
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+struct Ctx<'a> {
+    krate: &'a TokenStream,
+    entity: &'a str,
+    fields: &'a [Field],
+    vis: &'a syn::Visibility,
+}
+
+impl Ctx<'_> {
+    fn field(&self, name: &str) -> &Field {
+        // check_templates guarantees every placeholder names a field.
+        self.fields
+            .iter()
+            .find(|f| f.name() == name)
+            .unwrap_or_else(|| unreachable!("placeholder `{name}` was checked"))
+    }
+
+    fn max_len(&self, role: Role) -> TokenStream {
+        let krate = self.krate;
+        match role {
+            Role::Partition => quote!(#krate::__private::MAX_PARTITION_KEY_BYTES),
+            Role::Sort => quote!(#krate::__private::MAX_SORT_KEY_BYTES),
+        }
+    }
+
+    /// Statements appending `segments` to `__k`, reading placeholders from
+    /// the builder's parameters.
+    fn write_segments(&self, segments: &[Segment]) -> TokenStream {
+        let krate = self.krate;
+        let entity = self.entity;
+        let stmts = segments.iter().map(|s| match s {
+            Segment::Lit(text) => quote!(__k.push_str(#text);),
+            Segment::Field(name) => {
+                let f = self.field(name);
+                let ident = &f.ident;
+                let field = f.name();
+                quote!(#krate::__private::write_part(#entity, #field, &#ident, &mut __k)?;)
+            }
+        });
+        quote!(#(#stmts)*)
+    }
+
+    fn params(&self, names: &[&str]) -> Vec<TokenStream> {
+        names
+            .iter()
+            .map(|n| {
+                let f = self.field(n);
+                let ident = &f.ident;
+                let ty = model::arg_type(&f.ty);
+                quote!(#ident: #ty)
+            })
+            .collect()
+    }
+
+    fn literal_len(segments: &[Segment]) -> usize {
+        segments
+            .iter()
+            .map(|s| match s {
+                Segment::Lit(t) => t.len(),
+                Segment::Field(_) => 16,
+            })
+            .sum()
+    }
+
+    /// `pub fn pk(user_id: &str) -> Result<String>`.
+    fn builder(&self, k: &KeyFn) -> TokenStream {
+        let krate = self.krate;
+        let vis = self.vis;
+        let name = format_ident!("{}", k.name);
+        let names = k.template.fields();
+        let params = self.params(&names);
+        let write = self.write_segments(&k.template.segments);
+        let max = self.max_len(k.role);
+        let cap = Self::literal_len(&k.template.segments);
+        let entity = self.entity;
+        let attr_label = &k.name;
+        let doc = format!(
+            "Builds the `{}` key value `{}`; fails on an empty value or a key over DynamoDB's size limit.",
+            k.name,
+            k.template.text()
+        );
+        quote! {
+            #[doc = #doc]
+            #vis fn #name(#(#params),*) -> #krate::Result<#krate::__private::String> {
+                let mut __k = #krate::__private::String::with_capacity(#cap);
+                #write
+                #krate::__private::check_len(#entity, #attr_label, &__k, #max)?;
+                #krate::__private::Ok(__k)
+            }
+        }
+    }
+
+    /// `Self::pk(&self.user_id)?`.
+    fn self_call(&self, template: &Template, name: &str) -> TokenStream {
+        let fn_name = format_ident!("{}", name);
+        let args = template
+            .fields()
+            .into_iter()
+            .map(|n| model::arg_from_self(self.field(n)));
+        quote!(Self::#fn_name(#(#args),*)?)
+    }
+
+    /// `pub fn key(...) -> Result<PrimaryKey>` and `pub fn gsi1_key(...) -> Result<IndexKey>`.
+    fn pair_builders(&self, keys: &attr::Keys) -> Vec<TokenStream> {
+        let krate = self.krate;
+        let vis = self.vis;
+        let mut out = Vec::new();
+        let mut pair = |fn_name: String,
+                        pk: Option<(&Template, String)>,
+                        sk: Option<(&Template, String)>,
+                        ty: TokenStream,
+                        doc: String| {
+            let mut names: Vec<&str> = Vec::new();
+            for (t, _) in pk.iter().chain(sk.iter()) {
+                for n in t.fields() {
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+            }
+            let params = self.params(&names);
+            let call = |t: &Template, builder: &str| {
+                let b = format_ident!("{}", builder);
+                let args = t.fields().into_iter().map(|n| {
+                    let ident = &self.field(n).ident;
+                    quote!(#ident)
+                });
+                quote!(Self::#b(#(#args),*)?)
+            };
+            let pk_expr = match &pk {
+                Some((t, b)) => call(t, b),
+                None => quote!(::core::unreachable!()),
+            };
+            let sk_expr = match &sk {
+                Some((t, b)) => {
+                    let c = call(t, b);
+                    quote!(#krate::__private::Some(#c))
+                }
+                None => quote!(#krate::__private::None),
+            };
+            let name = format_ident!("{}", fn_name);
+            out.push(quote! {
+                #[doc = #doc]
+                #vis fn #name(#(#params),*) -> #krate::Result<#ty> {
+                    #krate::__private::Ok(#ty { pk: #pk_expr, sk: #sk_expr })
+                }
+            });
+        };
+        if let Some(pk) = &keys.pk {
+            pair(
+                "key".into(),
+                Some((pk, "pk".into())),
+                keys.sk.as_ref().map(|(t, _)| (t, "sk".to_owned())),
+                quote!(#krate::PrimaryKey),
+                "Builds the full primary key, as used by GetItem, PutItem and DeleteItem.".into(),
+            );
+            for index in &keys.indexes {
+                let n = index.name();
+                let (pk_t, pk_b) = match (&index.kind, &index.pk) {
+                    (IndexKind::Gsi(_), Some(t)) => (t, format!("{n}_pk")),
+                    // A local index shares the table's partition key.
+                    _ => (pk, "pk".to_owned()),
+                };
+                pair(
+                    format!("{n}_key"),
+                    Some((pk_t, pk_b)),
+                    index.sk.as_ref().map(|t| (t, format!("{n}_sk"))),
+                    quote!(#krate::IndexKey),
+                    format!("Builds this entity's key in index `{n}`."),
+                );
+            }
+        }
+        out
+    }
+
+    /// Prefix builders for sort templates, stopping at whole segments:
+    /// `sk_prefix()` gives `ORDER#`, `sk_prefix_date(d)` gives `ORDER#<d>#`.
+    fn prefixes(&self, k: &KeyFn) -> TokenStream {
+        let krate = self.krate;
+        let vis = self.vis;
+        let entity = self.entity;
+        let segments = &k.template.segments;
+        let mut out = TokenStream::new();
+        let field_positions: Vec<usize> = segments
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Segment::Field(_)))
+            .map(|(i, _)| i)
+            .collect();
+        // A prefix ends right before each placeholder (the literal text up to
+        // it), except the first when the template starts with a placeholder.
+        for (n_fields, &pos) in field_positions.iter().enumerate() {
+            if pos == 0 {
+                continue;
+            }
+            let prefix = &segments[..pos];
+            let names: Vec<&str> = crate::template::fields(prefix);
+            let fn_name = if n_fields == 0 {
+                format_ident!("{}_prefix", k.name)
+            } else {
+                format_ident!("{}_prefix_{}", k.name, names.join("_"))
+            };
+            let params = self.params(&names);
+            let write = self.write_segments(prefix);
+            let max = self.max_len(k.role);
+            let label = &k.name;
+            let shown: String = prefix
+                .iter()
+                .map(|s| match s {
+                    Segment::Lit(t) => t.clone(),
+                    Segment::Field(f) => format!("<{f}>"),
+                })
+                .collect();
+            let doc = format!(
+                "Builds the prefix `{shown}` of `{}` for a `begins_with` query; it ends at a segment boundary, so it never matches a longer value.",
+                k.template.text()
+            );
+            out.extend(quote! {
+                #[doc = #doc]
+                #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::__private::String> {
+                    let mut __k = #krate::__private::String::new();
+                    #write
+                    #krate::__private::check_len(#entity, #label, &__k, #max)?;
+                    #krate::__private::Ok(__k)
+                }
+            });
+        }
+        out
+    }
+
+    /// `pub fn parse_pk(key: &str) -> Result<(String, u64)>` (a single value
+    /// for one placeholder).
+    fn parser(&self, k: &KeyFn) -> TokenStream {
+        let krate = self.krate;
+        let vis = self.vis;
+        let entity = self.entity;
+        let text = k.template.text();
+        let names = k.template.fields();
+        if names.is_empty() {
+            return TokenStream::new();
+        }
+        let fn_name = format_ident!("parse_{}", k.name);
+        let mut seen: Vec<&str> = Vec::new();
+        let steps = k.template.segments.iter().map(|s| match s {
+            Segment::Lit(t) => quote!(__r.literal(#t)?;),
+            Segment::Field(name) => {
+                let f = self.field(name);
+                let ty = &f.ty;
+                let ident = format_ident!("__{}", f.name());
+                if seen.contains(&name.as_str()) {
+                    quote!(let _: #ty = __r.part()?;)
+                } else {
+                    seen.push(name);
+                    quote!(let #ident: #ty = __r.part()?;)
+                }
+            }
+        });
+        let tys: Vec<_> = names.iter().map(|n| &self.field(n).ty).collect();
+        let vals: Vec<_> = names.iter().map(|n| format_ident!("__{}", n)).collect();
+        let (ret_ty, ret) = if names.len() == 1 {
+            (quote!(#(#tys)*), quote!(#(#vals)*))
+        } else {
+            (quote!((#(#tys),*)), quote!((#(#vals),*)))
+        };
+        let doc = format!(
+            "Reads the field values back from a `{}` key value built from `{text}`.",
+            k.name
+        );
+        quote! {
+            #[doc = #doc]
+            #vis fn #fn_name(key: &str) -> #krate::Result<#ret_ty> {
+                let mut __r = #krate::__private::KeyReader::new(#entity, #text, key);
+                #(#steps)*
+                __r.finish()?;
+                #krate::__private::Ok(#ret)
+            }
+        }
+    }
+
+    /// Compile-time checks against the table, each spanned on the token to fix.
+    fn compile_checks(&self, table: &syn::Path, keys: &attr::Keys) -> TokenStream {
+        let krate = self.krate;
+        let mut out = TokenStream::new();
+        let table_span = table.span();
+        out.extend(quote_spanned! {table_span=>
+            const TABLE: #krate::__private::TableAttrs = #krate::__private::table_attrs::<#table>();
+        });
+        let entity = self.entity;
+        match &keys.sk {
+            Some((_, span)) => {
+                let msg = format!(
+                    "entity `{entity}` declares `#[sk]`, but its table has no sort key; remove `#[sk]` or give the table a sort key"
+                );
+                out.extend(quote_spanned! {*span=>
+                    const _: () = if TABLE.sk.is_none() { ::core::panic!(#msg) };
+                });
+            }
+            None => {
+                let msg = format!(
+                    "entity `{entity}` declares no `#[sk]`, but its table has a sort key; add `#[sk(\"...\")]` to the entity"
+                );
+                let span = keys.pk_span;
+                out.extend(quote_spanned! {span=>
+                    const _: () = if TABLE.sk.is_some() { ::core::panic!(#msg) };
+                });
+            }
+        }
+        for index in &keys.indexes {
+            out.extend(self.index_check(table, index));
+        }
+        // Stored names must not collide with the table's key attributes.
+        for f in self.fields.iter().filter(|f| !f.skipped()) {
+            let stored = &f.stored;
+            let msg = format!(
+                "field `{}` is stored as `{stored}`, a key or entity-type attribute of the table; rename it with `#[attr(rename = \"...\")]`",
+                f.name()
+            );
+            out.extend(quote_spanned! {f.stored_span=>
+                const _: () = if #krate::__private::contains(TABLE.reserved, #stored) { ::core::panic!(#msg) };
+            });
+        }
+        // Placeholder types must be key parts; the error points at the type.
+        let mut asserts = TokenStream::new();
+        let mut done: Vec<String> = Vec::new();
+        let all_templates = keys.pk.iter().chain(keys.sk.iter().map(|(t, _)| t)).chain(
+            keys.indexes
+                .iter()
+                .flat_map(|i| i.pk.iter().chain(i.sk.iter())),
+        );
+        for t in all_templates {
+            for name in t.fields() {
+                if done.iter().any(|d| d == name) {
+                    continue;
+                }
+                done.push(name.to_owned());
+                let ty = &self.field(name).ty;
+                asserts.extend(quote_spanned! {ty.span()=>
+                    #krate::__private::assert_key_part::<#ty>();
+                });
+            }
+        }
+        out.extend(quote! {
+            const _: () = { #asserts };
+        });
+        out
+    }
+
+    fn index_check(&self, table: &syn::Path, index: &IndexDecl) -> TokenStream {
+        let krate = self.krate;
+        let span = index.span;
+        let name = index.name();
+        let table = respan(table, span);
+        match index.kind {
+            IndexKind::Gsi(n) => {
+                let konst = format_ident!("GSI{}", n);
+                let has_sk = index.sk.is_some();
+                let msg = if has_sk {
+                    format!(
+                        "`{name}` has no sort key on the table, but this entity gives it one; remove `sk = ...` or declare the index's sort key on the table"
+                    )
+                } else {
+                    format!(
+                        "`{name}` has a sort key on the table, but this entity gives it none; add `sk = \"...\"`"
+                    )
+                };
+                let cond = if has_sk {
+                    quote!(#konst.sk.is_none())
+                } else {
+                    quote!(#konst.sk.is_some())
+                };
+                quote_spanned! {span=>
+                    const #konst: #krate::__private::GsiAttrs = #krate::__private::gsi_attrs::<#table, #n>();
+                    const _: () = if #cond { ::core::panic!(#msg) };
+                }
+            }
+            IndexKind::Lsi(n) => {
+                let konst = format_ident!("LSI{}", n);
+                quote_spanned! {span=>
+                    const #konst: &'static str = #krate::__private::lsi_attr::<#table, #n>();
+                }
+            }
+        }
+    }
+
+    /// Statements inserting the key attributes, the index key attributes
+    /// whose conditions hold, and the entity type into `__item`.
+    fn key_inserts(&self, keys: &attr::Keys) -> TokenStream {
+        let krate = self.krate;
+        let entity = self.entity;
+        let s = |e: TokenStream| quote!(#krate::__private::AttributeValue::S(#e));
+        let mut out = TokenStream::new();
+        let pk = keys.pk.as_ref().map(|t| self.self_call(t, "pk"));
+        let pkv = s(quote!(#pk));
+        out.extend(quote!(__item.insert(#krate::__private::String::from(TABLE.pk), #pkv);));
+        if let Some((t, _)) = &keys.sk {
+            let call = self.self_call(t, "sk");
+            let v = s(call);
+            out.extend(quote! {
+                if let #krate::__private::Some(__a) = TABLE.sk {
+                    __item.insert(#krate::__private::String::from(__a), #v);
+                }
+            });
+        }
+        for index in &keys.indexes {
+            let n = index.name();
+            let mut inserts = TokenStream::new();
+            match index.kind {
+                IndexKind::Gsi(num) => {
+                    let konst = format_ident!("GSI{}", num);
+                    if let Some(t) = &index.pk {
+                        let v = s(self.self_call(t, &format!("{n}_pk")));
+                        inserts.extend(
+                            quote!(__item.insert(#krate::__private::String::from(#konst.pk), #v);),
+                        );
+                    }
+                    if let Some(t) = &index.sk {
+                        let v = s(self.self_call(t, &format!("{n}_sk")));
+                        inserts.extend(quote! {
+                            if let #krate::__private::Some(__a) = #konst.sk {
+                                __item.insert(#krate::__private::String::from(__a), #v);
+                            }
+                        });
+                    }
+                }
+                IndexKind::Lsi(num) => {
+                    let konst = format_ident!("LSI{}", num);
+                    if let Some(t) = &index.sk {
+                        let v = s(self.self_call(t, &format!("{n}_sk")));
+                        inserts.extend(
+                            quote!(__item.insert(#krate::__private::String::from(#konst), #v);),
+                        );
+                    }
+                }
+            }
+            match &index.when {
+                None => out.extend(inserts),
+                Some(when) => {
+                    let cond = self.condition(when);
+                    out.extend(quote!(if #cond { #inserts }));
+                }
+            }
+        }
+        out.extend(quote! {
+            __item.insert(
+                #krate::__private::String::from(TABLE.entity_type),
+                #krate::__private::AttributeValue::S(#krate::__private::String::from(#entity)),
+            );
+        });
+        out
+    }
+
+    /// A sparse-index condition: `self.published` for a field, `f(self)` for
+    /// a function path.
+    fn condition(&self, when: &syn::Path) -> TokenStream {
+        if let Some(id) = when.get_ident() {
+            if let Some(f) = self.fields.iter().find(|f| f.ident == *id) {
+                let ident = &f.ident;
+                return quote_spanned!(when.span()=> {
+                    let __when: bool = self.#ident;
+                    __when
+                });
+            }
+        }
+        quote_spanned!(when.span()=> {
+            let __when: bool = #when(self);
+            __when
+        })
+    }
+}
+
+/// Re-spans a path so a trait error about it points at `span`.
+fn respan(path: &syn::Path, span: Span) -> TokenStream {
+    let tokens = quote!(#path);
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            tt.set_span(span);
+            tt
+        })
+        .collect()
+}

@@ -1,0 +1,54 @@
+//! Derive macros of [singletable](https://docs.rs/singletable). Use them
+//! through the `singletable` crate, which re-exports them with the runtime
+//! their generated code calls.
+//!
+//! Each derive parses its input into a model, checks it, and expands it;
+//! every error is reported on the token to fix, all errors of one derive
+//! together, with a stub impl beside them so no follow-up errors appear.
+
+mod attr;
+mod case;
+mod document;
+mod entity;
+mod model;
+mod str_enum;
+mod table;
+mod template;
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+/// Declares a DynamoDB table: name, key attributes, indexes.
+#[proc_macro_derive(Table, attributes(table))]
+pub fn derive_table(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    table::derive(&input).into()
+}
+
+/// Declares an entity stored in a table: key templates, indexes, codec.
+#[proc_macro_derive(
+    Entity,
+    attributes(
+        entity, attr, pk, sk, gsi1, gsi2, gsi3, gsi4, gsi5, gsi6, gsi7, gsi8, gsi9, gsi10, gsi11,
+        gsi12, gsi13, gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, lsi1, lsi2, lsi3, lsi4,
+        lsi5
+    )
+)]
+pub fn derive_entity(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    entity::derive(&input).into()
+}
+
+/// A nested struct stored as a map attribute (`M`).
+#[proc_macro_derive(Document, attributes(document, attr))]
+pub fn derive_document(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    document::derive(&input).into()
+}
+
+/// A unit-only enum stored as a string and usable in keys.
+#[proc_macro_derive(StrEnum, attributes(str_enum))]
+pub fn derive_str_enum(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    str_enum::derive(&input).into()
+}

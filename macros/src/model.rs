@@ -1,0 +1,321 @@
+//! The checked model of a struct's fields, shared by `Entity` and `Document`.
+
+use darling::FromField;
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::attr::FieldOpts;
+use crate::case::RenameRule;
+
+/// One field with its stored attribute name.
+pub struct Field {
+    pub ident: syn::Ident,
+    pub ty: syn::Type,
+    /// Attribute name in DynamoDB.
+    pub stored: String,
+    /// Where a problem with the stored name points: the `rename` value, or
+    /// the field name.
+    pub stored_span: Span,
+    pub opts: FieldOpts,
+}
+
+impl Field {
+    pub fn name(&self) -> String {
+        let s = self.ident.to_string();
+        s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
+    }
+
+    pub fn skipped(&self) -> bool {
+        self.opts.skip.is_present()
+    }
+}
+
+/// Checks the input shape: a struct with named fields and no generics.
+pub fn named_fields<'a>(
+    input: &'a syn::DeriveInput,
+    derive: &str,
+) -> Result<&'a syn::FieldsNamed, syn::Error> {
+    let fields = match &input.data {
+        syn::Data::Struct(s) => match &s.fields {
+            syn::Fields::Named(named) => Ok(named),
+            syn::Fields::Unnamed(_) => Err(syn::Error::new(
+                input.ident.span(),
+                format!(
+                    "`#[derive({derive})]` needs a struct with named fields; tuple structs have no attribute names to store"
+                ),
+            )),
+            syn::Fields::Unit => Err(syn::Error::new(
+                input.ident.span(),
+                format!(
+                    "`#[derive({derive})]` needs a struct with named fields, not a unit struct"
+                ),
+            )),
+        },
+        syn::Data::Enum(e) => Err(syn::Error::new(
+            e.enum_token.span(),
+            format!(
+                "`#[derive({derive})]` needs a struct with named fields; for an enum of unit variants stored as strings use `#[derive(StrEnum)]`"
+            ),
+        )),
+        syn::Data::Union(u) => Err(syn::Error::new(
+            u.union_token.span(),
+            format!("`#[derive({derive})]` needs a struct with named fields, not a union"),
+        )),
+    }?;
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new(
+            input.generics.span(),
+            format!("`#[derive({derive})]` does not support generic structs"),
+        ));
+    }
+    Ok(fields)
+}
+
+/// Reads the fields and their `#[attr(...)]` options, checking that stored
+/// names are unique.
+pub fn fields(
+    named: &syn::FieldsNamed,
+    rule: RenameRule,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<Field> {
+    let mut out: Vec<Field> = Vec::new();
+    for f in &named.named {
+        let Some(opts) = errors.handle(FieldOpts::from_field(f)) else {
+            continue;
+        };
+        let Some(ident) = opts.ident.clone() else {
+            continue;
+        };
+        let (stored, stored_span) = match &opts.rename {
+            Some(r) => (r.as_str().to_owned(), r.span()),
+            None => (rule.apply(&ident.to_string()), ident.span()),
+        };
+        if !opts.skip.is_present() {
+            if stored.is_empty() {
+                errors.push(
+                    darling::Error::custom("empty attribute name; DynamoDB attribute names need at least one character")
+                        .with_span(&stored_span),
+                );
+            }
+            if let Some(other) = out.iter().find(|o| !o.skipped() && o.stored == stored) {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "field `{}` is stored as `{stored}`, which field `{}` already uses; rename one with `#[attr(rename = \"...\")]`",
+                        ident, other.ident
+                    ))
+                    .with_span(&stored_span),
+                );
+            }
+            if opts.default.is_some() && is_option(&opts.ty) {
+                // Option already reads an absent attribute as None.
+            }
+        }
+        if opts.skip.is_present() && (opts.rename.is_some() || opts.serde.is_present()) {
+            errors.push(
+                darling::Error::custom(
+                    "a skipped field is not stored; remove `skip` or the storage options",
+                )
+                .with_span(&ident),
+            );
+        }
+        out.push(Field {
+            ident,
+            ty: opts.ty.clone(),
+            stored,
+            stored_span,
+            opts,
+        });
+    }
+    out
+}
+
+/// Whether the type is written `Option<...>`.
+pub fn is_option(ty: &syn::Type) -> bool {
+    last_segment(ty).is_some_and(|s| s.ident == "Option")
+}
+
+fn last_segment(ty: &syn::Type) -> Option<&syn::PathSegment> {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
+        _ => None,
+    }
+}
+
+/// How a key builder takes a field's value.
+pub enum ArgKind {
+    /// `String` fields are taken as `&str`.
+    Str,
+    /// Small `Copy` scalars are taken by value.
+    Copy,
+    /// Anything else is taken by reference.
+    Ref,
+}
+
+pub fn arg_kind(ty: &syn::Type) -> ArgKind {
+    match last_segment(ty) {
+        Some(s) if matches!(s.arguments, syn::PathArguments::None) => {
+            let name = s.ident.to_string();
+            match name.as_str() {
+                "String" => ArgKind::Str,
+                "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64"
+                | "i128" | "isize" | "bool" | "char" => ArgKind::Copy,
+                _ => ArgKind::Ref,
+            }
+        }
+        _ => ArgKind::Ref,
+    }
+}
+
+/// The parameter type a key builder declares for a field.
+pub fn arg_type(ty: &syn::Type) -> TokenStream {
+    match arg_kind(ty) {
+        ArgKind::Str => quote!(&str),
+        ArgKind::Copy => ty.to_token_stream(),
+        ArgKind::Ref => quote!(&#ty),
+    }
+}
+
+/// How `self.field` is passed to a key builder.
+pub fn arg_from_self(field: &Field) -> TokenStream {
+    let ident = &field.ident;
+    match arg_kind(&field.ty) {
+        ArgKind::Str => quote!(&self.#ident),
+        ArgKind::Copy => quote!(self.#ident),
+        ArgKind::Ref => quote!(&self.#ident),
+    }
+}
+
+/// The encode and decode code of the stored fields, shared by entities and
+/// documents. `on_err` wraps an `EncodeError`/`DecodeError` expression.
+pub struct Codec<'a> {
+    pub krate: &'a TokenStream,
+    pub fields: &'a [Field],
+}
+
+impl Codec<'_> {
+    /// Statements inserting every stored field of `self` into `__item`.
+    /// With `owned`, values are moved out of `self`.
+    pub fn encode(&self, owned: bool, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+        let krate = self.krate;
+        let stmts = self.fields.iter().filter(|f| !f.skipped()).map(|f| {
+            let ident = &f.ident;
+            let stored = &f.stored;
+            let ty = &f.ty;
+            let value = if f.opts.serde.is_present() {
+                quote!(#krate::__private::serde_to_attr(&self.#ident))
+            } else if owned {
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::into_attr(self.#ident))
+            } else {
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::to_attr(&self.#ident))
+            };
+            let err = wrap(quote!(__e.at(#stored)));
+            let absent = if f.opts.serde.is_present() {
+                quote!(false)
+            } else {
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::is_absent(&self.#ident))
+            };
+            quote! {
+                if !#absent {
+                    let __v = match #value {
+                        #krate::__private::Ok(__v) => __v,
+                        #krate::__private::Err(__e) => return #krate::__private::Err(#err),
+                    };
+                    __item.insert(#krate::__private::String::from(#stored), __v);
+                }
+            }
+        });
+        quote!(#(#stmts)*)
+    }
+
+    /// Field initializers reading from `__item` (a mutable map).
+    pub fn decode(&self, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+        let krate = self.krate;
+        let inits = self.fields.iter().map(|f| {
+            let ident = &f.ident;
+            let ty = &f.ty;
+            let stored = &f.stored;
+            if f.skipped() {
+                let value = match &f.opts.default {
+                    Some(darling::util::Override::Explicit(path)) => quote!(#path()),
+                    _ => quote_spanned!(ty.span()=> <#ty as #krate::__private::Default>::default()),
+                };
+                return quote!(#ident: #value);
+            }
+            let absent = match &f.opts.default {
+                Some(darling::util::Override::Explicit(path)) => quote!(#krate::__private::Ok(#path())),
+                Some(darling::util::Override::Inherit) => {
+                    quote_spanned!(ty.span()=> #krate::__private::Ok(<#ty as #krate::__private::Default>::default()))
+                }
+                None if f.opts.serde.is_present() => {
+                    quote!(#krate::__private::Err(#krate::DecodeError::missing()))
+                }
+                None => quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_absent()),
+            };
+            let present = if f.opts.serde.is_present() {
+                quote!(#krate::__private::serde_from_attr::<#ty>(__v))
+            } else {
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_attr(__v))
+            };
+            let err = wrap(quote!(__e.at(#stored)));
+            quote! {
+                #ident: match match __item.remove(#stored) {
+                    #krate::__private::Some(__v) => #present,
+                    #krate::__private::None => #absent,
+                } {
+                    #krate::__private::Ok(__v) => __v,
+                    #krate::__private::Err(__e) => return #krate::__private::Err(#err),
+                }
+            }
+        });
+        quote!(#(#inits),*)
+    }
+
+    /// Statements checking the declared validations of `self`'s fields.
+    pub fn validate(&self, entity: &str) -> TokenStream {
+        let krate = self.krate;
+        let checks = self.fields.iter().filter(|f| !f.skipped()).map(|f| {
+            let ident = &f.ident;
+            let field = f.name();
+            let fail = |msg: TokenStream| {
+                quote! {
+                    return #krate::__private::Err(#krate::Error::Validation {
+                        entity: #entity,
+                        field: #field,
+                        message: #msg,
+                    });
+                }
+            };
+            let mut out = TokenStream::new();
+            if let Some(min) = &f.opts.min {
+                let e = fail(quote!(::std::format!("must be at least {}", #min)));
+                out.extend(quote_spanned!(min.span()=> if self.#ident < #min { #e }));
+            }
+            if let Some(max) = &f.opts.max {
+                let e = fail(quote!(::std::format!("must be at most {}", #max)));
+                out.extend(quote_spanned!(max.span()=> if self.#ident > #max { #e }));
+            }
+            if let Some(min) = f.opts.min_len {
+                let e = fail(quote!(::std::format!("length must be at least {}", #min)));
+                out.extend(quote!(if #krate::__private::Len::len(&self.#ident) < #min { #e }));
+            }
+            if let Some(max) = f.opts.max_len {
+                let e = fail(quote!(::std::format!("length must be at most {}", #max)));
+                out.extend(quote!(if #krate::__private::Len::len(&self.#ident) > #max { #e }));
+            }
+            if let Some(path) = &f.opts.validate {
+                let e = fail(quote!(__msg));
+                out.extend(quote_spanned!(path.span()=>
+                    if let #krate::__private::Err(__msg) = #path(&self.#ident) { #e }
+                ));
+            }
+            out
+        });
+        quote!(#(#checks)*)
+    }
+
+    /// Number of stored fields, to size the item map.
+    pub fn stored_count(&self) -> usize {
+        self.fields.iter().filter(|f| !f.skipped()).count()
+    }
+}

@@ -1,0 +1,301 @@
+//! `#[derive(Table)]`: the table's name, key attributes and indexes.
+
+use darling::util::{Flag, Override, PathList, SpannedValue};
+use darling::{FromDeriveInput, FromMeta};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+#[derive(FromMeta, Default)]
+struct GsiOpts {
+    #[darling(default)]
+    name: Option<String>,
+    #[darling(default)]
+    pk: Option<String>,
+    #[darling(default)]
+    sk: Option<String>,
+    #[darling(default)]
+    no_sk: Flag,
+    #[darling(default)]
+    keys_only: Flag,
+    #[darling(default)]
+    include: Option<PathList>,
+}
+
+#[derive(FromMeta, Default)]
+struct LsiOpts {
+    #[darling(default)]
+    name: Option<String>,
+    #[darling(default)]
+    sk: Option<String>,
+    #[darling(default)]
+    keys_only: Flag,
+    #[darling(default)]
+    include: Option<PathList>,
+}
+
+#[derive(FromDeriveInput)]
+#[darling(attributes(table), supports(struct_unit))]
+struct TableOpts {
+    ident: syn::Ident,
+    name: SpannedValue<String>,
+    #[darling(default)]
+    pk: Option<SpannedValue<String>>,
+    #[darling(default)]
+    sk: Option<SpannedValue<String>>,
+    #[darling(default)]
+    no_sk: Flag,
+    #[darling(default)]
+    entity_type: Option<SpannedValue<String>>,
+    #[darling(default, rename = "crate")]
+    krate: Option<syn::Path>,
+    #[darling(default)]
+    gsi1: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi2: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi3: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi4: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi5: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi6: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi7: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi8: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi9: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi10: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi11: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi12: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi13: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi14: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi15: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi16: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi17: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi18: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi19: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    gsi20: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    lsi1: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    lsi2: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    lsi3: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    lsi4: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    lsi5: Option<Override<LsiOpts>>,
+}
+
+pub fn derive(input: &syn::DeriveInput) -> TokenStream {
+    expand(input).unwrap_or_else(darling::Error::write_errors)
+}
+
+struct Projection {
+    tokens: TokenStream,
+}
+
+fn projection(
+    keys_only: &Flag,
+    include: &Option<PathList>,
+    errors: &mut darling::error::Accumulator,
+    krate: &TokenStream,
+) -> Projection {
+    let tokens = match (keys_only.is_present(), include) {
+        (true, Some(_)) => {
+            errors.push(
+                darling::Error::custom(
+                    "an index projects either `keys_only` or `include(...)`, not both",
+                )
+                .with_span(&keys_only.span()),
+            );
+            quote!(#krate::Projection::KeysOnly)
+        }
+        (true, None) => quote!(#krate::Projection::KeysOnly),
+        (false, Some(list)) => {
+            let names = list.iter().map(|p| darling::util::path_to_string(p));
+            quote!(#krate::Projection::Include(&[#(#names),*]))
+        }
+        (false, None) => quote!(#krate::Projection::All),
+    };
+    Projection { tokens }
+}
+
+fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
+    let o = TableOpts::from_derive_input(input)?;
+    let mut errors = darling::Error::accumulator();
+    let krate = o
+        .krate
+        .as_ref()
+        .map(|p| quote!(#p))
+        .unwrap_or_else(|| quote!(::singletable));
+    let ident = &o.ident;
+    let name = o.name.as_str();
+    if name.is_empty() {
+        errors.push(darling::Error::custom("empty table name").with_span(&o.name.span()));
+    }
+    let pk =
+        o.pk.as_ref()
+            .map(|s| s.as_str().to_owned())
+            .unwrap_or_else(|| "PK".into());
+    if let (Some(sk), true) = (&o.sk, o.no_sk.is_present()) {
+        errors.push(
+            darling::Error::custom("`sk` and `no_sk` contradict each other; keep one")
+                .with_span(&sk.span()),
+        );
+    }
+    let sk: Option<String> = if o.no_sk.is_present() {
+        None
+    } else {
+        Some(
+            o.sk.as_ref()
+                .map(|s| s.as_str().to_owned())
+                .unwrap_or_else(|| "SK".into()),
+        )
+    };
+    let entity_type = o
+        .entity_type
+        .as_ref()
+        .map(|s| s.as_str().to_owned())
+        .unwrap_or_else(|| "entityType".into());
+
+    let mut reserved: Vec<String> = vec![pk.clone()];
+    reserved.extend(sk.clone());
+    reserved.push(entity_type.clone());
+
+    let mut gsi_defs = Vec::new();
+    let mut gsi_impls = Vec::new();
+    let gsis: [(u8, &Option<Override<GsiOpts>>); 20] = [
+        (1, &o.gsi1),
+        (2, &o.gsi2),
+        (3, &o.gsi3),
+        (4, &o.gsi4),
+        (5, &o.gsi5),
+        (6, &o.gsi6),
+        (7, &o.gsi7),
+        (8, &o.gsi8),
+        (9, &o.gsi9),
+        (10, &o.gsi10),
+        (11, &o.gsi11),
+        (12, &o.gsi12),
+        (13, &o.gsi13),
+        (14, &o.gsi14),
+        (15, &o.gsi15),
+        (16, &o.gsi16),
+        (17, &o.gsi17),
+        (18, &o.gsi18),
+        (19, &o.gsi19),
+        (20, &o.gsi20),
+    ];
+    for (n, opt) in gsis {
+        let Some(opt) = opt else { continue };
+        let default = GsiOpts::default();
+        let g = match opt {
+            Override::Inherit => &default,
+            Override::Explicit(g) => g,
+        };
+        let gpk = g.pk.clone().unwrap_or_else(|| format!("GSI{n}PK"));
+        let gsk = if g.no_sk.is_present() {
+            None
+        } else {
+            Some(g.sk.clone().unwrap_or_else(|| format!("GSI{n}SK")))
+        };
+        let gname = g.name.clone().unwrap_or_else(|| format!("GSI{n}"));
+        let proj = projection(&g.keys_only, &g.include, &mut errors, &krate).tokens;
+        reserved.push(gpk.clone());
+        reserved.extend(gsk.clone());
+        let gsk_tokens = match &gsk {
+            Some(s) => quote!(::core::option::Option::Some(#s)),
+            None => quote!(::core::option::Option::None),
+        };
+        gsi_defs.push(quote! {
+            #krate::GlobalIndex { number: #n, name: #gname, pk: #gpk, sk: #gsk_tokens, projection: #proj }
+        });
+        gsi_impls.push(quote! {
+            #[automatically_derived]
+            impl #krate::__private::Gsi<#n> for #ident {
+                const PK_ATTR: &'static str = #gpk;
+                const SK_ATTR: ::core::option::Option<&'static str> = #gsk_tokens;
+            }
+        });
+    }
+
+    let mut lsi_defs = Vec::new();
+    let mut lsi_impls = Vec::new();
+    let lsis: [(u8, &Option<Override<LsiOpts>>); 5] = [
+        (1, &o.lsi1),
+        (2, &o.lsi2),
+        (3, &o.lsi3),
+        (4, &o.lsi4),
+        (5, &o.lsi5),
+    ];
+    for (n, opt) in lsis {
+        let Some(opt) = opt else { continue };
+        let default = LsiOpts::default();
+        let l = match opt {
+            Override::Inherit => &default,
+            Override::Explicit(l) => l,
+        };
+        if sk.is_none() {
+            errors.push(
+                darling::Error::custom(format!(
+                    "local index `lsi{n}` needs a table with a sort key; remove `no_sk`"
+                ))
+                .with_span(&ident),
+            );
+        }
+        let lsk = l.sk.clone().unwrap_or_else(|| format!("LSI{n}SK"));
+        let lname = l.name.clone().unwrap_or_else(|| format!("LSI{n}"));
+        let proj = projection(&l.keys_only, &l.include, &mut errors, &krate).tokens;
+        reserved.push(lsk.clone());
+        lsi_defs.push(quote! {
+            #krate::LocalIndex { number: #n, name: #lname, sk: #lsk, projection: #proj }
+        });
+        lsi_impls.push(quote! {
+            #[automatically_derived]
+            impl #krate::__private::Lsi<#n> for #ident {
+                const SK_ATTR: &'static str = #lsk;
+            }
+        });
+    }
+
+    // Two roles sharing one attribute name would make items ambiguous.
+    for (i, a) in reserved.iter().enumerate() {
+        if reserved[..i].contains(a) {
+            errors.push(darling::Error::custom(format!("attribute name `{a}` is used for two keys of this table; give each key its own attribute")).with_span(&ident));
+        }
+    }
+    errors.finish()?;
+
+    let sk_tokens = match &sk {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    };
+    Ok(quote! {
+        #[automatically_derived]
+        impl #krate::Table for #ident {
+            const NAME: &'static str = #name;
+            const PK: &'static str = #pk;
+            const SK: ::core::option::Option<&'static str> = #sk_tokens;
+            const ENTITY_TYPE: &'static str = #entity_type;
+            const GLOBAL_INDEXES: &'static [#krate::GlobalIndex] = &[#(#gsi_defs),*];
+            const LOCAL_INDEXES: &'static [#krate::LocalIndex] = &[#(#lsi_defs),*];
+            const RESERVED: &'static [&'static str] = &[#(#reserved),*];
+        }
+        #(#gsi_impls)*
+        #(#lsi_impls)*
+    })
+}

@@ -1,0 +1,196 @@
+//! The traits `#[derive(Table)]` and `#[derive(Entity)]` implement.
+
+use crate::error::Error;
+use crate::key::PrimaryKey;
+use crate::value::Item;
+
+/// How a secondary index projects attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Projection {
+    /// Every attribute of the item.
+    All,
+    /// Only the table's and the index's key attributes.
+    KeysOnly,
+    /// The keys plus the listed attributes.
+    Include(&'static [&'static str]),
+}
+
+/// A global secondary index as declared on a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GlobalIndex {
+    /// Index number, `1` for `gsi1`.
+    pub number: u8,
+    /// Index name in DynamoDB (`GSI1` by default).
+    pub name: &'static str,
+    /// Partition key attribute (`GSI1PK` by default).
+    pub pk: &'static str,
+    /// Sort key attribute (`GSI1SK` by default), if the index has one.
+    pub sk: Option<&'static str>,
+    /// Projected attributes.
+    pub projection: Projection,
+}
+
+/// A local secondary index as declared on a table: same partition key as the
+/// table, another sort key attribute. Local indexes can only be created with
+/// the table and limit each partition key value to 10 GB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalIndex {
+    /// Index number, `1` for `lsi1`.
+    pub number: u8,
+    /// Index name in DynamoDB (`LSI1` by default).
+    pub name: &'static str,
+    /// Sort key attribute (`LSI1SK` by default).
+    pub sk: &'static str,
+    /// Projected attributes.
+    pub projection: Projection,
+}
+
+/// A DynamoDB table shared by several entity types (single-table design).
+/// Implemented by `#[derive(Table)]`.
+pub trait Table: 'static {
+    /// Default table name; a client handle can override it.
+    const NAME: &'static str;
+    /// Partition key attribute name (`PK` by default).
+    const PK: &'static str;
+    /// Sort key attribute name (`SK` by default), `None` for a table
+    /// without a sort key.
+    const SK: Option<&'static str>;
+    /// Attribute that stores each item's entity type (`entityType` by default).
+    const ENTITY_TYPE: &'static str;
+    /// Global secondary indexes.
+    const GLOBAL_INDEXES: &'static [GlobalIndex];
+    /// Local secondary indexes.
+    const LOCAL_INDEXES: &'static [LocalIndex];
+    /// Every attribute name the table reserves: key attributes of the table
+    /// and of its indexes, and the entity-type attribute. No entity field may
+    /// be stored under one of these names.
+    const RESERVED: &'static [&'static str];
+}
+
+/// One entity type stored in a [`Table`]. Implemented by `#[derive(Entity)]`.
+pub trait Entity: Sized {
+    /// The table the entity lives in.
+    type Table: Table;
+    /// Value of the entity-type attribute for this entity.
+    const ENTITY_TYPE: &'static str;
+
+    /// The item's primary key, built from its fields.
+    fn primary_key(&self) -> Result<PrimaryKey, Error>;
+
+    /// Checks the declared field validations. Called by [`Entity::to_item`]
+    /// and [`Entity::into_item`], so no write skips it.
+    fn validate(&self) -> Result<(), Error>;
+
+    /// Encodes the item, with its key attributes, the index key attributes
+    /// whose conditions hold, and the entity-type attribute.
+    fn to_item(&self) -> Result<Item, Error>;
+
+    /// Like [`Entity::to_item`], moving strings and vectors into the item.
+    fn into_item(self) -> Result<Item, Error>;
+
+    /// Decodes an item read from the table, checking its entity type.
+    fn from_item(item: Item) -> Result<Self, Error>;
+}
+
+/// Const-evaluable string equality, used by the derive's compile-time checks.
+#[doc(hidden)]
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A table's key attribute names, read in const context by the derive's
+/// compile-time checks. One value per table, so a wrong `table = ...` is
+/// reported once.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct TableAttrs {
+    pub pk: &'static str,
+    pub sk: Option<&'static str>,
+    pub entity_type: &'static str,
+    pub reserved: &'static [&'static str],
+}
+
+#[doc(hidden)]
+pub const fn table_attrs<T: Table>() -> TableAttrs {
+    TableAttrs {
+        pk: T::PK,
+        sk: T::SK,
+        entity_type: T::ENTITY_TYPE,
+        reserved: T::RESERVED,
+    }
+}
+
+#[doc(hidden)]
+pub const fn contains(names: &[&str], name: &str) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        if str_eq(names[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// A global index's key attribute names, for the derive.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct GsiAttrs {
+    pub pk: &'static str,
+    pub sk: Option<&'static str>,
+}
+
+#[doc(hidden)]
+pub const fn gsi_attrs<T: markers::Gsi<N>, const N: u8>() -> GsiAttrs {
+    GsiAttrs {
+        pk: T::PK_ATTR,
+        sk: T::SK_ATTR,
+    }
+}
+
+#[doc(hidden)]
+pub const fn lsi_attr<T: markers::Lsi<N>, const N: u8>() -> &'static str {
+    T::SK_ATTR
+}
+
+/// Marker traits through which the derive checks, at compile time, that an
+/// entity only uses indexes its table declares.
+#[doc(hidden)]
+pub mod markers {
+    use super::Table;
+
+    /// Implemented by tables that declare global index `gsi<N>`.
+    #[diagnostic::on_unimplemented(
+        message = "table `{Self}` does not declare global index `gsi{N}`",
+        label = "the entity uses `gsi{N}` here",
+        note = "add `gsi{N}` to the table's `#[table(...)]` attribute"
+    )]
+    pub trait Gsi<const N: u8>: Table {
+        /// Partition key attribute.
+        const PK_ATTR: &'static str;
+        /// Sort key attribute, if the index has one.
+        const SK_ATTR: Option<&'static str>;
+    }
+
+    /// Implemented by tables that declare local index `lsi<N>`.
+    #[diagnostic::on_unimplemented(
+        message = "table `{Self}` does not declare local index `lsi{N}`",
+        label = "the entity uses `lsi{N}` here",
+        note = "add `lsi{N}` to the table's `#[table(...)]` attribute"
+    )]
+    pub trait Lsi<const N: u8>: Table {
+        /// Sort key attribute.
+        const SK_ATTR: &'static str;
+    }
+}

@@ -1,0 +1,276 @@
+//! The one error type of singletable, and the typed reasons it carries.
+//!
+//! Nothing a caller or DynamoDB sends makes singletable panic: bad key values,
+//! malformed items, oversized keys and failed validations all come back as an
+//! [`Error`] naming the entity and attribute involved.
+
+use std::fmt;
+
+/// Every failure singletable reports.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A value cannot be used as part of a key (empty, or not representable).
+    #[error("invalid key value for `{entity}.{field}`: {reason}")]
+    KeyValue {
+        /// Entity whose key was being built.
+        entity: &'static str,
+        /// Field that supplied the value.
+        field: &'static str,
+        /// Why the value was refused.
+        reason: KeyError,
+    },
+    /// A built key exceeds DynamoDB's size limit (2048 bytes for a partition
+    /// key, 1024 bytes for a sort key).
+    #[error(
+        "key attribute `{attribute}` of `{entity}` is {len} bytes; DynamoDB allows at most {max}"
+    )]
+    KeyTooLong {
+        /// Entity whose key was being built.
+        entity: &'static str,
+        /// Key attribute (`PK`, `GSI1SK`, …).
+        attribute: &'static str,
+        /// Length in bytes of the built key.
+        len: usize,
+        /// DynamoDB's limit for this kind of key.
+        max: usize,
+    },
+    /// A stored key string does not match the entity's key template.
+    #[error("key {key:?} does not match template `{template}` of `{entity}`: {reason}")]
+    KeyParse {
+        /// Entity whose template was used.
+        entity: &'static str,
+        /// The template, as declared.
+        template: &'static str,
+        /// The key that was parsed.
+        key: String,
+        /// What did not match.
+        reason: KeyError,
+    },
+    /// An item read from the table does not decode into the entity.
+    #[error("cannot decode `{entity}`: {source}")]
+    Decode {
+        /// Entity being decoded.
+        entity: &'static str,
+        /// Which attribute failed, and why.
+        #[source]
+        source: DecodeError,
+    },
+    /// A field value cannot be stored in DynamoDB (for example a NaN float).
+    #[error("cannot encode `{entity}`: {source}")]
+    Encode {
+        /// Entity being encoded.
+        entity: &'static str,
+        /// Which attribute failed, and why.
+        #[source]
+        source: EncodeError,
+    },
+    /// A field failed a declared validation, checked before every write.
+    #[error("validation failed for `{entity}.{field}`: {message}")]
+    Validation {
+        /// Entity being validated.
+        entity: &'static str,
+        /// Field whose constraint failed.
+        field: &'static str,
+        /// What the constraint demands.
+        message: String,
+    },
+}
+
+/// Why a value cannot be a key part, or a key string cannot be parsed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KeyError {
+    /// DynamoDB rejects empty strings in key attributes.
+    #[error("empty values cannot be part of a key")]
+    Empty,
+    /// The key does not contain the literal text the template expects.
+    #[error("expected `{expected}` at byte {at}")]
+    Literal {
+        /// Literal text of the template.
+        expected: &'static str,
+        /// Byte offset in the key.
+        at: usize,
+    },
+    /// An escape sequence other than `%23` or `%25`.
+    #[error("invalid escape sequence at byte {at}")]
+    Escape {
+        /// Byte offset in the segment.
+        at: usize,
+    },
+    /// A segment does not hold a value of the field's type.
+    #[error("segment {segment:?} is not a valid {expected}")]
+    Segment {
+        /// The raw segment text.
+        segment: String,
+        /// The type that was expected.
+        expected: &'static str,
+    },
+    /// A timestamp outside years 0000–9999 cannot sort correctly as text.
+    #[error("timestamp outside years 0000-9999 cannot be a key part")]
+    TimestampRange,
+}
+
+/// Why an attribute value does not decode, with the path of the attribute
+/// (`address.city`, `lines[3].price`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodeError {
+    path: String,
+    kind: DecodeErrorKind,
+}
+
+/// The reason part of a [`DecodeError`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// A required attribute is absent.
+    #[error("missing attribute")]
+    Missing,
+    /// The attribute has another DynamoDB type than the field expects.
+    #[error("expected {expected}, found {found}")]
+    WrongType {
+        /// Expected DynamoDB type and Rust type, e.g. `N (u8)`.
+        expected: &'static str,
+        /// DynamoDB type found.
+        found: &'static str,
+    },
+    /// A number that does not fit the field's integer type.
+    #[error("number {value} is out of range for {ty}")]
+    OutOfRange {
+        /// The number as stored.
+        value: String,
+        /// The Rust type.
+        ty: &'static str,
+    },
+    /// A number DynamoDB returned that the field's type cannot parse.
+    #[error("{value:?} is not a valid {ty}")]
+    InvalidNumber {
+        /// The number as stored.
+        value: String,
+        /// The Rust type.
+        ty: &'static str,
+    },
+    /// The item's entity-type attribute names another entity.
+    #[error("item is a {found:?}, not a {expected:?}")]
+    EntityType {
+        /// Entity type this decoder reads.
+        expected: &'static str,
+        /// Entity type stored in the item.
+        found: String,
+    },
+    /// Any other invalid value (an unknown enum string, a bad timestamp).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl DecodeError {
+    /// A decode error with an empty path; callers add path segments with
+    /// [`DecodeError::at`] as it travels outwards.
+    pub fn new(kind: DecodeErrorKind) -> Self {
+        Self {
+            path: String::new(),
+            kind,
+        }
+    }
+
+    /// A missing attribute.
+    pub fn missing() -> Self {
+        Self::new(DecodeErrorKind::Missing)
+    }
+
+    /// Prefixes the path with an attribute name.
+    #[must_use]
+    pub fn at(mut self, attribute: &str) -> Self {
+        if self.path.is_empty() {
+            self.path = attribute.to_owned();
+        } else if self.path.starts_with('[') {
+            self.path.insert_str(0, attribute);
+        } else {
+            self.path.insert(0, '.');
+            self.path.insert_str(0, attribute);
+        }
+        self
+    }
+
+    /// Prefixes the path with a list index.
+    #[must_use]
+    pub fn at_index(mut self, index: usize) -> Self {
+        let seg = format!("[{index}]");
+        if !self.path.is_empty() && !self.path.starts_with('[') {
+            self.path.insert(0, '.');
+        }
+        self.path.insert_str(0, &seg);
+        self
+    }
+
+    /// Path of the attribute that failed, e.g. `address.city`.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What was wrong with it.
+    pub fn kind(&self) -> &DecodeErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.kind)
+        } else {
+            write!(f, "attribute `{}`: {}", self.path, self.kind)
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Why a field value cannot be stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EncodeError {
+    path: String,
+    reason: String,
+}
+
+impl EncodeError {
+    /// An encode error with an empty path.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            path: String::new(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Prefixes the path with an attribute name.
+    #[must_use]
+    pub fn at(mut self, attribute: &str) -> Self {
+        if self.path.is_empty() {
+            self.path = attribute.to_owned();
+        } else {
+            self.path.insert(0, '.');
+            self.path.insert_str(0, attribute);
+        }
+        self
+    }
+
+    /// Path of the attribute that failed.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "attribute `{}`: {}", self.path, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Result alias used across singletable.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,389 @@
+//! The key codec: how field values become parts of composite key strings
+//! such as `USER#ana%23admin#ORDER#00000000000000000042`, and back.
+//!
+//! # Encoding rules
+//!
+//! * Templates are literal text plus `<field>` placeholders; the derive checks
+//!   at compile time that every placeholder is followed by the delimiter `#`
+//!   or ends the template.
+//! * A key part never contains a raw `#`: in strings the delimiter is escaped
+//!   as `%23` and the escape character itself as `%25`. Nothing else is
+//!   touched, so `USEREMAIL#ana@example.com` is stored verbatim and any other
+//!   client can build the same key. Together with the rule above this makes
+//!   keys **injective**: different field values never produce the same key,
+//!   and a value can never forge another item's key or widen a prefix query.
+//! * Empty values are an error (DynamoDB rejects empty key strings).
+//! * Integers are zero-padded to the width of their type so that DynamoDB's
+//!   byte-wise string order is numeric order. Negative numbers are written as
+//!   `-` followed by the padded distance from the type's minimum, so they sort
+//!   before every non-negative number and among themselves numerically.
+//! * Timestamps (features `chrono`, `time`) are UTC ISO-8601 with nine
+//!   fractional digits, `2024-05-01T12:00:00.000000000Z`, so text order is
+//!   time order and no precision is lost.
+//! * Partition keys are limited to 2048 bytes and sort keys to 1024 bytes.
+
+use crate::error::{Error, KeyError};
+
+/// The delimiter between key segments.
+pub const DELIMITER: char = '#';
+/// The escape character for the delimiter inside values.
+pub const ESCAPE: char = '%';
+/// DynamoDB's limit for a partition key value, in bytes.
+pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
+/// DynamoDB's limit for a sort key value, in bytes.
+pub const MAX_SORT_KEY_BYTES: usize = 1024;
+
+/// A value that can be written as one segment of a composite key.
+///
+/// Implemented for strings, `char`, `bool`, every integer width, enums with
+/// `#[derive(StrEnum)]`, and (behind features) uuids and timestamps.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be part of a DynamoDB key",
+    label = "this type is used in a key template",
+    note = "key parts are `String`, `char`, `bool`, integers, `#[derive(StrEnum)]` enums, and with features `uuid::Uuid` and UTC timestamps"
+)]
+pub trait KeyPart {
+    /// Appends the encoded value to `out`. The encoding never contains a raw
+    /// [`DELIMITER`].
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError>;
+}
+
+/// A key part that can be read back from its encoded segment.
+pub trait KeyPartDecode: Sized {
+    /// Decodes one segment (the text between two delimiters).
+    fn read_key_part(segment: &str) -> Result<Self, KeyError>;
+}
+
+impl<T: KeyPart + ?Sized> KeyPart for &T {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).write_key_part(out)
+    }
+}
+
+/// Appends `value` to `out`, escaping `#` as `%23` and `%` as `%25`.
+pub fn escape_into(value: &str, out: &mut String) -> Result<(), KeyError> {
+    if value.is_empty() {
+        return Err(KeyError::Empty);
+    }
+    if !value.bytes().any(|b| b == b'#' || b == b'%') {
+        out.push_str(value);
+        return Ok(());
+    }
+    for c in value.chars() {
+        match c {
+            '#' => out.push_str("%23"),
+            '%' => out.push_str("%25"),
+            c => out.push(c),
+        }
+    }
+    Ok(())
+}
+
+/// Reverses [`escape_into`]; any escape other than `%23`/`%25` is an error.
+pub fn unescape(segment: &str) -> Result<String, KeyError> {
+    if segment.is_empty() {
+        return Err(KeyError::Empty);
+    }
+    if !segment.contains('%') {
+        return Ok(segment.to_owned());
+    }
+    let mut out = String::with_capacity(segment.len());
+    let mut rest = segment;
+    while let Some(i) = rest.find('%') {
+        out.push_str(&rest[..i]);
+        let at = segment.len() - rest.len() + i;
+        match rest.get(i..i + 3) {
+            Some("%23") => out.push('#'),
+            Some("%25") => out.push('%'),
+            _ => return Err(KeyError::Escape { at }),
+        }
+        rest = &rest[i + 3..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+impl KeyPart for str {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+        escape_into(self, out)
+    }
+}
+
+impl KeyPart for String {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+        escape_into(self, out)
+    }
+}
+
+impl KeyPartDecode for String {
+    fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+        unescape(segment)
+    }
+}
+
+impl KeyPart for char {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+        escape_into(self.encode_utf8(&mut [0; 4]), out)
+    }
+}
+
+impl KeyPartDecode for char {
+    fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+        let s = unescape(segment)?;
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(KeyError::Segment {
+                segment: segment.to_owned(),
+                expected: "char",
+            }),
+        }
+    }
+}
+
+impl KeyPart for bool {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+        out.push_str(if *self { "true" } else { "false" });
+        Ok(())
+    }
+}
+
+impl KeyPartDecode for bool {
+    fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+        match segment {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(KeyError::Segment {
+                segment: segment.to_owned(),
+                expected: "bool",
+            }),
+        }
+    }
+}
+
+/// Writes `n` in decimal, left-padded with zeros to `width` digits.
+fn write_padded(n: u128, width: usize, out: &mut String) {
+    use std::fmt::Write;
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{n:0width$}");
+}
+
+fn segment_error(segment: &str, expected: &'static str) -> KeyError {
+    KeyError::Segment {
+        segment: segment.to_owned(),
+        expected,
+    }
+}
+
+/// Parses exactly `width` ASCII digits.
+fn read_digits(digits: &str, width: usize, expected: &'static str) -> Result<u128, KeyError> {
+    if digits.len() != width || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(segment_error(digits, expected));
+    }
+    digits
+        .parse::<u128>()
+        .map_err(|_| segment_error(digits, expected))
+}
+
+macro_rules! unsigned_key_part {
+    ($($t:ty => $width:expr),* $(,)?) => {$(
+        impl KeyPart for $t {
+            fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+                write_padded(*self as u128, $width, out);
+                Ok(())
+            }
+        }
+        impl KeyPartDecode for $t {
+            fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+                let n = read_digits(segment, $width, stringify!($t))?;
+                <$t>::try_from(n).map_err(|_| segment_error(segment, stringify!($t)))
+            }
+        }
+    )*};
+}
+
+// Widths are the number of digits of the type's maximum.
+unsigned_key_part!(u8 => 3, u16 => 5, u32 => 10, u64 => 20, u128 => 39, usize => 20);
+
+macro_rules! signed_key_part {
+    ($($t:ty as $u:ty => $width:expr),* $(,)?) => {$(
+        impl KeyPart for $t {
+            fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+                if *self >= 0 {
+                    write_padded(*self as u128, $width, out);
+                } else {
+                    // Distance from MIN: MIN -> 0, -1 -> MAX. Larger distance,
+                    // larger number, and '-' sorts before every digit.
+                    out.push('-');
+                    let distance = (*self as $u).wrapping_sub(<$t>::MIN as $u);
+                    write_padded(distance as u128, $width, out);
+                }
+                Ok(())
+            }
+        }
+        impl KeyPartDecode for $t {
+            fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+                if let Some(digits) = segment.strip_prefix('-') {
+                    let distance = read_digits(digits, $width, stringify!($t))?;
+                    let distance = <$u>::try_from(distance)
+                        .ok()
+                        .filter(|d| *d <= <$t>::MAX as $u)
+                        .ok_or_else(|| segment_error(segment, stringify!($t)))?;
+                    Ok((<$t>::MIN as $u).wrapping_add(distance) as $t)
+                } else {
+                    let n = read_digits(segment, $width, stringify!($t))?;
+                    <$t>::try_from(n).map_err(|_| segment_error(segment, stringify!($t)))
+                }
+            }
+        }
+    )*};
+}
+
+// Widths: digits of MAX (and of the largest distance, which equals MAX).
+signed_key_part!(
+    i8 as u8 => 3,
+    i16 as u16 => 5,
+    i32 as u32 => 10,
+    i64 as u64 => 19,
+    i128 as u128 => 39,
+    isize as u64 => 19,
+);
+
+/// Checks a built key against DynamoDB's size limit.
+#[inline]
+pub fn check_len(
+    entity: &'static str,
+    attribute: &'static str,
+    key: &str,
+    max: usize,
+) -> Result<(), Error> {
+    if key.len() > max {
+        Err(Error::KeyTooLong {
+            entity,
+            attribute,
+            len: key.len(),
+            max,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Appends one key part, mapping a refusal to an error naming the field.
+#[inline]
+pub fn write_part<T: KeyPart + ?Sized>(
+    entity: &'static str,
+    field: &'static str,
+    value: &T,
+    out: &mut String,
+) -> Result<(), Error> {
+    value.write_key_part(out).map_err(|reason| Error::KeyValue {
+        entity,
+        field,
+        reason,
+    })
+}
+
+/// Reads a key string segment by segment against a template; used by the
+/// generated `parse_*` functions.
+#[derive(Debug)]
+pub struct KeyReader<'a> {
+    entity: &'static str,
+    template: &'static str,
+    key: &'a str,
+    pos: usize,
+}
+
+impl<'a> KeyReader<'a> {
+    /// Starts reading `key`, which should follow `template` of `entity`.
+    pub fn new(entity: &'static str, template: &'static str, key: &'a str) -> Self {
+        Self {
+            entity,
+            template,
+            key,
+            pos: 0,
+        }
+    }
+
+    fn fail(&self, reason: KeyError) -> Error {
+        Error::KeyParse {
+            entity: self.entity,
+            template: self.template,
+            key: self.key.to_owned(),
+            reason,
+        }
+    }
+
+    /// Consumes the literal text `lit`.
+    pub fn literal(&mut self, lit: &'static str) -> Result<(), Error> {
+        if self.key[self.pos..].starts_with(lit) {
+            self.pos += lit.len();
+            Ok(())
+        } else {
+            Err(self.fail(KeyError::Literal {
+                expected: lit,
+                at: self.pos,
+            }))
+        }
+    }
+
+    /// Consumes one segment (up to the next delimiter or the end) and decodes it.
+    pub fn part<T: KeyPartDecode>(&mut self) -> Result<T, Error> {
+        let rest = &self.key[self.pos..];
+        let end = rest.find(DELIMITER).unwrap_or(rest.len());
+        let segment = &rest[..end];
+        let value = T::read_key_part(segment).map_err(|e| self.fail(e))?;
+        self.pos += end;
+        Ok(value)
+    }
+
+    /// Succeeds when the whole key has been consumed.
+    pub fn finish(self) -> Result<(), Error> {
+        if self.pos == self.key.len() {
+            Ok(())
+        } else {
+            let at = self.pos;
+            Err(self.fail(KeyError::Literal {
+                expected: "end of key",
+                at,
+            }))
+        }
+    }
+}
+
+/// A full primary key: the partition key value and, when the table has one,
+/// the sort key value. Both are stored as DynamoDB strings (`S`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PrimaryKey {
+    /// Partition key value.
+    pub pk: String,
+    /// Sort key value, `None` on a table without a sort key.
+    pub sk: Option<String>,
+}
+
+/// The key of an item in a secondary index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IndexKey {
+    /// Index partition key value.
+    pub pk: String,
+    /// Index sort key value, when the index has a sort key.
+    pub sk: Option<String>,
+}
+
+#[cfg(feature = "uuid")]
+impl KeyPart for uuid::Uuid {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+        out.push_str(
+            self.hyphenated()
+                .encode_lower(&mut uuid::Uuid::encode_buffer()),
+        );
+        Ok(())
+    }
+}
+
+#[cfg(feature = "uuid")]
+impl KeyPartDecode for uuid::Uuid {
+    fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+        uuid::Uuid::parse_str(segment).map_err(|_| segment_error(segment, "uuid"))
+    }
+}

@@ -1,0 +1,124 @@
+//! Runtime of [singletable](https://docs.rs/singletable): the key codec, the
+//! item codec and the traits that `#[derive(Table)]` and `#[derive(Entity)]`
+//! implement. Applications depend on the `singletable` facade crate, which
+//! re-exports everything here together with the derives.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod entity;
+pub mod error;
+pub mod key;
+mod serde_bridge;
+mod timestamp;
+pub mod value;
+
+pub use entity::{Entity, GlobalIndex, LocalIndex, Projection, Table};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, Error, KeyError, Result};
+pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
+pub use value::{Attr, AttributeValue, Blob, Item};
+
+/// Used by generated code only; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::entity::markers::*;
+    pub use crate::entity::{
+        GsiAttrs, TableAttrs, contains, gsi_attrs, lsi_attr, str_eq, table_attrs,
+    };
+    pub use crate::key::{
+        KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, check_len, escape_into, unescape,
+        write_part,
+    };
+    pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
+    pub use crate::value::wrong_type;
+    pub use ::aws_sdk_dynamodb::types::AttributeValue;
+    pub use ::core::{
+        default::Default,
+        option::Option::{self, None, Some},
+        result::Result::{self, Err, Ok},
+    };
+    pub use ::std::{collections::HashMap, string::String, vec::Vec};
+
+    /// The table of an entity whose derive failed; only seen beside errors.
+    pub enum StubTable {}
+    impl crate::Table for StubTable {
+        const NAME: &'static str = "";
+        const PK: &'static str = "";
+        const SK: Option<&'static str> = None;
+        const ENTITY_TYPE: &'static str = "";
+        const GLOBAL_INDEXES: &'static [crate::GlobalIndex] = &[];
+        const LOCAL_INDEXES: &'static [crate::LocalIndex] = &[];
+        const RESERVED: &'static [&'static str] = &[];
+    }
+
+    /// Length for `min_len`/`max_len` validations: characters for strings,
+    /// elements for collections.
+    pub trait Len {
+        /// The length.
+        fn len(&self) -> usize;
+    }
+    impl Len for String {
+        fn len(&self) -> usize {
+            self.chars().count()
+        }
+    }
+    impl<T> Len for Vec<T> {
+        fn len(&self) -> usize {
+            <[T]>::len(self)
+        }
+    }
+    impl<T, S> Len for ::std::collections::HashSet<T, S> {
+        fn len(&self) -> usize {
+            ::std::collections::HashSet::len(self)
+        }
+    }
+    impl<T> Len for ::std::collections::BTreeSet<T> {
+        fn len(&self) -> usize {
+            ::std::collections::BTreeSet::len(self)
+        }
+    }
+    impl<K, V, S> Len for HashMap<K, V, S> {
+        fn len(&self) -> usize {
+            HashMap::len(self)
+        }
+    }
+    impl<K, V> Len for ::std::collections::BTreeMap<K, V> {
+        fn len(&self) -> usize {
+            ::std::collections::BTreeMap::len(self)
+        }
+    }
+    impl<T: Len> Len for Option<T> {
+        fn len(&self) -> usize {
+            self.as_ref().map_or(0, Len::len)
+        }
+    }
+
+    /// Removes the entity-type attribute from `item` and checks it.
+    pub fn check_entity_type(
+        item: &mut crate::Item,
+        attribute: &str,
+        expected: &'static str,
+    ) -> crate::Result<()> {
+        use crate::error::{DecodeError, DecodeErrorKind};
+        let fail = |e: DecodeError| crate::Error::Decode {
+            entity: expected,
+            source: e.at(attribute),
+        };
+        match item.remove(attribute) {
+            Some(AttributeValue::S(found)) if found == expected => Ok(()),
+            Some(AttributeValue::S(found)) => {
+                Err(fail(DecodeError::new(DecodeErrorKind::EntityType {
+                    expected,
+                    found,
+                })))
+            }
+            Some(other) => Err(fail(crate::value::wrong_type("S (entity type)", &other))),
+            None => Err(fail(DecodeError::missing())),
+        }
+    }
+
+    /// Asserts at compile time that a field type can be a key part.
+    pub const fn assert_key_part<T: crate::KeyPart + crate::KeyPartDecode + ?Sized>() {}
+    /// Asserts at compile time that a field type can be stored.
+    pub const fn assert_attr<T: crate::Attr>() {}
+}

@@ -1,0 +1,453 @@
+//! Conversions between Rust values and DynamoDB [`AttributeValue`]s.
+//!
+//! The generated item codec calls [`Attr`] once per field, with no
+//! intermediate representation: strings and vectors are moved in
+//! `into_item`, and moved out of the item map in `from_item`.
+//!
+//! | Rust | DynamoDB |
+//! |---|---|
+//! | `String`, `char` | `S` |
+//! | `bool` | `BOOL` |
+//! | integers, `f32`, `f64` | `N` (floats must be finite; integers are range-checked on read) |
+//! | `Option<T>` | absent when `None`; `NULL` reads as `None` |
+//! | `Vec<T>` | `L` |
+//! | [`Blob`] | `B` |
+//! | `HashSet`/`BTreeSet` of `String` | `SS` (empty sets are not stored) |
+//! | `HashSet`/`BTreeSet` of integers | `NS` (empty sets are not stored) |
+//! | `HashMap`/`BTreeMap<String, T>` | `M` |
+//! | `#[derive(Document)]` structs | `M` |
+//! | `#[derive(StrEnum)]` enums | `S` |
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::BuildHasher;
+
+pub use aws_sdk_dynamodb::primitives::Blob;
+pub use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+
+/// A DynamoDB item: attribute names to values.
+pub type Item = HashMap<String, AttributeValue>;
+
+/// A Rust type stored as one DynamoDB attribute value.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as a DynamoDB attribute",
+    label = "this field's type has no DynamoDB representation",
+    note = "derive `Document` for nested structs or `StrEnum` for unit enums, or add `#[attr(serde)]` to store it through serde"
+)]
+pub trait Attr: Sized {
+    /// Encodes a borrowed value.
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError>;
+
+    /// Encodes an owned value; types holding strings or vectors move them.
+    fn into_attr(self) -> Result<AttributeValue, EncodeError> {
+        self.to_attr()
+    }
+
+    /// Decodes an attribute value.
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError>;
+
+    /// The value when the attribute is absent from the item. Absent is an
+    /// error except for `Option` and sets.
+    fn from_absent() -> Result<Self, DecodeError> {
+        Err(DecodeError::missing())
+    }
+
+    /// Whether this value is stored by leaving the attribute out (`None`,
+    /// empty sets, which DynamoDB cannot store).
+    fn is_absent(&self) -> bool {
+        false
+    }
+}
+
+/// DynamoDB's name for the type of an attribute value.
+pub fn type_name(value: &AttributeValue) -> &'static str {
+    match value {
+        AttributeValue::S(_) => "S",
+        AttributeValue::N(_) => "N",
+        AttributeValue::B(_) => "B",
+        AttributeValue::Bool(_) => "BOOL",
+        AttributeValue::Null(_) => "NULL",
+        AttributeValue::L(_) => "L",
+        AttributeValue::M(_) => "M",
+        AttributeValue::Ss(_) => "SS",
+        AttributeValue::Ns(_) => "NS",
+        AttributeValue::Bs(_) => "BS",
+        _ => "unknown",
+    }
+}
+
+/// The error for an attribute of the wrong DynamoDB type.
+#[cold]
+pub fn wrong_type(expected: &'static str, found: &AttributeValue) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::WrongType {
+        expected,
+        found: type_name(found),
+    })
+}
+
+impl Attr for String {
+    #[inline]
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        Ok(AttributeValue::S(self.clone()))
+    }
+    #[inline]
+    fn into_attr(self) -> Result<AttributeValue, EncodeError> {
+        Ok(AttributeValue::S(self))
+    }
+    #[inline]
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        match value {
+            AttributeValue::S(s) => Ok(s),
+            other => Err(wrong_type("S (String)", &other)),
+        }
+    }
+}
+
+impl Attr for char {
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        Ok(AttributeValue::S(self.to_string()))
+    }
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        match value {
+            AttributeValue::S(s) => {
+                let mut chars = s.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => Ok(c),
+                    _ => Err(DecodeError::new(DecodeErrorKind::Invalid(format!(
+                        "{s:?} is not a single char"
+                    )))),
+                }
+            }
+            other => Err(wrong_type("S (char)", &other)),
+        }
+    }
+}
+
+impl Attr for bool {
+    #[inline]
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        Ok(AttributeValue::Bool(*self))
+    }
+    #[inline]
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        match value {
+            AttributeValue::Bool(b) => Ok(b),
+            other => Err(wrong_type("BOOL (bool)", &other)),
+        }
+    }
+}
+
+/// Parses a DynamoDB number into an integer type, telling an out-of-range
+/// integer from a number that is not an integer at all.
+#[cold]
+fn integer_error(text: &str, ty: &'static str) -> DecodeError {
+    let is_integer = {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    let kind = if is_integer {
+        DecodeErrorKind::OutOfRange {
+            value: text.to_owned(),
+            ty,
+        }
+    } else {
+        DecodeErrorKind::InvalidNumber {
+            value: text.to_owned(),
+            ty,
+        }
+    };
+    DecodeError::new(kind)
+}
+
+macro_rules! integer_attr {
+    ($($t:ty),*) => {$(
+        impl Attr for $t {
+            #[inline]
+            fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+                Ok(AttributeValue::N(itoa::Buffer::new().format(*self).to_owned()))
+            }
+            #[inline]
+            fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+                match value {
+                    AttributeValue::N(n) => n
+                        .parse::<$t>()
+                        .map_err(|_| integer_error(&n, stringify!($t))),
+                    other => Err(wrong_type(concat!("N (", stringify!($t), ")"), &other)),
+                }
+            }
+        }
+    )*};
+}
+
+integer_attr!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
+/// DynamoDB numbers have a magnitude between 1E-130 and 9.99…E+125.
+fn float_in_range(x: f64) -> bool {
+    x == 0.0 || (x.abs() < 1e126 && x.abs() >= 1e-130)
+}
+
+macro_rules! float_attr {
+    ($($t:ty),*) => {$(
+        impl Attr for $t {
+            fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+                if !self.is_finite() {
+                    return Err(EncodeError::new(format!(
+                        "{} is not a finite number; DynamoDB stores only finite numbers",
+                        self
+                    )));
+                }
+                if !float_in_range(f64::from(*self)) {
+                    return Err(EncodeError::new(format!(
+                        "{:e} is outside DynamoDB's number range (1e-130 to 9.99e125)",
+                        self
+                    )));
+                }
+                // `ryu` prints the shortest text that reads back to the same float.
+                Ok(AttributeValue::N(ryu::Buffer::new().format_finite(*self).to_owned()))
+            }
+            fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+                match value {
+                    AttributeValue::N(n) => match n.parse::<$t>() {
+                        Ok(x) if x.is_finite() => Ok(x),
+                        _ => Err(DecodeError::new(DecodeErrorKind::InvalidNumber {
+                            value: n,
+                            ty: stringify!($t),
+                        })),
+                    },
+                    other => Err(wrong_type(concat!("N (", stringify!($t), ")"), &other)),
+                }
+            }
+        }
+    )*};
+}
+
+float_attr!(f32, f64);
+
+impl<T: Attr> Attr for Option<T> {
+    #[inline]
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        match self {
+            Some(v) => v.to_attr(),
+            None => Ok(AttributeValue::Null(true)),
+        }
+    }
+    #[inline]
+    fn into_attr(self) -> Result<AttributeValue, EncodeError> {
+        match self {
+            Some(v) => v.into_attr(),
+            None => Ok(AttributeValue::Null(true)),
+        }
+    }
+    #[inline]
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        match value {
+            AttributeValue::Null(_) => Ok(None),
+            other => T::from_attr(other).map(Some),
+        }
+    }
+    fn from_absent() -> Result<Self, DecodeError> {
+        Ok(None)
+    }
+    #[inline]
+    fn is_absent(&self) -> bool {
+        match self {
+            Some(v) => v.is_absent(),
+            None => true,
+        }
+    }
+}
+
+impl<T: Attr> Attr for Box<T> {
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        (**self).to_attr()
+    }
+    fn into_attr(self) -> Result<AttributeValue, EncodeError> {
+        (*self).into_attr()
+    }
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        T::from_attr(value).map(Box::new)
+    }
+    fn from_absent() -> Result<Self, DecodeError> {
+        T::from_absent().map(Box::new)
+    }
+    fn is_absent(&self) -> bool {
+        (**self).is_absent()
+    }
+}
+
+impl<T: Attr> Attr for Vec<T> {
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        let list = self
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v.to_attr().map_err(|e| e.at(&format!("[{i}]"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(AttributeValue::L(list))
+    }
+    fn into_attr(self) -> Result<AttributeValue, EncodeError> {
+        let list = self
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| v.into_attr().map_err(|e| e.at(&format!("[{i}]"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(AttributeValue::L(list))
+    }
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        match value {
+            AttributeValue::L(list) => list
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| T::from_attr(v).map_err(|e| e.at_index(i)))
+                .collect(),
+            other => Err(wrong_type("L (Vec)", &other)),
+        }
+    }
+}
+
+impl Attr for Blob {
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        Ok(AttributeValue::B(self.clone()))
+    }
+    fn into_attr(self) -> Result<AttributeValue, EncodeError> {
+        Ok(AttributeValue::B(self))
+    }
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        match value {
+            AttributeValue::B(b) => Ok(b),
+            other => Err(wrong_type("B (Blob)", &other)),
+        }
+    }
+}
+
+/// A map type with string keys, stored as `M`.
+macro_rules! map_attr {
+    ($map:ident, $($bound:tt)*) => {
+        impl<T: Attr, S: $($bound)*> Attr for $map<String, T, S> {
+            fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+                let mut m = HashMap::with_capacity(self.len());
+                for (k, v) in self {
+                    if !v.is_absent() {
+                        m.insert(k.clone(), v.to_attr().map_err(|e| e.at(k))?);
+                    }
+                }
+                Ok(AttributeValue::M(m))
+            }
+            fn into_attr(self) -> Result<AttributeValue, EncodeError> {
+                let mut m = HashMap::with_capacity(self.len());
+                for (k, v) in self {
+                    if !v.is_absent() {
+                        let v = v.into_attr().map_err(|e| e.at(&k))?;
+                        m.insert(k, v);
+                    }
+                }
+                Ok(AttributeValue::M(m))
+            }
+            fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+                match value {
+                    AttributeValue::M(m) => m
+                        .into_iter()
+                        .map(|(k, v)| match T::from_attr(v) {
+                            Ok(v) => Ok((k, v)),
+                            Err(e) => Err(e.at(&k)),
+                        })
+                        .collect(),
+                    other => Err(wrong_type("M (map)", &other)),
+                }
+            }
+        }
+    };
+}
+
+map_attr!(HashMap, BuildHasher + Default);
+
+impl<T: Attr> Attr for BTreeMap<String, T> {
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        let mut m = HashMap::with_capacity(self.len());
+        for (k, v) in self {
+            if !v.is_absent() {
+                m.insert(k.clone(), v.to_attr().map_err(|e| e.at(k))?);
+            }
+        }
+        Ok(AttributeValue::M(m))
+    }
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        match value {
+            AttributeValue::M(m) => m
+                .into_iter()
+                .map(|(k, v)| match T::from_attr(v) {
+                    Ok(v) => Ok((k, v)),
+                    Err(e) => Err(e.at(&k)),
+                })
+                .collect(),
+            other => Err(wrong_type("M (map)", &other)),
+        }
+    }
+}
+
+/// Sets of strings (`SS`) and of integers (`NS`). DynamoDB cannot store an
+/// empty set, so an empty set is stored as an absent attribute and an absent
+/// attribute reads as an empty set.
+macro_rules! set_attr {
+    ($t:ty, $variant:ident, $expected:literal, $to:expr, $from:expr) => {
+        impl Attr for BTreeSet<$t> {
+            fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+                Ok(AttributeValue::$variant(self.iter().map($to).collect()))
+            }
+            fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+                match value {
+                    AttributeValue::$variant(items) => items.into_iter().map($from).collect(),
+                    other => Err(wrong_type($expected, &other)),
+                }
+            }
+            fn from_absent() -> Result<Self, DecodeError> {
+                Ok(Self::new())
+            }
+            fn is_absent(&self) -> bool {
+                self.is_empty()
+            }
+        }
+
+        impl<S: BuildHasher + Default> Attr for HashSet<$t, S> {
+            fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+                Ok(AttributeValue::$variant(self.iter().map($to).collect()))
+            }
+            fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+                match value {
+                    AttributeValue::$variant(items) => items.into_iter().map($from).collect(),
+                    other => Err(wrong_type($expected, &other)),
+                }
+            }
+            fn from_absent() -> Result<Self, DecodeError> {
+                Ok(Self::default())
+            }
+            fn is_absent(&self) -> bool {
+                self.is_empty()
+            }
+        }
+    };
+}
+
+set_attr!(
+    String,
+    Ss,
+    "SS (string set)",
+    |s: &String| s.clone(),
+    Ok::<String, DecodeError>
+);
+
+macro_rules! number_sets {
+    ($($t:ty),*) => {$(
+        set_attr!(
+            $t,
+            Ns,
+            "NS (number set)",
+            |n: &$t| itoa::Buffer::new().format(*n).to_owned(),
+            |s: String| s.parse::<$t>().map_err(|_| integer_error(&s, stringify!($t)))
+        );
+    )*};
+}
+
+number_sets!(u8, u16, u32, u64, i8, i16, i32, i64);
