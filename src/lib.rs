@@ -53,7 +53,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub use singletable_macros::{Document, Entity, StrEnum, Table};
+pub use singletable_macros::{Collection, Document, Entity, StrEnum, Table};
 pub use singletable_runtime::*;
 
 #[doc(hidden)]

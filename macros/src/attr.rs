@@ -15,7 +15,7 @@ use crate::template::{self, Segment};
     attributes(entity),
     forward_attrs(
         pk, sk, gsi1, gsi2, gsi3, gsi4, gsi5, gsi6, gsi7, gsi8, gsi9, gsi10, gsi11, gsi12, gsi13,
-        gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, lsi1, lsi2, lsi3, lsi4, lsi5
+        gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, lsi1, lsi2, lsi3, lsi4, lsi5, access
     )
 )]
 pub struct EntityOpts {
@@ -163,6 +163,9 @@ pub fn parse_keys(
         let Some(name) = attr.path().get_ident().map(ToString::to_string) else {
             continue;
         };
+        if name == "access" {
+            continue;
+        }
         let span = attr.path().span();
         if seen.contains(&name) {
             errors.push(

@@ -6,6 +6,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use crate::access;
 use crate::attr::{self, EntityOpts, IndexDecl, IndexKind, Template};
 use crate::model::{self, Codec, Field};
 use crate::template::Segment;
@@ -44,6 +45,7 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
         impl #impl_generics #krate::Entity for #ident #ty_generics #where_clause {
             type Table = #table;
             const ENTITY_TYPE: &'static str = "";
+            const PK_TEMPLATE: &'static str = "";
             fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> { ::core::unimplemented!() }
             fn validate(&self) -> #krate::Result<()> { ::core::unimplemented!() }
             fn to_item(&self) -> #krate::Result<#krate::Item> { ::core::unimplemented!() }
@@ -75,8 +77,11 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let fields = model::fields(named, rule, &mut errors);
     let keys = attr::parse_keys(&opts.attrs, &opts.ident, &mut errors);
 
+    let accesses = access::parse(&opts.attrs, &mut errors);
+
     check_templates(&keys, &fields, &mut errors);
     check_indexes(&keys, &fields, &mut errors);
+    access::check(&accesses, &keys, &mut errors);
     errors.finish()?;
 
     let krate = opts
@@ -125,6 +130,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 
     let ctx = Ctx {
         krate: &krate,
+        entity_ident: ident,
         entity: &entity_name,
         fields: &fields,
         vis,
@@ -137,6 +143,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         .map(|k| ctx.prefixes(k));
     let pair_builders = ctx.pair_builders(&keys);
 
+    let (access_types, access_impls) = access::expand(&ctx, ident, &keys, &accesses);
     let checks = ctx.compile_checks(table, &keys);
     let codec = Codec {
         krate: &krate,
@@ -155,6 +162,24 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 1;
 
     let pk_expr = ctx.self_call(pk, "pk");
+    let pk_template = pk.text();
+    let partition_fn = {
+        let names = pk.fields();
+        let params = ctx.params(&names);
+        let args = names.iter().map(|n| {
+            let id = &ctx.field(n).ident;
+            quote!(#id)
+        });
+        let doc = format!(
+            "The partition `{pk_template}` as a typed value, for queries that read several entity types from one partition."
+        );
+        quote! {
+            #[doc = #doc]
+            #vis fn partition(#(#params),*) -> #krate::Result<#krate::Partition<#table>> {
+                #krate::__private::Ok(#krate::Partition::new(Self::pk(#(#args),*)?))
+            }
+        }
+    };
     let sk_expr = match &keys.sk {
         Some((sk, _)) => {
             let call = ctx.self_call(sk, "sk");
@@ -164,12 +189,16 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     };
 
     Ok(quote! {
+        #access_types
+
         const _: () = {
             #checks
+            #access_impls
 
             #[automatically_derived]
             impl #ident {
                 #(#builders)*
+                #partition_fn
                 #(#pair_builders)*
                 #(#prefixes)*
                 #(#parsers)*
@@ -184,6 +213,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             impl #krate::Entity for #ident {
                 type Table = #table;
                 const ENTITY_TYPE: &'static str = #entity_lit;
+                const PK_TEMPLATE: &'static str = #pk_template;
 
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
                     #krate::__private::Ok(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr })
@@ -319,15 +349,16 @@ fn list(names: &[String]) -> String {
         .join(", ")
 }
 
-struct Ctx<'a> {
-    krate: &'a TokenStream,
-    entity: &'a str,
-    fields: &'a [Field],
-    vis: &'a syn::Visibility,
+pub(crate) struct Ctx<'a> {
+    pub krate: &'a TokenStream,
+    pub entity_ident: &'a syn::Ident,
+    pub entity: &'a str,
+    pub fields: &'a [Field],
+    pub vis: &'a syn::Visibility,
 }
 
 impl Ctx<'_> {
-    fn field(&self, name: &str) -> &Field {
+    pub fn field(&self, name: &str) -> &Field {
         // check_templates guarantees every placeholder names a field.
         self.fields
             .iter()
@@ -360,7 +391,7 @@ impl Ctx<'_> {
         quote!(#(#stmts)*)
     }
 
-    fn params(&self, names: &[&str]) -> Vec<TokenStream> {
+    pub fn params(&self, names: &[&str]) -> Vec<TokenStream> {
         names
             .iter()
             .map(|n| {
@@ -696,7 +727,7 @@ impl Ctx<'_> {
             IndexKind::Lsi(n) => {
                 let konst = format_ident!("LSI{}", n);
                 quote_spanned! {span=>
-                    const #konst: &'static str = #krate::__private::lsi_attr::<#table, #n>();
+                    const #konst: #krate::__private::LsiAttrs = #krate::__private::lsi_attrs::<#table, #n>();
                 }
             }
         }

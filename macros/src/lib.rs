@@ -6,8 +6,10 @@
 //! every error is reported on the token to fix, all errors of one derive
 //! together, with a stub impl beside them so no follow-up errors appear.
 
+mod access;
 mod attr;
 mod case;
+mod collection;
 mod document;
 mod entity;
 mod model;
@@ -31,7 +33,7 @@ pub fn derive_table(input: TokenStream) -> TokenStream {
     attributes(
         entity, attr, pk, sk, gsi1, gsi2, gsi3, gsi4, gsi5, gsi6, gsi7, gsi8, gsi9, gsi10, gsi11,
         gsi12, gsi13, gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, lsi1, lsi2, lsi3, lsi4,
-        lsi5
+        lsi5, access
     )
 )]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
@@ -51,4 +53,12 @@ pub fn derive_document(input: TokenStream) -> TokenStream {
 pub fn derive_str_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     str_enum::derive(&input).into()
+}
+
+/// An enum of entities sharing one partition, read by one Query and decoded
+/// by the entity-type attribute.
+#[proc_macro_derive(Collection)]
+pub fn derive_collection(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    collection::derive(&input).into()
 }

@@ -227,6 +227,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         gsi_impls.push(quote! {
             #[automatically_derived]
             impl #krate::__private::Gsi<#n> for #ident {
+                const NAME: &'static str = #gname;
                 const PK_ATTR: &'static str = #gpk;
                 const SK_ATTR: ::core::option::Option<&'static str> = #gsk_tokens;
             }
@@ -267,6 +268,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         lsi_impls.push(quote! {
             #[automatically_derived]
             impl #krate::__private::Lsi<#n> for #ident {
+                const NAME: &'static str = #lname;
                 const SK_ATTR: &'static str = #lsk;
             }
         });

@@ -73,6 +73,8 @@ pub trait Entity: Sized {
     type Table: Table;
     /// Value of the entity-type attribute for this entity.
     const ENTITY_TYPE: &'static str;
+    /// The partition key template, as declared in `#[pk]`.
+    const PK_TEMPLATE: &'static str;
 
     /// The item's primary key, built from its fields.
     fn primary_key(&self) -> Result<PrimaryKey, Error>;
@@ -90,6 +92,35 @@ pub trait Entity: Sized {
 
     /// Decodes an item read from the table, checking its entity type.
     fn from_item(item: Item) -> Result<Self, Error>;
+}
+
+/// A partition key value of table `T`, built by an entity's generated
+/// `partition(...)` function: the typed way to name a partition for a
+/// multi-entity query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partition<T: Table> {
+    pk: String,
+    _table: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Table> Partition<T> {
+    #[doc(hidden)]
+    pub fn new(pk: String) -> Self {
+        Self {
+            pk,
+            _table: std::marker::PhantomData,
+        }
+    }
+
+    /// The partition key value.
+    pub fn value(&self) -> &str {
+        &self.pk
+    }
+
+    /// The partition key value, owned.
+    pub fn into_value(self) -> String {
+        self.pk
+    }
 }
 
 /// Const-evaluable string equality, used by the derive's compile-time checks.
@@ -147,6 +178,7 @@ pub const fn contains(names: &[&str], name: &str) -> bool {
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct GsiAttrs {
+    pub name: &'static str,
     pub pk: &'static str,
     pub sk: Option<&'static str>,
 }
@@ -154,14 +186,26 @@ pub struct GsiAttrs {
 #[doc(hidden)]
 pub const fn gsi_attrs<T: markers::Gsi<N>, const N: u8>() -> GsiAttrs {
     GsiAttrs {
+        name: <T as markers::Gsi<N>>::NAME,
         pk: T::PK_ATTR,
         sk: T::SK_ATTR,
     }
 }
 
+/// A local index's name and sort key attribute, for the derive.
 #[doc(hidden)]
-pub const fn lsi_attr<T: markers::Lsi<N>, const N: u8>() -> &'static str {
-    T::SK_ATTR
+#[derive(Debug, Clone, Copy)]
+pub struct LsiAttrs {
+    pub name: &'static str,
+    pub sk: &'static str,
+}
+
+#[doc(hidden)]
+pub const fn lsi_attrs<T: markers::Lsi<N>, const N: u8>() -> LsiAttrs {
+    LsiAttrs {
+        name: <T as markers::Lsi<N>>::NAME,
+        sk: T::SK_ATTR,
+    }
 }
 
 /// Marker traits through which the derive checks, at compile time, that an
@@ -177,6 +221,8 @@ pub mod markers {
         note = "add `gsi{N}` to the table's `#[table(...)]` attribute"
     )]
     pub trait Gsi<const N: u8>: Table {
+        /// Index name.
+        const NAME: &'static str;
         /// Partition key attribute.
         const PK_ATTR: &'static str;
         /// Sort key attribute, if the index has one.
@@ -190,6 +236,8 @@ pub mod markers {
         note = "add `lsi{N}` to the table's `#[table(...)]` attribute"
     )]
     pub trait Lsi<const N: u8>: Table {
+        /// Index name.
+        const NAME: &'static str;
         /// Sort key attribute.
         const SK_ATTR: &'static str;
     }

@@ -65,6 +65,38 @@ pub enum Error {
         #[source]
         source: EncodeError,
     },
+    /// A conditional write or condition check failed
+    /// (`ConditionalCheckFailedException`). Holds the item as it is now when
+    /// the request asked for it.
+    #[error("condition failed{}", if item.is_some() { " (current item returned)" } else { "" })]
+    ConditionFailed {
+        /// The current item, when requested with `ReturnValuesOnConditionCheckFailure`.
+        item: Option<Box<crate::value::Item>>,
+    },
+    /// A transaction was cancelled; each reason names its operation.
+    #[error("transaction cancelled: {}", reasons.iter().filter(|r| r.code != "None").map(|r| format!("operation {} failed with {}", r.index, r.code)).collect::<Vec<_>>().join(", "))]
+    TransactionCanceled {
+        /// One reason per operation, in request order (`None` for those that
+        /// did not fail).
+        reasons: Vec<CancellationReason>,
+    },
+    /// A pagination cursor from a client was refused.
+    #[error("invalid cursor: {0}")]
+    Cursor(#[from] CursorError),
+    /// A request breaks a DynamoDB limit and was not sent.
+    #[error("request not sent: {0}")]
+    Limit(String),
+    /// DynamoDB (or the network) failed the request; the SDK error is kept.
+    #[error("DynamoDB {operation} failed: {message}")]
+    Service {
+        /// The operation (`PutItem`, `Query`, …).
+        operation: &'static str,
+        /// The service's error code and message.
+        message: String,
+        /// The SDK error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A field failed a declared validation, checked before every write.
     #[error("validation failed for `{entity}.{field}`: {message}")]
     Validation {
@@ -74,6 +106,46 @@ pub enum Error {
         field: &'static str,
         /// What the constraint demands.
         message: String,
+    },
+}
+
+/// One operation's reason in a cancelled transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CancellationReason {
+    /// Position of the operation in the request, from 0.
+    pub index: usize,
+    /// DynamoDB's code: `ConditionalCheckFailed`, `TransactionConflict`,
+    /// `ThrottlingError`, `ValidationError`, …
+    pub code: String,
+    /// DynamoDB's message, if any.
+    pub message: Option<String>,
+    /// The item as it is now, when the operation asked for it on failure.
+    pub item: Option<crate::value::Item>,
+}
+
+/// Why a pagination cursor was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CursorError {
+    /// Not valid URL-safe base64, or too short.
+    #[error("cursor is not valid base64url")]
+    Encoding,
+    /// Made by another format version.
+    #[error("cursor version {0} is not supported")]
+    Version(u8),
+    /// The checksum does not match: the cursor was altered.
+    #[error("cursor was altered or signed with another key")]
+    Tampered,
+    /// The cursor's content is not a cursor.
+    #[error("cursor content is malformed")]
+    Malformed,
+    /// The cursor belongs to another access pattern or partition.
+    #[error("cursor belongs to {found:?}, not to this query ({expected:?})")]
+    Foreign {
+        /// What this query expects.
+        expected: String,
+        /// What the cursor was made for.
+        found: String,
     },
 }
 
@@ -242,11 +314,14 @@ impl EncodeError {
         }
     }
 
-    /// Prefixes the path with an attribute name.
+    /// Prefixes the path with an attribute name, or with a list index
+    /// written `[i]`; paths read like decode paths, `lines[3].price`.
     #[must_use]
     pub fn at(mut self, attribute: &str) -> Self {
         if self.path.is_empty() {
             self.path = attribute.to_owned();
+        } else if self.path.starts_with('[') {
+            self.path.insert_str(0, attribute);
         } else {
             self.path.insert(0, '.');
             self.path.insert_str(0, attribute);

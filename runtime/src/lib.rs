@@ -6,16 +6,35 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "client")]
+mod admin;
+pub mod db;
 pub mod entity;
 pub mod error;
+pub mod exec;
+pub mod expr;
 pub mod key;
+pub mod page;
+pub mod query;
+pub mod request;
 mod serde_bridge;
 mod timestamp;
+pub mod transact;
 pub mod value;
 
-pub use entity::{Entity, GlobalIndex, LocalIndex, Projection, Table};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, Error, KeyError, Result};
+pub use db::Db;
+pub use entity::{Entity, GlobalIndex, LocalIndex, Partition, Projection, Table};
+pub use error::{
+    CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
+    Result,
+};
+#[cfg(feature = "client")]
+pub use exec::SdkExecutor;
+pub use exec::{Counting, Executor};
+pub use expr::{Cmp, Condition, Operand, SortCondition};
 pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
+pub use query::{Decode, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Query};
+pub use transact::Transaction;
 pub use value::{Attr, AttributeValue, Blob, Item};
 
 /// Used by generated code only; not a public API.
@@ -23,20 +42,24 @@ pub use value::{Attr, AttributeValue, Blob, Item};
 pub mod __private {
     pub use crate::entity::markers::*;
     pub use crate::entity::{
-        GsiAttrs, TableAttrs, contains, gsi_attrs, lsi_attr, str_eq, table_attrs,
+        GsiAttrs, LsiAttrs, TableAttrs, contains, gsi_attrs, lsi_attrs, str_eq, table_attrs,
     };
+    pub use crate::expr::SortCondition;
     pub use crate::key::{
         KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, check_len, escape_into, unescape,
         write_part,
     };
+    pub use crate::query::{Target, entity_type_of, unknown_type};
     pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
     pub use crate::value::wrong_type;
     pub use ::aws_sdk_dynamodb::types::AttributeValue;
+    pub use ::core::marker::PhantomData;
     pub use ::core::{
         default::Default,
         option::Option::{self, None, Some},
         result::Result::{self, Err, Ok},
     };
+    pub use ::futures::Stream;
     pub use ::std::{collections::HashMap, string::String, vec::Vec};
 
     /// The table of an entity whose derive failed; only seen beside errors.

@@ -1,0 +1,418 @@
+//! Access patterns: `#[access(orders_by_status, index = gsi1)]` generates a
+//! typed query function and a query type whose sort-key conditions follow
+//! the sort template.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::parse::ParseStream;
+
+use crate::attr::{IndexKind, Keys, Template};
+use crate::entity::Ctx;
+use crate::template::{self, Segment};
+
+/// One `#[access(...)]` declaration.
+pub struct Access {
+    pub name: syn::Ident,
+    /// `gsi1`, `lsi2`; `None` for the table.
+    pub index: Option<syn::Ident>,
+}
+
+/// Reads every `#[access(name, index = gsiN)]`.
+pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator) -> Vec<Access> {
+    let mut out: Vec<Access> = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("access")) {
+        let parsed = attr.parse_args_with(|input: ParseStream| {
+            let name: syn::Ident = input.parse()?;
+            let mut index = None;
+            while !input.is_empty() {
+                input.parse::<syn::Token![,]>()?;
+                if input.is_empty() {
+                    break;
+                }
+                let key: syn::Ident = input.parse()?;
+                if key != "index" {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown option `{key}` in `#[access]`; expected `index = gsiN` or `index = lsiN`"),
+                    ));
+                }
+                if index.is_some() {
+                    return Err(syn::Error::new(key.span(), "duplicate `index` option in `#[access]`"));
+                }
+                input.parse::<syn::Token![=]>()?;
+                index = Some(input.parse::<syn::Ident>()?);
+            }
+            Ok(Access { name, index })
+        });
+        match parsed {
+            Ok(a) => {
+                if out.iter().any(|o| o.name == a.name) {
+                    errors.push(
+                        darling::Error::custom(format!("duplicate access pattern `{}`", a.name))
+                            .with_span(&a.name),
+                    );
+                } else {
+                    out.push(a);
+                }
+            }
+            Err(e) => errors.push(darling::Error::from(e)),
+        }
+    }
+    out
+}
+
+/// What a pattern reads, resolved against the entity's key declarations.
+struct Resolved<'a> {
+    pk: &'a Template,
+    pk_builder: String,
+    sk: Option<&'a Template>,
+    sk_builder: String,
+    kind: Option<IndexKind>,
+}
+
+fn resolve<'a>(access: &Access, keys: &'a Keys) -> Result<Resolved<'a>, darling::Error> {
+    let pk = keys
+        .pk
+        .as_ref()
+        .ok_or_else(|| darling::Error::custom("missing `#[pk]`").with_span(&access.name))?;
+    let Some(index) = &access.index else {
+        return Ok(Resolved {
+            pk,
+            pk_builder: "pk".into(),
+            sk: keys.sk.as_ref().map(|(t, _)| t),
+            sk_builder: "sk".into(),
+            kind: None,
+        });
+    };
+    let name = index.to_string();
+    let decl = keys.indexes.iter().find(|i| i.name() == name).ok_or_else(|| {
+        darling::Error::custom(format!(
+            "access pattern `{}` reads `{name}`, but this entity declares no `#[{name}(...)]`; declare the entity's keys in that index first",
+            access.name
+        ))
+        .with_span(index)
+    })?;
+    Ok(match decl.kind {
+        IndexKind::Gsi(_) => Resolved {
+            pk: decl.pk.as_ref().unwrap_or(pk),
+            pk_builder: format!("{name}_pk"),
+            sk: decl.sk.as_ref(),
+            sk_builder: format!("{name}_sk"),
+            kind: Some(decl.kind),
+        },
+        IndexKind::Lsi(_) => Resolved {
+            pk,
+            pk_builder: "pk".into(),
+            sk: decl.sk.as_ref(),
+            sk_builder: format!("{name}_sk"),
+            kind: Some(decl.kind),
+        },
+    })
+}
+
+/// Reports access patterns that read an index the entity does not declare.
+pub fn check(accesses: &[Access], keys: &Keys, errors: &mut darling::error::Accumulator) {
+    for access in accesses {
+        errors.handle(resolve(access, keys));
+    }
+}
+
+fn pascal(name: &str) -> String {
+    crate::case::RenameRule::Pascal.apply(name)
+}
+
+/// The generated code for every access pattern: `(outside, inside)`, where
+/// the query types go outside the derive's `const _` block so users can name
+/// them, and the impls inside, next to the table constants they read.
+pub fn expand(
+    ctx: &Ctx,
+    ident: &syn::Ident,
+    keys: &Keys,
+    accesses: &[Access],
+) -> (TokenStream, TokenStream) {
+    let mut outside = TokenStream::new();
+    let mut inside = TokenStream::new();
+    for access in accesses {
+        // `check` reported every pattern that does not resolve.
+        let Ok(r) = resolve(access, keys) else {
+            continue;
+        };
+        let (o, i) = pattern(ctx, ident, access, &r);
+        outside.extend(o);
+        inside.extend(i);
+    }
+    (outside, inside)
+}
+
+fn pattern(
+    ctx: &Ctx,
+    ident: &syn::Ident,
+    access: &Access,
+    r: &Resolved,
+) -> (TokenStream, TokenStream) {
+    let krate = ctx.krate;
+    let vis = ctx.vis;
+    let p = krate;
+    let name = &access.name;
+    let pattern_str = name.to_string();
+    let wrapper = format_ident!("{}Query", pascal(&pattern_str), span = name.span());
+    let (marker, target) = match r.kind {
+        None => (
+            quote!(#p::OnTable),
+            quote!(#p::__private::Target {
+                pattern: #pattern_str,
+                index: #p::__private::None,
+                pk_attr: TABLE.pk,
+                sk_attr: TABLE.sk,
+                table_pk: TABLE.pk,
+                table_sk: TABLE.sk,
+            }),
+        ),
+        Some(IndexKind::Gsi(n)) => {
+            let k = format_ident!("GSI{}", n);
+            (
+                quote!(#p::OnGlobalIndex),
+                quote!(#p::__private::Target {
+                    pattern: #pattern_str,
+                    index: #p::__private::Some(#k.name),
+                    pk_attr: #k.pk,
+                    sk_attr: #k.sk,
+                    table_pk: TABLE.pk,
+                    table_sk: TABLE.sk,
+                }),
+            )
+        }
+        Some(IndexKind::Lsi(n)) => {
+            let k = format_ident!("LSI{}", n);
+            (
+                quote!(#p::OnLocalIndex),
+                quote!(#p::__private::Target {
+                    pattern: #pattern_str,
+                    index: #p::__private::Some(#k.name),
+                    pk_attr: TABLE.pk,
+                    sk_attr: #p::__private::Some(#k.sk),
+                    table_pk: TABLE.pk,
+                    table_sk: TABLE.sk,
+                }),
+            )
+        }
+    };
+    let query_ty = quote!(#p::Query<#ident, #marker>);
+
+    let pk_fields = r.pk.fields();
+    let params = ctx.params(&pk_fields);
+    let pk_builder = format_ident!("{}", r.pk_builder);
+    let pk_args = pk_fields.iter().map(|n| {
+        let id = &ctx.field(n).ident;
+        quote!(#id)
+    });
+    let scope = default_scope(ctx, r.sk);
+    let where_ = match &access.index {
+        Some(i) => format!("index `{i}`"),
+        None => "the table".to_owned(),
+    };
+    let sk_text = r.sk.map(Template::text).unwrap_or_default();
+    let doc = format!(
+        "Access pattern `{pattern_str}`: one Query on {where_}, partition `{}`{}. Sort-key conditions, order, limit and pagination are on the returned [`{wrapper}`].",
+        r.pk.text(),
+        if sk_text.is_empty() {
+            String::new()
+        } else {
+            format!(", sort key `{sk_text}`")
+        },
+    );
+    let wrapper_doc = format!("The query of access pattern `{pattern_str}` of `{ident}`.");
+
+    let sk_methods =
+        r.sk.map(|t| sort_methods(ctx, t, &r.sk_builder, &query_ty))
+            .unwrap_or_default();
+    let consistent = if matches!(r.kind, Some(IndexKind::Gsi(_))) {
+        TokenStream::new()
+    } else {
+        quote! {
+            /// Strongly consistent read (twice the read cost).
+            #vis fn consistent(self) -> #query_ty { self.0.consistent() }
+        }
+    };
+
+    let outside = quote_spanned! {name.span()=>
+        #[doc = #wrapper_doc]
+        #[must_use = "a query does nothing until it is run with page, all, first or stream"]
+        #[allow(dead_code)]
+        #vis struct #wrapper(#query_ty);
+    };
+    let inside = quote! {
+        #[automatically_derived]
+        impl #ident {
+            #[doc = #doc]
+            #vis fn #name(#(#params),*) -> #wrapper {
+                let __q = <#query_ty>::new(#target, Self::#pk_builder(#(#pk_args),*));
+                #wrapper(#scope)
+            }
+        }
+
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #wrapper {
+            #sk_methods
+            #consistent
+
+            /// The underlying query, without a sort-key condition beyond the
+            /// entity's own scope.
+            #vis fn into_query(self) -> #query_ty { self.0 }
+            /// Descending sort-key order.
+            #vis fn newest_first(self) -> #query_ty { self.0.newest_first() }
+            /// At most `n` items (page size for `page`, total for `all`/`stream`).
+            #vis fn limit(self, n: u32) -> #query_ty { self.0.limit(n) }
+            /// Keeps only items matching `filter` (does not reduce read cost).
+            #vis fn filter(self, filter: #p::Condition) -> #query_ty { self.0.filter(filter) }
+            /// Skips items of other entity types instead of failing on them.
+            #vis fn skip_other_types(self) -> #query_ty { self.0.skip_other_types() }
+            /// One page (one Query request) and the cursor to the next.
+            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#ident>> {
+                self.0.page(db, cursor).await
+            }
+            /// Every matching item, following every page.
+            #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#ident>> {
+                self.0.all(db).await
+            }
+            /// The first matching item.
+            #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#ident>> {
+                self.0.first(db).await
+            }
+            /// Items one by one, fetching pages lazily.
+            #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
+                self.0.stream(db)
+            }
+        }
+    };
+    (outside, inside)
+}
+
+/// The sort-key condition every query of the pattern starts with, so it only
+/// reads this entity's items: `begins_with` the literal prefix of the sort
+/// template, or equality for a constant sort key.
+fn default_scope(ctx: &Ctx, sk: Option<&Template>) -> TokenStream {
+    let p = ctx.krate;
+    let Some(t) = sk else {
+        return quote!(__q);
+    };
+    match t.segments.as_slice() {
+        [Segment::Lit(text)] => quote! {
+            __q.with_sort(#p::__private::Ok(#p::SortCondition::Compare(#p::Cmp::Eq, #p::__private::String::from(#text))))
+        },
+        [Segment::Lit(text), ..] => quote! {
+            __q.with_sort(#p::__private::Ok(#p::SortCondition::BeginsWith(#p::__private::String::from(#text))))
+        },
+        _ => quote!(__q),
+    }
+}
+
+/// `sk_eq`, `sk_lt`…, `sk_between` and `sk_begins_with_*` on the query type.
+fn sort_methods(ctx: &Ctx, t: &Template, builder: &str, query_ty: &TokenStream) -> TokenStream {
+    let p = ctx.krate;
+    let vis = ctx.vis;
+    let fields = t.fields();
+    if fields.is_empty() {
+        return TokenStream::new();
+    }
+    let builder_id = format_ident!("{}", builder);
+    let params = ctx.params(&fields);
+    let idents: Vec<&syn::Ident> = fields.iter().map(|n| &ctx.field(n).ident).collect();
+    let entity_ty = ctx.entity_ident;
+    let mut out = TokenStream::new();
+    let text = t.text();
+    for (method, op, range) in [
+        ("sk_eq", quote!(Eq), false),
+        ("sk_lt", quote!(Lt), true),
+        ("sk_le", quote!(Le), true),
+        ("sk_gt", quote!(Gt), true),
+        ("sk_ge", quote!(Ge), true),
+    ] {
+        let m = format_ident!("{}", method);
+        let skip = if range {
+            quote!(.skip_other_types())
+        } else {
+            quote!()
+        };
+        let doc = format!(
+            "Sort key `{}` the key built from these values (`{text}`).{}",
+            method.trim_start_matches("sk_"),
+            if range {
+                " Items of other entity types in the range are skipped."
+            } else {
+                ""
+            }
+        );
+        out.extend(quote! {
+            #[doc = #doc]
+            #vis fn #m(self, #(#params),*) -> #query_ty {
+                self.0.with_sort(#entity_ty::#builder_id(#(#idents),*).map(|__k| #p::SortCondition::Compare(#p::Cmp::#op, __k)))#skip
+            }
+        });
+    }
+    // between: one value per bound for a single placeholder, tuples otherwise.
+    let arg_tys: Vec<TokenStream> = fields
+        .iter()
+        .map(|n| crate::model::arg_type(&ctx.field(n).ty))
+        .collect();
+    let (bound_ty, destructure_from, destructure_to, from_args, to_args) = if fields.len() == 1 {
+        let ty = &arg_tys[0];
+        (quote!(#ty), quote!(), quote!(), quote!(from), quote!(to))
+    } else {
+        let a: Vec<_> = fields
+            .iter()
+            .map(|n| format_ident!("__from_{}", n))
+            .collect();
+        let b: Vec<_> = fields.iter().map(|n| format_ident!("__to_{}", n)).collect();
+        (
+            quote!((#(#arg_tys),*)),
+            quote!(let (#(#a),*) = from;),
+            quote!(let (#(#b),*) = to;),
+            quote!(#(#a),*),
+            quote!(#(#b),*),
+        )
+    };
+    let doc = format!(
+        "Sort key between the keys built from `from` and `to`, both included (`{text}`). Items of other entity types in the range are skipped."
+    );
+    out.extend(quote! {
+        #[doc = #doc]
+        #vis fn sk_between(self, from: #bound_ty, to: #bound_ty) -> #query_ty {
+            #destructure_from
+            #destructure_to
+            let __range = match (#entity_ty::#builder_id(#from_args), #entity_ty::#builder_id(#to_args)) {
+                (#p::__private::Ok(__a), #p::__private::Ok(__b)) => #p::__private::Ok(#p::SortCondition::Between(__a, __b)),
+                (#p::__private::Err(__e), _) | (_, #p::__private::Err(__e)) => #p::__private::Err(__e),
+            };
+            self.0.with_sort(__range).skip_other_types()
+        }
+    });
+    // begins_with over whole segments, for each prefix holding placeholders.
+    let positions: Vec<usize> = t
+        .segments
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Segment::Field(_)))
+        .map(|(i, _)| i)
+        .collect();
+    for &pos in positions.iter().skip(1) {
+        let prefix = &t.segments[..pos];
+        let names = template::fields(prefix);
+        let prefix_builder = format_ident!("{}_prefix_{}", builder, names.join("_"));
+        let m = format_ident!("sk_begins_with_{}", names.join("_"));
+        let params = ctx.params(&names);
+        let ids: Vec<&syn::Ident> = names.iter().map(|n| &ctx.field(n).ident).collect();
+        let doc = format!(
+            "Sort key begins with the whole segments for `{}` of `{text}`.",
+            names.join("`, `")
+        );
+        out.extend(quote! {
+            #[doc = #doc]
+            #vis fn #m(self, #(#params),*) -> #query_ty {
+                self.0.with_sort(#entity_ty::#prefix_builder(#(#ids),*).map(#p::SortCondition::BeginsWith))
+            }
+        });
+    }
+    out
+}

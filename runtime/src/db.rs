@@ -1,0 +1,277 @@
+//! [`Db`]: a handle on one table through one executor, with typed
+//! operations.
+
+use crate::entity::{Entity, Table};
+use crate::error::Error;
+use crate::exec::Executor;
+use crate::expr::Condition;
+use crate::key::PrimaryKey;
+use crate::request::{DeleteItem, GetItem, PutItem, ScanRequest, TransactWrite};
+use crate::transact::Transaction;
+use crate::value::{AttributeValue, Item};
+
+/// A handle on a table: the executor that reaches DynamoDB, the table name,
+/// and the secret that signs pagination cursors.
+///
+/// Cheap to share: wrap it in an `Arc` or clone the executor.
+#[derive(Debug, Clone)]
+pub struct Db<E> {
+    exec: E,
+    table: String,
+    cursor_secret: Vec<u8>,
+}
+
+#[cfg(feature = "client")]
+impl Db<crate::exec::SdkExecutor> {
+    /// A handle over an SDK client configured as usual (`aws_config`).
+    pub fn new(client: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self {
+        Self::with_executor(crate::exec::SdkExecutor::new(client), table)
+    }
+
+    /// Loads the AWS configuration from the environment (region, credentials,
+    /// profile) the way `aws_config::load_defaults` does; when
+    /// `DYNAMODB_ENDPOINT` is set, requests go to that endpoint instead
+    /// (DynamoDB Local).
+    pub async fn from_env(table: impl Into<String>) -> Self {
+        let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
+        if let Ok(endpoint) = std::env::var("DYNAMODB_ENDPOINT") {
+            loader = loader.endpoint_url(endpoint);
+        }
+        let config = loader.load().await;
+        Self::new(aws_sdk_dynamodb::Client::new(&config), table)
+    }
+
+    /// A handle on DynamoDB Local at `endpoint`, with the static test
+    /// credentials it accepts.
+    pub fn local(endpoint: &str, table: impl Into<String>) -> Self {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+            .endpoint_url(endpoint)
+            .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
+                "test", "test", None, None, "static",
+            ))
+            .build();
+        Self::new(aws_sdk_dynamodb::Client::from_conf(config), table)
+    }
+
+    /// The SDK client, for requests singletable does not model.
+    pub fn sdk(&self) -> &aws_sdk_dynamodb::Client {
+        self.exec.client()
+    }
+}
+
+impl<E: Executor> Db<E> {
+    /// A handle over any executor.
+    pub fn with_executor(exec: E, table: impl Into<String>) -> Self {
+        let table = table.into();
+        let cursor_secret = format!("singletable-cursor:{table}").into_bytes();
+        Self {
+            exec,
+            table,
+            cursor_secret,
+        }
+    }
+
+    /// Signs cursors with `secret`. Without it cursors are still checked for
+    /// integrity, scope and shape, but anyone who knows the table name can
+    /// forge a start position inside a partition they may already query;
+    /// with a secret they cannot.
+    pub fn with_cursor_secret(mut self, secret: impl Into<Vec<u8>>) -> Self {
+        self.cursor_secret = secret.into();
+        self
+    }
+
+    /// The table name requests go to.
+    pub fn table_name(&self) -> &str {
+        &self.table
+    }
+
+    /// The executor.
+    pub fn executor(&self) -> &E {
+        &self.exec
+    }
+
+    pub(crate) fn cursor_secret(&self) -> &[u8] {
+        &self.cursor_secret
+    }
+
+    pub(crate) fn put_request<T: Entity>(
+        &self,
+        item: Item,
+        condition: Option<Condition>,
+    ) -> PutItem {
+        PutItem {
+            table: self.table.clone(),
+            item,
+            condition,
+            return_old: false,
+            return_on_condition_failure: false,
+        }
+    }
+
+    /// PutItem: writes the item, replacing any item with the same key.
+    pub async fn put<T: Entity>(&self, item: &T) -> Result<(), Error> {
+        let req = self.put_request::<T>(item.to_item()?, None);
+        self.exec.put_item(req).await.map(drop)
+    }
+
+    /// PutItem that only creates: fails with [`Error::ConditionFailed`] when
+    /// an item with the same key exists.
+    pub async fn create<T: Entity>(&self, item: &T) -> Result<(), Error> {
+        let req = self.put_request::<T>(item.to_item()?, Some(not_exists::<T>()));
+        self.exec.put_item(req).await.map(drop)
+    }
+
+    /// PutItem that only replaces: fails with [`Error::ConditionFailed`] when
+    /// no item with the same key exists.
+    pub async fn replace<T: Entity>(&self, item: &T) -> Result<(), Error> {
+        let req = self.put_request::<T>(item.to_item()?, Some(exists::<T>()));
+        self.exec.put_item(req).await.map(drop)
+    }
+
+    /// PutItem with a condition; on failure the current item comes back in
+    /// the error.
+    pub async fn put_if<T: Entity>(&self, item: &T, condition: Condition) -> Result<(), Error> {
+        let mut req = self.put_request::<T>(item.to_item()?, Some(condition));
+        req.return_on_condition_failure = true;
+        self.exec.put_item(req).await.map(drop)
+    }
+
+    /// PutItem returning the item it replaced, if any.
+    pub async fn put_returning_old<T: Entity>(&self, item: &T) -> Result<Option<T>, Error> {
+        let mut req = self.put_request::<T>(item.to_item()?, None);
+        req.return_old = true;
+        self.exec.put_item(req).await?.map(T::from_item).transpose()
+    }
+
+    /// GetItem, eventually consistent (half the cost of a consistent read).
+    pub async fn get<T: Entity>(&self, key: impl Into<PrimaryKey>) -> Result<Option<T>, Error> {
+        self.get_with::<T>(key.into(), false).await
+    }
+
+    /// GetItem, strongly consistent: sees every acknowledged write.
+    pub async fn get_consistent<T: Entity>(
+        &self,
+        key: impl Into<PrimaryKey>,
+    ) -> Result<Option<T>, Error> {
+        self.get_with::<T>(key.into(), true).await
+    }
+
+    async fn get_with<T: Entity>(
+        &self,
+        key: PrimaryKey,
+        consistent: bool,
+    ) -> Result<Option<T>, Error> {
+        let req = GetItem {
+            table: self.table.clone(),
+            key: key_item::<T::Table>(&key),
+            consistent,
+        };
+        self.exec.get_item(req).await?.map(T::from_item).transpose()
+    }
+
+    /// DeleteItem. Deleting a missing item is not an error.
+    pub async fn delete<T: Entity>(&self, key: impl Into<PrimaryKey>) -> Result<(), Error> {
+        let req = self.delete_request::<T>(key.into(), None, false);
+        self.exec.delete_item(req).await.map(drop)
+    }
+
+    /// DeleteItem returning the deleted item, `None` when there was none.
+    pub async fn delete_returning<T: Entity>(
+        &self,
+        key: impl Into<PrimaryKey>,
+    ) -> Result<Option<T>, Error> {
+        let req = self.delete_request::<T>(key.into(), None, true);
+        self.exec
+            .delete_item(req)
+            .await?
+            .map(T::from_item)
+            .transpose()
+    }
+
+    /// DeleteItem with a condition.
+    pub async fn delete_if<T: Entity>(
+        &self,
+        key: impl Into<PrimaryKey>,
+        condition: Condition,
+    ) -> Result<(), Error> {
+        let mut req = self.delete_request::<T>(key.into(), Some(condition), false);
+        req.return_on_condition_failure = true;
+        self.exec.delete_item(req).await.map(drop)
+    }
+
+    pub(crate) fn delete_request<T: Entity>(
+        &self,
+        key: PrimaryKey,
+        condition: Option<Condition>,
+        return_old: bool,
+    ) -> DeleteItem {
+        DeleteItem {
+            table: self.table.clone(),
+            key: key_item::<T::Table>(&key),
+            condition,
+            return_old,
+            return_on_condition_failure: false,
+        }
+    }
+
+    /// Scan for every item of entity type `T`: reads **the whole table**, page
+    /// by page, and pays read capacity for every item read, of every type.
+    /// Meant for maintenance jobs and small tables, never request paths.
+    pub async fn scan_all<T: Entity>(&self) -> Result<Vec<T>, Error> {
+        let mut out = Vec::new();
+        let mut start = None;
+        let ty = Condition::eq(
+            <T::Table as Table>::ENTITY_TYPE,
+            AttributeValue::S(T::ENTITY_TYPE.to_owned()),
+        );
+        loop {
+            let req = ScanRequest {
+                table: self.table.clone(),
+                index: None,
+                filter: Some(ty.clone()),
+                limit: None,
+                consistent: false,
+                start: start.take(),
+            };
+            let page = self.exec.scan(req).await?;
+            for item in page.items {
+                out.push(T::from_item(item)?);
+            }
+            match page.last_key {
+                Some(k) => start = Some(k),
+                None => return Ok(out),
+            }
+        }
+    }
+
+    /// Starts a TransactWriteItems request.
+    pub fn transaction(&self) -> Transaction<'_, E> {
+        Transaction::new(self)
+    }
+
+    pub(crate) async fn run_transaction(&self, req: TransactWrite) -> Result<(), Error> {
+        self.exec.transact_write(req).await
+    }
+}
+
+/// The key attributes of `key` in table `T`.
+pub fn key_item<T: Table>(key: &PrimaryKey) -> Item {
+    let mut item = Item::with_capacity(2);
+    item.insert(T::PK.to_owned(), AttributeValue::S(key.pk.clone()));
+    if let (Some(attr), Some(sk)) = (T::SK, &key.sk) {
+        item.insert(attr.to_owned(), AttributeValue::S(sk.clone()));
+    }
+    item
+}
+
+/// `attribute_not_exists(PK)`: the item does not exist yet.
+pub fn not_exists<T: Entity>() -> Condition {
+    Condition::NotExists(<T::Table as Table>::PK.to_owned())
+}
+
+/// `attribute_exists(PK)`: the item exists.
+pub fn exists<T: Entity>() -> Condition {
+    Condition::Exists(<T::Table as Table>::PK.to_owned())
+}

@@ -1,0 +1,120 @@
+//! Executors turn request values into calls to a DynamoDB.
+//!
+//! [`SdkExecutor`] calls the real service (or DynamoDB Local) through
+//! `aws-sdk-dynamodb`. Other executors (an in-memory backend, a wrapper that
+//! counts requests) implement the same trait without touching generated code.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::error::Error;
+use crate::request::{
+    DeleteItem, GetItem, Page, PutItem, QueryRequest, ScanRequest, TransactWrite,
+};
+use crate::value::Item;
+
+#[cfg(feature = "client")]
+mod sdk;
+#[cfg(feature = "client")]
+pub use sdk::SdkExecutor;
+
+/// A boxed future returned by executors.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Executes singletable's requests against some DynamoDB.
+pub trait Executor: Send + Sync {
+    /// GetItem; `None` when no item has the key.
+    fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>>;
+    /// PutItem; the replaced item when `return_old` was set.
+    fn put_item(&self, req: PutItem) -> BoxFuture<'_, Result<Option<Item>, Error>>;
+    /// DeleteItem; the deleted item when `return_old` was set.
+    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, Result<Option<Item>, Error>>;
+    /// One Query page.
+    fn query(&self, req: QueryRequest) -> BoxFuture<'_, Result<Page, Error>>;
+    /// One Scan page.
+    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, Result<Page, Error>>;
+    /// TransactWriteItems.
+    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>>;
+}
+
+impl<E: Executor + ?Sized> Executor for Arc<E> {
+    fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        (**self).get_item(req)
+    }
+    fn put_item(&self, req: PutItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        (**self).put_item(req)
+    }
+    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        (**self).delete_item(req)
+    }
+    fn query(&self, req: QueryRequest) -> BoxFuture<'_, Result<Page, Error>> {
+        (**self).query(req)
+    }
+    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, Result<Page, Error>> {
+        (**self).scan(req)
+    }
+    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
+        (**self).transact_write(req)
+    }
+}
+
+/// Wraps an executor and counts the requests it sends: the way to show that
+/// an access pattern costs exactly one request.
+#[derive(Debug, Default)]
+pub struct Counting<E> {
+    inner: E,
+    count: AtomicUsize,
+}
+
+impl<E> Counting<E> {
+    /// Wraps `inner`.
+    pub fn new(inner: E) -> Self {
+        Self {
+            inner,
+            count: AtomicUsize::new(0),
+        }
+    }
+
+    /// Requests sent so far.
+    pub fn count(&self) -> usize {
+        self.count.load(Ordering::SeqCst)
+    }
+
+    /// Sets the count back to zero.
+    pub fn reset(&self) {
+        self.count.store(0, Ordering::SeqCst);
+    }
+
+    fn tick(&self) {
+        self.count.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+impl<E: Executor> Executor for Counting<E> {
+    fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        self.tick();
+        self.inner.get_item(req)
+    }
+    fn put_item(&self, req: PutItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        self.tick();
+        self.inner.put_item(req)
+    }
+    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        self.tick();
+        self.inner.delete_item(req)
+    }
+    fn query(&self, req: QueryRequest) -> BoxFuture<'_, Result<Page, Error>> {
+        self.tick();
+        self.inner.query(req)
+    }
+    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, Result<Page, Error>> {
+        self.tick();
+        self.inner.scan(req)
+    }
+    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
+        self.tick();
+        self.inner.transact_write(req)
+    }
+}

@@ -1,0 +1,423 @@
+//! Typed queries: built by the generated access-pattern functions, run by a
+//! [`Db`], decoded into entities (or collections of entities).
+
+use std::marker::PhantomData;
+
+use futures::Stream;
+
+use crate::db::Db;
+use crate::entity::Entity;
+use crate::error::{DecodeError, DecodeErrorKind, Error};
+use crate::exec::Executor;
+use crate::expr::{Condition, KeyCondition, SortCondition};
+use crate::page::{self, CursorScope};
+use crate::request::QueryRequest;
+use crate::value::{AttributeValue, Item};
+
+/// Where a query reads: the table itself.
+#[derive(Debug)]
+pub enum OnTable {}
+/// Where a query reads: a local secondary index.
+#[derive(Debug)]
+pub enum OnLocalIndex {}
+/// Where a query reads: a global secondary index. Global indexes are
+/// eventually consistent only, so queries on them have no `consistent()`.
+#[derive(Debug)]
+pub enum OnGlobalIndex {}
+
+/// Implemented by the places that allow strongly consistent reads.
+#[diagnostic::on_unimplemented(
+    message = "global secondary indexes do not support strongly consistent reads",
+    label = "this query reads a global index",
+    note = "DynamoDB allows `ConsistentRead` on tables and local indexes only"
+)]
+pub trait ConsistentRead {}
+impl ConsistentRead for OnTable {}
+impl ConsistentRead for OnLocalIndex {}
+
+/// What to do with an item of an entity type the query does not decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OtherTypes {
+    /// Fail with a decode error (the default: a surprise is a design bug).
+    #[default]
+    Error,
+    /// Leave the item out of the results.
+    Skip,
+}
+
+/// Decodes items returned by a query: every entity, and the enums of
+/// `#[derive(Collection)]`.
+pub trait Decode: Sized {
+    /// Decodes one item; `Ok(None)` when the item is another entity type and
+    /// `other` says to skip it.
+    fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error>;
+}
+
+/// The entity type stored in an item, if any.
+pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
+    match item.get(attribute) {
+        Some(AttributeValue::S(s)) => Some(s),
+        _ => None,
+    }
+}
+
+impl<T: Entity> Decode for T {
+    fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
+        let attr = <T::Table as crate::Table>::ENTITY_TYPE;
+        if let Some(found) = entity_type_of(&item, attr) {
+            if found != T::ENTITY_TYPE && other == OtherTypes::Skip {
+                return Ok(None);
+            }
+        }
+        T::from_item(item).map(Some)
+    }
+}
+
+/// The error for an item no variant of a collection reads.
+#[doc(hidden)]
+pub fn unknown_type(collection: &'static str, item: &Item, attribute: &str) -> Error {
+    let found = entity_type_of(item, attribute).unwrap_or("").to_owned();
+    Error::Decode {
+        entity: collection,
+        source: DecodeError::new(DecodeErrorKind::EntityType {
+            expected: collection,
+            found,
+        })
+        .at(attribute),
+    }
+}
+
+/// One page of typed results and the cursor to the next page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    /// Items of this page.
+    pub items: Vec<T>,
+    /// Opaque, URL-safe cursor to pass to the next `page()` call; `None` on
+    /// the last page.
+    pub cursor: Option<String>,
+}
+
+/// A Query on one partition of the table or an index. Built by generated
+/// access-pattern functions; nothing is sent until `page`, `all`, `first` or
+/// `stream`.
+#[must_use = "a query does nothing until it is run with page, all, first or stream"]
+pub struct Query<T, I = OnTable> {
+    pattern: &'static str,
+    index: Option<&'static str>,
+    pk_attr: &'static str,
+    sk_attr: Option<&'static str>,
+    key_attrs: Vec<&'static str>,
+    pk: String,
+    sk: Option<SortCondition>,
+    error: Option<Error>,
+    forward: bool,
+    limit: Option<u32>,
+    consistent: bool,
+    filter: Option<Condition>,
+    projection: Option<Vec<String>>,
+    other: OtherTypes,
+    _marker: PhantomData<fn() -> (T, I)>,
+}
+
+impl<T, I> std::fmt::Debug for Query<T, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("pattern", &self.pattern)
+            .field("index", &self.index)
+            .field("pk", &self.pk)
+            .field("sk", &self.sk)
+            .field("forward", &self.forward)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where a query reads, as generated code describes it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Target {
+    pub pattern: &'static str,
+    pub index: Option<&'static str>,
+    pub pk_attr: &'static str,
+    pub sk_attr: Option<&'static str>,
+    pub table_pk: &'static str,
+    pub table_sk: Option<&'static str>,
+}
+
+impl<T, I> Query<T, I> {
+    /// A query of the partition `pk` (or the error that building it gave).
+    #[doc(hidden)]
+    pub fn new(target: Target, pk: Result<String, Error>) -> Self {
+        let mut key_attrs = vec![target.table_pk, target.pk_attr];
+        key_attrs.extend(target.table_sk);
+        key_attrs.extend(target.sk_attr);
+        key_attrs.sort_unstable();
+        key_attrs.dedup();
+        let (pk, error) = match pk {
+            Ok(pk) => (pk, None),
+            Err(e) => (String::new(), Some(e)),
+        };
+        Self {
+            pattern: target.pattern,
+            index: target.index,
+            pk_attr: target.pk_attr,
+            sk_attr: target.sk_attr,
+            key_attrs,
+            pk,
+            sk: None,
+            error,
+            forward: true,
+            limit: None,
+            consistent: false,
+            filter: None,
+            projection: None,
+            other: OtherTypes::Error,
+            _marker: PhantomData,
+        }
+    }
+
+    /// Sets the sort-key condition (from a generated, typed builder).
+    #[doc(hidden)]
+    pub fn with_sort(mut self, sk: Result<SortCondition, Error>) -> Self {
+        match sk {
+            Ok(sk) => self.sk = Some(sk),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self
+    }
+
+    /// Whether a sort-key condition is set.
+    #[doc(hidden)]
+    pub fn has_sort(&self) -> bool {
+        self.sk.is_some()
+    }
+
+    /// Descending sort-key order (`ScanIndexForward=false`): newest first
+    /// when the sort key starts with a timestamp or a time-ordered id.
+    pub fn newest_first(mut self) -> Self {
+        self.forward = false;
+        self
+    }
+
+    /// At most `n` items: the page size for [`Query::page`], the total for
+    /// [`Query::all`] and [`Query::stream`]. DynamoDB's `Limit` counts items
+    /// evaluated before a filter, so a filtered page may hold fewer.
+    pub fn limit(mut self, n: u32) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Keeps only items matching `filter`, evaluated by DynamoDB after
+    /// reading: it saves bandwidth, not read capacity.
+    pub fn filter(mut self, filter: Condition) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(f) => f.and(filter),
+            None => filter,
+        });
+        self
+    }
+
+    /// Returns only these attributes (`ProjectionExpression`). The decoder
+    /// still needs every required field, so this suits entities whose other
+    /// fields are optional or defaulted.
+    pub fn project(mut self, attributes: &[&str]) -> Self {
+        self.projection = Some(attributes.iter().map(|a| (*a).to_owned()).collect());
+        self
+    }
+
+    /// Skips items of other entity types instead of failing on them.
+    pub fn skip_other_types(mut self) -> Self {
+        self.other = OtherTypes::Skip;
+        self
+    }
+
+    fn scope(&self) -> CursorScope<'_> {
+        CursorScope {
+            pattern: self.pattern,
+            partition: &self.pk,
+            pk_attr: self.pk_attr,
+            key_attrs: &self.key_attrs,
+        }
+    }
+
+    fn request(
+        &self,
+        table: &str,
+        start: Option<Item>,
+        limit: Option<u32>,
+    ) -> Result<QueryRequest, Error> {
+        let sk = match (&self.sk, self.sk_attr) {
+            (Some(cond), Some(attr)) => Some((attr.to_owned(), cond.clone())),
+            (Some(_), None) => {
+                return Err(Error::Limit(
+                    "a sort-key condition on an index without a sort key".into(),
+                ));
+            }
+            (None, _) => None,
+        };
+        Ok(QueryRequest {
+            table: table.to_owned(),
+            index: self.index.map(str::to_owned),
+            key: KeyCondition {
+                pk_attr: self.pk_attr.to_owned(),
+                pk: self.pk.clone(),
+                sk,
+            },
+            filter: self.filter.clone(),
+            limit: limit.map(|l| i32::try_from(l).unwrap_or(i32::MAX)),
+            forward: self.forward,
+            consistent: self.consistent,
+            projection: self.projection.clone(),
+            start,
+        })
+    }
+}
+
+impl<T, I: ConsistentRead> Query<T, I> {
+    /// Strongly consistent read: sees every write acknowledged before it, at
+    /// twice the read cost. Not available on global indexes.
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+}
+
+impl<T: Decode, I> Query<T, I> {
+    fn take_error(&mut self) -> Result<(), Error> {
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn decode_items(&self, items: Vec<Item>, out: &mut Vec<T>) -> Result<(), Error> {
+        for item in items {
+            if let Some(v) = T::decode(item, self.other)? {
+                out.push(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// One Query request: at most 1 MB read (or `limit` items evaluated),
+    /// continuing after `cursor`. The returned cursor leads to the next page.
+    pub async fn page<E: Executor>(
+        mut self,
+        db: &Db<E>,
+        cursor: Option<&str>,
+    ) -> Result<Page<T>, Error> {
+        self.take_error()?;
+        let start = match cursor {
+            Some(c) => Some(page::decode(db.cursor_secret(), &self.scope(), c)?),
+            None => None,
+        };
+        let req = self.request(db.table_name(), start, self.limit)?;
+        let raw = db.executor().query(req).await?;
+        let mut items = Vec::with_capacity(raw.items.len());
+        self.decode_items(raw.items, &mut items)?;
+        let cursor = match raw.last_key {
+            Some(k) => Some(
+                page::encode(db.cursor_secret(), &self.scope(), &k).ok_or_else(|| {
+                    Error::Limit("LastEvaluatedKey holds a non-string key".into())
+                })?,
+            ),
+            None => None,
+        };
+        Ok(Page { items, cursor })
+    }
+
+    /// Every matching item, following pages until DynamoDB reports the last
+    /// one (or `limit` items are collected). One request per page.
+    pub async fn all<E: Executor>(mut self, db: &Db<E>) -> Result<Vec<T>, Error> {
+        self.take_error()?;
+        let mut out = Vec::new();
+        let mut start = None;
+        loop {
+            let remaining = match self.limit {
+                Some(l) => Some(l.saturating_sub(u32::try_from(out.len()).unwrap_or(u32::MAX))),
+                None => None,
+            };
+            if remaining == Some(0) {
+                break;
+            }
+            let req = self.request(db.table_name(), start.take(), remaining)?;
+            let raw = db.executor().query(req).await?;
+            self.decode_items(raw.items, &mut out)?;
+            match raw.last_key {
+                Some(k) => start = Some(k),
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// The first matching item, if any: one request unless a filter or
+    /// skipped types leave the first page empty.
+    pub async fn first<E: Executor>(self, db: &Db<E>) -> Result<Option<T>, Error> {
+        let q = if self.filter.is_none() && self.other == OtherTypes::Error {
+            self.limit(1)
+        } else {
+            self
+        };
+        let mut stream = std::pin::pin!(q.stream(db));
+        futures::StreamExt::next(&mut stream).await.transpose()
+    }
+
+    /// Items one by one, fetching pages lazily as the stream is polled.
+    pub fn stream<'a, E: Executor>(
+        mut self,
+        db: &'a Db<E>,
+    ) -> impl Stream<Item = Result<T, Error>> + 'a
+    where
+        T: 'a,
+        I: 'a,
+    {
+        struct State<T, I> {
+            query: Query<T, I>,
+            buffer: std::collections::VecDeque<T>,
+            start: Option<Item>,
+            done: bool,
+            yielded: u32,
+        }
+        let first_error = self.take_error().err();
+        let state = State {
+            query: self,
+            buffer: Default::default(),
+            start: None,
+            done: first_error.is_some(),
+            yielded: 0,
+        };
+        let error_stream = futures::stream::iter(first_error.map(Err));
+        let pages = futures::stream::try_unfold(state, move |mut st| async move {
+            loop {
+                if let Some(limit) = st.query.limit {
+                    if st.yielded >= limit {
+                        return Ok(None);
+                    }
+                }
+                if let Some(item) = st.buffer.pop_front() {
+                    st.yielded += 1;
+                    return Ok(Some((item, st)));
+                }
+                if st.done {
+                    return Ok(None);
+                }
+                let remaining = st.query.limit.map(|l| l - st.yielded);
+                let req = st
+                    .query
+                    .request(db.table_name(), st.start.take(), remaining)?;
+                let raw = db.executor().query(req).await?;
+                let mut items = Vec::with_capacity(raw.items.len());
+                st.query.decode_items(raw.items, &mut items)?;
+                st.buffer.extend(items);
+                match raw.last_key {
+                    Some(k) => st.start = Some(k),
+                    None => st.done = true,
+                }
+            }
+        });
+        futures::StreamExt::chain(error_stream, pages)
+    }
+}

@@ -1,0 +1,133 @@
+//! Operations as values: each DynamoDB request singletable sends is built
+//! here as data first, then handed to an [`Executor`](crate::exec::Executor),
+//! which turns it into SDK calls (or, in tests, counts or alters it).
+
+use crate::expr::{Condition, KeyCondition};
+use crate::value::Item;
+
+/// GetItem: one item by its full primary key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetItem {
+    /// Table name.
+    pub table: String,
+    /// Key attributes.
+    pub key: Item,
+    /// Strongly consistent read (costs twice an eventually consistent one).
+    pub consistent: bool,
+}
+
+/// PutItem: create or replace one item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PutItem {
+    /// Table name.
+    pub table: String,
+    /// The whole item, key attributes included.
+    pub item: Item,
+    /// Written only if this holds.
+    pub condition: Option<Condition>,
+    /// Return the replaced item (`ReturnValues=ALL_OLD`).
+    pub return_old: bool,
+    /// Return the current item when the condition fails.
+    pub return_on_condition_failure: bool,
+}
+
+/// DeleteItem: delete one item by key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteItem {
+    /// Table name.
+    pub table: String,
+    /// Key attributes.
+    pub key: Item,
+    /// Deleted only if this holds.
+    pub condition: Option<Condition>,
+    /// Return the deleted item (`ReturnValues=ALL_OLD`).
+    pub return_old: bool,
+    /// Return the current item when the condition fails.
+    pub return_on_condition_failure: bool,
+}
+
+/// ConditionCheck inside a transaction: a condition on an item that is not
+/// written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConditionCheck {
+    /// Table name.
+    pub table: String,
+    /// Key attributes.
+    pub key: Item,
+    /// The condition that must hold.
+    pub condition: Condition,
+    /// Return the current item when the condition fails.
+    pub return_on_condition_failure: bool,
+}
+
+/// Query: items of one partition, optionally narrowed by a sort-key condition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryRequest {
+    /// Table name.
+    pub table: String,
+    /// Index name, `None` for the table.
+    pub index: Option<String>,
+    /// Partition and sort key condition.
+    pub key: KeyCondition,
+    /// Filter applied after reading; it does not reduce consumed capacity.
+    pub filter: Option<Condition>,
+    /// Maximum number of items evaluated (before the filter) in this page.
+    pub limit: Option<i32>,
+    /// Ascending sort-key order when true.
+    pub forward: bool,
+    /// Strongly consistent read (tables and local indexes only).
+    pub consistent: bool,
+    /// Attributes to return; `None` returns all projected attributes.
+    pub projection: Option<Vec<String>>,
+    /// Continue after this key (`ExclusiveStartKey`).
+    pub start: Option<Item>,
+}
+
+/// Scan: reads every item of the table or index, page by page. Costly: it
+/// consumes capacity for every item read, whatever the filter keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScanRequest {
+    /// Table name.
+    pub table: String,
+    /// Index name, `None` for the table.
+    pub index: Option<String>,
+    /// Filter applied after reading.
+    pub filter: Option<Condition>,
+    /// Maximum number of items evaluated in this page.
+    pub limit: Option<i32>,
+    /// Strongly consistent read (tables and local indexes only).
+    pub consistent: bool,
+    /// Continue after this key.
+    pub start: Option<Item>,
+}
+
+/// One write inside a TransactWriteItems request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransactWriteOp {
+    /// A put, with an optional condition.
+    Put(PutItem),
+    /// A delete, with an optional condition.
+    Delete(DeleteItem),
+    /// A condition on an item that is not written.
+    ConditionCheck(ConditionCheck),
+}
+
+/// TransactWriteItems: up to 100 writes that all succeed or all fail; each
+/// costs twice a plain write.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TransactWrite {
+    /// The operations, in order; cancellation reasons refer to these positions.
+    pub ops: Vec<TransactWriteOp>,
+    /// Idempotency token: a retry with the same token within 10 minutes is
+    /// not applied twice.
+    pub token: Option<String>,
+}
+
+/// A result page of a Query or Scan.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Page {
+    /// Items of the page, in order.
+    pub items: Vec<Item>,
+    /// Where the next page starts; `None` on the last page.
+    pub last_key: Option<Item>,
+}

@@ -1,0 +1,167 @@
+//! TransactWriteItems as a typed builder.
+
+use crate::db::{Db, exists, key_item, not_exists};
+use crate::entity::Entity;
+use crate::error::Error;
+use crate::exec::Executor;
+use crate::expr::Condition;
+use crate::key::PrimaryKey;
+use crate::request::{ConditionCheck, TransactWrite, TransactWriteOp};
+
+/// DynamoDB's limit of operations in one transaction.
+pub const MAX_TRANSACTION_OPS: usize = 100;
+
+/// A TransactWriteItems request being built: up to 100 puts, deletes and
+/// condition checks, on distinct items, that all succeed or all fail. Each
+/// operation costs twice a plain write.
+///
+/// When DynamoDB cancels it, [`Error::TransactionCanceled`] lists one reason
+/// per operation, at the operation's position in the order they were added.
+#[must_use = "a transaction does nothing until `execute` is awaited"]
+pub struct Transaction<'a, E> {
+    db: &'a Db<E>,
+    ops: Vec<TransactWriteOp>,
+    keys: Vec<PrimaryKey>,
+    token: Option<String>,
+    error: Option<Error>,
+}
+
+impl<'a, E: Executor> Transaction<'a, E> {
+    pub(crate) fn new(db: &'a Db<E>) -> Self {
+        Self {
+            db,
+            ops: Vec::new(),
+            keys: Vec::new(),
+            token: None,
+            error: None,
+        }
+    }
+
+    fn push(
+        mut self,
+        key: Result<PrimaryKey, Error>,
+        op: impl FnOnce() -> Result<TransactWriteOp, Error>,
+    ) -> Self {
+        if self.error.is_some() {
+            return self;
+        }
+        let result = key.and_then(|key| {
+            if self.keys.contains(&key) {
+                return Err(Error::Limit(format!(
+                    "operation {} touches the same item as an earlier operation ({:?} / {:?}); DynamoDB allows one operation per item in a transaction",
+                    self.ops.len(),
+                    key.pk,
+                    key.sk
+                )));
+            }
+            Ok((key, op()?))
+        });
+        match result {
+            Ok((key, op)) => {
+                self.keys.push(key);
+                self.ops.push(op);
+            }
+            Err(e) => self.error = Some(e),
+        }
+        self
+    }
+
+    fn put_op<T: Entity>(self, item: &T, condition: Option<Condition>) -> Self {
+        let db = self.db;
+        self.push(item.primary_key(), || {
+            let mut put = db.put_request::<T>(item.to_item()?, condition);
+            put.return_on_condition_failure = true;
+            Ok(TransactWriteOp::Put(put))
+        })
+    }
+
+    /// Puts the item, replacing any item with its key.
+    pub fn put<T: Entity>(self, item: &T) -> Self {
+        self.put_op(item, None)
+    }
+
+    /// Puts the item only if no item has its key.
+    pub fn create<T: Entity>(self, item: &T) -> Self {
+        self.put_op(item, Some(not_exists::<T>()))
+    }
+
+    /// Puts the item only if an item with its key exists.
+    pub fn replace<T: Entity>(self, item: &T) -> Self {
+        self.put_op(item, Some(exists::<T>()))
+    }
+
+    /// Puts the item only if `condition` holds on the stored item.
+    pub fn put_if<T: Entity>(self, item: &T, condition: Condition) -> Self {
+        self.put_op(item, Some(condition))
+    }
+
+    /// Deletes the item with `key`, if `condition` holds (when given).
+    pub fn delete<T: Entity>(
+        self,
+        key: impl Into<PrimaryKey>,
+        condition: Option<Condition>,
+    ) -> Self {
+        let key = key.into();
+        let db = self.db;
+        let k = key.clone();
+        self.push(Ok(key), || {
+            let mut del = db.delete_request::<T>(k, condition, false);
+            del.return_on_condition_failure = true;
+            Ok(TransactWriteOp::Delete(del))
+        })
+    }
+
+    /// Requires `condition` on the item with `key`, without writing it.
+    pub fn check<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Condition) -> Self {
+        let key = key.into();
+        let table = self.db.table_name().to_owned();
+        let k = key_item::<T::Table>(&key);
+        self.push(Ok(key), || {
+            Ok(TransactWriteOp::ConditionCheck(ConditionCheck {
+                table,
+                key: k,
+                condition,
+                return_on_condition_failure: true,
+            }))
+        })
+    }
+
+    /// Sets the idempotency token: a retry with the same token within ten
+    /// minutes is not applied twice.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Number of operations so far.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// Whether no operation was added.
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// Sends the transaction: one TransactWriteItems request.
+    pub async fn execute(self) -> Result<(), Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if self.ops.is_empty() {
+            return Ok(());
+        }
+        if self.ops.len() > MAX_TRANSACTION_OPS {
+            return Err(Error::Limit(format!(
+                "a transaction holds at most {MAX_TRANSACTION_OPS} operations, this one {}",
+                self.ops.len()
+            )));
+        }
+        self.db
+            .run_transaction(TransactWrite {
+                ops: self.ops,
+                token: self.token,
+            })
+            .await
+    }
+}
