@@ -1,0 +1,17 @@
+//! The integration tests, in one test binary (one link of aws-sdk-dynamodb).
+//! Modules that talk to DynamoDB use the DynamoDB Local that the README's
+//! test command (`scripts/test.sh`) starts; the codec tests need nothing.
+
+#[allow(dead_code)]
+#[path = "../../examples/shop/app.rs"]
+mod app;
+#[allow(dead_code)]
+#[path = "../../examples/shop/model.rs"]
+mod model;
+
+mod item_codec;
+mod key_codec;
+mod pagination;
+mod reserved;
+mod shop;
+mod support;
