@@ -45,7 +45,8 @@ pub fn sample() -> Seeded {
         product("p-pan", "kitchen", "Pan", 31.0, false),
     ];
     let mut orders = Vec::new();
-    let plan: [(&str, &str, u32, &[(&str, u32)]); 6] = [
+    type Line = (&'static str, u32);
+    let plan: [(&str, &str, u32, &[Line]); 6] = [
         ("o-1001", "u-ana", 5, &[("p-kbd", 1), ("p-mouse", 2)]),
         ("o-1002", "u-ana", 9, &[("p-mug", 4)]),
         ("o-1003", "u-bruno", 12, &[("p-kbd", 1)]),

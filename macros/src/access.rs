@@ -243,6 +243,7 @@ fn pattern(
     };
     let inside = quote! {
         #[automatically_derived]
+        #[allow(clippy::too_many_arguments)]
         impl #ident {
             #[doc = #doc]
             #vis fn #name(#(#params),*) -> #wrapper {
@@ -252,7 +253,7 @@ fn pattern(
         }
 
         #[automatically_derived]
-        #[allow(dead_code)]
+        #[allow(dead_code, clippy::too_many_arguments)]
         impl #wrapper {
             #sk_methods
             #consistent

@@ -196,6 +196,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             #access_impls
 
             #[automatically_derived]
+            #[allow(clippy::too_many_arguments)]
             impl #ident {
                 #(#builders)*
                 #partition_fn
@@ -302,29 +303,27 @@ fn check_templates(keys: &attr::Keys, fields: &[Field], errors: &mut darling::er
 /// Index declarations are complete and sparse conditions make sense.
 fn check_indexes(keys: &attr::Keys, fields: &[Field], errors: &mut darling::error::Accumulator) {
     for index in &keys.indexes {
-        if let Some(when) = &index.when {
-            if let Some(id) = when.get_ident() {
-                if let Some(f) = fields.iter().find(|f| f.ident == *id) {
-                    if f.skipped() {
-                        errors.push(
+        if let Some(when) = &index.when
+            && let Some(id) = when.get_ident()
+            && let Some(f) = fields.iter().find(|f| f.ident == *id)
+            && f.skipped()
+        {
+            errors.push(
                             darling::Error::custom(format!(
                                 "sparse condition `{id}` is a skipped field; use a stored `bool` field or a function `fn(&Self) -> bool`"
                             ))
                             .with_span(when),
                         );
-                    }
-                }
-            }
         }
-        if let IndexKind::Lsi(_) = index.kind {
-            if keys.sk.is_none() {
-                errors.push(
+        if let IndexKind::Lsi(_) = index.kind
+            && keys.sk.is_none()
+        {
+            errors.push(
                     darling::Error::custom(
                         "a local index needs the table's sort key; declare `#[sk(\"...\")]` on the entity",
                     )
                     .with_span(&index.span),
                 );
-            }
         }
     }
 }
@@ -778,7 +777,7 @@ impl Ctx<'_> {
                     if let Some(t) = &index.sk {
                         let v = s(self.self_call(t, &format!("{n}_sk")));
                         inserts.extend(
-                            quote!(__item.insert(#krate::__private::String::from(#konst), #v);),
+                            quote!(__item.insert(#krate::__private::String::from(#konst.sk), #v);),
                         );
                     }
                 }
@@ -803,14 +802,14 @@ impl Ctx<'_> {
     /// A sparse-index condition: `self.published` for a field, `f(self)` for
     /// a function path.
     fn condition(&self, when: &syn::Path) -> TokenStream {
-        if let Some(id) = when.get_ident() {
-            if let Some(f) = self.fields.iter().find(|f| f.ident == *id) {
-                let ident = &f.ident;
-                return quote_spanned!(when.span()=> {
-                    let __when: bool = self.#ident;
-                    __when
-                });
-            }
+        if let Some(id) = when.get_ident()
+            && let Some(f) = self.fields.iter().find(|f| f.ident == *id)
+        {
+            let ident = &f.ident;
+            return quote_spanned!(when.span()=> {
+                let __when: bool = self.#ident;
+                __when
+            });
         }
         quote_spanned!(when.span()=> {
             let __when: bool = #when(self);

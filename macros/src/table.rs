@@ -126,7 +126,7 @@ fn projection(
         }
         (true, None) => quote!(#krate::Projection::KeysOnly),
         (false, Some(list)) => {
-            let names = list.iter().map(|p| darling::util::path_to_string(p));
+            let names = list.iter().map(darling::util::path_to_string);
             quote!(#krate::Projection::Include(&[#(#names),*]))
         }
         (false, None) => quote!(#krate::Projection::All),

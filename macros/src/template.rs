@@ -98,10 +98,10 @@ fn is_ident(name: &str) -> bool {
 pub fn fields(segments: &[Segment]) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     for s in segments {
-        if let Segment::Field(f) = s {
-            if !out.contains(&f.as_str()) {
-                out.push(f);
-            }
+        if let Segment::Field(f) = s
+            && !out.contains(&f.as_str())
+        {
+            out.push(f);
         }
     }
     out

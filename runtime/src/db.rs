@@ -96,11 +96,7 @@ impl<E: Executor> Db<E> {
         &self.cursor_secret
     }
 
-    pub(crate) fn put_request<T: Entity>(
-        &self,
-        item: Item,
-        condition: Option<Condition>,
-    ) -> PutItem {
+    pub(crate) fn put_request(&self, item: Item, condition: Option<Condition>) -> PutItem {
         PutItem {
             table: self.table.clone(),
             item,
@@ -112,35 +108,41 @@ impl<E: Executor> Db<E> {
 
     /// PutItem: writes the item, replacing any item with the same key.
     pub async fn put<T: Entity>(&self, item: &T) -> Result<(), Error> {
-        let req = self.put_request::<T>(item.to_item()?, None);
+        let req = self.put_request(item.to_item()?, None);
         self.exec.put_item(req).await.map(drop)
     }
 
     /// PutItem that only creates: fails with [`Error::ConditionFailed`] when
     /// an item with the same key exists.
     pub async fn create<T: Entity>(&self, item: &T) -> Result<(), Error> {
-        let req = self.put_request::<T>(item.to_item()?, Some(not_exists::<T>()));
+        let req = self.put_request(item.to_item()?, Some(not_exists::<T>()));
         self.exec.put_item(req).await.map(drop)
     }
 
-    /// PutItem that only replaces: fails with [`Error::ConditionFailed`] when
-    /// no item with the same key exists.
+    /// PutItem that only replaces: fails with [`Error::NotFound`] when no
+    /// item with the same key exists.
     pub async fn replace<T: Entity>(&self, item: &T) -> Result<(), Error> {
-        let req = self.put_request::<T>(item.to_item()?, Some(exists::<T>()));
-        self.exec.put_item(req).await.map(drop)
+        let req = self.put_request(item.to_item()?, Some(exists::<T>()));
+        match self.exec.put_item(req).await {
+            Ok(_) => Ok(()),
+            Err(Error::ConditionFailed { .. }) => Err(Error::NotFound {
+                entity: T::ENTITY_TYPE,
+            }),
+            Err(e) => Err(e),
+        }
     }
 
     /// PutItem with a condition; on failure the current item comes back in
     /// the error.
     pub async fn put_if<T: Entity>(&self, item: &T, condition: Condition) -> Result<(), Error> {
-        let mut req = self.put_request::<T>(item.to_item()?, Some(condition));
+        let mut req = self.put_request(item.to_item()?, Some(condition));
         req.return_on_condition_failure = true;
         self.exec.put_item(req).await.map(drop)
     }
 
     /// PutItem returning the item it replaced, if any.
     pub async fn put_returning_old<T: Entity>(&self, item: &T) -> Result<Option<T>, Error> {
-        let mut req = self.put_request::<T>(item.to_item()?, None);
+        let mut req = self.put_request(item.to_item()?, None);
         req.return_old = true;
         self.exec.put_item(req).await?.map(T::from_item).transpose()
     }

@@ -73,6 +73,13 @@ pub enum Error {
         /// The current item, when requested with `ReturnValuesOnConditionCheckFailure`.
         item: Option<Box<crate::value::Item>>,
     },
+    /// The operation needs an existing item and there is none (for example
+    /// [`Db::replace`](crate::Db::replace)).
+    #[error("no `{entity}` with this key exists")]
+    NotFound {
+        /// Entity that was looked for.
+        entity: &'static str,
+    },
     /// A transaction was cancelled; each reason names its operation.
     #[error("transaction cancelled: {}", reasons.iter().filter(|r| r.code != "None").map(|r| format!("operation {} failed with {}", r.index, r.code)).collect::<Vec<_>>().join(", "))]
     TransactionCanceled {

@@ -76,6 +76,7 @@ pub mod __private {
 
     /// Length for `min_len`/`max_len` validations: characters for strings,
     /// elements for collections.
+    #[allow(clippy::len_without_is_empty)]
     pub trait Len {
         /// The length.
         fn len(&self) -> usize;
@@ -141,7 +142,7 @@ pub mod __private {
     }
 
     /// Asserts at compile time that a field type can be a key part.
-    pub const fn assert_key_part<T: crate::KeyPart + crate::KeyPartDecode + ?Sized>() {}
+    pub const fn assert_key_part<T: crate::KeyPart + crate::KeyPartDecode>() {}
     /// Asserts at compile time that a field type can be stored.
     pub const fn assert_attr<T: crate::Attr>() {}
 }

@@ -64,10 +64,11 @@ pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
 impl<T: Entity> Decode for T {
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
         let attr = <T::Table as crate::Table>::ENTITY_TYPE;
-        if let Some(found) = entity_type_of(&item, attr) {
-            if found != T::ENTITY_TYPE && other == OtherTypes::Skip {
-                return Ok(None);
-            }
+        if let Some(found) = entity_type_of(&item, attr)
+            && found != T::ENTITY_TYPE
+            && other == OtherTypes::Skip
+        {
+            return Ok(None);
         }
         T::from_item(item).map(Some)
     }
@@ -335,10 +336,8 @@ impl<T: Decode, I> Query<T, I> {
         let mut out = Vec::new();
         let mut start = None;
         loop {
-            let remaining = match self.limit {
-                Some(l) => Some(l.saturating_sub(u32::try_from(out.len()).unwrap_or(u32::MAX))),
-                None => None,
-            };
+            let collected = u32::try_from(out.len()).unwrap_or(u32::MAX);
+            let remaining = self.limit.map(|l| l.saturating_sub(collected));
             if remaining == Some(0) {
                 break;
             }
@@ -392,10 +391,8 @@ impl<T: Decode, I> Query<T, I> {
         let error_stream = futures::stream::iter(first_error.map(Err));
         let pages = futures::stream::try_unfold(state, move |mut st| async move {
             loop {
-                if let Some(limit) = st.query.limit {
-                    if st.yielded >= limit {
-                        return Ok(None);
-                    }
+                if st.query.limit.is_some_and(|limit| st.yielded >= limit) {
+                    return Ok(None);
                 }
                 if let Some(item) = st.buffer.pop_front() {
                     st.yielded += 1;

@@ -69,7 +69,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
     fn put_op<T: Entity>(self, item: &T, condition: Option<Condition>) -> Self {
         let db = self.db;
         self.push(item.primary_key(), || {
-            let mut put = db.put_request::<T>(item.to_item()?, condition);
+            let mut put = db.put_request(item.to_item()?, condition);
             put.return_on_condition_failure = true;
             Ok(TransactWriteOp::Put(put))
         })

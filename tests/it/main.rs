@@ -11,6 +11,7 @@ mod model;
 
 mod item_codec;
 mod key_codec;
+mod lints;
 mod pagination;
 mod reserved;
 mod shop;
