@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# The project's test command: the workspace's tests against a throwaway
-# DynamoDB Local (see dynamodb-local.sh). Extra arguments go to cargo test.
+# The project's test command: every test of the workspace against a
+# throwaway DynamoDB Local (see dynamodb-local.sh), then the runtime's unit
+# tests with every optional feature (chrono, time, uuid, rust_decimal).
+# Extra arguments go to the first cargo test.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-TEST_ARGS=(--workspace)
-exec bash scripts/dynamodb-local.sh cargo test "${TEST_ARGS[@]}" "$@"
+# shellcheck disable=SC2016 # expanded by the inner bash
+exec bash scripts/dynamodb-local.sh bash -c '
+  set -euo pipefail
+  cargo test --workspace "$@"
+  cargo test -p singletable-runtime --all-features --lib
+' test.sh "$@"
