@@ -30,6 +30,55 @@ pub struct EntityOpts {
     pub krate: Option<syn::Path>,
 }
 
+impl EntityOpts {
+    /// Reads `#[entity(...)]`; a missing `table = ...` is reported on the
+    /// attribute, where darling would point at the derive.
+    pub fn parse(input: &syn::DeriveInput) -> darling::Result<Self> {
+        match missing_key(
+            input,
+            "entity",
+            "table",
+            "name the struct that derives `Table`, e.g. `#[entity(table = AppTable)]`",
+        ) {
+            Some(err) => Err(err),
+            None => Self::from_derive_input(input),
+        }
+    }
+}
+
+/// The error for a required `key = ...` that no `#[attr(...)]` of the input
+/// gives, on the last such attribute or, without one, on the type's name.
+pub fn missing_key(
+    input: &syn::DeriveInput,
+    attr: &str,
+    key: &str,
+    hint: &str,
+) -> Option<darling::Error> {
+    let attrs: Vec<&syn::Attribute> = input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident(attr))
+        .collect();
+    // An attribute that does not parse is left to darling to report.
+    let present = attrs.iter().any(|a| {
+        a.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+        )
+        .map_or(true, |metas| metas.iter().any(|m| m.path().is_ident(key)))
+    });
+    if present {
+        return None;
+    }
+    Some(match attrs.last() {
+        Some(a) => {
+            darling::Error::custom(format!("missing `{key} = ...` in `#[{attr}(...)]`; {hint}"))
+                .with_span(a.path())
+        }
+        None => darling::Error::custom(format!("missing `#[{attr}({key} = ...)]`; {hint}"))
+            .with_span(&input.ident),
+    })
+}
+
 /// `#[document(...)]` on nested structs.
 #[derive(FromDeriveInput)]
 #[darling(attributes(document))]
@@ -65,6 +114,8 @@ pub struct FieldOpts {
     pub min_len: Option<usize>,
     #[darling(default)]
     pub max_len: Option<usize>,
+    #[darling(default)]
+    pub version: Flag,
 }
 
 /// The arguments of `#[gsiN(pk = "...", sk = "...", when = ...)]`.
@@ -186,7 +237,7 @@ pub fn parse_keys(
                             darling::Error::custom(format!(
                                 "expected a key template string: `#[{name}(\"PREFIX#<field>\")]`"
                             ))
-                            .with_span(attr),
+                            .with_span(&args_span(attr)),
                         );
                         continue;
                     }
@@ -242,6 +293,16 @@ pub fn parse_keys(
         );
     }
     keys
+}
+
+/// Where an attribute's arguments are: the `(...)` group, the `= value`, or
+/// the bare name.
+fn args_span(attr: &syn::Attribute) -> Span {
+    match &attr.meta {
+        syn::Meta::List(list) => list.delimiter.span().join(),
+        syn::Meta::NameValue(nv) => nv.value.span(),
+        syn::Meta::Path(path) => path.span(),
+    }
 }
 
 /// Parses `rename_all`, reporting an unknown rule.

@@ -71,7 +71,7 @@ struct KeyFn<'a> {
 
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let named = model::named_fields(input, "Entity")?;
-    let opts = EntityOpts::from_derive_input(input)?;
+    let opts = EntityOpts::parse(input)?;
     let mut errors = darling::Error::accumulator();
     let rule = attr::rename_rule(&opts.rename_all, &mut errors);
     let fields = model::fields(named, rule, &mut errors);
@@ -82,6 +82,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     check_templates(&keys, &fields, &mut errors);
     check_indexes(&keys, &fields, &mut errors);
     access::check(&accesses, &keys, &mut errors);
+    crate::fields::check(&fields, &keys, &mut errors);
     errors.finish()?;
 
     let krate = opts
@@ -144,6 +145,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let pair_builders = ctx.pair_builders(&keys);
 
     let (access_types, access_impls) = access::expand(&ctx, ident, &keys, &accesses);
+    let (fields_type, fields_impls) = crate::fields::expand(&ctx, &keys);
+    let entity_items = crate::fields::entity_items(&ctx, &keys);
     let checks = ctx.compile_checks(table, &keys);
     let codec = Codec {
         krate: &krate,
@@ -190,10 +193,15 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 
     Ok(quote! {
         #access_types
+        #fields_type
 
         const _: () = {
+            // The fallbacks of the key part probes (see `Ctx::write_part`).
+            #[allow(unused_imports)]
+            use #krate::__private::{ReadPartFallback as _, WritePartFallback as _};
             #checks
             #access_impls
+            #fields_impls
 
             #[automatically_derived]
             #[allow(clippy::too_many_arguments)]
@@ -215,6 +223,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 type Table = #table;
                 const ENTITY_TYPE: &'static str = #entity_lit;
                 const PK_TEMPLATE: &'static str = #pk_template;
+                #entity_items
 
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
                     #krate::__private::Ok(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr })
@@ -376,18 +385,28 @@ impl Ctx<'_> {
     /// Statements appending `segments` to `__k`, reading placeholders from
     /// the builder's parameters.
     fn write_segments(&self, segments: &[Segment]) -> TokenStream {
-        let krate = self.krate;
-        let entity = self.entity;
         let stmts = segments.iter().map(|s| match s {
             Segment::Lit(text) => quote!(__k.push_str(#text);),
             Segment::Field(name) => {
-                let f = self.field(name);
-                let ident = &f.ident;
-                let field = f.name();
-                quote!(#krate::__private::write_part(#entity, #field, &#ident, &mut __k)?;)
+                let write = self.write_part(self.field(name), quote!(&mut __k));
+                quote!(#write?;)
             }
         });
         quote!(#(#stmts)*)
+    }
+
+    /// A `Result<(), Error>` expression appending the key part held by the
+    /// parameter named like `f` to `out`. It goes through a probe whose
+    /// fallback is imported at the top of the derive's `const _` block, so a
+    /// field type that is not a key part is reported once, by
+    /// `assert_key_part` at the field, and not again at every builder: use it
+    /// for every key part.
+    pub fn write_part(&self, f: &Field, out: TokenStream) -> TokenStream {
+        let krate = self.krate;
+        let entity = self.entity;
+        let ident = &f.ident;
+        let field = f.name();
+        quote!(#krate::__private::WritePart(&#ident).write_part(#entity, #field, #out))
     }
 
     pub fn params(&self, names: &[&str]) -> Vec<TokenStream> {
@@ -597,11 +616,13 @@ impl Ctx<'_> {
                 let f = self.field(name);
                 let ty = &f.ty;
                 let ident = format_ident!("__{}", f.name());
+                // Through the probe, like `Ctx::write_part`.
+                let read = quote!(#krate::__private::ReadPart::<#ty>::NEW.read_part(&mut __r)?);
                 if seen.contains(&name.as_str()) {
-                    quote!(let _: #ty = __r.part()?;)
+                    quote!(let _: #ty = #read;)
                 } else {
                     seen.push(name);
-                    quote!(let #ident: #ty = __r.part()?;)
+                    quote!(let #ident: #ty = #read;)
                 }
             }
         });
@@ -802,19 +823,30 @@ impl Ctx<'_> {
     /// A sparse-index condition: `self.published` for a field, `f(self)` for
     /// a function path.
     fn condition(&self, when: &syn::Path) -> TokenStream {
+        // Every token on `when`, so the error has no second label on the derive.
+        let krate: TokenStream = self
+            .krate
+            .clone()
+            .into_iter()
+            .map(|mut tt| {
+                tt.set_span(when.span());
+                tt
+            })
+            .collect();
         if let Some(id) = when.get_ident()
             && let Some(f) = self.fields.iter().find(|f| f.ident == *id)
         {
-            let ident = &f.ident;
-            return quote_spanned!(when.span()=> {
-                let __when: bool = self.#ident;
-                __when
-            });
+            // The field's own ident would stretch the error span from `when`
+            // down to the field declaration.
+            let mut ident = f.ident.clone();
+            ident.set_span(when.span());
+            return quote_spanned!(when.span()=>
+                #krate::__private::SparseCondition::holds(&self.#ident)
+            );
         }
-        quote_spanned!(when.span()=> {
-            let __when: bool = #when(self);
-            __when
-        })
+        quote_spanned!(when.span()=>
+            #krate::__private::SparseCondition::holds(&#when(self))
+        )
     }
 }
 

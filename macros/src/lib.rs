@@ -12,6 +12,7 @@ mod case;
 mod collection;
 mod document;
 mod entity;
+mod fields;
 mod model;
 mod str_enum;
 mod table;

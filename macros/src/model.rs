@@ -81,7 +81,13 @@ pub fn fields(
 ) -> Vec<Field> {
     let mut out: Vec<Field> = Vec::new();
     for f in &named.named {
-        let Some(opts) = errors.handle(FieldOpts::from_field(f)) else {
+        // A field whose `#[attr]` is wrong stays in the model with default
+        // options, so key templates naming it raise no second error.
+        let Some(opts) = errors.handle(FieldOpts::from_field(f)).or_else(|| {
+            let mut bare = f.clone();
+            bare.attrs.retain(|a| !a.path().is_ident("attr"));
+            FieldOpts::from_field(&bare).ok()
+        }) else {
             continue;
         };
         let Some(ident) = opts.ident.clone() else {
@@ -111,13 +117,20 @@ pub fn fields(
                 // Option already reads an absent attribute as None.
             }
         }
-        if opts.skip.is_present() && (opts.rename.is_some() || opts.serde.is_present()) {
-            errors.push(
-                darling::Error::custom(
-                    "a skipped field is not stored; remove `skip` or the storage options",
-                )
-                .with_span(&ident),
-            );
+        if opts.skip.is_present() {
+            let option = match (&opts.rename, opts.serde.is_present()) {
+                (Some(r), _) => Some(("rename", r.span())),
+                (None, true) => Some(("serde", opts.serde.span())),
+                (None, false) => None,
+            };
+            if let Some((option, span)) = option {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "a skipped field is not stored, so `{option}` has no effect; remove `skip` or `{option}`"
+                    ))
+                    .with_span(&span),
+                );
+            }
         }
         out.push(Field {
             ident,

@@ -2,7 +2,7 @@
 
 use darling::util::{Flag, Override, PathList, SpannedValue};
 use darling::{FromDeriveInput, FromMeta};
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 #[derive(FromMeta, Default)]
@@ -10,9 +10,9 @@ struct GsiOpts {
     #[darling(default)]
     name: Option<String>,
     #[darling(default)]
-    pk: Option<String>,
+    pk: Option<SpannedValue<String>>,
     #[darling(default)]
-    sk: Option<String>,
+    sk: Option<SpannedValue<String>>,
     #[darling(default)]
     no_sk: Flag,
     #[darling(default)]
@@ -26,7 +26,7 @@ struct LsiOpts {
     #[darling(default)]
     name: Option<String>,
     #[darling(default)]
-    sk: Option<String>,
+    sk: Option<SpannedValue<String>>,
     #[darling(default)]
     keys_only: Flag,
     #[darling(default)]
@@ -135,6 +135,20 @@ fn projection(
 }
 
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
+    if !matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit)) {
+        return Err(darling::Error::custom(
+            "`#[derive(Table)]` goes on a unit struct such as `struct AppTable;`; the items' fields belong to the entities",
+        )
+        .with_span(&input.ident));
+    }
+    if let Some(err) = crate::attr::missing_key(
+        input,
+        "table",
+        "name",
+        "give the DynamoDB table's name, e.g. `#[table(name = \"AppTable\")]`",
+    ) {
+        return Err(err);
+    }
     let o = TableOpts::from_derive_input(input)?;
     let mut errors = darling::Error::accumulator();
     let krate = o
@@ -172,9 +186,22 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         .map(|s| s.as_str().to_owned())
         .unwrap_or_else(|| "entityType".into());
 
-    let mut reserved: Vec<String> = vec![pk.clone()];
-    reserved.extend(sk.clone());
-    reserved.push(entity_type.clone());
+    // Every key attribute with its role, and the value to point at when it
+    // collides (`None` for a default name).
+    let spanned = |v: &Option<SpannedValue<String>>| v.as_ref().map(|s| s.span());
+    let mut reserved: Vec<(String, String, Option<Span>)> = vec![(
+        pk.clone(),
+        "the table's partition key".into(),
+        spanned(&o.pk),
+    )];
+    if let Some(sk) = &sk {
+        reserved.push((sk.clone(), "the table's sort key".into(), spanned(&o.sk)));
+    }
+    reserved.push((
+        entity_type.clone(),
+        "the entity-type attribute".into(),
+        spanned(&o.entity_type),
+    ));
 
     let mut gsi_defs = Vec::new();
     let mut gsi_impls = Vec::new();
@@ -207,16 +234,31 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             Override::Inherit => &default,
             Override::Explicit(g) => g,
         };
-        let gpk = g.pk.clone().unwrap_or_else(|| format!("GSI{n}PK"));
+        let gpk =
+            g.pk.as_ref()
+                .map_or_else(|| format!("GSI{n}PK"), |s| s.as_str().to_owned());
         let gsk = if g.no_sk.is_present() {
             None
         } else {
-            Some(g.sk.clone().unwrap_or_else(|| format!("GSI{n}SK")))
+            Some(
+                g.sk.as_ref()
+                    .map_or_else(|| format!("GSI{n}SK"), |s| s.as_str().to_owned()),
+            )
         };
         let gname = g.name.clone().unwrap_or_else(|| format!("GSI{n}"));
         let proj = projection(&g.keys_only, &g.include, &mut errors, &krate).tokens;
-        reserved.push(gpk.clone());
-        reserved.extend(gsk.clone());
+        reserved.push((
+            gpk.clone(),
+            format!("the partition key of `gsi{n}`"),
+            spanned(&g.pk),
+        ));
+        if let Some(gsk) = &gsk {
+            reserved.push((
+                gsk.clone(),
+                format!("the sort key of `gsi{n}`"),
+                spanned(&g.sk),
+            ));
+        }
         let gsk_tokens = match &gsk {
             Some(s) => quote!(::core::option::Option::Some(#s)),
             None => quote!(::core::option::Option::None),
@@ -255,13 +297,19 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 darling::Error::custom(format!(
                     "local index `lsi{n}` needs a table with a sort key; remove `no_sk`"
                 ))
-                .with_span(&ident),
+                .with_span(&o.no_sk.span()),
             );
         }
-        let lsk = l.sk.clone().unwrap_or_else(|| format!("LSI{n}SK"));
+        let lsk =
+            l.sk.as_ref()
+                .map_or_else(|| format!("LSI{n}SK"), |s| s.as_str().to_owned());
         let lname = l.name.clone().unwrap_or_else(|| format!("LSI{n}"));
         let proj = projection(&l.keys_only, &l.include, &mut errors, &krate).tokens;
-        reserved.push(lsk.clone());
+        reserved.push((
+            lsk.clone(),
+            format!("the sort key of `lsi{n}`"),
+            spanned(&l.sk),
+        ));
         lsi_defs.push(quote! {
             #krate::LocalIndex { number: #n, name: #lname, sk: #lsk, projection: #proj }
         });
@@ -274,12 +322,20 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         });
     }
 
-    // Two roles sharing one attribute name would make items ambiguous.
-    for (i, a) in reserved.iter().enumerate() {
-        if reserved[..i].contains(a) {
-            errors.push(darling::Error::custom(format!("attribute name `{a}` is used for two keys of this table; give each key its own attribute")).with_span(&ident));
+    // Two roles sharing one attribute name would make items ambiguous. The
+    // error points at the later name the user wrote, else the earlier one.
+    for (i, (a, role, span)) in reserved.iter().enumerate() {
+        if let Some((_, first, first_span)) = reserved[..i].iter().find(|(b, ..)| b == a) {
+            let span = span.or(*first_span).unwrap_or_else(|| ident.span());
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute name `{a}` is both {first} and {role}; give each key its own attribute name"
+                ))
+                .with_span(&span),
+            );
         }
     }
+    let reserved = reserved.iter().map(|(a, ..)| a);
     errors.finish()?;
 
     let sk_tokens = match &sk {

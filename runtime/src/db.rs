@@ -96,33 +96,95 @@ impl<E: Executor> Db<E> {
         &self.cursor_secret
     }
 
-    pub(crate) fn put_request(&self, item: Item, condition: Option<Condition>) -> PutItem {
-        PutItem {
+    /// A PutItem of `item`, refused when it is over 400 KB.
+    pub(crate) fn put_request<T: Entity>(
+        &self,
+        item: Item,
+        condition: Option<Condition>,
+    ) -> Result<PutItem, Error> {
+        crate::size::check_item(T::ENTITY_TYPE, &item)?;
+        Ok(PutItem {
             table: self.table.clone(),
             item,
             condition,
             return_old: false,
             return_on_condition_failure: false,
+        })
+    }
+
+    /// Refuses plain puts of versioned entities: they would skip the check.
+    fn unversioned<T: Entity>() -> Result<(), Error> {
+        match T::VERSION {
+            None => Ok(()),
+            Some(_) => Err(Error::InvalidRequest(format!(
+                "`{}` is versioned: write it with `put_versioned` or an update with `if_version`",
+                T::ENTITY_TYPE
+            ))),
+        }
+    }
+
+    /// Optimistic locking put: when `item`'s version is 0 the item must not
+    /// exist yet; otherwise the stored version must equal `item`'s. The item
+    /// is stored with the next version, and `item` is updated to it.
+    /// A concurrent writer makes this fail with [`Error::VersionConflict`].
+    pub async fn put_versioned<T: Entity>(&self, item: &mut T) -> Result<(), Error> {
+        let Some(attr) = T::VERSION else {
+            return Err(Error::InvalidRequest(format!(
+                "`{}` has no `#[attr(version)]` field",
+                T::ENTITY_TYPE
+            )));
+        };
+        let current = item.version().unwrap_or(0);
+        let condition = if current == 0 {
+            not_exists::<T>()
+        } else {
+            Condition::eq(attr, AttributeValue::N(current.to_string()))
+        };
+        let next = current + 1;
+        item.set_version(next);
+        let encoded = item.to_item();
+        item.set_version(current);
+        let mut req = self.put_request::<T>(encoded?, Some(condition))?;
+        req.return_on_condition_failure = true;
+        match self.exec.put_item(req).await {
+            Ok(_) => {
+                item.set_version(next);
+                Ok(())
+            }
+            Err(Error::ConditionFailed { item: found }) => {
+                let found = found.and_then(|i| match i.get(attr) {
+                    Some(AttributeValue::N(n)) => n.parse().ok(),
+                    _ => None,
+                });
+                Err(Error::VersionConflict {
+                    entity: T::ENTITY_TYPE,
+                    expected: current,
+                    found,
+                })
+            }
+            Err(e) => Err(e),
         }
     }
 
     /// PutItem: writes the item, replacing any item with the same key.
     pub async fn put<T: Entity>(&self, item: &T) -> Result<(), Error> {
-        let req = self.put_request(item.to_item()?, None);
+        Self::unversioned::<T>()?;
+        let req = self.put_request::<T>(item.to_item()?, None)?;
         self.exec.put_item(req).await.map(drop)
     }
 
     /// PutItem that only creates: fails with [`Error::ConditionFailed`] when
     /// an item with the same key exists.
     pub async fn create<T: Entity>(&self, item: &T) -> Result<(), Error> {
-        let req = self.put_request(item.to_item()?, Some(not_exists::<T>()));
+        let req = self.put_request::<T>(item.to_item()?, Some(not_exists::<T>()))?;
         self.exec.put_item(req).await.map(drop)
     }
 
     /// PutItem that only replaces: fails with [`Error::NotFound`] when no
     /// item with the same key exists.
     pub async fn replace<T: Entity>(&self, item: &T) -> Result<(), Error> {
-        let req = self.put_request(item.to_item()?, Some(exists::<T>()));
+        Self::unversioned::<T>()?;
+        let req = self.put_request::<T>(item.to_item()?, Some(exists::<T>()))?;
         match self.exec.put_item(req).await {
             Ok(_) => Ok(()),
             Err(Error::ConditionFailed { .. }) => Err(Error::NotFound {
@@ -135,14 +197,16 @@ impl<E: Executor> Db<E> {
     /// PutItem with a condition; on failure the current item comes back in
     /// the error.
     pub async fn put_if<T: Entity>(&self, item: &T, condition: Condition) -> Result<(), Error> {
-        let mut req = self.put_request(item.to_item()?, Some(condition));
+        Self::unversioned::<T>()?;
+        let mut req = self.put_request::<T>(item.to_item()?, Some(condition))?;
         req.return_on_condition_failure = true;
         self.exec.put_item(req).await.map(drop)
     }
 
     /// PutItem returning the item it replaced, if any.
     pub async fn put_returning_old<T: Entity>(&self, item: &T) -> Result<Option<T>, Error> {
-        let mut req = self.put_request(item.to_item()?, None);
+        Self::unversioned::<T>()?;
+        let mut req = self.put_request::<T>(item.to_item()?, None)?;
         req.return_old = true;
         self.exec.put_item(req).await?.map(T::from_item).transpose()
     }
@@ -246,6 +310,11 @@ impl<E: Executor> Db<E> {
                 None => return Ok(out),
             }
         }
+    }
+
+    /// Starts a TransactGetItems request.
+    pub fn read_transaction(&self) -> crate::transact::ReadTransaction<'_, E> {
+        crate::transact::ReadTransaction::new(self)
     }
 
     /// Starts a TransactWriteItems request.

@@ -76,6 +76,22 @@ pub trait Entity: Sized {
     /// The partition key template, as declared in `#[pk]`.
     const PK_TEMPLATE: &'static str;
 
+    /// The key templates of the entity's secondary indexes, which updates use
+    /// to rewrite index keys.
+    const INDEX_KEYS: &'static [crate::update::IndexKeys] = &[];
+    /// The stored name of the `#[attr(version)]` field, if any.
+    const VERSION: Option<&'static str> = None;
+
+    /// The optimistic-locking version, if the entity has one.
+    fn version(&self) -> Option<u64> {
+        None
+    }
+
+    /// Sets the optimistic-locking version.
+    fn set_version(&mut self, version: u64) {
+        let _ = version;
+    }
+
     /// The item's primary key, built from its fields.
     fn primary_key(&self) -> Result<PrimaryKey, Error>;
 

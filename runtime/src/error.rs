@@ -80,6 +80,46 @@ pub enum Error {
         /// Entity that was looked for.
         entity: &'static str,
     },
+    /// Optimistic locking: the stored version is not the one that was read;
+    /// someone else wrote the item in between. Read it again and retry.
+    #[error("version conflict on `{entity}`: expected version {expected}, found {}", found.map_or_else(|| "none".to_owned(), |v| v.to_string()))]
+    VersionConflict {
+        /// Entity written.
+        entity: &'static str,
+        /// The version the writer read.
+        expected: u64,
+        /// The version stored now, if any.
+        found: Option<u64>,
+    },
+    /// An item is over DynamoDB's 400 KB limit (attribute names plus values);
+    /// it was not sent.
+    #[error("`{entity}` item is {size} bytes; DynamoDB allows at most {max}")]
+    ItemTooLarge {
+        /// Entity written.
+        entity: &'static str,
+        /// Size as DynamoDB counts it.
+        size: usize,
+        /// The limit, 400 KB.
+        max: usize,
+    },
+    /// A batch left writes or keys unprocessed after every retry; they are
+    /// all here, none is dropped.
+    #[error("{} batch operations still unprocessed after {attempts} attempts", writes.len() + keys.len())]
+    Unprocessed {
+        /// Writes that were not applied.
+        writes: Vec<crate::request::BatchOp>,
+        /// Keys that were not read.
+        keys: Vec<crate::value::Item>,
+        /// Attempts made.
+        attempts: u32,
+        /// The error that stopped a request, if one did.
+        #[source]
+        cause: Option<Box<Error>>,
+    },
+    /// A request singletable refuses to send because it cannot be right
+    /// (an update that would leave an index key stale, a missing version).
+    #[error("request not sent: {0}")]
+    InvalidRequest(String),
     /// A transaction was cancelled; each reason names its operation.
     #[error("transaction cancelled: {}", reasons.iter().filter(|r| r.code != "None").map(|r| format!("operation {} failed with {}", r.index, r.code)).collect::<Vec<_>>().join(", "))]
     TransactionCanceled {

@@ -234,6 +234,54 @@ impl Rendered {
         out
     }
 
+    /// Renders an update expression: `SET …, … REMOVE … ADD … DELETE …`.
+    pub fn update(&mut self, actions: &[crate::request::UpdateAction]) -> String {
+        use crate::request::{SetValue, UpdateAction};
+        let (mut set, mut remove, mut add, mut delete) = (vec![], vec![], vec![], vec![]);
+        for a in actions {
+            match a {
+                UpdateAction::Set(path, value) => {
+                    let n = self.name(path);
+                    let text = match value {
+                        SetValue::Value(v) => format!("{n} = {}", self.value(v.clone())),
+                        SetValue::IfNotExists(v) => {
+                            format!("{n} = if_not_exists({n}, {})", self.value(v.clone()))
+                        }
+                        SetValue::Append(v) => {
+                            format!("{n} = list_append({n}, {})", self.value(v.clone()))
+                        }
+                        SetValue::Prepend(v) => {
+                            format!("{n} = list_append({}, {n})", self.value(v.clone()))
+                        }
+                        SetValue::Increment(v) => format!("{n} = {n} + {}", self.value(v.clone())),
+                    };
+                    set.push(text);
+                }
+                UpdateAction::Remove(path) => remove.push(self.name(path)),
+                UpdateAction::Add(path, v) => {
+                    let n = self.name(path);
+                    add.push(format!("{n} {}", self.value(v.clone())));
+                }
+                UpdateAction::Delete(path, v) => {
+                    let n = self.name(path);
+                    delete.push(format!("{n} {}", self.value(v.clone())));
+                }
+            }
+        }
+        let mut parts = Vec::new();
+        for (kw, list) in [
+            ("SET", set),
+            ("REMOVE", remove),
+            ("ADD", add),
+            ("DELETE", delete),
+        ] {
+            if !list.is_empty() {
+                parts.push(format!("{kw} {}", list.join(", ")));
+            }
+        }
+        parts.join(" ")
+    }
+
     /// Renders a projection of attribute names.
     pub fn projection(&mut self, attrs: &[String]) -> String {
         attrs

@@ -49,7 +49,12 @@ pub trait KeyPart {
 }
 
 /// A key part that can be read back from its encoded segment.
-pub trait KeyPartDecode: Sized {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be part of a DynamoDB key",
+    label = "this type is used in a key template",
+    note = "key parts are `String`, `char`, `bool`, integers, `#[derive(StrEnum)]` enums, and with features `uuid::Uuid` and UTC timestamps"
+)]
+pub trait KeyPartDecode: KeyPart + Sized {
     /// Decodes one segment (the text between two delimiters).
     fn read_key_part(segment: &str) -> Result<Self, KeyError>;
 }
@@ -283,6 +288,67 @@ pub fn write_part<T: KeyPart + ?Sized>(
         reason,
     })
 }
+
+/// A key builder's argument, written through its [`KeyPart`] impl.
+///
+/// A field type without one is reported once, at the field, by the derive's
+/// `assert_key_part`; for such a type the inherent method below does not
+/// apply and method resolution falls back to [`WritePartFallback`], so the
+/// generated builders do not repeat that error.
+#[doc(hidden)]
+pub struct WritePart<'a, T: ?Sized>(pub &'a T);
+
+impl<T: KeyPart + ?Sized> WritePart<'_, T> {
+    /// Appends the value, like [`write_part`].
+    #[inline]
+    pub fn write_part(
+        &self,
+        entity: &'static str,
+        field: &'static str,
+        out: &mut String,
+    ) -> Result<(), Error> {
+        write_part(entity, field, self.0, out)
+    }
+}
+
+/// Chosen only for a type that is not a key part, whose derive already failed.
+#[doc(hidden)]
+pub trait WritePartFallback {
+    /// Never runs: the crate that would call it does not compile.
+    fn write_part(&self, _: &'static str, _: &'static str, _: &mut String) -> Result<(), Error> {
+        unreachable!("the derive rejected this key part type")
+    }
+}
+
+impl<T: ?Sized> WritePartFallback for WritePart<'_, T> {}
+
+/// A key parser's step reading one `T`, the counterpart of [`WritePart`].
+#[doc(hidden)]
+pub struct ReadPart<T>(core::marker::PhantomData<T>);
+
+impl<T> ReadPart<T> {
+    /// The probe for `T`.
+    pub const NEW: Self = Self(core::marker::PhantomData);
+}
+
+impl<T: KeyPartDecode> ReadPart<T> {
+    /// Reads one segment, like [`KeyReader::part`].
+    #[inline]
+    pub fn read_part(&self, reader: &mut KeyReader<'_>) -> Result<T, Error> {
+        reader.part()
+    }
+}
+
+/// Chosen only for a type that is not a key part, whose derive already failed.
+#[doc(hidden)]
+pub trait ReadPartFallback<T> {
+    /// Never runs: the crate that would call it does not compile.
+    fn read_part(&self, _: &mut KeyReader<'_>) -> Result<T, Error> {
+        unreachable!("the derive rejected this key part type")
+    }
+}
+
+impl<T> ReadPartFallback<T> for ReadPart<T> {}
 
 /// Reads a key string segment by segment against a template; used by the
 /// generated `parse_*` functions.

@@ -8,20 +8,25 @@
 
 #[cfg(feature = "client")]
 mod admin;
+pub mod batch;
 pub mod db;
 pub mod entity;
 pub mod error;
 pub mod exec;
 pub mod expr;
+pub mod fields;
 pub mod key;
 pub mod page;
 pub mod query;
 pub mod request;
 mod serde_bridge;
+pub mod size;
 mod timestamp;
 pub mod transact;
+pub mod update;
 pub mod value;
 
+pub use batch::{BatchPolicy, BatchWriter};
 pub use db::Db;
 pub use entity::{Entity, GlobalIndex, LocalIndex, Partition, Projection, Table};
 pub use error::{
@@ -32,9 +37,12 @@ pub use error::{
 pub use exec::SdkExecutor;
 pub use exec::{Counting, Executor};
 pub use expr::{Cmp, Condition, Operand, SortCondition};
+pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, StringPath};
 pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
 pub use query::{Decode, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Query};
-pub use transact::Transaction;
+pub use request::ReturnValues;
+pub use transact::{Handle, ReadResults, ReadTransaction, Transaction};
+pub use update::{Returned, Update};
 pub use value::{Attr, AttributeValue, Blob, Item};
 
 /// Used by generated code only; not a public API.
@@ -46,11 +54,12 @@ pub mod __private {
     };
     pub use crate::expr::SortCondition;
     pub use crate::key::{
-        KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, check_len, escape_into, unescape,
-        write_part,
+        KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback,
+        WritePart, WritePartFallback, check_len, escape_into, unescape, write_part,
     };
     pub use crate::query::{Target, entity_type_of, unknown_type};
     pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
+    pub use crate::update::{IndexKeys, KeyTemplate, Seg, When};
     pub use crate::value::wrong_type;
     pub use ::aws_sdk_dynamodb::types::AttributeValue;
     pub use ::core::marker::PhantomData;
@@ -60,7 +69,7 @@ pub mod __private {
         result::Result::{self, Err, Ok},
     };
     pub use ::futures::Stream;
-    pub use ::std::{collections::HashMap, string::String, vec::Vec};
+    pub use ::std::{collections::HashMap, string::String, vec, vec::Vec};
 
     /// The table of an entity whose derive failed; only seen beside errors.
     pub enum StubTable {}
@@ -141,8 +150,25 @@ pub mod __private {
         }
     }
 
-    /// Asserts at compile time that a field type can be a key part.
-    pub const fn assert_key_part<T: crate::KeyPart + crate::KeyPartDecode>() {}
+    /// A sparse index's `when =`: a `bool` field or a function returning one.
+    #[diagnostic::on_unimplemented(
+        message = "a sparse index condition must be a `bool`, not `{Self}`",
+        label = "`when` names this",
+        note = "use a `bool` field, or a function `fn(&Self) -> bool`"
+    )]
+    pub trait SparseCondition {
+        /// Whether the item gets the index's key attributes.
+        fn holds(&self) -> bool;
+    }
+    impl SparseCondition for bool {
+        fn holds(&self) -> bool {
+            *self
+        }
+    }
+
+    /// Asserts at compile time that a field type can be a key part; one
+    /// bound, so a wrong type gets one error.
+    pub const fn assert_key_part<T: crate::KeyPartDecode>() {}
     /// Asserts at compile time that a field type can be stored.
     pub const fn assert_attr<T: crate::Attr>() {}
 }

@@ -110,6 +110,8 @@ pub enum TransactWriteOp {
     Delete(DeleteItem),
     /// A condition on an item that is not written.
     ConditionCheck(ConditionCheck),
+    /// An update, with an optional condition.
+    Update(UpdateItem),
 }
 
 /// TransactWriteItems: up to 100 writes that all succeed or all fail; each
@@ -130,4 +132,111 @@ pub struct Page {
     pub items: Vec<Item>,
     /// Where the next page starts; `None` on the last page.
     pub last_key: Option<Item>,
+}
+
+/// What an UpdateItem or PutItem returns (`ReturnValues`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReturnValues {
+    /// Nothing.
+    #[default]
+    None,
+    /// The whole item before the write.
+    AllOld,
+    /// The whole item after the write.
+    AllNew,
+    /// The updated attributes, before the write.
+    UpdatedOld,
+    /// The updated attributes, after the write.
+    UpdatedNew,
+}
+
+/// The value side of a `SET` action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetValue {
+    /// `SET a = :v`
+    Value(crate::value::AttributeValue),
+    /// `SET a = if_not_exists(a, :v)`
+    IfNotExists(crate::value::AttributeValue),
+    /// `SET a = list_append(a, :v)`
+    Append(crate::value::AttributeValue),
+    /// `SET a = list_append(:v, a)`
+    Prepend(crate::value::AttributeValue),
+    /// `SET a = a + :v` (atomic increment, the attribute must exist)
+    Increment(crate::value::AttributeValue),
+}
+
+/// One action of an update expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UpdateAction {
+    /// `SET name = …`
+    Set(String, SetValue),
+    /// `REMOVE name`
+    Remove(String),
+    /// `ADD name :v`: adds to a number (creating it at 0) or to a set.
+    Add(String, crate::value::AttributeValue),
+    /// `DELETE name :v`: removes elements from a set.
+    Delete(String, crate::value::AttributeValue),
+}
+
+/// UpdateItem: changes attributes of one item in place (creating it if
+/// absent, unless a condition forbids it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateItem {
+    /// Table name.
+    pub table: String,
+    /// Key attributes.
+    pub key: Item,
+    /// The actions, applied atomically.
+    pub actions: Vec<UpdateAction>,
+    /// Applied only if this holds.
+    pub condition: Option<Condition>,
+    /// What to return.
+    pub return_values: ReturnValues,
+    /// Return the current item when the condition fails.
+    pub return_on_condition_failure: bool,
+}
+
+/// One write of a BatchWriteItem request (no conditions allowed).
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchOp {
+    /// PutRequest with the whole item.
+    Put(Item),
+    /// DeleteRequest with the key attributes.
+    Delete(Item),
+}
+
+/// BatchWriteItem: up to 25 puts and deletes, each applied on its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchWrite {
+    /// Table name.
+    pub table: String,
+    /// The writes.
+    pub ops: Vec<BatchOp>,
+}
+
+/// BatchGetItem: up to 100 items by key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchGet {
+    /// Table name.
+    pub table: String,
+    /// Keys to read.
+    pub keys: Vec<Item>,
+    /// Strongly consistent reads.
+    pub consistent: bool,
+}
+
+/// What a BatchGetItem request returned.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct BatchGetOutput {
+    /// Items found, in no particular order.
+    pub items: Vec<Item>,
+    /// Keys DynamoDB did not process; to be retried.
+    pub unprocessed: Vec<Item>,
+}
+
+/// TransactGetItems: up to 100 items read atomically.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TransactGet {
+    /// `(table, key)` pairs, in order.
+    pub gets: Vec<(String, Item)>,
 }

@@ -5,8 +5,10 @@ use crate::entity::Entity;
 use crate::error::Error;
 use crate::exec::Executor;
 use crate::expr::Condition;
+use crate::fields::Cond;
 use crate::key::PrimaryKey;
 use crate::request::{ConditionCheck, TransactWrite, TransactWriteOp};
+use crate::update::Update;
 
 /// DynamoDB's limit of operations in one transaction.
 pub const MAX_TRANSACTION_OPS: usize = 100;
@@ -69,7 +71,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
     fn put_op<T: Entity>(self, item: &T, condition: Option<Condition>) -> Self {
         let db = self.db;
         self.push(item.primary_key(), || {
-            let mut put = db.put_request(item.to_item()?, condition);
+            let mut put = db.put_request::<T>(item.to_item()?, condition)?;
             put.return_on_condition_failure = true;
             Ok(TransactWriteOp::Put(put))
         })
@@ -112,7 +114,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
     }
 
     /// Requires `condition` on the item with `key`, without writing it.
-    pub fn check<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Condition) -> Self {
+    pub fn check<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Cond<T>) -> Self {
         let key = key.into();
         let table = self.db.table_name().to_owned();
         let k = key_item::<T::Table>(&key);
@@ -120,10 +122,32 @@ impl<'a, E: Executor> Transaction<'a, E> {
             Ok(TransactWriteOp::ConditionCheck(ConditionCheck {
                 table,
                 key: k,
-                condition,
+                condition: condition.into_condition()?,
                 return_on_condition_failure: true,
             }))
         })
+    }
+
+    /// Adds an update (with its conditions, version check and index key
+    /// rewrites).
+    pub fn update<T: Entity>(self, update: Update<T>) -> Self {
+        let key = update.key().clone();
+        let table = self.db.table_name().to_owned();
+        self.push(Ok(key), || {
+            Ok(TransactWriteOp::Update(update.into_request(&table)?))
+        })
+    }
+
+    /// Puts the item only if the typed `condition` holds.
+    pub fn put_when<T: Entity>(self, item: &T, condition: Cond<T>) -> Self {
+        match condition.into_condition() {
+            Ok(c) => self.put_op(item, Some(c)),
+            Err(e) => {
+                let mut s = self;
+                s.error.get_or_insert(e);
+                s
+            }
+        }
     }
 
     /// Sets the idempotency token: a retry with the same token within ten
@@ -163,5 +187,79 @@ impl<'a, E: Executor> Transaction<'a, E> {
                 token: self.token,
             })
             .await
+    }
+}
+
+/// A TransactGetItems request being built: up to 100 items of any entity
+/// types, read atomically (at twice the cost of a strongly consistent read).
+#[must_use = "a read transaction does nothing until `execute` is awaited"]
+pub struct ReadTransaction<'a, E> {
+    db: &'a Db<E>,
+    gets: Vec<(String, crate::value::Item)>,
+}
+
+/// A typed handle on one read of a [`ReadTransaction`].
+#[derive(Debug)]
+pub struct Handle<T> {
+    index: usize,
+    _m: std::marker::PhantomData<fn() -> T>,
+}
+
+/// The items a [`ReadTransaction`] read; take each with its handle.
+#[derive(Debug)]
+pub struct ReadResults {
+    items: Vec<Option<crate::value::Item>>,
+}
+
+impl ReadResults {
+    /// The item read through `handle`, decoded; `None` when it does not exist.
+    pub fn take<T: Entity>(&mut self, handle: Handle<T>) -> Result<Option<T>, Error> {
+        self.items
+            .get_mut(handle.index)
+            .and_then(Option::take)
+            .map(T::from_item)
+            .transpose()
+    }
+}
+
+impl<'a, E: Executor> ReadTransaction<'a, E> {
+    pub(crate) fn new(db: &'a Db<E>) -> Self {
+        Self {
+            db,
+            gets: Vec::new(),
+        }
+    }
+
+    /// Reads the item of type `T` with `key`.
+    pub fn get<T: Entity>(&mut self, key: impl Into<PrimaryKey>) -> Handle<T> {
+        let key = key_item::<T::Table>(&key.into());
+        self.gets.push((self.db.table_name().to_owned(), key));
+        Handle {
+            index: self.gets.len() - 1,
+            _m: std::marker::PhantomData,
+        }
+    }
+
+    /// Sends the request: one TransactGetItems.
+    pub async fn execute(self) -> Result<ReadResults, Error> {
+        if self.gets.len() > MAX_TRANSACTION_OPS {
+            return Err(Error::Limit(format!(
+                "a transaction holds at most {MAX_TRANSACTION_OPS} operations, this one {}",
+                self.gets.len()
+            )));
+        }
+        let n = self.gets.len();
+        let items = self
+            .db
+            .executor()
+            .transact_get(crate::request::TransactGet { gets: self.gets })
+            .await?;
+        if items.len() != n {
+            return Err(Error::InvalidRequest(format!(
+                "TransactGetItems returned {} responses for {n} reads",
+                items.len()
+            )));
+        }
+        Ok(ReadResults { items })
     }
 }

@@ -160,12 +160,33 @@ fn integer_error(text: &str, ty: &'static str) -> DecodeError {
     DecodeError::new(kind)
 }
 
+/// DynamoDB numbers keep at most 38 significant digits and it rejects a
+/// number with more; only 128-bit integers can have them.
+const MAX_SIGNIFICANT_DIGITS: usize = 38;
+
+#[cold]
+fn check_precision(text: &str) -> Result<(), EncodeError> {
+    let digits = text.trim_start_matches('-').trim_end_matches('0');
+    if digits.len() > MAX_SIGNIFICANT_DIGITS {
+        Err(EncodeError::new(format!(
+            "{text} has more than {MAX_SIGNIFICANT_DIGITS} significant digits; DynamoDB numbers keep at most {MAX_SIGNIFICANT_DIGITS}"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 macro_rules! integer_attr {
     ($($t:ty),*) => {$(
         impl Attr for $t {
             #[inline]
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
-                Ok(AttributeValue::N(itoa::Buffer::new().format(*self).to_owned()))
+                let mut buf = itoa::Buffer::new();
+                let text = buf.format(*self);
+                if text.len() > MAX_SIGNIFICANT_DIGITS {
+                    check_precision(text)?;
+                }
+                Ok(AttributeValue::N(text.to_owned()))
             }
             #[inline]
             fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
@@ -387,6 +408,17 @@ impl<T: Attr> Attr for BTreeMap<String, T> {
     }
 }
 
+/// DynamoDB rejects empty sets. Attributes and map entries holding one are
+/// left out (see [`Attr::is_absent`]); anywhere else (inside a list, as an
+/// expression value) encoding one is this error, not a request DynamoDB
+/// refuses.
+#[cold]
+fn empty_set() -> EncodeError {
+    EncodeError::new(
+        "DynamoDB cannot store an empty set; only an attribute or map entry holding one can be left out",
+    )
+}
+
 /// Sets of strings (`SS`) and of integers (`NS`). DynamoDB cannot store an
 /// empty set, so an empty set is stored as an absent attribute and an absent
 /// attribute reads as an empty set.
@@ -394,6 +426,9 @@ macro_rules! set_attr {
     ($t:ty, $variant:ident, $expected:literal, $to:expr, $from:expr) => {
         impl Attr for BTreeSet<$t> {
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+                if self.is_empty() {
+                    return Err(empty_set());
+                }
                 Ok(AttributeValue::$variant(self.iter().map($to).collect()))
             }
             fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
@@ -412,6 +447,9 @@ macro_rules! set_attr {
 
         impl<S: BuildHasher + Default> Attr for HashSet<$t, S> {
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+                if self.is_empty() {
+                    return Err(empty_set());
+                }
                 Ok(AttributeValue::$variant(self.iter().map($to).collect()))
             }
             fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {

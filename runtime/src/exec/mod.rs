@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::Error;
 use crate::request::{
-    DeleteItem, GetItem, Page, PutItem, QueryRequest, ScanRequest, TransactWrite,
+    BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
+    QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
 };
 use crate::value::Item;
 
@@ -37,6 +38,14 @@ pub trait Executor: Send + Sync {
     fn scan(&self, req: ScanRequest) -> BoxFuture<'_, Result<Page, Error>>;
     /// TransactWriteItems.
     fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>>;
+    /// UpdateItem; the returned attributes asked for by `return_values`.
+    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>>;
+    /// One BatchWriteItem request; returns the unprocessed writes.
+    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>>;
+    /// One BatchGetItem request.
+    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, Result<BatchGetOutput, Error>>;
+    /// TransactGetItems; one entry per get, in order.
+    fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>>;
 }
 
 impl<E: Executor + ?Sized> Executor for Arc<E> {
@@ -57,6 +66,18 @@ impl<E: Executor + ?Sized> Executor for Arc<E> {
     }
     fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
         (**self).transact_write(req)
+    }
+    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        (**self).update_item(req)
+    }
+    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>> {
+        (**self).batch_write(req)
+    }
+    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, Result<BatchGetOutput, Error>> {
+        (**self).batch_get(req)
+    }
+    fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
+        (**self).transact_get(req)
     }
 }
 
@@ -116,5 +137,21 @@ impl<E: Executor> Executor for Counting<E> {
     fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
         self.tick();
         self.inner.transact_write(req)
+    }
+    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        self.tick();
+        self.inner.update_item(req)
+    }
+    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>> {
+        self.tick();
+        self.inner.batch_write(req)
+    }
+    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, Result<BatchGetOutput, Error>> {
+        self.tick();
+        self.inner.batch_get(req)
+    }
+    fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
+        self.tick();
+        self.inner.transact_get(req)
     }
 }

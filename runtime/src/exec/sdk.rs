@@ -11,8 +11,9 @@ use super::{BoxFuture, Executor};
 use crate::error::{CancellationReason, Error};
 use crate::expr::{Condition, Rendered};
 use crate::request::{
-    ConditionCheck, DeleteItem, GetItem, Page, PutItem, QueryRequest, ScanRequest, TransactWrite,
-    TransactWriteOp,
+    BatchGet, BatchGetOutput, BatchOp, BatchWrite, ConditionCheck, DeleteItem, GetItem, Page,
+    PutItem, QueryRequest, ReturnValues, ScanRequest, TransactGet, TransactWrite, TransactWriteOp,
+    UpdateItem,
 };
 use crate::value::Item;
 
@@ -212,24 +213,186 @@ impl Executor for SdkExecutor {
                 Ok(_) => Ok(()),
                 Err(e) => Err(match e.as_service_error() {
                     Some(aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError::TransactionCanceledException(c)) => {
-                        Error::TransactionCanceled {
-                            reasons: c
-                                .cancellation_reasons()
-                                .iter()
-                                .enumerate()
-                                .map(|(index, r)| CancellationReason {
-                                    index,
-                                    code: r.code().unwrap_or("None").to_owned(),
-                                    message: r.message().map(str::to_owned),
-                                    item: r.item().cloned(),
-                                })
-                                .collect(),
-                        }
+                        cancelled(c)
                     }
                     _ => service_error("TransactWriteItems", e),
                 }),
             }
         })
+    }
+
+    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        Box::pin(async move {
+            let mut r = Rendered::default();
+            let update = r.update(&req.actions);
+            let cond = condition_text(&req.condition, &mut r);
+            let out = self
+                .client
+                .update_item()
+                .table_name(req.table)
+                .set_key(Some(req.key))
+                .update_expression(update)
+                .set_condition_expression(cond)
+                .set_expression_attribute_names(non_empty(r.names))
+                .set_expression_attribute_values(non_empty(r.values))
+                .set_return_values(return_value(req.return_values))
+                .set_return_values_on_condition_check_failure(on_failure(
+                    req.return_on_condition_failure,
+                ))
+                .send()
+                .await;
+            match out {
+                Ok(out) => Ok(out.attributes.filter(|a| !a.is_empty())),
+                Err(e) => Err(match e.as_service_error() {
+                    Some(aws_sdk_dynamodb::operation::update_item::UpdateItemError::ConditionalCheckFailedException(c)) => {
+                        Error::ConditionFailed { item: c.item().map(|i| Box::new(i.clone())) }
+                    }
+                    _ => service_error("UpdateItem", e),
+                }),
+            }
+        })
+    }
+
+    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>> {
+        Box::pin(async move {
+            let writes = req
+                .ops
+                .into_iter()
+                .map(|op| -> Result<sdk::WriteRequest, Error> {
+                    Ok(match op {
+                        BatchOp::Put(item) => sdk::WriteRequest::builder()
+                            .put_request(
+                                sdk::PutRequest::builder()
+                                    .set_item(Some(item))
+                                    .build()
+                                    .map_err(|e| build_error("PutRequest", e))?,
+                            )
+                            .build(),
+                        BatchOp::Delete(key) => sdk::WriteRequest::builder()
+                            .delete_request(
+                                sdk::DeleteRequest::builder()
+                                    .set_key(Some(key))
+                                    .build()
+                                    .map_err(|e| build_error("DeleteRequest", e))?,
+                            )
+                            .build(),
+                    })
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            let table = req.table;
+            let out = self
+                .client
+                .batch_write_item()
+                .request_items(table.clone(), writes)
+                .send()
+                .await
+                .map_err(|e| service_error("BatchWriteItem", e))?;
+            let mut unprocessed = Vec::new();
+            if let Some(mut map) = out.unprocessed_items {
+                for w in map.remove(&table).unwrap_or_default() {
+                    if let Some(p) = w.put_request {
+                        unprocessed.push(BatchOp::Put(p.item));
+                    } else if let Some(d) = w.delete_request {
+                        unprocessed.push(BatchOp::Delete(d.key));
+                    }
+                }
+            }
+            Ok(unprocessed)
+        })
+    }
+
+    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, Result<BatchGetOutput, Error>> {
+        Box::pin(async move {
+            let table = req.table;
+            let keys = sdk::KeysAndAttributes::builder()
+                .set_keys(Some(req.keys))
+                .consistent_read(req.consistent)
+                .build()
+                .map_err(|e| build_error("KeysAndAttributes", e))?;
+            let out = self
+                .client
+                .batch_get_item()
+                .request_items(table.clone(), keys)
+                .send()
+                .await
+                .map_err(|e| service_error("BatchGetItem", e))?;
+            let items = out
+                .responses
+                .and_then(|mut r| r.remove(&table))
+                .unwrap_or_default();
+            let unprocessed = out
+                .unprocessed_keys
+                .and_then(|mut u| u.remove(&table))
+                .map(|k| k.keys)
+                .unwrap_or_default();
+            Ok(BatchGetOutput { items, unprocessed })
+        })
+    }
+
+    fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
+        Box::pin(async move {
+            let gets = req
+                .gets
+                .into_iter()
+                .map(|(table, key)| -> Result<sdk::TransactGetItem, Error> {
+                    Ok(sdk::TransactGetItem::builder()
+                        .get(
+                            sdk::Get::builder()
+                                .table_name(table)
+                                .set_key(Some(key))
+                                .build()
+                                .map_err(|e| build_error("Get", e))?,
+                        )
+                        .build())
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            let out = self
+                .client
+                .transact_get_items()
+                .set_transact_items(Some(gets))
+                .send()
+                .await;
+            match out {
+                Ok(out) => Ok(out
+                    .responses
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|r| r.item.filter(|i| !i.is_empty()))
+                    .collect()),
+                Err(e) => Err(match e.as_service_error() {
+                    Some(aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError::TransactionCanceledException(c)) => {
+                        cancelled(c)
+                    }
+                    _ => service_error("TransactGetItems", e),
+                }),
+            }
+        })
+    }
+}
+
+fn return_value(r: ReturnValues) -> Option<ReturnValue> {
+    match r {
+        ReturnValues::None => None,
+        ReturnValues::AllOld => Some(ReturnValue::AllOld),
+        ReturnValues::AllNew => Some(ReturnValue::AllNew),
+        ReturnValues::UpdatedOld => Some(ReturnValue::UpdatedOld),
+        ReturnValues::UpdatedNew => Some(ReturnValue::UpdatedNew),
+    }
+}
+
+fn cancelled(c: &aws_sdk_dynamodb::types::error::TransactionCanceledException) -> Error {
+    Error::TransactionCanceled {
+        reasons: c
+            .cancellation_reasons()
+            .iter()
+            .enumerate()
+            .map(|(index, r)| CancellationReason {
+                index,
+                code: r.code().unwrap_or("None").to_owned(),
+                message: r.message().map(str::to_owned),
+                item: r.item().cloned(),
+            })
+            .collect(),
     }
 }
 
@@ -289,6 +452,23 @@ fn transact_item(op: TransactWriteOp) -> Result<TransactWriteItem, Error> {
                 .build()
                 .map_err(|e| build_error("ConditionCheck", e))?;
             TransactWriteItem::builder().condition_check(check).build()
+        }
+        TransactWriteOp::Update(u) => {
+            let update = r.update(&u.actions);
+            let cond = condition_text(&u.condition, &mut r);
+            let up = sdk::Update::builder()
+                .table_name(u.table)
+                .set_key(Some(u.key))
+                .update_expression(update)
+                .set_condition_expression(cond)
+                .set_expression_attribute_names(non_empty(r.names))
+                .set_expression_attribute_values(non_empty(r.values))
+                .set_return_values_on_condition_check_failure(on_failure(
+                    u.return_on_condition_failure,
+                ))
+                .build()
+                .map_err(|e| build_error("Update", e))?;
+            TransactWriteItem::builder().update(up).build()
         }
     };
     Ok(item)
