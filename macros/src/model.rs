@@ -66,7 +66,9 @@ pub fn named_fields<'a>(
     if !input.generics.params.is_empty() {
         return Err(syn::Error::new(
             input.generics.span(),
-            format!("`#[derive({derive})]` does not support generic structs"),
+            format!(
+                "`#[derive({derive})]` does not support generic structs; give the fields concrete types"
+            ),
         ));
     }
     Ok(fields)

@@ -14,7 +14,9 @@ pub enum Segment {
 /// cannot point inside a string literal, so they quote the offending text.
 pub fn parse(template: &str) -> Result<Vec<Segment>, String> {
     if template.is_empty() {
-        return Err("empty key template; DynamoDB rejects empty key values".into());
+        return Err(
+            "empty key template; DynamoDB rejects empty key values, so write text such as `PROFILE` or a placeholder such as `<id>`".into(),
+        );
     }
     let mut segments = Vec::new();
     let mut lit = String::new();
@@ -61,9 +63,12 @@ pub fn parse(template: &str) -> Result<Vec<Segment>, String> {
                 segments.push(Segment::Field(name));
             }
             '>' => {
+                let place = match &template[..start] {
+                    "" => "at the start of the template".to_owned(),
+                    before => format!("after `{before}`"),
+                };
                 return Err(format!(
-                    "unmatched `>` at `{}`; placeholders are written `<field>`",
-                    &template[start..]
+                    "unmatched `>` {place}; placeholders are written `<field>`"
                 ));
             }
             c => lit.push(c),

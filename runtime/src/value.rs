@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `String`, `char` | `S` |
 //! | `bool` | `BOOL` |
-//! | integers, `f32`, `f64` | `N` (floats must be finite; integers are range-checked on read) |
+//! | integers, `f32`, `f64` | `N` (at most 38 significant digits; floats must be finite; integers are range-checked on read) |
 //! | `Option<T>` | absent when `None`; `NULL` reads as `None` |
 //! | `Vec<T>` | `L` |
 //! | [`Blob`] | `B` |

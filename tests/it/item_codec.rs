@@ -97,6 +97,7 @@ pub struct Kitchen {
     pub floats: Vec<f64>,
     pub addresses: Vec<Address>,
     pub nested_lists: Vec<Vec<Option<u8>>>,
+    pub tag_lists: Vec<BTreeSet<String>>,
     pub payload: Blob,
     pub tags: BTreeSet<String>,
     pub labels: HashSet<String>,
@@ -147,6 +148,7 @@ const KITCHEN_ATTRS: &[(&str, &str)] = &[
     ("floats", "L"),
     ("addresses", "L"),
     ("nestedLists", "L"),
+    ("tagLists", "L"),
     ("payload", "B"),
     ("tags", "SS"),
     ("labels", "SS"),
@@ -223,6 +225,7 @@ fn sample() -> Kitchen {
         floats: vec![0.5, 1e100],
         addresses: vec![address("A"), address("B")],
         nested_lists: vec![vec![Some(1), None], vec![]],
+        tag_lists: vec![["t".to_owned()].into()],
         payload: Blob::new(vec![0u8, 255, 7]),
         tags: ["a".to_owned(), "b".to_owned()].into(),
         labels: ["x".to_owned()].into(),
@@ -367,6 +370,22 @@ fn float32() -> impl Strategy<Value = f32> {
     ]
 }
 
+/// DynamoDB keeps 38 significant digits: every 128-bit integer below 10^38
+/// in magnitude, and larger ones with trailing zeros.
+fn huge_u128() -> impl Strategy<Value = u128> {
+    prop_oneof![
+        4 => 0..10u128.pow(38),
+        1 => prop::sample::select(vec![10u128.pow(38) - 1, 10u128.pow(38), 34 * 10u128.pow(37)]),
+    ]
+}
+
+fn huge_i128() -> impl Strategy<Value = i128> {
+    prop_oneof![
+        4 => -(10i128.pow(38) - 1)..10i128.pow(38),
+        1 => prop::sample::select(vec![-(10i128.pow(38)), 10i128.pow(38), -17 * 10i128.pow(37)]),
+    ]
+}
+
 fn address_strategy() -> impl Strategy<Value = Address> {
     (
         text(),
@@ -404,7 +423,7 @@ fn kitchen() -> impl Strategy<Value = Kitchen> {
             any::<u16>(),
             any::<u32>(),
             any::<u64>(),
-            any::<u128>(),
+            huge_u128(),
             any::<usize>(),
         ),
         (
@@ -412,7 +431,7 @@ fn kitchen() -> impl Strategy<Value = Kitchen> {
             any::<i16>(),
             any::<i32>(),
             any::<i64>(),
-            any::<i128>(),
+            huge_i128(),
             any::<isize>(),
         ),
         float32(),
@@ -426,6 +445,7 @@ fn kitchen() -> impl Strategy<Value = Kitchen> {
         vec(float64(), 0..4),
         vec(address_strategy(), 0..3),
         vec(vec(prop::option::of(any::<u8>()), 0..3), 0..3),
+        vec(btree_set("\\PC{1,6}", 1..3), 0..3),
         vec(any::<u8>(), 0..16).prop_map(Blob::new),
     );
     let collections = (
@@ -469,6 +489,7 @@ fn kitchen() -> impl Strategy<Value = Kitchen> {
                 floats,
                 addresses,
                 nested_lists,
+                tag_lists,
                 payload,
             ),
             (tags, labels, scores, counts, groups, address, mood),
@@ -502,6 +523,7 @@ fn kitchen() -> impl Strategy<Value = Kitchen> {
             floats,
             addresses,
             nested_lists,
+            tag_lists,
             payload,
             tags,
             labels,
@@ -939,6 +961,26 @@ fn malformed_items_are_errors_not_panics() {
     let mut k = sample();
     k.maybe_address.as_mut().unwrap().geo.lat = f64::NEG_INFINITY;
     encode_fails(&k, "maybeAddress.geo.lat");
+    // DynamoDB keeps 38 significant digits; trailing zeros do not count.
+    for bad in [u128::MAX, 10u128.pow(38) + 1] {
+        let mut k = sample();
+        k.huge_u128 = bad;
+        encode_fails(&k, "hugeU128");
+    }
+    for bad in [i128::MIN, i128::MAX, -(10i128.pow(38)) - 1] {
+        let mut k = sample();
+        k.huge_i128 = bad;
+        encode_fails(&k, "hugeI128");
+    }
+    let mut k = sample();
+    k.huge_u128 = 10u128.pow(38) - 1;
+    k.huge_i128 = -17 * 10i128.pow(37);
+    assert!(k.to_item().is_ok());
+    // DynamoDB has no empty set; outside a list it is stored absent, inside
+    // a list it cannot be stored at all.
+    let mut k = sample();
+    k.tag_lists = vec![["a".to_owned()].into(), BTreeSet::new()];
+    encode_fails(&k, "tagLists[1]");
 
     // Declared validations fail every write before anything is encoded.
     let good = Checked {
@@ -969,7 +1011,7 @@ fn malformed_items_are_errors_not_panics() {
     validation_fails(&c, "items", "at least 1");
 
     // Arbitrary attribute trees under the entity's names never panic.
-    check(2048, fuzzed_item(), |item| {
+    check(1024, fuzzed_item(), |item| {
         if let Ok(k) = Kitchen::from_item(item) {
             // Whatever decodes must also encode (or fail with an error).
             let _ = k.to_item();
@@ -1007,6 +1049,7 @@ const NAMES: &[&str] = &[
     "floats",
     "addresses",
     "nestedLists",
+    "tagLists",
     "payload",
     "tags",
     "labels",

@@ -16,3 +16,4 @@ mod pagination;
 mod reserved;
 mod shop;
 mod support;
+mod writes;
