@@ -57,6 +57,14 @@ pub fn parse(template: &str) -> Result<Vec<Segment>, String> {
                         "placeholder `<{name}>` is not a field name; placeholders hold a field identifier such as `<user_id>`"
                     ));
                 }
+                if segments
+                    .iter()
+                    .any(|s| matches!(s, Segment::Field(f) if *f == name))
+                {
+                    return Err(format!(
+                        "placeholder `<{name}>` appears twice in one template; each field goes into a key once"
+                    ));
+                }
                 if !lit.is_empty() {
                     segments.push(Segment::Lit(std::mem::take(&mut lit)));
                 }
@@ -156,8 +164,9 @@ mod tests {
     }
 
     #[test]
-    fn fields_are_unique_in_order() {
-        let s = parse("<b>#<a>#<b>").unwrap();
+    fn fields_are_in_order_and_never_repeated() {
+        let s = parse("<b>#<a>").unwrap();
         assert_eq!(fields(&s), vec!["b", "a"]);
+        assert!(parse("<b>#<a>#<b>").unwrap_err().contains("appears twice"));
     }
 }

@@ -243,7 +243,9 @@ impl<E: Executor> Db<E> {
             .chunks(MAX_BATCH_GET)
             .map(|c| c.iter().map(key_item::<T::Table>).collect())
             .collect();
-        let results: Vec<Result<(Vec<Item>, Vec<Item>), Error>> = futures::stream::iter(chunks)
+        // Per chunk: the items found and the keys still unprocessed.
+        type ChunkResult = Result<(Vec<Item>, Vec<Item>), Error>;
+        let results: Vec<ChunkResult> = futures::stream::iter(chunks)
             .map(|mut chunk| async move {
                 let mut found = Vec::new();
                 for attempt in 0..policy.max_attempts {

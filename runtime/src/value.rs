@@ -349,20 +349,18 @@ macro_rules! map_attr {
         impl<T: Attr, S: $($bound)*> Attr for $map<String, T, S> {
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
                 let mut m = HashMap::with_capacity(self.len());
+                // Every entry is kept: `None` is stored as NULL, so `{"a": None}`
+                // reads back as written.
                 for (k, v) in self {
-                    if !v.is_absent() {
-                        m.insert(k.clone(), v.to_attr().map_err(|e| e.at(k))?);
-                    }
+                    m.insert(k.clone(), v.to_attr().map_err(|e| e.at(k))?);
                 }
                 Ok(AttributeValue::M(m))
             }
             fn into_attr(self) -> Result<AttributeValue, EncodeError> {
                 let mut m = HashMap::with_capacity(self.len());
                 for (k, v) in self {
-                    if !v.is_absent() {
-                        let v = v.into_attr().map_err(|e| e.at(&k))?;
-                        m.insert(k, v);
-                    }
+                    let v = v.into_attr().map_err(|e| e.at(&k))?;
+                    m.insert(k, v);
                 }
                 Ok(AttributeValue::M(m))
             }
@@ -388,9 +386,7 @@ impl<T: Attr> Attr for BTreeMap<String, T> {
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         let mut m = HashMap::with_capacity(self.len());
         for (k, v) in self {
-            if !v.is_absent() {
-                m.insert(k.clone(), v.to_attr().map_err(|e| e.at(k))?);
-            }
+            m.insert(k.clone(), v.to_attr().map_err(|e| e.at(k))?);
         }
         Ok(AttributeValue::M(m))
     }

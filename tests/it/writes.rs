@@ -22,10 +22,7 @@ fn raw_attr(item: &Item, name: &str) -> Option<String> {
     item.get(name).and_then(|v| v.as_s().ok()).cloned()
 }
 
-async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> Item
-where
-    E: Executor,
-{
+async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> Item {
     let mut key = Item::new();
     key.insert("PK".into(), AttributeValue::S(pk.into()));
     key.insert("SK".into(), AttributeValue::S(sk.into()));
