@@ -1,0 +1,28 @@
+//! Compile-fail suite: every file under `tests/ui/` is one mistake a user can
+//! make in the derive attributes, and its `.stderr` is the error they see.
+//!
+//! rustc's diagnostics change between releases, so the snapshots are pinned
+//! to one compiler; review every `.stderr` after `TRYBUILD=overwrite`.
+
+use std::process::Command;
+
+/// The compiler release the `.stderr` snapshots were written with.
+const PINNED: &str = "rustc 1.95.";
+
+#[test]
+fn compile_fail() {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let output = Command::new(&rustc)
+        .arg("--version")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run `{} --version`: {e}", rustc.to_string_lossy()));
+    let version = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        version.starts_with(PINNED),
+        "the tests/ui/**/*.stderr snapshots are for rustc 1.95, but this is `{}`; \
+         run this test with a 1.95 toolchain (`cargo +1.95 test --test compile_fail`), \
+         or regenerate the snapshots with TRYBUILD=overwrite and review every one",
+        version.trim()
+    );
+    trybuild::TestCases::new().compile_fail("tests/ui/**/*.rs");
+}

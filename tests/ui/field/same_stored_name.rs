@@ -1,0 +1,18 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App")]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App)]
+#[pk("USER#<id>")]
+#[sk("PROFILE")]
+struct User {
+    id: String,
+    name: String,
+    #[attr(rename = "name")]
+    display_name: String,
+}
+
+fn main() {}

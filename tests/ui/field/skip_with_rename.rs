@@ -1,0 +1,17 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App")]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App)]
+#[pk("USER#<id>")]
+#[sk("PROFILE")]
+struct User {
+    id: String,
+    #[attr(skip, rename = "n")]
+    cache: String,
+}
+
+fn main() {}

@@ -1,0 +1,17 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App")]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App)]
+#[pk("USER#<id>")]
+#[sk("PROFILE")]
+#[lsi1(sk = "ORG#<org>")]
+struct User {
+    id: String,
+    org: String,
+}
+
+fn main() {}

@@ -1,0 +1,19 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App", gsi1)]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App)]
+#[pk("USER#<id>")]
+#[sk("PROFILE")]
+#[gsi1(pk = "ORG#<org>", sk = "USER#<id>", when = listed)]
+struct User {
+    id: String,
+    org: String,
+    #[attr(skip)]
+    listed: bool,
+}
+
+fn main() {}

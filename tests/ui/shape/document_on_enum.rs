@@ -1,0 +1,8 @@
+use singletable::Document;
+
+#[derive(Document)]
+enum Address {
+    Home,
+}
+
+fn main() {}

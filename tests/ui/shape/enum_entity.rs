@@ -1,0 +1,15 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App")]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App)]
+#[pk("USER#<id>")]
+#[sk("PROFILE")]
+enum User {
+    Active,
+}
+
+fn main() {}

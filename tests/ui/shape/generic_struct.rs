@@ -1,0 +1,16 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App")]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App)]
+#[pk("USER#<id>")]
+#[sk("PROFILE")]
+struct User<T> {
+    id: String,
+    extra: T,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use singletable::StrEnum;
+
+#[derive(StrEnum)]
+enum Status {
+    Pending,
+    Shipped(String),
+}
+
+fn main() {}

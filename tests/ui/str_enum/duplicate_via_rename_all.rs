@@ -1,0 +1,10 @@
+use singletable::StrEnum;
+
+#[derive(StrEnum)]
+#[str_enum(rename_all = "lowercase")]
+enum Status {
+    InTransit,
+    Intransit,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use singletable::StrEnum;
+
+#[derive(StrEnum)]
+struct Status {
+    code: String,
+}
+
+fn main() {}

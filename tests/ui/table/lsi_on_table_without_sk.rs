@@ -1,0 +1,7 @@
+use singletable::Table;
+
+#[derive(Table)]
+#[table(name = "App", no_sk, lsi1)]
+struct App;
+
+fn main() {}

@@ -1,0 +1,7 @@
+use singletable::Table;
+
+#[derive(Table)]
+#[table(gsi1)]
+struct App;
+
+fn main() {}

@@ -1,0 +1,17 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App", gsi1)]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App)]
+#[pk("USER#<id>")]
+#[sk("PROFILE")]
+#[gsi1(pk = "ORG#<orgg>", sk = "USER#<id>")]
+struct User {
+    id: String,
+    org: String,
+}
+
+fn main() {}

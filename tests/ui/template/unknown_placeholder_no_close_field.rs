@@ -1,0 +1,16 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App")]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App)]
+#[pk("USER#<customer>")]
+#[sk("PROFILE")]
+struct User {
+    id: String,
+    org: String,
+}
+
+fn main() {}
