@@ -113,7 +113,7 @@ pub struct Query<T, I = OnTable> {
     error: Option<Error>,
     forward: bool,
     limit: Option<u32>,
-    consistent: bool,
+    consistent_read: bool,
     filter: Option<Condition>,
     projection: Option<Vec<String>>,
     other: OtherTypes,
@@ -169,7 +169,7 @@ impl<T, I> Query<T, I> {
             error,
             forward: true,
             limit: None,
-            consistent: false,
+            consistent_read: false,
             filter: None,
             projection: None,
             other: OtherTypes::Error,
@@ -269,18 +269,22 @@ impl<T, I> Query<T, I> {
             filter: self.filter.clone(),
             limit: limit.map(|l| i32::try_from(l).unwrap_or(i32::MAX)),
             forward: self.forward,
-            consistent: self.consistent,
+            consistent: self.consistent_read,
             projection: self.projection.clone(),
             start,
         })
     }
 }
 
-impl<T, I: ConsistentRead> Query<T, I> {
+impl<T, I> Query<T, I> {
     /// Strongly consistent read: sees every write acknowledged before it, at
-    /// twice the read cost. Not available on global indexes.
-    pub fn consistent(mut self) -> Self {
-        self.consistent = true;
+    /// twice the read cost. Not available on global indexes: calling it on a
+    /// global-index query does not compile.
+    pub fn consistent(mut self) -> Self
+    where
+        I: ConsistentRead,
+    {
+        self.consistent_read = true;
         self
     }
 }
