@@ -4,7 +4,8 @@
 //! --example shop`, or against any endpoint with `DYNAMODB_ENDPOINT` set.
 //! `TABLE_NAME` picks the table (default `AppTable`). It creates the table
 //! when missing, writes the sample data, runs every access pattern and
-//! leaves the data in the table.
+//! leaves the data in the table. `cargo run --example shop -- --design`
+//! prints the design document generated from the declarations.
 
 mod app;
 mod model;
@@ -21,6 +22,11 @@ async fn main() {
 }
 
 async fn run() -> Result<()> {
+    if std::env::args().any(|a| a == "--design") {
+        // The single-table design document, generated from the declarations.
+        print!("{}", singletable::design::document::<AppTable>());
+        return Ok(());
+    }
     let table = std::env::var("TABLE_NAME").unwrap_or_else(|_| "AppTable".to_owned());
     let db = Db::from_env(table).await;
     if db.create_table_if_missing::<AppTable>().await? {

@@ -6,7 +6,12 @@ use singletable::{Collection, Entity, StrEnum, Table};
 
 /// The one table every entity of the store lives in.
 #[derive(Table)]
-#[table(name = "AppTable", gsi1, gsi2)]
+#[table(
+    name = "AppTable",
+    gsi1,
+    gsi2,
+    entities(User, OrderSummary, Order, OrderItem, Product)
+)]
 pub struct AppTable;
 
 /// Where an order is in its life.

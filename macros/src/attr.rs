@@ -116,6 +116,12 @@ pub struct FieldOpts {
     pub max_len: Option<usize>,
     #[darling(default)]
     pub version: Flag,
+    #[darling(default)]
+    pub ttl: Flag,
+    #[darling(default)]
+    pub created_at: Flag,
+    #[darling(default)]
+    pub updated_at: Flag,
 }
 
 /// The arguments of `#[gsiN(pk = "...", sk = "...", when = ...)]`.
@@ -126,6 +132,8 @@ struct GsiArgs {
     sk: Option<syn::LitStr>,
     #[darling(default)]
     when: Option<syn::Path>,
+    #[darling(default)]
+    shards: Option<SpannedValue<u16>>,
 }
 
 /// The arguments of `#[lsiN(sk = "...")]`.
@@ -176,6 +184,8 @@ pub struct IndexDecl {
     pub sk: Option<Template>,
     /// Sparse-index condition: a `bool` field or a function of the item.
     pub when: Option<syn::Path>,
+    /// Write shards of the partition key (1: none).
+    pub shards: u16,
 }
 
 impl IndexDecl {
@@ -264,6 +274,17 @@ pub fn parse_keys(
                     pk: Template::parse(args.pk, errors),
                     sk: args.sk.and_then(|sk| Template::parse(sk, errors)),
                     when: args.when,
+                    shards: match args.shards {
+                        Some(n) if *n < 2 || *n > 1000 => {
+                            errors.push(
+                                darling::Error::custom("`shards` must be between 2 and 1000")
+                                    .with_span(&n.span()),
+                            );
+                            1
+                        }
+                        Some(n) => *n,
+                        None => 1,
+                    },
                 });
             }
             lsi if lsi.starts_with("lsi") => {
@@ -279,6 +300,7 @@ pub fn parse_keys(
                     pk: None,
                     sk: Template::parse(args.sk, errors),
                     when: None,
+                    shards: 1,
                 });
             }
             _ => {}

@@ -100,6 +100,10 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
                     },
                 }
             }
+
+            fn ttl_attribute() -> #p::__private::Option<&'static str> {
+                <#table as #p::Table>::TTL
+            }
         }
 
         #[automatically_derived]

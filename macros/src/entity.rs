@@ -46,6 +46,15 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
             type Table = #table;
             const ENTITY_TYPE: &'static str = "";
             const PK_TEMPLATE: &'static str = "";
+            const SHAPE: #krate::__private::EntityShape = #krate::__private::EntityShape {
+                name: "",
+                pk: #krate::__private::KeyShape { template: "", segs: &[], cardinality: || #krate::__private::None },
+                sk: #krate::__private::None,
+                indexes: &[],
+                access: &[],
+                attributes: &[],
+                ttl: #krate::__private::None,
+            };
             fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> { ::core::unimplemented!() }
             fn validate(&self) -> #krate::Result<()> { ::core::unimplemented!() }
             fn to_item(&self) -> #krate::Result<#krate::Item> { ::core::unimplemented!() }
@@ -147,6 +156,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let (access_types, access_impls) = access::expand(&ctx, ident, &keys, &accesses);
     let (fields_type, fields_impls) = crate::fields::expand(&ctx, &keys);
     let entity_items = crate::fields::entity_items(&ctx, &keys);
+    let shape = crate::shape::entity_shape(&ctx, &keys, &accesses);
     let checks = ctx.compile_checks(table, &keys);
     let codec = Codec {
         krate: &krate,
@@ -223,6 +233,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 type Table = #table;
                 const ENTITY_TYPE: &'static str = #entity_lit;
                 const PK_TEMPLATE: &'static str = #pk_template;
+                #shape
                 #entity_items
 
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
@@ -421,14 +432,25 @@ impl Ctx<'_> {
             .collect()
     }
 
-    fn literal_len(segments: &[Segment]) -> usize {
-        segments
+    /// The key's expected length: its literal text plus each value's
+    /// `KeyPart::size_hint`, so the builder allocates once.
+    fn capacity(&self, segments: &[Segment]) -> TokenStream {
+        let krate = self.krate;
+        let lit: usize = segments
             .iter()
             .map(|s| match s {
                 Segment::Lit(t) => t.len(),
-                Segment::Field(_) => 16,
+                Segment::Field(_) => 0,
             })
-            .sum()
+            .sum();
+        let hints = segments.iter().filter_map(|s| match s {
+            Segment::Lit(_) => None,
+            Segment::Field(name) => {
+                let ident = &self.field(name).ident;
+                Some(quote!(+ #krate::KeyPart::size_hint(&#ident)))
+            }
+        });
+        quote!(#lit #(#hints)*)
     }
 
     /// `pub fn pk(user_id: &str) -> Result<String>`.
@@ -440,7 +462,7 @@ impl Ctx<'_> {
         let params = self.params(&names);
         let write = self.write_segments(&k.template.segments);
         let max = self.max_len(k.role);
-        let cap = Self::literal_len(&k.template.segments);
+        let cap = self.capacity(&k.template.segments);
         let entity = self.entity;
         let attr_label = &k.name;
         let doc = format!(

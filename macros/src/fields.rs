@@ -204,6 +204,41 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
     let mut out = quote! {
         const INDEX_KEYS: &'static [#p::__private::IndexKeys] = &[#(#indexes),*];
     };
+    let entity = ctx.entity;
+    let created = ctx.fields.iter().filter(|f| f.opts.created_at.is_present()).map(|f| {
+        let (ty, stored) = (&f.ty, &f.stored);
+        let call = quote_spanned!(ty.span()=> #p::__private::stamp::<#ty>(item, #stored));
+        quote!(if creating { #call.map_err(|e| #p::Error::Encode { entity: #entity, source: e })?; })
+    });
+    let updated: Vec<_> = ctx
+        .fields
+        .iter()
+        .filter(|f| f.opts.updated_at.is_present())
+        .collect();
+    let updated_stamp = updated.iter().map(|f| {
+        let (ty, stored) = (&f.ty, &f.stored);
+        let call = quote_spanned!(ty.span()=> #p::__private::stamp::<#ty>(item, #stored));
+        quote!(#call.map_err(|e| #p::Error::Encode { entity: #entity, source: e })?;)
+    });
+    out.extend(quote! {
+        fn stamp(item: &mut #p::Item, creating: bool) -> #p::Result<()> {
+            let _ = (&item, creating);
+            #(#created)*
+            #(#updated_stamp)*
+            #p::__private::Ok(())
+        }
+    });
+    if let Some(f) = updated.first() {
+        let (ty, stored) = (&f.ty, &f.stored);
+        out.extend(quote! {
+            fn updated_at() -> #p::__private::Option<(&'static str, fn() -> #p::Result<#p::AttributeValue>)> {
+                #p::__private::Some((#stored, || {
+                    #p::Attr::to_attr(&<#ty as #p::__private::Timestamp>::now())
+                        .map_err(|e| #p::Error::Encode { entity: #entity, source: e })
+                }))
+            }
+        });
+    }
     if let Some(v) = ctx.fields.iter().find(|f| f.opts.version.is_present()) {
         let stored = &v.stored;
         let id = &v.ident;

@@ -14,6 +14,7 @@ mod document;
 mod entity;
 mod fields;
 mod model;
+mod shape;
 mod str_enum;
 mod table;
 mod template;

@@ -217,6 +217,18 @@ impl Codec<'_> {
             let ident = &f.ident;
             let stored = &f.stored;
             let ty = &f.ty;
+            if f.opts.ttl.is_present() {
+                // TTL: epoch seconds as N, which DynamoDB's TTL reads.
+                let seconds = quote_spanned!(ty.span()=> <#ty as #krate::__private::EpochSeconds>::to_epoch(&self.#ident));
+                return quote! {
+                    if let #krate::__private::Some(__s) = #seconds {
+                        __item.insert(
+                            #krate::__private::String::from(#stored),
+                            #krate::__private::AttributeValue::N(__s.to_string()),
+                        );
+                    }
+                };
+            }
             let value = if f.opts.serde.is_present() {
                 quote!(#krate::__private::serde_to_attr(&self.#ident))
             } else if owned {
@@ -256,6 +268,16 @@ impl Codec<'_> {
                     _ => quote_spanned!(ty.span()=> <#ty as #krate::__private::Default>::default()),
                 };
                 return quote!(#ident: #value);
+            }
+            if f.opts.ttl.is_present() {
+                let err = wrap(quote!(__e.at(#stored)));
+                let read = quote_spanned!(ty.span()=> #krate::__private::ttl_from_attr::<#ty>(__item.remove(#stored)));
+                return quote! {
+                    #ident: match #read {
+                        #krate::__private::Ok(__v) => __v,
+                        #krate::__private::Err(__e) => return #krate::__private::Err(#err),
+                    }
+                };
             }
             let absent = match &f.opts.default {
                 Some(darling::util::Override::Explicit(path)) => quote!(#krate::__private::Ok(#path())),

@@ -90,6 +90,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     }
     errors.finish()?;
     let type_name = ident.to_string();
+    let n_variants = names.len() as u64;
     let expected = format!(
         "one of {}",
         names
@@ -148,6 +149,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 
         #[automatically_derived]
         impl #krate::KeyPart for #ident {
+            const CARDINALITY: ::core::option::Option<u64> = ::core::option::Option::Some(#n_variants);
             fn write_key_part(&self, out: &mut ::std::string::String) -> ::core::result::Result<(), #krate::KeyError> {
                 #krate::__private::escape_into(self.as_str(), out)
             }

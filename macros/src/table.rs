@@ -49,6 +49,10 @@ struct TableOpts {
     #[darling(default, rename = "crate")]
     krate: Option<syn::Path>,
     #[darling(default)]
+    entities: Option<PathList>,
+    #[darling(default)]
+    ttl: Option<SpannedValue<String>>,
+    #[darling(default)]
     gsi1: Option<Override<GsiOpts>>,
     #[darling(default)]
     gsi2: Option<Override<GsiOpts>>,
@@ -342,7 +346,40 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         Some(s) => quote!(::core::option::Option::Some(#s)),
         None => quote!(::core::option::Option::None),
     };
+    let ttl_tokens = match &o.ttl {
+        Some(t) => {
+            let t = t.as_str();
+            quote!(::core::option::Option::Some(#t))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let index_names: Vec<String> = gsis
+        .iter()
+        .filter(|(_, o)| o.is_some())
+        .map(|(n, _)| format!("gsi{n}"))
+        .chain(
+            lsis.iter()
+                .filter(|(_, o)| o.is_some())
+                .map(|(n, _)| format!("lsi{n}")),
+        )
+        .collect();
+    let entities: Vec<&syn::Path> = o
+        .entities
+        .as_ref()
+        .map(|l| l.iter().collect())
+        .unwrap_or_default();
+    let shapes = entities
+        .iter()
+        .map(|e| quote!(<#e as #krate::Entity>::SHAPE));
+    let checks = entity_checks(
+        &krate,
+        ident,
+        &entities,
+        &index_names,
+        o.ttl.as_ref().map(|t| t.as_str()),
+    );
     Ok(quote! {
+        #checks
         #[automatically_derived]
         impl #krate::Table for #ident {
             const NAME: &'static str = #name;
@@ -352,8 +389,84 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             const GLOBAL_INDEXES: &'static [#krate::GlobalIndex] = &[#(#gsi_defs),*];
             const LOCAL_INDEXES: &'static [#krate::LocalIndex] = &[#(#lsi_defs),*];
             const RESERVED: &'static [&'static str] = &[#(#reserved),*];
+            const ENTITIES: &'static [#krate::__private::EntityShape] = &[#(#shapes),*];
+            const TTL: ::core::option::Option<&'static str> = #ttl_tokens;
         }
         #(#gsi_impls)*
         #(#lsi_impls)*
     })
+}
+
+/// Compile-time checks across the entities listed in `entities(...)`, each
+/// pair checked once and reported at the later entity of the pair.
+fn entity_checks(
+    krate: &TokenStream,
+    table: &syn::Ident,
+    entities: &[&syn::Path],
+    indexes: &[String],
+    ttl: Option<&str>,
+) -> TokenStream {
+    use quote::quote_spanned;
+    use syn::spanned::Spanned;
+    let p = krate;
+    let mut out = TokenStream::new();
+    let name = |e: &syn::Path| quote!(#e).to_string().replace(' ', "");
+    for (j, b) in entities.iter().enumerate() {
+        let span = b.span();
+        let bn = name(b);
+        let msg = format!("entity `{bn}` is listed in `{table}` but stored in another table");
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                const fn __same<T: #p::Table>() -> &'static str { T::NAME }
+                if !#p::__private::str_eq(__same::<<#b as #p::Entity>::Table>(), <#table as #p::Table>::NAME) {
+                    ::core::panic!(#msg);
+                }
+            };
+        });
+        let ttl_msg = match ttl {
+            Some(t) => format!(
+                "entity `{bn}` stores its TTL in a different attribute than the table's `ttl = \"{t}\"`"
+            ),
+            None => format!(
+                "entity `{bn}` has a `#[attr(ttl)]` field but table `{table}` declares no `ttl = \"...\"`"
+            ),
+        };
+        let ttl_check = match ttl {
+            Some(t) => {
+                quote!(match <#b as #p::Entity>::SHAPE.ttl { ::core::option::Option::Some(a) => !#p::__private::str_eq(a, #t), ::core::option::Option::None => false })
+            }
+            None => quote!(<#b as #p::Entity>::SHAPE.ttl.is_some()),
+        };
+        out.extend(quote_spanned! {span=>
+            const _: () = if #ttl_check { ::core::panic!(#ttl_msg) };
+        });
+        for a in &entities[..j] {
+            let an = name(a);
+            let a_shape = quote!(<#a as #p::Entity>::SHAPE);
+            let b_shape = quote!(<#b as #p::Entity>::SHAPE);
+            let dup = format!(
+                "entities `{an}` and `{bn}` have the same entity name; give one `#[entity(name = \"...\")]`"
+            );
+            let collide = format!(
+                "entities `{an}` and `{bn}` can produce the same primary key, so one can overwrite the other; change a key template so they differ in a literal segment"
+            );
+            let leak = format!(
+                "a query of `{an}` or `{bn}` scoped to its sort-key prefix can return items of the other in a shared partition; give each a sort key prefix that is not a prefix of the other's (e.g. `ORDER#` and `ITEM#`)"
+            );
+            out.extend(quote_spanned! {span=>
+                const _: () = if #p::__private::str_eq(#a_shape.name, #b_shape.name) { ::core::panic!(#dup) };
+                const _: () = if #p::__private::primary_keys_collide(&#a_shape, &#b_shape) { ::core::panic!(#collide) };
+                const _: () = if #p::__private::table_queries_leak(&#a_shape, &#b_shape) { ::core::panic!(#leak) };
+            });
+            for ix in indexes {
+                let msg = format!(
+                    "queries of `{an}` or `{bn}` on index `{ix}` scoped to a sort-key prefix can return items of the other in a shared index partition; give each a distinct sort key prefix in `{ix}`"
+                );
+                out.extend(quote_spanned! {span=>
+                    const _: () = if #p::__private::index_queries_leak(&#a_shape, &#b_shape, #ix) { ::core::panic!(#msg) };
+                });
+            }
+        }
+    }
+    out
 }

@@ -112,7 +112,8 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
     /// Puts the item (replacing any item with its key).
     pub fn put<T: Entity>(self, item: &T) -> Self {
         self.push(item.primary_key(), || {
-            let encoded = item.to_item()?;
+            let mut encoded = item.to_item()?;
+            T::stamp(&mut encoded, false)?;
             crate::size::check_item(T::ENTITY_TYPE, &encoded)?;
             Ok(BatchOp::Put(encoded))
         })

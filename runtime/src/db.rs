@@ -99,9 +99,11 @@ impl<E: Executor> Db<E> {
     /// A PutItem of `item`, refused when it is over 400 KB.
     pub(crate) fn put_request<T: Entity>(
         &self,
-        item: Item,
+        mut item: Item,
         condition: Option<Condition>,
     ) -> Result<PutItem, Error> {
+        let creating = matches!(&condition, Some(Condition::NotExists(_)));
+        T::stamp(&mut item, creating)?;
         crate::size::check_item(T::ENTITY_TYPE, &item)?;
         Ok(PutItem {
             table: self.table.clone(),
@@ -213,7 +215,7 @@ impl<E: Executor> Db<E> {
 
     /// GetItem, eventually consistent (half the cost of a consistent read).
     pub async fn get<T: Entity>(&self, key: impl Into<PrimaryKey>) -> Result<Option<T>, Error> {
-        self.get_with::<T>(key.into(), false).await
+        self.get_with::<T>(key.into(), false, false).await
     }
 
     /// GetItem, strongly consistent: sees every acknowledged write.
@@ -221,20 +223,42 @@ impl<E: Executor> Db<E> {
         &self,
         key: impl Into<PrimaryKey>,
     ) -> Result<Option<T>, Error> {
-        self.get_with::<T>(key.into(), true).await
+        self.get_with::<T>(key.into(), true, false).await
     }
 
     async fn get_with<T: Entity>(
         &self,
         key: PrimaryKey,
         consistent: bool,
+        include_expired: bool,
     ) -> Result<Option<T>, Error> {
         let req = GetItem {
             table: self.table.clone(),
             key: key_item::<T::Table>(&key),
             consistent,
         };
-        self.exec.get_item(req).await?.map(T::from_item).transpose()
+        match self.exec.get_item(req).await? {
+            // DynamoDB deletes expired items lazily: hide them.
+            Some(item)
+                if crate::ttl::is_expired(
+                    &item,
+                    <T::Table as Table>::TTL,
+                    crate::ttl::now_epoch(),
+                ) && !include_expired =>
+            {
+                Ok(None)
+            }
+            item => item.map(T::from_item).transpose(),
+        }
+    }
+
+    /// GetItem that also returns an item whose TTL has passed but that
+    /// DynamoDB has not deleted yet.
+    pub async fn get_including_expired<T: Entity>(
+        &self,
+        key: impl Into<PrimaryKey>,
+    ) -> Result<Option<T>, Error> {
+        self.get_with::<T>(key.into(), false, true).await
     }
 
     /// DeleteItem. Deleting a missing item is not an error.

@@ -61,6 +61,12 @@ pub trait Table: 'static {
     const GLOBAL_INDEXES: &'static [GlobalIndex];
     /// Local secondary indexes.
     const LOCAL_INDEXES: &'static [LocalIndex];
+    /// The entities declared with `#[table(entities(...))]`: the design
+    /// document describes them and the derive checks them against each
+    /// other at compile time.
+    const ENTITIES: &'static [crate::design::EntityShape] = &[];
+    /// The TTL attribute (epoch seconds), if the table has one.
+    const TTL: Option<&'static str> = None;
     /// Every attribute name the table reserves: key attributes of the table
     /// and of its indexes, and the entity-type attribute. No entity field may
     /// be stored under one of these names.
@@ -76,11 +82,29 @@ pub trait Entity: Sized {
     /// The partition key template, as declared in `#[pk]`.
     const PK_TEMPLATE: &'static str;
 
+    /// The entity's design: templates, indexes, access patterns.
+    const SHAPE: crate::design::EntityShape;
     /// The key templates of the entity's secondary indexes, which updates use
     /// to rewrite index keys.
     const INDEX_KEYS: &'static [crate::update::IndexKeys] = &[];
     /// The stored name of the `#[attr(version)]` field, if any.
     const VERSION: Option<&'static str> = None;
+
+    /// Sets the automatic timestamps in an encoded item: `created_at` fields
+    /// when `creating`, `updated_at` fields always.
+    fn stamp(item: &mut Item, creating: bool) -> Result<(), Error> {
+        let _ = (item, creating);
+        Ok(())
+    }
+
+    /// The stored name of the `#[attr(updated_at)]` field and a function
+    /// giving its current value, for updates.
+    fn updated_at() -> Option<(
+        &'static str,
+        fn() -> Result<crate::value::AttributeValue, Error>,
+    )> {
+        None
+    }
 
     /// The optimistic-locking version, if the entity has one.
     fn version(&self) -> Option<u64> {

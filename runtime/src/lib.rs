@@ -10,6 +10,8 @@
 mod admin;
 pub mod batch;
 pub mod db;
+pub mod definition;
+pub mod design;
 pub mod entity;
 pub mod error;
 pub mod exec;
@@ -23,6 +25,7 @@ mod serde_bridge;
 pub mod size;
 mod timestamp;
 pub mod transact;
+pub mod ttl;
 pub mod update;
 pub mod value;
 
@@ -48,6 +51,10 @@ pub use value::{Attr, AttributeValue, Blob, Item};
 /// Used by generated code only; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::design::{
+        AccessShape, Card, CardFallback, EntityShape, IndexShape, KeySeg, KeyShape, cardinality,
+        index_queries_leak, primary_keys_collide, table_queries_leak,
+    };
     pub use crate::entity::markers::*;
     pub use crate::entity::{
         GsiAttrs, LsiAttrs, TableAttrs, contains, gsi_attrs, lsi_attrs, str_eq, table_attrs,
@@ -59,6 +66,7 @@ pub mod __private {
     };
     pub use crate::query::{Target, entity_type_of, unknown_type};
     pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
+    pub use crate::ttl::{EpochSeconds, Timestamp, stamp, ttl_from_attr};
     pub use crate::update::{IndexKeys, KeyTemplate, Seg, When};
     pub use crate::value::wrong_type;
     pub use ::aws_sdk_dynamodb::types::AttributeValue;

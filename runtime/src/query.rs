@@ -51,6 +51,11 @@ pub trait Decode: Sized {
     /// Decodes one item; `Ok(None)` when the item is another entity type and
     /// `other` says to skip it.
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error>;
+
+    /// The table's TTL attribute: items whose TTL has passed are hidden.
+    fn ttl_attribute() -> Option<&'static str> {
+        None
+    }
 }
 
 /// The entity type stored in an item, if any.
@@ -71,6 +76,10 @@ impl<T: Entity> Decode for T {
             return Ok(None);
         }
         T::from_item(item).map(Some)
+    }
+
+    fn ttl_attribute() -> Option<&'static str> {
+        <T::Table as crate::Table>::TTL
     }
 }
 
@@ -117,6 +126,7 @@ pub struct Query<T, I = OnTable> {
     filter: Option<Condition>,
     projection: Option<Vec<String>>,
     other: OtherTypes,
+    include_expired: bool,
     _marker: PhantomData<fn() -> (T, I)>,
 }
 
@@ -173,6 +183,7 @@ impl<T, I> Query<T, I> {
             filter: None,
             projection: None,
             other: OtherTypes::Error,
+            include_expired: false,
             _marker: PhantomData,
         }
     }
@@ -231,6 +242,14 @@ impl<T, I> Query<T, I> {
     /// Skips items of other entity types instead of failing on them.
     pub fn skip_other_types(mut self) -> Self {
         self.other = OtherTypes::Skip;
+        self
+    }
+
+    /// Also returns items whose TTL has passed but that DynamoDB has not
+    /// deleted yet (it deletes them lazily, up to days later). By default
+    /// they are hidden.
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
         self
     }
 
@@ -298,7 +317,16 @@ impl<T: Decode, I> Query<T, I> {
     }
 
     fn decode_items(&self, items: Vec<Item>, out: &mut Vec<T>) -> Result<(), Error> {
+        let ttl = if self.include_expired {
+            None
+        } else {
+            T::ttl_attribute()
+        };
+        let now = crate::ttl::now_epoch();
         for item in items {
+            if crate::ttl::is_expired(&item, ttl, now) {
+                continue;
+            }
             if let Some(v) = T::decode(item, self.other)? {
                 out.push(v);
             }

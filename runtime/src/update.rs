@@ -460,6 +460,14 @@ impl<E: Entity> Update<E> {
                 ));
             }
         }
+        if let Some((attr, now)) = E::updated_at() {
+            let set_by_caller = actions
+                .iter()
+                .any(|a| matches!(a, UpdateAction::Set(name, _) if name == attr));
+            if !set_by_caller {
+                actions.push(UpdateAction::Set(attr.to_owned(), SetValue::Value(now()?)));
+            }
+        }
         if let Some(version_attr) = E::VERSION {
             let Some(expected) = self.expected_version else {
                 return Err(Error::InvalidRequest(format!(

@@ -9,6 +9,7 @@ mod app;
 #[path = "../../examples/shop/model.rs"]
 mod model;
 
+mod design;
 mod item_codec;
 mod key_codec;
 mod lints;

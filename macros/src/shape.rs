@@ -1,0 +1,121 @@
+//! `const SHAPE`: the entity's design as data, for the design document and
+//! the cross-entity checks of `#[table(entities(...))]`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::access::Access;
+use crate::attr::{IndexKind, Keys, Template};
+use crate::entity::Ctx;
+use crate::template::Segment;
+
+/// The template with stored attribute names in its placeholders.
+fn stored_text(ctx: &Ctx, t: &Template) -> String {
+    t.segments
+        .iter()
+        .map(|s| match s {
+            Segment::Lit(text) => text.clone(),
+            Segment::Field(f) => format!("<{}>", ctx.field(f).stored),
+        })
+        .collect()
+}
+
+fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
+    let p = ctx.krate;
+    let text = stored_text(ctx, t);
+    // Placeholders never contain `#` and always end a segment, so a plain
+    // split of the template text gives the segments.
+    let segs = text.split('#').map(|seg| {
+        let (lit, field) = match seg.find('<') {
+            Some(i) => (&seg[..i], true),
+            None => (seg, false),
+        };
+        quote!(#p::__private::KeySeg { lit: #lit, field: #field })
+    });
+    let cards = t.fields().into_iter().map(|n| {
+        let ty = &ctx.field(n).ty;
+        quote!({
+            #[allow(unused_imports)]
+            use #p::__private::CardFallback as _;
+            (&#p::__private::Card::<#ty>(#p::__private::PhantomData)).get()
+        })
+    });
+    quote! {
+        #p::__private::KeyShape {
+            template: #text,
+            segs: &[#(#segs),*],
+            cardinality: || #p::__private::cardinality(&[#(#cards),*]),
+        }
+    }
+}
+
+fn opt(p: &TokenStream, t: Option<TokenStream>) -> TokenStream {
+    match t {
+        Some(t) => quote!(#p::__private::Some(#t)),
+        None => quote!(#p::__private::None),
+    }
+}
+
+pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream {
+    let p = ctx.krate;
+    let name = ctx.entity;
+    let Some(pk) = keys.pk.as_ref() else {
+        return TokenStream::new();
+    };
+    let pk = key_shape(ctx, pk);
+    let sk = opt(p, keys.sk.as_ref().map(|(t, _)| key_shape(ctx, t)));
+    let indexes = keys.indexes.iter().map(|ix| {
+        let n = ix.name();
+        let global = matches!(ix.kind, IndexKind::Gsi(_));
+        let ipk = opt(p, ix.pk.as_ref().map(|t| key_shape(ctx, t)));
+        let isk = opt(p, ix.sk.as_ref().map(|t| key_shape(ctx, t)));
+        let sparse = opt(
+            p,
+            ix.when.as_ref().map(|w| {
+                let text = quote!(#w).to_string().replace(' ', "");
+                quote!(#text)
+            }),
+        );
+        let shards = ix.shards;
+        quote! {
+            #p::__private::IndexShape { name: #n, global: #global, pk: #ipk, sk: #isk, sparse: #sparse, shards: #shards }
+        }
+    });
+    let access = accesses.iter().map(|a| {
+        let n = a.name.to_string();
+        let index = opt(
+            p,
+            a.index.as_ref().map(|i| {
+                let s = i.to_string();
+                quote!(#s)
+            }),
+        );
+        quote!(#p::__private::AccessShape { name: #n, index: #index })
+    });
+    let attributes = ctx
+        .fields
+        .iter()
+        .filter(|f| !f.skipped())
+        .map(|f| &f.stored);
+    let ttl = opt(
+        p,
+        ctx.fields
+            .iter()
+            .find(|f| f.opts.ttl.is_present())
+            .map(|f| {
+                let s = &f.stored;
+                quote!(#s)
+            }),
+    );
+    quote! {
+        const SHAPE: #p::__private::EntityShape = #p::__private::EntityShape {
+            name: #name,
+            pk: #pk,
+            sk: #sk,
+            indexes: &[#(#indexes),*],
+            access: &[#(#access),*],
+            attributes: &[#(#attributes),*],
+            ttl: #ttl,
+        };
+    }
+}

@@ -1,0 +1,393 @@
+//! The table definition a [`Table`] declaration implies: key schema, every
+//! index with its projection, billing, TTL. One value, three outputs: the
+//! CreateTable request ([`Db::create_table_if_missing`](crate::Db)), a JSON
+//! document for `aws dynamodb create-table --cli-input-json`, and a
+//! CloudFormation resource. [`Db::verify`](crate::Db) compares it with
+//! DescribeTable and reports drift.
+
+use serde::Serialize;
+
+use crate::entity::{Projection, Table};
+
+/// How the table is billed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Billing {
+    /// On-demand (`PAY_PER_REQUEST`), the default.
+    #[default]
+    OnDemand,
+    /// Provisioned capacity, applied to the table and every global index.
+    Provisioned {
+        /// Read capacity units.
+        read: i64,
+        /// Write capacity units.
+        write: i64,
+    },
+}
+
+/// `KeySchema` entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct KeyElement {
+    /// Attribute name.
+    pub attribute_name: String,
+    /// `HASH` or `RANGE`.
+    pub key_type: String,
+}
+
+/// `AttributeDefinitions` entry: only key attributes, all strings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct AttributeDefinition {
+    /// Attribute name.
+    pub attribute_name: String,
+    /// `S`: singletable keys are strings.
+    pub attribute_type: String,
+}
+
+/// An index's projection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct ProjectionDef {
+    /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
+    pub projection_type: String,
+    /// Attributes of an `INCLUDE` projection.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub non_key_attributes: Option<Vec<String>>,
+}
+
+/// Provisioned throughput.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Throughput {
+    /// Read capacity units.
+    pub read_capacity_units: i64,
+    /// Write capacity units.
+    pub write_capacity_units: i64,
+}
+
+/// A secondary index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct IndexDef {
+    /// Index name.
+    pub index_name: String,
+    /// Key schema.
+    pub key_schema: Vec<KeyElement>,
+    /// Projection.
+    pub projection: ProjectionDef,
+    /// Throughput (global indexes of provisioned tables).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisioned_throughput: Option<Throughput>,
+}
+
+/// The whole definition, in CreateTable's shape.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct TableDefinition {
+    /// Table name.
+    pub table_name: String,
+    /// Key attributes.
+    pub attribute_definitions: Vec<AttributeDefinition>,
+    /// Table key schema.
+    pub key_schema: Vec<KeyElement>,
+    /// Global secondary indexes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub global_secondary_indexes: Vec<IndexDef>,
+    /// Local secondary indexes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub local_secondary_indexes: Vec<IndexDef>,
+    /// `PAY_PER_REQUEST` or `PROVISIONED`.
+    pub billing_mode: String,
+    /// Throughput of a provisioned table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisioned_throughput: Option<Throughput>,
+    /// TTL attribute (not part of CreateTable: set with UpdateTimeToLive).
+    #[serde(skip)]
+    pub ttl_attribute: Option<String>,
+}
+
+fn key(name: &str, kind: &str) -> KeyElement {
+    KeyElement {
+        attribute_name: name.to_owned(),
+        key_type: kind.to_owned(),
+    }
+}
+
+fn projection(p: Projection) -> ProjectionDef {
+    match p {
+        Projection::All => ProjectionDef {
+            projection_type: "ALL".into(),
+            non_key_attributes: None,
+        },
+        Projection::KeysOnly => ProjectionDef {
+            projection_type: "KEYS_ONLY".into(),
+            non_key_attributes: None,
+        },
+        Projection::Include(attrs) => ProjectionDef {
+            projection_type: "INCLUDE".into(),
+            non_key_attributes: Some(attrs.iter().map(|a| (*a).to_owned()).collect()),
+        },
+    }
+}
+
+impl TableDefinition {
+    /// The definition of table `T` under `name`.
+    pub fn of<T: Table>(name: &str, billing: Billing) -> Self {
+        let throughput = match billing {
+            Billing::OnDemand => None,
+            Billing::Provisioned { read, write } => Some(Throughput {
+                read_capacity_units: read,
+                write_capacity_units: write,
+            }),
+        };
+        let mut attrs: Vec<&str> = vec![T::PK];
+        let mut key_schema = vec![key(T::PK, "HASH")];
+        if let Some(sk) = T::SK {
+            attrs.push(sk);
+            key_schema.push(key(sk, "RANGE"));
+        }
+        let global = T::GLOBAL_INDEXES
+            .iter()
+            .map(|g| {
+                attrs.push(g.pk);
+                let mut ks = vec![key(g.pk, "HASH")];
+                if let Some(sk) = g.sk {
+                    attrs.push(sk);
+                    ks.push(key(sk, "RANGE"));
+                }
+                IndexDef {
+                    index_name: g.name.to_owned(),
+                    key_schema: ks,
+                    projection: projection(g.projection),
+                    provisioned_throughput: throughput.clone(),
+                }
+            })
+            .collect();
+        let local = T::LOCAL_INDEXES
+            .iter()
+            .map(|l| {
+                attrs.push(l.sk);
+                IndexDef {
+                    index_name: l.name.to_owned(),
+                    key_schema: vec![key(T::PK, "HASH"), key(l.sk, "RANGE")],
+                    projection: projection(l.projection),
+                    provisioned_throughput: None,
+                }
+            })
+            .collect();
+        attrs.sort_unstable();
+        attrs.dedup();
+        Self {
+            table_name: name.to_owned(),
+            attribute_definitions: attrs
+                .into_iter()
+                .map(|a| AttributeDefinition {
+                    attribute_name: a.to_owned(),
+                    attribute_type: "S".into(),
+                })
+                .collect(),
+            key_schema,
+            global_secondary_indexes: global,
+            local_secondary_indexes: local,
+            billing_mode: if throughput.is_some() {
+                "PROVISIONED"
+            } else {
+                "PAY_PER_REQUEST"
+            }
+            .into(),
+            provisioned_throughput: throughput,
+            ttl_attribute: T::TTL.map(str::to_owned),
+        }
+    }
+
+    /// JSON for `aws dynamodb create-table --cli-input-json file://…`.
+    /// (TTL is enabled separately: `aws dynamodb update-time-to-live`.)
+    pub fn cli_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|_| unreachable!("plain data serializes"))
+    }
+
+    /// An `AWS::DynamoDB::Table` CloudFormation resource, under `logical_id`,
+    /// as a JSON template fragment `{ "<logical_id>": { "Type": …, "Properties": … } }`.
+    pub fn cloudformation(&self, logical_id: &str) -> String {
+        let mut props =
+            serde_json::to_value(self).unwrap_or_else(|_| unreachable!("plain data serializes"));
+        if let (Some(ttl), Some(obj)) = (&self.ttl_attribute, props.as_object_mut()) {
+            obj.insert(
+                "TimeToLiveSpecification".into(),
+                serde_json::json!({ "AttributeName": ttl, "Enabled": true }),
+            );
+        }
+        let resource = serde_json::json!({
+            logical_id: { "Type": "AWS::DynamoDB::Table", "Properties": props }
+        });
+        serde_json::to_string_pretty(&resource)
+            .unwrap_or_else(|_| unreachable!("plain data serializes"))
+    }
+}
+
+/// One difference between the declaration and the table DynamoDB describes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Drift {
+    /// The table's key schema differs.
+    KeySchema {
+        /// Declared.
+        declared: Vec<KeyElement>,
+        /// Described.
+        actual: Vec<KeyElement>,
+    },
+    /// A declared index does not exist.
+    MissingIndex(String),
+    /// An index exists that the declaration does not have.
+    ExtraIndex(String),
+    /// An index's key schema differs.
+    IndexKeySchema {
+        /// Index name.
+        index: String,
+        /// Declared.
+        declared: Vec<KeyElement>,
+        /// Described.
+        actual: Vec<KeyElement>,
+    },
+    /// An index's projection differs.
+    Projection {
+        /// Index name.
+        index: String,
+        /// Declared.
+        declared: ProjectionDef,
+        /// Described.
+        actual: ProjectionDef,
+    },
+    /// A key attribute is not a string.
+    AttributeType {
+        /// Attribute name.
+        attribute: String,
+        /// Described type.
+        actual: String,
+    },
+    /// TTL is not enabled on the declared attribute.
+    Ttl {
+        /// Declared attribute.
+        declared: Option<String>,
+        /// Attribute enabled on the table.
+        actual: Option<String>,
+    },
+}
+
+impl std::fmt::Display for Drift {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let keys = |k: &[KeyElement]| {
+            k.iter()
+                .map(|e| format!("{} {}", e.attribute_name, e.key_type))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Drift::KeySchema { declared, actual } => write!(
+                f,
+                "table key schema is [{}], declared [{}]",
+                keys(actual),
+                keys(declared)
+            ),
+            Drift::MissingIndex(i) => write!(f, "index `{i}` is declared but missing"),
+            Drift::ExtraIndex(i) => write!(f, "index `{i}` exists but is not declared"),
+            Drift::IndexKeySchema {
+                index,
+                declared,
+                actual,
+            } => write!(
+                f,
+                "index `{index}` key schema is [{}], declared [{}]",
+                keys(actual),
+                keys(declared)
+            ),
+            Drift::Projection {
+                index,
+                declared,
+                actual,
+            } => write!(
+                f,
+                "index `{index}` projects {}, declared {}",
+                actual.projection_type, declared.projection_type
+            ),
+            Drift::AttributeType { attribute, actual } => {
+                write!(
+                    f,
+                    "key attribute `{attribute}` has type {actual}, expected S"
+                )
+            }
+            Drift::Ttl { declared, actual } => {
+                write!(f, "TTL attribute is {actual:?}, declared {declared:?}")
+            }
+        }
+    }
+}
+
+/// Compares a declared and a described definition.
+pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drift> {
+    let mut out = Vec::new();
+    if declared.key_schema != actual.key_schema {
+        out.push(Drift::KeySchema {
+            declared: declared.key_schema.clone(),
+            actual: actual.key_schema.clone(),
+        });
+    }
+    for a in &actual.attribute_definitions {
+        if a.attribute_type != "S" {
+            out.push(Drift::AttributeType {
+                attribute: a.attribute_name.clone(),
+                actual: a.attribute_type.clone(),
+            });
+        }
+    }
+    for (decl, act) in [
+        (
+            &declared.global_secondary_indexes,
+            &actual.global_secondary_indexes,
+        ),
+        (
+            &declared.local_secondary_indexes,
+            &actual.local_secondary_indexes,
+        ),
+    ] {
+        for d in decl {
+            match act.iter().find(|a| a.index_name == d.index_name) {
+                None => out.push(Drift::MissingIndex(d.index_name.clone())),
+                Some(a) => {
+                    if a.key_schema != d.key_schema {
+                        out.push(Drift::IndexKeySchema {
+                            index: d.index_name.clone(),
+                            declared: d.key_schema.clone(),
+                            actual: a.key_schema.clone(),
+                        });
+                    }
+                    let mut dp = d.projection.clone();
+                    let mut ap = a.projection.clone();
+                    for p in [&mut dp, &mut ap] {
+                        if let Some(v) = p.non_key_attributes.as_mut() {
+                            v.sort();
+                        }
+                    }
+                    if dp != ap {
+                        out.push(Drift::Projection {
+                            index: d.index_name.clone(),
+                            declared: d.projection.clone(),
+                            actual: a.projection.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        for a in act {
+            if !decl.iter().any(|d| d.index_name == a.index_name) {
+                out.push(Drift::ExtraIndex(a.index_name.clone()));
+            }
+        }
+    }
+    if declared.ttl_attribute != actual.ttl_attribute {
+        out.push(Drift::Ttl {
+            declared: declared.ttl_attribute.clone(),
+            actual: actual.ttl_attribute.clone(),
+        });
+    }
+    out
+}

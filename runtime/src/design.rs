@@ -1,0 +1,422 @@
+//! The single-table design as data, and what is generated from it: the
+//! layout and access-pattern document (markdown, with design warnings), and
+//! compile-time checks across the entities of one table.
+
+use std::fmt::Write;
+
+use crate::entity::Table;
+
+/// One `#`-delimited segment of a key template: literal text, optionally
+/// followed by a placeholder (placeholders always end a segment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeySeg {
+    /// Literal text of the segment (before the placeholder, if any).
+    pub lit: &'static str,
+    /// Whether a placeholder ends the segment.
+    pub field: bool,
+}
+
+/// A key template as declared (with stored attribute names in placeholders).
+#[derive(Debug, Clone, Copy)]
+pub struct KeyShape {
+    /// `USER#<userId>`.
+    pub template: &'static str,
+    /// The template split at `#`.
+    pub segs: &'static [KeySeg],
+    /// How many distinct values the key can take, when that is small and
+    /// known (constant templates, `bool`, `StrEnum` placeholders).
+    pub cardinality: fn() -> Option<u64>,
+}
+
+/// An index as one entity uses it.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexShape {
+    /// `gsi1`, `lsi1`.
+    pub name: &'static str,
+    /// Global (true) or local index.
+    pub global: bool,
+    /// Partition key template (global indexes).
+    pub pk: Option<KeyShape>,
+    /// Sort key template.
+    pub sk: Option<KeyShape>,
+    /// The sparse condition, as written (`published`).
+    pub sparse: Option<&'static str>,
+    /// Write shards of the partition key (1: not sharded).
+    pub shards: u16,
+}
+
+/// A declared access pattern.
+#[derive(Debug, Clone, Copy)]
+pub struct AccessShape {
+    /// Pattern name.
+    pub name: &'static str,
+    /// Index read, `None` for the table.
+    pub index: Option<&'static str>,
+}
+
+/// Everything the design document and the cross-entity checks need to know
+/// about one entity.
+#[derive(Debug, Clone, Copy)]
+pub struct EntityShape {
+    /// Entity type name (the `entityType` value).
+    pub name: &'static str,
+    /// Partition key template.
+    pub pk: KeyShape,
+    /// Sort key template.
+    pub sk: Option<KeyShape>,
+    /// Secondary indexes.
+    pub indexes: &'static [IndexShape],
+    /// Access patterns.
+    pub access: &'static [AccessShape],
+    /// Stored attribute names, in declaration order.
+    pub attributes: &'static [&'static str],
+    /// The TTL attribute, if any.
+    pub ttl: Option<&'static str>,
+}
+
+impl EntityShape {
+    fn index(&self, name: &str) -> Option<&IndexShape> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+}
+
+// ---- compile-time checks (const fns over the shapes) ----
+
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
+    if prefix.len() > s.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < prefix.len() {
+        if s[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether two segments can hold the same text.
+const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
+    let (x, y) = (a.lit.as_bytes(), b.lit.as_bytes());
+    match (a.field, b.field) {
+        (false, false) => bytes_eq(x, y),
+        // A placeholder holds at least one character.
+        (false, true) => starts_with(x, y) && x.len() > y.len(),
+        (true, false) => starts_with(y, x) && y.len() > x.len(),
+        (true, true) => starts_with(x, y) || starts_with(y, x),
+    }
+}
+
+/// Whether two templates can produce the same key.
+pub const fn keys_overlap(a: &[KeySeg], b: &[KeySeg]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !seg_overlap(a[i], b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether two optional sort templates can produce the same sort key.
+const fn sort_overlap(a: Option<KeyShape>, b: Option<KeyShape>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => keys_overlap(a.segs, b.segs),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Whether a query scoped by `a`'s sort template (`begins_with` its literal
+/// text up to the first placeholder) can return an item whose sort key
+/// follows `b`.
+pub const fn scope_leaks(a: &[KeySeg], b: &[KeySeg]) -> bool {
+    // The scope: every leading literal segment, then the literal part of the
+    // first segment with a placeholder.
+    let mut k = 0;
+    while k < a.len() && !a[k].field {
+        k += 1;
+    }
+    if k == a.len() {
+        // A constant sort key is queried with `=`: no scope to leak into.
+        return false;
+    }
+    if b.len() <= k {
+        return false;
+    }
+    let mut i = 0;
+    while i < k {
+        let lit = KeySeg {
+            lit: a[i].lit,
+            field: false,
+        };
+        if !seg_overlap(lit, b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    let (scope, seg) = (a[k].lit.as_bytes(), b[k]);
+    if seg.field {
+        starts_with(seg.lit.as_bytes(), scope) || starts_with(scope, seg.lit.as_bytes())
+    } else {
+        starts_with(seg.lit.as_bytes(), scope)
+    }
+}
+
+/// Whether entities `a` and `b` can produce the same primary key.
+pub const fn primary_keys_collide(a: &EntityShape, b: &EntityShape) -> bool {
+    keys_overlap(a.pk.segs, b.pk.segs) && sort_overlap(a.sk, b.sk)
+}
+
+/// Whether a scoped table query of one entity can return items of the other.
+pub const fn table_queries_leak(a: &EntityShape, b: &EntityShape) -> bool {
+    if !keys_overlap(a.pk.segs, b.pk.segs) {
+        return false;
+    }
+    match (a.sk, b.sk) {
+        (Some(x), Some(y)) => scope_leaks(x.segs, y.segs) || scope_leaks(y.segs, x.segs),
+        _ => false,
+    }
+}
+
+/// Whether scoped queries of one entity on index `index` (`gsi1`) can
+/// return items of the other.
+pub const fn index_queries_leak(a: &EntityShape, b: &EntityShape, index: &str) -> bool {
+    let mut i = 0;
+    while i < a.indexes.len() {
+        let x = a.indexes[i];
+        let mut j = 0;
+        while j < b.indexes.len() {
+            let y = b.indexes[j];
+            if crate::entity::str_eq(x.name, index) && crate::entity::str_eq(y.name, index) {
+                let pk_overlap = match (x.pk, y.pk) {
+                    (Some(p), Some(q)) => keys_overlap(p.segs, q.segs),
+                    // Local indexes share the table's partition key.
+                    (None, None) => keys_overlap(a.pk.segs, b.pk.segs),
+                    _ => false,
+                };
+                if pk_overlap {
+                    if let (Some(p), Some(q)) = (x.sk, y.sk) {
+                        if scope_leaks(p.segs, q.segs) || scope_leaks(q.segs, p.segs) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    false
+}
+
+// ---- the design document ----
+
+fn cell(k: Option<&KeyShape>, suffix: &str) -> String {
+    match k {
+        Some(k) => format!("`{}`{suffix}", k.template),
+        None => String::new(),
+    }
+}
+
+/// The layout table: one row per entity, one column per key attribute of
+/// the table and its indexes.
+pub fn layout_table<T: Table>() -> String {
+    let mut columns: Vec<String> = vec![T::PK.to_owned()];
+    columns.extend(T::SK.map(str::to_owned));
+    for g in T::GLOBAL_INDEXES {
+        columns.push(g.pk.to_owned());
+        columns.extend(g.sk.map(str::to_owned));
+    }
+    for l in T::LOCAL_INDEXES {
+        columns.push(l.sk.to_owned());
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "| {} | {} |", T::ENTITY_TYPE, columns.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
+    for e in T::ENTITIES {
+        let mut cells = vec![cell(Some(&e.pk), "")];
+        if T::SK.is_some() {
+            cells.push(cell(e.sk.as_ref(), ""));
+        }
+        for g in T::GLOBAL_INDEXES {
+            let ix = e.index(&format!("gsi{}", g.number));
+            let suffix = ix
+                .and_then(|i| i.sparse)
+                .map(|s| format!(" (only when {s})"))
+                .unwrap_or_default();
+            let shards = match ix {
+                Some(i) if i.shards > 1 => format!(" + `#<shard 0..{}>`", i.shards - 1),
+                _ => String::new(),
+            };
+            cells.push(cell(
+                ix.and_then(|i| i.pk.as_ref()),
+                &format!("{shards}{suffix}"),
+            ));
+            if g.sk.is_some() {
+                cells.push(cell(ix.and_then(|i| i.sk.as_ref()), ""));
+            }
+        }
+        for l in T::LOCAL_INDEXES {
+            let ix = e.index(&format!("lsi{}", l.number));
+            cells.push(cell(ix.and_then(|i| i.sk.as_ref()), ""));
+        }
+        let _ = writeln!(out, "| {} | {} |", e.name, cells.join(" | "));
+    }
+    out
+}
+
+/// The access patterns: name, index, key condition, entity type returned.
+pub fn access_table<T: Table>() -> String {
+    let mut out =
+        String::from("| access pattern | index | key condition | returns |\n|---|---|---|---|\n");
+    for e in T::ENTITIES {
+        for a in e.access {
+            let (index, pk_attr, sk_attr, pk, sk) =
+                match a.index.and_then(|n| e.index(n).map(|i| (n, i))) {
+                    Some((n, ix)) => {
+                        let number: u8 = n[3..].parse().unwrap_or(0);
+                        if ix.global {
+                            let g = T::GLOBAL_INDEXES.iter().find(|g| g.number == number);
+                            (
+                                g.map_or(n, |g| g.name),
+                                g.map_or("?", |g| g.pk),
+                                g.and_then(|g| g.sk),
+                                ix.pk.as_ref().map_or("", |k| k.template),
+                                ix.sk,
+                            )
+                        } else {
+                            let l = T::LOCAL_INDEXES.iter().find(|l| l.number == number);
+                            (
+                                l.map_or(n, |l| l.name),
+                                T::PK,
+                                l.map(|l| l.sk),
+                                e.pk.template,
+                                ix.sk,
+                            )
+                        }
+                    }
+                    None => ("table", T::PK, T::SK, e.pk.template, e.sk),
+                };
+            let mut cond = format!("`{pk_attr} = {pk}`");
+            if let (Some(attr), Some(sk)) = (sk_attr, sk) {
+                let lit: String = sk.template.split('<').next().unwrap_or("").to_owned();
+                if !sk.template.contains('<') {
+                    let _ = write!(cond, " and `{attr} = {}`", sk.template);
+                } else if !lit.is_empty() {
+                    let _ = write!(
+                        cond,
+                        " and `begins_with({attr}, {lit})`, sort `{}`",
+                        sk.template
+                    );
+                } else {
+                    let _ = write!(cond, ", sort `{}`", sk.template);
+                }
+            }
+            let _ = writeln!(out, "| {} | {index} | {cond} | {} |", a.name, e.name);
+        }
+    }
+    out
+}
+
+/// Known anti-patterns the declarations show (from the reference documents):
+/// hot partitions from low-cardinality index keys, local indexes' 10 GB
+/// partition limit.
+pub fn warnings<T: Table>() -> Vec<String> {
+    let mut out = Vec::new();
+    for l in T::LOCAL_INDEXES {
+        out.push(format!(
+            "local index `{}`: every partition key value is limited to 10 GB (table items plus index entries), and local indexes can only be created with the table",
+            l.name
+        ));
+    }
+    for e in T::ENTITIES {
+        for ix in e.indexes.iter().filter(|i| i.global) {
+            let Some(pk) = &ix.pk else { continue };
+            if ix.shards > 1 {
+                continue;
+            }
+            if let Some(n) = (pk.cardinality)() {
+                if n <= 10 {
+                    out.push(format!(
+                        "`{}` in `{}`: partition key `{}` takes at most {n} value{}; every write of these items lands in {} partition{} (a hot partition, about 1,000 writes/s each). Shard it (`shards = N`) or add a high-cardinality field",
+                        e.name,
+                        ix.name,
+                        pk.template,
+                        if n == 1 { "" } else { "s" },
+                        if n == 1 { "one" } else { "so few" },
+                        if n == 1 { "" } else { "s" },
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The whole design document: layout, access patterns, warnings.
+pub fn document<T: Table>() -> String {
+    let mut out = format!("# `{}` single-table design\n\n## Layout\n\n", T::NAME);
+    out.push_str(&layout_table::<T>());
+    out.push_str("\n## Access patterns\n\n");
+    out.push_str(&access_table::<T>());
+    let warnings = warnings::<T>();
+    if !warnings.is_empty() {
+        out.push_str("\n## Design warnings\n\n");
+        for w in warnings {
+            let _ = writeln!(out, "- {w}");
+        }
+    }
+    out
+}
+
+/// Product of known cardinalities; `None` when any is unknown. Used by
+/// generated code.
+#[doc(hidden)]
+pub fn cardinality(parts: &[Option<u64>]) -> Option<u64> {
+    parts
+        .iter()
+        .try_fold(1u64, |acc, p| p.map(|n| acc.saturating_mul(n)))
+}
+
+/// Probe for a key part's cardinality without a second error for types that
+/// are not key parts.
+#[doc(hidden)]
+pub struct Card<T: ?Sized>(pub core::marker::PhantomData<T>);
+
+impl<T: crate::key::KeyPart + ?Sized> Card<T> {
+    /// The cardinality the key part declares.
+    pub fn get(&self) -> Option<u64> {
+        T::CARDINALITY
+    }
+}
+
+/// Fallback of [`Card`] for types that are not key parts.
+#[doc(hidden)]
+pub trait CardFallback {
+    /// Unknown.
+    fn get(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl<T: ?Sized> CardFallback for Card<T> {}

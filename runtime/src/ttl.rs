@@ -1,0 +1,205 @@
+//! Time to live and automatic timestamps.
+//!
+//! A `#[attr(ttl)]` field is stored as epoch seconds (`N`), the format
+//! DynamoDB's TTL reads. DynamoDB deletes expired items lazily, up to days
+//! later, so reads hide them: [`Db::get`](crate::Db::get) and every query
+//! leave out items whose TTL is in the past, unless asked not to.
+//!
+//! `#[attr(created_at)]` and `#[attr(updated_at)]` fields are set by the
+//! runtime: both on create, the second on every put and update.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::value::{Attr, AttributeValue, Item, wrong_type};
+
+/// The current time in epoch seconds.
+pub fn now_epoch() -> i64 {
+    match SystemTime::now().duration_since(UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
+    }
+}
+
+/// Types a TTL field can have: epoch seconds, `SystemTime`, UTC timestamps
+/// (features `chrono`, `time`), and `Option` of these (no expiry).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a TTL field",
+    label = "a TTL is stored as epoch seconds",
+    note = "use `i64`, `u64`, `std::time::SystemTime`, a UTC timestamp, or an `Option` of these"
+)]
+pub trait EpochSeconds: Sized {
+    /// The time as epoch seconds; `None` for no expiry.
+    fn to_epoch(&self) -> Option<i64>;
+    /// The value for `seconds`, `None` when the attribute is absent.
+    fn from_epoch(seconds: Option<i64>) -> Result<Self, DecodeError>;
+}
+
+impl EpochSeconds for i64 {
+    fn to_epoch(&self) -> Option<i64> {
+        Some(*self)
+    }
+    fn from_epoch(seconds: Option<i64>) -> Result<Self, DecodeError> {
+        seconds.ok_or_else(DecodeError::missing)
+    }
+}
+
+impl EpochSeconds for u64 {
+    fn to_epoch(&self) -> Option<i64> {
+        Some(i64::try_from(*self).unwrap_or(i64::MAX))
+    }
+    fn from_epoch(seconds: Option<i64>) -> Result<Self, DecodeError> {
+        let s = seconds.ok_or_else(DecodeError::missing)?;
+        u64::try_from(s).map_err(|_| {
+            DecodeError::new(DecodeErrorKind::OutOfRange {
+                value: s.to_string(),
+                ty: "u64",
+            })
+        })
+    }
+}
+
+impl EpochSeconds for SystemTime {
+    fn to_epoch(&self) -> Option<i64> {
+        Some(match self.duration_since(UNIX_EPOCH) {
+            Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+            Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
+        })
+    }
+    fn from_epoch(seconds: Option<i64>) -> Result<Self, DecodeError> {
+        let s = seconds.ok_or_else(DecodeError::missing)?;
+        let d = Duration::from_secs(s.unsigned_abs());
+        let t = if s >= 0 {
+            UNIX_EPOCH.checked_add(d)
+        } else {
+            UNIX_EPOCH.checked_sub(d)
+        };
+        t.ok_or_else(|| {
+            DecodeError::new(DecodeErrorKind::Invalid(format!(
+                "{s} is out of range for SystemTime"
+            )))
+        })
+    }
+}
+
+impl<T: EpochSeconds> EpochSeconds for Option<T> {
+    fn to_epoch(&self) -> Option<i64> {
+        self.as_ref().and_then(T::to_epoch)
+    }
+    fn from_epoch(seconds: Option<i64>) -> Result<Self, DecodeError> {
+        match seconds {
+            None => Ok(None),
+            Some(s) => T::from_epoch(Some(s)).map(Some),
+        }
+    }
+}
+
+#[cfg(feature = "chrono")]
+impl EpochSeconds for chrono::DateTime<chrono::Utc> {
+    fn to_epoch(&self) -> Option<i64> {
+        Some(self.timestamp())
+    }
+    fn from_epoch(seconds: Option<i64>) -> Result<Self, DecodeError> {
+        let s = seconds.ok_or_else(DecodeError::missing)?;
+        chrono::DateTime::from_timestamp(s, 0).ok_or_else(|| {
+            DecodeError::new(DecodeErrorKind::Invalid(format!(
+                "{s} is out of range for DateTime"
+            )))
+        })
+    }
+}
+
+#[cfg(feature = "time")]
+impl EpochSeconds for time::OffsetDateTime {
+    fn to_epoch(&self) -> Option<i64> {
+        Some(self.unix_timestamp())
+    }
+    fn from_epoch(seconds: Option<i64>) -> Result<Self, DecodeError> {
+        let s = seconds.ok_or_else(DecodeError::missing)?;
+        time::OffsetDateTime::from_unix_timestamp(s).map_err(|_| {
+            DecodeError::new(DecodeErrorKind::Invalid(format!(
+                "{s} is out of range for OffsetDateTime"
+            )))
+        })
+    }
+}
+
+/// Reads a TTL attribute (`N` epoch seconds; absent or `NULL` for none).
+pub fn ttl_from_attr<T: EpochSeconds>(value: Option<AttributeValue>) -> Result<T, DecodeError> {
+    match value {
+        None | Some(AttributeValue::Null(_)) => T::from_epoch(None),
+        Some(AttributeValue::N(n)) => {
+            let secs = n.parse::<i64>().map_err(|_| {
+                DecodeError::new(DecodeErrorKind::InvalidNumber {
+                    value: n.clone(),
+                    ty: "epoch seconds",
+                })
+            })?;
+            T::from_epoch(Some(secs))
+        }
+        Some(other) => Err(wrong_type("N (epoch seconds)", &other)),
+    }
+}
+
+/// Whether `item`'s TTL attribute `attribute` is in the past.
+pub fn is_expired(item: &Item, attribute: Option<&str>, now: i64) -> bool {
+    let Some(attr) = attribute else {
+        return false;
+    };
+    match item.get(attr) {
+        Some(AttributeValue::N(n)) => n.parse::<i64>().is_ok_and(|t| t <= now),
+        _ => false,
+    }
+}
+
+/// Types an automatic timestamp field can have.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an automatic timestamp",
+    label = "`created_at`/`updated_at` fields are set to the current time",
+    note = "use `String` (RFC 3339 UTC), `i64`/`u64` epoch seconds, `SystemTime`, or a UTC timestamp"
+)]
+pub trait Timestamp: Attr {
+    /// The current time.
+    fn now() -> Self;
+}
+
+impl Timestamp for String {
+    fn now() -> Self {
+        humantime::format_rfc3339_micros(SystemTime::now()).to_string()
+    }
+}
+
+impl Timestamp for i64 {
+    fn now() -> Self {
+        now_epoch()
+    }
+}
+
+impl Timestamp for u64 {
+    fn now() -> Self {
+        u64::try_from(now_epoch()).unwrap_or(0)
+    }
+}
+
+#[cfg(feature = "chrono")]
+impl Timestamp for chrono::DateTime<chrono::Utc> {
+    fn now() -> Self {
+        chrono::Utc::now()
+    }
+}
+
+#[cfg(feature = "time")]
+impl Timestamp for time::OffsetDateTime {
+    fn now() -> Self {
+        time::OffsetDateTime::now_utc()
+    }
+}
+
+/// Writes the current time into `attribute` of `item`.
+pub fn stamp<T: Timestamp>(
+    item: &mut Item,
+    attribute: &str,
+) -> Result<(), crate::error::EncodeError> {
+    item.insert(attribute.to_owned(), T::now().to_attr()?);
+    Ok(())
+}

@@ -1,0 +1,306 @@
+//! The design document generated from the declarations.
+
+use singletable::design;
+
+use crate::model::AppTable;
+
+#[test]
+fn readme_layout_is_current() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let begin = readme
+        .find("<!-- layout:begin")
+        .expect("README has the layout:begin marker");
+    let body_start = begin + readme[begin..].find("-->\n").expect("marker closes") + 4;
+    let end = readme
+        .find("<!-- layout:end -->")
+        .expect("README has the layout:end marker");
+    let in_readme = &readme[body_start..end];
+    let generated = design::layout_table::<AppTable>();
+    assert_eq!(
+        in_readme, generated,
+        "README's layout table is stale; regenerate it with `cargo run --example shop -- --design`"
+    );
+}
+
+#[test]
+fn design_document_describes_patterns_and_warns() {
+    let doc = design::document::<AppTable>();
+    assert!(
+        doc.contains("| orders_by_status | GSI1 | `GSI1PK = ORDERSTATUS#<status>`"),
+        "{doc}"
+    );
+    assert!(doc.contains("| published_products | GSI2 |"), "{doc}");
+    // The reference documents' single-partition date index is a hot partition.
+    assert!(
+        doc.contains("`Order` in `gsi2`: partition key `ORDERBYDATE` takes at most 1 value"),
+        "{doc}"
+    );
+    // A status index has as many partitions as the enum has variants.
+    assert!(
+        doc.contains(
+            "`Order` in `gsi1`: partition key `ORDERSTATUS#<status>` takes at most 4 values"
+        ),
+        "{doc}"
+    );
+    // Products by category: unknown cardinality, no warning.
+    assert!(!doc.contains("CATEGORY#<category>` takes"), "{doc}");
+}
+
+mod tables {
+    use singletable::definition::{Billing, Drift, TableDefinition};
+    use singletable::{Db, Entity, Table};
+
+    use crate::support::{endpoint, unique_table};
+
+    #[derive(Table)]
+    #[table(
+        name = "Full",
+        gsi1,
+        gsi2(keys_only),
+        gsi3(pk = "ByOwner", sk = "ByOwnerSort", include(title, size)),
+        gsi4(no_sk),
+        lsi1,
+        ttl = "expiresAt",
+        entities(Note)
+    )]
+    pub struct Full;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = Full, name = "Note", rename_all = "camelCase")]
+    #[pk("NOTE#<id>")]
+    #[sk("NOTE")]
+    #[gsi1(pk = "TITLE#<title>", sk = "NOTE#<id>")]
+    #[lsi1(sk = "SIZE#<size>")]
+    #[access(notes_by_title, index = gsi1)]
+    pub struct Note {
+        pub id: String,
+        pub title: String,
+        pub size: u32,
+        #[attr(ttl)]
+        pub expires_at: Option<i64>,
+    }
+
+    #[tokio::test]
+    async fn create_table_matches_declaration() {
+        let db = Db::local(&endpoint(), unique_table("full"));
+        assert!(db.create_table_if_missing::<Full>().await.unwrap());
+        assert!(
+            !db.create_table_if_missing::<Full>().await.unwrap(),
+            "second call finds it"
+        );
+        let declared = TableDefinition::of::<Full>(db.table_name(), Billing::OnDemand);
+        let described = db.describe().await.unwrap();
+        assert_eq!(described.key_schema, declared.key_schema);
+        assert_eq!(
+            described.attribute_definitions,
+            declared.attribute_definitions
+        );
+        assert_eq!(described.billing_mode, "PAY_PER_REQUEST");
+        assert_eq!(described.ttl_attribute.as_deref(), Some("expiresAt"));
+        let mut names: Vec<_> = described
+            .global_secondary_indexes
+            .iter()
+            .map(|g| g.index_name.as_str())
+            .collect();
+        names.sort_unstable();
+        assert_eq!(names, ["GSI1", "GSI2", "GSI3", "GSI4"]);
+        let gsi3 = described
+            .global_secondary_indexes
+            .iter()
+            .find(|g| g.index_name == "GSI3")
+            .unwrap();
+        assert_eq!(gsi3.projection.projection_type, "INCLUDE");
+        assert_eq!(gsi3.key_schema[0].attribute_name, "ByOwner");
+        let gsi4 = described
+            .global_secondary_indexes
+            .iter()
+            .find(|g| g.index_name == "GSI4")
+            .unwrap();
+        assert_eq!(gsi4.key_schema.len(), 1, "gsi4 has no sort key");
+        assert_eq!(
+            described.local_secondary_indexes[0].key_schema[1].attribute_name,
+            "LSI1SK"
+        );
+        let drift = db.verify::<Full>().await.unwrap();
+        assert!(drift.is_empty(), "{drift:?}");
+
+        // The CLI document and the CloudFormation resource say the same.
+        let cli: serde_json::Value = serde_json::from_str(&declared.cli_json()).unwrap();
+        assert_eq!(cli["BillingMode"], "PAY_PER_REQUEST");
+        assert_eq!(cli["GlobalSecondaryIndexes"].as_array().unwrap().len(), 4);
+        assert_eq!(
+            cli["GlobalSecondaryIndexes"][1]["Projection"]["ProjectionType"],
+            "KEYS_ONLY"
+        );
+        assert_eq!(
+            cli["AttributeDefinitions"].as_array().unwrap().len(),
+            10,
+            "only key attributes: {cli}"
+        );
+        let cfn: serde_json::Value =
+            serde_json::from_str(&declared.cloudformation("NotesTable")).unwrap();
+        assert_eq!(cfn["NotesTable"]["Type"], "AWS::DynamoDB::Table");
+        assert_eq!(
+            cfn["NotesTable"]["Properties"]["TimeToLiveSpecification"]["AttributeName"],
+            "expiresAt"
+        );
+        assert_eq!(
+            cfn["NotesTable"]["Properties"]["KeySchema"],
+            cli["KeySchema"]
+        );
+
+        // Provisioned billing applies to the table and each global index.
+        let prov = TableDefinition::of::<Full>("p", Billing::Provisioned { read: 5, write: 3 });
+        let json: serde_json::Value = serde_json::from_str(&prov.cli_json()).unwrap();
+        assert_eq!(json["BillingMode"], "PROVISIONED");
+        assert_eq!(json["ProvisionedThroughput"]["WriteCapacityUnits"], 3);
+        assert_eq!(
+            json["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]["ReadCapacityUnits"],
+            5
+        );
+    }
+
+    #[derive(Table)]
+    #[table(name = "Drifting", gsi1, gsi2)]
+    pub struct Drifting;
+
+    #[tokio::test]
+    async fn drift_is_reported() {
+        use aws_sdk_dynamodb::types::{
+            AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+            Projection, ProjectionType, ScalarAttributeType,
+        };
+        let db = Db::local(&endpoint(), unique_table("drift"));
+        let attr = |n: &str| {
+            AttributeDefinition::builder()
+                .attribute_name(n)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .unwrap()
+        };
+        let key = |n: &str, k: KeyType| {
+            KeySchemaElement::builder()
+                .attribute_name(n)
+                .key_type(k)
+                .build()
+                .unwrap()
+        };
+        // Built by hand: GSI2 missing, GSI1 projecting KEYS_ONLY, the sort key named `sk`.
+        db.sdk()
+            .create_table()
+            .table_name(db.table_name())
+            .attribute_definitions(attr("PK"))
+            .attribute_definitions(attr("sk"))
+            .attribute_definitions(attr("GSI1PK"))
+            .attribute_definitions(attr("GSI1SK"))
+            .key_schema(key("PK", KeyType::Hash))
+            .key_schema(key("sk", KeyType::Range))
+            .global_secondary_indexes(
+                GlobalSecondaryIndex::builder()
+                    .index_name("GSI1")
+                    .key_schema(key("GSI1PK", KeyType::Hash))
+                    .key_schema(key("GSI1SK", KeyType::Range))
+                    .projection(
+                        Projection::builder()
+                            .projection_type(ProjectionType::KeysOnly)
+                            .build(),
+                    )
+                    .build()
+                    .unwrap(),
+            )
+            .billing_mode(BillingMode::PayPerRequest)
+            .send()
+            .await
+            .unwrap();
+        let drift = db.verify::<Drifting>().await.unwrap();
+        assert!(
+            drift.contains(&Drift::MissingIndex("GSI2".into())),
+            "{drift:?}"
+        );
+        assert!(
+            drift
+                .iter()
+                .any(|d| matches!(d, Drift::Projection { index, .. } if index == "GSI1")),
+            "{drift:?}"
+        );
+        assert!(
+            drift.iter().any(|d| matches!(d, Drift::KeySchema { .. })),
+            "{drift:?}"
+        );
+        assert_eq!(drift.len(), 3, "{drift:?}");
+        let text = drift
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            text.contains("index `GSI2` is declared but missing"),
+            "{text}"
+        );
+        assert!(
+            text.contains("index `GSI1` projects KEYS_ONLY, declared ALL"),
+            "{text}"
+        );
+    }
+
+    #[tokio::test]
+    async fn expired_items_are_hidden() {
+        let db = Db::local(&endpoint(), unique_table("ttl"));
+        db.create_table_if_missing::<Full>().await.unwrap();
+        let now = singletable::ttl::now_epoch();
+        let note = |id: &str, expires_at: Option<i64>| Note {
+            id: id.into(),
+            title: "t".into(),
+            size: 1,
+            expires_at,
+        };
+        let expired = note("old", Some(now - 60));
+        let live = note("new", Some(now + 3600));
+        let forever = note("keep", None);
+        for n in [&expired, &live, &forever] {
+            db.put(n).await.unwrap();
+        }
+        // Stored as epoch seconds, the format DynamoDB's TTL reads.
+        let raw = expired.to_item().unwrap();
+        assert_eq!(
+            raw["expiresAt"],
+            singletable::AttributeValue::N((now - 60).to_string())
+        );
+        assert!(!forever.to_item().unwrap().contains_key("expiresAt"));
+
+        assert_eq!(
+            db.get::<Note>(Note::key("old").unwrap()).await.unwrap(),
+            None
+        );
+        assert_eq!(
+            db.get_including_expired::<Note>(Note::key("old").unwrap())
+                .await
+                .unwrap(),
+            Some(expired.clone())
+        );
+        assert_eq!(
+            db.get::<Note>(Note::key("new").unwrap()).await.unwrap(),
+            Some(live.clone())
+        );
+        assert_eq!(
+            db.get::<Note>(Note::key("keep").unwrap()).await.unwrap(),
+            Some(forever.clone())
+        );
+        // Queries hide it too, unless asked.
+        let ids = |v: Vec<Note>| v.into_iter().map(|n| n.id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(Note::notes_by_title("t").all(&db).await.unwrap()),
+            ["keep", "new"]
+        );
+        assert_eq!(
+            ids(Note::notes_by_title("t")
+                .into_query()
+                .include_expired()
+                .all(&db)
+                .await
+                .unwrap()),
+            ["keep", "new", "old"]
+        );
+    }
+}
