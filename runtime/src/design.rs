@@ -214,12 +214,11 @@ pub const fn index_queries_leak(a: &EntityShape, b: &EntityShape, index: &str) -
                     (None, None) => keys_overlap(a.pk.segs, b.pk.segs),
                     _ => false,
                 };
-                if pk_overlap {
-                    if let (Some(p), Some(q)) = (x.sk, y.sk) {
-                        if scope_leaks(p.segs, q.segs) || scope_leaks(q.segs, p.segs) {
-                            return true;
-                        }
-                    }
+                if pk_overlap
+                    && let (Some(p), Some(q)) = (x.sk, y.sk)
+                    && (scope_leaks(p.segs, q.segs) || scope_leaks(q.segs, p.segs))
+                {
+                    return true;
                 }
             }
             j += 1;
@@ -355,8 +354,10 @@ pub fn warnings<T: Table>() -> Vec<String> {
             if ix.shards > 1 {
                 continue;
             }
-            if let Some(n) = (pk.cardinality)() {
-                if n <= 10 {
+            if let Some(n) = (pk.cardinality)()
+                && n <= 10
+            {
+                {
                     out.push(format!(
                         "`{}` in `{}`: partition key `{}` takes at most {n} value{}; every write of these items lands in {} partition{} (a hot partition, about 1,000 writes/s each). Shard it (`shards = N`) or add a high-cardinality field",
                         e.name,

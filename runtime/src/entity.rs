@@ -99,10 +99,7 @@ pub trait Entity: Sized {
 
     /// The stored name of the `#[attr(updated_at)]` field and a function
     /// giving its current value, for updates.
-    fn updated_at() -> Option<(
-        &'static str,
-        fn() -> Result<crate::value::AttributeValue, Error>,
-    )> {
+    fn updated_at() -> Option<(&'static str, NowFn)> {
         None
     }
 
@@ -133,6 +130,9 @@ pub trait Entity: Sized {
     /// Decodes an item read from the table, checking its entity type.
     fn from_item(item: Item) -> Result<Self, Error>;
 }
+
+/// Gives the current time as an attribute value (automatic timestamps).
+pub type NowFn = fn() -> Result<crate::value::AttributeValue, Error>;
 
 /// A partition key value of table `T`, built by an entity's generated
 /// `partition(...)` function: the typed way to name a partition for a
