@@ -231,7 +231,7 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
     if let Some(f) = updated.first() {
         let (ty, stored) = (&f.ty, &f.stored);
         out.extend(quote! {
-            fn updated_at() -> #p::__private::Option<(&'static str, fn() -> #p::Result<#p::AttributeValue>)> {
+            fn updated_at() -> #p::__private::Option<(&'static str, #p::entity::NowFn)> {
                 #p::__private::Some((#stored, || {
                     #p::Attr::to_attr(&<#ty as #p::__private::Timestamp>::now())
                         .map_err(|e| #p::Error::Encode { entity: #entity, source: e })
