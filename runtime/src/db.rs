@@ -87,6 +87,19 @@ impl<E: Executor> Db<E> {
         &self.table
     }
 
+    /// Capacity units consumed by this handle's executor since the last
+    /// [`Db::take_consumed_capacity`], as DynamoDB reported them (`None` for
+    /// executors that do not report capacity). Shared by concurrent callers.
+    pub fn consumed_capacity(&self) -> Option<f64> {
+        self.exec.capacity().map(crate::exec::CapacityMeter::total)
+    }
+
+    /// Returns the consumed capacity and resets the meter: call it before
+    /// and after an operation to get what that operation consumed.
+    pub fn take_consumed_capacity(&self) -> Option<f64> {
+        self.exec.capacity().map(crate::exec::CapacityMeter::take)
+    }
+
     /// The executor.
     pub fn executor(&self) -> &E {
         &self.exec

@@ -9,6 +9,7 @@
 #[cfg(feature = "client")]
 mod admin;
 pub mod batch;
+pub mod capacity;
 pub mod db;
 pub mod definition;
 pub mod design;

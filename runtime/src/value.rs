@@ -299,30 +299,32 @@ impl<T: Attr> Attr for Box<T> {
     }
 }
 
+// Loops over a presized vector rather than `collect::<Result<Vec<_>, _>>()`,
+// whose iterator reports no lower bound and so grows the vector step by step.
 impl<T: Attr> Attr for Vec<T> {
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
-        let list = self
-            .iter()
-            .enumerate()
-            .map(|(i, v)| v.to_attr().map_err(|e| e.at(&format!("[{i}]"))))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut list = Vec::with_capacity(self.len());
+        for (i, v) in self.iter().enumerate() {
+            list.push(v.to_attr().map_err(|e| e.at(&format!("[{i}]")))?);
+        }
         Ok(AttributeValue::L(list))
     }
     fn into_attr(self) -> Result<AttributeValue, EncodeError> {
-        let list = self
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| v.into_attr().map_err(|e| e.at(&format!("[{i}]"))))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut list = Vec::with_capacity(self.len());
+        for (i, v) in self.into_iter().enumerate() {
+            list.push(v.into_attr().map_err(|e| e.at(&format!("[{i}]")))?);
+        }
         Ok(AttributeValue::L(list))
     }
     fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
         match value {
-            AttributeValue::L(list) => list
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| T::from_attr(v).map_err(|e| e.at_index(i)))
-                .collect(),
+            AttributeValue::L(list) => {
+                let mut out = Vec::with_capacity(list.len());
+                for (i, v) in list.into_iter().enumerate() {
+                    out.push(T::from_attr(v).map_err(|e| e.at_index(i))?);
+                }
+                Ok(out)
+            }
             other => Err(wrong_type("L (Vec)", &other)),
         }
     }

@@ -304,3 +304,177 @@ mod tables {
         );
     }
 }
+
+mod capacity {
+    use singletable::capacity::{self, Read};
+    use singletable::size::item_size;
+    use singletable::{Db, Entity, Table};
+
+    use crate::support::{endpoint, unique_table};
+
+    #[derive(Table)]
+    #[table(name = "Cap")]
+    pub struct Cap;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = Cap, name = "Blob")]
+    #[pk("B#<group>")]
+    #[sk("N#<n>")]
+    #[access(blobs)]
+    pub struct Blob {
+        pub group: String,
+        pub n: u32,
+        pub data: String,
+    }
+
+    #[tokio::test]
+    async fn capacity_estimate_matches_dynamodb_local() {
+        let db = Db::local(&endpoint(), unique_table("cap"));
+        db.create_table_if_missing::<Cap>().await.unwrap();
+        let mut sizes = Vec::new();
+        for (n, len) in [100usize, 1500, 5000, 9000, 20_000].into_iter().enumerate() {
+            let blob = Blob {
+                group: "g".into(),
+                n: n as u32,
+                data: "x".repeat(len),
+            };
+            let size = item_size(&blob.to_item().unwrap());
+            sizes.push(size);
+
+            db.take_consumed_capacity();
+            db.put(&blob).await.unwrap();
+            let put = db.take_consumed_capacity().unwrap();
+            assert_eq!(
+                put,
+                capacity::write_units(size, false, &[]),
+                "put of {size} bytes"
+            );
+
+            let got = db.get::<Blob>(blob.primary_key().unwrap()).await.unwrap();
+            assert_eq!(got.as_ref(), Some(&blob));
+            let eventual = db.take_consumed_capacity().unwrap();
+            assert_eq!(
+                eventual,
+                capacity::read_units(size, Read::Eventual),
+                "eventual get of {size} bytes"
+            );
+
+            db.get_consistent::<Blob>(blob.primary_key().unwrap())
+                .await
+                .unwrap();
+            let strong = db.take_consumed_capacity().unwrap();
+            assert_eq!(
+                strong,
+                capacity::read_units(size, Read::Strong),
+                "strong get of {size} bytes"
+            );
+
+            db.transaction().put(&blob).execute().await.unwrap();
+            let tx = db.take_consumed_capacity().unwrap();
+            assert_eq!(
+                tx,
+                capacity::write_units(size, true, &[]),
+                "transactional put of {size} bytes"
+            );
+        }
+        db.take_consumed_capacity();
+        let all = Blob::blobs("g").all(&db).await.unwrap();
+        assert_eq!(all.len(), sizes.len());
+        let query = db.take_consumed_capacity().unwrap();
+        assert_eq!(
+            query,
+            capacity::query_units(&sizes, Read::Eventual),
+            "query of {sizes:?}"
+        );
+    }
+}
+
+mod timestamps {
+    use singletable::{Db, Entity, Table};
+
+    use crate::support::{endpoint, unique_table};
+
+    #[derive(Table)]
+    #[table(name = "Stamps")]
+    pub struct Stamps;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = Stamps, name = "Page", rename_all = "camelCase")]
+    #[pk("PAGE#<id>")]
+    #[sk("PAGE")]
+    pub struct Page {
+        pub id: String,
+        pub body: String,
+        #[attr(created_at, default)]
+        pub created_at: String,
+        #[attr(updated_at, default)]
+        pub updated_at: i64,
+    }
+
+    #[tokio::test]
+    async fn timestamps_are_set_on_create_and_update() {
+        let db = Db::local(&endpoint(), unique_table("stamps"));
+        db.create_table_if_missing::<Stamps>().await.unwrap();
+        let before = singletable::ttl::now_epoch();
+        let page = Page {
+            id: "p".into(),
+            body: "v1".into(),
+            created_at: String::new(),
+            updated_at: 0,
+        };
+        db.create(&page).await.unwrap();
+        let stored = db
+            .get::<Page>(Page::key("p").unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(
+            stored.created_at.starts_with("20") && stored.created_at.ends_with('Z'),
+            "{}",
+            stored.created_at
+        );
+        assert!(stored.updated_at >= before);
+
+        // A put keeps createdAt as read and sets updatedAt.
+        let mut edited = stored.clone();
+        edited.body = "v2".into();
+        edited.updated_at = 0;
+        db.put(&edited).await.unwrap();
+        let again = db
+            .get::<Page>(Page::key("p").unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(again.created_at, stored.created_at);
+        assert!(again.updated_at >= before);
+
+        // An update sets updatedAt without being asked.
+        db.sdk()
+            .update_item()
+            .table_name(db.table_name())
+            .key("PK", singletable::AttributeValue::S("PAGE#p".into()))
+            .key("SK", singletable::AttributeValue::S("PAGE".into()))
+            .update_expression("SET updatedAt = :z")
+            .expression_attribute_values(":z", singletable::AttributeValue::N("0".into()))
+            .send()
+            .await
+            .unwrap();
+        Page::update("p")
+            .set(Page::fields().body, "v3".to_owned())
+            .execute(&db)
+            .await
+            .unwrap();
+        let updated = db
+            .get::<Page>(Page::key("p").unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(updated.body, "v3");
+        assert!(
+            updated.updated_at >= before,
+            "updatedAt was refreshed: {}",
+            updated.updated_at
+        );
+        assert_eq!(updated.created_at, stored.created_at);
+    }
+}

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::error::Error;
 use crate::request::{
@@ -24,8 +24,40 @@ pub use sdk::SdkExecutor;
 /// A boxed future returned by executors.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// Adds up the capacity units requests consumed, as DynamoDB reports them.
+#[derive(Debug, Default)]
+pub struct CapacityMeter {
+    // Thousandths of a unit: DynamoDB reports halves for eventual reads.
+    milli: AtomicU64,
+}
+
+impl CapacityMeter {
+    /// Adds `units`.
+    pub fn add(&self, units: f64) {
+        let milli = (units * 1000.0).round();
+        if milli.is_finite() && milli >= 0.0 {
+            self.milli.fetch_add(milli as u64, Ordering::SeqCst);
+        }
+    }
+
+    /// Units consumed since the last reset.
+    pub fn total(&self) -> f64 {
+        self.milli.load(Ordering::SeqCst) as f64 / 1000.0
+    }
+
+    /// Returns the total and starts again from zero.
+    pub fn take(&self) -> f64 {
+        self.milli.swap(0, Ordering::SeqCst) as f64 / 1000.0
+    }
+}
+
 /// Executes singletable's requests against some DynamoDB.
 pub trait Executor: Send + Sync {
+    /// The meter of consumed capacity, for executors that report it.
+    fn capacity(&self) -> Option<&CapacityMeter> {
+        None
+    }
+
     /// GetItem; `None` when no item has the key.
     fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>>;
     /// PutItem; the replaced item when `return_old` was set.
@@ -49,6 +81,9 @@ pub trait Executor: Send + Sync {
 }
 
 impl<E: Executor + ?Sized> Executor for Arc<E> {
+    fn capacity(&self) -> Option<&CapacityMeter> {
+        (**self).capacity()
+    }
     fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         (**self).get_item(req)
     }
@@ -114,6 +149,9 @@ impl<E> Counting<E> {
 }
 
 impl<E: Executor> Executor for Counting<E> {
+    fn capacity(&self) -> Option<&CapacityMeter> {
+        self.inner.capacity()
+    }
     fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         self.tick();
         self.inner.get_item(req)

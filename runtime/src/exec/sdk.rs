@@ -4,7 +4,8 @@
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
 use aws_sdk_dynamodb::types::{
-    self as sdk, ReturnValue, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
+    self as sdk, ConsumedCapacity, ReturnConsumedCapacity, ReturnValue,
+    ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 
 use super::{BoxFuture, Executor};
@@ -21,12 +22,30 @@ use crate::value::Item;
 #[derive(Debug, Clone)]
 pub struct SdkExecutor {
     client: Client,
+    meter: std::sync::Arc<super::CapacityMeter>,
 }
 
 impl SdkExecutor {
-    /// Wraps an SDK client.
+    /// Wraps an SDK client. Every request asks for its consumed capacity
+    /// (`ReturnConsumedCapacity=TOTAL`, free), added up in
+    /// [`Executor::capacity`].
     pub fn new(client: Client) -> Self {
-        Self { client }
+        Self {
+            client,
+            meter: Default::default(),
+        }
+    }
+
+    fn record(&self, c: Option<&ConsumedCapacity>) {
+        if let Some(units) = c.and_then(ConsumedCapacity::capacity_units) {
+            self.meter.add(units);
+        }
+    }
+
+    fn record_all(&self, c: &[ConsumedCapacity]) {
+        for one in c {
+            self.record(Some(one));
+        }
     }
 
     /// The SDK client, for requests singletable does not model.
@@ -65,6 +84,10 @@ fn build_put(req: &PutItem, r: &mut Rendered) -> Option<String> {
 }
 
 impl Executor for SdkExecutor {
+    fn capacity(&self) -> Option<&super::CapacityMeter> {
+        Some(&self.meter)
+    }
+
     fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(async move {
             let out = self
@@ -73,9 +96,11 @@ impl Executor for SdkExecutor {
                 .table_name(req.table)
                 .set_key(Some(req.key))
                 .consistent_read(req.consistent)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
                 .map_err(|e| service_error("GetItem", e))?;
+            self.record(out.consumed_capacity());
             Ok(out.item)
         })
     }
@@ -96,10 +121,14 @@ impl Executor for SdkExecutor {
                 .set_return_values_on_condition_check_failure(on_failure(
                     req.return_on_condition_failure,
                 ))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await;
             match out {
-                Ok(out) => Ok(out.attributes.filter(|a| !a.is_empty())),
+                Ok(out) => {
+                    self.record(out.consumed_capacity());
+                    Ok(out.attributes.filter(|a| !a.is_empty()))
+                }
                 Err(e) => Err(match e.as_service_error() {
                     Some(aws_sdk_dynamodb::operation::put_item::PutItemError::ConditionalCheckFailedException(c)) => {
                         Error::ConditionFailed { item: c.item().map(|i| Box::new(i.clone())) }
@@ -126,10 +155,14 @@ impl Executor for SdkExecutor {
                 .set_return_values_on_condition_check_failure(on_failure(
                     req.return_on_condition_failure,
                 ))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await;
             match out {
-                Ok(out) => Ok(out.attributes.filter(|a| !a.is_empty())),
+                Ok(out) => {
+                    self.record(out.consumed_capacity());
+                    Ok(out.attributes.filter(|a| !a.is_empty()))
+                }
                 Err(e) => Err(match e.as_service_error() {
                     Some(aws_sdk_dynamodb::operation::delete_item::DeleteItemError::ConditionalCheckFailedException(c)) => {
                         Error::ConditionFailed { item: c.item().map(|i| Box::new(i.clone())) }
@@ -160,9 +193,11 @@ impl Executor for SdkExecutor {
                 .scan_index_forward(req.forward)
                 .consistent_read(req.consistent)
                 .set_exclusive_start_key(req.start)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
                 .map_err(|e| service_error("Query", e))?;
+            self.record(out.consumed_capacity());
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
@@ -185,9 +220,11 @@ impl Executor for SdkExecutor {
                 .set_limit(req.limit)
                 .consistent_read(req.consistent)
                 .set_exclusive_start_key(req.start)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
                 .map_err(|e| service_error("Scan", e))?;
+            self.record(out.consumed_capacity());
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
@@ -207,10 +244,14 @@ impl Executor for SdkExecutor {
                 .transact_write_items()
                 .set_transact_items(Some(items))
                 .set_client_request_token(req.token)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await;
             match out {
-                Ok(_) => Ok(()),
+                Ok(out) => {
+                    self.record_all(out.consumed_capacity());
+                    Ok(())
+                }
                 Err(e) => Err(match e.as_service_error() {
                     Some(aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError::TransactionCanceledException(c)) => {
                         cancelled(c)
@@ -239,10 +280,14 @@ impl Executor for SdkExecutor {
                 .set_return_values_on_condition_check_failure(on_failure(
                     req.return_on_condition_failure,
                 ))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await;
             match out {
-                Ok(out) => Ok(out.attributes.filter(|a| !a.is_empty())),
+                Ok(out) => {
+                    self.record(out.consumed_capacity());
+                    Ok(out.attributes.filter(|a| !a.is_empty()))
+                }
                 Err(e) => Err(match e.as_service_error() {
                     Some(aws_sdk_dynamodb::operation::update_item::UpdateItemError::ConditionalCheckFailedException(c)) => {
                         Error::ConditionFailed { item: c.item().map(|i| Box::new(i.clone())) }
@@ -284,9 +329,11 @@ impl Executor for SdkExecutor {
                 .client
                 .batch_write_item()
                 .request_items(table.clone(), writes)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
                 .map_err(|e| service_error("BatchWriteItem", e))?;
+            self.record_all(out.consumed_capacity());
             let mut unprocessed = Vec::new();
             if let Some(mut map) = out.unprocessed_items {
                 for w in map.remove(&table).unwrap_or_default() {
@@ -313,9 +360,11 @@ impl Executor for SdkExecutor {
                 .client
                 .batch_get_item()
                 .request_items(table.clone(), keys)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
                 .map_err(|e| service_error("BatchGetItem", e))?;
+            self.record_all(out.consumed_capacity());
             let items = out
                 .responses
                 .and_then(|mut r| r.remove(&table))
@@ -350,10 +399,14 @@ impl Executor for SdkExecutor {
                 .client
                 .transact_get_items()
                 .set_transact_items(Some(gets))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await;
             match out {
-                Ok(out) => Ok(out
+                Ok(out) => Ok({
+                    self.record_all(out.consumed_capacity());
+                    out
+                }
                     .responses
                     .unwrap_or_default()
                     .into_iter()
