@@ -101,6 +101,17 @@ async fn run() -> Result<()> {
         may.iter().map(|o| &o.order_id).collect::<Vec<_>>()
     );
 
+    // 6b. The same range on the sharded copy of the index: 4 concurrent
+    //     queries merged in date order.
+    let sharded = Order::orders_by_date_sharded()
+        .sk_between("2024-05-08", "2024-05-21")
+        .all(&db)
+        .await?;
+    println!(
+        "orders 2024-05-08..2024-05-21 (sharded index): {:?}",
+        sharded.iter().map(|o| &o.order_id).collect::<Vec<_>>()
+    );
+
     // 7. Product by id: GetItem.
     let kbd = db.get::<Product>(Product::key("p-kbd")?).await?;
     println!("product p-kbd: {kbd:?}");

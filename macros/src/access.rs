@@ -68,6 +68,7 @@ struct Resolved<'a> {
     sk: Option<&'a Template>,
     sk_builder: String,
     kind: Option<IndexKind>,
+    shards: u16,
 }
 
 fn resolve<'a>(access: &Access, keys: &'a Keys) -> Result<Resolved<'a>, darling::Error> {
@@ -82,6 +83,7 @@ fn resolve<'a>(access: &Access, keys: &'a Keys) -> Result<Resolved<'a>, darling:
             sk: keys.sk.as_ref().map(|(t, _)| t),
             sk_builder: "sk".into(),
             kind: None,
+            shards: 1,
         });
     };
     let name = index.to_string();
@@ -99,6 +101,7 @@ fn resolve<'a>(access: &Access, keys: &'a Keys) -> Result<Resolved<'a>, darling:
             sk: decl.sk.as_ref(),
             sk_builder: format!("{name}_sk"),
             kind: Some(decl.kind),
+            shards: decl.shards,
         },
         IndexKind::Lsi(_) => Resolved {
             pk,
@@ -106,6 +109,7 @@ fn resolve<'a>(access: &Access, keys: &'a Keys) -> Result<Resolved<'a>, darling:
             sk: decl.sk.as_ref(),
             sk_builder: format!("{name}_sk"),
             kind: Some(decl.kind),
+            shards: 1,
         },
     })
 }
@@ -197,7 +201,13 @@ fn pattern(
             )
         }
     };
-    let query_ty = quote!(#p::Query<#ident, #marker>);
+    let sharded = r.shards > 1;
+    let plain_ty = quote!(#p::Query<#ident, #marker>);
+    let query_ty = if sharded {
+        quote!(#p::ShardedQuery<#ident>)
+    } else {
+        plain_ty.clone()
+    };
 
     let pk_fields = r.pk.fields();
     let params = ctx.params(&pk_fields);
@@ -235,6 +245,26 @@ fn pattern(
         }
     };
 
+    let shards = r.shards;
+    let construct = if sharded {
+        quote!(#p::ShardedQuery::new(<#plain_ty>::new(#target, Self::#pk_builder(#(#pk_args),*)), #shards))
+    } else {
+        quote!(<#plain_ty>::new(#target, Self::#pk_builder(#(#pk_args),*)))
+    };
+    let unsharded_only = if sharded {
+        TokenStream::new()
+    } else {
+        quote! {
+            /// The first matching item.
+            #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#ident>> {
+                self.0.first(db).await
+            }
+            /// Items one by one, fetching pages lazily.
+            #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
+                self.0.stream(db)
+            }
+        }
+    };
     let outside = quote_spanned! {name.span()=>
         #[doc = #wrapper_doc]
         #[must_use = "a query does nothing until it is run with page, all, first or stream"]
@@ -247,7 +277,7 @@ fn pattern(
         impl #ident {
             #[doc = #doc]
             #vis fn #name(#(#params),*) -> #wrapper {
-                let __q = <#query_ty>::new(#target, Self::#pk_builder(#(#pk_args),*));
+                let __q = #construct;
                 #wrapper(#scope)
             }
         }
@@ -277,14 +307,7 @@ fn pattern(
             #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#ident>> {
                 self.0.all(db).await
             }
-            /// The first matching item.
-            #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#ident>> {
-                self.0.first(db).await
-            }
-            /// Items one by one, fetching pages lazily.
-            #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
-                self.0.stream(db)
-            }
+            #unsharded_only
         }
     };
     (outside, inside)

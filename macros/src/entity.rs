@@ -782,18 +782,29 @@ impl Ctx<'_> {
         let entity = self.entity;
         let s = |e: TokenStream| quote!(#krate::__private::AttributeValue::S(#e));
         let mut out = TokenStream::new();
+        // The primary key values, kept for shard suffixes.
         let pk = keys.pk.as_ref().map(|t| self.self_call(t, "pk"));
-        let pkv = s(quote!(#pk));
-        out.extend(quote!(__item.insert(#krate::__private::String::from(TABLE.pk), #pkv);));
-        if let Some((t, _)) = &keys.sk {
-            let call = self.self_call(t, "sk");
-            let v = s(call);
-            out.extend(quote! {
-                if let #krate::__private::Some(__a) = TABLE.sk {
-                    __item.insert(#krate::__private::String::from(__a), #v);
-                }
-            });
-        }
+        out.extend(quote!(let __pk_value: #krate::__private::String = #pk;));
+        let sk_value = match &keys.sk {
+            Some((t, _)) => {
+                let call = self.self_call(t, "sk");
+                quote!(#krate::__private::Some(#call))
+            }
+            None => quote!(#krate::__private::None::<#krate::__private::String>),
+        };
+        out.extend(quote! {
+            let __sk_value: #krate::__private::Option<#krate::__private::String> = #sk_value;
+            __item.insert(
+                #krate::__private::String::from(TABLE.pk),
+                #krate::__private::AttributeValue::S(__pk_value.clone()),
+            );
+            if let (#krate::__private::Some(__a), #krate::__private::Some(__v)) = (TABLE.sk, &__sk_value) {
+                __item.insert(
+                    #krate::__private::String::from(__a),
+                    #krate::__private::AttributeValue::S(__v.clone()),
+                );
+            }
+        });
         for index in &keys.indexes {
             let n = index.name();
             let mut inserts = TokenStream::new();
@@ -801,7 +812,17 @@ impl Ctx<'_> {
                 IndexKind::Gsi(num) => {
                     let konst = format_ident!("GSI{}", num);
                     if let Some(t) = &index.pk {
-                        let v = s(self.self_call(t, &format!("{n}_pk")));
+                        let call = self.self_call(t, &format!("{n}_pk"));
+                        let value = if index.shards > 1 {
+                            let shards = index.shards;
+                            quote!(#krate::__private::with_shard(
+                                &#call,
+                                #krate::__private::shard_of(&__pk_value, __sk_value.as_deref(), #shards),
+                            ))
+                        } else {
+                            call
+                        };
+                        let v = s(value);
                         inserts.extend(
                             quote!(__item.insert(#krate::__private::String::from(#konst.pk), #v);),
                         );

@@ -197,8 +197,9 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
                 None => quote!(#p::__private::When::Function),
             },
         };
+        let shards = ix.shards;
         quote! {
-            #p::__private::IndexKeys { index: #name, pk: #pk, sk: #sk, when: #when }
+            #p::__private::IndexKeys { index: #name, pk: #pk, sk: #sk, when: #when, shards: #shards }
         }
     });
     let mut out = quote! {

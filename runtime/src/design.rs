@@ -316,7 +316,12 @@ pub fn access_table<T: Table>() -> String {
                     }
                     None => ("table", T::PK, T::SK, e.pk.template, e.sk),
                 };
-            let mut cond = format!("`{pk_attr} = {pk}`");
+            let shards = a.index.and_then(|n| e.index(n)).map_or(1, |ix| ix.shards);
+            let mut cond = if shards > 1 {
+                format!("`{pk_attr} = {pk}#<shard>` on each of {shards} shards, merged")
+            } else {
+                format!("`{pk_attr} = {pk}`")
+            };
             if let (Some(attr), Some(sk)) = (sk_attr, sk) {
                 let lit: String = sk.template.split('<').next().unwrap_or("").to_owned();
                 if !sk.template.contains('<') {

@@ -23,6 +23,7 @@ pub mod page;
 pub mod query;
 pub mod request;
 mod serde_bridge;
+pub mod shard;
 pub mod size;
 mod timestamp;
 pub mod transact;
@@ -45,6 +46,7 @@ pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, Stri
 pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
 pub use query::{Decode, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Query};
 pub use request::ReturnValues;
+pub use shard::ShardedQuery;
 pub use transact::{Handle, ReadResults, ReadTransaction, Transaction};
 pub use update::{Returned, Update};
 pub use value::{Attr, AttributeValue, Blob, Item};
@@ -67,6 +69,7 @@ pub mod __private {
     };
     pub use crate::query::{Target, entity_type_of, unknown_type};
     pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
+    pub use crate::shard::{shard_of, with_shard};
     pub use crate::ttl::{EpochSeconds, Timestamp, stamp, ttl_from_attr};
     pub use crate::update::{IndexKeys, KeyTemplate, Seg, When};
     pub use crate::value::wrong_type;

@@ -253,7 +253,45 @@ impl<T, I> Query<T, I> {
         self
     }
 
-    fn scope(&self) -> CursorScope<'_> {
+    /// The same query on another partition (a shard of this one).
+    pub(crate) fn for_partition(&self, pk: String) -> Self {
+        Self {
+            pattern: self.pattern,
+            index: self.index,
+            pk_attr: self.pk_attr,
+            sk_attr: self.sk_attr,
+            key_attrs: self.key_attrs.clone(),
+            pk,
+            sk: self.sk.clone(),
+            error: None,
+            forward: self.forward,
+            limit: self.limit,
+            consistent_read: self.consistent_read,
+            filter: self.filter.clone(),
+            projection: self.projection.clone(),
+            other: self.other,
+            include_expired: self.include_expired,
+            _marker: PhantomData,
+        }
+    }
+
+    pub(crate) fn partition(&self) -> &str {
+        &self.pk
+    }
+
+    pub(crate) fn sort_attr(&self) -> Option<&'static str> {
+        self.sk_attr
+    }
+
+    pub(crate) fn is_forward(&self) -> bool {
+        self.forward
+    }
+
+    pub(crate) fn limit_value(&self) -> Option<u32> {
+        self.limit
+    }
+
+    pub(crate) fn scope(&self) -> CursorScope<'_> {
         CursorScope {
             pattern: self.pattern,
             partition: &self.pk,
@@ -262,7 +300,7 @@ impl<T, I> Query<T, I> {
         }
     }
 
-    fn request(
+    pub(crate) fn request(
         &self,
         table: &str,
         start: Option<Item>,
@@ -309,14 +347,14 @@ impl<T, I> Query<T, I> {
 }
 
 impl<T: Decode, I> Query<T, I> {
-    fn take_error(&mut self) -> Result<(), Error> {
+    pub(crate) fn take_error(&mut self) -> Result<(), Error> {
         match self.error.take() {
             Some(e) => Err(e),
             None => Ok(()),
         }
     }
 
-    fn decode_items(&self, items: Vec<Item>, out: &mut Vec<T>) -> Result<(), Error> {
+    pub(crate) fn decode_items(&self, items: Vec<Item>, out: &mut Vec<T>) -> Result<(), Error> {
         let ttl = if self.include_expired {
             None
         } else {

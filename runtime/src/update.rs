@@ -61,6 +61,8 @@ pub struct IndexKeys {
     pub sk: Option<KeyTemplate>,
     /// Sparse condition.
     pub when: When,
+    /// Write shards of the partition key (1: not sharded).
+    pub shards: u16,
 }
 
 impl IndexKeys {
@@ -452,6 +454,11 @@ impl<E: Entity> Update<E> {
                             }
                         },
                     }
+                }
+                if ix.shards > 1 && ix.pk.as_ref().is_some_and(|pk| pk.attr == t.attr) {
+                    let shard =
+                        crate::shard::shard_of(&self.key.pk, self.key.sk.as_deref(), ix.shards);
+                    value = crate::shard::with_shard(&value, shard);
                 }
                 crate::key::check_len(E::ENTITY_TYPE, t.attr, &value, max)?;
                 actions.push(UpdateAction::Set(

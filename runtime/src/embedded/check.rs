@@ -1,0 +1,142 @@
+//! Validation of keys and items against a table's schema, with DynamoDB
+//! Local's messages: what PutItem, GetItem and friends refuse before they
+//! touch the table.
+
+use super::error::{Fail, Res};
+use super::schema::{KeyAttr, TableSchema};
+use super::value::{item_size, normalize, normalize_map, type_name};
+use crate::value::{AttributeValue, Item};
+
+/// DynamoDB's limit on an item, attribute names and values.
+pub(crate) const MAX_ITEM: usize = 400 * 1024;
+const MAX_PARTITION_KEY: usize = 2048;
+const MAX_SORT_KEY: usize = 1024;
+
+fn is_empty_key(v: &AttributeValue) -> bool {
+    match v {
+        AttributeValue::S(s) => s.is_empty(),
+        AttributeValue::B(b) => b.as_ref().is_empty(),
+        _ => false,
+    }
+}
+
+fn key_len(v: &AttributeValue) -> usize {
+    match v {
+        AttributeValue::S(s) => s.len(),
+        AttributeValue::B(b) => b.as_ref().len(),
+        other => super::value::value_size(other),
+    }
+}
+
+fn empty_key(name: &str) -> Fail {
+    Fail::validation(format!(
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: {name}"
+    ))
+}
+
+/// Checks a table key's values: not empty, not over the size limits.
+fn key_value(schema: &TableSchema, attr: &KeyAttr, v: &AttributeValue) -> Res<()> {
+    if is_empty_key(v) {
+        return Err(empty_key(&attr.name));
+    }
+    let (max, what) = if attr.name == schema.pk.name {
+        (MAX_PARTITION_KEY, "Size of hashkey has exceeded the maximum size limit of2048 bytes")
+    } else {
+        (
+            MAX_SORT_KEY,
+            "Aggregated size of all range keys has exceeded the size limit of 1024 bytes",
+        )
+    };
+    if key_len(v) > max {
+        return Err(Fail::validation(format!(
+            "One or more parameter values were invalid: {what}"
+        )));
+    }
+    Ok(())
+}
+
+/// A primary key as GetItem, DeleteItem, UpdateItem and the batch and
+/// transaction operations take it: exactly the table's key attributes, of
+/// the declared types, normalised.
+pub(crate) fn key(schema: &TableSchema, key: &Item) -> Res<Item> {
+    let attrs: Vec<&KeyAttr> = schema.table_keys().collect();
+    if key.len() != attrs.len() {
+        return Err(Fail::validation("The number of conditions on the keys is invalid"));
+    }
+    let mut out = Item::with_capacity(attrs.len());
+    for a in attrs {
+        let Some(v) = key.get(&a.name) else {
+            return Err(Fail::validation(
+                "The provided key element does not match the schema",
+            ));
+        };
+        if type_name(v) != a.kind.name() {
+            return Err(Fail::validation(
+                "One or more parameter values were invalid: Type mismatch for key",
+            ));
+        }
+        let v = normalize(v)?;
+        key_value(schema, a, &v)?;
+        out.insert(a.name.clone(), v);
+    }
+    Ok(out)
+}
+
+/// A whole item as PutItem takes it: valid values, every table key
+/// attribute present with its type, no empty secondary-index key, at most
+/// 400 KB. Returns the normalised item.
+pub(crate) fn item(schema: &TableSchema, item: &Item) -> Res<Item> {
+    let item = normalize_map(item)?;
+    for a in schema.table_keys() {
+        let Some(v) = item.get(&a.name) else {
+            return Err(Fail::validation("One of the required keys was not given a value"));
+        };
+        if type_name(v) != a.kind.name() {
+            return Err(Fail::validation(format!(
+                "One or more parameter values were invalid: Type mismatch for key {} expected: {} actual: {}",
+                a.name,
+                a.kind.name(),
+                type_name(v)
+            )));
+        }
+        key_value(schema, a, v)?;
+    }
+    index_values(schema, &item)?;
+    if item_size(&item) > MAX_ITEM {
+        return Err(Fail::validation("Item size has exceeded the maximum allowed size"));
+    }
+    Ok(item)
+}
+
+/// Secondary-index key attributes may not hold an empty string or binary.
+pub(crate) fn index_values(schema: &TableSchema, item: &Item) -> Res<()> {
+    for ix in &schema.indexes {
+        for k in std::iter::once(&ix.pk).chain(ix.sk.as_ref()) {
+            if item.get(&k.name).is_some_and(is_empty_key) {
+                return Err(Fail::validation(format!(
+                    "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: {}, IndexKey: {}",
+                    ix.name, k.name
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Secondary-index key attributes must have the index's key types. DynamoDB
+/// Local checks this per operation: inside a transaction a mismatch is the
+/// operation's `ValidationError` cancellation reason.
+pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
+    for ix in &schema.indexes {
+        for k in std::iter::once(&ix.pk).chain(ix.sk.as_ref()) {
+            if let Some(v) = item.get(&k.name)
+                && type_name(v) != k.kind.name()
+            {
+                return Err(Fail::IndexKeyType(
+                    "One or more parameter values were invalid: Type mismatch for Index Key".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

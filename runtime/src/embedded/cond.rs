@@ -1,0 +1,286 @@
+//! Condition and filter expressions: checked the way DynamoDB checks an
+//! expression before it reads an item (a ValidationException whatever the
+//! item), then evaluated against an item.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+use super::error::{Fail, Res};
+use super::value::{compare, is_sortable, normalize, size_of, type_name};
+use crate::expr::{Cmp, Condition, Operand, Rendered};
+use crate::value::{AttributeValue, Item};
+
+/// DynamoDB's limit on an expression's text.
+const MAX_EXPRESSION: usize = 4096;
+
+const TYPES: [&str; 10] = ["S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"];
+
+fn symbol(op: Cmp) -> &'static str {
+    match op {
+        Cmp::Eq => "=",
+        Cmp::Ne => "<>",
+        Cmp::Lt => "<",
+        Cmp::Le => "<=",
+        Cmp::Gt => ">",
+        Cmp::Ge => ">=",
+    }
+}
+
+struct Checker<'a> {
+    /// `ConditionExpression`, `FilterExpression`.
+    kind: &'a str,
+}
+
+impl Checker<'_> {
+    fn fail(&self, message: String) -> Fail {
+        Fail::validation(format!("Invalid {}: {message}", self.kind))
+    }
+
+    fn operand_type(&self, operator: &str, v: &AttributeValue) -> Fail {
+        self.fail(format!(
+            "Incorrect operand type for operator or function; operator or function: {operator}, operand type: {}",
+            type_name(v)
+        ))
+    }
+
+    fn distinct(&self, operator: &str, first: &Operand, rest: &[&Operand]) -> Res<()> {
+        if let Operand::Path(p) = first
+            && rest.iter().any(|o| matches!(o, Operand::Path(q) if q == p))
+        {
+            return Err(self.fail(format!(
+                "The first operand must be distinct from the remaining operands for this operator or function; operator: {operator}, first operand: [{p}]"
+            )));
+        }
+        Ok(())
+    }
+
+    fn operand(&self, op: &Operand) -> Res<Operand> {
+        Ok(match op {
+            Operand::Value(v) => Operand::Value(normalize(v).map_err(|e| match e {
+                Fail::Service(mut s) => {
+                    s.message = format!("ExpressionAttributeValues contains invalid value: {}", s.message);
+                    Fail::Service(s)
+                }
+                other => other,
+            })?),
+            other => other.clone(),
+        })
+    }
+
+    fn value(&self, v: &AttributeValue) -> Res<AttributeValue> {
+        match self.operand(&Operand::Value(v.clone()))? {
+            Operand::Value(v) => Ok(v),
+            _ => Err(Fail::internal("operand changed kind")),
+        }
+    }
+
+    fn sortable(&self, operator: &str, op: &Operand) -> Res<()> {
+        match op {
+            Operand::Value(v) if !is_sortable(v) => Err(self.operand_type(operator, v)),
+            _ => Ok(()),
+        }
+    }
+
+    fn check(&self, c: &Condition) -> Res<Condition> {
+        Ok(match c {
+            Condition::Compare(a, op, b) => {
+                self.distinct(symbol(*op), a, &[b])?;
+                let (a, b) = (self.operand(a)?, self.operand(b)?);
+                if !matches!(op, Cmp::Eq | Cmp::Ne) {
+                    self.sortable(symbol(*op), &a)?;
+                    self.sortable(symbol(*op), &b)?;
+                }
+                Condition::Compare(a, *op, b)
+            }
+            Condition::Between(a, lo, hi) => {
+                self.distinct("BETWEEN", a, &[lo, hi])?;
+                let (a, lo, hi) = (self.operand(a)?, self.operand(lo)?, self.operand(hi)?);
+                for o in [&a, &lo, &hi] {
+                    self.sortable("BETWEEN", o)?;
+                }
+                if let (Operand::Value(l), Operand::Value(h)) = (&lo, &hi) {
+                    match compare(l, h) {
+                        None => {
+                            return Err(self.fail(format!(
+                                "The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: AttributeValue: {{{}}}, upper bound operand: AttributeValue: {{{}}}",
+                                type_name(l),
+                                type_name(h)
+                            )));
+                        }
+                        Some(Ordering::Greater) => {
+                            return Err(self.fail(
+                                "The BETWEEN operator requires upper bound to be greater than or equal to lower bound".into(),
+                            ));
+                        }
+                        _ => {}
+                    }
+                }
+                Condition::Between(a, lo, hi)
+            }
+            Condition::In(a, list) => {
+                if list.is_empty() || list.len() > 100 {
+                    return Err(self.fail(
+                        "The IN operator takes between 1 and 100 values".into(),
+                    ));
+                }
+                let rest: Vec<&Operand> = list.iter().collect();
+                self.distinct("IN", a, &rest)?;
+                Condition::In(
+                    self.operand(a)?,
+                    list.iter().map(|o| self.operand(o)).collect::<Res<_>>()?,
+                )
+            }
+            Condition::BeginsWith(p, v) => {
+                let v = self.value(v)?;
+                if !matches!(v, AttributeValue::S(_) | AttributeValue::B(_)) {
+                    return Err(self.operand_type("begins_with", &v));
+                }
+                Condition::BeginsWith(p.clone(), v)
+            }
+            Condition::Contains(p, v) => Condition::Contains(p.clone(), self.value(v)?),
+            Condition::Exists(p) => Condition::Exists(p.clone()),
+            Condition::NotExists(p) => Condition::NotExists(p.clone()),
+            Condition::AttributeType(p, t) => {
+                if !TYPES.contains(t) {
+                    return Err(self.fail(format!(
+                        "Invalid attribute type name found; type: {t}, valid types: {{B,NULL,SS,BOOL,L,BS,N,NS,S,M}}"
+                    )));
+                }
+                Condition::AttributeType(p.clone(), t)
+            }
+            Condition::And(a, b) => Condition::And(Box::new(self.check(a)?), Box::new(self.check(b)?)),
+            Condition::Or(a, b) => Condition::Or(Box::new(self.check(a)?), Box::new(self.check(b)?)),
+            Condition::Not(a) => Condition::Not(Box::new(self.check(a)?)),
+        })
+    }
+}
+
+/// The condition with its values normalised, or the ValidationException
+/// DynamoDB answers it with before looking at any item. `kind` names the
+/// expression in messages (`ConditionExpression`, `FilterExpression`).
+pub(crate) fn prepare(c: &Condition, kind: &str) -> Res<Condition> {
+    let text = Rendered::default().condition(c);
+    if text.len() > MAX_EXPRESSION {
+        return Err(Fail::validation(format!(
+            "Invalid {kind}: Expression size has exceeded the maximum allowed size"
+        )));
+    }
+    Checker { kind }.check(c)
+}
+
+/// Every attribute name the condition reads.
+pub(crate) fn paths<'a>(c: &'a Condition, out: &mut Vec<&'a str>) {
+    let op = |o: &'a Operand, out: &mut Vec<&'a str>| match o {
+        Operand::Path(p) | Operand::Size(p) => out.push(p),
+        Operand::Value(_) => {}
+    };
+    match c {
+        Condition::Compare(a, _, b) => {
+            op(a, out);
+            op(b, out);
+        }
+        Condition::Between(a, lo, hi) => {
+            op(a, out);
+            op(lo, out);
+            op(hi, out);
+        }
+        Condition::In(a, list) => {
+            op(a, out);
+            for o in list {
+                op(o, out);
+            }
+        }
+        Condition::BeginsWith(p, _)
+        | Condition::Contains(p, _)
+        | Condition::Exists(p)
+        | Condition::NotExists(p)
+        | Condition::AttributeType(p, _) => out.push(p),
+        Condition::And(a, b) | Condition::Or(a, b) => {
+            paths(a, out);
+            paths(b, out);
+        }
+        Condition::Not(a) => paths(a, out),
+    }
+}
+
+fn operand<'a>(op: &'a Operand, item: Option<&'a Item>) -> Option<Cow<'a, AttributeValue>> {
+    match op {
+        Operand::Path(p) => item?.get(p).map(Cow::Borrowed),
+        Operand::Value(v) => Some(Cow::Borrowed(v)),
+        Operand::Size(p) => {
+            let n = size_of(item?.get(p)?)?;
+            Some(Cow::Owned(AttributeValue::N(n.to_string())))
+        }
+    }
+}
+
+fn equal(a: Option<&AttributeValue>, b: Option<&AttributeValue>) -> bool {
+    matches!((a, b), (Some(a), Some(b)) if a == b)
+}
+
+/// Whether a prepared condition holds for `item` (`None`: no item).
+pub(crate) fn eval(c: &Condition, item: Option<&Item>) -> bool {
+    match c {
+        Condition::Compare(a, op, b) => {
+            let (a, b) = (operand(a, item), operand(b, item));
+            let (a, b) = (a.as_deref(), b.as_deref());
+            match op {
+                Cmp::Eq => equal(a, b),
+                Cmp::Ne => !equal(a, b),
+                _ => {
+                    let Some(ord) = a.zip(b).and_then(|(a, b)| compare(a, b)) else {
+                        return false;
+                    };
+                    match op {
+                        Cmp::Lt => ord.is_lt(),
+                        Cmp::Le => ord.is_le(),
+                        Cmp::Gt => ord.is_gt(),
+                        _ => ord.is_ge(),
+                    }
+                }
+            }
+        }
+        Condition::Between(a, lo, hi) => {
+            let (a, lo, hi) = (operand(a, item), operand(lo, item), operand(hi, item));
+            match (a.as_deref(), lo.as_deref(), hi.as_deref()) {
+                (Some(a), Some(lo), Some(hi)) => {
+                    compare(a, lo).is_some_and(Ordering::is_ge)
+                        && compare(a, hi).is_some_and(Ordering::is_le)
+                }
+                _ => false,
+            }
+        }
+        Condition::In(a, list) => {
+            let a = operand(a, item);
+            list.iter()
+                .any(|o| equal(a.as_deref(), operand(o, item).as_deref()))
+        }
+        Condition::BeginsWith(p, v) => match (item.and_then(|i| i.get(p)), v) {
+            (Some(AttributeValue::S(s)), AttributeValue::S(prefix)) => s.starts_with(prefix.as_str()),
+            (Some(AttributeValue::B(b)), AttributeValue::B(prefix)) => {
+                b.as_ref().starts_with(prefix.as_ref())
+            }
+            _ => false,
+        },
+        Condition::Contains(p, v) => match (item.and_then(|i| i.get(p)), v) {
+            (Some(AttributeValue::S(s)), AttributeValue::S(part)) => s.contains(part.as_str()),
+            (Some(AttributeValue::B(b)), AttributeValue::B(part)) => {
+                let (b, part) = (b.as_ref(), part.as_ref());
+                part.is_empty() || b.windows(part.len()).any(|w| w == part)
+            }
+            (Some(AttributeValue::Ss(set)), AttributeValue::S(e)) => set.contains(e),
+            (Some(AttributeValue::Ns(set)), AttributeValue::N(e)) => set.contains(e),
+            (Some(AttributeValue::Bs(set)), AttributeValue::B(e)) => set.contains(e),
+            (Some(AttributeValue::L(list)), e) => list.contains(e),
+            _ => false,
+        },
+        Condition::Exists(p) => item.is_some_and(|i| i.contains_key(p)),
+        Condition::NotExists(p) => !item.is_some_and(|i| i.contains_key(p)),
+        Condition::AttributeType(p, t) => item
+            .and_then(|i| i.get(p))
+            .is_some_and(|v| type_name(v) == *t),
+        Condition::And(a, b) => eval(a, item) && eval(b, item),
+        Condition::Or(a, b) => eval(a, item) || eval(b, item),
+        Condition::Not(a) => !eval(a, item),
+    }
+}

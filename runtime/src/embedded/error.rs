@@ -1,0 +1,88 @@
+//! Failures of the embedded backend, mapped onto the [`Error`] variants the
+//! SDK executor produces for the same DynamoDB errors, so application code
+//! handles both backends alike.
+
+use std::fmt;
+
+use crate::error::{CancellationReason, Error};
+use crate::value::Item;
+
+/// A DynamoDB service error raised by the embedded backend: the source of
+/// [`Error::Service`] when the request used [`Embedded`](super::Embedded),
+/// where the SDK executor would hold an SDK error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmbeddedError {
+    /// DynamoDB's error code: `ValidationException`,
+    /// `ResourceNotFoundException`, `ResourceInUseException`,
+    /// `IdempotentParameterMismatchException`, `InternalServerError`.
+    pub code: &'static str,
+    /// DynamoDB's message (as DynamoDB Local words it, where known).
+    pub message: String,
+}
+
+impl fmt::Display for EmbeddedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for EmbeddedError {}
+
+/// Internal failure, turned into an [`Error`] at the executor boundary.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// A service error with its code.
+    Service(EmbeddedError),
+    /// `ConditionalCheckFailedException`, with the item when asked for.
+    Condition(Option<Item>),
+    /// `TransactionCanceledException`.
+    Canceled(Vec<CancellationReason>),
+    /// A write that would store a secondary-index key attribute of the
+    /// wrong type: a `ValidationException` on its own, a `ValidationError`
+    /// cancellation reason inside a transaction (as DynamoDB Local does).
+    IndexKeyType(String),
+}
+
+impl Fail {
+    pub(crate) fn validation(message: impl Into<String>) -> Self {
+        Fail::Service(EmbeddedError {
+            code: "ValidationException",
+            message: message.into(),
+        })
+    }
+
+    pub(crate) fn no_table() -> Self {
+        Fail::Service(EmbeddedError {
+            code: "ResourceNotFoundException",
+            message: "Cannot do operations on a non-existent table".into(),
+        })
+    }
+
+    pub(crate) fn code(code: &'static str, message: impl Into<String>) -> Self {
+        Fail::Service(EmbeddedError {
+            code,
+            message: message.into(),
+        })
+    }
+
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Fail::code("InternalServerError", message)
+    }
+
+    pub(crate) fn into_error(self, operation: &'static str) -> Error {
+        match self {
+            Fail::Condition(item) => Error::ConditionFailed {
+                item: item.map(Box::new),
+            },
+            Fail::Canceled(reasons) => Error::TransactionCanceled { reasons },
+            Fail::IndexKeyType(message) => Fail::validation(message).into_error(operation),
+            Fail::Service(e) => Error::Service {
+                operation,
+                message: e.to_string(),
+                source: Box::new(e),
+            },
+        }
+    }
+}
+
+pub(crate) type Res<T> = Result<T, Fail>;

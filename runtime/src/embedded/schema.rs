@@ -1,0 +1,182 @@
+//! Table layouts: key schema, secondary indexes and their projections, as
+//! CreateTable would receive them.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{Fail, Res};
+use crate::entity::{Projection, Table};
+
+/// Scalar type of a key attribute (`AttributeType` in CreateTable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum KeyType {
+    /// String.
+    S,
+    /// Number.
+    N,
+    /// Binary.
+    B,
+}
+
+impl KeyType {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            KeyType::S => "S",
+            KeyType::N => "N",
+            KeyType::B => "B",
+        }
+    }
+}
+
+/// A key attribute: its name and scalar type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyAttr {
+    /// Attribute name.
+    pub name: String,
+    /// Scalar type.
+    pub kind: KeyType,
+}
+
+impl KeyAttr {
+    /// A string key attribute, the only kind singletable's tables declare.
+    pub fn s(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            kind: KeyType::S,
+        }
+    }
+}
+
+/// Which attributes an index holds besides the keys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum IndexProjection {
+    /// Every attribute.
+    All,
+    /// The table's and the index's key attributes only.
+    KeysOnly,
+    /// The keys plus these attributes.
+    Include(Vec<String>),
+}
+
+/// A global or local secondary index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexSchema {
+    /// Index name.
+    pub name: String,
+    /// Global (own partition key) or local (the table's partition key).
+    pub global: bool,
+    /// Partition key of the index (the table's for a local index).
+    pub pk: KeyAttr,
+    /// Sort key of the index.
+    pub sk: Option<KeyAttr>,
+    /// Projected attributes.
+    pub projection: IndexProjection,
+}
+
+/// A table's key schema and secondary indexes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSchema {
+    /// Partition key.
+    pub pk: KeyAttr,
+    /// Sort key, if any.
+    pub sk: Option<KeyAttr>,
+    /// Global and local secondary indexes.
+    pub indexes: Vec<IndexSchema>,
+}
+
+fn projection(p: Projection) -> IndexProjection {
+    match p {
+        Projection::All => IndexProjection::All,
+        Projection::KeysOnly => IndexProjection::KeysOnly,
+        Projection::Include(attrs) => {
+            IndexProjection::Include(attrs.iter().map(|a| (*a).to_owned()).collect())
+        }
+    }
+}
+
+impl TableSchema {
+    /// The layout a [`Table`] declaration describes: string keys, every
+    /// global and local index with its projection (what
+    /// `create_table_if_missing` creates in DynamoDB).
+    pub fn of<T: Table>() -> Self {
+        let mut indexes = Vec::new();
+        for g in T::GLOBAL_INDEXES {
+            indexes.push(IndexSchema {
+                name: g.name.to_owned(),
+                global: true,
+                pk: KeyAttr::s(g.pk),
+                sk: g.sk.map(KeyAttr::s),
+                projection: projection(g.projection),
+            });
+        }
+        for l in T::LOCAL_INDEXES {
+            indexes.push(IndexSchema {
+                name: l.name.to_owned(),
+                global: false,
+                pk: KeyAttr::s(T::PK),
+                sk: Some(KeyAttr::s(l.sk)),
+                projection: projection(l.projection),
+            });
+        }
+        Self {
+            pk: KeyAttr::s(T::PK),
+            sk: T::SK.map(KeyAttr::s),
+            indexes,
+        }
+    }
+
+    /// The key attributes of the table, partition key first.
+    pub(crate) fn table_keys(&self) -> impl Iterator<Item = &KeyAttr> {
+        std::iter::once(&self.pk).chain(self.sk.as_ref())
+    }
+
+    /// Checks what CreateTable checks: consistent attribute types, unique
+    /// index names, local indexes on the table's partition key with a sort
+    /// key.
+    pub(crate) fn validate(&self) -> Res<()> {
+        let mut types: Vec<&KeyAttr> = self.table_keys().collect();
+        let mut names: Vec<&str> = Vec::new();
+        for ix in &self.indexes {
+            if ix.name.len() < 3 || ix.name.len() > 255 || !valid_name(&ix.name) {
+                return Err(Fail::validation(format!(
+                    "Invalid table/index name: {}",
+                    ix.name
+                )));
+            }
+            if names.contains(&ix.name.as_str()) {
+                return Err(Fail::validation(format!(
+                    "Duplicate index name: {}",
+                    ix.name
+                )));
+            }
+            names.push(&ix.name);
+            if !ix.global && (self.sk.is_none() || ix.pk != self.pk || ix.sk.is_none()) {
+                return Err(Fail::validation(format!(
+                    "Local secondary index {} must have the table's partition key and a sort key, on a table with a sort key",
+                    ix.name
+                )));
+            }
+            types.extend(std::iter::once(&ix.pk).chain(ix.sk.as_ref()));
+        }
+        for (i, a) in types.iter().enumerate() {
+            if a.name.is_empty() {
+                return Err(Fail::validation("Empty attribute name"));
+            }
+            if types[..i]
+                .iter()
+                .any(|b| b.name == a.name && b.kind != a.kind)
+            {
+                return Err(Fail::validation(format!(
+                    "Attribute {} is declared with two types",
+                    a.name
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// DynamoDB's rule for table and index names (their length is checked apart).
+pub(crate) fn valid_name(name: &str) -> bool {
+    name.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+}

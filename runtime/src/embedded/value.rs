@@ -1,0 +1,229 @@
+//! Attribute values the way DynamoDB treats them: validation with
+//! DynamoDB's messages, normalisation (numbers to their canonical text, sets
+//! sorted and checked for duplicates), ordering, and item sizes as DynamoDB
+//! Local counts them.
+//!
+//! Everything stored is normalised, and so is every value of a request
+//! before it is compared, so equality of two values is plain `==`: `1.0`
+//! and `1` are the same number, and two sets with the same elements are
+//! the same set.
+
+use std::cmp::Ordering;
+
+use super::error::{Fail, Res};
+use super::number::Num;
+use crate::value::{AttributeValue, Blob, Item};
+
+/// DynamoDB's name of a value's type.
+pub(crate) fn type_name(v: &AttributeValue) -> &'static str {
+    match v {
+        AttributeValue::S(_) => "S",
+        AttributeValue::N(_) => "N",
+        AttributeValue::B(_) => "B",
+        AttributeValue::Bool(_) => "BOOL",
+        AttributeValue::Null(_) => "NULL",
+        AttributeValue::L(_) => "L",
+        AttributeValue::M(_) => "M",
+        AttributeValue::Ss(_) => "SS",
+        AttributeValue::Ns(_) => "NS",
+        AttributeValue::Bs(_) => "BS",
+        _ => "?",
+    }
+}
+
+fn invalid(message: &str) -> Fail {
+    Fail::validation(format!("One or more parameter values were invalid: {message}"))
+}
+
+fn num(text: &str) -> Res<String> {
+    Num::checked(text)
+        .map(|n| n.canonical())
+        .map_err(|e| Fail::validation(e.message()))
+}
+
+/// Java's `String.compareTo`: UTF-16 code units. DynamoDB Local returns
+/// string sets in this order.
+fn utf16_cmp(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+fn no_duplicates<T: PartialEq>(sorted: &[T]) -> Res<()> {
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        Err(Fail::validation("Input collection contains duplicates"))
+    } else {
+        Ok(())
+    }
+}
+
+/// The value as DynamoDB stores it, or the ValidationException DynamoDB
+/// answers it with.
+pub(crate) fn normalize(v: &AttributeValue) -> Res<AttributeValue> {
+    Ok(match v {
+        AttributeValue::S(s) => AttributeValue::S(s.clone()),
+        AttributeValue::N(n) => AttributeValue::N(num(n)?),
+        AttributeValue::B(b) => AttributeValue::B(b.clone()),
+        AttributeValue::Bool(b) => AttributeValue::Bool(*b),
+        AttributeValue::Null(true) => AttributeValue::Null(true),
+        AttributeValue::Null(false) => {
+            return Err(invalid(
+                "Null attribute value types must have the value of true",
+            ));
+        }
+        AttributeValue::L(l) => AttributeValue::L(l.iter().map(normalize).collect::<Res<_>>()?),
+        AttributeValue::M(m) => AttributeValue::M(normalize_map(m)?),
+        AttributeValue::Ss(set) => {
+            if set.is_empty() {
+                return Err(invalid("An string set  may not be empty"));
+            }
+            let mut s = set.clone();
+            s.sort_by(|a, b| utf16_cmp(a, b));
+            no_duplicates(&s)?;
+            AttributeValue::Ss(s)
+        }
+        AttributeValue::Ns(set) => {
+            if set.is_empty() {
+                return Err(invalid("An number set  may not be empty"));
+            }
+            let mut nums = set
+                .iter()
+                .map(|n| Num::checked(n).map_err(|e| Fail::validation(e.message())))
+                .collect::<Res<Vec<_>>>()?;
+            nums.sort();
+            no_duplicates(&nums)?;
+            AttributeValue::Ns(nums.iter().map(Num::canonical).collect())
+        }
+        AttributeValue::Bs(set) => {
+            if set.is_empty() {
+                return Err(invalid("An binary set  may not be empty"));
+            }
+            let mut s: Vec<&[u8]> = set.iter().map(Blob::as_ref).collect();
+            s.sort();
+            no_duplicates(&s)?;
+            AttributeValue::Bs(s.into_iter().map(|b| Blob::new(b.to_vec())).collect())
+        }
+        _ => {
+            return Err(Fail::validation(
+                "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes",
+            ));
+        }
+    })
+}
+
+/// Normalises every attribute of a map or item; names must not be empty.
+pub(crate) fn normalize_map(m: &Item) -> Res<Item> {
+    let mut out = Item::with_capacity(m.len());
+    for (k, v) in m {
+        if k.is_empty() {
+            return Err(Fail::validation("Empty attribute name"));
+        }
+        out.insert(k.clone(), normalize(v)?);
+    }
+    Ok(out)
+}
+
+/// Order of two values of one scalar type (`S` by UTF-8 bytes, `N`
+/// numerically, `B` byte-wise); `None` for other or mixed types, which no
+/// comparison satisfies.
+pub(crate) fn compare(a: &AttributeValue, b: &AttributeValue) -> Option<Ordering> {
+    match (a, b) {
+        (AttributeValue::S(x), AttributeValue::S(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
+        (AttributeValue::B(x), AttributeValue::B(y)) => Some(x.as_ref().cmp(y.as_ref())),
+        (AttributeValue::N(x), AttributeValue::N(y)) => {
+            let (x, y) = (Num::parse(x).ok()?, Num::parse(y).ok()?);
+            Some(x.cmp(&y))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a value may be an operand of `<`, `<=`, `>`, `>=`, `BETWEEN`.
+pub(crate) fn is_sortable(v: &AttributeValue) -> bool {
+    matches!(
+        v,
+        AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_)
+    )
+}
+
+/// What `size()` returns: string length (in UTF-16 units, as DynamoDB Local
+/// counts), binary length, number of elements; `None` for numbers,
+/// booleans and nulls, whose size no comparison satisfies.
+pub(crate) fn size_of(v: &AttributeValue) -> Option<usize> {
+    Some(match v {
+        AttributeValue::S(s) => s.encode_utf16().count(),
+        AttributeValue::B(b) => b.as_ref().len(),
+        AttributeValue::L(l) => l.len(),
+        AttributeValue::M(m) => m.len(),
+        AttributeValue::Ss(s) => s.len(),
+        AttributeValue::Ns(s) => s.len(),
+        AttributeValue::Bs(s) => s.len(),
+        _ => return None,
+    })
+}
+
+fn number_size(n: &str) -> usize {
+    Num::parse(n).map_or(n.len(), |n| n.local_bytes().len())
+}
+
+/// One value's size as DynamoDB Local counts it (`getAttributeValueSizeBytes`):
+/// bytes of strings and binaries, encoded length of numbers, one byte for
+/// booleans and nulls, lists and maps three bytes plus one per element plus
+/// the elements (and the names of a map's entries).
+pub(crate) fn value_size(v: &AttributeValue) -> usize {
+    match v {
+        AttributeValue::S(s) => s.len(),
+        AttributeValue::N(n) => number_size(n),
+        AttributeValue::B(b) => b.as_ref().len(),
+        AttributeValue::Ss(s) => s.iter().map(String::len).sum(),
+        AttributeValue::Ns(s) => s.iter().map(|n| number_size(n)).sum(),
+        AttributeValue::Bs(s) => s.iter().map(|b| b.as_ref().len()).sum(),
+        AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
+        AttributeValue::L(l) => 3 + l.len() + l.iter().map(value_size).sum::<usize>(),
+        AttributeValue::M(m) => {
+            3 + m.len()
+                + m.iter()
+                    .map(|(k, v)| k.len() + value_size(v))
+                    .sum::<usize>()
+        }
+        _ => 0,
+    }
+}
+
+/// An item's size: names plus values, as DynamoDB Local counts it for the
+/// 400 KB item limit and the 1 MB page.
+pub(crate) fn item_size(item: &Item) -> usize {
+    item.iter().map(|(k, v)| k.len() + value_size(v)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalises_numbers_and_sets() {
+        let v = AttributeValue::Ns(vec!["10".into(), "01".into(), "2.50".into()]);
+        assert_eq!(
+            normalize(&v).unwrap(),
+            AttributeValue::Ns(vec!["1".into(), "2.5".into(), "10".into()])
+        );
+        assert!(normalize(&AttributeValue::Ns(vec!["1".into(), "1.0".into()])).is_err());
+        assert!(normalize(&AttributeValue::Ss(vec![])).is_err());
+        let ss = AttributeValue::Ss(vec!["\u{ffff}".into(), "\u{10000}".into(), "a".into()]);
+        assert_eq!(
+            normalize(&ss).unwrap(),
+            AttributeValue::Ss(vec!["a".into(), "\u{10000}".into(), "\u{ffff}".into()])
+        );
+    }
+
+    #[test]
+    fn sizes_like_dynamodb_local() {
+        let mut item = Item::new();
+        item.insert("a".into(), AttributeValue::N("5".into()));
+        item.insert(
+            "l".into(),
+            AttributeValue::L(vec![AttributeValue::S("xy".into()), AttributeValue::Bool(true)]),
+        );
+        // a: 1 + 2; l: 1 + 3 + 2 elements + 2 + 1
+        assert_eq!(item_size(&item), 3 + 9);
+        assert_eq!(size_of(&AttributeValue::S("é😀".into())), Some(3));
+    }
+}

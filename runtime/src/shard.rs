@@ -1,0 +1,281 @@
+//! Write sharding for hot partitions.
+//!
+//! An index key declared with `shards = N` gets a suffix `#<0..N>` derived
+//! deterministically from the item's primary key (FNV-1a), so every write of
+//! an item, and every update or delete of it later, finds the same shard,
+//! and N partitions share the load of what would be one hot partition.
+//! Queries fan out: one Query per shard, sent concurrently, merged in
+//! sort-key order; `limit` and pagination are exact, and the cursor carries
+//! each shard's position.
+
+use std::collections::VecDeque;
+
+use crate::db::Db;
+use crate::error::Error;
+use crate::exec::Executor;
+use crate::expr::{Condition, SortCondition};
+use crate::page::{self, ShardPosition};
+use crate::query::{Decode, OnGlobalIndex, Page, Query};
+use crate::value::{AttributeValue, Item};
+
+/// The shard of the item with primary key `pk`/`sk`, among `shards`.
+pub fn shard_of(pk: &str, sk: Option<&str>, shards: u16) -> u16 {
+    // FNV-1a, 64 bits: stable across Rust versions and platforms, unlike
+    // the standard library's hashers.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(pk.as_bytes());
+    eat(&[0]);
+    if let Some(sk) = sk {
+        eat(sk.as_bytes());
+    }
+    (h % u64::from(shards.max(1))) as u16
+}
+
+/// Appends the shard suffix `#<shard>` to an index partition key.
+pub fn with_shard(base: &str, shard: u16) -> String {
+    format!("{base}#{shard}")
+}
+
+/// A Query on a sharded global-index partition: one request per shard.
+#[must_use = "a query does nothing until it is run with page, all or first"]
+pub struct ShardedQuery<T> {
+    base: Query<T, OnGlobalIndex>,
+    shards: u16,
+}
+
+impl<T> std::fmt::Debug for ShardedQuery<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShardedQuery")
+            .field("base", &self.base)
+            .field("shards", &self.shards)
+            .finish()
+    }
+}
+
+impl<T> ShardedQuery<T> {
+    #[doc(hidden)]
+    pub fn new(base: Query<T, OnGlobalIndex>, shards: u16) -> Self {
+        Self { base, shards }
+    }
+
+    #[doc(hidden)]
+    pub fn with_sort(self, sk: Result<SortCondition, Error>) -> Self {
+        Self {
+            base: self.base.with_sort(sk),
+            ..self
+        }
+    }
+
+    /// Descending sort-key order across all shards.
+    pub fn newest_first(self) -> Self {
+        Self {
+            base: self.base.newest_first(),
+            ..self
+        }
+    }
+
+    /// At most `n` items: the page size for `page`, the total for `all`.
+    pub fn limit(self, n: u32) -> Self {
+        Self {
+            base: self.base.limit(n),
+            ..self
+        }
+    }
+
+    /// Keeps only items matching `filter` (does not reduce read cost).
+    pub fn filter(self, filter: Condition) -> Self {
+        Self {
+            base: self.base.filter(filter),
+            ..self
+        }
+    }
+
+    /// Skips items of other entity types instead of failing on them.
+    pub fn skip_other_types(self) -> Self {
+        Self {
+            base: self.base.skip_other_types(),
+            ..self
+        }
+    }
+
+    /// Number of shards queried.
+    pub fn shards(&self) -> u16 {
+        self.shards
+    }
+}
+
+/// One shard's state while merging.
+struct Lane<T> {
+    query: Query<T, OnGlobalIndex>,
+    /// Where the next request starts.
+    next: Option<Item>,
+    /// Where this shard continues if nothing more is taken from its buffer.
+    resume: Option<Item>,
+    done: bool,
+    buffer: VecDeque<Item>,
+}
+
+fn sort_value(item: &Item, attr: Option<&str>) -> String {
+    match attr.and_then(|a| item.get(a)) {
+        Some(AttributeValue::S(s)) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The key attributes of an item, as a start key.
+fn key_of(item: &Item, attrs: &[String]) -> Item {
+    attrs
+        .iter()
+        .filter_map(|a| item.get(a).map(|v| (a.clone(), v.clone())))
+        .collect()
+}
+
+impl<T: Decode> ShardedQuery<T> {
+    /// One page of at most `limit` items (all shards merged), and the cursor
+    /// to the next page. Each shard is read with one concurrent Query; a
+    /// shard whose buffer runs dry before the page is full is read again.
+    pub async fn page<E: Executor>(
+        mut self,
+        db: &Db<E>,
+        cursor: Option<&str>,
+    ) -> Result<Page<T>, Error> {
+        self.base.take_error()?;
+        let n = self.shards as usize;
+        let base_pk = self.base.partition().to_owned();
+        let key_attrs: Vec<String> = self
+            .base
+            .scope()
+            .key_attrs
+            .iter()
+            .map(|a| (*a).to_owned())
+            .collect();
+        let positions = match cursor {
+            Some(c) => page::decode_shards(db.cursor_secret(), &self.base.scope(), c, n, |i| {
+                with_shard(&base_pk, i as u16)
+            })?,
+            None => vec![ShardPosition::default(); n],
+        };
+        let mut lanes: Vec<Lane<T>> = positions
+            .into_iter()
+            .enumerate()
+            .map(|(i, pos)| Lane {
+                query: self.base.for_partition(with_shard(&base_pk, i as u16)),
+                next: pos.start.clone(),
+                resume: pos.start,
+                done: pos.done,
+                buffer: VecDeque::new(),
+            })
+            .collect();
+        let want = self.base.limit_value().map(|l| l as usize);
+        let sk_attr = self.base.sort_attr();
+        let forward = self.base.is_forward();
+        let mut out: Vec<T> = Vec::new();
+        loop {
+            if want.is_some_and(|w| out.len() >= w) {
+                break;
+            }
+            // Refill every empty, unfinished lane, concurrently.
+            let remaining = want.map(|w| (w - out.len()) as u32);
+            let fetches = lanes
+                .iter_mut()
+                .filter(|l| l.buffer.is_empty() && !l.done)
+                .map(|l| {
+                    let req = l.query.request(db.table_name(), l.next.take(), remaining);
+                    async move {
+                        let page = db.executor().query(req?).await?;
+                        l.buffer.extend(page.items);
+                        l.done = page.last_key.is_none();
+                        l.next = page.last_key;
+                        Ok::<(), Error>(())
+                    }
+                });
+            futures::future::try_join_all(fetches).await?;
+            // Take the next item in sort-key order across lanes.
+            let pick = lanes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| l.buffer.front().map(|item| (i, sort_value(item, sk_attr))))
+                .reduce(|a, b| {
+                    let better = if forward { b.1 < a.1 } else { b.1 > a.1 };
+                    if better { b } else { a }
+                });
+            let Some((i, _)) = pick else {
+                if lanes.iter().all(|l| l.done && l.buffer.is_empty()) {
+                    break;
+                }
+                continue;
+            };
+            let lane = &mut lanes[i];
+            let Some(item) = lane.buffer.pop_front() else {
+                continue;
+            };
+            lane.resume = Some(key_of(&item, &key_attrs));
+            let mut decoded = Vec::with_capacity(1);
+            lane.query.decode_items(vec![item], &mut decoded)?;
+            out.extend(decoded);
+        }
+        let finished = lanes.iter().all(|l| l.done && l.buffer.is_empty());
+        let cursor = if finished {
+            None
+        } else {
+            let positions: Vec<ShardPosition> = lanes
+                .iter()
+                .map(|l| {
+                    if l.buffer.is_empty() {
+                        ShardPosition {
+                            done: l.done,
+                            start: l.next.clone(),
+                        }
+                    } else {
+                        ShardPosition {
+                            done: false,
+                            start: l.resume.clone(),
+                        }
+                    }
+                })
+                .collect();
+            Some(
+                page::encode_shards(db.cursor_secret(), &self.base.scope(), &positions)
+                    .ok_or_else(|| Error::InvalidRequest("a shard's key is not a string".into()))?,
+            )
+        };
+        Ok(Page { items: out, cursor })
+    }
+
+    /// Every matching item across all shards, in sort-key order (or the
+    /// first `limit`).
+    pub async fn all<E: Executor>(self, db: &Db<E>) -> Result<Vec<T>, Error> {
+        let total = self.base.limit_value();
+        let mut out = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut q = Some(self);
+        while let Some(query) = q.take() {
+            let again = query.base.for_partition(query.base.partition().to_owned());
+            let shards = query.shards;
+            let page = query.page(db, cursor.as_deref()).await?;
+            out.extend(page.items);
+            if total.is_some_and(|t| out.len() >= t as usize) {
+                break;
+            }
+            match page.cursor {
+                Some(c) => {
+                    cursor = Some(c);
+                    let remaining = total.map(|t| t - out.len() as u32);
+                    let base = match remaining {
+                        Some(r) => again.limit(r),
+                        None => again,
+                    };
+                    q = Some(ShardedQuery { base, shards });
+                }
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+}
