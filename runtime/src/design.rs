@@ -82,20 +82,6 @@ impl EntityShape {
 
 // ---- compile-time checks (const fns over the shapes) ----
 
-const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
     if prefix.len() > s.len() {
         return false;
@@ -114,7 +100,7 @@ const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
 const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
     let (x, y) = (a.lit.as_bytes(), b.lit.as_bytes());
     match (a.field, b.field) {
-        (false, false) => bytes_eq(x, y),
+        (false, false) => crate::entity::str_eq(a.lit, b.lit),
         // A placeholder holds at least one character.
         (false, true) => starts_with(x, y) && x.len() > y.len(),
         (true, false) => starts_with(y, x) && y.len() > x.len(),
@@ -426,3 +412,60 @@ pub trait CardFallback {
 }
 
 impl<T: ?Sized> CardFallback for Card<T> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn lit(s: &'static str) -> KeySeg {
+        KeySeg {
+            lit: s,
+            field: false,
+        }
+    }
+    const fn ph(s: &'static str) -> KeySeg {
+        KeySeg {
+            lit: s,
+            field: true,
+        }
+    }
+
+    #[test]
+    fn overlap_follows_segments() {
+        // USER#<id> vs USER#<id>: same shape.
+        assert!(keys_overlap(&[lit("USER"), ph("")], &[lit("USER"), ph("")]));
+        // ORDER#<id> vs ORDER#r-<id>: id = "r-1" makes them equal.
+        assert!(keys_overlap(
+            &[lit("ORDER"), ph("")],
+            &[lit("ORDER"), ph("r-")]
+        ));
+        // PROFILE vs ORDER#<id>: different segment counts.
+        assert!(!keys_overlap(&[lit("PROFILE")], &[lit("ORDER"), ph("")]));
+        // DETAILS vs ITEM#<id>.
+        assert!(!keys_overlap(&[lit("DETAILS")], &[lit("ITEM"), ph("")]));
+        // X<a> vs X: a placeholder is never empty.
+        assert!(!keys_overlap(&[ph("X")], &[lit("X")]));
+        assert!(keys_overlap(&[ph("X")], &[lit("XY")]));
+    }
+
+    #[test]
+    fn scope_leaks_find_prefix_queries() {
+        // user#<email> is queried with begins_with("user#"); user#<email>#inv#<n> starts so.
+        let account = [lit("user"), ph("")];
+        let invoice = [lit("user"), ph(""), lit("inv"), ph("")];
+        assert!(scope_leaks(&account, &invoice));
+        // ORDER#<id> and ITEM#<id> in one partition do not leak.
+        assert!(!scope_leaks(
+            &[lit("ORDER"), ph("")],
+            &[lit("ITEM"), ph("")]
+        ));
+        assert!(!scope_leaks(
+            &[lit("ORDER"), ph("")],
+            &[lit("ORDERS"), ph("")]
+        ));
+        // A constant sort key is queried with `=`.
+        assert!(!scope_leaks(&[lit("DETAILS")], &[lit("DETAILS"), ph("")]));
+        // A template that starts with a placeholder has no scope.
+        assert!(scope_leaks(&[ph("")], &[lit("ANY")]));
+    }
+}

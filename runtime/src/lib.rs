@@ -13,6 +13,8 @@ pub mod capacity;
 pub mod db;
 pub mod definition;
 pub mod design;
+#[cfg(feature = "embedded")]
+pub mod embedded;
 pub mod entity;
 pub mod error;
 pub mod exec;
@@ -33,6 +35,8 @@ pub mod value;
 
 pub use batch::{BatchPolicy, BatchWriter};
 pub use db::Db;
+#[cfg(feature = "embedded")]
+pub use embedded::Embedded;
 pub use entity::{Entity, GlobalIndex, LocalIndex, Partition, Projection, Table};
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,

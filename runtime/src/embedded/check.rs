@@ -40,7 +40,10 @@ fn key_value(schema: &TableSchema, attr: &KeyAttr, v: &AttributeValue) -> Res<()
         return Err(empty_key(&attr.name));
     }
     let (max, what) = if attr.name == schema.pk.name {
-        (MAX_PARTITION_KEY, "Size of hashkey has exceeded the maximum size limit of2048 bytes")
+        (
+            MAX_PARTITION_KEY,
+            "Size of hashkey has exceeded the maximum size limit of2048 bytes",
+        )
     } else {
         (
             MAX_SORT_KEY,
@@ -61,7 +64,9 @@ fn key_value(schema: &TableSchema, attr: &KeyAttr, v: &AttributeValue) -> Res<()
 pub(crate) fn key(schema: &TableSchema, key: &Item) -> Res<Item> {
     let attrs: Vec<&KeyAttr> = schema.table_keys().collect();
     if key.len() != attrs.len() {
-        return Err(Fail::validation("The number of conditions on the keys is invalid"));
+        return Err(Fail::validation(
+            "The number of conditions on the keys is invalid",
+        ));
     }
     let mut out = Item::with_capacity(attrs.len());
     for a in attrs {
@@ -89,7 +94,9 @@ pub(crate) fn item(schema: &TableSchema, item: &Item) -> Res<Item> {
     let item = normalize_map(item)?;
     for a in schema.table_keys() {
         let Some(v) = item.get(&a.name) else {
-            return Err(Fail::validation("One of the required keys was not given a value"));
+            return Err(Fail::validation(
+                "One of the required keys was not given a value",
+            ));
         };
         if type_name(v) != a.kind.name() {
             return Err(Fail::validation(format!(
@@ -103,7 +110,9 @@ pub(crate) fn item(schema: &TableSchema, item: &Item) -> Res<Item> {
     }
     index_values(schema, &item)?;
     if item_size(&item) > MAX_ITEM {
-        return Err(Fail::validation("Item size has exceeded the maximum allowed size"));
+        return Err(Fail::validation(
+            "Item size has exceeded the maximum allowed size",
+        ));
     }
     Ok(item)
 }

@@ -195,7 +195,9 @@ pub(crate) fn hash_bytes(v: &AttributeValue) -> Cow<'_, [u8]> {
     match v {
         AttributeValue::S(s) => Cow::Borrowed(s.as_bytes()),
         AttributeValue::B(b) => Cow::Borrowed(b.as_ref()),
-        AttributeValue::N(n) => Cow::Owned(Num::parse(n).map(|n| n.local_bytes()).unwrap_or_default()),
+        AttributeValue::N(n) => {
+            Cow::Owned(Num::parse(n).map(|n| n.local_bytes()).unwrap_or_default())
+        }
         _ => Cow::Borrowed(&[]),
     }
 }
@@ -255,11 +257,17 @@ mod tests {
         item.insert("b".into(), AttributeValue::B(Blob::new(vec![0, 1, 255])));
         item.insert("t".into(), AttributeValue::Bool(true));
         item.insert("z".into(), AttributeValue::Null(true));
-        item.insert("ss".into(), AttributeValue::Ss(vec!["a".into(), "b".into()]));
+        item.insert(
+            "ss".into(),
+            AttributeValue::Ss(vec!["a".into(), "b".into()]),
+        );
         item.insert("ns".into(), AttributeValue::Ns(vec!["1".into()]));
         item.insert("bs".into(), AttributeValue::Bs(vec![Blob::new(vec![7])]));
         let mut inner = Item::new();
-        inner.insert("x".repeat(300), AttributeValue::L(vec![AttributeValue::S(String::new())]));
+        inner.insert(
+            "x".repeat(300),
+            AttributeValue::L(vec![AttributeValue::S(String::new())]),
+        );
         item.insert("m".into(), AttributeValue::M(inner));
         let enc = encode_item(&item);
         assert_eq!(decode_item(&enc).unwrap(), item);
@@ -273,7 +281,20 @@ mod tests {
             order_bytes(&AttributeValue::S(s.into()), &mut v);
             v
         };
-        let sorted = ["", "\0", "\0\0", "\u{1}", "a", "a\0", "a\0b", "a\u{1}", "ab", "é", "\u{ffff}", "\u{10000}"];
+        let sorted = [
+            "",
+            "\0",
+            "\0\0",
+            "\u{1}",
+            "a",
+            "a\0",
+            "a\0b",
+            "a\u{1}",
+            "ab",
+            "é",
+            "\u{ffff}",
+            "\u{10000}",
+        ];
         for w in sorted.windows(2) {
             assert!(enc(w[0]) < enc(w[1]), "{:?} < {:?}", w[0], w[1]);
         }

@@ -58,7 +58,10 @@ impl Checker<'_> {
         Ok(match op {
             Operand::Value(v) => Operand::Value(normalize(v).map_err(|e| match e {
                 Fail::Service(mut s) => {
-                    s.message = format!("ExpressionAttributeValues contains invalid value: {}", s.message);
+                    s.message = format!(
+                        "ExpressionAttributeValues contains invalid value: {}",
+                        s.message
+                    );
                     Fail::Service(s)
                 }
                 other => other,
@@ -119,9 +122,7 @@ impl Checker<'_> {
             }
             Condition::In(a, list) => {
                 if list.is_empty() || list.len() > 100 {
-                    return Err(self.fail(
-                        "The IN operator takes between 1 and 100 values".into(),
-                    ));
+                    return Err(self.fail("The IN operator takes between 1 and 100 values".into()));
                 }
                 let rest: Vec<&Operand> = list.iter().collect();
                 self.distinct("IN", a, &rest)?;
@@ -148,8 +149,12 @@ impl Checker<'_> {
                 }
                 Condition::AttributeType(p.clone(), t)
             }
-            Condition::And(a, b) => Condition::And(Box::new(self.check(a)?), Box::new(self.check(b)?)),
-            Condition::Or(a, b) => Condition::Or(Box::new(self.check(a)?), Box::new(self.check(b)?)),
+            Condition::And(a, b) => {
+                Condition::And(Box::new(self.check(a)?), Box::new(self.check(b)?))
+            }
+            Condition::Or(a, b) => {
+                Condition::Or(Box::new(self.check(a)?), Box::new(self.check(b)?))
+            }
             Condition::Not(a) => Condition::Not(Box::new(self.check(a)?)),
         })
     }
@@ -256,7 +261,9 @@ pub(crate) fn eval(c: &Condition, item: Option<&Item>) -> bool {
                 .any(|o| equal(a.as_deref(), operand(o, item).as_deref()))
         }
         Condition::BeginsWith(p, v) => match (item.and_then(|i| i.get(p)), v) {
-            (Some(AttributeValue::S(s)), AttributeValue::S(prefix)) => s.starts_with(prefix.as_str()),
+            (Some(AttributeValue::S(s)), AttributeValue::S(prefix)) => {
+                s.starts_with(prefix.as_str())
+            }
             (Some(AttributeValue::B(b)), AttributeValue::B(prefix)) => {
                 b.as_ref().starts_with(prefix.as_ref())
             }

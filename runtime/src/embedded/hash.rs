@@ -46,7 +46,13 @@ struct Sha1 {
 impl Sha1 {
     fn new() -> Self {
         Self {
-            state: [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0],
+            state: [
+                0x6745_2301,
+                0xEFCD_AB89,
+                0x98BA_DCFE,
+                0x1032_5476,
+                0xC3D2_E1F0,
+            ],
             block: [0; 64],
             filled: 0,
             total: 0,
@@ -142,7 +148,10 @@ mod tests {
     #[test]
     fn scan_order_of_dynamodb_local() {
         // The order DynamoDB Local 3.3.1 scanned these partition keys in.
-        let mut keys: Vec<&str> = "abcdefghijklmnopq".split("").filter(|s| !s.is_empty()).collect();
+        let mut keys: Vec<&str> = "abcdefghijklmnopq"
+            .split("")
+            .filter(|s| !s.is_empty())
+            .collect();
         keys.sort_by_key(|k| of_value(k.as_bytes()));
         assert_eq!(keys.concat(), "qgbdejlfnkmocihpa");
     }

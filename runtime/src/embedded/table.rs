@@ -132,7 +132,11 @@ impl TableData {
     fn tail(&self, i: usize, item: &Item, out: &mut Vec<u8>) {
         let null = AttributeValue::Null(true);
         let pk = item.get(&self.schema.pk.name).unwrap_or(&null);
-        let sk = self.schema.sk.as_ref().map(|k| item.get(&k.name).unwrap_or(&null));
+        let sk = self
+            .schema
+            .sk
+            .as_ref()
+            .map(|k| item.get(&k.name).unwrap_or(&null));
         let digest = match self.indexes[i].tie {
             Tie::None => None,
             Tie::Hash => Some(hash::of_value(&hash_bytes(pk))),

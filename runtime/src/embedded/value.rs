@@ -32,7 +32,9 @@ pub(crate) fn type_name(v: &AttributeValue) -> &'static str {
 }
 
 fn invalid(message: &str) -> Fail {
-    Fail::validation(format!("One or more parameter values were invalid: {message}"))
+    Fail::validation(format!(
+        "One or more parameter values were invalid: {message}"
+    ))
 }
 
 fn num(text: &str) -> Res<String> {
@@ -220,7 +222,10 @@ mod tests {
         item.insert("a".into(), AttributeValue::N("5".into()));
         item.insert(
             "l".into(),
-            AttributeValue::L(vec![AttributeValue::S("xy".into()), AttributeValue::Bool(true)]),
+            AttributeValue::L(vec![
+                AttributeValue::S("xy".into()),
+                AttributeValue::Bool(true),
+            ]),
         );
         // a: 1 + 2; l: 1 + 3 + 2 elements + 2 + 1
         assert_eq!(item_size(&item), 3 + 9);

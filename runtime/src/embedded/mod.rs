@@ -1,0 +1,380 @@
+//! [`Embedded`]: an in-process DynamoDB for development and tests, with
+//! DynamoDB's semantics for every request singletable sends.
+//!
+//! It executes the same request values as [`SdkExecutor`](crate::SdkExecutor)
+//! (the [`Executor`] trait), so the application picks the backend when it
+//! builds its [`Db`] handle and nothing else changes:
+//!
+//! ```
+//! # use singletable_runtime as singletable;
+//! use singletable::{Db, Embedded, GlobalIndex, LocalIndex, Table};
+//!
+//! struct AppTable;
+//! impl Table for AppTable {
+//!     const NAME: &'static str = "AppTable";
+//!     const PK: &'static str = "PK";
+//!     const SK: Option<&'static str> = Some("SK");
+//!     const ENTITY_TYPE: &'static str = "entityType";
+//!     const GLOBAL_INDEXES: &'static [GlobalIndex] = &[];
+//!     const LOCAL_INDEXES: &'static [LocalIndex] = &[];
+//!     const RESERVED: &'static [&'static str] = &["PK", "SK", "entityType"];
+//! }
+//!
+//! let db: Db<Embedded> = Db::in_memory::<AppTable>("AppTable")?;
+//! # Ok::<(), singletable::Error>(())
+//! ```
+//!
+//! # What it reproduces
+//!
+//! Tables with their key schemas; global and local secondary indexes with
+//! their projections and sparse entries (an item is in an index only when it
+//! has every key attribute of the index); key order (`S` by UTF-8 bytes, `N`
+//! numerically as exact decimals, `B` byte-wise); every key condition, both
+//! directions, `Limit` counting evaluated items, 1 MB pages and
+//! `LastEvaluatedKey` (an index's holds the table's and the index's key
+//! attributes); every condition and update action, `ReturnValues`,
+//! `ReturnValuesOnConditionCheckFailure`; transactions that apply
+//! atomically or not at all, with cancellation reasons; the batch limits
+//! (25 writes, 100 keys, no duplicate keys); item and key size limits;
+//! DynamoDB's validation errors (empty key strings, key types, number
+//! precision, empty sets, overlapping update paths…). Errors come back as the
+//! same [`Error`] variants the SDK executor produces: condition failures as
+//! [`Error::ConditionFailed`], cancelled transactions as
+//! [`Error::TransactionCanceled`], everything else as [`Error::Service`]
+//! whose source is an [`EmbeddedError`] carrying DynamoDB's error code.
+//! Consumed capacity is counted as DynamoDB bills it
+//! ([`Embedded::consumed_capacity`]).
+//!
+//! Its reference is DynamoDB Local: a property test runs random sequences
+//! of requests against both and requires identical answers, including the
+//! order of items whose keys do not order them (scans, equal index keys),
+//! which follows DynamoDB Local's hashes.
+//!
+//! # Where it differs on purpose
+//!
+//! - Global indexes are read-your-writes: a write is visible in every index
+//!   as soon as it returns (DynamoDB propagates to global indexes
+//!   asynchronously). Every read is strongly consistent.
+//! - TTL attributes are stored but items never expire.
+//! - No capacity limits: nothing is throttled, batches never return
+//!   unprocessed writes (BatchGetItem still stops at 16 MB).
+//! - Where DynamoDB Local and DynamoDB disagree, it follows DynamoDB Local:
+//!   a Query page's 1 MB counts the items the filter keeps (DynamoDB counts
+//!   every item read), item sizes count one byte per list or map element,
+//!   and a transaction with two operations on one item fails with a
+//!   ValidationException only when both operations pass their conditions
+//!   (DynamoDB refuses it up front).
+//! - Scans read one segment; string sets come back sorted (by UTF-16 code
+//!   units, as DynamoDB Local sorts them), number sets numerically.
+//!
+//! # Sharing and snapshots
+//!
+//! An `Embedded` is a cheap handle (`Clone`) on one store behind a
+//! read-write lock: share it across tokio tasks freely. Requests never wait
+//! on I/O; a transaction holds the write lock for its whole duration, which
+//! is what makes it atomic. [`Embedded::save`] writes every table to a JSON
+//! file and [`Embedded::load`] reads it back, so local data can outlive a
+//! run.
+
+mod check;
+mod codec;
+mod cond;
+mod error;
+mod hash;
+mod number;
+mod read;
+mod schema;
+mod snapshot;
+mod table;
+mod update;
+mod value;
+mod write;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::Instant;
+
+pub use error::EmbeddedError;
+pub use schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
+
+use self::error::{Fail, Res};
+use self::table::TableData;
+use crate::db::Db;
+use crate::entity::Table;
+use crate::error::Error;
+use crate::exec::{BoxFuture, Executor};
+use crate::request::{
+    BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
+    QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
+};
+use crate::value::Item;
+
+/// A transaction's idempotency token, remembered for ten minutes.
+pub(crate) struct Token {
+    fingerprint: u64,
+    at: Instant,
+}
+
+/// Every table of one embedded backend.
+#[derive(Default)]
+pub(crate) struct Store {
+    tables: HashMap<String, TableData>,
+    tokens: HashMap<String, Token>,
+}
+
+impl Store {
+    fn table(&self, name: &str) -> Res<&TableData> {
+        self.tables.get(name).ok_or_else(Fail::no_table)
+    }
+
+    fn table_mut(&mut self, name: &str) -> Res<&mut TableData> {
+        self.tables.get_mut(name).ok_or_else(Fail::no_table)
+    }
+}
+
+/// Capacity consumed by a table's requests, as DynamoDB bills it: reads in
+/// 4 KB units (half for eventually consistent reads, double in
+/// transactions; a Query or Scan rounds the bytes of all items it read),
+/// writes in 1 KB units of the larger of the old and new item (double in
+/// transactions). Counted, never enforced.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ConsumedCapacity {
+    /// Read capacity units.
+    pub read_units: f64,
+    /// Write capacity units.
+    pub write_units: f64,
+}
+
+/// An in-process DynamoDB: an [`Executor`] that keeps tables in memory with
+/// DynamoDB's semantics (see the [module documentation](self) for what it
+/// reproduces and where it differs on purpose).
+///
+/// Cloning is cheap and clones share the same tables.
+#[derive(Clone, Default)]
+pub struct Embedded {
+    store: Arc<RwLock<Store>>,
+}
+
+impl fmt::Debug for Embedded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Embedded")
+            .field("tables", &self.table_names())
+            .finish()
+    }
+}
+
+fn check_table_name(name: &str) -> Res<()> {
+    if name.len() < 3 || name.len() > 255 || !schema::valid_name(name) {
+        return Err(Fail::validation(
+            "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'",
+        ));
+    }
+    Ok(())
+}
+
+impl Embedded {
+    /// An empty backend with no tables.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, Store> {
+        self.store.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, Store> {
+        self.store.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// CreateTable: a table named `name` laid out as `T` declares it (key
+    /// schema, global and local indexes with their projections). Fails with
+    /// a `ResourceInUseException` when the table exists.
+    pub fn create_table<T: Table>(&self, name: &str) -> Result<(), Error> {
+        self.create_table_with(name, TableSchema::of::<T>())
+    }
+
+    /// CreateTable from an explicit schema (for number or binary keys,
+    /// which [`Table`] declarations do not have).
+    pub fn create_table_with(&self, name: &str, schema: TableSchema) -> Result<(), Error> {
+        match self.create(name, schema) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Fail::code(
+                "ResourceInUseException",
+                format!("Cannot create preexisting table: {name}"),
+            )
+            .into_error("CreateTable")),
+            Err(e) => Err(e.into_error("CreateTable")),
+        }
+    }
+
+    /// Creates the table unless it exists; whether it did.
+    fn create(&self, name: &str, schema: TableSchema) -> Res<bool> {
+        check_table_name(name)?;
+        schema.validate()?;
+        let mut store = self.write();
+        if store.tables.contains_key(name) {
+            return Ok(false);
+        }
+        store.tables.insert(name.to_owned(), TableData::new(schema));
+        Ok(true)
+    }
+
+    /// DeleteTable: removes the table and its items.
+    pub fn delete_table(&self, name: &str) -> Result<(), Error> {
+        match self.write().tables.remove(name) {
+            Some(_) => Ok(()),
+            None => Err(Fail::no_table().into_error("DeleteTable")),
+        }
+    }
+
+    /// Whether a table of that name exists.
+    pub fn has_table(&self, name: &str) -> bool {
+        self.read().tables.contains_key(name)
+    }
+
+    /// The tables, sorted by name.
+    pub fn table_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.read().tables.keys().cloned().collect();
+        names.sort();
+        names
+    }
+
+    /// The schema of a table.
+    pub fn schema(&self, table: &str) -> Option<TableSchema> {
+        self.read().tables.get(table).map(|t| t.schema.clone())
+    }
+
+    /// Number of items in a table.
+    pub fn item_count(&self, table: &str) -> Option<usize> {
+        self.read().tables.get(table).map(|t| t.items.len())
+    }
+
+    /// Capacity a table's requests consumed so far.
+    pub fn consumed_capacity(&self, table: &str) -> Option<ConsumedCapacity> {
+        self.read().tables.get(table).map(|t| ConsumedCapacity {
+            read_units: t.capacity.read_halves.load(Ordering::Relaxed) as f64 / 2.0,
+            write_units: t.capacity.writes.load(Ordering::Relaxed) as f64,
+        })
+    }
+
+    /// Writes every table (schema and items) to `path` as JSON, items in
+    /// DynamoDB's JSON format. The file is written beside `path` first and
+    /// renamed over it, so a crash never leaves half a snapshot.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
+        let path = path.as_ref();
+        let doc = snapshot::to_json(&self.read()).map_err(|e| e.into_error("SaveSnapshot"))?;
+        let text = serde_json::to_vec(&doc).map_err(|e| io_error("SaveSnapshot", e))?;
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, text).map_err(|e| io_error("SaveSnapshot", e))?;
+        std::fs::rename(&tmp, path).map_err(|e| io_error("SaveSnapshot", e))
+    }
+
+    /// A backend holding the tables of a snapshot written by
+    /// [`Embedded::save`]; every item is validated as PutItem would.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, Error> {
+        let text = std::fs::read(path).map_err(|e| io_error("LoadSnapshot", e))?;
+        let doc: serde_json::Value =
+            serde_json::from_slice(&text).map_err(|e| io_error("LoadSnapshot", e))?;
+        let store = snapshot::from_json(&doc).map_err(|e| e.into_error("LoadSnapshot"))?;
+        Ok(Self {
+            store: Arc::new(RwLock::new(store)),
+        })
+    }
+}
+
+fn io_error(operation: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> Error {
+    Error::Service {
+        operation,
+        message: e.to_string(),
+        source: Box::new(e),
+    }
+}
+
+impl Executor for Embedded {
+    fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        Box::pin(
+            async move { read::get_item(&self.read(), &req).map_err(|e| e.into_error("GetItem")) },
+        )
+    }
+
+    fn put_item(&self, req: PutItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        Box::pin(async move {
+            write::put_item(&mut self.write(), &req).map_err(|e| e.into_error("PutItem"))
+        })
+    }
+
+    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        Box::pin(async move {
+            write::delete_item(&mut self.write(), &req).map_err(|e| e.into_error("DeleteItem"))
+        })
+    }
+
+    fn query(&self, req: QueryRequest) -> BoxFuture<'_, Result<Page, Error>> {
+        Box::pin(async move { read::query(&self.read(), &req).map_err(|e| e.into_error("Query")) })
+    }
+
+    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, Result<Page, Error>> {
+        Box::pin(async move { read::scan(&self.read(), &req).map_err(|e| e.into_error("Scan")) })
+    }
+
+    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
+        Box::pin(async move {
+            write::transact_write(&mut self.write(), &req)
+                .map_err(|e| e.into_error("TransactWriteItems"))
+        })
+    }
+
+    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
+        Box::pin(async move {
+            write::update_item(&mut self.write(), &req).map_err(|e| e.into_error("UpdateItem"))
+        })
+    }
+
+    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>> {
+        Box::pin(async move {
+            write::batch_write(&mut self.write(), &req).map_err(|e| e.into_error("BatchWriteItem"))
+        })
+    }
+
+    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, Result<BatchGetOutput, Error>> {
+        Box::pin(async move {
+            read::batch_get(&self.read(), &req).map_err(|e| e.into_error("BatchGetItem"))
+        })
+    }
+
+    fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
+        Box::pin(async move {
+            read::transact_get(&self.read(), &req).map_err(|e| e.into_error("TransactGetItems"))
+        })
+    }
+}
+
+impl Db<Embedded> {
+    /// A handle on a new, empty in-memory backend holding one table named
+    /// `table`, laid out as `T` declares it. Fails only on a name DynamoDB
+    /// would refuse (3 to 255 characters of `a-z A-Z 0-9 _ - .`).
+    pub fn in_memory<T: Table>(table: impl Into<String>) -> Result<Self, Error> {
+        let table = table.into();
+        let embedded = Embedded::new();
+        embedded.create_table::<T>(&table)?;
+        Ok(Self::with_executor(embedded, table))
+    }
+
+    /// Creates this handle's table as `T` declares it unless a table of that
+    /// name exists; returns whether it created it (as the SDK handle's
+    /// method of the same name does against DynamoDB).
+    pub async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
+        self.executor()
+            .create(self.table_name(), TableSchema::of::<T>())
+            .map_err(|e| e.into_error("CreateTable"))
+    }
+
+    /// Deletes this handle's table.
+    pub async fn delete_table(&self) -> Result<(), Error> {
+        self.executor().delete_table(self.table_name())
+    }
+}

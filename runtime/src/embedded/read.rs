@@ -1,0 +1,580 @@
+//! Reads: GetItem, Query, Scan, BatchGetItem, TransactGetItems.
+
+use std::collections::HashSet;
+use std::ops::Bound;
+
+use super::Store;
+use super::check;
+use super::codec::{decode_item, escaped, order_bytes, prefix_end};
+use super::cond;
+use super::error::{Fail, Res};
+use super::schema::{IndexProjection, IndexSchema, KeyAttr};
+use super::table::TableData;
+use super::value::{compare, item_size, type_name};
+use crate::expr::{Cmp, Condition, SortCondition};
+use crate::request::{
+    BatchGet, BatchGetOutput, GetItem, Page, QueryRequest, ScanRequest, TransactGet,
+};
+use crate::value::{AttributeValue, Item};
+
+/// A Query or Scan page ends once the items counted reach 1 MB.
+const PAGE_BYTES: usize = 1024 * 1024;
+/// BatchGetItem returns at most 16 MB; the rest is unprocessed.
+const BATCH_GET_BYTES: usize = 16 * 1024 * 1024;
+
+/// Read units in halves: 4 KB units, rounded up; a strongly consistent
+/// read costs two halves per unit, an eventually consistent one one.
+pub(crate) fn read_halves(bytes: usize, consistent: bool) -> u64 {
+    let units = bytes.div_ceil(4096).max(1) as u64;
+    if consistent { units * 2 } else { units }
+}
+
+pub(crate) fn get_item(store: &Store, req: &GetItem) -> Res<Option<Item>> {
+    let t = store.table(&req.table)?;
+    let key = check::key(&t.schema, &req.key)?;
+    let item = t
+        .items
+        .get(t.position(&key).as_slice())
+        .map(|b| decode_item(b))
+        .transpose()?;
+    t.capacity.read(read_halves(
+        item.as_ref().map_or(0, item_size),
+        req.consistent,
+    ));
+    Ok(item)
+}
+
+/// The table or index a Query or Scan reads.
+struct Target<'a> {
+    table: &'a TableData,
+    index: Option<(usize, &'a IndexSchema)>,
+}
+
+impl<'a> Target<'a> {
+    fn new(table: &'a TableData, index: Option<&str>, consistent: bool) -> Res<Self> {
+        let index = match index {
+            None => None,
+            Some(name) => {
+                let i = table.index(name).ok_or_else(|| {
+                    Fail::validation(format!(
+                        "The table does not have the specified index: {name}"
+                    ))
+                })?;
+                Some((i, &table.schema.indexes[i]))
+            }
+        };
+        if consistent && index.is_some_and(|(_, ix)| ix.global) {
+            return Err(Fail::validation(
+                "Consistent reads are not supported on global secondary indexes",
+            ));
+        }
+        Ok(Self { table, index })
+    }
+
+    fn hash(&self) -> &'a KeyAttr {
+        match self.index {
+            Some((_, ix)) => &ix.pk,
+            None => &self.table.schema.pk,
+        }
+    }
+
+    fn range(&self) -> Option<&'a KeyAttr> {
+        match self.index {
+            Some((_, ix)) => ix.sk.as_ref(),
+            None => self.table.schema.sk.as_ref(),
+        }
+    }
+
+    /// Key attributes of a LastEvaluatedKey: the table's, plus the index's.
+    fn key_attrs(&self) -> Vec<&'a KeyAttr> {
+        let mut out: Vec<&KeyAttr> = self.table.schema.table_keys().collect();
+        if let Some((_, ix)) = self.index {
+            for k in std::iter::once(&ix.pk).chain(ix.sk.as_ref()) {
+                if !out.iter().any(|o| o.name == k.name) {
+                    out.push(k);
+                }
+            }
+        }
+        out
+    }
+
+    /// The attributes an index holds, `None` when it holds them all.
+    fn projected(&self) -> Option<Vec<&'a str>> {
+        let (_, ix) = self.index?;
+        let include: &[String] = match &ix.projection {
+            IndexProjection::All => return None,
+            IndexProjection::KeysOnly => &[],
+            IndexProjection::Include(attrs) => attrs,
+        };
+        let mut out: Vec<&str> = self.key_attrs().iter().map(|k| k.name.as_str()).collect();
+        out.extend(include.iter().map(String::as_str));
+        Some(out)
+    }
+
+    fn name(&self) -> &'a str {
+        self.index.map_or("", |(_, ix)| ix.name.as_str())
+    }
+
+    /// Checks a filter: no key attribute of the table or index read (Query
+    /// only), and only attributes the index holds.
+    fn filter(&self, filter: Option<&Condition>, query: bool) -> Res<Option<Condition>> {
+        let Some(f) = filter else { return Ok(None) };
+        let f = cond::prepare(f, "FilterExpression")?;
+        let mut used = Vec::new();
+        cond::paths(&f, &mut used);
+        if query {
+            let keys = std::iter::once(self.hash()).chain(self.range());
+            for k in keys {
+                if used.contains(&k.name.as_str()) {
+                    return Err(Fail::validation(format!(
+                        "Filter Expression can only contain non-primary key attributes: Primary key attribute: {}",
+                        k.name
+                    )));
+                }
+            }
+        }
+        if let Some(projected) = self.projected() {
+            let missing: Vec<&str> = used
+                .iter()
+                .copied()
+                .filter(|u| !projected.contains(u))
+                .collect();
+            if !missing.is_empty() {
+                return Err(Fail::validation(format!(
+                    "One or more parameter values were invalid: Secondary index {} does not project one or more filter attributes: [{}]",
+                    self.name(),
+                    missing.join(", ")
+                )));
+            }
+        }
+        Ok(Some(f))
+    }
+
+    /// Checks an ExclusiveStartKey and returns its position.
+    fn start(&self, esk: &Item) -> Res<Vec<u8>> {
+        let attrs = self.key_attrs();
+        if esk.len() != attrs.len() {
+            return Err(Fail::validation(
+                "Exclusive Start Key must have same size as table's key schema",
+            ));
+        }
+        for a in &attrs {
+            match esk.get(&a.name) {
+                Some(v) if type_name(v) == a.kind.name() => {}
+                _ => {
+                    return Err(Fail::validation(
+                        "The provided starting key is invalid: The provided key element does not match the schema",
+                    ));
+                }
+            }
+        }
+        let esk = super::value::normalize_map(esk)?;
+        Ok(match self.index {
+            None => self.table.position(&esk),
+            Some((i, _)) => self.table.index_position(i, &esk).unwrap_or_default(),
+        })
+    }
+
+    fn entries(
+        &self,
+        lower: Bound<&[u8]>,
+        upper: Bound<&[u8]>,
+        forward: bool,
+    ) -> Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a> {
+        let map = match self.index {
+            Some((i, _)) => &self.table.indexes[i].entries,
+            None => &self.table.items,
+        };
+        if !valid_range(lower, upper) {
+            return Box::new(std::iter::empty());
+        }
+        let range = map
+            .range::<[u8], _>((lower, upper))
+            .map(|(k, v)| (&**k, &**v));
+        if forward {
+            Box::new(range)
+        } else {
+            Box::new(range.rev())
+        }
+    }
+
+    /// The item an entry refers to.
+    fn item(&self, value: &[u8]) -> Res<Item> {
+        let bytes = match self.index {
+            None => Some(value),
+            Some(_) => self.table.items.get(value).map(|b| &**b),
+        };
+        decode_item(bytes.ok_or_else(|| Fail::internal("index entry without its item"))?)
+    }
+
+    fn last_key(&self, item: &Item) -> Item {
+        self.key_attrs()
+            .iter()
+            .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
+            .collect()
+    }
+
+    /// The attributes returned for an item.
+    fn project(&self, item: Item, projection: Option<&[String]>) -> Item {
+        let keep: Vec<&str> = match (projection, self.projected()) {
+            (Some(p), _) => p.iter().map(String::as_str).collect(),
+            (None, Some(p)) => p,
+            (None, None) => return item,
+        };
+        item.into_iter()
+            .filter(|(k, _)| keep.contains(&k.as_str()))
+            .collect()
+    }
+}
+
+fn valid_range(lower: Bound<&[u8]>, upper: Bound<&[u8]>) -> bool {
+    match (lower, upper) {
+        (Bound::Included(a), Bound::Included(b)) => a <= b,
+        (Bound::Included(a) | Bound::Excluded(a), Bound::Excluded(b))
+        | (Bound::Excluded(a), Bound::Included(b)) => a < b,
+        _ => true,
+    }
+}
+
+fn bound(b: &Option<Vec<u8>>) -> Bound<&[u8]> {
+    b.as_deref().map_or(Bound::Unbounded, Bound::Excluded)
+}
+
+/// Checks a ProjectionExpression.
+fn projection(p: Option<&[String]>, target: &Target<'_>) -> Res<()> {
+    let Some(p) = p else { return Ok(()) };
+    if p.is_empty() {
+        return Err(Fail::validation(
+            "Invalid ProjectionExpression: The expression can not be empty;",
+        ));
+    }
+    for (i, a) in p.iter().enumerate() {
+        if p[..i].contains(a) {
+            return Err(Fail::validation(format!(
+                "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [{a}], path two: [{a}]"
+            )));
+        }
+    }
+    if let (Some((_, ix)), Some(projected)) = (target.index, target.projected())
+        && ix.global
+    {
+        let missing: Vec<&str> = p
+            .iter()
+            .map(String::as_str)
+            .filter(|a| !projected.contains(a))
+            .collect();
+        if !missing.is_empty() {
+            return Err(Fail::validation(format!(
+                "One or more parameter values were invalid: Global secondary index {} does not project [{}]",
+                ix.name,
+                missing.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn limit(l: Option<i32>) -> Res<Option<usize>> {
+    match l {
+        Some(n) if n < 1 => Err(Fail::validation("Limit must be greater than or equal to 1")),
+        Some(n) => Ok(Some(n as usize)),
+        None => Ok(None),
+    }
+}
+
+fn missed_key() -> Fail {
+    Fail::validation("Query condition missed key schema element")
+}
+
+fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_owned())
+}
+
+/// Whether a sort key value satisfies a key condition.
+fn sort_holds(v: &AttributeValue, c: &SortCondition) -> bool {
+    let cmp = |x: &str| compare(v, &s(x));
+    match c {
+        SortCondition::Compare(op, x) => cmp(x).is_some_and(|o| match op {
+            Cmp::Eq => o.is_eq(),
+            Cmp::Ne => o.is_ne(),
+            Cmp::Lt => o.is_lt(),
+            Cmp::Le => o.is_le(),
+            Cmp::Gt => o.is_gt(),
+            Cmp::Ge => o.is_ge(),
+        }),
+        SortCondition::Between(lo, hi) => {
+            cmp(lo).is_some_and(|o| o.is_ge()) && cmp(hi).is_some_and(|o| o.is_le())
+        }
+        SortCondition::BeginsWith(p) => {
+            matches!(v, AttributeValue::S(x) if x.starts_with(p.as_str()))
+        }
+    }
+}
+
+pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
+    let t = store.table(&req.table)?;
+    let target = Target::new(t, req.index.as_deref(), req.consistent)?;
+    let limit = limit(req.limit)?;
+    let hash = target.hash();
+    if req.key.pk_attr != hash.name {
+        return Err(missed_key());
+    }
+    if hash.kind.name() != "S" {
+        return Err(Fail::validation(
+            "One or more parameter values were invalid: Condition parameter type does not match schema type",
+        ));
+    }
+    let empty_key = |name: &str| {
+        Fail::validation(format!(
+            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: {name}"
+        ))
+    };
+    if req.key.pk.is_empty() {
+        return Err(empty_key(&hash.name));
+    }
+    let sort = match &req.key.sk {
+        None => None,
+        Some((attr, c)) => {
+            let range = target
+                .range()
+                .filter(|r| &r.name == attr)
+                .ok_or_else(missed_key)?;
+            if range.kind.name() != "S" {
+                return Err(Fail::validation(
+                    "One or more parameter values were invalid: Condition parameter type does not match schema type",
+                ));
+            }
+            let values: Vec<&String> = match c {
+                SortCondition::Compare(_, v) | SortCondition::BeginsWith(v) => vec![v],
+                SortCondition::Between(lo, hi) => vec![lo, hi],
+            };
+            if values.iter().any(|v| v.is_empty()) {
+                return Err(empty_key(&range.name));
+            }
+            if let SortCondition::Compare(Cmp::Ne, _) = c {
+                return Err(Fail::validation(
+                    "Invalid KeyConditionExpression: Invalid operator used in KeyConditionExpression: <>",
+                ));
+            }
+            if let SortCondition::Between(lo, hi) = c
+                && lo.as_bytes() > hi.as_bytes()
+            {
+                return Err(Fail::validation(format!(
+                    "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {{S:{lo}}}, upper bound operand: AttributeValue: {{S:{hi}}}"
+                )));
+            }
+            Some((range, c))
+        }
+    };
+    let filter = target.filter(req.filter.as_ref(), true)?;
+    projection(req.projection.as_deref(), &target)?;
+
+    // The byte range of the partition and sort condition.
+    let part = TableData::partition(&s(&req.key.pk));
+    let at = |v: &str| {
+        let mut p = part.clone();
+        order_bytes(&s(v), &mut p);
+        p
+    };
+    let (lower, upper): (Vec<u8>, Option<Vec<u8>>) = match sort.map(|(_, c)| c) {
+        None => (part.clone(), prefix_end(&part)),
+        Some(SortCondition::Compare(op, v)) => {
+            let p = at(v);
+            match op {
+                Cmp::Eq => (p.clone(), prefix_end(&p)),
+                Cmp::Lt => (part.clone(), Some(p)),
+                Cmp::Le => (part.clone(), prefix_end(&p)),
+                Cmp::Gt => (prefix_end(&p).unwrap_or(p), prefix_end(&part)),
+                _ => (p, prefix_end(&part)),
+            }
+        }
+        Some(SortCondition::Between(lo, hi)) => (at(lo), prefix_end(&at(hi))),
+        Some(SortCondition::BeginsWith(pre)) => {
+            let mut p = part.clone();
+            escaped(pre.as_bytes(), &mut p);
+            let end = prefix_end(&p);
+            (p, end)
+        }
+    };
+    let start = match &req.start {
+        None => None,
+        Some(esk) => {
+            let fits = esk.get(&hash.name) == Some(&s(&req.key.pk))
+                && sort.is_none_or(|(range, c)| {
+                    esk.get(&range.name).is_some_and(|v| sort_holds(v, c))
+                });
+            let pos = target.start(esk)?;
+            if !fits {
+                return Err(Fail::validation(
+                    "The provided starting key does not match the range key predicate",
+                ));
+            }
+            Some(pos)
+        }
+    };
+    let (lo, hi) = match (&start, req.forward) {
+        (Some(p), true) => (Bound::Excluded(p.as_slice()), bound(&upper)),
+        (Some(p), false) => (
+            Bound::Included(lower.as_slice()),
+            Bound::Excluded(p.as_slice()),
+        ),
+        (None, _) => (Bound::Included(lower.as_slice()), bound(&upper)),
+    };
+    let entries = target.entries(lo, hi, req.forward);
+    let page = read_page(
+        &target,
+        entries,
+        limit,
+        filter.as_ref(),
+        req.projection.as_deref(),
+        false,
+    )?;
+    t.capacity.read(read_halves(page.1, req.consistent));
+    Ok(page.0)
+}
+
+/// Reads one page the way DynamoDB Local does: at most `limit` entries are
+/// evaluated; the page ends once the counted items reach 1 MB (Query counts
+/// the items the filter keeps, Scan every item read); the
+/// LastEvaluatedKey is the last entry evaluated when entries may remain.
+/// Returns the page and the bytes read.
+fn read_page<'a>(
+    target: &Target<'a>,
+    entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
+    limit: Option<usize>,
+    filter: Option<&Condition>,
+    projection: Option<&[String]>,
+    count_all: bool,
+) -> Res<(Page, usize)> {
+    let mut entries = entries.peekable();
+    let mut items = Vec::new();
+    let mut last: Option<&[u8]> = None;
+    let mut scanned = 0usize;
+    let mut counted = 0usize;
+    let mut read = 0usize;
+    let mut more = false;
+    loop {
+        if limit == Some(scanned) {
+            more = true;
+            break;
+        }
+        let Some((_, value)) = entries.next() else {
+            break;
+        };
+        scanned += 1;
+        last = Some(value);
+        let item = target.item(value)?;
+        let size = item_size(&item);
+        read += size;
+        let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
+        if keep || count_all {
+            counted += size;
+        }
+        if keep {
+            items.push(target.project(item, projection));
+        }
+        if counted >= PAGE_BYTES {
+            more = limit == Some(scanned) || entries.peek().is_some();
+            break;
+        }
+    }
+    let last_key = match last.filter(|_| more) {
+        Some(value) => Some(target.last_key(&target.item(value)?)),
+        None => None,
+    };
+    Ok((Page { items, last_key }, read))
+}
+
+pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
+    let t = store.table(&req.table)?;
+    let target = Target::new(t, req.index.as_deref(), req.consistent)?;
+    let limit = limit(req.limit)?;
+    let filter = target.filter(req.filter.as_ref(), false)?;
+    let start = req
+        .start
+        .as_ref()
+        .map(|esk| target.start(esk))
+        .transpose()?;
+    let lower = start.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
+    let entries = target.entries(lower, Bound::Unbounded, true);
+    let (page, read) = read_page(&target, entries, limit, filter.as_ref(), None, true)?;
+    t.capacity.read(read_halves(read, req.consistent));
+    Ok(page)
+}
+
+pub(crate) fn batch_get(store: &Store, req: &BatchGet) -> Res<BatchGetOutput> {
+    if req.keys.is_empty() {
+        return Err(Fail::validation(
+            "1 validation error detected: Value at 'requestItems.keys' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    if req.keys.len() > 100 {
+        return Err(Fail::validation(
+            "Too many items requested for the BatchGetItem call",
+        ));
+    }
+    let t = store.table(&req.table)?;
+    let mut positions = Vec::with_capacity(req.keys.len());
+    let mut seen = HashSet::with_capacity(req.keys.len());
+    for k in &req.keys {
+        let key = check::key(&t.schema, k)?;
+        let pos = t.position(&key);
+        if !seen.insert(pos.clone()) {
+            return Err(Fail::validation(
+                "Provided list of item keys contains duplicates",
+            ));
+        }
+        positions.push((pos, k));
+    }
+    let mut out = BatchGetOutput::default();
+    let mut bytes = 0usize;
+    for (pos, key) in positions {
+        if bytes >= BATCH_GET_BYTES {
+            out.unprocessed.push(key.clone());
+            continue;
+        }
+        if let Some(b) = t.items.get(pos.as_slice()) {
+            let item = decode_item(b)?;
+            let size = item_size(&item);
+            bytes += size;
+            t.capacity.read(read_halves(size, req.consistent));
+            out.items.push(item);
+        } else {
+            t.capacity.read(read_halves(0, req.consistent));
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<Item>>> {
+    if req.gets.is_empty() || req.gets.len() > 100 {
+        return Err(Fail::validation(
+            "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100 and greater than or equal to 1",
+        ));
+    }
+    let mut seen = HashSet::with_capacity(req.gets.len());
+    let mut found = Vec::with_capacity(req.gets.len());
+    for (table, key) in &req.gets {
+        let t = store.table(table)?;
+        let key = check::key(&t.schema, key)?;
+        let pos = t.position(&key);
+        if !seen.insert((table.as_str(), pos.clone())) {
+            return Err(Fail::validation(
+                "Transaction request cannot include multiple operations on one item",
+            ));
+        }
+        found.push((t, pos));
+    }
+    let mut out = Vec::with_capacity(found.len());
+    for (t, pos) in found {
+        let item = t
+            .items
+            .get(pos.as_slice())
+            .map(|b| decode_item(b))
+            .transpose()?;
+        t.capacity
+            .read(2 * read_halves(item.as_ref().map_or(0, item_size), true));
+        out.push(item);
+    }
+    Ok(out)
+}

@@ -1,0 +1,171 @@
+//! Snapshots: every table (schema and items) as one JSON document, items in
+//! DynamoDB's JSON format (`{"name": {"S": "…"}}`, binaries in base64), so a
+//! snapshot can also be read by other tools.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Map, Value, json};
+
+use super::codec::decode_item;
+use super::error::{Fail, Res};
+use super::schema::TableSchema;
+use super::table::TableData;
+use super::{Store, check};
+use crate::value::{AttributeValue, Blob, Item};
+
+const FORMAT: &str = "singletable-embedded";
+const VERSION: u64 = 1;
+
+fn value_json(v: &AttributeValue) -> Value {
+    let b64 = |b: &Blob| Value::String(STANDARD.encode(b.as_ref()));
+    match v {
+        AttributeValue::S(s) => json!({ "S": s }),
+        AttributeValue::N(n) => json!({ "N": n }),
+        AttributeValue::B(b) => json!({ "B": b64(b) }),
+        AttributeValue::Bool(b) => json!({ "BOOL": b }),
+        AttributeValue::Null(_) => json!({ "NULL": true }),
+        AttributeValue::L(l) => json!({ "L": l.iter().map(value_json).collect::<Vec<_>>() }),
+        AttributeValue::M(m) => json!({ "M": item_json(m) }),
+        AttributeValue::Ss(s) => json!({ "SS": s }),
+        AttributeValue::Ns(s) => json!({ "NS": s }),
+        AttributeValue::Bs(s) => json!({ "BS": s.iter().map(b64).collect::<Vec<_>>() }),
+        _ => json!({ "NULL": true }),
+    }
+}
+
+fn item_json(item: &Item) -> Value {
+    Value::Object(
+        item.iter()
+            .map(|(k, v)| (k.clone(), value_json(v)))
+            .collect::<Map<_, _>>(),
+    )
+}
+
+fn bad(what: &str) -> Fail {
+    Fail::validation(format!("snapshot is malformed: {what}"))
+}
+
+fn strings(v: &Value) -> Res<Vec<String>> {
+    v.as_array()
+        .ok_or_else(|| bad("set is not an array"))?
+        .iter()
+        .map(|s| {
+            s.as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| bad("set element"))
+        })
+        .collect()
+}
+
+fn blob(v: &Value) -> Res<Blob> {
+    let s = v.as_str().ok_or_else(|| bad("binary is not a string"))?;
+    STANDARD
+        .decode(s)
+        .map(Blob::new)
+        .map_err(|_| bad("binary is not base64"))
+}
+
+fn value_from(v: &Value) -> Res<AttributeValue> {
+    let obj = v.as_object().ok_or_else(|| bad("value is not an object"))?;
+    let (tag, inner) = obj
+        .iter()
+        .next()
+        .filter(|_| obj.len() == 1)
+        .ok_or_else(|| bad("value must have exactly one type"))?;
+    let text = || inner.as_str().map(str::to_owned).ok_or_else(|| bad(tag));
+    Ok(match tag.as_str() {
+        "S" => AttributeValue::S(text()?),
+        "N" => AttributeValue::N(text()?),
+        "B" => AttributeValue::B(blob(inner)?),
+        "BOOL" => AttributeValue::Bool(inner.as_bool().ok_or_else(|| bad("BOOL"))?),
+        "NULL" => AttributeValue::Null(true),
+        "L" => AttributeValue::L(
+            inner
+                .as_array()
+                .ok_or_else(|| bad("L"))?
+                .iter()
+                .map(value_from)
+                .collect::<Res<_>>()?,
+        ),
+        "M" => AttributeValue::M(item_from(inner)?),
+        "SS" => AttributeValue::Ss(strings(inner)?),
+        "NS" => AttributeValue::Ns(strings(inner)?),
+        "BS" => AttributeValue::Bs(
+            inner
+                .as_array()
+                .ok_or_else(|| bad("BS"))?
+                .iter()
+                .map(blob)
+                .collect::<Res<_>>()?,
+        ),
+        other => return Err(bad(&format!("unknown type {other}"))),
+    })
+}
+
+fn item_from(v: &Value) -> Res<Item> {
+    v.as_object()
+        .ok_or_else(|| bad("item is not an object"))?
+        .iter()
+        .map(|(k, v)| Ok((k.clone(), value_from(v)?)))
+        .collect()
+}
+
+/// The store as a JSON document.
+pub(crate) fn to_json(store: &Store) -> Res<Value> {
+    let mut tables = Map::new();
+    let mut names: Vec<&String> = store.tables.keys().collect();
+    names.sort();
+    for name in names {
+        let t = &store.tables[name];
+        let items = t
+            .items
+            .values()
+            .map(|b| decode_item(b).map(|i| item_json(&i)))
+            .collect::<Res<Vec<_>>>()?;
+        let schema = serde_json::to_value(&t.schema).map_err(|e| Fail::internal(e.to_string()))?;
+        tables.insert(name.clone(), json!({ "schema": schema, "items": items }));
+    }
+    Ok(json!({ "format": FORMAT, "version": VERSION, "tables": tables }))
+}
+
+/// A store from a JSON document written by [`to_json`]; every item is
+/// validated as PutItem would.
+pub(crate) fn from_json(v: &Value) -> Res<Store> {
+    if v.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        return Err(bad("not a singletable-embedded snapshot"));
+    }
+    if v.get("version").and_then(Value::as_u64) != Some(VERSION) {
+        return Err(bad("unsupported version"));
+    }
+    let mut store = Store::default();
+    let tables = v
+        .get("tables")
+        .and_then(Value::as_object)
+        .ok_or_else(|| bad("no tables"))?;
+    for (name, t) in tables {
+        let schema: TableSchema = serde_json::from_value(
+            t.get("schema")
+                .cloned()
+                .ok_or_else(|| bad("table without schema"))?,
+        )
+        .map_err(|e| bad(&e.to_string()))?;
+        schema.validate()?;
+        let mut data = TableData::new(schema);
+        for item in t
+            .get("items")
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad("table without items"))?
+        {
+            let item = check::item(&data.schema, &item_from(item)?)?;
+            check::index_types(&data.schema, &item)
+                .map_err(|_| bad("index key of the wrong type"))?;
+            let pos = data.position(&item);
+            if data.items.contains_key(pos.as_slice()) {
+                return Err(bad("two items with one key"));
+            }
+            data.write(pos, Some(&item), None);
+        }
+        store.tables.insert(name.clone(), data);
+    }
+    Ok(store)
+}
