@@ -1,6 +1,6 @@
 //! What the shop does, shared by the example binary and the tests.
 
-use singletable::{AttributeValue, Condition, Db, Executor, Result};
+use singletable::{Db, Executor, FieldPath, Result};
 
 use crate::model::*;
 
@@ -121,23 +121,29 @@ pub async fn place_order<E: Executor>(
     tx.execute().await
 }
 
-/// Moves an order to `to`, only if it is still `from`: summary and header
-/// in one transaction. Both puts rewrite every key, so the header leaves the
-/// `ORDERSTATUS#<from>` partition of GSI1 in the same request.
+/// Moves an order to `to`, only if its header is still `from`: the summary
+/// and the header are updated in one transaction. The header's update
+/// rewrites `GSI1PK`, so it leaves the `ORDERSTATUS#<from>` partition of
+/// GSI1 in the same request.
 pub async fn change_status<E: Executor>(
     db: &Db<E>,
     order: &Order,
     from: OrderStatus,
     to: OrderStatus,
 ) -> Result<Order> {
-    let mut updated = order.clone();
-    updated.status = to;
-    let still = Condition::eq("status", AttributeValue::S(from.as_str().to_owned()));
+    let summary = OrderSummary::fields();
+    let header = Order::fields();
     db.transaction()
-        .put_if(&updated.summary(), still.clone())
-        .put_if(&updated, still)
+        .update(OrderSummary::update(&order.user_id, &order.order_id).set(summary.status, to))
+        .update(
+            Order::update(&order.order_id)
+                .set(header.status, to)
+                .only_if(header.status.eq(&from)),
+        )
         .execute()
         .await?;
+    let mut updated = order.clone();
+    updated.status = to;
     Ok(updated)
 }
 
