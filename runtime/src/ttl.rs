@@ -184,7 +184,7 @@ impl Timestamp for u64 {
 #[cfg(feature = "chrono")]
 impl Timestamp for chrono::DateTime<chrono::Utc> {
     fn now() -> Self {
-        chrono::Utc::now()
+        chrono::DateTime::<chrono::Utc>::from(SystemTime::now())
     }
 }
 
