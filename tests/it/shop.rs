@@ -1,7 +1,8 @@
 //! The shop example's access patterns against DynamoDB Local.
 
+use singletable::embedded::Embedded;
 use singletable::exec::Counting;
-use singletable::{AttributeValue, Db, Error, SdkExecutor};
+use singletable::{AttributeValue, Db, Error, Executor, SdkExecutor};
 
 use crate::app;
 use crate::model::*;
@@ -14,6 +15,37 @@ fn ids<'a>(orders: impl IntoIterator<Item = &'a Order>) -> Vec<&'a str> {
 #[tokio::test]
 async fn shop_access_patterns_against_dynamodb_local() {
     let db = fresh_db::<AppTable>("shop").await;
+    check_shop(&db).await;
+}
+
+/// The shop example's tour on the embedded backend, then every assertion of
+/// the DynamoDB Local test.
+#[tokio::test]
+async fn shop_runs_on_embedded_backend() {
+    let db: Db<Embedded> = Db::in_memory::<AppTable>("AppTable").unwrap();
+    app::tour(&db).await.unwrap();
+    let fresh: Db<Embedded> = Db::in_memory::<AppTable>("AppTable").unwrap();
+    check_shop(&fresh).await;
+}
+
+/// A raw item by key, through the executor (what any other client reads).
+async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> singletable::Item {
+    let mut key = singletable::Item::new();
+    key.insert("PK".into(), AttributeValue::S(pk.into()));
+    key.insert("SK".into(), AttributeValue::S(sk.into()));
+    db.executor()
+        .get_item(singletable::request::GetItem {
+            table: db.table_name().into(),
+            key,
+            consistent: true,
+        })
+        .await
+        .unwrap()
+        .expect("item exists")
+}
+
+async fn check_shop<E: Executor>(db: &Db<E>) {
+    let db = db;
     let data = app::sample();
     app::seed(&db, &data).await.unwrap();
 
@@ -149,17 +181,7 @@ async fn shop_access_patterns_against_dynamodb_local() {
     assert!(matches!(err, Error::TransactionCanceled { .. }), "{err}");
 
     // Other clients read what it writes: the raw item follows the layout.
-    let raw = db
-        .sdk()
-        .get_item()
-        .table_name(db.table_name())
-        .key("PK", AttributeValue::S("ORDER#o-1002".into()))
-        .key("SK", AttributeValue::S("DETAILS".into()))
-        .send()
-        .await
-        .unwrap()
-        .item
-        .unwrap();
+    let raw = raw_item(db, "ORDER#o-1002", "DETAILS").await;
     assert_eq!(
         raw["GSI1PK"],
         AttributeValue::S("ORDERSTATUS#PENDING".into())
@@ -178,17 +200,7 @@ async fn shop_access_patterns_against_dynamodb_local() {
         raw["createdAt"],
         AttributeValue::S("2024-05-09T10:30:00.000000Z".into())
     );
-    let unpublished = db
-        .sdk()
-        .get_item()
-        .table_name(db.table_name())
-        .key("PK", AttributeValue::S("PRODUCT#p-pan".into()))
-        .key("SK", AttributeValue::S("DETAILS".into()))
-        .send()
-        .await
-        .unwrap()
-        .item
-        .unwrap();
+    let unpublished = raw_item(db, "PRODUCT#p-pan", "DETAILS").await;
     assert!(!unpublished.contains_key("GSI2PK") && !unpublished.contains_key("GSI2SK"));
     assert_eq!(
         unpublished["GSI1PK"],
