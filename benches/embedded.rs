@@ -1,0 +1,151 @@
+//! The embedded backend against DynamoDB Local, through the same public API
+//! (`Db<Embedded>` and `Db<SdkExecutor>`, one client task): PutItem, GetItem
+//! and a 100-item Query, interleaved in one criterion group per operation.
+//! Then the memory the embedded backend holds for one million small items,
+//! against their raw size (DynamoDB's item size: names plus values),
+//! measured with a counting allocator.
+//!
+//! Run with `bash scripts/dynamodb-local.sh cargo bench --bench embedded`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::time::Duration;
+
+use criterion::Criterion;
+use singletable::embedded::Embedded;
+use singletable::{Db, Entity, Executor, SdkExecutor, Table};
+use tokio::runtime::Runtime;
+
+/// Counts live heap bytes.
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+#[derive(Table)]
+#[table(name = "Bench")]
+pub struct BenchTable;
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = BenchTable, name = "Reading", rename_all = "camelCase")]
+#[pk("SENSOR#<sensor>")]
+#[sk("T#<t>")]
+#[access(readings)]
+pub struct Reading {
+    pub sensor: String,
+    pub t: u32,
+    pub value: f64,
+    pub unit: String,
+}
+
+fn reading(sensor: &str, t: u32) -> Reading {
+    Reading {
+        sensor: sensor.into(),
+        t,
+        value: f64::from(t) * 0.5,
+        unit: "celsius".into(),
+    }
+}
+
+async fn seed<E: Executor>(db: &Db<E>) {
+    for t in 0..100 {
+        db.put(&reading("q", t)).await.expect("put");
+    }
+}
+
+fn ops<E: Executor>(c: &mut Criterion, rt: &Runtime, name: &str, db: &Db<E>) {
+    let mut n = 0u32;
+    c.benchmark_group("put")
+        .bench_function(name, |b| {
+            b.iter(|| {
+                n = n.wrapping_add(1);
+                rt.block_on(db.put(&reading("p", n % 1000))).expect("put");
+            })
+        });
+    c.benchmark_group("get").bench_function(name, |b| {
+        b.iter(|| {
+            let key = Reading::key("q", 42).expect("key");
+            black_box(rt.block_on(db.get::<Reading>(key)).expect("get"));
+        })
+    });
+    c.benchmark_group("query_100").bench_function(name, |b| {
+        b.iter(|| {
+            let items = rt.block_on(Reading::readings("q").all(db)).expect("query");
+            assert_eq!(items.len(), 100);
+            black_box(items);
+        })
+    });
+}
+
+fn memory() {
+    let rt = Runtime::new().expect("runtime");
+    let n = 1_000_000u32;
+    let before = LIVE.load(Ordering::SeqCst);
+    let db: Db<Embedded> = Db::in_memory::<BenchTable>("Mem").expect("table");
+    let mut raw = 0usize;
+    rt.block_on(async {
+        for t in 0..n {
+            let r = reading(&format!("s{}", t % 1000), t);
+            raw += singletable::size::item_size(&r.to_item().expect("encode"));
+            db.put(&r).await.expect("put");
+        }
+    });
+    let held = LIVE.load(Ordering::SeqCst) - before;
+    println!(
+        "memory: {n} items, raw {:.1} MB, embedded holds {:.1} MB, ratio {:.2}",
+        raw as f64 / 1e6,
+        held as f64 / 1e6,
+        held as f64 / raw as f64
+    );
+    drop(db);
+}
+
+fn main() {
+    let rt = Runtime::new().expect("runtime");
+    let embedded: Db<Embedded> = Db::in_memory::<BenchTable>("Bench").expect("table");
+    rt.block_on(seed(&embedded));
+    let endpoint = std::env::var("DYNAMODB_ENDPOINT").ok();
+    let local = endpoint.as_deref().map(|e| {
+        let db = Db::local(e, format!("bench-embedded-{}", std::process::id()));
+        rt.block_on(async {
+            db.create_table_if_missing::<BenchTable>().await.expect("create");
+            seed(&db).await;
+        });
+        db
+    });
+    let mut c = Criterion::default()
+        .sample_size(30)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .configure_from_args();
+    ops(&mut c, &rt, "embedded", &embedded);
+    match &local {
+        Some(db) => ops::<SdkExecutor>(&mut c, &rt, "dynamodb_local", db),
+        None => eprintln!("DYNAMODB_ENDPOINT not set: DynamoDB Local side skipped"),
+    }
+    c.final_summary();
+    if std::env::args().any(|a| a == "--bench") {
+        memory();
+    }
+}
