@@ -10,6 +10,7 @@ mod app;
 mod model;
 
 mod design;
+mod differential;
 mod item_codec;
 mod key_codec;
 mod lints;

@@ -3,7 +3,7 @@
 //! touch the table.
 
 use super::error::{Fail, Res};
-use super::schema::{KeyAttr, TableSchema};
+use super::schema::{IndexSchema, KeyAttr, TableSchema};
 use super::value::{item_size, normalize, normalize_map, type_name};
 use crate::value::{AttributeValue, Item};
 
@@ -62,29 +62,36 @@ fn key_value(schema: &TableSchema, attr: &KeyAttr, v: &AttributeValue) -> Res<()
 /// transaction operations take it: exactly the table's key attributes, of
 /// the declared types, normalised.
 pub(crate) fn key(schema: &TableSchema, key: &Item) -> Res<Item> {
-    let attrs: Vec<&KeyAttr> = schema.table_keys().collect();
-    if key.len() != attrs.len() {
-        return Err(Fail::validation(
-            "The number of conditions on the keys is invalid",
-        ));
-    }
-    let mut out = Item::with_capacity(attrs.len());
-    for a in attrs {
+    shape(schema, key).map_err(Fail::validation)?;
+    let mut out = Item::with_capacity(key.len());
+    for a in schema.table_keys() {
         let Some(v) = key.get(&a.name) else {
-            return Err(Fail::validation(
-                "The provided key element does not match the schema",
-            ));
+            return Err(Fail::internal("key attribute vanished"));
         };
-        if type_name(v) != a.kind.name() {
-            return Err(Fail::validation(
-                "One or more parameter values were invalid: Type mismatch for key",
-            ));
-        }
         let v = normalize(v)?;
         key_value(schema, a, &v)?;
         out.insert(a.name.clone(), v);
     }
     Ok(out)
+}
+
+/// Whether a key has exactly the table's key attributes with their types;
+/// the message DynamoDB Local gives when not.
+pub(crate) fn shape(schema: &TableSchema, key: &Item) -> Result<(), &'static str> {
+    let attrs: Vec<&KeyAttr> = schema.table_keys().collect();
+    if key.len() != attrs.len() {
+        return Err("The number of conditions on the keys is invalid");
+    }
+    for a in attrs {
+        match key.get(&a.name) {
+            None => return Err("The provided key element does not match the schema"),
+            Some(v) if type_name(v) != a.kind.name() => {
+                return Err("One or more parameter values were invalid: Type mismatch for key");
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// A whole item as PutItem takes it: valid values, every table key
@@ -132,20 +139,73 @@ pub(crate) fn index_values(schema: &TableSchema, item: &Item) -> Res<()> {
     Ok(())
 }
 
-/// Secondary-index key attributes must have the index's key types. DynamoDB
-/// Local checks this per operation: inside a transaction a mismatch is the
-/// operation's `ValidationError` cancellation reason.
+/// Secondary-index key attributes: not empty, scalar, of the index's key
+/// type. DynamoDB Local checks local indexes first, then global ones, each
+/// group in its own map order; inside a transaction a scalar of the wrong
+/// type is the operation's `ValidationError` cancellation reason, any
+/// other problem fails the whole request.
 pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
-    for ix in &schema.indexes {
+    let (local, global): (Vec<&IndexSchema>, Vec<&IndexSchema>) =
+        schema.indexes.iter().partition(|ix| !ix.global);
+    for ix in java_map_order(&local)
+        .into_iter()
+        .chain(java_map_order(&global))
+    {
         for k in std::iter::once(&ix.pk).chain(ix.sk.as_ref()) {
-            if let Some(v) = item.get(&k.name)
-                && type_name(v) != k.kind.name()
-            {
-                return Err(Fail::IndexKeyType(
+            let Some(v) = item.get(&k.name) else { continue };
+            if is_empty_key(v) {
+                return index_values(schema, item);
+            }
+            if !matches!(
+                v,
+                AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_)
+            ) {
+                return Err(Fail::validation("Invalid attribute value type"));
+            }
+            if type_name(v) != k.kind.name() {
+                return Err(Fail::OpValidation(
                     "One or more parameter values were invalid: Type mismatch for Index Key".into(),
                 ));
             }
         }
     }
     Ok(())
+}
+
+/// Java's `String.hashCode`.
+fn java_hash(s: &str) -> u32 {
+    s.encode_utf16()
+        .fold(0u32, |h, c| h.wrapping_mul(31).wrapping_add(u32::from(c)))
+}
+
+/// The indexes in the order a Java `HashMap` keyed by index name iterates
+/// them: DynamoDB Local checks index keys in this order, which decides the
+/// error when several index keys are wrong at once.
+fn java_map_order<'a>(indexes: &[&'a IndexSchema]) -> Vec<&'a IndexSchema> {
+    let mut capacity = 16usize;
+    while indexes.len() * 4 > capacity * 3 {
+        capacity *= 2;
+    }
+    let bucket = |name: &str| {
+        let h = java_hash(name);
+        ((h ^ (h >> 16)) as usize) & (capacity - 1)
+    };
+    let mut out: Vec<(usize, usize, &IndexSchema)> = indexes
+        .iter()
+        .enumerate()
+        .map(|(i, ix)| (bucket(&ix.name), i, *ix))
+        .collect();
+    out.sort_by_key(|(b, i, _)| (*b, *i));
+    out.into_iter().map(|(_, _, ix)| ix).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_hash_matches_java() {
+        assert_eq!(java_hash("GSI1"), 2_197_236);
+        assert_eq!(java_hash(""), 0);
+    }
 }

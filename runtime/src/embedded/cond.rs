@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
-use super::value::{compare, is_sortable, normalize, size_of, type_name};
+use super::value::{compare, expression_value, is_sortable, size_of, type_name};
 use crate::expr::{Cmp, Condition, Operand, Rendered};
 use crate::value::{AttributeValue, Item};
 
@@ -56,16 +56,7 @@ impl Checker<'_> {
 
     fn operand(&self, op: &Operand) -> Res<Operand> {
         Ok(match op {
-            Operand::Value(v) => Operand::Value(normalize(v).map_err(|e| match e {
-                Fail::Service(mut s) => {
-                    s.message = format!(
-                        "ExpressionAttributeValues contains invalid value: {}",
-                        s.message
-                    );
-                    Fail::Service(s)
-                }
-                other => other,
-            })?),
+            Operand::Value(v) => Operand::Value(expression_value(v)?),
             other => other.clone(),
         })
     }

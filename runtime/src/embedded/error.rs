@@ -37,10 +37,10 @@ pub(crate) enum Fail {
     Condition(Option<Item>),
     /// `TransactionCanceledException`.
     Canceled(Vec<CancellationReason>),
-    /// A write that would store a secondary-index key attribute of the
-    /// wrong type: a `ValidationException` on its own, a `ValidationError`
-    /// cancellation reason inside a transaction (as DynamoDB Local does).
-    IndexKeyType(String),
+    /// A ValidationException that DynamoDB Local turns into the
+    /// operation's `ValidationError` cancellation reason inside a
+    /// transaction (an index key attribute of the wrong scalar type).
+    OpValidation(String),
 }
 
 impl Fail {
@@ -75,7 +75,7 @@ impl Fail {
                 item: item.map(Box::new),
             },
             Fail::Canceled(reasons) => Error::TransactionCanceled { reasons },
-            Fail::IndexKeyType(message) => Fail::validation(message).into_error(operation),
+            Fail::OpValidation(message) => Fail::validation(message).into_error(operation),
             Fail::Service(e) => Error::Service {
                 operation,
                 message: e.to_string(),

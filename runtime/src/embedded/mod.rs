@@ -60,13 +60,25 @@
 //!   unprocessed writes (BatchGetItem still stops at 16 MB).
 //! - Where DynamoDB Local and DynamoDB disagree, it follows DynamoDB Local:
 //!   a Query page's 1 MB counts the items the filter keeps (DynamoDB counts
-//!   every item read), item sizes count one byte per list or map element,
-//!   and a transaction with two operations on one item fails with a
-//!   ValidationException only when both operations pass their conditions
-//!   (DynamoDB refuses it up front).
-//! - Scans read one segment; string sets come back sorted (by UTF-16 code
-//!   units, as DynamoDB Local sorts them), number sets numerically.
-//!
+//!   every item read); item sizes count one byte per list or map element;
+//!   a transaction's checks run in DynamoDB Local's order (two operations on
+//!   one item fail the request only when both pass their conditions, where
+//!   DynamoDB refuses them up front); a Query returns no LastEvaluatedKey
+//!   when its last item sits on the inclusive bound it was reading towards.
+//! - Where DynamoDB Local is wrong, it follows DynamoDB: numbers always come
+//!   back in canonical form (DynamoDB Local returns numbers written by
+//!   UpdateItem as they were sent, `01.50` or `1E+1`), and UpdateItem may not
+//!   give a local index's key attribute the wrong type (DynamoDB Local
+//!   accepts it and lists the item in the index).
+//! - Scans read one segment. A scan of a local index orders items with
+//!   equal index keys like a query of it does (DynamoDB Local's scan orders
+//!   them by table sort key instead). String sets come back sorted by UTF-16
+//!   code units (as DynamoDB Local sorts them), number sets numerically.
+//! - Consumed capacity follows DynamoDB's billing rules (4 KB read units,
+//!   1 KB write units, index writes, doubled in transactions) and is
+//!   reported for successful requests; it is not compared with DynamoDB
+//!   Local, whose accounting differs in details.
+
 //! # Sharing and snapshots
 //!
 //! An `Embedded` is a cheap handle (`Clone`) on one store behind a
@@ -86,6 +98,7 @@ mod read;
 mod schema;
 mod snapshot;
 mod table;
+mod transact;
 mod update;
 mod value;
 mod write;
@@ -105,7 +118,7 @@ use self::table::TableData;
 use crate::db::Db;
 use crate::entity::Table;
 use crate::error::Error;
-use crate::exec::{BoxFuture, Executor};
+use crate::exec::{BoxFuture, CapacityMeter, Executor};
 use crate::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
@@ -156,6 +169,7 @@ pub struct ConsumedCapacity {
 #[derive(Clone, Default)]
 pub struct Embedded {
     store: Arc<RwLock<Store>>,
+    meter: Arc<CapacityMeter>,
 }
 
 impl fmt::Debug for Embedded {
@@ -218,7 +232,9 @@ impl Embedded {
         if store.tables.contains_key(name) {
             return Ok(false);
         }
-        store.tables.insert(name.to_owned(), TableData::new(schema));
+        store
+            .tables
+            .insert(name.to_owned(), TableData::new(schema, self.meter.clone()));
         Ok(true)
     }
 
@@ -279,9 +295,11 @@ impl Embedded {
         let text = std::fs::read(path).map_err(|e| io_error("LoadSnapshot", e))?;
         let doc: serde_json::Value =
             serde_json::from_slice(&text).map_err(|e| io_error("LoadSnapshot", e))?;
-        let store = snapshot::from_json(&doc).map_err(|e| e.into_error("LoadSnapshot"))?;
+        let meter = Arc::new(CapacityMeter::default());
+        let store = snapshot::from_json(&doc, &meter).map_err(|e| e.into_error("LoadSnapshot"))?;
         Ok(Self {
             store: Arc::new(RwLock::new(store)),
+            meter,
         })
     }
 }
@@ -295,6 +313,10 @@ fn io_error(operation: &'static str, e: impl std::error::Error + Send + Sync + '
 }
 
 impl Executor for Embedded {
+    fn capacity(&self) -> Option<&CapacityMeter> {
+        Some(&self.meter)
+    }
+
     fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(
             async move { read::get_item(&self.read(), &req).map_err(|e| e.into_error("GetItem")) },
@@ -323,7 +345,7 @@ impl Executor for Embedded {
 
     fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
         Box::pin(async move {
-            write::transact_write(&mut self.write(), &req)
+            transact::transact_write(&mut self.write(), &req)
                 .map_err(|e| e.into_error("TransactWriteItems"))
         })
     }

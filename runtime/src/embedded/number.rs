@@ -238,15 +238,6 @@ impl Num {
         }
     }
 
-    /// The negation.
-    pub(crate) fn negated(&self) -> Self {
-        let mut n = self.clone();
-        if !n.is_zero() {
-            n.neg = !n.neg;
-        }
-        n
-    }
-
     /// Bytes that sort like the numbers: a sign class, then for the
     /// magnitude a biased exponent and the digits with a terminator;
     /// negative magnitudes are the byte-wise complement, which reverses
@@ -297,8 +288,8 @@ impl Num {
         }
         // Pairs of digits in one byte, value+1 (or 101-value when negative);
         // an odd exponent starts with a half-empty pair.
-        let mut pos = odd;
         for (i, d) in s.iter().enumerate() {
+            let pos = i + odd;
             let idx = pos / 2 + 1;
             if pos % 2 == 0 {
                 buf[idx] = d * 10;
@@ -312,7 +303,6 @@ impl Num {
                     buf[idx].wrapping_add(1)
                 };
             }
-            pos += 1;
         }
         buf
     }

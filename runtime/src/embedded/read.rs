@@ -133,7 +133,7 @@ impl<'a> Target<'a> {
                 }
             }
         }
-        if let Some(projected) = self.projected() {
+        if let Some(projected) = self.projected().filter(|_| query) {
             let missing: Vec<&str> = used
                 .iter()
                 .copied()
@@ -160,6 +160,12 @@ impl<'a> Target<'a> {
         }
         for a in &attrs {
             match esk.get(&a.name) {
+                Some(AttributeValue::S(v)) if v.is_empty() => {
+                    return Err(Fail::validation(format!(
+                        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: {}",
+                        a.name
+                    )));
+                }
                 Some(v) if type_name(v) == a.kind.name() => {}
                 _ => {
                     return Err(Fail::validation(
@@ -311,6 +317,26 @@ fn sort_holds(v: &AttributeValue, c: &SortCondition) -> bool {
     }
 }
 
+/// DynamoDB Local's `evaluateExclusive`: whether items may follow a sort
+/// key value in the direction of reading; an inclusive bound at the far end
+/// counts as reached.
+fn sort_continues(v: &AttributeValue, c: &SortCondition, forward: bool) -> bool {
+    let cmp = |x: &str| compare(v, &s(x));
+    match c {
+        SortCondition::Compare(Cmp::Le, x) if forward => cmp(x).is_some_and(|o| o.is_lt()),
+        SortCondition::Compare(Cmp::Ge, x) if !forward => cmp(x).is_some_and(|o| o.is_gt()),
+        SortCondition::Between(lo, hi) => {
+            let (lo, hi) = (cmp(lo), cmp(hi));
+            if forward {
+                lo.is_some_and(|o| o.is_ge()) && hi.is_some_and(|o| o.is_lt())
+            } else {
+                lo.is_some_and(|o| o.is_gt()) && hi.is_some_and(|o| o.is_le())
+            }
+        }
+        _ => sort_holds(v, c),
+    }
+}
+
 pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
     let t = store.table(&req.table)?;
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
@@ -370,7 +396,10 @@ pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
     projection(req.projection.as_deref(), &target)?;
 
     // The byte range of the partition and sort condition.
-    let part = TableData::partition(&s(&req.key.pk));
+    let part = match target.index {
+        Some((i, _)) => t.index_partition(i, &s(&req.key.pk)),
+        None => TableData::partition(&s(&req.key.pk)),
+    };
     let at = |v: &str| {
         let mut p = part.clone();
         order_bytes(&s(v), &mut p);
@@ -396,15 +425,27 @@ pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
             (p, end)
         }
     };
+    // DynamoDB Local accepts a start key, and returns a LastEvaluatedKey,
+    // only when it lies within the key condition, read as exclusive at the
+    // far end for the table's own sort key.
+    let table_sk = t.schema.sk.as_ref().map(|k| k.name.as_str());
+    let within = |key: &Item| {
+        key.get(&hash.name) == Some(&s(&req.key.pk))
+            && sort.is_none_or(|(range, c)| {
+                key.get(&range.name).is_some_and(|v| {
+                    if Some(range.name.as_str()) == table_sk {
+                        sort_continues(v, c, req.forward)
+                    } else {
+                        sort_holds(v, c)
+                    }
+                })
+            })
+    };
     let start = match &req.start {
         None => None,
         Some(esk) => {
-            let fits = esk.get(&hash.name) == Some(&s(&req.key.pk))
-                && sort.is_none_or(|(range, c)| {
-                    esk.get(&range.name).is_some_and(|v| sort_holds(v, c))
-                });
             let pos = target.start(esk)?;
-            if !fits {
+            if !within(esk) {
                 return Err(Fail::validation(
                     "The provided starting key does not match the range key predicate",
                 ));
@@ -430,7 +471,11 @@ pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
         false,
     )?;
     t.capacity.read(read_halves(page.1, req.consistent));
-    Ok(page.0)
+    let mut page = page.0;
+    if page.last_key.as_ref().is_some_and(|k| !within(k)) {
+        page.last_key = None;
+    }
+    Ok(page)
 }
 
 /// Reads one page the way DynamoDB Local does: at most `limit` entries are
@@ -556,6 +601,11 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
     let mut found = Vec::with_capacity(req.gets.len());
     for (table, key) in &req.gets {
         let t = store.table(table)?;
+        // DynamoDB Local cancels the transaction (without reasons) for a
+        // key of the wrong shape.
+        if check::shape(&t.schema, key).is_err() {
+            return Err(Fail::Canceled(Vec::new()));
+        }
         let key = check::key(&t.schema, key)?;
         let pos = t.position(&key);
         if !seen.insert((table.as_str(), pos.clone())) {

@@ -2,6 +2,8 @@
 //! DynamoDB's JSON format (`{"name": {"S": "…"}}`, binaries in base64), so a
 //! snapshot can also be read by other tools.
 
+use std::sync::Arc;
+
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value, json};
@@ -11,6 +13,7 @@ use super::error::{Fail, Res};
 use super::schema::TableSchema;
 use super::table::TableData;
 use super::{Store, check};
+use crate::exec::CapacityMeter;
 use crate::value::{AttributeValue, Blob, Item};
 
 const FORMAT: &str = "singletable-embedded";
@@ -130,7 +133,7 @@ pub(crate) fn to_json(store: &Store) -> Res<Value> {
 
 /// A store from a JSON document written by [`to_json`]; every item is
 /// validated as PutItem would.
-pub(crate) fn from_json(v: &Value) -> Res<Store> {
+pub(crate) fn from_json(v: &Value, meter: &Arc<CapacityMeter>) -> Res<Store> {
     if v.get("format").and_then(Value::as_str) != Some(FORMAT) {
         return Err(bad("not a singletable-embedded snapshot"));
     }
@@ -150,7 +153,7 @@ pub(crate) fn from_json(v: &Value) -> Res<Store> {
         )
         .map_err(|e| bad(&e.to_string()))?;
         schema.validate()?;
-        let mut data = TableData::new(schema);
+        let mut data = TableData::new(schema, meter.clone());
         for item in t
             .get("items")
             .and_then(Value::as_array)

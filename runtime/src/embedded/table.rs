@@ -3,16 +3,19 @@
 //!
 //! A table position is `hash(pk)[..8] ++ enc(pk) ++ enc(sk)`: partitions in
 //! DynamoDB Local's scan order, each partition's items by sort key. An index
-//! position is `hash(ipk)[..8] ++ enc(ipk) ++ enc(isk) ++ tie ++ enc(pk) ++
-//! enc(sk)`, where `tie` is the hash DynamoDB Local breaks equal index keys
-//! with; the table key at the end makes every entry unique.
+//! position is `enc(ipk) ++ enc(isk) ++ tie ++ enc(pk) ++ enc(sk)` (a local
+//! index starts with `hash(pk)[..8]` too, like the table), where `tie` is
+//! the hash DynamoDB Local breaks equal index keys with; the table key at
+//! the end makes every entry unique.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::codec::{self, hash_bytes, order_bytes};
 use super::hash::{self, PREFIX};
-use super::schema::{IndexSchema, KeyAttr, TableSchema};
+use super::schema::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
+use crate::exec::CapacityMeter;
 use crate::value::{AttributeValue, Item};
 
 /// Which hash orders index entries whose index keys are equal; DynamoDB
@@ -35,22 +38,26 @@ pub(crate) struct IndexData {
     tie: Tie,
 }
 
-/// Consumed capacity, counted as DynamoDB bills it.
+/// Consumed capacity, counted as DynamoDB bills it, per table and on the
+/// backend's meter.
 #[derive(Debug, Default)]
 pub(crate) struct Capacity {
     /// Read units, in halves (an eventually consistent 4 KB read is one).
     pub(crate) read_halves: AtomicU64,
     /// Write units.
     pub(crate) writes: AtomicU64,
+    meter: Arc<CapacityMeter>,
 }
 
 impl Capacity {
     pub(crate) fn read(&self, halves: u64) {
         self.read_halves.fetch_add(halves, Ordering::Relaxed);
+        self.meter.add(halves as f64 / 2.0);
     }
 
     pub(crate) fn write(&self, units: u64) {
         self.writes.fetch_add(units, Ordering::Relaxed);
+        self.meter.add(units as f64);
     }
 }
 
@@ -68,7 +75,7 @@ fn hash_prefix(v: &AttributeValue, out: &mut Vec<u8>) {
 }
 
 impl TableData {
-    pub(crate) fn new(schema: TableSchema) -> Self {
+    pub(crate) fn new(schema: TableSchema, meter: Arc<CapacityMeter>) -> Self {
         let indexes = schema
             .indexes
             .iter()
@@ -81,7 +88,10 @@ impl TableData {
             schema,
             items: BTreeMap::new(),
             indexes,
-            capacity: Capacity::default(),
+            capacity: Capacity {
+                meter,
+                ..Capacity::default()
+            },
         }
     }
 
@@ -95,6 +105,19 @@ impl TableData {
         hash_prefix(pk, &mut out);
         order_bytes(pk, &mut out);
         out
+    }
+
+    /// The start of an index partition's positions: a global index orders
+    /// its partitions by key value (as DynamoDB Local scans them), a local
+    /// index like the table.
+    pub(crate) fn index_partition(&self, i: usize, ipk: &AttributeValue) -> Vec<u8> {
+        if self.schema.indexes[i].global {
+            let mut out = Vec::with_capacity(24);
+            order_bytes(ipk, &mut out);
+            out
+        } else {
+            Self::partition(ipk)
+        }
     }
 
     /// The position of the item with these key attributes (validated: every
@@ -119,7 +142,7 @@ impl TableData {
             Some(k) => Some(get(k)?),
             None => None,
         };
-        let mut out = Self::partition(ipk);
+        let mut out = self.index_partition(i, ipk);
         if let Some(isk) = isk {
             order_bytes(isk, &mut out);
         }
@@ -153,12 +176,30 @@ impl TableData {
     }
 
     /// Stores `new` at `pos` (or deletes when `None`), keeping every index
-    /// in step; `old` is the item stored there before.
-    pub(crate) fn write(&mut self, pos: Vec<u8>, new: Option<&Item>, old: Option<&Item>) {
+    /// in step; `old` is the item stored there before. Returns the write
+    /// units the index writes cost: an entry added or removed costs its
+    /// size in 1 KB units, a moved entry both, an entry whose projected
+    /// attributes changed its new size.
+    pub(crate) fn write(&mut self, pos: Vec<u8>, new: Option<&Item>, old: Option<&Item>) -> u64 {
+        let mut units = 0;
         for i in 0..self.indexes.len() {
             let before = old.and_then(|o| self.index_position(i, o));
             let after = new.and_then(|n| self.index_position(i, n));
-            if before == after && before.is_some() {
+            let entry = |item: &Item| self.entry_units(i, item);
+            units += match (&before, &after, old, new) {
+                (Some(b), Some(a), Some(o), Some(n)) if a == b => {
+                    if self.projected_eq(i, o, n) {
+                        0
+                    } else {
+                        entry(n)
+                    }
+                }
+                _ => {
+                    before.as_ref().zip(old).map_or(0, |(_, o)| entry(o))
+                        + after.as_ref().zip(new).map_or(0, |(_, n)| entry(n))
+                }
+            };
+            if before == after {
                 continue;
             }
             if let Some(b) = before {
@@ -179,6 +220,40 @@ impl TableData {
                 self.items.remove(pos.as_slice());
             }
         }
+        units
+    }
+
+    /// Whether index `i` holds this attribute.
+    fn projects(&self, i: usize, name: &str) -> bool {
+        let ix = &self.schema.indexes[i];
+        let key = |k: &KeyAttr| k.name == name;
+        match &ix.projection {
+            IndexProjection::All => true,
+            p => {
+                self.schema.table_keys().any(key)
+                    || std::iter::once(&ix.pk).chain(ix.sk.as_ref()).any(key)
+                    || matches!(p, IndexProjection::Include(attrs) if attrs.iter().any(|a| a == name))
+            }
+        }
+    }
+
+    fn projected_eq(&self, i: usize, a: &Item, b: &Item) -> bool {
+        a.iter()
+            .filter(|(k, _)| self.projects(i, k))
+            .all(|(k, v)| b.get(k) == Some(v))
+            && b.keys()
+                .filter(|k| self.projects(i, k))
+                .all(|k| a.contains_key(k))
+    }
+
+    /// Write units of the index entry for `item`.
+    fn entry_units(&self, i: usize, item: &Item) -> u64 {
+        let size: usize = item
+            .iter()
+            .filter(|(k, _)| self.projects(i, k))
+            .map(|(k, v)| k.len() + super::value::value_size(v))
+            .sum();
+        size.div_ceil(1024).max(1) as u64
     }
 }
 

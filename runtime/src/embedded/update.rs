@@ -6,8 +6,7 @@ use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
 use super::number::Num;
-use super::schema::TableSchema;
-use super::value::{normalize, type_name};
+use super::value::{expression_value, type_name};
 use crate::expr::Rendered;
 use crate::request::{ReturnValues, SetValue, UpdateAction};
 use crate::value::{AttributeValue, Blob, Item};
@@ -34,16 +33,7 @@ fn missing() -> Fail {
 }
 
 fn value(v: &AttributeValue) -> Res<AttributeValue> {
-    normalize(v).map_err(|e| match e {
-        Fail::Service(mut s) => {
-            s.message = format!(
-                "ExpressionAttributeValues contains invalid value: {}",
-                s.message
-            );
-            Fail::Service(s)
-        }
-        other => other,
-    })
+    expression_value(v)
 }
 
 fn is_set(v: &AttributeValue) -> bool {
@@ -64,7 +54,7 @@ fn path(a: &UpdateAction) -> &str {
 
 /// The actions with normalised values, or the ValidationException DynamoDB
 /// answers them with whatever the item.
-pub(crate) fn prepare(actions: &[UpdateAction], schema: &TableSchema) -> Res<Vec<UpdateAction>> {
+pub(crate) fn prepare(actions: &[UpdateAction]) -> Res<Vec<UpdateAction>> {
     if actions.is_empty() {
         return Err(invalid("The expression can not be empty;".into()));
     }
@@ -83,31 +73,10 @@ pub(crate) fn prepare(actions: &[UpdateAction], schema: &TableSchema) -> Res<Vec
     }
     let mut out = Vec::with_capacity(actions.len());
     for a in actions {
-        let p = path(a);
-        if schema.table_keys().any(|k| k.name == p) {
-            return Err(Fail::validation(format!(
-                "One or more parameter values were invalid: Cannot update attribute {p}. This attribute is part of the key"
-            )));
-        }
         out.push(match a {
             UpdateAction::Set(p, sv) => {
                 let sv = match sv {
-                    SetValue::Value(v) => {
-                        let v = value(v)?;
-                        let empty = matches!(&v, AttributeValue::S(s) if s.is_empty())
-                            || matches!(&v, AttributeValue::B(b) if b.as_ref().is_empty());
-                        let index_key = schema
-                            .indexes
-                            .iter()
-                            .flat_map(|ix| std::iter::once(&ix.pk).chain(ix.sk.as_ref()))
-                            .any(|k| &k.name == p);
-                        if empty && index_key {
-                            return Err(Fail::validation(
-                                "One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty string value.",
-                            ));
-                        }
-                        SetValue::Value(v)
-                    }
+                    SetValue::Value(v) => SetValue::Value(value(v)?),
                     SetValue::IfNotExists(v) => SetValue::IfNotExists(value(v)?),
                     SetValue::Append(v) | SetValue::Prepend(v) => {
                         let v = value(v)?;
@@ -222,9 +191,20 @@ fn set_op(a: &AttributeValue, b: &AttributeValue, union: bool) -> Res<Option<Att
     Ok(result)
 }
 
+/// Whether an action writes one of the key's attributes.
+pub(crate) fn touches_key(actions: &[UpdateAction], key: &Item) -> bool {
+    actions.iter().any(|a| key.contains_key(path(a)))
+}
+
 /// Applies prepared actions to `old` (or to `key` when there is no item);
 /// the new item, or the ValidationException an action raises on this item.
 pub(crate) fn apply(actions: &[UpdateAction], old: Option<&Item>, key: &Item) -> Res<Item> {
+    // DynamoDB Local refuses key attributes only once the condition held.
+    if let Some(p) = actions.iter().map(path).find(|p| key.contains_key(*p)) {
+        return Err(Fail::validation(format!(
+            "One or more parameter values were invalid: Cannot update attribute {p}. This attribute is part of the key"
+        )));
+    }
     let mut item = old.cloned().unwrap_or_else(|| key.clone());
     for a in actions {
         // Paths never overlap, so reading `item` here reads the old value.

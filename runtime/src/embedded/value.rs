@@ -111,6 +111,21 @@ pub(crate) fn normalize(v: &AttributeValue) -> Res<AttributeValue> {
     })
 }
 
+/// A value of `ExpressionAttributeValues`, normalised, or the
+/// ValidationException DynamoDB answers it with.
+pub(crate) fn expression_value(v: &AttributeValue) -> Res<AttributeValue> {
+    normalize(v).map_err(|e| match e {
+        Fail::Service(mut s) => {
+            s.message = format!(
+                "ExpressionAttributeValues contains invalid value: {}",
+                s.message
+            );
+            Fail::Service(s)
+        }
+        other => other,
+    })
+}
+
 /// Normalises every attribute of a map or item; names must not be empty.
 pub(crate) fn normalize_map(m: &Item) -> Res<Item> {
     let mut out = Item::with_capacity(m.len());

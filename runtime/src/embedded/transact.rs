@@ -1,0 +1,328 @@
+//! TransactWriteItems, decided in the order DynamoDB Local decides it.
+//!
+//! 1. Every expression and every value of every operation is checked: a
+//!    malformed one fails the request (ValidationException).
+//! 2. The idempotency token: a token seen in the last ten minutes with the
+//!    same request answers success without writing again; with another
+//!    request, IdempotentParameterMismatchException. Only successful
+//!    transactions record their token.
+//! 3. Operation by operation, against the table as the operations before it
+//!    left it (their writes staged, not applied):
+//!    - a malformed key or item fails the request, a key attribute of the
+//!      wrong type gives the operation a `ValidationError` reason, and so
+//!      does a put whose index key attributes have the wrong type;
+//!    - a condition that does not hold gives a `ConditionalCheckFailed`
+//!      reason;
+//!    - an update of a key attribute cancels the transaction with that one
+//!      `ValidationError` reason; an update that cannot apply fails the
+//!      request; one that leaves an index key of the wrong type gets a
+//!      `ValidationError` reason;
+//!    - an operation that passed on an item an earlier passing operation
+//!      claimed fails the request ("multiple operations on one item").
+//! 4. Any reason other than `None` cancels everything; the items reported
+//!    with reasons are read with the passing writes staged. Otherwise every
+//!    write applies at once.
+//!
+//! DynamoDB itself refuses two operations on one item up front; this
+//! follows DynamoDB Local, the reference of the differential test.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::time::{Duration, Instant};
+
+use super::check;
+use super::cond;
+use super::error::{Fail, Res};
+use super::schema::TableSchema;
+use super::update;
+use super::value::{item_size, normalize_map};
+use super::write::{check_updated, condition, current, holds, on_failure, write_units};
+use super::{Store, Token};
+use crate::error::CancellationReason;
+use crate::expr::Condition;
+use crate::request::{TransactWrite, TransactWriteOp, UpdateAction};
+use crate::value::Item;
+
+/// How long DynamoDB remembers a transaction's idempotency token.
+const TOKEN_LIFETIME: Duration = Duration::from_secs(600);
+/// TransactWriteItems' limit on the request.
+const TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
+
+enum Kind<'a> {
+    /// The item as sent.
+    Put(&'a Item),
+    /// The key as sent, the checked actions.
+    Update(&'a Item, Vec<UpdateAction>),
+    Delete(&'a Item),
+    Check(&'a Item),
+}
+
+/// An operation whose expressions are checked.
+struct Op<'a> {
+    table: &'a str,
+    kind: Kind<'a>,
+    cond: Option<Condition>,
+    return_on_failure: bool,
+}
+
+fn expressions(op: &TransactWriteOp) -> Res<Op<'_>> {
+    Ok(match op {
+        TransactWriteOp::Put(p) => Op {
+            table: &p.table,
+            kind: Kind::Put({
+                normalize_map(&p.item)?;
+                &p.item
+            }),
+            cond: condition(p.condition.as_ref())?,
+            return_on_failure: p.return_on_condition_failure,
+        },
+        TransactWriteOp::Update(u) => Op {
+            table: &u.table,
+            kind: Kind::Update(&u.key, update::prepare(&u.actions)?),
+            cond: condition(u.condition.as_ref())?,
+            return_on_failure: u.return_on_condition_failure,
+        },
+        TransactWriteOp::Delete(d) => Op {
+            table: &d.table,
+            kind: Kind::Delete(&d.key),
+            cond: condition(d.condition.as_ref())?,
+            return_on_failure: d.return_on_condition_failure,
+        },
+        TransactWriteOp::ConditionCheck(c) => Op {
+            table: &c.table,
+            kind: Kind::Check(&c.key),
+            cond: Some(cond::prepare(&c.condition, "ConditionExpression")?),
+            return_on_failure: c.return_on_condition_failure,
+        },
+    })
+}
+
+fn reason(
+    index: usize,
+    code: &str,
+    message: Option<&str>,
+    item: Option<Item>,
+) -> CancellationReason {
+    CancellationReason {
+        index,
+        code: code.to_owned(),
+        message: message.map(str::to_owned),
+        item,
+    }
+}
+
+fn fingerprint(req: &TransactWrite) -> u64 {
+    let mut h = DefaultHasher::new();
+    format!("{:?}", req.ops).hash(&mut h);
+    h.finish()
+}
+
+/// The checked key of an operation, or the message of its
+/// `ValidationError` reason when a key attribute has the wrong type.
+fn key(schema: &TableSchema, key: &Item) -> Res<Result<Item, &'static str>> {
+    match check::shape(schema, key) {
+        Err(m) if m.contains("Type mismatch") => Ok(Err(m)),
+        _ => Ok(Ok(check::key(schema, key)?)),
+    }
+}
+
+/// A put's checked item (and its key), or its reason's message.
+fn put(schema: &TableSchema, raw: &Item) -> Res<Result<(Item, Item), String>> {
+    let key: Item = schema
+        .table_keys()
+        .filter_map(|k| raw.get(&k.name).map(|v| (k.name.clone(), v.clone())))
+        .collect();
+    if key.len() != schema.table_keys().count() {
+        return Err(Fail::validation(
+            "One of the required keys was not given a value",
+        ));
+    }
+    if let Err(m) = check::shape(schema, &key)
+        && m.contains("Type mismatch")
+    {
+        normalize_map(raw)?;
+        return Ok(Err(m.to_owned()));
+    }
+    // Key values, then index key types, come before the other checks of
+    // the item.
+    check::key(schema, &key)?;
+    match check::index_types(schema, &normalize_map(raw)?) {
+        Ok(()) => {}
+        Err(Fail::OpValidation(m)) => return Ok(Err(m)),
+        Err(e) => return Err(e),
+    }
+    let item = check::item(schema, raw)?;
+    let key = schema
+        .table_keys()
+        .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
+        .collect();
+    Ok(Ok((item, key)))
+}
+
+/// A write staged by a passing operation.
+struct Staged<'a> {
+    table: &'a str,
+    pos: Vec<u8>,
+    new: Option<Item>,
+    old: Option<Item>,
+    /// False for a condition check, which only claims the item.
+    write: bool,
+}
+
+pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> {
+    if req.ops.is_empty() || req.ops.len() > 100 {
+        return Err(Fail::validation(
+            "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100 and greater than or equal to 1",
+        ));
+    }
+    if let Some(token) = &req.token
+        && (token.is_empty() || token.len() > 36)
+    {
+        return Err(Fail::validation(
+            "1 validation error detected: Value at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36",
+        ));
+    }
+    let ops = req.ops.iter().map(expressions).collect::<Res<Vec<_>>>()?;
+
+    let now = Instant::now();
+    store
+        .tokens
+        .retain(|_, t| now.duration_since(t.at) < TOKEN_LIFETIME);
+    let print = fingerprint(req);
+    if let Some(token) = &req.token
+        && let Some(seen) = store.tokens.get(token)
+    {
+        return if seen.fingerprint == print {
+            Ok(())
+        } else {
+            Err(Fail::code(
+                "IdempotentParameterMismatchException",
+                "The request uses the same client token as a previous, but non-identical request.",
+            ))
+        };
+    }
+
+    let mut reasons = Vec::with_capacity(ops.len());
+    let mut staged: Vec<Staged<'_>> = Vec::new();
+    let mut reported: Vec<(usize, &str, Vec<u8>)> = Vec::new();
+    let mut cancelled = false;
+    let mut bytes = 0;
+    for (i, op) in ops.iter().enumerate() {
+        let t = store.table(op.table)?;
+        let checked = match &op.kind {
+            Kind::Put(raw) => put(&t.schema, raw)?.map(|(item, key)| (key, Some(item))),
+            Kind::Update(raw, _) | Kind::Delete(raw) | Kind::Check(raw) => key(&t.schema, raw)?
+                .map(|k| (k, None))
+                .map_err(str::to_owned),
+        };
+        let (key, item) = match checked {
+            Ok(k) => k,
+            Err(message) => {
+                reasons.push(reason(i, "ValidationError", Some(&message), None));
+                cancelled = true;
+                continue;
+            }
+        };
+        bytes += item.as_ref().map_or_else(|| item_size(&key), item_size);
+        let pos = t.position(&key);
+        let old = current(t, &pos)?;
+        let earlier = staged.iter().find(|w| w.table == op.table && w.pos == pos);
+        let seen = match earlier {
+            Some(w) => w.new.clone(),
+            None => old.clone(),
+        };
+        if !holds(op.cond.as_ref(), seen.as_ref()) {
+            let message = if matches!(op.kind, Kind::Check(_)) {
+                "The conditional request failed."
+            } else {
+                "The conditional request failed"
+            };
+            let item = on_failure(op.return_on_failure, seen);
+            reasons.push(reason(i, "ConditionalCheckFailed", Some(message), item));
+            if op.return_on_failure {
+                reported.push((i, op.table, pos));
+            }
+            cancelled = true;
+            continue;
+        }
+        if let Kind::Update(_, actions) = &op.kind
+            && update::touches_key(actions, &key)
+        {
+            return Err(Fail::Canceled(vec![reason(
+                0,
+                "ValidationError",
+                Some(
+                    "One or more parameter values were invalid: Cannot update attribute of the key",
+                ),
+                None,
+            )]));
+        }
+        let (new, write) = match &op.kind {
+            Kind::Put(_) => (item, true),
+            Kind::Delete(_) => (None, true),
+            Kind::Check(_) => (seen, false),
+            Kind::Update(_, actions) => {
+                let new = update::apply(actions, seen.as_ref(), &key)?;
+                match check_updated(t, &new) {
+                    Ok(()) => (Some(new), true),
+                    Err(Fail::OpValidation(message)) => {
+                        reasons.push(reason(i, "ValidationError", Some(&message), None));
+                        cancelled = true;
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        };
+        if earlier.is_some() {
+            return Err(Fail::validation(
+                "Transaction request cannot include multiple operations on one item",
+            ));
+        }
+        reasons.push(reason(i, "None", None, None));
+        staged.push(Staged {
+            table: op.table,
+            pos,
+            new,
+            old,
+            write,
+        });
+    }
+    if bytes > TRANSACTION_BYTES {
+        return Err(Fail::validation(
+            "Transaction request size has exceeded the maximum allowed size",
+        ));
+    }
+    if cancelled {
+        for (i, table, pos) in reported {
+            if let Some(w) = staged.iter().find(|w| w.table == table && w.pos == pos) {
+                reasons[i].item = w.new.clone();
+            }
+        }
+        return Err(Fail::Canceled(reasons));
+    }
+    for w in staged {
+        let t = store.table_mut(w.table)?;
+        if !w.write {
+            // A condition check costs a write of the item it reads.
+            t.capacity.write(2 * write_units(w.old.as_ref(), None));
+            continue;
+        }
+        let units = write_units(w.old.as_ref(), w.new.as_ref());
+        let index_units = if w.new.is_some() || w.old.is_some() {
+            t.write(w.pos, w.new.as_ref(), w.old.as_ref())
+        } else {
+            0
+        };
+        t.capacity.write(2 * (units + index_units));
+    }
+    if let Some(token) = &req.token {
+        store.tokens.insert(
+            token.clone(),
+            Token {
+                fingerprint: print,
+                at: now,
+            },
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,266 @@
+//! The embedded backend against DynamoDB Local: random sequences of raw
+//! requests (puts, conditional writes, updates with every action, deletes,
+//! queries with every key condition in both directions with limits,
+//! filters and pagination, scans, transactions that succeed and fail,
+//! batches) run through the `Executor` trait on both, and every answer must
+//! be the same: items, their order, errors (kind, cancellation codes and
+//! items, not message text), page boundaries and LastEvaluatedKeys.
+//!
+//! Each sequence writes under its own partition prefix in one shared table,
+//! so sequences stay independent while DynamoDB Local keeps one table. A
+//! failing sequence is shrunk by proptest and printed with the first
+//! operation whose answers differ.
+
+mod ops;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use singletable::request::Page;
+use singletable::{AttributeValue, Embedded, Error, Executor, Item, SdkExecutor, Table};
+
+use self::ops::{Op, Request};
+
+#[derive(Table)]
+#[table(
+    name = "Differential",
+    gsi1,
+    gsi2(no_sk, keys_only),
+    lsi1(include(a, n))
+)]
+pub struct DiffTable;
+
+/// An answer, in a form both backends can be compared on.
+#[derive(Debug, Clone, PartialEq)]
+enum Answer {
+    Item(Option<Item>),
+    Pages(Vec<(Vec<Item>, Option<Item>)>),
+    Items(Vec<Item>),
+    Gets(Vec<Option<Item>>),
+    Done,
+    ConditionFailed(Option<Item>),
+    Canceled(Vec<(String, Option<Item>)>),
+    Service(String),
+    Other(String),
+}
+
+const CODES: [&str; 7] = [
+    "ConditionalCheckFailedException",
+    "TransactionCanceledException",
+    "IdempotentParameterMismatchException",
+    "ResourceNotFoundException",
+    "ResourceInUseException",
+    "ValidationException",
+    "InternalServerError",
+];
+
+fn non_empty(item: Option<Item>) -> Option<Item> {
+    item.filter(|i| !i.is_empty())
+}
+
+/// A number in plain notation without superfluous zeros. DynamoDB Local
+/// returns numbers that UpdateItem wrote as they were sent (`01.50`,
+/// `1E+1`, `5.50` after an addition) where DynamoDB, and the embedded
+/// backend, return them normalised; the two are compared as numbers.
+fn canonical(n: &str) -> String {
+    let (neg, n) = match n.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, n.strip_prefix('+').unwrap_or(n)),
+    };
+    let (mantissa, exp) = match n.find(['e', 'E']) {
+        Some(i) => (&n[..i], n[i + 1..].parse::<i64>().unwrap_or(0)),
+        None => (n, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+    let lead = digits.iter().take_while(|d| **d == b'0').count();
+    let Some(last) = digits.iter().rposition(|d| *d != b'0') else {
+        return "0".to_owned();
+    };
+    let digits = &digits[lead..=last];
+    let point = int.len() as i64 - lead as i64 + exp;
+    let len = digits.len() as i64;
+    let text = String::from_utf8_lossy(digits).into_owned();
+    let body = if point <= 0 {
+        format!("0.{}{text}", "0".repeat((-point) as usize))
+    } else if point >= len {
+        format!("{text}{}", "0".repeat((point - len) as usize))
+    } else {
+        format!("{}.{}", &text[..point as usize], &text[point as usize..])
+    };
+    if neg { format!("-{body}") } else { body }
+}
+
+fn normal_value(v: AttributeValue) -> AttributeValue {
+    match v {
+        AttributeValue::N(n) => AttributeValue::N(canonical(&n)),
+        AttributeValue::Ns(s) => AttributeValue::Ns(s.iter().map(|n| canonical(n)).collect()),
+        AttributeValue::L(l) => AttributeValue::L(l.into_iter().map(normal_value).collect()),
+        AttributeValue::M(m) => AttributeValue::M(normal(m)),
+        other => other,
+    }
+}
+
+fn normal(item: Item) -> Item {
+    item.into_iter()
+        .map(|(k, v)| (k, normal_value(v)))
+        .collect()
+}
+
+fn normal_opt(item: Option<Item>) -> Option<Item> {
+    non_empty(item).map(normal)
+}
+
+impl Answer {
+    /// The answer with numbers in canonical form.
+    fn normal(self) -> Self {
+        let items = |v: Vec<Item>| v.into_iter().map(normal).collect::<Vec<_>>();
+        match self {
+            Answer::Item(i) => Answer::Item(normal_opt(i)),
+            Answer::Pages(p) => Answer::Pages(
+                p.into_iter()
+                    .map(|(i, k)| (items(i), k.map(normal)))
+                    .collect(),
+            ),
+            Answer::Items(i) => Answer::Items(items(i)),
+            Answer::Gets(g) => Answer::Gets(g.into_iter().map(normal_opt).collect()),
+            Answer::ConditionFailed(i) => Answer::ConditionFailed(normal_opt(i)),
+            Answer::Canceled(r) => {
+                Answer::Canceled(r.into_iter().map(|(c, i)| (c, normal_opt(i))).collect())
+            }
+            other => other,
+        }
+    }
+}
+
+fn error(e: Error) -> Answer {
+    match e {
+        Error::ConditionFailed { item } => Answer::ConditionFailed(non_empty(item.map(|i| *i))),
+        Error::TransactionCanceled { reasons } => Answer::Canceled(
+            reasons
+                .into_iter()
+                .map(|r| (r.code, non_empty(r.item)))
+                .collect(),
+        ),
+        Error::Service { message, .. } => Answer::Service(
+            CODES
+                .iter()
+                .find(|c| message.contains(*c))
+                .map_or_else(|| format!("unknown: {message}"), |c| (*c).to_owned()),
+        ),
+        other => Answer::Other(other.to_string()),
+    }
+}
+
+fn answer<T>(r: Result<T, Error>, f: impl FnOnce(T) -> Answer) -> Answer {
+    r.map_or_else(error, f)
+}
+
+async fn run<E: Executor>(exec: &E, req: &Request, table: &str, prefix: &str) -> Answer {
+    match req {
+        Request::Put(r) => answer(exec.put_item(r.clone()).await, Answer::Item),
+        Request::Update(r) => answer(exec.update_item(r.clone()).await, Answer::Item),
+        Request::Delete(r) => answer(exec.delete_item(r.clone()).await, Answer::Item),
+        Request::Get(r) => answer(exec.get_item(r.clone()).await, Answer::Item),
+        Request::Query(q) => {
+            let mut pages = Vec::new();
+            let mut start = None;
+            for _ in 0..q.pages {
+                match exec.query(q.request(table, prefix, start.take())).await {
+                    Ok(Page { items, last_key }) => {
+                        start = last_key.clone();
+                        pages.push((items, last_key));
+                        if start.is_none() {
+                            break;
+                        }
+                    }
+                    Err(e) => return error(e),
+                }
+            }
+            Answer::Pages(pages)
+        }
+        Request::Scan(r) => answer(exec.scan(r.clone()).await, |p| {
+            Answer::Pages(vec![(p.items, p.last_key)])
+        }),
+        Request::Transact(r) => answer(exec.transact_write(r.clone()).await, |()| Answer::Done),
+        Request::BatchWrite(r) => answer(exec.batch_write(r.clone()).await, |u| {
+            Answer::Other(format!("{} unprocessed", u.len()))
+        }),
+        Request::BatchGet(r) => answer(exec.batch_get(r.clone()).await, |out| {
+            let mut items = out.items;
+            items.sort_by_key(|i| format!("{:?}{:?}", i.get("PK"), i.get("SK")));
+            Answer::Items(items)
+        }),
+        Request::TransactGet(r) => answer(exec.transact_get(r.clone()).await, Answer::Gets),
+    }
+}
+
+struct Backends {
+    embedded: Embedded,
+    local: SdkExecutor,
+    table: String,
+}
+
+static CASE: AtomicUsize = AtomicUsize::new(0);
+
+async fn run_case(b: &Backends, ops: &[Op]) -> Result<(), TestCaseError> {
+    // Unique across runs too: DynamoDB Local remembers transaction tokens
+    // for ten minutes, whatever the table.
+    let prefix = format!(
+        "{}c{}-",
+        std::process::id(),
+        CASE.fetch_add(1, Ordering::SeqCst)
+    );
+    for (i, op) in ops.iter().enumerate() {
+        let req = ops::request(op, &b.table, &prefix);
+        let local = run(&b.local, &req, &b.table, &prefix).await.normal();
+        let embedded = run(&b.embedded, &req, &b.table, &prefix).await.normal();
+        if local != embedded {
+            return Err(TestCaseError::fail(format!(
+                "operation {i} (prefix {prefix}) answered differently\n  DynamoDB Local: {local:?}\n  embedded:       {embedded:?}\n  operation: {op:?}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn cases() -> u32 {
+    std::env::var("DIFFERENTIAL_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(2000)
+}
+
+#[test]
+fn embedded_backend_matches_dynamodb_local() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let backends = rt.block_on(async {
+        let db = crate::support::fresh_db::<DiffTable>("differential").await;
+        let table = db.table_name().to_owned();
+        let embedded = Embedded::new();
+        embedded
+            .create_table::<DiffTable>(&table)
+            .expect("create embedded table");
+        Backends {
+            embedded,
+            local: db.executor().clone(),
+            table,
+        }
+    });
+    let config = Config {
+        cases: cases(),
+        failure_persistence: None,
+        max_shrink_iters: 2000,
+        ..Config::default()
+    };
+    let strategy = prop::collection::vec(ops::op(), 5..16);
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&strategy, |ops| rt.block_on(run_case(&backends, &ops)));
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}

@@ -1,0 +1,699 @@
+//! The operations the differential test generates: abstract over a small
+//! key space (so conditions hold and fail, keys collide, index keys tie),
+//! made concrete for one case by prefixing every partition value, so cases
+//! share a table without seeing each other's items.
+
+use proptest::prelude::*;
+use proptest::sample::select;
+use singletable::expr::{Cmp, Condition, KeyCondition, Operand, SortCondition};
+use singletable::request::{
+    BatchGet, BatchOp, BatchWrite, ConditionCheck, DeleteItem, GetItem, PutItem, QueryRequest,
+    ReturnValues, ScanRequest, SetValue, TransactGet, TransactWrite, TransactWriteOp, UpdateAction,
+    UpdateItem,
+};
+use singletable::{AttributeValue, Blob, Item};
+
+/// Sort keys: byte order differs from code-point order between the last two.
+const SORT_KEYS: [&str; 7] = ["a", "ab", "b", "b\u{0}", "c", "\u{ffff}", "\u{10000}"];
+/// Index sort keys: few, so entries tie on them.
+const INDEX_SORT_KEYS: [&str; 3] = ["k1", "k2", "k3"];
+const NUMS: [&str; 10] = [
+    "0",
+    "1",
+    "-1",
+    "2.5",
+    "10",
+    "1e2",
+    "0.10",
+    "-0.5",
+    "12345678901234567890123456789012345678",
+    "1e-130",
+];
+const STRS: [&str; 7] = ["", "x", "xy", "y", "é", "x\u{0}", "k2"];
+const TYPES: [&str; 11] = [
+    "S", "N", "B", "BOOL", "NULL", "L", "M", "SS", "NS", "BS", "X",
+];
+/// Attributes items carry besides keys.
+const ATTRS: [&str; 7] = ["a", "s", "n", "l", "ss", "ns", "b"];
+/// Index key attributes of the test table.
+const INDEX_ATTRS: [&str; 4] = ["GSI1PK", "GSI1SK", "GSI2PK", "LSI1SK"];
+
+/// A value, concrete once a case's prefix is known.
+#[derive(Debug, Clone)]
+pub enum Val {
+    N(&'static str),
+    S(&'static str),
+    /// A partition value of a global index: prefixed per case.
+    Part(u8),
+    B(Vec<u8>),
+    Bool(bool),
+    Null,
+    L(Vec<Val>),
+    M(Vec<(&'static str, Val)>),
+    Ss(Vec<&'static str>),
+    Ns(Vec<&'static str>),
+}
+
+impl Val {
+    pub fn make(&self, prefix: &str) -> AttributeValue {
+        match self {
+            Val::N(n) => AttributeValue::N((*n).to_owned()),
+            Val::S(s) => AttributeValue::S((*s).to_owned()),
+            Val::Part(p) => AttributeValue::S(format!("{prefix}g{p}")),
+            Val::B(b) => AttributeValue::B(Blob::new(b.clone())),
+            Val::Bool(b) => AttributeValue::Bool(*b),
+            Val::Null => AttributeValue::Null(true),
+            Val::L(l) => AttributeValue::L(l.iter().map(|v| v.make(prefix)).collect()),
+            Val::M(m) => AttributeValue::M(
+                m.iter()
+                    .map(|(k, v)| ((*k).to_owned(), v.make(prefix)))
+                    .collect(),
+            ),
+            Val::Ss(s) => AttributeValue::Ss(s.iter().map(|s| (*s).to_owned()).collect()),
+            Val::Ns(s) => AttributeValue::Ns(s.iter().map(|s| (*s).to_owned()).collect()),
+        }
+    }
+}
+
+/// A primary key of the test table, usually valid.
+#[derive(Debug, Clone)]
+pub enum Key {
+    Valid { p: u8, s: u8 },
+    EmptySort { p: u8 },
+    NumberSort { p: u8 },
+    MissingSort { p: u8 },
+}
+
+impl Key {
+    pub fn make(&self, prefix: &str) -> Item {
+        let mut k = Item::new();
+        let (p, sk) = match self {
+            Key::Valid { p, s } => (p, Some(AttributeValue::S(SORT_KEYS[*s as usize].into()))),
+            Key::EmptySort { p } => (p, Some(AttributeValue::S(String::new()))),
+            Key::NumberSort { p } => (p, Some(AttributeValue::N("1".into()))),
+            Key::MissingSort { p } => (p, None),
+        };
+        k.insert("PK".into(), AttributeValue::S(format!("{prefix}P{p}")));
+        if let Some(sk) = sk {
+            k.insert("SK".into(), sk);
+        }
+        k
+    }
+}
+
+fn key() -> impl Strategy<Value = Key> {
+    prop_oneof![
+        60 => (0u8..2, 0u8..SORT_KEYS.len() as u8).prop_map(|(p, s)| Key::Valid { p, s }),
+        1 => (0u8..2).prop_map(|p| Key::EmptySort { p }),
+        1 => (0u8..2).prop_map(|p| Key::NumberSort { p }),
+        1 => (0u8..2).prop_map(|p| Key::MissingSort { p }),
+    ]
+}
+
+fn scalar() -> impl Strategy<Value = Val> {
+    prop_oneof![
+        4 => select(&NUMS[..]).prop_map(Val::N),
+        4 => select(&STRS[..]).prop_map(Val::S),
+        1 => prop::collection::vec(0u8..3, 0..3).prop_map(Val::B),
+        1 => any::<bool>().prop_map(Val::Bool),
+        1 => Just(Val::Null),
+    ]
+}
+
+fn string_set() -> impl Strategy<Value = Val> {
+    prop_oneof![
+        8 => prop::sample::subsequence(&STRS[1..5], 1..3).prop_map(Val::Ss),
+        1 => prop::collection::vec(select(&STRS[..]), 0..3).prop_map(Val::Ss),
+    ]
+}
+
+fn number_set() -> impl Strategy<Value = Val> {
+    prop_oneof![
+        8 => prop::sample::subsequence(&NUMS[..8], 1..3).prop_map(Val::Ns),
+        1 => prop::collection::vec(select(&NUMS[..]), 0..3).prop_map(Val::Ns),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Val> {
+    prop_oneof![
+        8 => scalar(),
+        2 => prop::collection::vec(scalar(), 0..3).prop_map(Val::L),
+        1 => prop::collection::vec((select(&["x", "y"][..]), scalar()), 0..2).prop_map(Val::M),
+        2 => string_set(),
+        2 => number_set(),
+    ]
+}
+
+/// A value for an index key attribute: mostly of the index's type.
+fn index_value(attr: &'static str) -> BoxedStrategy<Val> {
+    let good = match attr {
+        "GSI1PK" | "GSI2PK" => (0u8..2).prop_map(Val::Part).boxed(),
+        _ => select(&INDEX_SORT_KEYS[..]).prop_map(Val::S).boxed(),
+    };
+    prop_oneof![
+        30 => good,
+        1 => Just(Val::N("1")),
+        1 => Just(Val::S("")),
+    ]
+    .boxed()
+}
+
+/// Non-key attributes of an item.
+fn attrs() -> impl Strategy<Value = Vec<(&'static str, Val)>> {
+    let plain = prop::collection::vec((select(&ATTRS[..]), value()), 0..4);
+    let index = prop::collection::vec(
+        select(&INDEX_ATTRS[..]).prop_flat_map(|a| index_value(a).prop_map(move |v| (a, v))),
+        0..4,
+    );
+    (plain, index).prop_map(|(mut a, i)| {
+        a.extend(i);
+        a
+    })
+}
+
+fn attr_name() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        8 => select(&ATTRS[..]),
+        1 => select(&["PK", "SK", "GSI1PK", "GSI1SK", "LSI1SK", "zz"][..]),
+    ]
+}
+
+fn cmp() -> impl Strategy<Value = Cmp> {
+    select(&[Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge][..])
+}
+
+fn plain(v: Val) -> AttributeValue {
+    v.make("")
+}
+
+fn leaf_condition() -> impl Strategy<Value = Condition> {
+    let path = |p: &str| Operand::Path(p.to_owned());
+    prop_oneof![
+        3 => attr_name().prop_map(|p| Condition::Exists(p.into())),
+        3 => attr_name().prop_map(|p| Condition::NotExists(p.into())),
+        6 => (attr_name(), cmp(), value())
+            .prop_map(move |(p, op, v)| Condition::Compare(path(p), op, Operand::Value(plain(v)))),
+        2 => (attr_name(), cmp(), 0usize..4).prop_map(move |(p, op, n)| {
+            Condition::Compare(
+                Operand::Size(p.into()),
+                op,
+                Operand::Value(AttributeValue::N(n.to_string())),
+            )
+        }),
+        1 => (attr_name(), cmp(), attr_name())
+            .prop_map(move |(a, op, b)| Condition::Compare(path(a), op, path(b))),
+        2 => (attr_name(), scalar(), scalar()).prop_map(move |(p, lo, hi)| {
+            Condition::Between(path(p), Operand::Value(plain(lo)), Operand::Value(plain(hi)))
+        }),
+        2 => (attr_name(), prop::collection::vec(scalar(), 1..3)).prop_map(move |(p, l)| {
+            Condition::In(path(p), l.into_iter().map(|v| Operand::Value(plain(v))).collect())
+        }),
+        2 => (attr_name(), scalar()).prop_map(|(p, v)| Condition::BeginsWith(p.into(), plain(v))),
+        2 => (attr_name(), value()).prop_map(|(p, v)| Condition::Contains(p.into(), plain(v))),
+        1 => (attr_name(), select(&TYPES[..])).prop_map(|(p, t)| Condition::AttributeType(p.into(), t)),
+    ]
+}
+
+pub fn condition() -> impl Strategy<Value = Condition> {
+    leaf_condition().prop_recursive(2, 6, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a.and(b)),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a.or(b)),
+            inner.prop_map(Condition::not),
+        ]
+    })
+}
+
+fn maybe_condition() -> impl Strategy<Value = Option<Condition>> {
+    prop_oneof![1 => Just(None), 2 => condition().prop_map(Some)]
+}
+
+/// One action of an update expression.
+#[derive(Debug, Clone)]
+pub enum Act {
+    Set(&'static str, u8, Val),
+    Remove(&'static str),
+    Add(&'static str, Val),
+    Delete(&'static str, Val),
+}
+
+impl Act {
+    fn make(&self, prefix: &str) -> UpdateAction {
+        match self {
+            Act::Set(p, how, v) => {
+                let v = v.make(prefix);
+                UpdateAction::Set(
+                    (*p).to_owned(),
+                    match how {
+                        0 => SetValue::IfNotExists(v),
+                        1 => SetValue::Append(v),
+                        2 => SetValue::Prepend(v),
+                        3 => SetValue::Increment(v),
+                        _ => SetValue::Value(v),
+                    },
+                )
+            }
+            Act::Remove(p) => UpdateAction::Remove((*p).to_owned()),
+            Act::Add(p, v) => UpdateAction::Add((*p).to_owned(), v.make(prefix)),
+            Act::Delete(p, v) => UpdateAction::Delete((*p).to_owned(), v.make(prefix)),
+        }
+    }
+}
+
+/// Attributes updates write. DynamoDB Local lets UpdateItem store a local
+/// index's sort key with the wrong type (and lists the item in the index);
+/// DynamoDB and the embedded backend refuse it, so updates give `LSI1SK`
+/// strings only (see `action`).
+fn update_attr() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        12 => select(&ATTRS[..]),
+        3 => select(&INDEX_ATTRS[..3]),
+        1 => select(&["PK", "SK"][..]),
+    ]
+}
+
+fn action() -> impl Strategy<Value = Act> {
+    let set_value = prop_oneof![
+        8 => update_attr(),
+        1 => Just("LSI1SK"),
+    ]
+    .prop_flat_map(|a| {
+        let v = match a {
+            "LSI1SK" => select(&["k1", "k2", "k3", ""][..]).prop_map(Val::S).boxed(),
+            a if INDEX_ATTRS.contains(&a) => index_value(a),
+            _ => value().boxed(),
+        };
+        (Just(a), 4u8..8, v).prop_map(|(a, how, v)| Act::Set(a, how, v))
+    });
+    let list = prop::collection::vec(scalar(), 0..3).prop_map(Val::L);
+    prop_oneof![
+        6 => set_value,
+        1 => (update_attr(), Just(0u8), value()).prop_map(|(a, h, v)| Act::Set(a, h, v)),
+        1 => (update_attr(), 1u8..3, prop_oneof![4 => list, 1 => scalar()])
+            .prop_map(|(a, h, v)| Act::Set(a, h, v)),
+        2 => (update_attr(), Just(3u8), prop_oneof![4 => select(&NUMS[..]).prop_map(Val::N), 1 => scalar()])
+            .prop_map(|(a, h, v)| Act::Set(a, h, v)),
+        3 => update_attr().prop_map(Act::Remove),
+        2 => (update_attr(), prop_oneof![2 => select(&NUMS[..]).prop_map(Val::N), 2 => string_set(), 2 => number_set(), 1 => scalar()])
+            .prop_map(|(a, v)| Act::Add(a, v)),
+        2 => (update_attr(), prop_oneof![2 => string_set(), 2 => number_set(), 1 => scalar()])
+            .prop_map(|(a, v)| Act::Delete(a, v)),
+    ]
+}
+
+fn return_values() -> impl Strategy<Value = ReturnValues> {
+    select(
+        &[
+            ReturnValues::None,
+            ReturnValues::AllOld,
+            ReturnValues::AllNew,
+            ReturnValues::UpdatedOld,
+            ReturnValues::UpdatedNew,
+        ][..],
+    )
+}
+
+/// A query: target 0 table, 1 GSI1, 2 GSI2 (no sort key, keys only), 3 LSI1.
+#[derive(Debug, Clone)]
+pub struct Q {
+    pub target: u8,
+    pub p: u8,
+    /// Sort condition: kind 0..7 (=, <, <=, >, >=, BETWEEN, begins_with) and values.
+    pub sort: Option<(u8, &'static str, &'static str)>,
+    pub forward: bool,
+    pub limit: Option<i32>,
+    pub filter: Option<Condition>,
+    pub projection: Option<Vec<&'static str>>,
+    pub consistent: bool,
+    /// Pages to follow through LastEvaluatedKey.
+    pub pages: u8,
+}
+
+impl Q {
+    pub fn request(&self, table: &str, prefix: &str, start: Option<Item>) -> QueryRequest {
+        let (index, pk_attr, sk_attr, pk) = match self.target {
+            0 => (None, "PK", Some("SK"), format!("{prefix}P{}", self.p)),
+            1 => (
+                Some("GSI1"),
+                "GSI1PK",
+                Some("GSI1SK"),
+                format!("{prefix}g{}", self.p),
+            ),
+            2 => (Some("GSI2"), "GSI2PK", None, format!("{prefix}g{}", self.p)),
+            _ => (
+                Some("LSI1"),
+                "PK",
+                Some("LSI1SK"),
+                format!("{prefix}P{}", self.p),
+            ),
+        };
+        let sk = self.sort.map(|(kind, a, b)| {
+            let (a, b) = (a.to_owned(), b.to_owned());
+            let cond = match kind {
+                0 => SortCondition::Compare(Cmp::Eq, a),
+                1 => SortCondition::Compare(Cmp::Lt, a),
+                2 => SortCondition::Compare(Cmp::Le, a),
+                3 => SortCondition::Compare(Cmp::Gt, a),
+                4 => SortCondition::Compare(Cmp::Ge, a),
+                5 => SortCondition::Between(a, b),
+                _ => SortCondition::BeginsWith(a),
+            };
+            (sk_attr.unwrap_or("SK").to_owned(), cond)
+        });
+        QueryRequest {
+            table: table.to_owned(),
+            index: index.map(str::to_owned),
+            key: KeyCondition {
+                pk_attr: pk_attr.to_owned(),
+                pk,
+                sk,
+            },
+            filter: self.filter.clone(),
+            limit: self.limit,
+            forward: self.forward,
+            consistent: self.consistent,
+            projection: self
+                .projection
+                .as_ref()
+                .map(|p| p.iter().map(|a| (*a).to_owned()).collect()),
+            start,
+        }
+    }
+}
+
+fn sort_value(target: u8) -> BoxedStrategy<&'static str> {
+    match target {
+        0 => prop_oneof![10 => select(&SORT_KEYS[..]), 1 => Just("")].boxed(),
+        _ => prop_oneof![10 => select(&INDEX_SORT_KEYS[..]), 2 => select(&["k", "j", "l"][..]), 1 => Just("")].boxed(),
+    }
+}
+
+fn query() -> impl Strategy<Value = Q> {
+    (0u8..4).prop_flat_map(|target| {
+        let sort = prop_oneof![
+            1 => Just(None),
+            3 => (0u8..7, sort_value(target), sort_value(target)).prop_map(Some),
+        ];
+        let filter = prop_oneof![3 => Just(None), 1 => condition().prop_map(Some)];
+        let projection = prop_oneof![
+            6 => Just(None),
+            1 => prop::sample::subsequence(&["a", "s", "PK", "SK", "GSI1SK", "zz"][..], 0..3).prop_map(Some),
+        ];
+        (
+            Just(target),
+            0u8..2,
+            sort,
+            any::<bool>(),
+            prop_oneof![2 => Just(None), 3 => (0i32..4).prop_map(Some)],
+            filter,
+            projection,
+            prop::bool::weighted(0.1),
+            1u8..4,
+        )
+            .prop_map(
+                |(target, p, sort, forward, limit, filter, projection, consistent, pages)| Q {
+                    target,
+                    p,
+                    sort,
+                    forward,
+                    limit,
+                    filter,
+                    projection,
+                    consistent,
+                    pages,
+                },
+            )
+    })
+}
+
+/// One operation of a transaction.
+#[derive(Debug, Clone)]
+pub enum TxOp {
+    Put(Key, Vec<(&'static str, Val)>, Option<Condition>, bool),
+    Update(Key, Vec<Act>, Option<Condition>, bool),
+    Delete(Key, Option<Condition>, bool),
+    Check(Key, Condition, bool),
+}
+
+fn tx_op() -> impl Strategy<Value = TxOp> {
+    prop_oneof![
+        (key(), attrs(), maybe_condition(), any::<bool>())
+            .prop_map(|(k, a, c, f)| TxOp::Put(k, a, c, f)),
+        (
+            key(),
+            prop::collection::vec(action(), 1..3),
+            maybe_condition(),
+            any::<bool>()
+        )
+            .prop_map(|(k, a, c, f)| TxOp::Update(k, a, c, f)),
+        (key(), maybe_condition(), any::<bool>()).prop_map(|(k, c, f)| TxOp::Delete(k, c, f)),
+        (key(), condition(), any::<bool>()).prop_map(|(k, c, f)| TxOp::Check(k, c, f)),
+    ]
+}
+
+/// Non-key attributes of an item.
+pub type Attrs = Vec<(&'static str, Val)>;
+
+/// One generated operation.
+#[derive(Debug, Clone)]
+pub enum Op {
+    Put {
+        key: Key,
+        attrs: Vec<(&'static str, Val)>,
+        cond: Option<Condition>,
+        return_old: bool,
+        fail_item: bool,
+    },
+    Update {
+        key: Key,
+        actions: Vec<Act>,
+        cond: Option<Condition>,
+        rv: ReturnValues,
+        fail_item: bool,
+    },
+    Delete {
+        key: Key,
+        cond: Option<Condition>,
+        return_old: bool,
+        fail_item: bool,
+    },
+    Get(Key, bool),
+    Query(Q),
+    Scan {
+        index: Option<u8>,
+        limit: Option<i32>,
+        start: Option<Key>,
+        filter: Option<Condition>,
+    },
+    Transact(Vec<TxOp>, Option<u8>),
+    BatchWrite(Vec<(Key, Option<Attrs>)>),
+    BatchGet(Vec<Key>),
+    TransactGet(Vec<Key>),
+}
+
+pub fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        8 => (key(), attrs(), maybe_condition(), any::<bool>(), any::<bool>()).prop_map(
+            |(key, attrs, cond, return_old, fail_item)| Op::Put { key, attrs, cond, return_old, fail_item }
+        ),
+        6 => (key(), prop::collection::vec(action(), 0..4), maybe_condition(), return_values(), any::<bool>())
+            .prop_map(|(key, actions, cond, rv, fail_item)| Op::Update { key, actions, cond, rv, fail_item }),
+        3 => (key(), maybe_condition(), any::<bool>(), any::<bool>()).prop_map(
+            |(key, cond, return_old, fail_item)| Op::Delete { key, cond, return_old, fail_item }
+        ),
+        2 => (key(), any::<bool>()).prop_map(|(k, c)| Op::Get(k, c)),
+        8 => query().prop_map(Op::Query),
+        1 => (
+            // Local indexes are not scanned: DynamoDB Local orders a scan of
+            // one by sort key where its queries order by hash (see the
+            // embedded module's documentation).
+            prop_oneof![3 => Just(None), 1 => (1u8..3).prop_map(Some)],
+            prop_oneof![1 => Just(None), 3 => (1i32..4).prop_map(Some)],
+            prop_oneof![1 => Just(None), 1 => key().prop_map(Some)],
+            prop_oneof![1 => Just(None), 1 => condition().prop_map(Some)],
+        )
+            .prop_map(|(index, limit, start, filter)| Op::Scan { index, limit, start, filter }),
+        4 => (prop::collection::vec(tx_op(), 1..5), prop_oneof![3 => Just(None), 1 => (0u8..2).prop_map(Some)])
+            .prop_map(|(ops, token)| Op::Transact(ops, token)),
+        2 => prop::collection::vec((key(), prop_oneof![1 => Just(None), 3 => attrs().prop_map(Some)]), 1..5)
+            .prop_map(Op::BatchWrite),
+        2 => prop::collection::vec(key(), 1..5).prop_map(Op::BatchGet),
+        1 => prop::collection::vec(key(), 1..4).prop_map(Op::TransactGet),
+    ]
+}
+
+pub fn item(key: &Key, attrs: &[(&'static str, Val)], prefix: &str) -> Item {
+    let mut item = key.make(prefix);
+    for (a, v) in attrs {
+        item.insert((*a).to_owned(), v.make(prefix));
+    }
+    item
+}
+
+fn put(
+    table: &str,
+    prefix: &str,
+    key: &Key,
+    attrs: &[(&'static str, Val)],
+    cond: &Option<Condition>,
+    fail_item: bool,
+) -> PutItem {
+    PutItem {
+        table: table.to_owned(),
+        item: item(key, attrs, prefix),
+        condition: cond.clone(),
+        return_old: false,
+        return_on_condition_failure: fail_item,
+    }
+}
+
+fn update(
+    table: &str,
+    prefix: &str,
+    key: &Key,
+    actions: &[Act],
+    cond: &Option<Condition>,
+    fail_item: bool,
+) -> UpdateItem {
+    UpdateItem {
+        table: table.to_owned(),
+        key: key.make(prefix),
+        actions: actions.iter().map(|a| a.make(prefix)).collect(),
+        condition: cond.clone(),
+        return_values: ReturnValues::None,
+        return_on_condition_failure: fail_item,
+    }
+}
+
+fn delete(
+    table: &str,
+    prefix: &str,
+    key: &Key,
+    cond: &Option<Condition>,
+    fail_item: bool,
+) -> DeleteItem {
+    DeleteItem {
+        table: table.to_owned(),
+        key: key.make(prefix),
+        condition: cond.clone(),
+        return_old: false,
+        return_on_condition_failure: fail_item,
+    }
+}
+
+/// A request of the trait, made concrete.
+pub enum Request {
+    Put(PutItem),
+    Update(UpdateItem),
+    Delete(DeleteItem),
+    Get(GetItem),
+    Query(Q),
+    Scan(ScanRequest),
+    Transact(TransactWrite),
+    BatchWrite(BatchWrite),
+    BatchGet(BatchGet),
+    TransactGet(TransactGet),
+}
+
+pub fn request(op: &Op, table: &str, prefix: &str) -> Request {
+    let t = table;
+    match op {
+        Op::Put {
+            key,
+            attrs,
+            cond,
+            return_old,
+            fail_item,
+        } => {
+            let mut p = put(t, prefix, key, attrs, cond, *fail_item);
+            p.return_old = *return_old;
+            Request::Put(p)
+        }
+        Op::Update {
+            key,
+            actions,
+            cond,
+            rv,
+            fail_item,
+        } => {
+            let mut u = update(t, prefix, key, actions, cond, *fail_item);
+            u.return_values = *rv;
+            Request::Update(u)
+        }
+        Op::Delete {
+            key,
+            cond,
+            return_old,
+            fail_item,
+        } => {
+            let mut d = delete(t, prefix, key, cond, *fail_item);
+            d.return_old = *return_old;
+            Request::Delete(d)
+        }
+        Op::Get(key, consistent) => Request::Get(GetItem {
+            table: t.to_owned(),
+            key: key.make(prefix),
+            consistent: *consistent,
+        }),
+        Op::Query(q) => Request::Query(q.clone()),
+        Op::Scan {
+            index,
+            limit,
+            start,
+            filter,
+        } => {
+            let mine = Condition::BeginsWith("PK".into(), AttributeValue::S(prefix.to_owned()));
+            Request::Scan(ScanRequest {
+                table: t.to_owned(),
+                index: index.map(|i| ["GSI1", "GSI2"][(i as usize - 1) % 2].to_owned()),
+                filter: Some(match filter {
+                    Some(f) => mine.and(f.clone()),
+                    None => mine,
+                }),
+                limit: *limit,
+                consistent: false,
+                start: start.as_ref().map(|k| k.make(prefix)),
+            })
+        }
+        Op::Transact(ops, token) => Request::Transact(TransactWrite {
+            ops: ops
+                .iter()
+                .map(|o| match o {
+                    TxOp::Put(k, a, c, f) => TransactWriteOp::Put(put(t, prefix, k, a, c, *f)),
+                    TxOp::Update(k, a, c, f) => {
+                        TransactWriteOp::Update(update(t, prefix, k, a, c, *f))
+                    }
+                    TxOp::Delete(k, c, f) => TransactWriteOp::Delete(delete(t, prefix, k, c, *f)),
+                    TxOp::Check(k, c, f) => TransactWriteOp::ConditionCheck(ConditionCheck {
+                        table: t.to_owned(),
+                        key: k.make(prefix),
+                        condition: c.clone(),
+                        return_on_condition_failure: *f,
+                    }),
+                })
+                .collect(),
+            token: token.map(|n| format!("{prefix}tok{n}")),
+        }),
+        Op::BatchWrite(ops) => Request::BatchWrite(BatchWrite {
+            table: t.to_owned(),
+            ops: ops
+                .iter()
+                .map(|(k, attrs)| match attrs {
+                    Some(a) => BatchOp::Put(item(k, a, prefix)),
+                    None => BatchOp::Delete(k.make(prefix)),
+                })
+                .collect(),
+        }),
+        Op::BatchGet(keys) => Request::BatchGet(BatchGet {
+            table: t.to_owned(),
+            keys: keys.iter().map(|k| k.make(prefix)).collect(),
+            consistent: false,
+        }),
+        Op::TransactGet(keys) => Request::TransactGet(TransactGet {
+            gets: keys
+                .iter()
+                .map(|k| (t.to_owned(), k.make(prefix)))
+                .collect(),
+        }),
+    }
+}
