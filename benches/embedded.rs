@@ -34,7 +34,10 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_add(new_size as isize - layout.size() as isize, Ordering::Relaxed);
+        LIVE.fetch_add(
+            new_size as isize - layout.size() as isize,
+            Ordering::Relaxed,
+        );
         // SAFETY: forwarded unchanged to the system allocator.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -76,13 +79,12 @@ async fn seed<E: Executor>(db: &Db<E>) {
 
 fn ops<E: Executor>(c: &mut Criterion, rt: &Runtime, name: &str, db: &Db<E>) {
     let mut n = 0u32;
-    c.benchmark_group("put")
-        .bench_function(name, |b| {
-            b.iter(|| {
-                n = n.wrapping_add(1);
-                rt.block_on(db.put(&reading("p", n % 1000))).expect("put");
-            })
-        });
+    c.benchmark_group("put").bench_function(name, |b| {
+        b.iter(|| {
+            n = n.wrapping_add(1);
+            rt.block_on(db.put(&reading("p", n % 1000))).expect("put");
+        })
+    });
     c.benchmark_group("get").bench_function(name, |b| {
         b.iter(|| {
             let key = Reading::key("q", 42).expect("key");
@@ -129,7 +131,9 @@ fn main() {
     let local = endpoint.as_deref().map(|e| {
         let db = Db::local(e, format!("bench-embedded-{}", std::process::id()));
         rt.block_on(async {
-            db.create_table_if_missing::<BenchTable>().await.expect("create");
+            db.create_table_if_missing::<BenchTable>()
+                .await
+                .expect("create");
             seed(&db).await;
         });
         db
