@@ -118,11 +118,18 @@ EOF
 
 cd "$OUT"
 echo "building dependencies (debug, once) in ${OUT#"$ROOT"/}/target ..." >&2
-cargo build -q -p compile-bench-entity -p compile-bench-serde
+# One crate at a time, exactly as they are measured: building both in one
+# command unifies their dependencies' features differently, and the first
+# measured build would then recompile dependencies.
+cargo build -q -p compile-bench-entity
+cargo build -q -p compile-bench-serde
 
 # Median of the incremental rebuild times of one crate, in milliseconds.
 measure() {
   local krate=$1 dir=$2 times=() start end
+  # One untimed rebuild first, so every timed run starts from the same state.
+  touch "$OUT/$dir/src/lib.rs"
+  cargo build -q -p "$krate"
   for ((r = 0; r < RUNS; r++)); do
     touch "$OUT/$dir/src/lib.rs"
     start=$(date +%s%N)

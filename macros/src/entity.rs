@@ -169,7 +169,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         |e: TokenStream| quote!(#krate::Error::Decode { entity: #entity_lit, source: #e });
     let encode_ref = codec.encode(false, wrap_encode);
     let encode_owned = codec.encode(true, wrap_encode);
-    let decode = codec.decode(wrap_decode);
+    let scan = codec.scan(quote!(TABLE.entity_type));
+    let decode = codec.decode_scanned(wrap_decode);
     let validate = codec.validate(&entity_name);
     let key_inserts = ctx.key_inserts(&keys);
     let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 1;
@@ -261,8 +262,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     #krate::__private::Ok(__item)
                 }
 
-                fn from_item(mut __item: #krate::Item) -> #krate::Result<Self> {
-                    #krate::__private::check_entity_type(&mut __item, TABLE.entity_type, #entity_lit)?;
+                fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
+                    #scan
+                    #krate::__private::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
                     #krate::__private::Ok(Self { #decode })
                 }
             }

