@@ -202,7 +202,32 @@ struct Backends {
     table: String,
 }
 
+/// A runtime, and a fresh table laid out as [`DiffTable`] in DynamoDB
+/// Local and in an embedded backend, under the same name.
+fn backends(prefix: &str) -> (tokio::runtime::Runtime, Backends) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let backends = rt.block_on(async {
+        let db = crate::support::fresh_db::<DiffTable>(prefix).await;
+        let table = db.table_name().to_owned();
+        let embedded = Embedded::new();
+        embedded
+            .create_table::<DiffTable>(&table)
+            .expect("create embedded table");
+        Backends {
+            embedded,
+            local: db.executor().clone(),
+            table,
+        }
+    });
+    (rt, backends)
+}
+
 static CASE: AtomicUsize = AtomicUsize::new(0);
+/// Queries without a limit that took more than one page.
+static SIZE_PAGES: AtomicUsize = AtomicUsize::new(0);
 
 async fn run_case(b: &Backends, ops: &[Op]) -> Result<(), TestCaseError> {
     // Unique across runs too: DynamoDB Local remembers transaction tokens
@@ -234,23 +259,7 @@ fn cases() -> u32 {
 
 #[test]
 fn embedded_backend_matches_dynamodb_local() {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    let backends = rt.block_on(async {
-        let db = crate::support::fresh_db::<DiffTable>("differential").await;
-        let table = db.table_name().to_owned();
-        let embedded = Embedded::new();
-        embedded
-            .create_table::<DiffTable>(&table)
-            .expect("create embedded table");
-        Backends {
-            embedded,
-            local: db.executor().clone(),
-            table,
-        }
-    });
+    let (rt, backends) = backends("differential");
     let config = Config {
         cases: cases(),
         failure_persistence: None,
@@ -263,4 +272,147 @@ fn embedded_backend_matches_dynamodb_local() {
     if let Err(e) = result {
         panic!("{e}");
     }
+}
+
+/// Reads from the first page to the last (at most 200) through
+/// LastEvaluatedKey: the sort keys of each page and its LastEvaluatedKey.
+async fn follow<F, Fut>(mut read: F) -> Result<Vec<(Vec<String>, Option<Item>)>, TestCaseError>
+where
+    F: FnMut(Option<Item>) -> Fut,
+    Fut: std::future::Future<Output = Result<Page, Error>>,
+{
+    let mut pages = Vec::new();
+    let mut start = None;
+    loop {
+        let page = read(start.take())
+            .await
+            .map_err(|e| TestCaseError::fail(format!("read failed: {e}")))?;
+        let keys = page
+            .items
+            .iter()
+            .map(|i| format!("{:?}", i.get("SK")))
+            .collect();
+        pages.push((keys, page.last_key.clone()));
+        match page.last_key {
+            Some(k) if pages.len() < 200 => start = Some(k),
+            _ => return Ok(pages),
+        }
+    }
+}
+
+/// Items of up to 400 KB in one partition (and one index partition), read
+/// back page by page in every direction, with and without a filter and a
+/// limit: both backends must end their 1 MB pages on the same item.
+async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), TestCaseError> {
+    use singletable::expr::{Condition, KeyCondition};
+    use singletable::request::{PutItem, QueryRequest, ScanRequest};
+
+    let prefix = format!(
+        "{}p{}-",
+        std::process::id(),
+        CASE.fetch_add(1, Ordering::SeqCst)
+    );
+    let s = |v: String| AttributeValue::S(v);
+    for (i, (size, keep, group)) in items.iter().enumerate() {
+        let item = Item::from([
+            ("PK".into(), s(format!("{prefix}P"))),
+            ("SK".into(), s(format!("{i:03}"))),
+            ("a".into(), s("x".repeat(size * 1000))),
+            ("keep".into(), AttributeValue::Bool(*keep)),
+            ("GSI1PK".into(), s(format!("{prefix}g"))),
+            ("GSI1SK".into(), s(format!("k{group}"))),
+        ]);
+        let req = Request::Put(PutItem {
+            table: b.table.clone(),
+            item,
+            condition: None,
+            return_old: false,
+            return_on_condition_failure: false,
+        });
+        let local = run(&b.local, &req, &b.table, &prefix).await;
+        let embedded = run(&b.embedded, &req, &b.table, &prefix).await;
+        prop_assert_eq!(local, embedded, "put {}", i);
+    }
+    let keep = Condition::eq("keep", AttributeValue::Bool(true));
+    for index in [None, Some("GSI1")] {
+        for forward in [true, false] {
+            for filter in [None, Some(keep.clone())] {
+                for limit in [None, Some(5)] {
+                    let (pk_attr, pk) = match index {
+                        None => ("PK", format!("{prefix}P")),
+                        Some(_) => ("GSI1PK", format!("{prefix}g")),
+                    };
+                    let query = |start: Option<Item>| QueryRequest {
+                        table: b.table.clone(),
+                        index: index.map(str::to_owned),
+                        key: KeyCondition {
+                            pk_attr: pk_attr.to_owned(),
+                            pk: pk.clone(),
+                            sk: None,
+                        },
+                        filter: filter.clone(),
+                        limit,
+                        forward,
+                        consistent: false,
+                        projection: None,
+                        start,
+                    };
+                    let pages = [
+                        follow(|start| b.local.query(query(start))).await?,
+                        follow(|start| b.embedded.query(query(start))).await?,
+                    ];
+                    if limit.is_none() && pages[0].len() > 1 {
+                        SIZE_PAGES.fetch_add(1, Ordering::SeqCst);
+                    }
+                    prop_assert_eq!(
+                        &pages[0],
+                        &pages[1],
+                        "index {:?}, forward {}, filter {}, limit {:?}",
+                        index,
+                        forward,
+                        filter.is_some(),
+                        limit
+                    );
+                }
+            }
+        }
+    }
+    // A scan of the whole table, filtered to this case.
+    let scan = |start: Option<Item>| ScanRequest {
+        table: b.table.clone(),
+        index: None,
+        filter: Some(Condition::BeginsWith("PK".into(), s(prefix.clone()))),
+        limit: None,
+        consistent: false,
+        start,
+    };
+    let pages = [
+        follow(|start| b.local.scan(scan(start))).await?,
+        follow(|start| b.embedded.scan(scan(start))).await?,
+    ];
+    prop_assert_eq!(&pages[0], &pages[1], "scan");
+    Ok(())
+}
+
+#[test]
+fn embedded_pages_match_dynamodb_local() {
+    let (rt, backends) = backends("pages");
+    let config = Config {
+        cases: 10,
+        failure_persistence: None,
+        max_shrink_iters: 200,
+        ..Config::default()
+    };
+    // Sizes in thousands of bytes: up to 412, past the 400 KB item limit.
+    let strategy = prop::collection::vec((0usize..=412, any::<bool>(), 0u8..3), 6..25);
+    let mut runner = TestRunner::new(config);
+    if let Err(e) = runner.run(&strategy, |items| {
+        rt.block_on(pages_case(&backends, &items))
+    }) {
+        panic!("{e}");
+    }
+    assert!(
+        SIZE_PAGES.load(Ordering::SeqCst) > 0,
+        "no query ended a page at 1 MB"
+    );
 }

@@ -11,6 +11,7 @@ mod model;
 
 mod design;
 mod differential;
+mod embedded;
 mod item_codec;
 mod key_codec;
 mod lints;

@@ -94,11 +94,18 @@ fn encode_map(m: &Item, out: &mut Vec<u8>) {
     }
 }
 
-/// An item as stored.
+/// An item as stored: its size as DynamoDB counts it (so that reads need
+/// not recount it), then its attributes.
 pub(crate) fn encode_item(item: &Item) -> Box<[u8]> {
     let mut out = Vec::with_capacity(64);
+    put_len(&mut out, super::value::item_size(item));
     encode_map(item, &mut out);
     out.into_boxed_slice()
+}
+
+/// The size of a stored item, as DynamoDB counts it.
+pub(crate) fn stored_size(b: &[u8]) -> usize {
+    Reader { b, pos: 0 }.len().unwrap_or(0)
 }
 
 struct Reader<'a> {
@@ -184,8 +191,9 @@ impl<'a> Reader<'a> {
 
 /// A stored item back as an [`Item`].
 pub(crate) fn decode_item(b: &[u8]) -> Res<Item> {
-    Reader { b, pos: 0 }
-        .map()
+    let mut r = Reader { b, pos: 0 };
+    r.len()
+        .and_then(|_| r.map())
         .ok_or_else(|| Fail::internal("stored item is corrupt"))
 }
 

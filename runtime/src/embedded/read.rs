@@ -5,7 +5,7 @@ use std::ops::Bound;
 
 use super::Store;
 use super::check;
-use super::codec::{decode_item, escaped, order_bytes, prefix_end};
+use super::codec::{decode_item, escaped, order_bytes, prefix_end, stored_size};
 use super::cond;
 use super::error::{Fail, Res};
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
@@ -205,12 +205,22 @@ impl<'a> Target<'a> {
     }
 
     /// The item an entry refers to.
-    fn item(&self, value: &[u8]) -> Res<Item> {
-        let bytes = match self.index {
-            None => Some(value),
-            Some(_) => self.table.items.get(value).map(|b| &**b),
-        };
-        decode_item(bytes.ok_or_else(|| Fail::internal("index entry without its item"))?)
+    /// The stored bytes of the item an entry refers to.
+    fn stored(&self, value: &'a [u8]) -> Res<&'a [u8]> {
+        match self.index {
+            None => Ok(value),
+            Some(_) => self
+                .table
+                .items
+                .get(value)
+                .map(|b| &**b)
+                .ok_or_else(|| Fail::internal("index entry without its item")),
+        }
+    }
+
+    /// The item an entry refers to.
+    fn item(&self, value: &'a [u8]) -> Res<Item> {
+        decode_item(self.stored(value)?)
     }
 
     fn last_key(&self, item: &Item) -> Item {
@@ -508,8 +518,9 @@ fn read_page<'a>(
         };
         scanned += 1;
         last = Some(value);
-        let item = target.item(value)?;
-        let size = item_size(&item);
+        let bytes = target.stored(value)?;
+        let size = stored_size(bytes);
+        let item = decode_item(bytes)?;
         read += size;
         let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
         if keep || count_all {

@@ -177,8 +177,30 @@ pub(crate) fn size_of(v: &AttributeValue) -> Option<usize> {
     })
 }
 
+/// The length of DynamoDB Local's encoding of a number
+/// ([`Num::local_bytes`]), without building it: one exponent byte, the
+/// significant digits in pairs, and a terminator for short negatives.
 fn number_size(n: &str) -> usize {
-    Num::parse(n).map_or(n.len(), |n| n.local_bytes().len())
+    let b = n.as_bytes();
+    let neg = b.first() == Some(&b'-');
+    let body = n.trim_start_matches(['-', '+']);
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().unwrap_or(0)),
+        None => (body, 0),
+    };
+    let int_len = mantissa.find('.').unwrap_or(mantissa.len());
+    let digits = || mantissa.bytes().filter(u8::is_ascii_digit);
+    let lead = digits().take_while(|d| *d == b'0').count();
+    let total = digits().count();
+    let trail = digits().rev().take_while(|d| *d == b'0').count();
+    if lead == total {
+        return 1;
+    }
+    let significant = total - lead - trail;
+    let exp = int_len as i64 - lead as i64 + exp;
+    let odd = usize::from(exp % 2 != 0);
+    let pairs = (significant + odd).div_ceil(2);
+    pairs + 1 + usize::from(neg && pairs < 20)
 }
 
 /// One value's size as DynamoDB Local counts it (`getAttributeValueSizeBytes`):
@@ -229,6 +251,28 @@ mod tests {
             normalize(&ss).unwrap(),
             AttributeValue::Ss(vec!["a".into(), "\u{10000}".into(), "\u{ffff}".into()])
         );
+    }
+
+    #[test]
+    fn number_sizes_match_the_encoding() {
+        for n in [
+            "0",
+            "5",
+            "-5",
+            "12",
+            "123",
+            "1.5",
+            "-0.001",
+            "1e10",
+            "-1e-5",
+            "100",
+            "0.10",
+            "12345678901234567890123456789012345678",
+            "-12345678901234567890123456789012345678",
+        ] {
+            let encoded = Num::parse(n).unwrap().local_bytes().len();
+            assert_eq!(number_size(n), encoded, "{n}");
+        }
     }
 
     #[test]
