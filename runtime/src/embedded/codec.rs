@@ -1,12 +1,13 @@
-//! Byte encodings: items stored compactly (one allocation per item, a few
-//! bytes of framing), and key values encoded so that byte order is
-//! DynamoDB's key order (`S` by UTF-8 bytes, `N` numerically, `B`
-//! byte-wise) and encodings can be concatenated.
+//! Byte encodings: items stored compactly (a few bytes of framing per
+//! attribute, attribute names as numbers, key attributes left to the
+//! position), and key values encoded so that byte order is DynamoDB's key
+//! order (`S` by UTF-8 bytes, `N` numerically, `B` byte-wise) and
+//! encodings can be concatenated and read back.
 
 use std::borrow::Cow;
 
-use super::error::{Fail, Res};
 use super::number::Num;
+use super::schema::KeyType;
 use crate::value::{AttributeValue, Blob, Item};
 
 const S: u8 = 1;
@@ -95,17 +96,86 @@ fn encode_map(m: &Item, out: &mut Vec<u8>) {
 }
 
 /// An item as stored: its size as DynamoDB counts it (so that reads need
-/// not recount it), then its attributes.
-pub(crate) fn encode_item(item: &Item) -> Box<[u8]> {
+/// not recount it), then its attributes but the table key ones (which its
+/// position holds), top-level names as numbers (`id` interns them).
+pub(crate) fn encode_item(
+    item: &Item,
+    skip: &[&str],
+    id: &mut dyn FnMut(&str) -> usize,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
     put_len(&mut out, super::value::item_size(item));
-    encode_map(item, &mut out);
-    out.into_boxed_slice()
+    let kept = || item.iter().filter(|(k, _)| !skip.contains(&k.as_str()));
+    put_len(&mut out, kept().count());
+    for (k, v) in kept() {
+        put_len(&mut out, id(k));
+        encode_value(v, &mut out);
+    }
+    out
 }
 
 /// The size of a stored item, as DynamoDB counts it.
 pub(crate) fn stored_size(b: &[u8]) -> usize {
     Reader { b, pos: 0 }.len().unwrap_or(0)
+}
+
+/// A stored item: `keys` adds the key attributes (there are `key_count`),
+/// then the stored attributes follow, named from `names`.
+pub(crate) fn decode_item(
+    b: &[u8],
+    names: &[Box<str>],
+    key_count: usize,
+    keys: impl FnOnce(&mut Item) -> Option<()>,
+) -> Option<Item> {
+    let mut r = Reader { b, pos: 0 };
+    r.len()?;
+    let n = r.len()?;
+    let mut item = Item::with_capacity(n + key_count);
+    keys(&mut item)?;
+    for _ in 0..n {
+        let name = names.get(r.len()?)?;
+        let v = r.value()?;
+        item.insert(name.to_string(), v);
+    }
+    Some(item)
+}
+
+/// Reads back a key value [`order_bytes`] wrote at `b[*at..]`.
+pub(crate) fn read_key(b: &[u8], at: &mut usize, kind: KeyType) -> Option<AttributeValue> {
+    match kind {
+        KeyType::S => {
+            let bytes = unescape(b, at)?;
+            String::from_utf8(bytes).ok().map(AttributeValue::S)
+        }
+        KeyType::B => unescape(b, at).map(|v| AttributeValue::B(Blob::new(v))),
+        KeyType::N => Num::from_order_bytes(b, at).map(|n| AttributeValue::N(n.canonical())),
+    }
+}
+
+fn unescape(b: &[u8], at: &mut usize) -> Option<Vec<u8>> {
+    let rest = b.get(*at..)?;
+    // Usually nothing is escaped: the value runs to the first `00 00`.
+    let end = rest.windows(2).position(|w| w[0] == 0)?;
+    if rest[end + 1] == 0 {
+        *at += end + 2;
+        return Some(rest[..end].to_vec());
+    }
+    let mut out = Vec::with_capacity(end + 8);
+    loop {
+        let x = *b.get(*at)?;
+        *at += 1;
+        if x != 0 {
+            out.push(x);
+            continue;
+        }
+        let y = *b.get(*at)?;
+        *at += 1;
+        match y {
+            0 => return Some(out),
+            0xFF => out.push(0),
+            _ => return None,
+        }
+    }
 }
 
 struct Reader<'a> {
@@ -189,14 +259,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A stored item back as an [`Item`].
-pub(crate) fn decode_item(b: &[u8]) -> Res<Item> {
-    let mut r = Reader { b, pos: 0 };
-    r.len()
-        .and_then(|_| r.map())
-        .ok_or_else(|| Fail::internal("stored item is corrupt"))
-}
-
 /// The bytes DynamoDB Local hashes for a key value: UTF-8 of a string,
 /// the bytes of a binary, Local's decimal encoding of a number.
 pub(crate) fn hash_bytes(v: &AttributeValue) -> Cow<'_, [u8]> {
@@ -277,9 +339,42 @@ mod tests {
             AttributeValue::L(vec![AttributeValue::S(String::new())]),
         );
         item.insert("m".into(), AttributeValue::M(inner));
-        let enc = encode_item(&item);
-        assert_eq!(decode_item(&enc).unwrap(), item);
-        assert!(decode_item(&enc[..enc.len() - 1]).is_err());
+        item.insert("PK".into(), AttributeValue::S("key".into()));
+        let mut names: Vec<Box<str>> = Vec::new();
+        let enc = encode_item(&item, &["PK"], &mut |n| {
+            names.push(n.into());
+            names.len() - 1
+        });
+        let key = |i: &mut Item| {
+            i.insert("PK".to_owned(), AttributeValue::S("key".into()));
+            Some(())
+        };
+        assert_eq!(decode_item(&enc, &names, 1, key).unwrap(), item);
+        assert!(decode_item(&enc[..enc.len() - 1], &names, 1, key).is_none());
+    }
+
+    #[test]
+    fn keys_read_back() {
+        for v in [
+            AttributeValue::S("a\0b".into()),
+            AttributeValue::S(String::new()),
+            AttributeValue::B(Blob::new(vec![0, 0, 255, 1])),
+            AttributeValue::N("-12.5".into()),
+            AttributeValue::N("0".into()),
+            AttributeValue::N("1000".into()),
+        ] {
+            let kind = match v {
+                AttributeValue::S(_) => KeyType::S,
+                AttributeValue::B(_) => KeyType::B,
+                _ => KeyType::N,
+            };
+            let mut enc = Vec::new();
+            order_bytes(&v, &mut enc);
+            enc.push(7);
+            let mut at = 0;
+            assert_eq!(read_key(&enc, &mut at, kind), Some(v));
+            assert_eq!(at, enc.len() - 1);
+        }
     }
 
     #[test]

@@ -261,6 +261,36 @@ impl Num {
         debug_assert!(out.len() > start);
     }
 
+    /// Reads back what [`Num::order_bytes`] wrote at `b[*at..]`.
+    pub(crate) fn from_order_bytes(b: &[u8], at: &mut usize) -> Option<Self> {
+        let class = *b.get(*at)?;
+        *at += 1;
+        let neg = match class {
+            0x02 => return Some(Self::zero()),
+            0x01 => true,
+            0x03 => false,
+            _ => return None,
+        };
+        let flip = |x: u8| if neg { !x } else { x };
+        let e = b.get(*at..*at + 4)?;
+        let exp = u32::from_be_bytes([flip(e[0]), flip(e[1]), flip(e[2]), flip(e[3])]);
+        *at += 4;
+        let mut digits = Vec::new();
+        loop {
+            let d = flip(*b.get(*at)?);
+            *at += 1;
+            if d == 0 {
+                break;
+            }
+            digits.push(d.checked_sub(1).filter(|d| *d < 10)?);
+        }
+        Some(Self {
+            neg,
+            digits,
+            exp: (exp ^ 0x8000_0000) as i32,
+        })
+    }
+
     /// DynamoDB Local's `encodeBigDecimal`: base-100 digit pairs after an
     /// exponent byte. Local hashes these bytes to place number keys and
     /// counts their length as the number's size, so this reproduces it

@@ -5,7 +5,7 @@ use std::ops::Bound;
 
 use super::Store;
 use super::check;
-use super::codec::{decode_item, escaped, order_bytes, prefix_end, stored_size};
+use super::codec::{escaped, order_bytes, prefix_end, stored_size};
 use super::cond;
 use super::error::{Fail, Res};
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
@@ -32,11 +32,7 @@ pub(crate) fn read_halves(bytes: usize, consistent: bool) -> u64 {
 pub(crate) fn get_item(store: &Store, req: &GetItem) -> Res<Option<Item>> {
     let t = store.table(&req.table)?;
     let key = check::key(&t.schema, &req.key)?;
-    let item = t
-        .items
-        .get(t.position(&key).as_slice())
-        .map(|b| decode_item(b))
-        .transpose()?;
+    let item = t.item(&t.position(&key))?;
     t.capacity.read(read_halves(
         item.as_ref().map_or(0, item_size),
         req.consistent,
@@ -196,7 +192,7 @@ impl<'a> Target<'a> {
         }
         let range = map
             .range::<[u8], _>((lower, upper))
-            .map(|(k, v)| (&**k, &**v));
+            .map(|e| (e.key(), e.value()));
         if forward {
             Box::new(range)
         } else {
@@ -204,23 +200,23 @@ impl<'a> Target<'a> {
         }
     }
 
-    /// The item an entry refers to.
-    /// The stored bytes of the item an entry refers to.
-    fn stored(&self, value: &'a [u8]) -> Res<&'a [u8]> {
+    /// The table position and stored bytes of the item an entry refers to.
+    fn stored(&self, key: &'a [u8], value: &'a [u8]) -> Res<(&'a [u8], &'a [u8])> {
         match self.index {
-            None => Ok(value),
+            None => Ok((key, value)),
             Some(_) => self
                 .table
                 .items
                 .get(value)
-                .map(|b| &**b)
+                .map(|e| (e.key(), e.value()))
                 .ok_or_else(|| Fail::internal("index entry without its item")),
         }
     }
 
     /// The item an entry refers to.
-    fn item(&self, value: &'a [u8]) -> Res<Item> {
-        decode_item(self.stored(value)?)
+    fn item(&self, key: &'a [u8], value: &'a [u8]) -> Res<Item> {
+        let (pos, bytes) = self.stored(key, value)?;
+        self.table.decode(pos, bytes)
     }
 
     fn last_key(&self, item: &Item) -> Item {
@@ -503,7 +499,7 @@ fn read_page<'a>(
 ) -> Res<(Page, usize)> {
     let mut entries = entries.peekable();
     let mut items = Vec::new();
-    let mut last: Option<&[u8]> = None;
+    let mut last: Option<(&[u8], &[u8])> = None;
     let mut scanned = 0usize;
     let mut counted = 0usize;
     let mut read = 0usize;
@@ -513,14 +509,14 @@ fn read_page<'a>(
             more = true;
             break;
         }
-        let Some((_, value)) = entries.next() else {
+        let Some((key, value)) = entries.next() else {
             break;
         };
         scanned += 1;
-        last = Some(value);
-        let bytes = target.stored(value)?;
+        last = Some((key, value));
+        let (pos, bytes) = target.stored(key, value)?;
         let size = stored_size(bytes);
-        let item = decode_item(bytes)?;
+        let item = target.table.decode(pos, bytes)?;
         read += size;
         let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
         if keep || count_all {
@@ -535,7 +531,7 @@ fn read_page<'a>(
         }
     }
     let last_key = match last.filter(|_| more) {
-        Some(value) => Some(target.last_key(&target.item(value)?)),
+        Some((key, value)) => Some(target.last_key(&target.item(key, value)?)),
         None => None,
     };
     Ok((Page { items, last_key }, read))
@@ -589,8 +585,7 @@ pub(crate) fn batch_get(store: &Store, req: &BatchGet) -> Res<BatchGetOutput> {
             out.unprocessed.push(key.clone());
             continue;
         }
-        if let Some(b) = t.items.get(pos.as_slice()) {
-            let item = decode_item(b)?;
+        if let Some(item) = t.item(&pos)? {
             let size = item_size(&item);
             bytes += size;
             t.capacity.read(read_halves(size, req.consistent));
@@ -628,11 +623,7 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
     }
     let mut out = Vec::with_capacity(found.len());
     for (t, pos) in found {
-        let item = t
-            .items
-            .get(pos.as_slice())
-            .map(|b| decode_item(b))
-            .transpose()?;
+        let item = t.item(&pos)?;
         t.capacity
             .read(2 * read_halves(item.as_ref().map_or(0, item_size), true));
         out.push(item);

@@ -8,7 +8,6 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value, json};
 
-use super::codec::decode_item;
 use super::error::{Fail, Res};
 use super::schema::TableSchema;
 use super::table::TableData;
@@ -122,8 +121,8 @@ pub(crate) fn to_json(store: &Store) -> Res<Value> {
         let t = &store.tables[name];
         let items = t
             .items
-            .values()
-            .map(|b| decode_item(b).map(|i| item_json(&i)))
+            .iter()
+            .map(|e| t.decode(e.key(), e.value()).map(|i| item_json(&i)))
             .collect::<Res<Vec<_>>>()?;
         let schema = serde_json::to_value(&t.schema).map_err(|e| Fail::internal(e.to_string()))?;
         tables.insert(name.clone(), json!({ "schema": schema, "items": items }));
@@ -163,7 +162,7 @@ pub(crate) fn from_json(v: &Value, meter: &Arc<CapacityMeter>) -> Res<Store> {
             check::index_types(&data.schema, &item)
                 .map_err(|_| bad("index key of the wrong type"))?;
             let pos = data.position(&item);
-            if data.items.contains_key(pos.as_slice()) {
+            if data.items.contains(pos.as_slice()) {
                 return Err(bad("two items with one key"));
             }
             data.write(pos, Some(&item), None);

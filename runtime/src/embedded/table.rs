@@ -7,12 +7,19 @@
 //! index starts with `hash(pk)[..8]` too, like the table), where `tie` is
 //! the hash DynamoDB Local breaks equal index keys with; the table key at
 //! the end makes every entry unique.
+//!
+//! Each entry is one allocation holding its position and its value (the
+//! item without the key attributes its position holds, attribute names as
+//! numbers into the table's name list; for an index, the table position).
 
-use std::collections::BTreeMap;
+use std::borrow::Borrow;
+use std::cmp::Ordering as Order;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::codec::{self, hash_bytes, order_bytes};
+use super::error::{Fail, Res};
 use super::hash::{self, PREFIX};
 use super::schema::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
 use crate::exec::CapacityMeter;
@@ -32,9 +39,62 @@ enum Tie {
     Hash,
 }
 
+/// A position and its value in one allocation, ordered (and found) by the
+/// position.
+pub(crate) struct Entry {
+    bytes: Box<[u8]>,
+    split: u32,
+}
+
+impl Entry {
+    fn new(key: &[u8], value: &[u8]) -> Self {
+        let mut bytes = Vec::with_capacity(key.len() + value.len());
+        bytes.extend_from_slice(key);
+        bytes.extend_from_slice(value);
+        Self {
+            bytes: bytes.into_boxed_slice(),
+            split: u32::try_from(key.len()).unwrap_or(u32::MAX),
+        }
+    }
+
+    pub(crate) fn key(&self) -> &[u8] {
+        &self.bytes[..self.split as usize]
+    }
+
+    pub(crate) fn value(&self) -> &[u8] {
+        &self.bytes[self.split as usize..]
+    }
+}
+
+impl Borrow<[u8]> for Entry {
+    fn borrow(&self) -> &[u8] {
+        self.key()
+    }
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Entry {}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Order> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Order {
+        self.key().cmp(other.key())
+    }
+}
+
 pub(crate) struct IndexData {
     /// Index position → table position.
-    pub(crate) entries: BTreeMap<Box<[u8]>, Box<[u8]>>,
+    pub(crate) entries: BTreeSet<Entry>,
     tie: Tie,
 }
 
@@ -64,10 +124,13 @@ impl Capacity {
 pub(crate) struct TableData {
     pub(crate) schema: TableSchema,
     /// Table position → encoded item.
-    pub(crate) items: BTreeMap<Box<[u8]>, Box<[u8]>>,
+    pub(crate) items: BTreeSet<Entry>,
     /// Parallel to `schema.indexes`.
     pub(crate) indexes: Vec<IndexData>,
     pub(crate) capacity: Capacity,
+    /// Attribute names of stored items, by number.
+    names: Vec<Box<str>>,
+    ids: HashMap<Box<str>, usize>,
 }
 
 fn hash_prefix(v: &AttributeValue, out: &mut Vec<u8>) {
@@ -80,19 +143,44 @@ impl TableData {
             .indexes
             .iter()
             .map(|ix| IndexData {
-                entries: BTreeMap::new(),
+                entries: BTreeSet::new(),
                 tie: tie_of(&schema, ix),
             })
             .collect();
         Self {
             schema,
-            items: BTreeMap::new(),
+            items: BTreeSet::new(),
             indexes,
             capacity: Capacity {
                 meter,
                 ..Capacity::default()
             },
+            names: Vec::new(),
+            ids: HashMap::new(),
         }
+    }
+
+    /// The stored item at a table position.
+    pub(crate) fn item(&self, pos: &[u8]) -> Res<Option<Item>> {
+        self.items
+            .get(pos)
+            .map(|e| self.decode(e.key(), e.value()))
+            .transpose()
+    }
+
+    /// An item from its position and stored value.
+    pub(crate) fn decode(&self, pos: &[u8], value: &[u8]) -> Res<Item> {
+        let keys = |item: &mut Item| {
+            let mut at = PREFIX;
+            for k in self.schema.table_keys() {
+                let v = codec::read_key(pos, &mut at, k.kind)?;
+                item.insert(k.name.clone(), v);
+            }
+            Some(())
+        };
+        let key_count = 1 + usize::from(self.schema.sk.is_some());
+        codec::decode_item(value, &self.names, key_count, keys)
+            .ok_or_else(|| Fail::internal("stored item is corrupt"))
     }
 
     pub(crate) fn index(&self, name: &str) -> Option<usize> {
@@ -206,15 +294,20 @@ impl TableData {
                 self.indexes[i].entries.remove(b.as_slice());
             }
             if let Some(a) = after {
-                self.indexes[i]
-                    .entries
-                    .insert(a.into_boxed_slice(), pos.clone().into_boxed_slice());
+                self.indexes[i].entries.replace(Entry::new(&a, &pos));
             }
         }
         match new {
             Some(item) => {
-                self.items
-                    .insert(pos.into_boxed_slice(), codec::encode_item(item));
+                let keys: Vec<&str> = self.schema.table_keys().map(|k| k.name.as_str()).collect();
+                let (names, ids) = (&mut self.names, &mut self.ids);
+                let value = codec::encode_item(item, &keys, &mut |name| {
+                    *ids.entry(name.into()).or_insert_with(|| {
+                        names.push(name.into());
+                        names.len() - 1
+                    })
+                });
+                self.items.replace(Entry::new(&pos, &value));
             }
             None => {
                 self.items.remove(pos.as_slice());

@@ -4,7 +4,6 @@ use std::collections::HashSet;
 
 use super::Store;
 use super::check::{self, MAX_ITEM};
-use super::codec::decode_item;
 use super::cond;
 use super::error::{Fail, Res};
 use super::table::TableData;
@@ -29,7 +28,7 @@ pub(super) fn condition(c: Option<&Condition>) -> Res<Option<Condition>> {
 }
 
 pub(super) fn current(t: &TableData, pos: &[u8]) -> Res<Option<Item>> {
-    t.items.get(pos).map(|b| decode_item(b)).transpose()
+    t.item(pos)
 }
 
 pub(super) fn holds(c: Option<&Condition>, item: Option<&Item>) -> bool {
