@@ -146,6 +146,18 @@ mod tests {
     }
 
     #[test]
+    fn number_keys_scan_in_dynamodb_local_order() {
+        use super::super::number::Num;
+        // The order DynamoDB Local 3.3.1 scanned a table with these number
+        // partition keys in (it hashes its own encoding of the number).
+        let local = "3.14159 12 0.1 1 -12.5 5 -0.001 10000000000 -0.00001 100 1000000 123 0 -42 1.5 0.5 42 -1 -7 99";
+        let mut keys: Vec<Num> = local.split(' ').map(|n| Num::parse(n).unwrap()).collect();
+        keys.sort_by_key(|n| of_value(&n.local_bytes()));
+        let ours: Vec<String> = keys.iter().map(Num::canonical).collect();
+        assert_eq!(ours.join(" "), local);
+    }
+
+    #[test]
     fn scan_order_of_dynamodb_local() {
         // The order DynamoDB Local 3.3.1 scanned these partition keys in.
         let mut keys: Vec<&str> = "abcdefghijklmnopq"
