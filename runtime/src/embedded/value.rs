@@ -12,24 +12,8 @@ use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
 use super::number::Num;
+pub(crate) use crate::value::type_name;
 use crate::value::{AttributeValue, Blob, Item};
-
-/// DynamoDB's name of a value's type.
-pub(crate) fn type_name(v: &AttributeValue) -> &'static str {
-    match v {
-        AttributeValue::S(_) => "S",
-        AttributeValue::N(_) => "N",
-        AttributeValue::B(_) => "B",
-        AttributeValue::Bool(_) => "BOOL",
-        AttributeValue::Null(_) => "NULL",
-        AttributeValue::L(_) => "L",
-        AttributeValue::M(_) => "M",
-        AttributeValue::Ss(_) => "SS",
-        AttributeValue::Ns(_) => "NS",
-        AttributeValue::Bs(_) => "BS",
-        _ => "?",
-    }
-}
 
 fn invalid(message: &str) -> Fail {
     Fail::validation(format!(
