@@ -45,7 +45,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let same = |e: TokenStream| e;
     let encode_ref = codec.encode(false, same);
     let encode_owned = codec.encode(true, same);
-    let decode = codec.decode(same);
+    let read = codec.read(None, same);
+    let init = codec.init(same);
     let n = codec.stored_count();
     let name = ident.to_string();
     let validate = codec.validate(&name);
@@ -70,14 +71,15 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             }
 
             fn from_attr(__value: #krate::AttributeValue) -> ::core::result::Result<Self, #krate::DecodeError> {
-                let mut __item = match __value {
-                    #krate::AttributeValue::M(__m) => __m,
+                let __reader = &mut match __value {
+                    #krate::AttributeValue::M(__m) => #krate::reader::ItemAttrs::new(__m),
                     __other => return ::core::result::Result::Err(#krate::__private::wrong_type(
                         ::core::concat!("M (", #name, ")"),
                         &__other,
                     )),
                 };
-                ::core::result::Result::Ok(Self { #decode })
+                #read
+                ::core::result::Result::Ok(Self { #init })
             }
         }
 

@@ -169,8 +169,11 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         |e: TokenStream| quote!(#krate::Error::Decode { entity: #entity_lit, source: #e });
     let encode_ref = codec.encode(false, wrap_encode);
     let encode_owned = codec.encode(true, wrap_encode);
-    let scan = codec.scan(quote!(TABLE.entity_type));
-    let decode = codec.decode_scanned(wrap_decode);
+    let read = codec.read(
+        Some((quote!(TABLE.entity_type), quote!(#entity_lit))),
+        wrap_decode,
+    );
+    let init = codec.init(wrap_decode);
     let validate = codec.validate(&entity_name);
     let key_inserts = ctx.key_inserts(&keys);
     let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 1;
@@ -263,9 +266,19 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 }
 
                 fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
-                    #scan
-                    #krate::__private::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
-                    #krate::__private::Ok(Self { #decode })
+                    let __read = Self::read_item(&mut #krate::reader::ItemAttrs::new(__item), #krate::OtherTypes::Error);
+                    #krate::__private::decoded(__read, TABLE.entity_type, #entity_lit)
+                }
+
+                fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
+                    __reader: &mut __R,
+                    __other: #krate::OtherTypes,
+                ) -> #krate::Result<#krate::__private::Option<Self>> {
+                    #read
+                    if !#krate::__private::check_entity_type(__entity_type, TABLE.entity_type, #entity_lit, __other)? {
+                        return #krate::__private::Ok(#krate::__private::None);
+                    }
+                    #krate::__private::Ok(#krate::__private::Some(Self { #init }))
                 }
             }
         };

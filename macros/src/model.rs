@@ -255,27 +255,30 @@ impl Codec<'_> {
         quote!(#(#stmts)*)
     }
 
-    /// Field initializers reading from `__item` (a mutable map).
-    pub fn decode(&self, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
-        self.decode_from(wrap, |_, f| {
-            let stored = &f.stored;
-            quote!(__item.remove(#stored))
-        })
-    }
-
-    /// The local holding stored field `i`'s value after [`Codec::scan`].
+    /// The local holding stored field `i` after [`Codec::read`].
     fn slot(i: usize) -> syn::Ident {
         quote::format_ident!("__slot{}", i)
     }
 
-    /// Statements moving every attribute of `__item` (consumed) into one
-    /// `Option<AttributeValue>` local per stored field, and the attribute
-    /// named by `entity_type_attr` into `__entity_type`; other attributes
-    /// (key attributes, unknown ones) are dropped. One pass over the map
-    /// with a `match` on the name, instead of hashing every field's name to
-    /// remove it: decoding is about a third faster. Read the locals with
-    /// [`Codec::decode_scanned`].
-    pub fn scan(&self, entity_type_attr: TokenStream) -> TokenStream {
+    /// Whether a field is decoded as it is read (through
+    /// `Attr::from_attr_ref`, from a possibly borrowed value), rather than
+    /// kept as an owned value and decoded afterwards (serde and TTL fields).
+    fn read_in_place(f: &Field) -> bool {
+        !f.opts.serde.is_present() && !f.opts.ttl.is_present()
+    }
+
+    /// Statements reading every attribute of `__reader` (an `AttrReader`)
+    /// once: each stored field's value is decoded into one local per field
+    /// (a `Result`, so that an error is reported only once the entity type
+    /// is known), the attribute named `entity_type` (if any) is checked into
+    /// `__entity_type`, and other attributes (key attributes, unknown ones)
+    /// are skipped without being copied. Read the locals with
+    /// [`Codec::init`].
+    pub fn read(
+        &self,
+        entity_type: Option<(TokenStream, TokenStream)>,
+        wrap: impl Fn(TokenStream) -> TokenStream,
+    ) -> TokenStream {
         let krate = self.krate;
         let stored: Vec<(usize, &Field)> = self
             .fields
@@ -283,48 +286,59 @@ impl Codec<'_> {
             .enumerate()
             .filter(|(_, f)| !f.skipped())
             .collect();
-        let decls = stored.iter().map(|(i, _)| {
+        let decls = stored.iter().map(|(i, f)| {
             let slot = Self::slot(*i);
-            quote!(let mut #slot: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;)
+            let ty = &f.ty;
+            if Self::read_in_place(f) {
+                quote!(let mut #slot: #krate::__private::Option<#krate::__private::Result<#ty, #krate::DecodeError>> = #krate::__private::None;)
+            } else {
+                quote!(let mut #slot: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;)
+            }
         });
         let arms = stored.iter().map(|(i, f)| {
             let slot = Self::slot(*i);
             let name = &f.stored;
-            quote!(#name => #slot = #krate::__private::Some(__v),)
+            let ty = &f.ty;
+            if Self::read_in_place(f) {
+                let read = quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_attr_ref(__v));
+                quote!(#name => #slot = #krate::__private::Some(#read),)
+            } else {
+                quote!(#name => #slot = #krate::__private::Some(__v.into_owned()),)
+            }
         });
+        let unreadable = wrap(quote!(__e));
+        let (type_decl, type_arm) = match entity_type {
+            Some((attr, expected)) => (
+                quote!(let mut __entity_type: #krate::__private::Option<#krate::__private::TypeSeen> = #krate::__private::None;),
+                quote!(__name if __name == #attr => __entity_type = #krate::__private::Some(#krate::__private::TypeSeen::of(&__v, #expected)),),
+            ),
+            None => (TokenStream::new(), TokenStream::new()),
+        };
         quote! {
             #(#decls)*
-            let mut __entity_type: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
-            for (__k, __v) in __item {
-                match __k.as_str() {
+            #type_decl
+            while let #krate::__private::Some(__attr) = #krate::reader::AttrReader::next_data_attr(__reader) {
+                let (__k, __v) = match __attr {
+                    #krate::__private::Ok(__attr) => __attr,
+                    #krate::__private::Err(__e) => return #krate::__private::Err(#unreadable),
+                };
+                match __k {
                     #(#arms)*
-                    __name if __name == #entity_type_attr => __entity_type = #krate::__private::Some(__v),
+                    #type_arm
                     _ => {}
                 }
             }
         }
     }
 
-    /// Field initializers reading the locals [`Codec::scan`] filled.
-    pub fn decode_scanned(&self, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
-        self.decode_from(wrap, |i, _| {
-            let slot = Self::slot(i);
-            quote!(#slot)
-        })
-    }
-
-    /// Field initializers; `source(index, field)` is the expression giving
-    /// the field's `Option<AttributeValue>`.
-    fn decode_from(
-        &self,
-        wrap: impl Fn(TokenStream) -> TokenStream,
-        source: impl Fn(usize, &Field) -> TokenStream,
-    ) -> TokenStream {
+    /// Field initializers from the locals [`Codec::read`] filled.
+    pub fn init(&self, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
         let krate = self.krate;
         let inits = self.fields.iter().enumerate().map(|(i, f)| {
             let ident = &f.ident;
             let ty = &f.ty;
             let stored = &f.stored;
+            let slot = Self::slot(i);
             if f.skipped() {
                 let value = match &f.opts.default {
                     Some(darling::util::Override::Explicit(path)) => quote!(#path()),
@@ -332,10 +346,9 @@ impl Codec<'_> {
                 };
                 return quote!(#ident: #value);
             }
+            let err = wrap(quote!(__e.at(#stored)));
             if f.opts.ttl.is_present() {
-                let err = wrap(quote!(__e.at(#stored)));
-                let src = source(i, f);
-                let read = quote_spanned!(ty.span()=> #krate::__private::ttl_from_attr::<#ty>(#src));
+                let read = quote_spanned!(ty.span()=> #krate::__private::ttl_from_attr::<#ty>(#slot));
                 return quote! {
                     #ident: match #read {
                         #krate::__private::Ok(__v) => __v,
@@ -353,15 +366,13 @@ impl Codec<'_> {
                 }
                 None => quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_absent()),
             };
-            let present = if f.opts.serde.is_present() {
-                quote!(#krate::__private::serde_from_attr::<#ty>(__v))
+            let present = if Self::read_in_place(f) {
+                quote!(__v)
             } else {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_attr(__v))
+                quote!(#krate::__private::serde_from_attr::<#ty>(__v))
             };
-            let err = wrap(quote!(__e.at(#stored)));
-            let src = source(i, f);
             quote! {
-                #ident: match match #src {
+                #ident: match match #slot {
                     #krate::__private::Some(__v) => #present,
                     #krate::__private::None => #absent,
                 } {

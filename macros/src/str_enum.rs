@@ -133,16 +133,18 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 ::core::result::Result::Ok(#krate::AttributeValue::S(::std::string::String::from(self.as_str())))
             }
             fn from_attr(__value: #krate::AttributeValue) -> ::core::result::Result<Self, #krate::DecodeError> {
-                match __value {
-                    #krate::AttributeValue::S(__s) => Self::from_str_value(&__s).ok_or_else(|| {
+                Self::from_attr_ref(#krate::reader::AttrRef::Owned(__value))
+            }
+            fn from_attr_ref(__value: #krate::reader::AttrRef<'_>) -> ::core::result::Result<Self, #krate::DecodeError> {
+                match __value.as_s() {
+                    ::core::option::Option::Some(__s) => Self::from_str_value(__s).ok_or_else(|| {
                         #krate::DecodeError::new(#krate::DecodeErrorKind::Invalid(
                             ::std::format!("{:?} is not a {}; expected {}", __s, #type_name, #expected),
                         ))
                     }),
-                    __other => ::core::result::Result::Err(#krate::__private::wrong_type(
-                        ::core::concat!("S (", #type_name, ")"),
-                        &__other,
-                    )),
+                    ::core::option::Option::None => ::core::result::Result::Err(
+                        __value.wrong_type(::core::concat!("S (", #type_name, ")")),
+                    ),
                 }
             }
         }

@@ -6,6 +6,8 @@ use crate::error::Error;
 use crate::exec::Executor;
 use crate::expr::Condition;
 use crate::key::PrimaryKey;
+use crate::query::OtherTypes;
+use crate::reader::{AttrReader, ReadEach};
 use crate::request::{DeleteItem, GetItem, PutItem, ScanRequest, TransactWrite};
 use crate::transact::Transaction;
 use crate::value::{AttributeValue, Item};
@@ -250,19 +252,19 @@ impl<E: Executor> Db<E> {
             key: key_item::<T::Table>(&key),
             consistent,
         };
-        match self.exec.get_item(req).await? {
-            // DynamoDB deletes expired items lazily: hide them.
-            Some(item)
-                if crate::ttl::is_expired(
-                    &item,
-                    <T::Table as Table>::TTL,
-                    crate::ttl::now_epoch(),
-                ) && !include_expired =>
-            {
-                Ok(None)
-            }
-            item => item.map(T::from_item).transpose(),
-        }
+        let items = self.exec.get_item_reader(req).await?;
+        let ttl = <T::Table as Table>::TTL.filter(|_| !include_expired);
+        let mut one = GetOne::<T> {
+            ttl,
+            now: if ttl.is_some() {
+                crate::ttl::now_epoch()
+            } else {
+                0
+            },
+            found: None,
+        };
+        items.read_each(&mut one)?;
+        Ok(one.found)
     }
 
     /// GetItem that also returns an item whose TTL has passed but that
@@ -382,4 +384,32 @@ pub fn not_exists<T: Entity>() -> Condition {
 /// `attribute_exists(PK)`: the item exists.
 pub fn exists<T: Entity>() -> Condition {
     Condition::Exists(<T::Table as Table>::PK.to_owned())
+}
+
+/// Decodes the item of a GetItem (see [`Db::get`]).
+struct GetOne<T> {
+    ttl: Option<&'static str>,
+    now: i64,
+    found: Option<T>,
+}
+
+impl<T: Entity> ReadEach for GetOne<T> {
+    fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), Error> {
+        let decoded = |read| {
+            crate::__private::decoded(read, <T::Table as Table>::ENTITY_TYPE, T::ENTITY_TYPE)
+        };
+        self.found = Some(match self.ttl {
+            None => decoded(T::read_item(item, OtherTypes::Error))?,
+            Some(attribute) => {
+                let mut watch = crate::ttl::TtlWatch::new(item, attribute, self.now);
+                let read = T::read_item(&mut watch, OtherTypes::Error);
+                // DynamoDB deletes expired items lazily: hide them.
+                if watch.expired() {
+                    return Ok(());
+                }
+                decoded(read)?
+            }
+        });
+        Ok(())
+    }
 }

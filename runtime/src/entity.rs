@@ -2,6 +2,8 @@
 
 use crate::error::Error;
 use crate::key::PrimaryKey;
+use crate::query::OtherTypes;
+use crate::reader::AttrReader;
 use crate::value::Item;
 
 /// How a secondary index projects attributes.
@@ -129,6 +131,28 @@ pub trait Entity: Sized {
 
     /// Decodes an item read from the table, checking its entity type.
     fn from_item(item: Item) -> Result<Self, Error>;
+
+    /// Decodes an item read attribute by attribute (see
+    /// [`crate::reader`]), checking its entity type: `Ok(None)` when it is
+    /// another entity type and `other` says to skip those. The derive reads
+    /// every attribute once, copying only the values the entity keeps; this
+    /// default builds the item and calls [`Entity::from_item`].
+    fn read_item<R: AttrReader + ?Sized>(
+        reader: &mut R,
+        other: OtherTypes,
+    ) -> Result<Option<Self>, Error> {
+        let item = crate::reader::collect_item(reader).map_err(|source| Error::Decode {
+            entity: Self::ENTITY_TYPE,
+            source,
+        })?;
+        let attr = <Self::Table as Table>::ENTITY_TYPE;
+        if other == OtherTypes::Skip
+            && crate::query::entity_type_of(&item, attr).is_some_and(|t| t != Self::ENTITY_TYPE)
+        {
+            return Ok(None);
+        }
+        Self::from_item(item).map(Some)
+    }
 }
 
 /// Gives the current time as an attribute value (automatic timestamps).

@@ -232,8 +232,13 @@ pub enum KeyError {
 
 /// Why an attribute value does not decode, with the path of the attribute
 /// (`address.city`, `lines[3].price`).
+///
+/// One pointer wide, so that the `Result`s of the decode path stay small.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DecodeError {
+pub struct DecodeError(Box<DecodeErrorInner>);
+
+#[derive(Debug, Clone, PartialEq)]
+struct DecodeErrorInner {
     path: String,
     kind: DecodeErrorKind,
 }
@@ -285,11 +290,12 @@ pub enum DecodeErrorKind {
 impl DecodeError {
     /// A decode error with an empty path; callers add path segments with
     /// [`DecodeError::at`] as it travels outwards.
+    #[cold]
     pub fn new(kind: DecodeErrorKind) -> Self {
-        Self {
+        Self(Box::new(DecodeErrorInner {
             path: String::new(),
             kind,
-        }
+        }))
     }
 
     /// A missing attribute.
@@ -300,13 +306,13 @@ impl DecodeError {
     /// Prefixes the path with an attribute name.
     #[must_use]
     pub fn at(mut self, attribute: &str) -> Self {
-        if self.path.is_empty() {
-            self.path = attribute.to_owned();
-        } else if self.path.starts_with('[') {
-            self.path.insert_str(0, attribute);
+        if self.0.path.is_empty() {
+            self.0.path = attribute.to_owned();
+        } else if self.0.path.starts_with('[') {
+            self.0.path.insert_str(0, attribute);
         } else {
-            self.path.insert(0, '.');
-            self.path.insert_str(0, attribute);
+            self.0.path.insert(0, '.');
+            self.0.path.insert_str(0, attribute);
         }
         self
     }
@@ -315,30 +321,30 @@ impl DecodeError {
     #[must_use]
     pub fn at_index(mut self, index: usize) -> Self {
         let seg = format!("[{index}]");
-        if !self.path.is_empty() && !self.path.starts_with('[') {
-            self.path.insert(0, '.');
+        if !self.0.path.is_empty() && !self.0.path.starts_with('[') {
+            self.0.path.insert(0, '.');
         }
-        self.path.insert_str(0, &seg);
+        self.0.path.insert_str(0, &seg);
         self
     }
 
     /// Path of the attribute that failed, e.g. `address.city`.
     pub fn path(&self) -> &str {
-        &self.path
+        &self.0.path
     }
 
     /// What was wrong with it.
     pub fn kind(&self) -> &DecodeErrorKind {
-        &self.kind
+        &self.0.kind
     }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.kind)
+        if self.0.path.is_empty() {
+            write!(f, "{}", self.0.kind)
         } else {
-            write!(f, "attribute `{}`: {}", self.path, self.kind)
+            write!(f, "attribute `{}`: {}", self.0.path, self.0.kind)
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod fields;
 pub mod key;
 pub mod page;
 pub mod query;
+pub mod reader;
 pub mod request;
 mod serde_bridge;
 pub mod shard;
@@ -142,36 +143,80 @@ pub mod __private {
         }
     }
 
-    /// Removes the entity-type attribute from `item` and checks it.
-    pub fn check_entity_type(
-        item: &mut crate::Item,
-        attribute: &str,
-        expected: &'static str,
-    ) -> crate::Result<()> {
-        check_entity_type_value(item.remove(attribute), attribute, expected)
+    /// What an item's entity-type attribute held, seen while reading it.
+    pub enum TypeSeen {
+        /// The expected type.
+        Matches,
+        /// Another entity type.
+        Other(String),
+        /// Not a string: DynamoDB's name for its type.
+        NotString(&'static str),
     }
 
-    /// Checks the value of the entity-type attribute, `None` when absent.
-    pub fn check_entity_type_value(
-        found: Option<AttributeValue>,
+    impl TypeSeen {
+        /// Compares the attribute's value with the expected type, copying
+        /// it only when it differs.
+        #[inline]
+        pub fn of(value: &crate::reader::AttrRef<'_>, expected: &str) -> Self {
+            match value.as_s() {
+                Some(s) if s == expected => Self::Matches,
+                Some(s) => Self::Other(s.to_owned()),
+                None => Self::NotString(value.type_name()),
+            }
+        }
+    }
+
+    /// Checks the entity-type attribute read from an item (`None` when it
+    /// was absent): `Ok(false)` when it names another entity type and
+    /// `other` says to skip those, an error when it is absent, not a
+    /// string, or another type that is not skipped.
+    pub fn check_entity_type(
+        seen: Option<TypeSeen>,
         attribute: &str,
         expected: &'static str,
-    ) -> crate::Result<()> {
+        other: crate::OtherTypes,
+    ) -> crate::Result<bool> {
         use crate::error::{DecodeError, DecodeErrorKind};
         let fail = |e: DecodeError| crate::Error::Decode {
             entity: expected,
             source: e.at(attribute),
         };
-        match found {
-            Some(AttributeValue::S(found)) if found == expected => Ok(()),
-            Some(AttributeValue::S(found)) => {
+        match seen {
+            Some(TypeSeen::Matches) => Ok(true),
+            Some(TypeSeen::Other(_)) if other == crate::OtherTypes::Skip => Ok(false),
+            Some(TypeSeen::Other(found)) => {
                 Err(fail(DecodeError::new(DecodeErrorKind::EntityType {
                     expected,
                     found,
                 })))
             }
-            Some(other) => Err(fail(crate::value::wrong_type("S (entity type)", &other))),
+            Some(TypeSeen::NotString(found)) => {
+                Err(fail(DecodeError::new(DecodeErrorKind::WrongType {
+                    expected: "S (entity type)",
+                    found,
+                })))
+            }
             None => Err(fail(DecodeError::missing())),
+        }
+    }
+
+    /// The entity `Entity::read_item` decoded when other types are errors
+    /// (so that it is never `None`).
+    pub fn decoded<T>(
+        read: crate::Result<Option<T>>,
+        attribute: &str,
+        expected: &'static str,
+    ) -> crate::Result<T> {
+        match read? {
+            Some(v) => Ok(v),
+            None => Err(crate::Error::Decode {
+                entity: expected,
+                source: crate::error::DecodeError::new(crate::error::DecodeErrorKind::EntityType {
+                    expected,
+                    found: String::new(),
+                })
+                .at(attribute),
+            }),
         }
     }
 

@@ -11,6 +11,7 @@ use crate::error::{DecodeError, DecodeErrorKind, Error};
 use crate::exec::Executor;
 use crate::expr::{Condition, KeyCondition, SortCondition};
 use crate::page::{self, CursorScope};
+use crate::reader::{AttrReader, ItemAttrs, ItemReader, Items, ReadEach};
 use crate::request::QueryRequest;
 use crate::value::{AttributeValue, Item};
 
@@ -52,9 +53,52 @@ pub trait Decode: Sized {
     /// `other` says to skip it.
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error>;
 
+    /// Decodes one item read attribute by attribute (see
+    /// [`crate::reader`]). The default builds the item and calls
+    /// [`Decode::decode`]; entities read it in place.
+    fn read<R: AttrReader + ?Sized>(
+        reader: &mut R,
+        other: OtherTypes,
+    ) -> Result<Option<Self>, Error> {
+        let item = crate::reader::collect_item(reader).map_err(|source| Error::Decode {
+            entity: std::any::type_name::<Self>(),
+            source,
+        })?;
+        Self::decode(item, other)
+    }
+
     /// The table's TTL attribute: items whose TTL has passed are hidden.
     fn ttl_attribute() -> Option<&'static str> {
         None
+    }
+}
+
+/// Decodes items into a vector (see [`Query::read_items`]).
+struct Collect<'o, T> {
+    other: OtherTypes,
+    ttl: Option<&'static str>,
+    now: i64,
+    out: &'o mut Vec<T>,
+}
+
+impl<T: Decode> ReadEach for Collect<'_, T> {
+    #[inline]
+    fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), Error> {
+        let read = match self.ttl {
+            None => T::read(item, self.other),
+            Some(attribute) => {
+                let mut watch = crate::ttl::TtlWatch::new(item, attribute, self.now);
+                let read = T::read(&mut watch, self.other);
+                if watch.expired() {
+                    return Ok(());
+                }
+                read
+            }
+        };
+        if let Some(v) = read? {
+            self.out.push(v);
+        }
+        Ok(())
     }
 }
 
@@ -68,14 +112,14 @@ pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
 
 impl<T: Entity> Decode for T {
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
-        let attr = <T::Table as crate::Table>::ENTITY_TYPE;
-        if let Some(found) = entity_type_of(&item, attr)
-            && found != T::ENTITY_TYPE
-            && other == OtherTypes::Skip
-        {
-            return Ok(None);
-        }
-        T::from_item(item).map(Some)
+        T::read_item(&mut ItemAttrs::new(item), other)
+    }
+
+    fn read<R: AttrReader + ?Sized>(
+        reader: &mut R,
+        other: OtherTypes,
+    ) -> Result<Option<Self>, Error> {
+        T::read_item(reader, other)
     }
 
     fn ttl_attribute() -> Option<&'static str> {
@@ -354,22 +398,25 @@ impl<T: Decode, I> Query<T, I> {
         }
     }
 
-    pub(crate) fn decode_items(&self, items: Vec<Item>, out: &mut Vec<T>) -> Result<(), Error> {
+    /// Decodes a page's items into `out`, leaving out items of other types
+    /// (when skipped) and items whose TTL has passed (unless included).
+    pub(crate) fn read_items(&self, items: Items, out: &mut Vec<T>) -> Result<(), Error> {
+        out.reserve(items.remaining());
         let ttl = if self.include_expired {
             None
         } else {
             T::ttl_attribute()
         };
-        let now = crate::ttl::now_epoch();
-        for item in items {
-            if crate::ttl::is_expired(&item, ttl, now) {
-                continue;
-            }
-            if let Some(v) = T::decode(item, self.other)? {
-                out.push(v);
-            }
-        }
-        Ok(())
+        items.read_each(&mut Collect {
+            other: self.other,
+            ttl,
+            now: if ttl.is_some() {
+                crate::ttl::now_epoch()
+            } else {
+                0
+            },
+            out,
+        })
     }
 
     /// One Query request: at most 1 MB read (or `limit` items evaluated),
@@ -385,9 +432,9 @@ impl<T: Decode, I> Query<T, I> {
             None => None,
         };
         let req = self.request(db.table_name(), start, self.limit)?;
-        let raw = db.executor().query(req).await?;
-        let mut items = Vec::with_capacity(raw.items.len());
-        self.decode_items(raw.items, &mut items)?;
+        let raw = db.executor().query_reader(req).await?;
+        let mut items = Vec::new();
+        self.read_items(raw.items, &mut items)?;
         let cursor = match raw.last_key {
             Some(k) => Some(
                 page::encode(db.cursor_secret(), &self.scope(), &k).ok_or_else(|| {
@@ -412,8 +459,8 @@ impl<T: Decode, I> Query<T, I> {
                 break;
             }
             let req = self.request(db.table_name(), start.take(), remaining)?;
-            let raw = db.executor().query(req).await?;
-            self.decode_items(raw.items, &mut out)?;
+            let raw = db.executor().query_reader(req).await?;
+            self.read_items(raw.items, &mut out)?;
             match raw.last_key {
                 Some(k) => start = Some(k),
                 None => break,
@@ -475,9 +522,9 @@ impl<T: Decode, I> Query<T, I> {
                 let req = st
                     .query
                     .request(db.table_name(), st.start.take(), remaining)?;
-                let raw = db.executor().query(req).await?;
-                let mut items = Vec::with_capacity(raw.items.len());
-                st.query.decode_items(raw.items, &mut items)?;
+                let raw = db.executor().query_reader(req).await?;
+                let mut items = Vec::new();
+                st.query.read_items(raw.items, &mut items)?;
                 st.buffer.extend(items);
                 match raw.last_key {
                     Some(k) => st.start = Some(k),

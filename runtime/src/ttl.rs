@@ -11,6 +11,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{DecodeError, DecodeErrorKind};
+use crate::reader::{AttrReader, AttrRef};
 use crate::value::{Attr, AttributeValue, Item, wrong_type};
 
 /// The current time in epoch seconds.
@@ -147,8 +148,63 @@ pub fn is_expired(item: &Item, attribute: Option<&str>, now: i64) -> bool {
         return false;
     };
     match item.get(attr) {
-        Some(AttributeValue::N(n)) => n.parse::<i64>().is_ok_and(|t| t <= now),
+        Some(AttributeValue::N(n)) => passed(n, now),
         _ => false,
+    }
+}
+
+/// Whether epoch seconds `n` (a DynamoDB number) are at or before `now`.
+fn passed(n: &str, now: i64) -> bool {
+    n.parse::<i64>().is_ok_and(|t| t <= now)
+}
+
+/// Reads an item through, noting whether its TTL attribute has passed.
+pub(crate) struct TtlWatch<'r, R: AttrReader + ?Sized> {
+    inner: &'r mut R,
+    attribute: &'static str,
+    now: i64,
+    expired: bool,
+}
+
+impl<'r, R: AttrReader + ?Sized> TtlWatch<'r, R> {
+    pub(crate) fn new(inner: &'r mut R, attribute: &'static str, now: i64) -> Self {
+        Self {
+            inner,
+            attribute,
+            now,
+            expired: false,
+        }
+    }
+
+    /// Whether the attributes read so far included a passed TTL.
+    pub(crate) fn expired(&self) -> bool {
+        self.expired
+    }
+}
+
+/// Notes in `expired` whether attribute `name` is the TTL `attribute` and
+/// has passed.
+fn see(attribute: &str, now: i64, expired: &mut bool, name: &str, value: &AttrRef<'_>) {
+    if name == attribute {
+        *expired = value.as_n().is_some_and(|n| passed(n, now));
+    }
+}
+
+impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
+    fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        let attr = self.inner.next_attr()?;
+        if let Ok((name, value)) = &attr {
+            see(self.attribute, self.now, &mut self.expired, name, value);
+        }
+        Some(attr)
+    }
+
+    fn next_data_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        let attr = self.inner.next_data_attr()?;
+        if let Ok((name, value)) = &attr {
+            see(self.attribute, self.now, &mut self.expired, name, value);
+        }
+        Some(attr)
     }
 }
 

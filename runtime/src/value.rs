@@ -25,6 +25,7 @@ pub use aws_sdk_dynamodb::primitives::Blob;
 pub use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::reader::AttrRef;
 
 /// A DynamoDB item: attribute names to values.
 pub type Item = HashMap<String, AttributeValue>;
@@ -46,6 +47,15 @@ pub trait Attr: Sized {
 
     /// Decodes an attribute value.
     fn from_attr(value: AttributeValue) -> Result<Self, DecodeError>;
+
+    /// Decodes an attribute value that may be borrowed from the executor's
+    /// storage (see [`crate::reader`]). The default takes ownership and
+    /// calls [`Attr::from_attr`]; strings and numbers read borrowed values
+    /// without copying what they do not keep.
+    #[inline]
+    fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
+        Self::from_attr(value.into_owned())
+    }
 
     /// The value when the attribute is absent from the item. Absent is an
     /// error except for `Option` and sets.
@@ -100,6 +110,14 @@ impl Attr for String {
         match value {
             AttributeValue::S(s) => Ok(s),
             other => Err(wrong_type("S (String)", &other)),
+        }
+    }
+    #[inline]
+    fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
+        match value {
+            AttrRef::S(s) => Ok(s.to_owned()),
+            AttrRef::Owned(v) => Self::from_attr(v),
+            other => Err(other.wrong_type("S (String)")),
         }
     }
 }
@@ -190,11 +208,15 @@ macro_rules! integer_attr {
             }
             #[inline]
             fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
-                match value {
-                    AttributeValue::N(n) => n
+                Self::from_attr_ref(AttrRef::Owned(value))
+            }
+            #[inline]
+            fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
+                match value.as_n() {
+                    Some(n) => n
                         .parse::<$t>()
-                        .map_err(|_| integer_error(&n, stringify!($t))),
-                    other => Err(wrong_type(concat!("N (", stringify!($t), ")"), &other)),
+                        .map_err(|_| integer_error(n, stringify!($t))),
+                    None => Err(value.wrong_type(concat!("N (", stringify!($t), ")"))),
                 }
             }
         }
@@ -230,15 +252,19 @@ macro_rules! float_attr {
                 Ok(AttributeValue::N(ryu::Buffer::new().format_finite(*self).to_owned()))
             }
             fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
-                match value {
-                    AttributeValue::N(n) => match n.parse::<$t>() {
+                Self::from_attr_ref(AttrRef::Owned(value))
+            }
+            #[inline]
+            fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
+                match value.as_n() {
+                    Some(n) => match n.parse::<$t>() {
                         Ok(x) if x.is_finite() => Ok(x),
                         _ => Err(DecodeError::new(DecodeErrorKind::InvalidNumber {
-                            value: n,
+                            value: n.to_owned(),
                             ty: stringify!($t),
                         })),
                     },
-                    other => Err(wrong_type(concat!("N (", stringify!($t), ")"), &other)),
+                    None => Err(value.wrong_type(concat!("N (", stringify!($t), ")"))),
                 }
             }
         }
@@ -269,6 +295,13 @@ impl<T: Attr> Attr for Option<T> {
             other => T::from_attr(other).map(Some),
         }
     }
+    #[inline]
+    fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
+        match value {
+            AttrRef::Owned(AttributeValue::Null(_)) => Ok(None),
+            other => T::from_attr_ref(other).map(Some),
+        }
+    }
     fn from_absent() -> Result<Self, DecodeError> {
         Ok(None)
     }
@@ -290,6 +323,9 @@ impl<T: Attr> Attr for Box<T> {
     }
     fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
         T::from_attr(value).map(Box::new)
+    }
+    fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
+        T::from_attr_ref(value).map(Box::new)
     }
     fn from_absent() -> Result<Self, DecodeError> {
         T::from_absent().map(Box::new)

@@ -4,7 +4,7 @@
 
 use super::error::{Fail, Res};
 use super::schema::{IndexSchema, KeyAttr, TableSchema};
-use super::value::{item_size, normalize, normalize_map, type_name};
+use super::value::{item_size, normalize, normalize_map_in_place, type_name};
 use crate::value::{AttributeValue, Item};
 
 /// DynamoDB's limit on an item, attribute names and values.
@@ -97,8 +97,8 @@ pub(crate) fn shape(schema: &TableSchema, key: &Item) -> Result<(), &'static str
 /// A whole item as PutItem takes it: valid values, every table key
 /// attribute present with its type, no empty secondary-index key, at most
 /// 400 KB. Returns the normalised item.
-pub(crate) fn item(schema: &TableSchema, item: &Item) -> Res<Item> {
-    let item = normalize_map(item)?;
+pub(crate) fn item(schema: &TableSchema, mut item: Item) -> Res<Item> {
+    normalize_map_in_place(&mut item)?;
     for a in schema.table_keys() {
         let Some(v) = item.get(&a.name) else {
             return Err(Fail::validation(

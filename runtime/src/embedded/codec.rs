@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use super::number::Num;
 use super::schema::KeyType;
+use crate::reader::AttrRef;
 use crate::value::{AttributeValue, Blob, Item};
 
 const S: u8 = 1;
@@ -100,12 +101,12 @@ fn encode_map(m: &Item, out: &mut Vec<u8>) {
 /// position holds), top-level names as numbers (`id` interns them).
 pub(crate) fn encode_item(
     item: &Item,
-    skip: &[&str],
+    skip: &dyn Fn(&str) -> bool,
     id: &mut dyn FnMut(&str) -> usize,
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
     put_len(&mut out, super::value::item_size(item));
-    let kept = || item.iter().filter(|(k, _)| !skip.contains(&k.as_str()));
+    let kept = || item.iter().filter(|(k, _)| !skip(k));
     put_len(&mut out, kept().count());
     for (k, v) in kept() {
         put_len(&mut out, id(k));
@@ -140,6 +141,79 @@ pub(crate) fn decode_item(
     Some(item)
 }
 
+/// Where reading a stored item attribute by attribute has got to: first
+/// its table key attributes, read back from the position, then the
+/// attributes of the stored value, strings and numbers borrowed.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct StoredCursor {
+    /// Offset of the next key value in the position.
+    at: usize,
+    /// Key attributes read.
+    keys: usize,
+    /// Offset of the next attribute in the value.
+    value_at: usize,
+    /// Attributes of the value left.
+    left: usize,
+}
+
+impl StoredCursor {
+    /// The start of an item whose position's key values begin at `prefix`;
+    /// `None` when the value's header is malformed.
+    pub(crate) fn start(value: &[u8], prefix: usize) -> Option<Self> {
+        let mut r = Reader { b: value, pos: 0 };
+        r.len()?;
+        let left = r.len()?;
+        Some(Self {
+            at: prefix,
+            keys: 0,
+            value_at: r.pos,
+            left,
+        })
+    }
+
+    /// Passes over the key attributes not read yet.
+    #[inline]
+    pub(crate) fn skip_keys(&mut self, keys: usize) {
+        self.keys = keys;
+    }
+
+    /// The next attribute; `Some(None)` when the bytes are malformed (and
+    /// then nothing more is read).
+    #[inline]
+    pub(crate) fn next<'a>(
+        &mut self,
+        pos: &'a [u8],
+        value: &'a [u8],
+        keys: &'a [(Box<str>, KeyType)],
+        names: &'a [Box<str>],
+    ) -> Option<Option<(&'a str, AttrRef<'a>)>> {
+        let read = if let Some((name, kind)) = keys.get(self.keys) {
+            self.keys += 1;
+            read_key_ref(pos, &mut self.at, *kind).map(|v| (&**name, v))
+        } else {
+            if self.left == 0 {
+                return None;
+            }
+            self.left -= 1;
+            let mut r = Reader {
+                b: value,
+                pos: self.value_at,
+            };
+            let read = match r.len().and_then(|id| names.get(id)) {
+                Some(name) => r.value_ref().map(|v| (&**name, v)),
+                None => None,
+            };
+            self.value_at = r.pos;
+            read
+        };
+        if read.is_none() {
+            self.keys = keys.len();
+            self.left = 0;
+        }
+        Some(read)
+    }
+}
+
 /// Reads back a key value [`order_bytes`] wrote at `b[*at..]`.
 pub(crate) fn read_key(b: &[u8], at: &mut usize, kind: KeyType) -> Option<AttributeValue> {
     match kind {
@@ -150,6 +224,21 @@ pub(crate) fn read_key(b: &[u8], at: &mut usize, kind: KeyType) -> Option<Attrib
         KeyType::B => unescape(b, at).map(|v| AttributeValue::B(Blob::new(v))),
         KeyType::N => Num::from_order_bytes(b, at).map(|n| AttributeValue::N(n.canonical())),
     }
+}
+
+/// Like [`read_key`], borrowing a string from `b` when it holds no escaped
+/// byte (the usual case).
+#[inline]
+pub(crate) fn read_key_ref<'a>(b: &'a [u8], at: &mut usize, kind: KeyType) -> Option<AttrRef<'a>> {
+    if kind == KeyType::S {
+        let rest = b.get(*at..)?;
+        let end = rest.iter().position(|&x| x == 0)?;
+        if rest.get(end + 1) == Some(&0) {
+            *at += end + 2;
+            return std::str::from_utf8(&rest[..end]).ok().map(AttrRef::S);
+        }
+    }
+    read_key(b, at, kind).map(AttrRef::Owned)
 }
 
 fn unescape(b: &[u8], at: &mut usize) -> Option<Vec<u8>> {
@@ -184,13 +273,26 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    #[inline]
     fn byte(&mut self) -> Option<u8> {
         let b = *self.b.get(self.pos)?;
         self.pos += 1;
         Some(b)
     }
 
+    #[inline]
     fn len(&mut self) -> Option<usize> {
+        // Names, counts and short values fit one byte.
+        let first = self.byte()?;
+        if first & 0x80 == 0 {
+            return Some(usize::from(first));
+        }
+        self.pos -= 1;
+        self.len_long()
+    }
+
+    #[cold]
+    fn len_long(&mut self) -> Option<usize> {
         let mut n = 0usize;
         let mut shift = 0;
         loop {
@@ -203,11 +305,33 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[inline]
     fn bytes(&mut self) -> Option<&'a [u8]> {
         let n = self.len()?;
         let out = self.b.get(self.pos..self.pos.checked_add(n)?)?;
         self.pos += n;
         Some(out)
+    }
+
+    #[inline]
+    fn str(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes()?).ok()
+    }
+
+    /// A value, strings and numbers borrowed.
+    #[inline]
+    fn value_ref(&mut self) -> Option<AttrRef<'a>> {
+        match *self.b.get(self.pos)? {
+            S => {
+                self.pos += 1;
+                self.str().map(AttrRef::S)
+            }
+            N => {
+                self.pos += 1;
+                self.str().map(AttrRef::N)
+            }
+            _ => self.value().map(AttrRef::Owned),
+        }
     }
 
     fn string(&mut self) -> Option<String> {
@@ -341,7 +465,7 @@ mod tests {
         item.insert("m".into(), AttributeValue::M(inner));
         item.insert("PK".into(), AttributeValue::S("key".into()));
         let mut names: Vec<Box<str>> = Vec::new();
-        let enc = encode_item(&item, &["PK"], &mut |n| {
+        let enc = encode_item(&item, &|k| k == "PK", &mut |n| {
             names.push(n.into());
             names.len() - 1
         });

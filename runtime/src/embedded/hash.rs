@@ -5,8 +5,10 @@
 //! in the order DynamoDB Local does (real DynamoDB's order there is
 //! unspecified, so any order is correct; this one is testable).
 //!
-//! SHA-1 serves ordering only, never security; it is small enough to carry
-//! here rather than as a dependency.
+//! SHA-1 serves ordering only, never security (RustCrypto's `sha1`, which
+//! uses the CPU's SHA extensions where there are any).
+
+use sha1::{Digest, Sha1};
 
 /// DynamoDB Local's salt (`LocalDBUtils.SALT`).
 const SALT: &[u8] = b"LocalDdb";
@@ -23,7 +25,7 @@ pub(crate) fn salted(parts: &[&[u8]]) -> [u8; 20] {
     for p in parts {
         h.update(p);
     }
-    h.finish()
+    h.finalize().into()
 }
 
 /// Local's `hashValue`/`rangeValue` of one key value's bytes.
@@ -36,92 +38,6 @@ pub(crate) fn of_key(pk: &[u8], sk: &[u8]) -> [u8; 20] {
     salted(&[&of_value(pk), &of_value(sk)])
 }
 
-struct Sha1 {
-    state: [u32; 5],
-    block: [u8; 64],
-    filled: usize,
-    total: u64,
-}
-
-impl Sha1 {
-    fn new() -> Self {
-        Self {
-            state: [
-                0x6745_2301,
-                0xEFCD_AB89,
-                0x98BA_DCFE,
-                0x1032_5476,
-                0xC3D2_E1F0,
-            ],
-            block: [0; 64],
-            filled: 0,
-            total: 0,
-        }
-    }
-
-    fn update(&mut self, mut data: &[u8]) {
-        self.total += data.len() as u64;
-        while !data.is_empty() {
-            let take = (64 - self.filled).min(data.len());
-            self.block[self.filled..self.filled + take].copy_from_slice(&data[..take]);
-            self.filled += take;
-            data = &data[take..];
-            if self.filled == 64 {
-                let block = self.block;
-                self.compress(&block);
-                self.filled = 0;
-            }
-        }
-    }
-
-    fn finish(mut self) -> [u8; 20] {
-        let bits = self.total.wrapping_mul(8);
-        self.update(&[0x80]);
-        while self.filled != 56 {
-            self.update(&[0]);
-        }
-        self.update(&bits.to_be_bytes());
-        let mut out = [0u8; 20];
-        for (chunk, word) in out.chunks_exact_mut(4).zip(self.state) {
-            chunk.copy_from_slice(&word.to_be_bytes());
-        }
-        out
-    }
-
-    fn compress(&mut self, block: &[u8; 64]) {
-        let mut w = [0u32; 80];
-        for (i, chunk) in block.chunks_exact(4).enumerate() {
-            w[i] = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        }
-        for i in 16..80 {
-            w[i] = (w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]).rotate_left(1);
-        }
-        let [mut a, mut b, mut c, mut d, mut e] = self.state;
-        for (i, wi) in w.iter().enumerate() {
-            let (f, k) = match i {
-                0..=19 => ((b & c) | (!b & d), 0x5A82_7999),
-                20..=39 => (b ^ c ^ d, 0x6ED9_EBA1),
-                40..=59 => ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC),
-                _ => (b ^ c ^ d, 0xCA62_C1D6),
-            };
-            let t = a
-                .rotate_left(5)
-                .wrapping_add(f)
-                .wrapping_add(e)
-                .wrapping_add(k)
-                .wrapping_add(*wi);
-            e = d;
-            d = c;
-            c = b.rotate_left(30);
-            b = a;
-            a = t;
-        }
-        for (s, v) in self.state.iter_mut().zip([a, b, c, d, e]) {
-            *s = s.wrapping_add(v);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,11 +48,7 @@ mod tests {
 
     #[test]
     fn sha1_test_vectors() {
-        let plain = |d: &[u8]| {
-            let mut h = Sha1::new();
-            h.update(d);
-            hex(&h.finish())
-        };
+        let plain = |d: &[u8]| hex(&Sha1::digest(d));
         assert_eq!(plain(b""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
         assert_eq!(plain(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
         assert_eq!(

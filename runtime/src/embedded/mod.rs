@@ -91,6 +91,7 @@
 mod check;
 mod codec;
 mod cond;
+mod encoded;
 mod error;
 mod hash;
 mod number;
@@ -110,6 +111,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Instant;
 
+pub use encoded::EncodedItems;
 pub use error::EmbeddedError;
 pub use schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 
@@ -119,6 +121,7 @@ use crate::db::Db;
 use crate::entity::Table;
 use crate::error::Error;
 use crate::exec::{BoxFuture, CapacityMeter, Executor};
+use crate::reader::{Items, ReaderPage};
 use crate::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
@@ -325,7 +328,7 @@ impl Executor for Embedded {
 
     fn put_item(&self, req: PutItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(async move {
-            write::put_item(&mut self.write(), &req).map_err(|e| e.into_error("PutItem"))
+            write::put_item(&mut self.write(), req).map_err(|e| e.into_error("PutItem"))
         })
     }
 
@@ -371,6 +374,20 @@ impl Executor for Embedded {
     fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
         Box::pin(async move {
             read::transact_get(&self.read(), &req).map_err(|e| e.into_error("TransactGetItems"))
+        })
+    }
+
+    fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, Result<ReaderPage, Error>> {
+        Box::pin(async move {
+            read::query_reader(&self.read(), &req).map_err(|e| e.into_error("Query"))
+        })
+    }
+
+    fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
+        Box::pin(async move {
+            read::get_item_encoded(&self.read(), &req)
+                .map(Items::Embedded)
+                .map_err(|e| e.into_error("GetItem"))
         })
     }
 }

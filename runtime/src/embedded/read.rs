@@ -7,11 +7,13 @@ use super::Store;
 use super::check;
 use super::codec::{escaped, order_bytes, prefix_end, stored_size};
 use super::cond;
+use super::encoded::EncodedItems;
 use super::error::{Fail, Res};
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
 use super::value::{compare, item_size, type_name};
 use crate::expr::{Cmp, Condition, SortCondition};
+use crate::reader::{Items, ReaderPage};
 use crate::request::{
     BatchGet, BatchGetOutput, GetItem, Page, QueryRequest, ScanRequest, TransactGet,
 };
@@ -343,7 +345,67 @@ fn sort_continues(v: &AttributeValue, c: &SortCondition, forward: bool) -> bool 
     }
 }
 
+/// The items a Query or GetItem read: maps, or encoded for reading in
+/// place (only when no filter or projection needs the maps).
+pub(crate) enum Rows {
+    Items(Vec<Item>),
+    Encoded(EncodedItems),
+}
+
+impl Rows {
+    fn into_items(self) -> Res<Vec<Item>> {
+        match self {
+            Rows::Items(items) => Ok(items),
+            Rows::Encoded(e) => e
+                .into_items()
+                .map_err(|e| Fail::internal(format!("stored item is corrupt: {e}"))),
+        }
+    }
+
+    /// The items, for the decoders.
+    pub(crate) fn into_reader(self) -> Items {
+        match self {
+            Rows::Items(items) => items.into(),
+            Rows::Encoded(e) => Items::Embedded(e),
+        }
+    }
+}
+
 pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
+    let (rows, last_key) = run_query(store, req, false)?;
+    Ok(Page {
+        items: rows.into_items()?,
+        last_key,
+    })
+}
+
+/// A Query whose items are handed out encoded when nothing needs them as
+/// maps.
+pub(crate) fn query_reader(store: &Store, req: &QueryRequest) -> Res<ReaderPage> {
+    let (rows, last_key) = run_query(store, req, true)?;
+    Ok(ReaderPage {
+        items: rows.into_reader(),
+        last_key,
+    })
+}
+
+/// GetItem, the item (if any) handed out encoded.
+pub(crate) fn get_item_encoded(store: &Store, req: &GetItem) -> Res<EncodedItems> {
+    let t = store.table(&req.table)?;
+    let key = check::key(&t.schema, &req.key)?;
+    let (out, size) = match t.items.get(t.position(&key).as_slice()) {
+        Some(e) => {
+            let mut out = EncodedItems::new(t, e.key().len() + e.value().len());
+            out.push(e.key(), e.value());
+            (out, stored_size(e.value()))
+        }
+        None => (EncodedItems::new(t, 0), 0),
+    };
+    t.capacity.read(read_halves(size, req.consistent));
+    Ok(out)
+}
+
+fn run_query(store: &Store, req: &QueryRequest, encoded: bool) -> Res<(Rows, Option<Item>)> {
     let t = store.table(&req.table)?;
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
     let limit = limit(req.limit)?;
@@ -468,37 +530,46 @@ pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
         (None, _) => (Bound::Included(lower.as_slice()), bound(&upper)),
     };
     let entries = target.entries(lo, hi, req.forward);
-    let page = read_page(
-        &target,
-        entries,
-        limit,
-        filter.as_ref(),
-        req.projection.as_deref(),
-        false,
-    )?;
-    t.capacity.read(read_halves(page.1, req.consistent));
-    let mut page = page.0;
-    if page.last_key.as_ref().is_some_and(|k| !within(k)) {
-        page.last_key = None;
-    }
-    Ok(page)
+    let in_place =
+        encoded && filter.is_none() && req.projection.is_none() && target.projected().is_none();
+    let (rows, last_key, read) = if in_place {
+        // Room for a few dozen small items before the buffer grows.
+        let mut out = EncodedItems::new(t, 4096);
+        let (last_key, read) = read_page(&target, entries, limit, false, &mut |pos, bytes| {
+            out.push(pos, bytes);
+            Ok(true)
+        })?;
+        (Rows::Encoded(out), last_key, read)
+    } else {
+        let (items, last_key, read) = read_items(
+            &target,
+            entries,
+            limit,
+            filter.as_ref(),
+            req.projection.as_deref(),
+            false,
+        )?;
+        (Rows::Items(items), last_key, read)
+    };
+    t.capacity.read(read_halves(read, req.consistent));
+    Ok((rows, last_key.filter(|k| within(k))))
 }
 
 /// Reads one page the way DynamoDB Local does: at most `limit` entries are
 /// evaluated; the page ends once the counted items reach 1 MB (Query counts
 /// the items the filter keeps, Scan every item read); the
 /// LastEvaluatedKey is the last entry evaluated when entries may remain.
-/// Returns the page and the bytes read.
+/// `take` gets each item (its table position and stored bytes) and says
+/// whether the filter kept it. Returns the LastEvaluatedKey and the bytes
+/// read.
 fn read_page<'a>(
     target: &Target<'a>,
     entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
     limit: Option<usize>,
-    filter: Option<&Condition>,
-    projection: Option<&[String]>,
     count_all: bool,
-) -> Res<(Page, usize)> {
+    take: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
+) -> Res<(Option<Item>, usize)> {
     let mut entries = entries.peekable();
-    let mut items = Vec::new();
     let mut last: Option<(&[u8], &[u8])> = None;
     let mut scanned = 0usize;
     let mut counted = 0usize;
@@ -516,14 +587,10 @@ fn read_page<'a>(
         last = Some((key, value));
         let (pos, bytes) = target.stored(key, value)?;
         let size = stored_size(bytes);
-        let item = target.table.decode(pos, bytes)?;
         read += size;
-        let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
+        let keep = take(pos, bytes)?;
         if keep || count_all {
             counted += size;
-        }
-        if keep {
-            items.push(target.project(item, projection));
         }
         if counted >= PAGE_BYTES {
             more = limit == Some(scanned) || entries.peek().is_some();
@@ -534,7 +601,28 @@ fn read_page<'a>(
         Some((key, value)) => Some(target.last_key(&target.item(key, value)?)),
         None => None,
     };
-    Ok((Page { items, last_key }, read))
+    Ok((last_key, read))
+}
+
+/// [`read_page`] into maps, filtered and projected.
+fn read_items<'a>(
+    target: &Target<'a>,
+    entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
+    limit: Option<usize>,
+    filter: Option<&Condition>,
+    projection: Option<&[String]>,
+    count_all: bool,
+) -> Res<(Vec<Item>, Option<Item>, usize)> {
+    let mut items = Vec::new();
+    let (last_key, read) = read_page(target, entries, limit, count_all, &mut |pos, bytes| {
+        let item = target.table.decode(pos, bytes)?;
+        let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
+        if keep {
+            items.push(target.project(item, projection));
+        }
+        Ok(keep)
+    })?;
+    Ok((items, last_key, read))
 }
 
 pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
@@ -549,9 +637,9 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
         .transpose()?;
     let lower = start.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
     let entries = target.entries(lower, Bound::Unbounded, true);
-    let (page, read) = read_page(&target, entries, limit, filter.as_ref(), None, true)?;
+    let (items, last_key, read) = read_items(&target, entries, limit, filter.as_ref(), None, true)?;
     t.capacity.read(read_halves(read, req.consistent));
-    Ok(page)
+    Ok(Page { items, last_key })
 }
 
 pub(crate) fn batch_get(store: &Store, req: &BatchGet) -> Res<BatchGetOutput> {

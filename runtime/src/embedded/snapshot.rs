@@ -158,7 +158,7 @@ pub(crate) fn from_json(v: &Value, meter: &Arc<CapacityMeter>) -> Res<Store> {
             .and_then(Value::as_array)
             .ok_or_else(|| bad("table without items"))?
         {
-            let item = check::item(&data.schema, &item_from(item)?)?;
+            let item = check::item(&data.schema, item_from(item)?)?;
             check::index_types(&data.schema, &item)
                 .map_err(|_| bad("index key of the wrong type"))?;
             let pos = data.position(&item);

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::codec::{self, hash_bytes, order_bytes};
 use super::error::{Fail, Res};
 use super::hash::{self, PREFIX};
-use super::schema::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
+use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 use crate::exec::CapacityMeter;
 use crate::value::{AttributeValue, Item};
 
@@ -128,9 +128,13 @@ pub(crate) struct TableData {
     /// Parallel to `schema.indexes`.
     pub(crate) indexes: Vec<IndexData>,
     pub(crate) capacity: Capacity,
-    /// Attribute names of stored items, by number.
-    names: Vec<Box<str>>,
+    /// Attribute names of stored items, by number; shared with pages of
+    /// encoded items read from the table (a new name copies the list if a
+    /// page still holds it).
+    names: Arc<Vec<Box<str>>>,
     ids: HashMap<Box<str>, usize>,
+    /// The table's key attributes, in the order positions hold them.
+    keys: Arc<[(Box<str>, KeyType)]>,
 }
 
 fn hash_prefix(v: &AttributeValue, out: &mut Vec<u8>) {
@@ -147,6 +151,10 @@ impl TableData {
                 tie: tie_of(&schema, ix),
             })
             .collect();
+        let schema_keys: Vec<(Box<str>, KeyType)> = schema
+            .table_keys()
+            .map(|k| (k.name.as_str().into(), k.kind))
+            .collect();
         Self {
             schema,
             items: BTreeSet::new(),
@@ -155,9 +163,20 @@ impl TableData {
                 meter,
                 ..Capacity::default()
             },
-            names: Vec::new(),
+            names: Arc::default(),
             ids: HashMap::new(),
+            keys: schema_keys.into(),
         }
+    }
+
+    /// The attribute names of stored items, by number.
+    pub(crate) fn names(&self) -> &Arc<Vec<Box<str>>> {
+        &self.names
+    }
+
+    /// The table's key attributes, in the order positions hold them.
+    pub(crate) fn keys(&self) -> &Arc<[(Box<str>, KeyType)]> {
+        &self.keys
     }
 
     /// The stored item at a table position.
@@ -166,6 +185,14 @@ impl TableData {
             .get(pos)
             .map(|e| self.decode(e.key(), e.value()))
             .transpose()
+    }
+
+    /// The size (as DynamoDB counts it) of the item at a table position, 0
+    /// when there is none.
+    pub(crate) fn stored_size(&self, pos: &[u8]) -> usize {
+        self.items
+            .get(pos)
+            .map_or(0, |e| codec::stored_size(e.value()))
     }
 
     /// An item from its position and stored value.
@@ -299,13 +326,17 @@ impl TableData {
         }
         match new {
             Some(item) => {
-                let keys: Vec<&str> = self.schema.table_keys().map(|k| k.name.as_str()).collect();
+                let keys = &self.keys;
+                let is_key = |name: &str| keys.iter().any(|(k, _)| &**k == name);
                 let (names, ids) = (&mut self.names, &mut self.ids);
-                let value = codec::encode_item(item, &keys, &mut |name| {
-                    *ids.entry(name.into()).or_insert_with(|| {
+                let value = codec::encode_item(item, &is_key, &mut |name| match ids.get(name) {
+                    Some(&id) => id,
+                    None => {
+                        let names = Arc::make_mut(names);
                         names.push(name.into());
+                        ids.insert(name.into(), names.len() - 1);
                         names.len() - 1
-                    })
+                    }
                 });
                 self.items.replace(Entry::new(&pos, &value));
             }

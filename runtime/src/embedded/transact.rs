@@ -150,7 +150,7 @@ fn put(schema: &TableSchema, raw: &Item) -> Res<Result<(Item, Item), String>> {
         Err(Fail::OpValidation(m)) => return Ok(Err(m)),
         Err(e) => return Err(e),
     }
-    let item = check::item(schema, raw)?;
+    let item = check::item(schema, raw.clone())?;
     let key = schema
         .table_keys()
         .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))

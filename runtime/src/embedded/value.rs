@@ -44,27 +44,40 @@ fn no_duplicates<T: PartialEq>(sorted: &[T]) -> Res<()> {
 /// The value as DynamoDB stores it, or the ValidationException DynamoDB
 /// answers it with.
 pub(crate) fn normalize(v: &AttributeValue) -> Res<AttributeValue> {
-    Ok(match v {
-        AttributeValue::S(s) => AttributeValue::S(s.clone()),
-        AttributeValue::N(n) => AttributeValue::N(num(n)?),
-        AttributeValue::B(b) => AttributeValue::B(b.clone()),
-        AttributeValue::Bool(b) => AttributeValue::Bool(*b),
-        AttributeValue::Null(true) => AttributeValue::Null(true),
+    let mut v = v.clone();
+    normalize_in_place(&mut v)?;
+    Ok(v)
+}
+
+/// [`normalize`] in place: only numbers not in their canonical text and
+/// sets out of order are rewritten.
+pub(crate) fn normalize_in_place(v: &mut AttributeValue) -> Res<()> {
+    match v {
+        AttributeValue::S(_) | AttributeValue::B(_) | AttributeValue::Bool(_) => {}
+        AttributeValue::N(n) => {
+            let canonical = num(n)?;
+            if canonical != *n {
+                *n = canonical;
+            }
+        }
+        AttributeValue::Null(true) => {}
         AttributeValue::Null(false) => {
             return Err(invalid(
                 "Null attribute value types must have the value of true",
             ));
         }
-        AttributeValue::L(l) => AttributeValue::L(l.iter().map(normalize).collect::<Res<_>>()?),
-        AttributeValue::M(m) => AttributeValue::M(normalize_map(m)?),
+        AttributeValue::L(l) => {
+            for e in l {
+                normalize_in_place(e)?;
+            }
+        }
+        AttributeValue::M(m) => normalize_map_in_place(m)?,
         AttributeValue::Ss(set) => {
             if set.is_empty() {
                 return Err(invalid("An string set  may not be empty"));
             }
-            let mut s = set.clone();
-            s.sort_by(|a, b| utf16_cmp(a, b));
-            no_duplicates(&s)?;
-            AttributeValue::Ss(s)
+            set.sort_by(|a, b| utf16_cmp(a, b));
+            no_duplicates(set)?;
         }
         AttributeValue::Ns(set) => {
             if set.is_empty() {
@@ -76,23 +89,23 @@ pub(crate) fn normalize(v: &AttributeValue) -> Res<AttributeValue> {
                 .collect::<Res<Vec<_>>>()?;
             nums.sort();
             no_duplicates(&nums)?;
-            AttributeValue::Ns(nums.iter().map(Num::canonical).collect())
+            *set = nums.iter().map(Num::canonical).collect();
         }
         AttributeValue::Bs(set) => {
             if set.is_empty() {
                 return Err(invalid("An binary set  may not be empty"));
             }
-            let mut s: Vec<&[u8]> = set.iter().map(Blob::as_ref).collect();
-            s.sort();
-            no_duplicates(&s)?;
-            AttributeValue::Bs(s.into_iter().map(|b| Blob::new(b.to_vec())).collect())
+            set.sort_by(|a, b| a.as_ref().cmp(b.as_ref()));
+            let bytes: Vec<&[u8]> = set.iter().map(Blob::as_ref).collect();
+            no_duplicates(&bytes)?;
         }
         _ => {
             return Err(Fail::validation(
                 "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes",
             ));
         }
-    })
+    }
+    Ok(())
 }
 
 /// A value of `ExpressionAttributeValues`, normalised, or the
@@ -112,14 +125,20 @@ pub(crate) fn expression_value(v: &AttributeValue) -> Res<AttributeValue> {
 
 /// Normalises every attribute of a map or item; names must not be empty.
 pub(crate) fn normalize_map(m: &Item) -> Res<Item> {
-    let mut out = Item::with_capacity(m.len());
+    let mut out = m.clone();
+    normalize_map_in_place(&mut out)?;
+    Ok(out)
+}
+
+/// [`normalize_map`] in place.
+pub(crate) fn normalize_map_in_place(m: &mut Item) -> Res<()> {
     for (k, v) in m {
         if k.is_empty() {
             return Err(Fail::validation("Empty attribute name"));
         }
-        out.insert(k.clone(), normalize(v)?);
+        normalize_in_place(v)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Order of two values of one scalar type (`S` by UTF-8 bytes, `N`

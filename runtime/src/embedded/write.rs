@@ -18,8 +18,13 @@ const BATCH_BYTES: usize = 16 * 1024 * 1024;
 
 /// Write units: 1 KB units of the larger of the old and new item, rounded up.
 pub(super) fn write_units(old: Option<&Item>, new: Option<&Item>) -> u64 {
-    let size = old.map_or(0, item_size).max(new.map_or(0, item_size));
-    size.div_ceil(1024).max(1) as u64
+    units_of(old.map_or(0, item_size), new.map_or(0, item_size))
+}
+
+/// Write units of a write replacing an item of `old` bytes (0 for none)
+/// by one of `new` bytes.
+fn units_of(old: usize, new: usize) -> u64 {
+    old.max(new).div_ceil(1024).max(1) as u64
 }
 
 pub(super) fn condition(c: Option<&Condition>) -> Res<Option<Condition>> {
@@ -51,18 +56,26 @@ pub(super) fn check_updated(t: &TableData, item: &Item) -> Res<()> {
     Ok(())
 }
 
-pub(crate) fn put_item(store: &mut Store, req: &PutItem) -> Res<Option<Item>> {
+pub(crate) fn put_item(store: &mut Store, req: PutItem) -> Res<Option<Item>> {
     let t = store.table_mut(&req.table)?;
-    let item = check::item(&t.schema, &req.item)?;
+    let item = check::item(&t.schema, req.item)?;
     let cond = condition(req.condition.as_ref())?;
     check::index_types(&t.schema, &item)?;
     let pos = t.position(&item);
-    let old = current(t, &pos)?;
+    // The replaced item is decoded only when something reads it: its
+    // size, all the write units need, is stored with it.
+    let (old, old_size) = if cond.is_some() || req.return_old || !t.indexes.is_empty() {
+        let old = current(t, &pos)?;
+        let size = old.as_ref().map_or(0, item_size);
+        (old, size)
+    } else {
+        (None, t.stored_size(&pos))
+    };
     if !holds(cond.as_ref(), old.as_ref()) {
         let item = on_failure(req.return_on_condition_failure, old);
         return Err(Fail::Condition(item));
     }
-    let units = write_units(old.as_ref(), Some(&item));
+    let units = units_of(old_size, item_size(&item));
     let index_units = t.write(pos, Some(&item), old.as_ref());
     t.capacity.write(units + index_units);
     Ok(if req.return_old { old } else { None })
@@ -127,7 +140,7 @@ pub(crate) fn batch_write(store: &mut Store, req: &BatchWrite) -> Res<Vec<BatchO
     for op in &req.ops {
         let (pos, item) = match op {
             BatchOp::Put(item) => {
-                let item = check::item(&t.schema, item)?;
+                let item = check::item(&t.schema, item.clone())?;
                 check::index_types(&t.schema, &item)?;
                 bytes += item_size(&item);
                 (t.position(&item), Some(item))

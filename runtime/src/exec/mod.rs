@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::error::Error;
+use crate::reader::{Items, ReaderPage};
 use crate::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
@@ -78,6 +79,23 @@ pub trait Executor: Send + Sync {
     fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, Result<BatchGetOutput, Error>>;
     /// TransactGetItems; one entry per get, in order.
     fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>>;
+
+    /// One Query page, its items handed to decoders (see [`Items`]) so that they
+    /// can read them in place (see [`crate::reader`]). The default reads
+    /// [`Executor::query`]'s items; an executor that stores items in another
+    /// form can hand them out without building maps.
+    fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, Result<ReaderPage, Error>> {
+        Box::pin(async move { self.query(req).await.map(ReaderPage::from) })
+    }
+
+    /// GetItem, the item (if any) for the decoders. The default
+    /// reads [`Executor::get_item`]'s item.
+    fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
+        Box::pin(async move {
+            let item = self.get_item(req).await?;
+            Ok(Items::from(item.into_iter().collect::<Vec<_>>()))
+        })
+    }
 }
 
 impl<E: Executor + ?Sized> Executor for Arc<E> {
@@ -113,6 +131,12 @@ impl<E: Executor + ?Sized> Executor for Arc<E> {
     }
     fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
         (**self).transact_get(req)
+    }
+    fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, Result<ReaderPage, Error>> {
+        (**self).query_reader(req)
+    }
+    fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
+        (**self).get_item_reader(req)
     }
 }
 
@@ -191,5 +215,13 @@ impl<E: Executor> Executor for Counting<E> {
     fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
         self.tick();
         self.inner.transact_get(req)
+    }
+    fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, Result<ReaderPage, Error>> {
+        self.tick();
+        self.inner.query_reader(req)
+    }
+    fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
+        self.tick();
+        self.inner.get_item_reader(req)
     }
 }

@@ -1,0 +1,306 @@
+//! Reading items attribute by attribute, without building an [`Item`] map.
+//!
+//! Every executor answers with [`Item`]s. An executor that keeps items in
+//! another form (the embedded backend keeps them encoded) can also hand
+//! them out through an [`ItemReader`]: the generated decoders then read
+//! each attribute where it lies, allocate only for the values the entity
+//! keeps, and skip the rest (key attributes, other entities' attributes)
+//! at no cost. Executors that do not, get a reader over their items for
+//! free (see [`OwnedItems`]).
+
+use std::collections::hash_map;
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::request::Page;
+use crate::value::{AttributeValue, Item, type_name};
+
+/// One attribute value: borrowed from the executor's storage for strings
+/// and numbers when it can be, owned otherwise.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AttrRef<'a> {
+    /// A string (`S`), borrowed.
+    S(&'a str),
+    /// A number (`N`), borrowed, as DynamoDB writes it.
+    N(&'a str),
+    /// Any value, owned.
+    Owned(AttributeValue),
+}
+
+impl AttrRef<'_> {
+    /// The value as an owned [`AttributeValue`].
+    pub fn into_owned(self) -> AttributeValue {
+        match self {
+            AttrRef::S(s) => AttributeValue::S(s.to_owned()),
+            AttrRef::N(n) => AttributeValue::N(n.to_owned()),
+            AttrRef::Owned(v) => v,
+        }
+    }
+
+    /// The string, if the value is one.
+    pub fn as_s(&self) -> Option<&str> {
+        match self {
+            AttrRef::S(s) => Some(s),
+            AttrRef::Owned(AttributeValue::S(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number's text, if the value is one.
+    pub fn as_n(&self) -> Option<&str> {
+        match self {
+            AttrRef::N(n) => Some(n),
+            AttrRef::Owned(AttributeValue::N(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// DynamoDB's name for the value's type.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AttrRef::S(_) => "S",
+            AttrRef::N(_) => "N",
+            AttrRef::Owned(v) => type_name(v),
+        }
+    }
+
+    /// The error for a value of the wrong type.
+    #[cold]
+    pub fn wrong_type(&self, expected: &'static str) -> DecodeError {
+        DecodeError::new(DecodeErrorKind::WrongType {
+            expected,
+            found: self.type_name(),
+        })
+    }
+}
+
+/// The attributes of one item, read one at a time, in no particular order.
+pub trait AttrReader {
+    /// The next attribute's name and value; both borrow the reader until the
+    /// next call. `None` after the last one; an error when the item cannot
+    /// be read (an executor's storage or response is malformed).
+    fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>>;
+
+    /// Like [`AttrReader::next_attr`], but may leave out the table's own
+    /// key attributes: the generated decoders never read them (an entity
+    /// cannot store a field under one). The default is `next_attr`.
+    fn next_data_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        self.next_attr()
+    }
+}
+
+/// Reads the attributes left in `reader` into an [`Item`].
+pub fn collect_item(reader: &mut (impl AttrReader + ?Sized)) -> Result<Item, DecodeError> {
+    let mut item = Item::new();
+    while let Some(attr) = reader.next_attr() {
+        let (name, value) = attr?;
+        let name = name.to_owned();
+        item.insert(name, value.into_owned());
+    }
+    Ok(item)
+}
+
+/// An [`AttrReader`] over an owned [`Item`]: names and values are moved
+/// out of the map.
+#[derive(Debug)]
+pub struct ItemAttrs {
+    attrs: hash_map::IntoIter<String, AttributeValue>,
+    name: String,
+}
+
+impl ItemAttrs {
+    /// Reads `item`.
+    pub fn new(item: Item) -> Self {
+        Self {
+            attrs: item.into_iter(),
+            name: String::new(),
+        }
+    }
+}
+
+impl AttrReader for ItemAttrs {
+    #[inline]
+    fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        let (name, value) = self.attrs.next()?;
+        self.name = name;
+        Some(Ok((&self.name, AttrRef::Owned(value))))
+    }
+}
+
+/// The items of one response, each read through an [`AttrReader`].
+pub trait ItemReader: Send {
+    /// The next item; `None` after the last one.
+    fn next_item(&mut self) -> Option<&mut dyn AttrReader>;
+
+    /// How many items are left.
+    fn remaining(&self) -> usize;
+}
+
+/// An [`ItemReader`] over owned [`Item`]s.
+#[derive(Debug)]
+pub struct OwnedItems {
+    items: std::vec::IntoIter<Item>,
+    current: ItemAttrs,
+}
+
+impl OwnedItems {
+    /// Reads `items`, in order.
+    pub fn new(items: Vec<Item>) -> Self {
+        Self {
+            items: items.into_iter(),
+            current: ItemAttrs::new(Item::new()),
+        }
+    }
+
+    /// The next item's attributes.
+    fn next_attrs(&mut self) -> Option<ItemAttrs> {
+        self.items.next().map(ItemAttrs::new)
+    }
+}
+
+impl ItemReader for OwnedItems {
+    fn next_item(&mut self) -> Option<&mut dyn AttrReader> {
+        self.current = ItemAttrs::new(self.items.next()?);
+        Some(&mut self.current)
+    }
+
+    fn remaining(&self) -> usize {
+        self.items.len()
+    }
+}
+
+/// The items of one response, for the decoders. The variants singletable's
+/// own executors answer with are read with static dispatch; any other
+/// executor can hand out its own [`ItemReader`].
+pub enum Items {
+    /// Items as maps.
+    Maps(OwnedItems),
+    /// Items an embedded backend handed out encoded.
+    #[cfg(feature = "embedded")]
+    Embedded(crate::embedded::EncodedItems),
+    /// Items behind any other reader.
+    Reader(Box<dyn ItemReader>),
+}
+
+impl From<Vec<Item>> for Items {
+    fn from(items: Vec<Item>) -> Self {
+        Items::Maps(OwnedItems::new(items))
+    }
+}
+
+impl std::fmt::Debug for Items {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Items({} left)", self.remaining())
+    }
+}
+
+impl ItemReader for Items {
+    fn next_item(&mut self) -> Option<&mut dyn AttrReader> {
+        match self {
+            Items::Maps(r) => r.next_item(),
+            #[cfg(feature = "embedded")]
+            Items::Embedded(r) => r.next_item(),
+            Items::Reader(r) => r.next_item(),
+        }
+    }
+
+    fn remaining(&self) -> usize {
+        match self {
+            Items::Maps(r) => r.remaining(),
+            #[cfg(feature = "embedded")]
+            Items::Embedded(r) => r.remaining(),
+            Items::Reader(r) => r.remaining(),
+        }
+    }
+}
+
+/// Reads items one at a time, with static dispatch on the reader.
+pub(crate) trait ReadEach {
+    fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), crate::Error>;
+}
+
+impl Items {
+    /// Gives every item left to `each`, in order.
+    pub(crate) fn read_each(self, each: &mut impl ReadEach) -> Result<(), crate::Error> {
+        match self {
+            Items::Maps(mut r) => {
+                while let Some(mut item) = r.next_attrs() {
+                    each.read(&mut item)?;
+                }
+            }
+            #[cfg(feature = "embedded")]
+            Items::Embedded(mut r) => {
+                while r.advance() {
+                    each.read(&mut r)?;
+                }
+            }
+            Items::Reader(mut r) => {
+                while let Some(item) = r.next_item() {
+                    each.read(item)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One Query or Scan page, its items for the decoders.
+#[derive(Debug)]
+pub struct ReaderPage {
+    /// The page's items.
+    pub items: Items,
+    /// Key to continue from; `None` on the last page.
+    pub last_key: Option<Item>,
+}
+
+impl From<Page> for ReaderPage {
+    fn from(page: Page) -> Self {
+        Self {
+            items: page.items.into(),
+            last_key: page.last_key,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(pairs: &[(&str, AttributeValue)]) -> Item {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn owned_items_read_back_whole() {
+        let a = item(&[
+            ("PK", AttributeValue::S("A#1".into())),
+            ("n", AttributeValue::N("1.5".into())),
+            ("l", AttributeValue::L(vec![AttributeValue::Bool(true)])),
+        ]);
+        let b = item(&[("PK", AttributeValue::S("A#2".into()))]);
+        let mut r = OwnedItems::new(vec![a.clone(), b.clone()]);
+        assert_eq!(r.remaining(), 2);
+        let first = collect_item(r.next_item().expect("first")).expect("read");
+        assert_eq!(first, a);
+        assert_eq!(
+            collect_item(r.next_item().expect("second")).expect("read"),
+            b
+        );
+        assert!(r.next_item().is_none());
+    }
+
+    #[test]
+    fn attr_refs_borrow_and_own_alike() {
+        let borrowed = AttrRef::N("42");
+        let owned = AttrRef::Owned(AttributeValue::N("42".into()));
+        assert_eq!(borrowed.as_n(), owned.as_n());
+        assert_eq!(borrowed.as_s(), None);
+        assert_eq!(borrowed.type_name(), "N");
+        assert_eq!(borrowed.clone().into_owned(), owned.into_owned());
+        assert_eq!(AttrRef::S("x").as_s(), Some("x"));
+        let e = AttrRef::Owned(AttributeValue::Bool(true)).wrong_type("S (String)");
+        assert!(e.to_string().contains("BOOL"), "{e}");
+    }
+}
