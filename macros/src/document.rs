@@ -45,8 +45,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let same = |e: TokenStream| e;
     let encode_ref = codec.encode(false, same);
     let encode_owned = codec.encode(true, same);
-    let read = codec.read(None, same);
-    let init = codec.init(same);
+    let scan = codec.scan(None);
+    let init = codec.init(false, same);
     let n = codec.stored_count();
     let name = ident.to_string();
     let validate = codec.validate(&name);
@@ -71,14 +71,14 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             }
 
             fn from_attr(__value: #krate::AttributeValue) -> ::core::result::Result<Self, #krate::DecodeError> {
-                let __reader = &mut match __value {
-                    #krate::AttributeValue::M(__m) => #krate::reader::ItemAttrs::new(__m),
+                let __item = match __value {
+                    #krate::AttributeValue::M(__m) => __m,
                     __other => return ::core::result::Result::Err(#krate::__private::wrong_type(
                         ::core::concat!("M (", #name, ")"),
                         &__other,
                     )),
                 };
-                #read
+                #scan
                 ::core::result::Result::Ok(Self { #init })
             }
         }

@@ -173,7 +173,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         Some((quote!(TABLE.entity_type), quote!(#entity_lit))),
         wrap_decode,
     );
-    let init = codec.init(wrap_decode);
+    let init_read = codec.init(true, wrap_decode);
+    let scan = codec.scan(Some(quote!(TABLE.entity_type)));
+    let init_scanned = codec.init(false, wrap_decode);
     let validate = codec.validate(&entity_name);
     let key_inserts = ctx.key_inserts(&keys);
     let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 1;
@@ -266,8 +268,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 }
 
                 fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
-                    let __read = Self::read_item(&mut #krate::reader::ItemAttrs::new(__item), #krate::OtherTypes::Error);
-                    #krate::__private::decoded(__read, TABLE.entity_type, #entity_lit)
+                    #scan
+                    #krate::__private::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
+                    #krate::__private::Ok(Self { #init_scanned })
                 }
 
                 fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
@@ -278,7 +281,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     if !#krate::__private::check_entity_type(__entity_type, TABLE.entity_type, #entity_lit, __other)? {
                         return #krate::__private::Ok(#krate::__private::None);
                     }
-                    #krate::__private::Ok(#krate::__private::Some(Self { #init }))
+                    #krate::__private::Ok(#krate::__private::Some(Self { #init_read }))
                 }
             }
         };

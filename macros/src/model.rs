@@ -267,6 +267,52 @@ impl Codec<'_> {
         !f.opts.serde.is_present() && !f.opts.ttl.is_present()
     }
 
+    /// Statements moving every attribute of `__item` (an owned map,
+    /// consumed) into one `Option<AttributeValue>` local per stored field,
+    /// and the attribute named `entity_type` (if any) into `__entity_type`;
+    /// other attributes (key attributes, unknown ones) are dropped. One pass
+    /// over the map with a `match` on the name, instead of hashing every
+    /// field's name to remove it; values are decoded afterwards (read them
+    /// with [`Codec::init`] and `in_place = false`). For owned maps this is
+    /// faster than [`Codec::read`], whose per-attribute protocol pays off
+    /// only when values can be borrowed.
+    pub fn scan(&self, entity_type: Option<TokenStream>) -> TokenStream {
+        let krate = self.krate;
+        let stored: Vec<(usize, &Field)> = self
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.skipped())
+            .collect();
+        let decls = stored.iter().map(|(i, _)| {
+            let slot = Self::slot(*i);
+            quote!(let mut #slot: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;)
+        });
+        let arms = stored.iter().map(|(i, f)| {
+            let slot = Self::slot(*i);
+            let name = &f.stored;
+            quote!(#name => #slot = #krate::__private::Some(__v),)
+        });
+        let (type_decl, type_arm) = match entity_type {
+            Some(attr) => (
+                quote!(let mut __entity_type: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;),
+                quote!(__name if __name == #attr => __entity_type = #krate::__private::Some(__v),),
+            ),
+            None => (TokenStream::new(), TokenStream::new()),
+        };
+        quote! {
+            #(#decls)*
+            #type_decl
+            for (__k, __v) in __item {
+                match __k.as_str() {
+                    #(#arms)*
+                    #type_arm
+                    _ => {}
+                }
+            }
+        }
+    }
+
     /// Statements reading every attribute of `__reader` (an `AttrReader`)
     /// once: each stored field's value is decoded into one local per field
     /// (a `Result`, so that an error is reported only once the entity type
@@ -331,8 +377,9 @@ impl Codec<'_> {
         }
     }
 
-    /// Field initializers from the locals [`Codec::read`] filled.
-    pub fn init(&self, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+    /// Field initializers from the locals [`Codec::read`] (`in_place`) or
+    /// [`Codec::scan`] filled.
+    pub fn init(&self, in_place: bool, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
         let krate = self.krate;
         let inits = self.fields.iter().enumerate().map(|(i, f)| {
             let ident = &f.ident;
@@ -366,10 +413,12 @@ impl Codec<'_> {
                 }
                 None => quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_absent()),
             };
-            let present = if Self::read_in_place(f) {
+            let present = if f.opts.serde.is_present() {
+                quote!(#krate::__private::serde_from_attr::<#ty>(__v))
+            } else if in_place {
                 quote!(__v)
             } else {
-                quote!(#krate::__private::serde_from_attr::<#ty>(__v))
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_attr(__v))
             };
             quote! {
                 #ident: match match #slot {

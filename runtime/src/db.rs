@@ -394,6 +394,14 @@ struct GetOne<T> {
 }
 
 impl<T: Entity> ReadEach for GetOne<T> {
+    fn read_map(&mut self, item: Item) -> Result<(), Error> {
+        // DynamoDB deletes expired items lazily: hide them.
+        if !crate::ttl::is_expired(&item, self.ttl, self.now) {
+            self.found = Some(T::from_item(item)?);
+        }
+        Ok(())
+    }
+
     fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), Error> {
         let decoded = |read| {
             crate::__private::decoded(read, <T::Table as Table>::ENTITY_TYPE, T::ENTITY_TYPE)

@@ -200,6 +200,16 @@ pub mod __private {
         }
     }
 
+    /// Checks the value of the entity-type attribute, `None` when absent.
+    pub fn check_entity_type_value(
+        found: Option<AttributeValue>,
+        attribute: &str,
+        expected: &'static str,
+    ) -> crate::Result<()> {
+        let seen = found.map(|v| TypeSeen::of(&crate::reader::AttrRef::Owned(v), expected));
+        check_entity_type(seen, attribute, expected, crate::OtherTypes::Error).map(|_| ())
+    }
+
     /// The entity `Entity::read_item` decoded when other types are errors
     /// (so that it is never `None`).
     pub fn decoded<T>(

@@ -11,7 +11,7 @@ use crate::error::{DecodeError, DecodeErrorKind, Error};
 use crate::exec::Executor;
 use crate::expr::{Condition, KeyCondition, SortCondition};
 use crate::page::{self, CursorScope};
-use crate::reader::{AttrReader, ItemAttrs, ItemReader, Items, ReadEach};
+use crate::reader::{AttrReader, ItemReader, Items, ReadEach};
 use crate::request::QueryRequest;
 use crate::value::{AttributeValue, Item};
 
@@ -82,6 +82,16 @@ struct Collect<'o, T> {
 }
 
 impl<T: Decode> ReadEach for Collect<'_, T> {
+    fn read_map(&mut self, item: Item) -> Result<(), Error> {
+        if crate::ttl::is_expired(&item, self.ttl, self.now) {
+            return Ok(());
+        }
+        if let Some(v) = T::decode(item, self.other)? {
+            self.out.push(v);
+        }
+        Ok(())
+    }
+
     #[inline]
     fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), Error> {
         let read = match self.ttl {
@@ -112,7 +122,13 @@ pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
 
 impl<T: Entity> Decode for T {
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
-        T::read_item(&mut ItemAttrs::new(item), other)
+        let attr = <T::Table as crate::Table>::ENTITY_TYPE;
+        if other == OtherTypes::Skip
+            && entity_type_of(&item, attr).is_some_and(|t| t != T::ENTITY_TYPE)
+        {
+            return Ok(None);
+        }
+        T::from_item(item).map(Some)
     }
 
     fn read<R: AttrReader + ?Sized>(
