@@ -267,6 +267,15 @@ impl Codec<'_> {
         !f.opts.serde.is_present() && !f.opts.ttl.is_present()
     }
 
+    /// The stored (not skipped) fields with their indexes.
+    fn stored(&self) -> Vec<(usize, &Field)> {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.skipped())
+            .collect()
+    }
+
     /// Statements moving every attribute of `__item` (an owned map,
     /// consumed) into one `Option<AttributeValue>` local per stored field,
     /// and the attribute named `entity_type` (if any) into `__entity_type`;
@@ -278,12 +287,7 @@ impl Codec<'_> {
     /// only when values can be borrowed.
     pub fn scan(&self, entity_type: Option<TokenStream>) -> TokenStream {
         let krate = self.krate;
-        let stored: Vec<(usize, &Field)> = self
-            .fields
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| !f.skipped())
-            .collect();
+        let stored = self.stored();
         let decls = stored.iter().map(|(i, _)| {
             let slot = Self::slot(*i);
             quote!(let mut #slot: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;)
@@ -326,12 +330,7 @@ impl Codec<'_> {
         wrap: impl Fn(TokenStream) -> TokenStream,
     ) -> TokenStream {
         let krate = self.krate;
-        let stored: Vec<(usize, &Field)> = self
-            .fields
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| !f.skipped())
-            .collect();
+        let stored = self.stored();
         let decls = stored.iter().map(|(i, f)| {
             let slot = Self::slot(*i);
             let ty = &f.ty;
