@@ -87,6 +87,17 @@
 //! is what makes it atomic. [`Embedded::save`] writes every table to a JSON
 //! file and [`Embedded::load`] reads it back, so local data can outlive a
 //! run.
+//!
+//! # Reads in place
+//!
+//! Items are stored encoded (attribute names as numbers, key attributes
+//! only in the position). `Db` reads GetItem and Query results through
+//! [`Executor::query_reader`] and [`Executor::get_item_reader`]: the backend
+//! copies the stored bytes of the items into one buffer ([`EncodedItems`])
+//! and releases its lock; the generated decoders then read them in place
+//! (see [`crate::reader`]), without building item maps. Requests with a
+//! filter or projection, and indexes that project fewer attributes, answer
+//! with maps as [`Executor::query`] does.
 
 mod check;
 mod codec;
