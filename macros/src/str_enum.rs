@@ -133,7 +133,10 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 ::core::result::Result::Ok(#krate::AttributeValue::S(::std::string::String::from(self.as_str())))
             }
             fn from_attr(__value: #krate::AttributeValue) -> ::core::result::Result<Self, #krate::DecodeError> {
-                Self::from_attr_ref(#krate::reader::AttrRef::Owned(__value))
+                match __value {
+                    #krate::AttributeValue::S(__s) => Self::from_attr_ref(#krate::reader::AttrRef::S(&__s)),
+                    __other => Self::from_attr_ref(#krate::reader::AttrRef::Owned(__other)),
+                }
             }
             fn from_attr_ref(__value: #krate::reader::AttrRef<'_>) -> ::core::result::Result<Self, #krate::DecodeError> {
                 match __value.as_s() {

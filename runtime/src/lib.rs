@@ -206,7 +206,11 @@ pub mod __private {
         attribute: &str,
         expected: &'static str,
     ) -> crate::Result<()> {
-        let seen = found.map(|v| TypeSeen::of(&crate::reader::AttrRef::Owned(v), expected));
+        use crate::reader::AttrRef;
+        let seen = found.map(|v| match v {
+            AttributeValue::S(s) => TypeSeen::of(&AttrRef::S(&s), expected),
+            other => TypeSeen::of(&AttrRef::Owned(other), expected),
+        });
         check_entity_type(seen, attribute, expected, crate::OtherTypes::Error).map(|_| ())
     }
 

@@ -194,8 +194,20 @@ fn check_precision(text: &str) -> Result<(), EncodeError> {
     }
 }
 
+/// Parses a DynamoDB number's text into a Rust number type.
+trait ParseN: Sized {
+    fn parse_n(text: &str) -> Result<Self, DecodeError>;
+}
+
 macro_rules! integer_attr {
     ($($t:ty),*) => {$(
+        impl ParseN for $t {
+            #[inline]
+            fn parse_n(text: &str) -> Result<Self, DecodeError> {
+                text.parse::<$t>().map_err(|_| integer_error(text, stringify!($t)))
+            }
+        }
+
         impl Attr for $t {
             #[inline]
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
@@ -208,14 +220,15 @@ macro_rules! integer_attr {
             }
             #[inline]
             fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
-                Self::from_attr_ref(AttrRef::Owned(value))
+                match value {
+                    AttributeValue::N(n) => Self::parse_n(&n),
+                    other => Err(wrong_type(concat!("N (", stringify!($t), ")"), &other)),
+                }
             }
             #[inline]
             fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
                 match value.as_n() {
-                    Some(n) => n
-                        .parse::<$t>()
-                        .map_err(|_| integer_error(n, stringify!($t))),
+                    Some(n) => Self::parse_n(n),
                     None => Err(value.wrong_type(concat!("N (", stringify!($t), ")"))),
                 }
             }
@@ -234,6 +247,19 @@ fn float_in_range(x: f64) -> bool {
 
 macro_rules! float_attr {
     ($($t:ty),*) => {$(
+        impl ParseN for $t {
+            #[inline]
+            fn parse_n(text: &str) -> Result<Self, DecodeError> {
+                match text.parse::<$t>() {
+                    Ok(x) if x.is_finite() => Ok(x),
+                    _ => Err(DecodeError::new(DecodeErrorKind::InvalidNumber {
+                        value: text.to_owned(),
+                        ty: stringify!($t),
+                    })),
+                }
+            }
+        }
+
         impl Attr for $t {
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
                 if !self.is_finite() {
@@ -251,19 +277,17 @@ macro_rules! float_attr {
                 // `ryu` prints the shortest text that reads back to the same float.
                 Ok(AttributeValue::N(ryu::Buffer::new().format_finite(*self).to_owned()))
             }
+            #[inline]
             fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
-                Self::from_attr_ref(AttrRef::Owned(value))
+                match value {
+                    AttributeValue::N(n) => Self::parse_n(&n),
+                    other => Err(wrong_type(concat!("N (", stringify!($t), ")"), &other)),
+                }
             }
             #[inline]
             fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
                 match value.as_n() {
-                    Some(n) => match n.parse::<$t>() {
-                        Ok(x) if x.is_finite() => Ok(x),
-                        _ => Err(DecodeError::new(DecodeErrorKind::InvalidNumber {
-                            value: n.to_owned(),
-                            ty: stringify!($t),
-                        })),
-                    },
+                    Some(n) => Self::parse_n(n),
                     None => Err(value.wrong_type(concat!("N (", stringify!($t), ")"))),
                 }
             }
