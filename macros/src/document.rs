@@ -49,7 +49,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let init = codec.init(false, same);
     let n = codec.stored_count();
     let name = ident.to_string();
-    let validate = codec.validate(&name);
+    let validate = codec.validate(&name, false);
     let validation_error = quote! {
         |__e: #krate::Error| #krate::EncodeError::new(__e.to_string())
     };

@@ -176,7 +176,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let init_read = codec.init(true, wrap_decode);
     let scan = codec.scan(Some(quote!(TABLE.entity_type)));
     let init_scanned = codec.init(false, wrap_decode);
-    let validate = codec.validate(&entity_name);
+    let validate = codec.validate(&entity_name, true);
     let key_inserts = ctx.key_inserts(&keys);
     let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 1;
 

@@ -79,11 +79,8 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
 
     let mut decls = Vec::new();
     let mut inits = Vec::new();
-    for f in ctx
-        .fields
-        .iter()
-        .filter(|f| !f.skipped() && !f.opts.serde.is_present() && !f.opts.version.is_present())
-    {
+    let mut check_fns = Vec::new();
+    for f in ctx.fields.iter().filter(|f| crate::model::has_handle(f)) {
         let fid = &f.ident;
         let ty = &f.ty;
         let name = f.name();
@@ -100,7 +97,30 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             #[doc = #doc]
             pub #fid: #p::#kind<#ident, #ty>
         });
-        inits.push(quote!(#fid: #p::#kind::new(#stored, #name)));
+        let check = crate::model::check_fn(f);
+        if let Some(check) = &check {
+            // Puts call it from `validate`; updates through the handle.
+            let body = crate::model::checks(
+                p,
+                f,
+                &quote!(__v),
+                |msg| quote!(return #p::__private::Err(#msg);),
+            );
+            check_fns.push(quote! {
+                #[doc(hidden)]
+                fn #check(__v: &#ty) -> #p::__private::Result<(), #p::__private::String> {
+                    #body
+                    #p::__private::Ok(())
+                }
+            });
+        }
+        // Primary-key fields are never updated: their handles check nothing.
+        match check.filter(|_| !primary.contains(&name.as_str())) {
+            Some(check) => {
+                inits.push(quote!(#fid: #p::#kind::checked(#stored, #name, Self::#check)));
+            }
+            None => inits.push(quote!(#fid: #p::#kind::new(#stored, #name))),
+        }
     }
     let struct_doc =
         format!("Typed handles on the fields of `{ident}`, for conditions and updates.");
@@ -137,6 +157,8 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             #vis const fn fields() -> #fields_ty {
                 #fields_ty { #(#inits,)* }
             }
+
+            #(#check_fns)*
 
             #[doc = #update_doc]
             #vis fn update(#(#params),*) -> #p::Update<Self> {

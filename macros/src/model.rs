@@ -433,7 +433,9 @@ impl Codec<'_> {
     }
 
     /// Statements checking the declared validations of `self`'s fields.
-    pub fn validate(&self, entity: &str) -> TokenStream {
+    /// With `check_fns`, fields that have a [`check_fn`] call it (entities
+    /// generate them for their update handles); others are checked inline.
+    pub fn validate(&self, entity: &str, check_fns: bool) -> TokenStream {
         let krate = self.krate;
         let checks = self.fields.iter().filter(|f| !f.skipped()).map(|f| {
             let ident = &f.ident;
@@ -447,30 +449,13 @@ impl Codec<'_> {
                     });
                 }
             };
-            let mut out = TokenStream::new();
-            if let Some(min) = &f.opts.min {
-                let e = fail(quote!(::std::format!("must be at least {}", #min)));
-                out.extend(quote_spanned!(min.span()=> if self.#ident < #min { #e }));
+            match check_fn(f).filter(|_| check_fns) {
+                Some(check) => {
+                    let e = fail(quote!(__msg));
+                    quote!(if let #krate::__private::Err(__msg) = Self::#check(&self.#ident) { #e })
+                }
+                None => checks(krate, f, &quote!((&self.#ident)), fail),
             }
-            if let Some(max) = &f.opts.max {
-                let e = fail(quote!(::std::format!("must be at most {}", #max)));
-                out.extend(quote_spanned!(max.span()=> if self.#ident > #max { #e }));
-            }
-            if let Some(min) = f.opts.min_len {
-                let e = fail(quote!(::std::format!("length must be at least {}", #min)));
-                out.extend(quote!(if #krate::__private::Len::len(&self.#ident) < #min { #e }));
-            }
-            if let Some(max) = f.opts.max_len {
-                let e = fail(quote!(::std::format!("length must be at most {}", #max)));
-                out.extend(quote!(if #krate::__private::Len::len(&self.#ident) > #max { #e }));
-            }
-            if let Some(path) = &f.opts.validate {
-                let e = fail(quote!(__msg));
-                out.extend(quote_spanned!(path.span()=>
-                    if let #krate::__private::Err(__msg) = #path(&self.#ident) { #e }
-                ));
-            }
-            out
         });
         quote!(#(#checks)*)
     }
@@ -479,4 +464,57 @@ impl Codec<'_> {
     pub fn stored_count(&self) -> usize {
         self.fields.iter().filter(|f| !f.skipped()).count()
     }
+}
+
+/// Whether a field has a typed handle in `fields()` (what updates set).
+pub fn has_handle(f: &Field) -> bool {
+    !f.skipped() && !f.opts.serde.is_present() && !f.opts.version.is_present()
+}
+
+/// The name of the function an entity generates to check a field's
+/// declared validations on a value, for fields with a handle and
+/// validations: puts and updates run the same checks.
+pub fn check_fn(f: &Field) -> Option<syn::Ident> {
+    let declares = f.opts.min.is_some()
+        || f.opts.max.is_some()
+        || f.opts.min_len.is_some()
+        || f.opts.max_len.is_some()
+        || f.opts.validate.is_some();
+    (declares && has_handle(f)).then(|| quote::format_ident!("__singletable_check_{}", f.name()))
+}
+
+/// Statements checking field `f`'s declared validations on `value` (an
+/// expression giving a reference to a value of the field's type);
+/// `fail(message)` is the statement run when one fails (`message` a
+/// `String` expression).
+pub fn checks(
+    krate: &TokenStream,
+    f: &Field,
+    value: &TokenStream,
+    fail: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let mut out = TokenStream::new();
+    if let Some(min) = &f.opts.min {
+        let e = fail(quote!(::std::format!("must be at least {}", #min)));
+        out.extend(quote_spanned!(min.span()=> if *#value < #min { #e }));
+    }
+    if let Some(max) = &f.opts.max {
+        let e = fail(quote!(::std::format!("must be at most {}", #max)));
+        out.extend(quote_spanned!(max.span()=> if *#value > #max { #e }));
+    }
+    if let Some(min) = f.opts.min_len {
+        let e = fail(quote!(::std::format!("length must be at least {}", #min)));
+        out.extend(quote!(if #krate::__private::Len::len(#value) < #min { #e }));
+    }
+    if let Some(max) = f.opts.max_len {
+        let e = fail(quote!(::std::format!("length must be at most {}", #max)));
+        out.extend(quote!(if #krate::__private::Len::len(#value) > #max { #e }));
+    }
+    if let Some(path) = &f.opts.validate {
+        let e = fail(quote!(__msg));
+        out.extend(quote_spanned!(path.span()=>
+            if let #krate::__private::Err(__msg) = #path(#value) { #e }
+        ));
+    }
+    out
 }

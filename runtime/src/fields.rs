@@ -10,10 +10,14 @@ use crate::error::Error;
 use crate::expr::{Cmp, Condition, Operand};
 use crate::value::{Attr, AttributeValue};
 
+/// A field's declared validations run on a value: what is wrong with it.
+pub type Check<T> = fn(&T) -> Result<(), String>;
+
 /// A stored field that appears in no key template.
 pub struct Field<E, T> {
     name: &'static str,
     field: &'static str,
+    check: Option<Check<T>>,
     _m: PhantomData<fn() -> (E, T)>,
 }
 
@@ -22,6 +26,7 @@ pub struct Field<E, T> {
 pub struct KeyField<E, T> {
     name: &'static str,
     field: &'static str,
+    check: Option<Check<T>>,
     _m: PhantomData<fn() -> (E, T)>,
 }
 
@@ -33,7 +38,8 @@ pub struct PkField<E, T> {
     _m: PhantomData<fn() -> (E, T)>,
 }
 
-macro_rules! field_common {
+/// `new` and `checked` of the handles whose values updates set.
+macro_rules! settable_field {
     ($ty:ident) => {
         impl<E, T> $ty<E, T> {
             #[doc(hidden)]
@@ -41,10 +47,47 @@ macro_rules! field_common {
                 Self {
                     name,
                     field,
+                    check: None,
                     _m: PhantomData,
                 }
             }
+
+            /// A handle whose field declares validations (`min`, `max`,
+            /// `min_len`, `max_len`, `validate`): `check` runs them.
+            #[doc(hidden)]
+            pub const fn checked(name: &'static str, field: &'static str, check: Check<T>) -> Self {
+                Self {
+                    name,
+                    field,
+                    check: Some(check),
+                    _m: PhantomData,
+                }
+            }
+
+            /// Runs the field's declared validations on `value`.
+            pub(crate) fn check(&self, value: &T) -> Result<(), String> {
+                self.check.map_or(Ok(()), |check| check(value))
+            }
         }
+    };
+}
+
+settable_field!(Field);
+settable_field!(KeyField);
+
+impl<E, T> PkField<E, T> {
+    #[doc(hidden)]
+    pub const fn new(name: &'static str, field: &'static str) -> Self {
+        Self {
+            name,
+            field,
+            _m: PhantomData,
+        }
+    }
+}
+
+macro_rules! field_common {
+    ($ty:ident) => {
         impl<E, T> Clone for $ty<E, T> {
             fn clone(&self) -> Self {
                 *self

@@ -94,6 +94,8 @@ pub trait Settable<E: Entity, T: Attr>: Copy {
     #[doc(hidden)]
     fn attribute(&self) -> &'static str;
     #[doc(hidden)]
+    fn check(&self, value: &T) -> Result<(), String>;
+    #[doc(hidden)]
     fn field(&self) -> &'static str;
     #[doc(hidden)]
     fn key_part(&self, value: &T) -> Option<Result<String, Error>>;
@@ -102,6 +104,9 @@ pub trait Settable<E: Entity, T: Attr>: Copy {
 impl<E: Entity, T: Attr> Settable<E, T> for Field<E, T> {
     fn attribute(&self) -> &'static str {
         crate::fields::FieldPath::attribute(self)
+    }
+    fn check(&self, value: &T) -> Result<(), String> {
+        Field::check(self, value)
     }
     fn field(&self) -> &'static str {
         crate::fields::FieldPath::field(self)
@@ -114,6 +119,9 @@ impl<E: Entity, T: Attr> Settable<E, T> for Field<E, T> {
 impl<E: Entity, T: Attr + KeyPart> Settable<E, T> for KeyField<E, T> {
     fn attribute(&self) -> &'static str {
         crate::fields::FieldPath::attribute(self)
+    }
+    fn check(&self, value: &T) -> Result<(), String> {
+        KeyField::check(self, value)
     }
     fn field(&self) -> &'static str {
         crate::fields::FieldPath::field(self)
@@ -141,6 +149,15 @@ pub trait SetType: Attr {}
 impl<V> SetType for BTreeSet<V> where BTreeSet<V>: Attr {}
 impl<V, S> SetType for std::collections::HashSet<V, S> where std::collections::HashSet<V, S>: Attr {}
 
+/// The error for a value a field's declared validations refuse.
+fn invalid<E: Entity>(field: &'static str, message: String) -> Error {
+    Error::Validation {
+        entity: E::ENTITY_TYPE,
+        field,
+        message,
+    }
+}
+
 /// What an executed update returned.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Returned<E> {
@@ -154,6 +171,13 @@ pub enum Returned<E> {
 
 /// An UpdateItem request on one item of entity `E`, built by the generated
 /// `E::update(key fields…)`.
+///
+/// Values given to `set`, `set_if_not_exists` and `remove` are checked
+/// against the field's declared validations (`min`, `max`, `min_len`,
+/// `max_len`, `validate`) as puts are: a refused value is an
+/// `Error::Validation` and nothing is sent. `add`, `append`, `prepend` and
+/// `delete` change the stored value relative to what DynamoDB holds, so
+/// their result is not checked.
 #[must_use = "an update does nothing until it is executed"]
 pub struct Update<E> {
     key: PrimaryKey,
@@ -238,6 +262,9 @@ impl<E: Entity> Update<E> {
 
     /// `SET field = value`. Index keys built from the field follow.
     pub fn set<T: Attr, F: Settable<E, T>>(mut self, field: F, value: T) -> Self {
+        if let Err(message) = field.check(&value) {
+            return self.fail(invalid::<E>(field.field(), message));
+        }
         let attr = field.attribute();
         if value.is_absent() {
             // None and empty sets are stored as absent attributes.
@@ -272,8 +299,13 @@ impl<E: Entity> Update<E> {
         self
     }
 
-    /// `REMOVE field`, for `Option` fields (reads back as `None`).
+    /// `REMOVE field`, for `Option` fields (reads back as `None`). Refused
+    /// when the field's validations do not accept `None`.
     pub fn remove<T: Attr>(self, field: Field<E, Option<T>>) -> Self {
+        if let Err(message) = field.check(&None) {
+            let name = crate::fields::FieldPath::field(&field);
+            return self.fail(invalid::<E>(name, message));
+        }
         let attr = crate::fields::FieldPath::attribute(&field);
         let name = crate::fields::FieldPath::field(&field);
         self.remove_attr(attr, name)
@@ -281,6 +313,10 @@ impl<E: Entity> Update<E> {
 
     /// `SET field = if_not_exists(field, value)`.
     pub fn set_if_not_exists<T: Attr>(mut self, field: Field<E, T>, value: T) -> Self {
+        if let Err(message) = field.check(&value) {
+            let name = crate::fields::FieldPath::field(&field);
+            return self.fail(invalid::<E>(name, message));
+        }
         let attr = crate::fields::FieldPath::attribute(&field);
         match self.encode(attr, &value) {
             Ok(v) => {

@@ -723,3 +723,80 @@ async fn oversize_item_rejected_before_sending() {
     assert_eq!(db.executor().count(), 1);
     let _ = FieldPath::attribute(&Product::fields().name);
 }
+
+/// Values an update sets are checked against the field's declared
+/// validations as puts are: a refused value is a typed error, nothing is
+/// sent, and the stored item is unchanged.
+#[tokio::test]
+async fn update_values_are_validated_like_puts() {
+    let fresh = fresh_db::<AppTable>("validate").await;
+    let data = app::sample();
+    app::seed(&fresh, &data).await.unwrap();
+    let db = Db::with_executor(
+        Counting::new(fresh.executor().clone()),
+        fresh.table_name().to_owned(),
+    );
+    let items = OrderItem::fields();
+    let users = User::fields();
+
+    db.executor().reset();
+    let zero = OrderItem::update("o-1001", "001")
+        .set(items.quantity, 0)
+        .execute(&db)
+        .await;
+    match zero {
+        Err(Error::Validation {
+            entity,
+            field,
+            message,
+        }) => {
+            assert_eq!((entity, field), ("OrderItem", "quantity"));
+            assert_eq!(message, "must be at least 1");
+        }
+        other => panic!("expected a validation error, got {other:?}"),
+    }
+    // A field of an index key (`email` builds GSI1PK) is checked too.
+    let short = User::update("u-ana")
+        .set(users.email, "a@".to_owned())
+        .execute(&db)
+        .await;
+    assert!(
+        matches!(short, Err(Error::Validation { field: "email", .. })),
+        "{short:?}"
+    );
+    let guarded = OrderItem::update("o-1001", "001")
+        .set_if_not_exists(items.quantity, 0)
+        .execute(&db)
+        .await;
+    assert!(
+        matches!(guarded, Err(Error::Validation { .. })),
+        "{guarded:?}"
+    );
+    assert_eq!(db.executor().count(), 0, "refused updates send nothing");
+
+    let stored = db
+        .get::<OrderItem>(OrderItem::key("o-1001", "001").unwrap())
+        .await
+        .unwrap()
+        .expect("item");
+    assert_eq!(stored.quantity, 1);
+    let user = db
+        .get::<User>(User::key("u-ana").unwrap())
+        .await
+        .unwrap()
+        .expect("user");
+    assert_eq!(user.email, "ana@example.com");
+
+    // Valid values go through.
+    OrderItem::update("o-1001", "001")
+        .set(items.quantity, 7)
+        .execute(&db)
+        .await
+        .unwrap();
+    let stored = db
+        .get::<OrderItem>(OrderItem::key("o-1001", "001").unwrap())
+        .await
+        .unwrap()
+        .expect("item");
+    assert_eq!(stored.quantity, 7);
+}
