@@ -512,8 +512,12 @@ pub fn checks(
     }
     if let Some(path) = &f.opts.validate {
         let e = fail(quote!(__msg));
+        let ty = &f.ty;
+        // The coercion names the signature `validate` needs and points at
+        // the path when the function has another one.
         out.extend(quote_spanned!(path.span()=>
-            if let #krate::__private::Err(__msg) = #path(#value) { #e }
+            let __validate: fn(&#ty) -> #krate::__private::Result<(), #krate::__private::String> = #path;
+            if let #krate::__private::Err(__msg) = __validate(#value) { #e }
         ));
     }
     out
