@@ -512,12 +512,12 @@ pub fn checks(
     }
     if let Some(path) = &f.opts.validate {
         let e = fail(quote!(__msg));
-        let ty = &f.ty;
-        // The coercion names the signature `validate` needs and points at
-        // the path when the function has another one.
+        // The annotation names the result `validate` must return, at the
+        // path, when the function returns something else. The call (not a
+        // fn-pointer coercion) lets `fn(&str)` check a `String` field.
         out.extend(quote_spanned!(path.span()=>
-            let __validate: fn(&#ty) -> #krate::__private::Result<(), #krate::__private::String> = #path;
-            if let #krate::__private::Err(__msg) = __validate(#value) { #e }
+            let __checked: #krate::__private::Result<(), #krate::__private::String> = #path(#value);
+            if let #krate::__private::Err(__msg) = __checked { #e }
         ));
     }
     out
