@@ -120,23 +120,22 @@ pub(crate) fn stored_size(b: &[u8]) -> usize {
     Reader { b, pos: 0 }.len().unwrap_or(0)
 }
 
-/// A stored item: `keys` adds the key attributes (there are `key_count`),
-/// then the stored attributes follow, named from `names`.
+/// A stored item as a map: its key attributes read back from the
+/// position `pos` (their values start at `prefix`), then the attributes of
+/// the stored `value`, named from `names`; `None` when the bytes are
+/// malformed.
 pub(crate) fn decode_item(
-    b: &[u8],
+    pos: &[u8],
+    prefix: usize,
+    value: &[u8],
+    keys: &[(Box<str>, KeyType)],
     names: &[Box<str>],
-    key_count: usize,
-    keys: impl FnOnce(&mut Item) -> Option<()>,
 ) -> Option<Item> {
-    let mut r = Reader { b, pos: 0 };
-    r.len()?;
-    let n = r.len()?;
-    let mut item = Item::with_capacity(n + key_count);
-    keys(&mut item)?;
-    for _ in 0..n {
-        let name = names.get(r.len()?)?;
-        let v = r.value()?;
-        item.insert(name.to_string(), v);
+    let mut cursor = StoredCursor::start(value, prefix)?;
+    let mut item = Item::with_capacity(keys.len() + cursor.left);
+    while let Some(attr) = cursor.next(pos, value, keys, names) {
+        let (name, v) = attr?;
+        item.insert(name.to_owned(), v.into_owned());
     }
     Some(item)
 }
@@ -469,12 +468,11 @@ mod tests {
             names.push(n.into());
             names.len() - 1
         });
-        let key = |i: &mut Item| {
-            i.insert("PK".to_owned(), AttributeValue::S("key".into()));
-            Some(())
-        };
-        assert_eq!(decode_item(&enc, &names, 1, key).unwrap(), item);
-        assert!(decode_item(&enc[..enc.len() - 1], &names, 1, key).is_none());
+        let keys: [(Box<str>, KeyType); 1] = [("PK".into(), KeyType::S)];
+        let mut pos = vec![0; 3];
+        order_bytes(&AttributeValue::S("key".into()), &mut pos);
+        assert_eq!(decode_item(&pos, 3, &enc, &keys, &names).unwrap(), item);
+        assert!(decode_item(&pos, 3, &enc[..enc.len() - 1], &keys, &names).is_none());
     }
 
     #[test]

@@ -32,14 +32,8 @@ pub(crate) fn read_halves(bytes: usize, consistent: bool) -> u64 {
 }
 
 pub(crate) fn get_item(store: &Store, req: &GetItem) -> Res<Option<Item>> {
-    let t = store.table(&req.table)?;
-    let key = check::key(&t.schema, &req.key)?;
-    let item = t.item(&t.position(&key))?;
-    t.capacity.read(read_halves(
-        item.as_ref().map_or(0, item_size),
-        req.consistent,
-    ));
-    Ok(item)
+    let items = Rows::Encoded(get_item_encoded(store, req)?).into_items()?;
+    Ok(items.into_iter().next())
 }
 
 /// The table or index a Query or Scan reads.

@@ -197,16 +197,7 @@ impl TableData {
 
     /// An item from its position and stored value.
     pub(crate) fn decode(&self, pos: &[u8], value: &[u8]) -> Res<Item> {
-        let keys = |item: &mut Item| {
-            let mut at = PREFIX;
-            for k in self.schema.table_keys() {
-                let v = codec::read_key(pos, &mut at, k.kind)?;
-                item.insert(k.name.clone(), v);
-            }
-            Some(())
-        };
-        let key_count = 1 + usize::from(self.schema.sk.is_some());
-        codec::decode_item(value, &self.names, key_count, keys)
+        codec::decode_item(pos, PREFIX, value, &self.keys, &self.names)
             .ok_or_else(|| Fail::internal("stored item is corrupt"))
     }
 
