@@ -255,12 +255,7 @@ impl<E: Executor> Db<E> {
         let items = self.exec.get_item_reader(req).await?;
         let ttl = <T::Table as Table>::TTL.filter(|_| !include_expired);
         let mut one = GetOne::<T> {
-            ttl,
-            now: if ttl.is_some() {
-                crate::ttl::now_epoch()
-            } else {
-                0
-            },
+            expiry: crate::ttl::Expiry::new(ttl),
             found: None,
         };
         items.read_each(&mut one)?;
@@ -388,36 +383,42 @@ pub fn exists<T: Entity>() -> Condition {
 
 /// Decodes the item of a GetItem (see [`Db::get`]).
 struct GetOne<T> {
-    ttl: Option<&'static str>,
-    now: i64,
+    expiry: crate::ttl::Expiry,
     found: Option<T>,
 }
 
 impl<T: Entity> ReadEach for GetOne<T> {
     fn read_map(&mut self, item: Item) -> Result<(), Error> {
-        // DynamoDB deletes expired items lazily: hide them.
-        if !crate::ttl::is_expired(&item, self.ttl, self.now) {
+        if !self.expiry.hides(&item) {
             self.found = Some(T::from_item(item)?);
         }
         Ok(())
     }
 
     fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), Error> {
-        let decoded = |read| {
-            crate::__private::decoded(read, <T::Table as Table>::ENTITY_TYPE, T::ENTITY_TYPE)
-        };
-        self.found = Some(match self.ttl {
-            None => decoded(T::read_item(item, OtherTypes::Error))?,
-            Some(attribute) => {
-                let mut watch = crate::ttl::TtlWatch::new(item, attribute, self.now);
-                let read = T::read_item(&mut watch, OtherTypes::Error);
-                // DynamoDB deletes expired items lazily: hide them.
-                if watch.expired() {
-                    return Ok(());
-                }
-                decoded(read)?
+        // The watch costs a comparison per attribute: only when needed.
+        let read = if self.expiry.hides_nothing() {
+            T::read_item(item, OtherTypes::Error)
+        } else {
+            match self
+                .expiry
+                .read(item, |r| T::read_item(r, OtherTypes::Error))
+            {
+                Some(read) => read,
+                None => return Ok(()),
             }
-        });
+        };
+        // Other entity types are errors here, so a decoded item is never
+        // `None`; the error names the type expected.
+        let entity = read?.ok_or_else(|| Error::Decode {
+            entity: T::ENTITY_TYPE,
+            source: crate::error::DecodeError::new(crate::error::DecodeErrorKind::EntityType {
+                expected: T::ENTITY_TYPE,
+                found: String::new(),
+            })
+            .at(<T::Table as Table>::ENTITY_TYPE),
+        })?;
+        self.found = Some(entity);
         Ok(())
     }
 }

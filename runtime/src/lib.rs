@@ -214,26 +214,6 @@ pub mod __private {
         check_entity_type(seen, attribute, expected, crate::OtherTypes::Error).map(|_| ())
     }
 
-    /// The entity `Entity::read_item` decoded when other types are errors
-    /// (so that it is never `None`).
-    pub fn decoded<T>(
-        read: crate::Result<Option<T>>,
-        attribute: &str,
-        expected: &'static str,
-    ) -> crate::Result<T> {
-        match read? {
-            Some(v) => Ok(v),
-            None => Err(crate::Error::Decode {
-                entity: expected,
-                source: crate::error::DecodeError::new(crate::error::DecodeErrorKind::EntityType {
-                    expected,
-                    found: String::new(),
-                })
-                .at(attribute),
-            }),
-        }
-    }
-
     /// A sparse index's `when =`: a `bool` field or a function returning one.
     #[diagnostic::on_unimplemented(
         message = "a sparse index condition must be a `bool`, not `{Self}`",

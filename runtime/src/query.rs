@@ -76,14 +76,13 @@ pub trait Decode: Sized {
 /// Decodes items into a vector (see [`Query::read_items`]).
 struct Collect<'o, T> {
     other: OtherTypes,
-    ttl: Option<&'static str>,
-    now: i64,
+    expiry: crate::ttl::Expiry,
     out: &'o mut Vec<T>,
 }
 
 impl<T: Decode> ReadEach for Collect<'_, T> {
     fn read_map(&mut self, item: Item) -> Result<(), Error> {
-        if crate::ttl::is_expired(&item, self.ttl, self.now) {
+        if self.expiry.hides(&item) {
             return Ok(());
         }
         if let Some(v) = T::decode(item, self.other)? {
@@ -94,15 +93,14 @@ impl<T: Decode> ReadEach for Collect<'_, T> {
 
     #[inline]
     fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), Error> {
-        let read = match self.ttl {
-            None => T::read(item, self.other),
-            Some(attribute) => {
-                let mut watch = crate::ttl::TtlWatch::new(item, attribute, self.now);
-                let read = T::read(&mut watch, self.other);
-                if watch.expired() {
-                    return Ok(());
-                }
-                read
+        let other = self.other;
+        // The watch costs a comparison per attribute: only when needed.
+        let read = if self.expiry.hides_nothing() {
+            T::read(item, other)
+        } else {
+            match self.expiry.read(item, |r| T::read(r, other)) {
+                Some(read) => read,
+                None => return Ok(()),
             }
         };
         if let Some(v) = read? {
@@ -425,12 +423,7 @@ impl<T: Decode, I> Query<T, I> {
         };
         items.read_each(&mut Collect {
             other: self.other,
-            ttl,
-            now: if ttl.is_some() {
-                crate::ttl::now_epoch()
-            } else {
-                0
-            },
+            expiry: crate::ttl::Expiry::new(ttl),
             out,
         })
     }

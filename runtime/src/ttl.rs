@@ -158,35 +158,64 @@ fn passed(n: &str, now: i64) -> bool {
     n.parse::<i64>().is_ok_and(|t| t <= now)
 }
 
-/// Reads an item through, noting whether its TTL attribute has passed.
-pub(crate) struct TtlWatch<'r, R: AttrReader + ?Sized> {
-    inner: &'r mut R,
-    attribute: &'static str,
+/// What reads hide: items whose TTL attribute has passed, which DynamoDB
+/// deletes only lazily. One per read; the clock is read only when the
+/// table has a TTL attribute.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Expiry {
+    attribute: Option<&'static str>,
     now: i64,
-    expired: bool,
 }
 
-impl<'r, R: AttrReader + ?Sized> TtlWatch<'r, R> {
-    pub(crate) fn new(inner: &'r mut R, attribute: &'static str, now: i64) -> Self {
+impl Expiry {
+    /// Hides items whose `attribute` has passed; `None` hides nothing.
+    pub(crate) fn new(attribute: Option<&'static str>) -> Self {
         Self {
-            inner,
             attribute,
-            now,
-            expired: false,
+            now: if attribute.is_some() { now_epoch() } else { 0 },
         }
     }
 
-    /// Whether the attributes read so far included a passed TTL.
-    pub(crate) fn expired(&self) -> bool {
-        self.expired
+    /// Whether no item is hidden (the table has no TTL attribute, or the
+    /// read includes expired items): readers then need no watch.
+    pub(crate) fn hides_nothing(&self) -> bool {
+        self.attribute.is_none()
+    }
+
+    /// Whether `item` is hidden.
+    pub(crate) fn hides(&self, item: &Item) -> bool {
+        is_expired(item, self.attribute, self.now)
+    }
+
+    /// Reads an item with `read`, watching its TTL attribute on the way:
+    /// `None` when the item is hidden.
+    pub(crate) fn read<R: AttrReader + ?Sized, T>(
+        &self,
+        item: &mut R,
+        read: impl FnOnce(&mut TtlWatch<'_, R>) -> T,
+    ) -> Option<T> {
+        let mut watch = TtlWatch {
+            inner: item,
+            expiry: *self,
+            expired: false,
+        };
+        let out = read(&mut watch);
+        (!watch.expired).then_some(out)
     }
 }
 
-/// Notes in `expired` whether attribute `name` is the TTL `attribute` and
-/// has passed.
-fn see(attribute: &str, now: i64, expired: &mut bool, name: &str, value: &AttrRef<'_>) {
-    if name == attribute {
-        *expired = value.as_n().is_some_and(|n| passed(n, now));
+/// Reads an item through, noting whether its TTL attribute has passed.
+pub(crate) struct TtlWatch<'r, R: AttrReader + ?Sized> {
+    inner: &'r mut R,
+    expiry: Expiry,
+    expired: bool,
+}
+
+/// Notes in `expired` whether attribute `name` is the TTL attribute and has
+/// passed.
+fn see(expiry: Expiry, expired: &mut bool, name: &str, value: &AttrRef<'_>) {
+    if expiry.attribute == Some(name) {
+        *expired = value.as_n().is_some_and(|n| passed(n, expiry.now));
     }
 }
 
@@ -194,7 +223,7 @@ impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
     fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         let attr = self.inner.next_attr()?;
         if let Ok((name, value)) = &attr {
-            see(self.attribute, self.now, &mut self.expired, name, value);
+            see(self.expiry, &mut self.expired, name, value);
         }
         Some(attr)
     }
@@ -202,7 +231,7 @@ impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
     fn next_data_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         let attr = self.inner.next_data_attr()?;
         if let Ok((name, value)) = &attr {
-            see(self.attribute, self.now, &mut self.expired, name, value);
+            see(self.expiry, &mut self.expired, name, value);
         }
         Some(attr)
     }
