@@ -6,7 +6,7 @@ use singletable::{AttributeValue, Db, Error, Executor, SdkExecutor};
 
 use crate::app;
 use crate::model::*;
-use crate::support::fresh_db;
+use crate::support::{fresh_db, raw_item};
 
 fn ids<'a>(orders: impl IntoIterator<Item = &'a Order>) -> Vec<&'a str> {
     orders.into_iter().map(|o| o.order_id.as_str()).collect()
@@ -26,22 +26,6 @@ async fn shop_runs_on_embedded_backend() {
     app::tour(&db).await.unwrap();
     let fresh: Db<Embedded> = Db::in_memory::<AppTable>("AppTable").unwrap();
     check_shop(&fresh).await;
-}
-
-/// A raw item by key, through the executor (what any other client reads).
-async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> singletable::Item {
-    let mut key = singletable::Item::new();
-    key.insert("PK".into(), AttributeValue::S(pk.into()));
-    key.insert("SK".into(), AttributeValue::S(sk.into()));
-    db.executor()
-        .get_item(singletable::request::GetItem {
-            table: db.table_name().into(),
-            key,
-            consistent: true,
-        })
-        .await
-        .unwrap()
-        .expect("item exists")
 }
 
 async fn check_shop<E: Executor>(db: &Db<E>) {

@@ -3,7 +3,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use singletable::{Db, SdkExecutor, Table};
+use singletable::request::GetItem;
+use singletable::{AttributeValue, Db, Executor, Item, SdkExecutor, Table};
 
 /// The endpoint of the DynamoDB Local the test command started.
 pub fn endpoint() -> String {
@@ -32,4 +33,20 @@ pub async fn fresh_db<T: Table>(prefix: &str) -> Db<SdkExecutor> {
         "table name should be fresh"
     );
     db
+}
+
+/// A raw item by key, through the executor (what any other client reads).
+pub async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> Item {
+    let mut key = Item::new();
+    key.insert("PK".into(), AttributeValue::S(pk.into()));
+    key.insert("SK".into(), AttributeValue::S(sk.into()));
+    db.executor()
+        .get_item(GetItem {
+            table: db.table_name().into(),
+            key,
+            consistent: true,
+        })
+        .await
+        .unwrap()
+        .expect("item exists")
 }

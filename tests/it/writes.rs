@@ -16,25 +16,10 @@ use singletable::{
 
 use crate::app;
 use crate::model::*;
-use crate::support::fresh_db;
+use crate::support::{fresh_db, raw_item};
 
 fn raw_attr(item: &Item, name: &str) -> Option<String> {
     item.get(name).and_then(|v| v.as_s().ok()).cloned()
-}
-
-async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> Item {
-    let mut key = Item::new();
-    key.insert("PK".into(), AttributeValue::S(pk.into()));
-    key.insert("SK".into(), AttributeValue::S(sk.into()));
-    db.executor()
-        .get_item(GetItem {
-            table: db.table_name().into(),
-            key,
-            consistent: true,
-        })
-        .await
-        .unwrap()
-        .expect("item exists")
 }
 
 #[tokio::test]
