@@ -104,6 +104,10 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
             fn ttl_attribute() -> #p::__private::Option<&'static str> {
                 <#table as #p::Table>::TTL
             }
+
+            fn cursor_scope() -> &'static str {
+                ::core::concat!("collection:", #name)
+            }
         }
 
         #[automatically_derived]

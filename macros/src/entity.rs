@@ -270,7 +270,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
                     #scan
                     #krate::__private::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
-                    #krate::__private::Ok(Self { #init_scanned })
+                    let __entity = Self { #init_scanned };
+                    #krate::__private::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
+                    #krate::__private::Ok(__entity)
                 }
 
                 fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
@@ -281,7 +283,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     if !#krate::__private::check_entity_type(__entity_type, TABLE.entity_type, #entity_lit, __other)? {
                         return #krate::__private::Ok(#krate::__private::None);
                     }
-                    #krate::__private::Ok(#krate::__private::Some(Self { #init_read }))
+                    let __entity = Self { #init_read };
+                    #krate::__private::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
+                    #krate::__private::Ok(#krate::__private::Some(__entity))
                 }
             }
         };

@@ -146,6 +146,33 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             })
         }
     });
+    // The key fields as stored attributes, with their validations: what
+    // an upsert writes when it creates the item.
+    let key_values = primary.iter().map(|n| {
+        let f = ctx.field(n);
+        let (id, ty, stored, field) = (&f.ident, &f.ty, &f.stored, f.name());
+        let owned = match crate::model::arg_kind(ty) {
+            crate::model::ArgKind::Str => quote!(&#p::__private::String::from(#id)),
+            crate::model::ArgKind::Copy => quote!(&#id),
+            crate::model::ArgKind::Ref => quote!(#id),
+        };
+        let check = match crate::model::check_fn(f) {
+            Some(check) => quote! {
+                if let #p::__private::Err(__msg) = Self::#check(__v) {
+                    return #p::__private::Err(#p::Error::Validation { entity: #entity, field: #field, message: __msg });
+                }
+            },
+            None => TokenStream::new(),
+        };
+        let encode = quote_spanned!(ty.span()=> <#ty as #p::Attr>::to_attr(__v));
+        quote! {
+            (#stored, (|| {
+                let __v: &#ty = #owned;
+                #check
+                #encode.map_err(|__e| #p::Error::Encode { entity: #entity, source: __e.at(#stored) })
+            })())
+        }
+    });
     let update_doc = format!(
         "Starts an UpdateItem of the `{entity}` with this key. Index keys built from the fields it changes are rewritten in the same request; it fails with `Error::NotFound` when the item does not exist (unless `.upsert()`)."
     );
@@ -163,6 +190,7 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             #[doc = #update_doc]
             #vis fn update(#(#params),*) -> #p::Update<Self> {
                 #p::Update::new(Self::key(#(#args),*), #p::__private::vec![#(#parts),*])
+                    .with_key_values(#p::__private::vec![#(#key_values),*])
             }
         }
     };
@@ -251,6 +279,42 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
             #p::__private::Ok(())
         }
     });
+    let required = ctx
+        .fields
+        .iter()
+        .filter(|f| {
+            // Stamps are written by the upsert itself.
+            !f.skipped()
+                && f.opts.default.is_none()
+                && !f.opts.version.is_present()
+                && !f.opts.created_at.is_present()
+                && !f.opts.updated_at.is_present()
+        })
+        .map(|f| {
+            let (ty, name) = (&f.ty, f.name());
+            let absent_ok = if f.opts.serde.is_present() {
+                quote!(|| false)
+            } else if f.opts.ttl.is_present() {
+                quote_spanned!(ty.span()=> || #p::__private::ttl_from_attr::<#ty>(#p::__private::None).is_ok())
+            } else {
+                quote_spanned!(ty.span()=> || <#ty as #p::Attr>::from_absent().is_ok())
+            };
+            quote!(#p::entity::Required { field: #name, absent_ok: #absent_ok })
+        });
+    out.extend(quote! {
+        const REQUIRED: &'static [#p::entity::Required] = &[#(#required),*];
+    });
+    if let Some(f) = ctx.fields.iter().find(|f| f.opts.created_at.is_present()) {
+        let (ty, stored) = (&f.ty, &f.stored);
+        out.extend(quote! {
+            fn created_at() -> #p::__private::Option<(&'static str, #p::entity::NowFn)> {
+                #p::__private::Some((#stored, || {
+                    #p::Attr::to_attr(&<#ty as #p::__private::Timestamp>::now())
+                        .map_err(|e| #p::Error::Encode { entity: #entity, source: e })
+                }))
+            }
+        });
+    }
     if let Some(f) = updated.first() {
         let (ty, stored) = (&f.ty, &f.stored);
         out.extend(quote! {

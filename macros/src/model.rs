@@ -278,8 +278,9 @@ impl Codec<'_> {
 
     /// Statements moving every attribute of `__item` (an owned map,
     /// consumed) into one `Option<AttributeValue>` local per stored field,
-    /// and the attribute named `entity_type` (if any) into `__entity_type`;
-    /// other attributes (key attributes, unknown ones) are dropped. One pass
+    /// and, for entities (`entity_type` given), the entity-type attribute
+    /// into `__entity_type` and the table's key attributes into
+    /// `__stored_pk`/`__stored_sk`; other attributes are dropped. One pass
     /// over the map with a `match` on the name, instead of hashing every
     /// field's name to remove it; values are decoded afterwards (read them
     /// with [`Codec::init`] and `in_place = false`). For owned maps this is
@@ -287,6 +288,10 @@ impl Codec<'_> {
     /// only when values can be borrowed.
     pub fn scan(&self, entity_type: Option<TokenStream>) -> TokenStream {
         let krate = self.krate;
+        let stored_key_decls = quote! {
+            let mut __stored_pk: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
+            let mut __stored_sk: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
+        };
         let stored = self.stored();
         let decls = stored.iter().map(|(i, _)| {
             let slot = Self::slot(*i);
@@ -299,8 +304,15 @@ impl Codec<'_> {
         });
         let (type_decl, type_arm) = match entity_type {
             Some(attr) => (
-                quote!(let mut __entity_type: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;),
-                quote!(__name if __name == #attr => __entity_type = #krate::__private::Some(__v),),
+                quote! {
+                    let mut __entity_type: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
+                    #stored_key_decls
+                },
+                quote! {
+                    __name if __name == #attr => __entity_type = #krate::__private::Some(__v),
+                    __name if __name == TABLE.pk => __stored_pk = #krate::__private::Some(__v),
+                    __name if TABLE.sk == #krate::__private::Some(__name) => __stored_sk = #krate::__private::Some(__v),
+                },
             ),
             None => (TokenStream::new(), TokenStream::new()),
         };
@@ -320,9 +332,10 @@ impl Codec<'_> {
     /// Statements reading every attribute of `__reader` (an `AttrReader`)
     /// once: each stored field's value is decoded into one local per field
     /// (a `Result`, so that an error is reported only once the entity type
-    /// is known), the attribute named `entity_type` (if any) is checked into
-    /// `__entity_type`, and other attributes (key attributes, unknown ones)
-    /// are skipped without being copied. Read the locals with
+    /// is known), for entities the entity-type attribute is checked into
+    /// `__entity_type` and the table's key attributes are kept in
+    /// `__stored_pk`/`__stored_sk`, and other attributes are skipped without
+    /// being copied. Read the locals with
     /// [`Codec::init`].
     pub fn read(
         &self,
@@ -330,6 +343,10 @@ impl Codec<'_> {
         wrap: impl Fn(TokenStream) -> TokenStream,
     ) -> TokenStream {
         let krate = self.krate;
+        let stored_key_decls = quote! {
+            let mut __stored_pk: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
+            let mut __stored_sk: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
+        };
         let stored = self.stored();
         let decls = stored.iter().map(|(i, f)| {
             let slot = Self::slot(*i);
@@ -352,17 +369,32 @@ impl Codec<'_> {
             }
         });
         let unreadable = wrap(quote!(__e));
-        let (type_decl, type_arm) = match entity_type {
+        // Entities also read the table's key attributes, which the
+        // decoded fields must rebuild (see `check_stored_key`); so they
+        // read with `next_attr`, which does not leave them out.
+        let (type_decl, type_arm, next) = match entity_type {
             Some((attr, expected)) => (
-                quote!(let mut __entity_type: #krate::__private::Option<#krate::__private::TypeSeen> = #krate::__private::None;),
-                quote!(__name if __name == #attr => __entity_type = #krate::__private::Some(#krate::__private::TypeSeen::of(&__v, #expected)),),
+                quote! {
+                    let mut __entity_type: #krate::__private::Option<#krate::__private::TypeSeen> = #krate::__private::None;
+                    #stored_key_decls
+                },
+                quote! {
+                    __name if __name == #attr => __entity_type = #krate::__private::Some(#krate::__private::TypeSeen::of(&__v, #expected)),
+                    __name if __name == TABLE.pk => __stored_pk = #krate::__private::Some(__v.into_owned()),
+                    __name if TABLE.sk == #krate::__private::Some(__name) => __stored_sk = #krate::__private::Some(__v.into_owned()),
+                },
+                quote!(next_attr),
             ),
-            None => (TokenStream::new(), TokenStream::new()),
+            None => (
+                TokenStream::new(),
+                TokenStream::new(),
+                quote!(next_data_attr),
+            ),
         };
         quote! {
             #(#decls)*
             #type_decl
-            while let #krate::__private::Some(__attr) = #krate::reader::AttrReader::next_data_attr(__reader) {
+            while let #krate::__private::Some(__attr) = #krate::reader::AttrReader::#next(__reader) {
                 let (__k, __v) = match __attr {
                     #krate::__private::Ok(__attr) => __attr,
                     #krate::__private::Err(__e) => return #krate::__private::Err(#unreadable),

@@ -67,7 +67,7 @@ impl<E: Executor> Db<E> {
     /// A handle over any executor.
     pub fn with_executor(exec: E, table: impl Into<String>) -> Self {
         let table = table.into();
-        let cursor_secret = format!("singletable-cursor:{table}").into_bytes();
+        let cursor_secret = crate::page::process_secret();
         Self {
             exec,
             table,
@@ -75,10 +75,12 @@ impl<E: Executor> Db<E> {
         }
     }
 
-    /// Signs cursors with `secret`. Without it cursors are still checked for
-    /// integrity, scope and shape, but anyone who knows the table name can
-    /// forge a start position inside a partition they may already query;
-    /// with a secret they cannot.
+    /// Seals cursors with `secret`: they are encrypted and authenticated
+    /// with keys derived from it (see [`crate::page`]). Without it, a
+    /// handle uses a random secret drawn once per process, so cursors are
+    /// opaque and unforgeable but valid only in the process that made them:
+    /// set the same secret on every process that serves the same clients
+    /// (a fleet, a Lambda function), and keep it out of client reach.
     pub fn with_cursor_secret(mut self, secret: impl Into<Vec<u8>>) -> Self {
         self.cursor_secret = secret.into();
         self

@@ -99,6 +99,17 @@ pub trait Entity: Sized {
         Ok(())
     }
 
+    /// The stored fields an upsert must set when it may create the item:
+    /// every field without a default, automatic timestamp or version (each
+    /// says whether its type reads an absent attribute anyway).
+    const REQUIRED: &'static [Required] = &[];
+
+    /// The stored name of the `#[attr(created_at)]` field and a function
+    /// giving its current value, for upserts.
+    fn created_at() -> Option<(&'static str, NowFn)> {
+        None
+    }
+
     /// The stored name of the `#[attr(updated_at)]` field and a function
     /// giving its current value, for updates.
     fn updated_at() -> Option<(&'static str, NowFn)> {
@@ -153,6 +164,67 @@ pub trait Entity: Sized {
         }
         Self::from_item(item).map(Some)
     }
+}
+
+/// Compares the key attributes an item was stored under with the key its
+/// decoded fields build; a difference is a
+/// [`DecodeErrorKind::KeyMismatch`](crate::DecodeErrorKind::KeyMismatch) at
+/// the key attribute.
+pub(crate) fn check_stored_key<T: Entity>(
+    entity: &T,
+    pk: Option<crate::value::AttributeValue>,
+    sk: Option<crate::value::AttributeValue>,
+) -> Result<(), Error> {
+    use crate::error::{DecodeError, DecodeErrorKind};
+    use crate::value::AttributeValue;
+    let table = <T::Table as Table>::PK;
+    let mismatch = |attribute: &str, stored: &AttributeValue, expected: String| Error::Decode {
+        entity: T::ENTITY_TYPE,
+        source: DecodeError::new(DecodeErrorKind::KeyMismatch {
+            stored: match stored {
+                AttributeValue::S(s) => s.clone(),
+                other => format!("{other:?}"),
+            },
+            expected,
+        })
+        .at(attribute),
+    };
+    let built = match entity.primary_key() {
+        Ok(key) => key,
+        Err(e) => {
+            let (attribute, stored) = match (&pk, &sk) {
+                (Some(v), _) => (table, v),
+                (None, Some(v)) => (<T::Table as Table>::SK.unwrap_or(table), v),
+                (None, None) => return Ok(()),
+            };
+            return Err(mismatch(attribute, stored, format!("no key ({e})")));
+        }
+    };
+    if let Some(stored) = &pk
+        && !matches!(stored, AttributeValue::S(s) if *s == built.pk)
+    {
+        return Err(mismatch(table, stored, built.pk));
+    }
+    if let (Some(stored), Some(attribute)) = (&sk, <T::Table as Table>::SK) {
+        let agrees = match (stored, &built.sk) {
+            (AttributeValue::S(s), Some(b)) => s == b,
+            _ => false,
+        };
+        if !agrees {
+            return Err(mismatch(attribute, stored, built.sk.unwrap_or_default()));
+        }
+    }
+    Ok(())
+}
+
+/// A stored field of an entity, as upserts check it: whether its type
+/// reads an absent attribute (as `Option`, sets and collections do).
+#[derive(Debug, Clone, Copy)]
+pub struct Required {
+    /// The Rust field name.
+    pub field: &'static str,
+    /// Whether the field decodes from an absent attribute.
+    pub absent_ok: fn() -> bool,
 }
 
 /// Gives the current time as an attribute value (automatic timestamps).

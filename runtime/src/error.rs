@@ -180,13 +180,15 @@ pub enum CursorError {
     /// Made by another format version.
     #[error("cursor version {0} is not supported")]
     Version(u8),
-    /// The checksum does not match: the cursor was altered.
-    #[error("cursor was altered or signed with another key")]
+    /// Authentication failed: the cursor was altered, or sealed with
+    /// another secret (another handle's, or another process's when no
+    /// secret is set).
+    #[error("cursor was altered or sealed with another secret")]
     Tampered,
     /// The cursor's content is not a cursor.
     #[error("cursor content is malformed")]
     Malformed,
-    /// The cursor belongs to another access pattern or partition.
+    /// The cursor belongs to another entity, access pattern or partition.
     #[error("cursor belongs to {found:?}, not to this query ({expected:?})")]
     Foreign {
         /// What this query expects.
@@ -194,6 +196,13 @@ pub enum CursorError {
         /// What the cursor was made for.
         found: String,
     },
+    /// The cursor was made by the same access pattern with another index,
+    /// direction, sort-key condition or filter, where its position means
+    /// something else.
+    #[error(
+        "cursor was made by a query of another shape (index, direction, sort-key condition or filter)"
+    )]
+    OtherShape,
 }
 
 /// Why a value cannot be a key part, or a key string cannot be parsed.
@@ -281,6 +290,17 @@ pub enum DecodeErrorKind {
         expected: &'static str,
         /// Entity type stored in the item.
         found: String,
+    },
+    /// The item's key attribute (named by the error's path) is not the key
+    /// its decoded key fields build: the stored fields contradict the key
+    /// the item lives under. singletable trusts neither and refuses the
+    /// item, since writing it back would move it to another key.
+    #[error("the item is stored under {stored:?} but its key fields build {expected:?}")]
+    KeyMismatch {
+        /// The key attribute as stored.
+        stored: String,
+        /// The key the item's fields build.
+        expected: String,
     },
     /// Any other invalid value (an unknown enum string, a bad timestamp).
     #[error("{0}")]

@@ -214,6 +214,22 @@ pub mod __private {
         check_entity_type(seen, attribute, expected, crate::OtherTypes::Error).map(|_| ())
     }
 
+    /// Refuses an item whose key attributes are not the key its decoded
+    /// fields build: key fields are stored as plain attributes too, and a
+    /// value that contradicts the key would redirect the next write of the
+    /// entity to another item. `None` (the attribute was not read, for
+    /// example under a projection) contradicts nothing.
+    pub fn check_stored_key<T: crate::Entity>(
+        entity: &T,
+        pk: Option<AttributeValue>,
+        sk: Option<AttributeValue>,
+    ) -> crate::Result<()> {
+        if pk.is_none() && sk.is_none() {
+            return Ok(());
+        }
+        crate::entity::check_stored_key(entity, pk, sk)
+    }
+
     /// A sparse index's `when =`: a `bool` field or a function returning one.
     #[diagnostic::on_unimplemented(
         message = "a sparse index condition must be a `bool`, not `{Self}`",

@@ -1,28 +1,42 @@
 //! Opaque pagination cursors.
 //!
-//! A cursor is `base64url(version ‖ mac ‖ payload)`: the payload names the
-//! access pattern, the partition key value and DynamoDB's
-//! `LastEvaluatedKey`; the MAC (HMAC-SHA256, truncated to 16 bytes) is keyed
-//! with the [`Db`](crate::Db)'s cursor secret. A cursor that was altered,
-//! made by another version, or made for another access pattern or partition
-//! is refused with [`CursorError`]; its key must also hold only the table's
-//! key attributes, as strings, with the query's partition key value.
+//! A cursor is `base64url(version ‖ nonce ‖ XChaCha20-Poly1305(payload))`:
+//! the payload names the entity (or collection), the access pattern, the
+//! partition, a digest of the query's shape (index, direction, sort-key
+//! condition, filter) and DynamoDB's `LastEvaluatedKey`. It is encrypted
+//! and authenticated with a key derived from the [`Db`](crate::Db)'s
+//! cursor secret, so a client learns nothing from it (the last evaluated
+//! key of a filtered query can be an item the filter hid) and cannot alter
+//! it. The nonce is derived from the payload (a synthetic IV), so equal
+//! positions give equal cursors and no random nonce can repeat.
+//!
+//! A cursor that was altered, made by another version, sealed with another
+//! secret, or made for another entity, access pattern, partition or query
+//! shape is refused with [`CursorError`]; its key must also hold only the
+//! key attributes of the table and index queried, as strings, with the
+//! query's partition key value.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chacha20poly1305::aead::{Aead, KeyInit};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
+use sha2::{Digest, Sha256};
 
 use crate::error::CursorError;
+use crate::expr::{Condition, Rendered, SortCondition};
 use crate::value::{AttributeValue, Item};
 
-const VERSION: u8 = 1;
-const MAC_LEN: usize = 16;
+const VERSION: u8 = 2;
+const NONCE_LEN: usize = 24;
+const TAG_LEN: usize = 16;
 
 /// What a cursor is valid for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CursorScope<'a> {
+    /// The entity type (or collection) the query decodes.
+    pub entity: &'a str,
     /// Access pattern name (or `table:<entity>` for ad-hoc queries).
     pub pattern: &'a str,
     /// Partition key value of the query.
@@ -32,12 +46,141 @@ pub struct CursorScope<'a> {
     /// Attributes allowed in the start key: key attributes of the table and
     /// of the index queried.
     pub key_attrs: &'a [&'a str],
+    /// Digest of what else gives a position its meaning: see
+    /// [`shape_digest`].
+    pub shape: [u8; 16],
+}
+
+/// A digest of a query's shape: the index it reads, its direction, its
+/// sort-key condition and its filter. A cursor is refused under a query of
+/// another shape, where its position would mean something else (or, for a
+/// sort-key condition, start outside the range the query allows).
+pub fn shape_digest(
+    index: Option<&str>,
+    forward: bool,
+    sort: Option<&SortCondition>,
+    filter: Option<&Condition>,
+    shards: usize,
+) -> [u8; 16] {
+    let mut h = Sha256::new();
+    let mut field = |b: &[u8]| {
+        h.update((b.len() as u64).to_be_bytes());
+        h.update(b);
+    };
+    field(index.unwrap_or("").as_bytes());
+    field(&[u8::from(index.is_some()), u8::from(forward)]);
+    field(&(shards as u64).to_be_bytes());
+    match sort {
+        None => field(b"-"),
+        Some(SortCondition::Compare(op, v)) => {
+            field(format!("{op:?}").as_bytes());
+            field(v.as_bytes());
+        }
+        Some(SortCondition::Between(lo, hi)) => {
+            field(b"between");
+            field(lo.as_bytes());
+            field(hi.as_bytes());
+        }
+        Some(SortCondition::BeginsWith(p)) => {
+            field(b"begins_with");
+            field(p.as_bytes());
+        }
+    }
+    match filter {
+        None => field(b"-"),
+        Some(c) => {
+            // The rendered text is deterministic; the placeholders' values
+            // are fed in placeholder order, maps and sets canonically.
+            let mut r = Rendered::default();
+            field(r.condition(c).as_bytes());
+            let mut names: Vec<_> = r.names.iter().collect();
+            names.sort();
+            for (k, v) in names {
+                field(k.as_bytes());
+                field(v.as_bytes());
+            }
+            let mut values: Vec<_> = r.values.iter().collect();
+            values.sort_by(|a, b| a.0.cmp(b.0));
+            for (k, v) in values {
+                field(k.as_bytes());
+                let mut out = Vec::new();
+                canonical(v, &mut out);
+                field(&out);
+            }
+        }
+    }
+    let full = h.finalize();
+    let mut out = [0; 16];
+    out.copy_from_slice(&full[..16]);
+    out
+}
+
+/// A canonical byte encoding of a value: tagged, length-prefixed, map
+/// entries and set elements sorted.
+fn canonical(v: &AttributeValue, out: &mut Vec<u8>) {
+    fn bytes(out: &mut Vec<u8>, tag: u8, b: &[u8]) {
+        out.push(tag);
+        out.extend_from_slice(&(b.len() as u64).to_be_bytes());
+        out.extend_from_slice(b);
+    }
+    fn sorted<'a>(items: impl Iterator<Item = &'a [u8]>) -> Vec<&'a [u8]> {
+        let mut v: Vec<&[u8]> = items.collect();
+        v.sort();
+        v
+    }
+    match v {
+        AttributeValue::S(s) => bytes(out, b's', s.as_bytes()),
+        AttributeValue::N(n) => bytes(out, b'n', n.as_bytes()),
+        AttributeValue::B(b) => bytes(out, b'b', b.as_ref()),
+        AttributeValue::Bool(b) => bytes(out, b't', &[u8::from(*b)]),
+        AttributeValue::Null(_) => bytes(out, b'0', &[]),
+        AttributeValue::Ss(s) => {
+            out.push(b'S');
+            for e in sorted(s.iter().map(|x| x.as_bytes())) {
+                bytes(out, b's', e);
+            }
+        }
+        AttributeValue::Ns(s) => {
+            out.push(b'N');
+            for e in sorted(s.iter().map(|x| x.as_bytes())) {
+                bytes(out, b'n', e);
+            }
+        }
+        AttributeValue::Bs(s) => {
+            out.push(b'B');
+            for e in sorted(s.iter().map(|x| x.as_ref())) {
+                bytes(out, b'b', e);
+            }
+        }
+        AttributeValue::L(l) => {
+            bytes(out, b'L', &(l.len() as u64).to_be_bytes());
+            for e in l {
+                canonical(e, out);
+            }
+        }
+        AttributeValue::M(m) => {
+            bytes(out, b'M', &(m.len() as u64).to_be_bytes());
+            let mut entries: Vec<_> = m.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            for (k, e) in entries {
+                bytes(out, b'k', k.as_bytes());
+                canonical(e, out);
+            }
+        }
+        _ => bytes(out, b'?', &[]),
+    }
 }
 
 #[derive(Serialize, Deserialize)]
 struct Payload {
+    /// Entity or collection.
+    t: String,
+    /// Access pattern.
     p: String,
+    /// Partition key value.
     k: String,
+    /// Shape digest.
+    q: [u8; 16],
     e: Vec<(String, String)>,
     /// Sharded queries: per shard, whether it is exhausted and where it
     /// continues.
@@ -66,12 +209,40 @@ fn strings(item: &Item) -> Option<Vec<(String, String)>> {
     Some(e)
 }
 
+/// The cipher and the nonce key derived from a cursor secret.
+fn keys(secret: &[u8]) -> (XChaCha20Poly1305, [u8; 32]) {
+    let derive = |label: &[u8]| -> [u8; 32] {
+        // HMAC accepts keys of any length, so this cannot fail.
+        let mut m = <Hmac<Sha256> as Mac>::new_from_slice(secret)
+            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+        m.update(label);
+        m.finalize().into_bytes().into()
+    };
+    let cipher = XChaCha20Poly1305::new(&derive(b"singletable cursor v2: encryption").into());
+    (cipher, derive(b"singletable cursor v2: nonce"))
+}
+
 fn seal(secret: &[u8], payload: &Payload) -> Option<String> {
     let json = serde_json::to_vec(payload).ok()?;
-    let mut bytes = Vec::with_capacity(1 + MAC_LEN + json.len());
+    let (cipher, nonce_key) = keys(secret);
+    let mut m = <Hmac<Sha256> as Mac>::new_from_slice(&nonce_key)
+        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+    m.update(&json);
+    let tag = m.finalize().into_bytes();
+    let nonce = XNonce::from_slice(&tag[..NONCE_LEN]);
+    let sealed = cipher
+        .encrypt(
+            nonce,
+            chacha20poly1305::aead::Payload {
+                msg: &json,
+                aad: &[VERSION],
+            },
+        )
+        .ok()?;
+    let mut bytes = Vec::with_capacity(1 + NONCE_LEN + sealed.len());
     bytes.push(VERSION);
-    bytes.extend_from_slice(&mac(secret, &json));
-    bytes.extend_from_slice(&json);
+    bytes.extend_from_slice(nonce);
+    bytes.extend_from_slice(&sealed);
     Some(URL_SAFE_NO_PAD.encode(bytes))
 }
 
@@ -83,22 +254,35 @@ fn open(secret: &[u8], scope: &CursorScope<'_>, cursor: &str) -> Result<Payload,
     if version != VERSION {
         return Err(CursorError::Version(version));
     }
-    if rest.len() < MAC_LEN {
+    if rest.len() < NONCE_LEN + TAG_LEN {
         return Err(CursorError::Encoding);
     }
-    let (tag, json) = rest.split_at(MAC_LEN);
-    let mut m = <Hmac<Sha256> as Mac>::new_from_slice(secret)
-        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-    m.update(&[VERSION]);
-    m.update(json);
-    m.verify_truncated_left(tag)
+    let (nonce, sealed) = rest.split_at(NONCE_LEN);
+    let (cipher, _) = keys(secret);
+    let json = cipher
+        .decrypt(
+            XNonce::from_slice(nonce),
+            chacha20poly1305::aead::Payload {
+                msg: sealed,
+                aad: &[VERSION],
+            },
+        )
         .map_err(|_| CursorError::Tampered)?;
-    let payload: Payload = serde_json::from_slice(json).map_err(|_| CursorError::Malformed)?;
-    if payload.p != scope.pattern || payload.k != scope.partition {
+    let payload: Payload = serde_json::from_slice(&json).map_err(|_| CursorError::Malformed)?;
+    if payload.t != scope.entity || payload.p != scope.pattern {
         return Err(CursorError::Foreign {
-            expected: format!("{} {}", scope.pattern, scope.partition),
-            found: format!("{} {}", payload.p, payload.k),
+            expected: format!("{} {}", scope.entity, scope.pattern),
+            found: format!("{} {}", payload.t, payload.p),
         });
+    }
+    if payload.k != scope.partition {
+        return Err(CursorError::Foreign {
+            expected: format!("{} {} in this partition", scope.entity, scope.pattern),
+            found: format!("{} {} in another partition", payload.t, payload.p),
+        });
+    }
+    if payload.q != scope.shape {
+        return Err(CursorError::OtherShape);
     }
     Ok(payload)
 }
@@ -123,6 +307,17 @@ fn start_key(
     }
 }
 
+fn payload(scope: &CursorScope<'_>) -> Payload {
+    Payload {
+        t: scope.entity.to_owned(),
+        p: scope.pattern.to_owned(),
+        k: scope.partition.to_owned(),
+        q: scope.shape,
+        e: Vec::new(),
+        s: Vec::new(),
+    }
+}
+
 /// Encodes the positions of every shard of a sharded query.
 pub fn encode_shards(
     secret: &[u8],
@@ -140,10 +335,8 @@ pub fn encode_shards(
     seal(
         secret,
         &Payload {
-            p: scope.pattern.to_owned(),
-            k: scope.partition.to_owned(),
-            e: Vec::new(),
             s,
+            ..payload(scope)
         },
     )
 }
@@ -176,28 +369,14 @@ pub fn decode_shards(
         .collect()
 }
 
-fn mac(secret: &[u8], payload: &[u8]) -> [u8; MAC_LEN] {
-    // HMAC accepts keys of any length, so this cannot fail.
-    let mut m = <Hmac<Sha256> as Mac>::new_from_slice(secret)
-        .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-    m.update(&[VERSION]);
-    m.update(payload);
-    let full = m.finalize().into_bytes();
-    let mut out = [0; MAC_LEN];
-    out.copy_from_slice(&full[..MAC_LEN]);
-    out
-}
-
 /// Encodes `LastEvaluatedKey` as a cursor for `scope`. Key attributes that
 /// are not strings (never produced by singletable's keys) give `None`.
 pub fn encode(secret: &[u8], scope: &CursorScope<'_>, last_key: &Item) -> Option<String> {
     seal(
         secret,
         &Payload {
-            p: scope.pattern.to_owned(),
-            k: scope.partition.to_owned(),
             e: strings(last_key)?,
-            s: Vec::new(),
+            ..payload(scope)
         },
     )
 }
@@ -211,16 +390,43 @@ pub fn decode(secret: &[u8], scope: &CursorScope<'_>, cursor: &str) -> Result<It
     start_key(scope, payload.e, scope.partition)
 }
 
+/// The cursor secret of a handle that was given none: random, drawn once
+/// per process. Cursors then stay valid for the life of the process;
+/// applications served by several processes (or that must honour cursors
+/// across restarts) set one secret with
+/// [`Db::with_cursor_secret`](crate::Db::with_cursor_secret).
+pub(crate) fn process_secret() -> Vec<u8> {
+    static SECRET: std::sync::OnceLock<[u8; 32]> = std::sync::OnceLock::new();
+    SECRET
+        .get_or_init(|| {
+            let mut key = [0u8; 32];
+            if getrandom::fill(&mut key).is_err() {
+                // No OS randomness: fall back to std's randomly seeded
+                // hasher keys, still unknown to clients.
+                use std::hash::{BuildHasher, Hasher};
+                for chunk in key.chunks_mut(8) {
+                    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+                    h.write_usize(chunk.as_ptr() as usize);
+                    chunk.copy_from_slice(&h.finish().to_le_bytes());
+                }
+            }
+            key
+        })
+        .to_vec()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn scope() -> CursorScope<'static> {
         CursorScope {
+            entity: "Order",
             pattern: "orders",
             partition: "USER#1",
             pk_attr: "PK",
             key_attrs: &["PK", "SK"],
+            shape: shape_digest(None, true, None, None, 0),
         }
     }
 
@@ -235,6 +441,7 @@ mod tests {
     fn round_trips_and_refuses_changes() {
         let c = encode(b"s", &scope(), &key()).unwrap();
         assert_eq!(decode(b"s", &scope(), &c).unwrap(), key());
+        assert_eq!(encode(b"s", &scope(), &key()).unwrap(), c, "deterministic");
         assert_eq!(decode(b"other", &scope(), &c), Err(CursorError::Tampered));
         let mut other = scope();
         other.partition = "USER#2";
@@ -242,7 +449,49 @@ mod tests {
             decode(b"s", &other, &c),
             Err(CursorError::Foreign { .. })
         ));
+        let mut other = scope();
+        other.entity = "Invoice";
+        assert!(matches!(
+            decode(b"s", &other, &c),
+            Err(CursorError::Foreign { .. })
+        ));
+        let mut other = scope();
+        other.shape = shape_digest(None, false, None, None, 0);
+        assert_eq!(decode(b"s", &other, &c), Err(CursorError::OtherShape));
         assert_eq!(decode(b"s", &scope(), "%%%"), Err(CursorError::Encoding));
         assert_eq!(decode(b"s", &scope(), ""), Err(CursorError::Encoding));
+    }
+
+    #[test]
+    fn shapes_differ_by_every_part() {
+        use crate::expr::Cmp;
+        let f = Condition::eq("status", AttributeValue::S("A".into()));
+        let g = Condition::eq("status", AttributeValue::S("B".into()));
+        let sk = SortCondition::BeginsWith("ORDER#".into());
+        let shapes = [
+            shape_digest(None, true, None, None, 0),
+            shape_digest(Some("GSI1"), true, None, None, 0),
+            shape_digest(None, false, None, None, 0),
+            shape_digest(None, true, Some(&sk), None, 0),
+            shape_digest(
+                None,
+                true,
+                Some(&SortCondition::Compare(Cmp::Gt, "ORDER#".into())),
+                None,
+                0,
+            ),
+            shape_digest(None, true, None, Some(&f), 0),
+            shape_digest(None, true, None, Some(&g), 0),
+            shape_digest(None, true, None, None, 4),
+        ];
+        for (i, a) in shapes.iter().enumerate() {
+            for b in &shapes[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(
+            shape_digest(None, true, Some(&sk), Some(&f), 0),
+            shape_digest(None, true, Some(&sk), Some(&f.clone()), 0)
+        );
     }
 }

@@ -71,6 +71,13 @@ pub trait Decode: Sized {
     fn ttl_attribute() -> Option<&'static str> {
         None
     }
+
+    /// What the query's cursors are scoped to besides the access pattern:
+    /// the entity type, or the collection's name. A cursor made by a query
+    /// of another entity is refused, even under the same pattern name.
+    fn cursor_scope() -> &'static str {
+        std::any::type_name::<Self>()
+    }
 }
 
 /// Decodes items into a vector (see [`Query::read_items`]).
@@ -138,6 +145,10 @@ impl<T: Entity> Decode for T {
 
     fn ttl_attribute() -> Option<&'static str> {
         <T::Table as crate::Table>::TTL
+    }
+
+    fn cursor_scope() -> &'static str {
+        T::ENTITY_TYPE
     }
 }
 
@@ -349,12 +360,25 @@ impl<T, I> Query<T, I> {
         self.limit
     }
 
-    pub(crate) fn scope(&self) -> CursorScope<'_> {
+    /// What this query's cursors are valid for; `shards` is the number of
+    /// shards a sharded query reads (0 for a plain one).
+    pub(crate) fn scope(&self, shards: usize) -> CursorScope<'_>
+    where
+        T: Decode,
+    {
         CursorScope {
+            entity: T::cursor_scope(),
             pattern: self.pattern,
             partition: &self.pk,
             pk_attr: self.pk_attr,
             key_attrs: &self.key_attrs,
+            shape: page::shape_digest(
+                self.index,
+                self.forward,
+                self.sk.as_ref(),
+                self.filter.as_ref(),
+                shards,
+            ),
         }
     }
 
@@ -437,7 +461,7 @@ impl<T: Decode, I> Query<T, I> {
     ) -> Result<Page<T>, Error> {
         self.take_error()?;
         let start = match cursor {
-            Some(c) => Some(page::decode(db.cursor_secret(), &self.scope(), c)?),
+            Some(c) => Some(page::decode(db.cursor_secret(), &self.scope(0), c)?),
             None => None,
         };
         let req = self.request(db.table_name(), start, self.limit)?;
@@ -446,7 +470,7 @@ impl<T: Decode, I> Query<T, I> {
         self.read_items(raw.items, &mut items)?;
         let cursor = match raw.last_key {
             Some(k) => Some(
-                page::encode(db.cursor_secret(), &self.scope(), &k).ok_or_else(|| {
+                page::encode(db.cursor_secret(), &self.scope(0), &k).ok_or_else(|| {
                     Error::Limit("LastEvaluatedKey holds a non-string key".into())
                 })?,
             ),

@@ -84,8 +84,9 @@ pub trait AttrReader {
     fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>>;
 
     /// Like [`AttrReader::next_attr`], but may leave out the table's own
-    /// key attributes: the generated decoders never read them (an entity
-    /// cannot store a field under one). The default is `next_attr`.
+    /// key attributes, for decoders that never read them (documents and
+    /// raw readers; entity decoders read them, to check that the fields
+    /// agree with the key). The default is `next_attr`.
     fn next_data_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         self.next_attr()
     }

@@ -150,13 +150,13 @@ impl<T: Decode> ShardedQuery<T> {
         let base_pk = self.base.partition().to_owned();
         let key_attrs: Vec<String> = self
             .base
-            .scope()
+            .scope(n)
             .key_attrs
             .iter()
             .map(|a| (*a).to_owned())
             .collect();
         let positions = match cursor {
-            Some(c) => page::decode_shards(db.cursor_secret(), &self.base.scope(), c, n, |i| {
+            Some(c) => page::decode_shards(db.cursor_secret(), &self.base.scope(n), c, n, |i| {
                 with_shard(&base_pk, i as u16)
             })?,
             None => vec![ShardPosition::default(); n],
@@ -241,7 +241,7 @@ impl<T: Decode> ShardedQuery<T> {
                 })
                 .collect();
             Some(
-                page::encode_shards(db.cursor_secret(), &self.base.scope(), &positions)
+                page::encode_shards(db.cursor_secret(), &self.base.scope(n), &positions)
                     .ok_or_else(|| Error::InvalidRequest("a shard's key is not a string".into()))?,
             )
         };

@@ -1,12 +1,32 @@
-//! Item sizes as DynamoDB counts them, to refuse oversized items before
-//! sending them.
+//! Item sizes as DynamoDB counts them: the one size function of the crate.
+//! The pre-flight check of every write path ([`check_item`]) and the
+//! embedded backend's 400 KB limit, 1 MB pages and capacity units all call
+//! [`item_size`], so they cannot disagree.
 //!
-//! The rules (DynamoDB developer guide, "Item sizes and formats"): an item's
-//! size is the sum of its attribute names' and values' lengths; strings and
-//! binaries count their bytes; a number counts one byte per two significant
-//! digits plus one; booleans and nulls one byte; lists and maps three bytes
-//! plus their elements (with the names of a map's entries); sets the sum of
-//! their elements.
+//! The rules (DynamoDB developer guide, "Item sizes and formats", made exact
+//! against DynamoDB Local): an item's size is the sum of its attribute
+//! names' and values' lengths; strings and binaries count their UTF-8 bytes;
+//! a number counts its encoded length (one exponent byte, one byte per pair
+//! of significant digits aligned on the exponent's parity, and one
+//! terminator byte for a negative number of fewer than 20 pairs); booleans
+//! and nulls one byte; lists and maps three bytes, plus one byte per
+//! element, plus the elements (and the names of a map's entries); sets the
+//! sum of their elements. The boundary is checked byte for byte against
+//! DynamoDB Local for every type and nesting
+//! (`size_check_agrees_with_dynamodb_local_at_the_boundary`).
+//!
+//! ```
+//! use singletable::{AttributeValue, Item, size};
+//!
+//! let mut item = Item::new();
+//! item.insert("PK".into(), AttributeValue::S("USER#1".into())); // 2 + 6
+//! item.insert("n".into(), AttributeValue::N("-1.5".into()));    // 1 + 3
+//! item.insert(
+//!     "l".into(),
+//!     AttributeValue::L(vec![AttributeValue::Bool(true)]),      // 1 + 3 + 1 + 1
+//! );
+//! assert_eq!(size::item_size(&item), 8 + 4 + 6);
+//! ```
 
 use crate::error::Error;
 use crate::value::{AttributeValue, Item};
@@ -14,47 +34,94 @@ use crate::value::{AttributeValue, Item};
 /// DynamoDB's limit for one item, in bytes.
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;
 
-fn number_size(n: &str) -> usize {
-    let digits: String = n
-        .chars()
-        .take_while(|c| *c != 'e' && *c != 'E')
-        .filter(char::is_ascii_digit)
-        .collect();
-    let significant = digits
-        .trim_start_matches('0')
-        .trim_end_matches('0')
-        .len()
-        .max(1);
-    significant.div_ceil(2) + 1
+/// The stored length of a number given as DynamoDB's decimal text
+/// (`-1.5`, `12e3`): one exponent byte, significant digits in pairs (an odd
+/// decimal exponent starts with a half-empty pair), and a terminator for
+/// negatives shorter than 20 pairs. Zero is one byte.
+///
+/// ```
+/// use singletable::size::number_size;
+///
+/// assert_eq!(number_size("0"), 1);
+/// assert_eq!(number_size("5"), 2);
+/// assert_eq!(number_size("-1.5"), 3);
+/// assert_eq!(number_size("100"), 2);
+/// ```
+pub fn number_size(n: &str) -> usize {
+    let neg = n.as_bytes().first() == Some(&b'-');
+    let body = n.trim_start_matches(['-', '+']);
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().unwrap_or(0)),
+        None => (body, 0),
+    };
+    let int_len = mantissa.find('.').unwrap_or(mantissa.len());
+    let digits = || mantissa.bytes().filter(u8::is_ascii_digit);
+    let lead = digits().take_while(|d| *d == b'0').count();
+    let total = digits().count();
+    let trail = digits().rev().take_while(|d| *d == b'0').count();
+    if lead == total {
+        return 1;
+    }
+    let significant = total - lead - trail;
+    let exp = (int_len as i64 - lead as i64).saturating_add(exp);
+    let odd = usize::from(exp % 2 != 0);
+    let pairs = (significant + odd).div_ceil(2);
+    pairs + 1 + usize::from(neg && pairs < 20)
 }
 
-/// Size of one attribute value.
+/// Size of one attribute value, as DynamoDB counts it.
+///
+/// ```
+/// use singletable::{AttributeValue, size::value_size};
+///
+/// let list = AttributeValue::L(vec![AttributeValue::S("a".into()); 2]);
+/// assert_eq!(value_size(&list), 3 + 2 + 2);
+/// ```
 pub fn value_size(v: &AttributeValue) -> usize {
     match v {
         AttributeValue::S(s) => s.len(),
         AttributeValue::N(n) => number_size(n),
         AttributeValue::B(b) => b.as_ref().len(),
-        AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
-        AttributeValue::L(l) => 3 + l.iter().map(value_size).sum::<usize>(),
-        AttributeValue::M(m) => {
-            3 + m
-                .iter()
-                .map(|(k, v)| k.len() + value_size(v))
-                .sum::<usize>()
-        }
         AttributeValue::Ss(s) => s.iter().map(String::len).sum(),
         AttributeValue::Ns(s) => s.iter().map(|n| number_size(n)).sum(),
         AttributeValue::Bs(s) => s.iter().map(|b| b.as_ref().len()).sum(),
+        AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
+        AttributeValue::L(l) => 3 + l.len() + l.iter().map(value_size).sum::<usize>(),
+        AttributeValue::M(m) => {
+            3 + m.len()
+                + m.iter()
+                    .map(|(k, v)| k.len() + value_size(v))
+                    .sum::<usize>()
+        }
         _ => 0,
     }
 }
 
-/// Size of an item: attribute names plus values.
+/// Size of an item: attribute names plus values. Also what DynamoDB counts
+/// toward a 1 MB Query/Scan page and what capacity units are rounded from.
+///
+/// ```
+/// use singletable::{AttributeValue, Item, size::item_size};
+///
+/// let mut item = Item::new();
+/// item.insert("ok".into(), AttributeValue::Bool(true));
+/// assert_eq!(item_size(&item), 3);
+/// ```
 pub fn item_size(item: &Item) -> usize {
     item.iter().map(|(k, v)| k.len() + value_size(v)).sum()
 }
 
-/// Refuses an item over 400 KB.
+/// Refuses an item over 400 KB with [`Error::ItemTooLarge`]; nothing is
+/// sent. Every write path (puts, creates, transactions, batch puts) calls
+/// it on the complete item, key attributes and stamps included.
+///
+/// ```
+/// use singletable::{AttributeValue, Error, Item, size};
+///
+/// let mut item = Item::new();
+/// item.insert("big".into(), AttributeValue::S("x".repeat(size::MAX_ITEM_BYTES)));
+/// assert!(matches!(size::check_item("Doc", &item), Err(Error::ItemTooLarge { .. })));
+/// ```
 pub fn check_item(entity: &'static str, item: &Item) -> Result<(), Error> {
     let size = item_size(item);
     if size > MAX_ITEM_BYTES {
@@ -78,9 +145,11 @@ mod tests {
         item.insert("PK".into(), AttributeValue::S("USER#1".into()));
         item.insert("n".into(), AttributeValue::N("12345".into()));
         item.insert("ok".into(), AttributeValue::Bool(true));
-        // 2+6, 1+(3+1), 2+1
+        // 2+6, 1+(1 + 3 pairs: 1|23|45), 2+1
         assert_eq!(item_size(&item), 8 + 5 + 3);
-        assert_eq!(number_size("0"), 2);
-        assert_eq!(number_size("-1200.500"), 4);
+        assert_eq!(number_size("0"), 1);
+        assert_eq!(number_size("-0.0"), 1);
+        assert_eq!(number_size("-1200.500"), 5);
+        assert_eq!(number_size("1e99999999999999999999"), 2);
     }
 }

@@ -188,6 +188,9 @@ pub struct Update<E> {
     condition: Option<Condition>,
     expected_version: Option<u64>,
     upsert: bool,
+    /// The primary-key fields as stored attributes (or why one cannot be
+    /// stored), written by an upsert.
+    key_values: Vec<(&'static str, Result<AttributeValue, Error>)>,
     error: Option<Error>,
     _m: PhantomData<fn() -> E>,
 }
@@ -237,9 +240,21 @@ impl<E: Entity> Update<E> {
             condition: None,
             expected_version: None,
             upsert: false,
+            key_values: Vec::new(),
             error,
             _m: PhantomData,
         }
+    }
+
+    /// The primary-key fields' stored attributes, each checked against the
+    /// field's validations. Used by generated code.
+    #[doc(hidden)]
+    pub fn with_key_values(
+        mut self,
+        values: Vec<(&'static str, Result<AttributeValue, Error>)>,
+    ) -> Self {
+        self.key_values = values;
+        self
     }
 
     fn fail(mut self, e: Error) -> Self {
@@ -412,6 +427,17 @@ impl<E: Entity> Update<E> {
     /// Creates the item when it does not exist. By default an update of a
     /// missing item fails with [`Error::NotFound`], so no partial item
     /// without required fields is ever created.
+    ///
+    /// An upsert writes a complete item in its one UpdateItem: the
+    /// entity-type attribute, the primary-key fields, every index key (the
+    /// fields of each must be set by the update or be key fields), the
+    /// `created_at` stamp if the item is new. It must set every field the
+    /// entity cannot read as absent (non-`Option` fields without a
+    /// default), or it is refused before sending
+    /// ([`Error::InvalidRequest`]); its values pass the fields'
+    /// validations. It applies only where no item or an item of this
+    /// entity type exists (otherwise [`Error::ConditionFailed`]).
+    /// Versioned entities are created with `put_versioned` instead.
     pub fn upsert(mut self) -> Self {
         self.upsert = true;
         self
@@ -428,14 +454,53 @@ impl<E: Entity> Update<E> {
         }
         let mut actions = self.actions;
         let mut condition = self.condition;
+        if self.upsert {
+            upsert_preconditions::<E>(&self.touched, &self.parts)?;
+            for (attr, value) in self.key_values {
+                actions.push(UpdateAction::Set(attr.to_owned(), SetValue::Value(value?)));
+            }
+            let type_attr = <E::Table as Table>::ENTITY_TYPE;
+            let entity_type = AttributeValue::S(E::ENTITY_TYPE.to_owned());
+            actions.push(UpdateAction::Set(
+                type_attr.to_owned(),
+                SetValue::Value(entity_type.clone()),
+            ));
+            // Only a new item or one of this entity: never turn another
+            // entity's item into this one.
+            let c = Condition::NotExists(<E::Table as Table>::PK.to_owned())
+                .or(Condition::eq(type_attr, entity_type));
+            condition = Some(match condition {
+                Some(prev) => c.and(prev),
+                None => c,
+            });
+            if let Some((attr, now)) = E::created_at() {
+                let set_by_caller = actions
+                    .iter()
+                    .any(|a| matches!(a, UpdateAction::Set(name, _) if name == attr));
+                if !set_by_caller {
+                    actions.push(UpdateAction::Set(
+                        attr.to_owned(),
+                        SetValue::IfNotExists(now()?),
+                    ));
+                }
+            }
+        }
         for ix in E::INDEX_KEYS {
-            let changes_key = ix.fields().any(|f| self.touched.contains(&f));
+            // An upsert may create the item: it writes every index key.
+            let changes_key = self.upsert || ix.fields().any(|f| self.touched.contains(&f));
             let changes_when = matches!(ix.when, When::Field(w) if self.touched.contains(&w));
             if !changes_key && !changes_when {
                 continue;
             }
             match ix.when {
                 When::Always => {}
+                When::Function if self.upsert => {
+                    return Err(Error::InvalidRequest(format!(
+                        "an upsert of `{}` cannot tell whether the item belongs in `{}`, a sparse index whose condition is a function of the whole item; create the item with `create` or `put`",
+                        E::ENTITY_TYPE,
+                        ix.index
+                    )));
+                }
                 When::Function => {
                     return Err(Error::InvalidRequest(format!(
                         "this update of `{}` changes a key field of `{}`, a sparse index whose condition is a function of the whole item; write the item with a put instead",
@@ -473,6 +538,14 @@ impl<E: Entity> Update<E> {
                         Seg::Lit(text) => value.push_str(text),
                         Seg::Field(f) => match self.parts.iter().find(|(name, _)| name == f) {
                             Some((_, part)) => value.push_str(part),
+                            None if self.upsert => {
+                                return Err(Error::InvalidRequest(format!(
+                                    "an upsert of `{}` may create the item, and `{}` of index `{}` needs `{f}`, which the update does not set; set `{f}` in the upsert, or create the item with `create` or `put`",
+                                    E::ENTITY_TYPE,
+                                    t.attr,
+                                    ix.index,
+                                )));
+                            }
                             None => {
                                 let changed: Vec<&str> = self
                                     .touched
@@ -579,6 +652,40 @@ impl<E: Entity> Update<E> {
             Err(Error::ConditionFailed { item }) => Err(condition_error::<E>(item, expected)),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// Refuses an upsert that could create an item its entity cannot read:
+/// one without a field that has no default and cannot be absent. Key
+/// fields and automatic timestamps are written by the upsert itself.
+fn upsert_preconditions<E: Entity>(
+    touched: &[&'static str],
+    parts: &[(&'static str, String)],
+) -> Result<(), Error> {
+    if E::VERSION.is_some() {
+        return Err(Error::InvalidRequest(format!(
+            "`{}` is versioned: create it with `put_versioned`; an upsert cannot both create an item and check its version",
+            E::ENTITY_TYPE
+        )));
+    }
+    let missing: Vec<&str> = E::REQUIRED
+        .iter()
+        .filter(|r| {
+            !touched.contains(&r.field)
+                && !parts.iter().any(|(f, _)| *f == r.field)
+                && !(r.absent_ok)()
+        })
+        .map(|r| r.field)
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::InvalidRequest(format!(
+            "an upsert of `{}` may create the item, which could not be read without `{}`; set {} in the upsert, or create the item with `create` or `put`",
+            E::ENTITY_TYPE,
+            missing.join("`, `"),
+            if missing.len() == 1 { "it" } else { "them" },
+        )))
     }
 }
 

@@ -12,6 +12,7 @@ mod model;
 mod design;
 mod differential;
 mod embedded;
+mod integrity;
 mod item_codec;
 mod key_codec;
 mod lints;

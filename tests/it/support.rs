@@ -50,3 +50,17 @@ pub async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> Item {
         .unwrap()
         .expect("item exists")
 }
+
+/// Puts a raw item through the executor, as any other client could.
+pub async fn raw_put<E: Executor>(db: &Db<E>, item: Item) -> singletable::Result<()> {
+    db.executor()
+        .put_item(singletable::request::PutItem {
+            table: db.table_name().into(),
+            item,
+            condition: None,
+            return_old: false,
+            return_on_condition_failure: false,
+        })
+        .await
+        .map(drop)
+}

@@ -180,61 +180,9 @@ pub(crate) fn size_of(v: &AttributeValue) -> Option<usize> {
     })
 }
 
-/// The length of DynamoDB Local's encoding of a number
-/// ([`Num::local_bytes`]), without building it: one exponent byte, the
-/// significant digits in pairs, and a terminator for short negatives.
-fn number_size(n: &str) -> usize {
-    let b = n.as_bytes();
-    let neg = b.first() == Some(&b'-');
-    let body = n.trim_start_matches(['-', '+']);
-    let (mantissa, exp) = match body.find(['e', 'E']) {
-        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().unwrap_or(0)),
-        None => (body, 0),
-    };
-    let int_len = mantissa.find('.').unwrap_or(mantissa.len());
-    let digits = || mantissa.bytes().filter(u8::is_ascii_digit);
-    let lead = digits().take_while(|d| *d == b'0').count();
-    let total = digits().count();
-    let trail = digits().rev().take_while(|d| *d == b'0').count();
-    if lead == total {
-        return 1;
-    }
-    let significant = total - lead - trail;
-    let exp = int_len as i64 - lead as i64 + exp;
-    let odd = usize::from(exp % 2 != 0);
-    let pairs = (significant + odd).div_ceil(2);
-    pairs + 1 + usize::from(neg && pairs < 20)
-}
-
-/// One value's size as DynamoDB Local counts it (`getAttributeValueSizeBytes`):
-/// bytes of strings and binaries, encoded length of numbers, one byte for
-/// booleans and nulls, lists and maps three bytes plus one per element plus
-/// the elements (and the names of a map's entries).
-pub(crate) fn value_size(v: &AttributeValue) -> usize {
-    match v {
-        AttributeValue::S(s) => s.len(),
-        AttributeValue::N(n) => number_size(n),
-        AttributeValue::B(b) => b.as_ref().len(),
-        AttributeValue::Ss(s) => s.iter().map(String::len).sum(),
-        AttributeValue::Ns(s) => s.iter().map(|n| number_size(n)).sum(),
-        AttributeValue::Bs(s) => s.iter().map(|b| b.as_ref().len()).sum(),
-        AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
-        AttributeValue::L(l) => 3 + l.len() + l.iter().map(value_size).sum::<usize>(),
-        AttributeValue::M(m) => {
-            3 + m.len()
-                + m.iter()
-                    .map(|(k, v)| k.len() + value_size(v))
-                    .sum::<usize>()
-        }
-        _ => 0,
-    }
-}
-
-/// An item's size: names plus values, as DynamoDB Local counts it for the
-/// 400 KB item limit and the 1 MB page.
-pub(crate) fn item_size(item: &Item) -> usize {
-    item.iter().map(|(k, v)| k.len() + value_size(v)).sum()
-}
+#[cfg(test)]
+use crate::size::number_size;
+pub(crate) use crate::size::{item_size, value_size};
 
 #[cfg(test)]
 mod tests {
