@@ -1,6 +1,8 @@
 //! `#[derive(Collection)]`: an enum with one variant per entity type stored
-//! in a shared partition ("an order with its items"), read by one Query and
-//! decoded by the entity-type attribute.
+//! in a shared partition ("an order with its items", "everything a user
+//! owns" on a global index), read by one Query and decoded by the
+//! entity-type attribute. `#[collection(index = gsi1, sk_prefix = "..")]`
+//! puts it on an index and narrows it to a sort-key prefix.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -10,7 +12,68 @@ pub fn derive(input: &syn::DeriveInput) -> TokenStream {
     expand(input).unwrap_or_else(syn::Error::into_compile_error)
 }
 
+/// Where the collection lives: `index = gsiN | lsiN` (the table by
+/// default) and an optional `sk_prefix` (a sub-collection).
+#[derive(Default)]
+struct Options {
+    index: Option<(Index, syn::Ident)>,
+    sk_prefix: Option<syn::LitStr>,
+}
+
+#[derive(Clone, Copy)]
+enum Index {
+    Gsi(u8),
+    Lsi(u8),
+}
+
+fn options(input: &syn::DeriveInput) -> Result<Options, syn::Error> {
+    let mut out = Options::default();
+    for attr in input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("collection"))
+    {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("index") {
+                let ident: syn::Ident = meta.value()?.parse()?;
+                let text = ident.to_string();
+                let number = |rest: &str| rest.parse::<u8>().ok().filter(|n| (1..=20).contains(n));
+                let index = match (text.strip_prefix("gsi"), text.strip_prefix("lsi")) {
+                    (Some(n), _) => number(n).map(Index::Gsi),
+                    (_, Some(n)) => number(n).map(Index::Lsi),
+                    _ => None,
+                };
+                let Some(index) = index else {
+                    return Err(syn::Error::new(
+                        ident.span(),
+                        format!("unknown index `{text}`; write `index = gsiN` (1 to 20) or `index = lsiN` (1 to 5), or leave `index` out for the table"),
+                    ));
+                };
+                if out.index.is_some() {
+                    return Err(meta.error("duplicate `index`; a collection reads one index"));
+                }
+                out.index = Some((index, ident));
+                Ok(())
+            } else if meta.path.is_ident("sk_prefix") {
+                let lit: syn::LitStr = meta.value()?.parse()?;
+                if lit.value().is_empty() {
+                    return Err(syn::Error::new(lit.span(), "empty `sk_prefix`; leave it out to read the whole partition"));
+                }
+                if out.sk_prefix.is_some() {
+                    return Err(meta.error("duplicate `sk_prefix`"));
+                }
+                out.sk_prefix = Some(lit);
+                Ok(())
+            } else {
+                Err(meta.error("unknown option; `#[collection(...)]` takes `index = gsiN | lsiN` and `sk_prefix = \"...\"`"))
+            }
+        })?;
+    }
+    Ok(out)
+}
+
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
+    let opts = options(input)?;
     let syn::Data::Enum(data) = &input.data else {
         return Err(syn::Error::new(
             input.ident.span(),
@@ -58,19 +121,54 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
     let ident = &input.ident;
     let vis = &input.vis;
     let name = ident.to_string();
+    let first_name = quote!(#first).to_string();
     let table = quote!(<#first as #p::Entity>::Table);
-    // Every variant lives in the first one's table and partition template.
-    let checks = variants.iter().skip(1).map(|(_, ty)| {
-        let msg = format!(
-            "every entity of collection `{name}` must share the partition key template of `{}`",
-            quote!(#first)
+    let index_name = opts.index.as_ref().map(|(_, id)| id.to_string());
+    let index_lit = match &index_name {
+        Some(n) => quote!(#p::__private::Some(#n)),
+        None => quote!(#p::__private::None),
+    };
+    let prefix_lit = match &opts.sk_prefix {
+        Some(l) => quote!(#p::__private::Some(#l)),
+        None => quote!(#p::__private::None),
+    };
+    let place = match &index_name {
+        Some(n) => format!("index `{n}`"),
+        None => "the table".to_owned(),
+    };
+    // Every member lives in the first one's table, in the same partition
+    // template of the collection's index, under its sort-key prefix.
+    let checks = variants.iter().map(|(_, ty)| {
+        let member = quote!(#ty).to_string();
+        let no_index = format!(
+            "`{member}` is not in {place}, so collection `{name}` never reads it; declare `#[{}(pk = \"...\", sk = \"...\")]` on `{member}` or remove it from the collection",
+            index_name.as_deref().unwrap_or("pk")
+        );
+        let other = format!(
+            "`{member}` builds its partition key on {place} from another template than `{first_name}`, so they never share a partition; give both the same literal text and placeholders (names may differ), or remove `{member}` from collection `{name}`"
+        );
+        let outside = format!(
+            "the sort key of `{member}` on {place} does not start with `{}`, so sub-collection `{name}` never reads it; remove `{member}` from the collection or change `sk_prefix`",
+            opts.sk_prefix.as_ref().map(syn::LitStr::value).unwrap_or_default()
+        );
+        let sharded = format!(
+            "{place} is write-sharded on `{member}`: its items spread over several partitions, which one collection query cannot read; use the access pattern's sharded query instead"
         );
         quote_spanned! {ty.span()=>
             const _: () = {
                 fn __same_table<T: #p::Entity<Table = #table>>() {}
                 let _ = __same_table::<#ty>;
-                if !#p::__private::str_eq(<#ty as #p::Entity>::PK_TEMPLATE, <#first as #p::Entity>::PK_TEMPLATE) {
-                    ::core::panic!(#msg);
+                match #p::collection::member_fit(
+                    &<#ty as #p::Entity>::SHAPE,
+                    &<#first as #p::Entity>::SHAPE,
+                    #index_lit,
+                    #prefix_lit,
+                ) {
+                    #p::collection::Fit::Fits => {}
+                    #p::collection::Fit::NoIndex => ::core::panic!(#no_index),
+                    #p::collection::Fit::OtherPartition => ::core::panic!(#other),
+                    #p::collection::Fit::OutsidePrefix => ::core::panic!(#outside),
+                    #p::collection::Fit::Sharded => ::core::panic!(#sharded),
                 }
             };
         }
@@ -82,8 +180,48 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
             }
         }
     });
+    let types = variants
+        .iter()
+        .map(|(_, ty)| quote!(<#ty as #p::Entity>::ENTITY_TYPE));
+    let read_arms = variants.iter().enumerate().map(|(i, (v, ty))| {
+        quote! {
+            #p::collection::Peek::Member(#i) => {
+                <#ty as #p::Entity>::read_item(__reader, __other).map(|__e| __e.map(Self::#v))
+            }
+        }
+    });
+    let (partition_ty, place_ty, index_expr, pk_attr, sk_attr) = match opts.index {
+        None => (
+            quote!(#p::Partition<#table>),
+            quote!(#p::OnTable),
+            quote!(#p::__private::None),
+            quote!(__table.pk),
+            quote!(__table.sk),
+        ),
+        Some((Index::Gsi(n), _)) => (
+            quote!(#p::Partition<#table, #p::entity::OnGsi<#n>>),
+            quote!(#p::OnGlobalIndex),
+            quote!(#p::__private::Some(<#table as #p::__private::Gsi<#n>>::NAME)),
+            quote!(<#table as #p::__private::Gsi<#n>>::PK_ATTR),
+            quote!(<#table as #p::__private::Gsi<#n>>::SK_ATTR),
+        ),
+        Some((Index::Lsi(n), _)) => (
+            quote!(#p::Partition<#table>),
+            quote!(#p::OnLocalIndex),
+            quote!(#p::__private::Some(<#table as #p::__private::Lsi<#n>>::NAME)),
+            quote!(__table.pk),
+            quote!(#p::__private::Some(<#table as #p::__private::Lsi<#n>>::SK_ATTR)),
+        ),
+    };
+    let with_prefix = opts.sk_prefix.as_ref().map(|l| {
+        quote!(.with_sort(#p::__private::Ok(#p::__private::SortCondition::BeginsWith(#p::__private::String::from(#l)))))
+    });
     let doc = format!(
-        "Every item of the collection `{name}` in one partition: one Query, decoded by entity type. Items of other types fail the query unless `skip_other_types()` is set."
+        "Every item of the collection `{name}` in one partition of {place}{}: one Query per page, decoded by entity type. Items of other types fail the query unless `skip_other_types()` is set.",
+        opts.sk_prefix
+            .as_ref()
+            .map(|l| format!(" whose sort key starts with `{}`", l.value()))
+            .unwrap_or_default()
     );
     Ok(quote! {
         #(#checks)*
@@ -101,6 +239,24 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
                 }
             }
 
+            fn read<__R: #p::reader::AttrReader + ?::core::marker::Sized>(
+                __reader: &mut __R,
+                __other: #p::OtherTypes,
+            ) -> #p::Result<#p::__private::Option<Self>> {
+                let __attr = <#table as #p::Table>::ENTITY_TYPE;
+                match #p::collection::peek_entity_type(__reader, __attr, &[#(#types),*], #name)? {
+                    #(#read_arms)*
+                    #p::collection::Peek::Collected(__item) => <Self as #p::Decode>::decode(__item, __other),
+                    #p::collection::Peek::Member(_) | #p::collection::Peek::Other(_) if __other == #p::OtherTypes::Skip => {
+                        #p::__private::Ok(#p::__private::None)
+                    }
+                    #p::collection::Peek::Member(_) | #p::collection::Peek::Other(_) => {
+                        let __item = #p::reader::collect_item(__reader).map_err(|__e| #p::Error::Decode { entity: #name, source: __e })?;
+                        #p::__private::Err(#p::__private::unknown_type(#name, &__item, __attr))
+                    }
+                }
+            }
+
             fn ttl_attribute() -> #p::__private::Option<&'static str> {
                 <#table as #p::Table>::TTL
             }
@@ -108,24 +264,29 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
             fn cursor_scope() -> &'static str {
                 ::core::concat!("collection:", #name)
             }
+
+            fn index_projection(__index: &str) -> #p::Projection {
+                #p::__private::index_projection::<#table>(__index)
+            }
         }
 
         #[automatically_derived]
         impl #ident {
             #[doc = #doc]
-            #vis fn query(partition: #p::Partition<#table>) -> #p::Query<Self, #p::OnTable> {
+            #vis fn query(partition: #partition_ty) -> #p::Query<Self, #place_ty> {
                 let __table = #p::__private::table_attrs::<#table>();
                 #p::Query::new(
                     #p::__private::Target {
                         pattern: #name,
-                        index: #p::__private::None,
-                        pk_attr: __table.pk,
-                        sk_attr: __table.sk,
+                        index: #index_expr,
+                        pk_attr: #pk_attr,
+                        sk_attr: #sk_attr,
                         table_pk: __table.pk,
                         table_sk: __table.sk,
                     },
                     #p::__private::Ok(partition.into_value()),
                 )
+                #with_prefix
             }
         }
     })

@@ -199,6 +199,34 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             }
         }
     };
+    // `gsiN_partition(...)`: a typed partition of each (unsharded) global
+    // index, for collections read from that index.
+    let index_partition_fns = keys.indexes.iter().filter_map(|ix| {
+        let attr::IndexKind::Gsi(n) = ix.kind else { return None };
+        let t = ix.pk.as_ref().filter(|_| ix.shards <= 1)?;
+        let names = t.fields();
+        let params = ctx.params(&names);
+        let args = names.iter().map(|f| {
+            let id = &ctx.field(f).ident;
+            quote!(#id)
+        });
+        let fn_name = format_ident!("gsi{}_partition", n);
+        let builder = format_ident!("gsi{}_pk", n);
+        let doc = format!(
+            "The `gsi{n}` partition `{}` as a typed value, for collections read from that index.",
+            t.text()
+        );
+        Some(quote! {
+            #[doc = #doc]
+            #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::Partition<#table, #krate::entity::OnGsi<#n>>> {
+                #krate::__private::Ok(#krate::Partition::new(Self::#builder(#(#args),*)?))
+            }
+        })
+    });
+    let partition_fn = quote! {
+        #partition_fn
+        #(#index_partition_fns)*
+    };
     let sk_expr = match &keys.sk {
         Some((sk, _)) => {
             let call = ctx.self_call(sk, "sk");

@@ -59,7 +59,7 @@ pub fn derive_str_enum(input: TokenStream) -> TokenStream {
 
 /// An enum of entities sharing one partition, read by one Query and decoded
 /// by the entity-type attribute.
-#[proc_macro_derive(Collection)]
+#[proc_macro_derive(Collection, attributes(collection))]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     collection::derive(&input).into()

@@ -230,16 +230,52 @@ pub struct Required {
 /// Gives the current time as an attribute value (automatic timestamps).
 pub type NowFn = fn() -> Result<crate::value::AttributeValue, Error>;
 
-/// A partition key value of table `T`, built by an entity's generated
-/// `partition(...)` function: the typed way to name a partition for a
-/// multi-entity query.
+/// Where a [`Partition`] lies: the table (and its local indexes, which
+/// share the table's partition key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnTablePartition {}
+
+/// Where a [`Partition`] lies: global index `gsi<N>`, whose partition key
+/// is its own attribute (`GSI<N>PK`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnGsi<const N: u8> {}
+
+/// A partition key value of table `T` (of its global index `gsi<N>` when
+/// `P` is [`OnGsi<N>`]), built by an entity's generated `partition(...)`
+/// or `gsi<N>_partition(...)` function from typed field values: the typed
+/// way to name a partition for a multi-entity query
+/// (`#[derive(Collection)]`). A table partition cannot be passed where an
+/// index partition is expected, nor one index's for another's.
+///
+/// ```
+/// use singletable::{Entity, Partition, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1)]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App, name = "Repo")]
+/// #[pk("REPO#<owner>#<name>")]
+/// #[sk("REPO")]
+/// #[gsi1(pk = "ACCOUNT#<owner>", sk = "REPO#<name>")]
+/// pub struct Repo {
+///     pub owner: String,
+///     pub name: String,
+/// }
+///
+/// let table = Repo::partition("ana", "db").unwrap();
+/// assert_eq!(table.value(), "REPO#ana#db");
+/// let index = Repo::gsi1_partition("ana").unwrap();
+/// assert_eq!(index.value(), "ACCOUNT#ana");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Partition<T: Table> {
+pub struct Partition<T: Table, P = OnTablePartition> {
     pk: String,
-    _table: std::marker::PhantomData<fn() -> T>,
+    _table: std::marker::PhantomData<fn() -> (T, P)>,
 }
 
-impl<T: Table> Partition<T> {
+impl<T: Table, P> Partition<T, P> {
     #[doc(hidden)]
     pub fn new(pk: String) -> Self {
         Self {
@@ -257,6 +293,23 @@ impl<T: Table> Partition<T> {
     pub fn into_value(self) -> String {
         self.pk
     }
+}
+
+/// The projection of `T`'s index named `index` (its DynamoDB name); `All`
+/// when `T` declares no such index.
+#[doc(hidden)]
+pub fn index_projection<T: Table>(index: &str) -> Projection {
+    T::GLOBAL_INDEXES
+        .iter()
+        .find(|g| g.name == index)
+        .map(|g| g.projection)
+        .or_else(|| {
+            T::LOCAL_INDEXES
+                .iter()
+                .find(|l| l.name == index)
+                .map(|l| l.projection)
+        })
+        .unwrap_or(Projection::All)
 }
 
 /// Const-evaluable string equality, used by the derive's compile-time checks.

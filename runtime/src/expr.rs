@@ -95,6 +95,15 @@ impl Condition {
         Self::Or(Box::new(self), Box::new(other))
     }
 
+    /// Both conditions, or this one alone when `other` is `None`.
+    #[must_use]
+    pub fn and_maybe(self, other: Option<Condition>) -> Self {
+        match other {
+            Some(o) => o.and(self),
+            None => self,
+        }
+    }
+
     /// The negation.
     #[allow(clippy::should_implement_trait)]
     #[must_use]

@@ -10,6 +10,8 @@
 mod admin;
 pub mod batch;
 pub mod capacity;
+#[doc(hidden)]
+pub mod collection;
 pub mod db;
 pub mod definition;
 pub mod design;
@@ -65,7 +67,8 @@ pub mod __private {
     };
     pub use crate::entity::markers::*;
     pub use crate::entity::{
-        GsiAttrs, LsiAttrs, TableAttrs, contains, gsi_attrs, lsi_attrs, str_eq, table_attrs,
+        GsiAttrs, LsiAttrs, TableAttrs, contains, gsi_attrs, index_projection, lsi_attrs, str_eq,
+        table_attrs,
     };
     pub use crate::expr::SortCondition;
     pub use crate::key::{

@@ -72,6 +72,13 @@ pub trait Decode: Sized {
         None
     }
 
+    /// The projection of the table's index named `index` (its DynamoDB
+    /// name), `All` when unknown.
+    fn index_projection(index: &str) -> crate::entity::Projection {
+        let _ = index;
+        crate::entity::Projection::All
+    }
+
     /// What the query's cursors are scoped to besides the access pattern:
     /// the entity type, or the collection's name. A cursor made by a query
     /// of another entity is refused, even under the same pattern name.
@@ -149,6 +156,10 @@ impl<T: Entity> Decode for T {
 
     fn cursor_scope() -> &'static str {
         T::ENTITY_TYPE
+    }
+
+    fn index_projection(index: &str) -> crate::entity::Projection {
+        crate::entity::index_projection::<T::Table>(index)
     }
 }
 
@@ -356,6 +367,10 @@ impl<T, I> Query<T, I> {
         self.forward
     }
 
+    pub(crate) fn no_limit(&mut self) {
+        self.limit = None;
+    }
+
     pub(crate) fn limit_value(&self) -> Option<u32> {
         self.limit
     }
@@ -500,6 +515,87 @@ impl<T: Decode, I> Query<T, I> {
             }
         }
         Ok(out)
+    }
+
+    /// Counts the matching items instead of reading them: one Query with
+    /// `Select=COUNT` per page, following every page (DynamoDB counts at
+    /// most 1 MB of items per page), with the same key condition and
+    /// filter. It consumes the same read capacity as reading the items but
+    /// transfers none. Items whose TTL has passed are not counted (unless
+    /// [`Query::include_expired`]), by a filter on the TTL attribute where
+    /// the index projects it; `limit` caps the count as it caps
+    /// [`Query::all`].
+    ///
+    /// ```
+    /// # use singletable::{Db, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Docs")]
+    /// # pub struct Docs;
+    /// #[derive(Entity)]
+    /// #[entity(table = Docs, name = "Line")]
+    /// #[pk("DOC#<doc>")]
+    /// #[sk("LINE#<n>")]
+    /// #[access(lines)]
+    /// pub struct Line {
+    ///     pub doc: String,
+    ///     pub n: u32,
+    /// }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::in_memory::<Docs>("Docs")?;
+    /// for n in 0..3 {
+    ///     db.put(&Line { doc: "d".into(), n }).await?;
+    /// }
+    /// assert_eq!(Line::lines("d").count(&db).await?, 3);
+    /// assert_eq!(Line::lines("d").sk_ge(1).count(&db).await?, 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn count<E: Executor>(mut self, db: &Db<E>) -> Result<u64, Error> {
+        self.take_error()?;
+        self.count_unexpired();
+        let mut total = 0u64;
+        let mut start = None;
+        loop {
+            let remaining = self.limit.map(|l| u64::from(l).saturating_sub(total));
+            if remaining == Some(0) {
+                break;
+            }
+            let limit = remaining.map(|r| u32::try_from(r).unwrap_or(u32::MAX));
+            let req = self.request(db.table_name(), start.take(), limit)?;
+            let page = db.executor().query_count(req).await?;
+            total += page.count as u64;
+            match page.last_key {
+                Some(k) => start = Some(k),
+                None => break,
+            }
+        }
+        Ok(total)
+    }
+
+    /// Adds the filter that leaves expired items out of a count, when the
+    /// table has a TTL attribute that the index read projects.
+    pub(crate) fn count_unexpired(&mut self) {
+        use crate::entity::Projection;
+        let Some(ttl) = T::ttl_attribute().filter(|_| !self.include_expired) else {
+            return;
+        };
+        let projected = match self.index.map(T::index_projection) {
+            None | Some(Projection::All) => true,
+            Some(Projection::KeysOnly) => false,
+            Some(Projection::Include(attrs)) => attrs.contains(&ttl),
+        };
+        if projected {
+            let now = crate::ttl::now_epoch();
+            self.filter = Some(
+                Condition::Compare(
+                    crate::expr::Operand::Path(ttl.to_owned()),
+                    crate::expr::Cmp::Le,
+                    crate::expr::Operand::Value(AttributeValue::N(now.to_string())),
+                )
+                .not()
+                .and_maybe(self.filter.take()),
+            );
+        }
     }
 
     /// The first matching item, if any: one request unless a filter or

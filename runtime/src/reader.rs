@@ -90,6 +90,14 @@ pub trait AttrReader {
     fn next_data_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         self.next_attr()
     }
+
+    /// Goes back to the item's first attribute, so that it can be read
+    /// again (a collection finds an item's entity type before its member
+    /// decodes it); `false` when the reader cannot, and then nothing
+    /// moved. The default cannot.
+    fn rewind(&mut self) -> bool {
+        false
+    }
 }
 
 /// Reads the attributes left in `reader` into an [`Item`].

@@ -134,6 +134,17 @@ pub struct Page {
     pub last_key: Option<Item>,
 }
 
+/// One page of a Query with `Select=COUNT`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CountPage {
+    /// Items of the page that matched (after the filter).
+    pub count: usize,
+    /// Items evaluated before the filter, when the executor reports it.
+    pub scanned: Option<usize>,
+    /// Where the next page starts; `None` on the last page.
+    pub last_key: Option<Item>,
+}
+
 /// What an UpdateItem or PutItem returns (`ReturnValues`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ReturnValues {

@@ -248,6 +248,23 @@ impl<T: Decode> ShardedQuery<T> {
         Ok(Page { items: out, cursor })
     }
 
+    /// Counts the matching items of every shard (one `Select=COUNT` Query
+    /// per page of each shard, the shards concurrently); see
+    /// [`Query::count`]. `limit` caps the total.
+    pub async fn count<E: Executor>(mut self, db: &Db<E>) -> Result<u64, Error> {
+        self.base.take_error()?;
+        let limit = self.base.limit_value();
+        let base_pk = self.base.partition().to_owned();
+        let counts = futures::future::try_join_all((0..self.shards).map(|i| {
+            let mut q = self.base.for_partition(with_shard(&base_pk, i));
+            q.no_limit();
+            q.count(db)
+        }))
+        .await?;
+        let total: u64 = counts.iter().sum();
+        Ok(limit.map_or(total, |l| total.min(u64::from(l))))
+    }
+
     /// Every matching item across all shards, in sort-key order (or the
     /// first `limit`).
     pub async fn all<E: Executor>(self, db: &Db<E>) -> Result<Vec<T>, Error> {

@@ -26,6 +26,8 @@ pub struct EncodedItems {
     /// The item being read and how far; `None` in the cursor once its bytes
     /// proved malformed.
     current: Option<([usize; 3], Option<StoredCursor>)>,
+    /// A projection: only these attributes are read out.
+    keep: Option<Vec<String>>,
 }
 
 #[cold]
@@ -46,7 +48,15 @@ impl EncodedItems {
             names: Arc::clone(table.names()),
             keys: Arc::clone(table.keys()),
             current: None,
+            keep: None,
         }
+    }
+
+    /// Reads out only the attributes in `keep` (a projection), all when
+    /// `None`.
+    pub(crate) fn keeping(mut self, keep: Option<Vec<String>>) -> Self {
+        self.keep = keep;
+        self
     }
 
     /// Adds the item stored at table position `pos` with value `value`.
@@ -103,6 +113,17 @@ impl ItemReader for EncodedItems {
 }
 
 impl AttrReader for EncodedItems {
+    fn rewind(&mut self) -> bool {
+        let Some((span, cursor)) = &mut self.current else {
+            return false;
+        };
+        *cursor = self
+            .buf
+            .get(span[1]..span[2])
+            .and_then(|value| StoredCursor::start(value, PREFIX));
+        true
+    }
+
     #[inline]
     fn next_data_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         if let Some((_, Some(c))) = &mut self.current {
@@ -124,9 +145,16 @@ impl AttrReader for EncodedItems {
         ) else {
             return Some(Err(corrupt()));
         };
-        match c.next(pos, value, &self.keys, &self.names)? {
-            Some(attr) => Some(Ok(attr)),
-            None => Some(Err(corrupt())),
+        loop {
+            match c.next(pos, value, &self.keys, &self.names)? {
+                Some((name, _))
+                    if self
+                        .keep
+                        .as_ref()
+                        .is_some_and(|k| !k.iter().any(|n| n == name)) => {}
+                Some(attr) => return Some(Ok(attr)),
+                None => return Some(Err(corrupt())),
+            }
         }
     }
 }

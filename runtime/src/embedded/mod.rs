@@ -134,7 +134,7 @@ use crate::error::Error;
 use crate::exec::{BoxFuture, CapacityMeter, Executor};
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
-    BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
+    BatchGet, BatchGetOutput, BatchOp, BatchWrite, CountPage, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
 };
 use crate::value::Item;
@@ -386,6 +386,12 @@ impl Executor for Embedded {
         Box::pin(async move {
             read::transact_get(&self.read(), &req).map_err(|e| e.into_error("TransactGetItems"))
         })
+    }
+
+    fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {
+        Box::pin(
+            async move { read::query_count(&self.read(), &req).map_err(|e| e.into_error("Query")) },
+        )
     }
 
     fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, Result<ReaderPage, Error>> {

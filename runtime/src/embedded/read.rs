@@ -15,7 +15,7 @@ use super::value::{compare, item_size, type_name};
 use crate::expr::{Cmp, Condition, SortCondition};
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
-    BatchGet, BatchGetOutput, GetItem, Page, QueryRequest, ScanRequest, TransactGet,
+    BatchGet, BatchGetOutput, CountPage, GetItem, Page, QueryRequest, ScanRequest, TransactGet,
 };
 use crate::value::{AttributeValue, Item};
 
@@ -340,10 +340,19 @@ fn sort_continues(v: &AttributeValue, c: &SortCondition, forward: bool) -> bool 
 }
 
 /// The items a Query or GetItem read: maps, or encoded for reading in
-/// place (only when no filter or projection needs the maps).
+/// place, or only their number (`Select=COUNT`).
 pub(crate) enum Rows {
     Items(Vec<Item>),
     Encoded(EncodedItems),
+    Count(usize),
+}
+
+/// What a Query hands out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Maps,
+    Encoded,
+    Count,
 }
 
 impl Rows {
@@ -353,6 +362,7 @@ impl Rows {
             Rows::Encoded(e) => e
                 .into_items()
                 .map_err(|e| Fail::internal(format!("stored item is corrupt: {e}"))),
+            Rows::Count(_) => Ok(Vec::new()),
         }
     }
 
@@ -361,24 +371,40 @@ impl Rows {
         match self {
             Rows::Items(items) => items.into(),
             Rows::Encoded(e) => Items::Embedded(e),
+            Rows::Count(_) => Vec::new().into(),
         }
     }
 }
 
 pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
-    let (rows, last_key) = run_query(store, req, false)?;
+    let (rows, last_key) = run_query(store, req, Want::Maps)?;
     Ok(Page {
         items: rows.into_items()?,
         last_key,
     })
 }
 
-/// A Query whose items are handed out encoded when nothing needs them as
-/// maps.
+/// A Query whose items are handed out encoded, filtered and projected in
+/// place: no item map is built.
 pub(crate) fn query_reader(store: &Store, req: &QueryRequest) -> Res<ReaderPage> {
-    let (rows, last_key) = run_query(store, req, true)?;
+    let (rows, last_key) = run_query(store, req, Want::Encoded)?;
     Ok(ReaderPage {
         items: rows.into_reader(),
+        last_key,
+    })
+}
+
+/// A Query with `Select=COUNT`: the items the filter keeps are counted,
+/// not copied.
+pub(crate) fn query_count(store: &Store, req: &QueryRequest) -> Res<CountPage> {
+    let (rows, last_key) = run_query(store, req, Want::Count)?;
+    let count = match rows {
+        Rows::Count(n) => n,
+        other => other.into_items()?.len(),
+    };
+    Ok(CountPage {
+        count,
+        scanned: None,
         last_key,
     })
 }
@@ -399,7 +425,7 @@ pub(crate) fn get_item_encoded(store: &Store, req: &GetItem) -> Res<EncodedItems
     Ok(out)
 }
 
-fn run_query(store: &Store, req: &QueryRequest, encoded: bool) -> Res<(Rows, Option<Item>)> {
+fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option<Item>)> {
     let t = store.table(&req.table)?;
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
     let limit = limit(req.limit)?;
@@ -524,26 +550,59 @@ fn run_query(store: &Store, req: &QueryRequest, encoded: bool) -> Res<(Rows, Opt
         (None, _) => (Bound::Included(lower.as_slice()), bound(&upper)),
     };
     let entries = target.entries(lo, hi, req.forward);
-    let in_place =
-        encoded && filter.is_none() && req.projection.is_none() && target.projected().is_none();
-    let (rows, last_key, read) = if in_place {
-        // Room for a few dozen small items before the buffer grows.
-        let mut out = EncodedItems::new(t, 4096);
-        let (last_key, read) = read_page(&target, entries, limit, false, &mut |pos, bytes| {
-            out.push(pos, bytes);
-            Ok(true)
-        })?;
-        (Rows::Encoded(out), last_key, read)
-    } else {
-        let (items, last_key, read) = read_items(
-            &target,
-            entries,
-            limit,
-            filter.as_ref(),
-            req.projection.as_deref(),
-            false,
-        )?;
-        (Rows::Items(items), last_key, read)
+    // The attributes a filter reads, decoded alone to evaluate it; the
+    // attributes a projection keeps, read through the encoded items.
+    let mut used = Vec::new();
+    if let Some(f) = &filter {
+        cond::paths(f, &mut used);
+    }
+    let keep: Option<Vec<String>> = match (req.projection.as_deref(), target.projected()) {
+        (Some(p), _) => Some(p.to_vec()),
+        (None, Some(p)) => Some(p.iter().map(|a| (*a).to_owned()).collect()),
+        (None, None) => None,
+    };
+    let keeps = |pos: &[u8], bytes: &[u8]| -> Res<bool> {
+        match &filter {
+            None => Ok(true),
+            Some(f) => {
+                let item = target.table.decode_some(pos, bytes, &used)?;
+                Ok(cond::eval(f, Some(&item)))
+            }
+        }
+    };
+    let (rows, last_key, read) = match want {
+        Want::Encoded => {
+            // Room for a few dozen small items before the buffer grows.
+            let mut out = EncodedItems::new(t, 4096).keeping(keep);
+            let (last_key, read) = read_page(&target, entries, limit, false, &mut |pos, bytes| {
+                let kept = keeps(pos, bytes)?;
+                if kept {
+                    out.push(pos, bytes);
+                }
+                Ok(kept)
+            })?;
+            (Rows::Encoded(out), last_key, read)
+        }
+        Want::Count => {
+            let mut n = 0usize;
+            let (last_key, read) = read_page(&target, entries, limit, false, &mut |pos, bytes| {
+                let kept = keeps(pos, bytes)?;
+                n += usize::from(kept);
+                Ok(kept)
+            })?;
+            (Rows::Count(n), last_key, read)
+        }
+        Want::Maps => {
+            let (items, last_key, read) = read_items(
+                &target,
+                entries,
+                limit,
+                filter.as_ref(),
+                req.projection.as_deref(),
+                false,
+            )?;
+            (Rows::Items(items), last_key, read)
+        }
     };
     t.capacity.read(read_halves(read, req.consistent));
     Ok((rows, last_key.filter(|k| within(k))))

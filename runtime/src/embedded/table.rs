@@ -201,6 +201,22 @@ impl TableData {
             .ok_or_else(|| Fail::internal("stored item is corrupt"))
     }
 
+    /// The attributes named in `names` of an item, from its position and
+    /// stored value: what a filter needs to be evaluated, without
+    /// decoding the rest.
+    pub(crate) fn decode_some(&self, pos: &[u8], value: &[u8], names: &[&str]) -> Res<Item> {
+        let corrupt = || Fail::internal("stored item is corrupt");
+        let mut cursor = codec::StoredCursor::start(value, PREFIX).ok_or_else(corrupt)?;
+        let mut item = Item::with_capacity(names.len());
+        while let Some(attr) = cursor.next(pos, value, &self.keys, &self.names) {
+            let (name, v) = attr.ok_or_else(corrupt)?;
+            if names.contains(&name) {
+                item.insert(name.to_owned(), v.into_owned());
+            }
+        }
+        Ok(item)
+    }
+
     pub(crate) fn index(&self, name: &str) -> Option<usize> {
         self.schema.indexes.iter().position(|ix| ix.name == name)
     }

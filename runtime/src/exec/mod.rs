@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use crate::error::Error;
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
-    BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
+    BatchGet, BatchGetOutput, BatchOp, BatchWrite, CountPage, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
 };
 use crate::value::Item;
@@ -88,6 +88,20 @@ pub trait Executor: Send + Sync {
         Box::pin(async move { self.query(req).await.map(ReaderPage::from) })
     }
 
+    /// One Query page with `Select=COUNT`: how many items matched (after
+    /// the filter) and where the next page starts; no item is returned.
+    /// The default runs [`Executor::query`] and counts its items.
+    fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {
+        Box::pin(async move {
+            let page = self.query(req).await?;
+            Ok(CountPage {
+                count: page.items.len(),
+                scanned: None,
+                last_key: page.last_key,
+            })
+        })
+    }
+
     /// GetItem, the item (if any) for the decoders. The default
     /// reads [`Executor::get_item`]'s item.
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
@@ -131,6 +145,9 @@ impl<E: Executor + ?Sized> Executor for Arc<E> {
     }
     fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
         (**self).transact_get(req)
+    }
+    fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {
+        (**self).query_count(req)
     }
     fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, Result<ReaderPage, Error>> {
         (**self).query_reader(req)
@@ -215,6 +232,10 @@ impl<E: Executor> Executor for Counting<E> {
     fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
         self.tick();
         self.inner.transact_get(req)
+    }
+    fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {
+        self.tick();
+        self.inner.query_count(req)
     }
     fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, Result<ReaderPage, Error>> {
         self.tick();

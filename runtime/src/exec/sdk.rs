@@ -12,9 +12,9 @@ use super::{BoxFuture, Executor};
 use crate::error::{CancellationReason, Error};
 use crate::expr::{Condition, Rendered};
 use crate::request::{
-    BatchGet, BatchGetOutput, BatchOp, BatchWrite, ConditionCheck, DeleteItem, GetItem, Page,
-    PutItem, QueryRequest, ReturnValues, ScanRequest, TransactGet, TransactWrite, TransactWriteOp,
-    UpdateItem,
+    BatchGet, BatchGetOutput, BatchOp, BatchWrite, ConditionCheck, CountPage, DeleteItem, GetItem,
+    Page, PutItem, QueryRequest, ReturnValues, ScanRequest, TransactGet, TransactWrite,
+    TransactWriteOp, UpdateItem,
 };
 use crate::value::Item;
 
@@ -26,6 +26,30 @@ pub struct SdkExecutor {
 }
 
 impl SdkExecutor {
+    /// The Query request `req` describes, for `query` and `query_count`.
+    fn query_request(
+        &self,
+        req: QueryRequest,
+    ) -> aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder {
+        let mut r = Rendered::default();
+        let key = r.key_condition(&req.key);
+        let filter = condition_text(&req.filter, &mut r);
+        let projection = req.projection.as_ref().map(|p| r.projection(p));
+        self.client
+            .query()
+            .table_name(req.table)
+            .set_index_name(req.index)
+            .key_condition_expression(key)
+            .set_filter_expression(filter)
+            .set_projection_expression(projection)
+            .set_expression_attribute_names(non_empty(r.names))
+            .set_expression_attribute_values(non_empty(r.values))
+            .set_limit(req.limit)
+            .scan_index_forward(req.forward)
+            .consistent_read(req.consistent)
+            .set_exclusive_start_key(req.start)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+    }
     /// Wraps an SDK client. Every request asks for its consumed capacity
     /// (`ReturnConsumedCapacity=TOTAL`, free), added up in
     /// [`Executor::capacity`].
@@ -175,31 +199,31 @@ impl Executor for SdkExecutor {
 
     fn query(&self, req: QueryRequest) -> BoxFuture<'_, Result<Page, Error>> {
         Box::pin(async move {
-            let mut r = Rendered::default();
-            let key = r.key_condition(&req.key);
-            let filter = condition_text(&req.filter, &mut r);
-            let projection = req.projection.as_ref().map(|p| r.projection(p));
             let out = self
-                .client
-                .query()
-                .table_name(req.table)
-                .set_index_name(req.index)
-                .key_condition_expression(key)
-                .set_filter_expression(filter)
-                .set_projection_expression(projection)
-                .set_expression_attribute_names(non_empty(r.names))
-                .set_expression_attribute_values(non_empty(r.values))
-                .set_limit(req.limit)
-                .scan_index_forward(req.forward)
-                .consistent_read(req.consistent)
-                .set_exclusive_start_key(req.start)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .query_request(req)
                 .send()
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
             Ok(Page {
                 items: out.items.unwrap_or_default(),
+                last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+            })
+        })
+    }
+
+    fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {
+        Box::pin(async move {
+            let out = self
+                .query_request(req)
+                .select(aws_sdk_dynamodb::types::Select::Count)
+                .send()
+                .await
+                .map_err(|e| service_error("Query", e))?;
+            self.record(out.consumed_capacity());
+            Ok(CountPage {
+                count: usize::try_from(out.count).unwrap_or(0),
+                scanned: usize::try_from(out.scanned_count).ok(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
             })
         })

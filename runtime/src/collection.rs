@@ -1,0 +1,182 @@
+//! What `#[derive(Collection)]` generates code against: the compile-time
+//! check that every member lives in the collection's partition (of the
+//! table, a global index or a local index) under its sort-key prefix, and
+//! the in-place reading of a collection's items.
+
+use crate::design::{EntityShape, KeySeg, KeyShape};
+use crate::entity::str_eq;
+use crate::error::{DecodeError, Error};
+use crate::reader::AttrReader;
+use crate::value::Item;
+
+/// How a member entity fits a collection, as [`member_fit`] finds it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// It lives in the collection's partition, under its prefix.
+    Fits,
+    /// It does not declare the collection's index.
+    NoIndex,
+    /// Its partition key template differs from the first member's.
+    OtherPartition,
+    /// Its sort key does not start with the sub-collection's prefix.
+    OutsidePrefix,
+    /// The index's partition key is write-sharded.
+    Sharded,
+}
+
+const fn segs_eq(a: &[KeySeg], b: &[KeySeg]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i].field != b[i].field || !str_eq(a[i].lit, b[i].lit) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether every key the template builds starts with `prefix`: the
+/// template's literal text before its first placeholder does.
+const fn template_starts_with(template: &str, prefix: &str) -> bool {
+    let (t, p) = (template.as_bytes(), prefix.as_bytes());
+    if p.len() > t.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < p.len() {
+        if t[i] == b'<' || t[i] != p[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The partition and sort key shapes an entity has on `index` (`None`:
+/// the table); the partition is `None` when the entity is not in it.
+const fn keys_on(
+    e: &EntityShape,
+    index: Option<&str>,
+) -> Option<(KeyShape, Option<KeyShape>, u16)> {
+    let Some(name) = index else {
+        return Some((e.pk, e.sk, 1));
+    };
+    let mut i = 0;
+    while i < e.indexes.len() {
+        let ix = &e.indexes[i];
+        if str_eq(ix.name, name) {
+            return match (ix.global, ix.pk) {
+                (true, Some(pk)) => Some((pk, ix.sk, ix.shards)),
+                (true, None) => None,
+                // A local index shares the table's partition key.
+                (false, _) => Some((e.pk, ix.sk, 1)),
+            };
+        }
+        i += 1;
+    }
+    None
+}
+
+/// How `member` fits a collection on `index` (`None`: the table) whose
+/// first member is `first`, with an optional sort-key `prefix`
+/// (sub-collection). Evaluated at compile time by the derive.
+#[doc(hidden)]
+pub const fn member_fit(
+    member: &EntityShape,
+    first: &EntityShape,
+    index: Option<&str>,
+    prefix: Option<&str>,
+) -> Fit {
+    let Some((pk, sk, shards)) = keys_on(member, index) else {
+        return Fit::NoIndex;
+    };
+    if shards > 1 {
+        return Fit::Sharded;
+    }
+    let Some((first_pk, _, _)) = keys_on(first, index) else {
+        // The first member's own check reports it.
+        return Fit::Fits;
+    };
+    if !segs_eq(pk.segs, first_pk.segs) {
+        return Fit::OtherPartition;
+    }
+    if let Some(prefix) = prefix {
+        match sk {
+            Some(sk) if template_starts_with(sk.template, prefix) => {}
+            _ => return Fit::OutsidePrefix,
+        }
+    }
+    Fit::Fits
+}
+
+/// What [`peek_entity_type`] found.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Peek {
+    /// The item is of member `i` (an index into the types given); the
+    /// reader is back at the item's first attribute.
+    Member(usize),
+    /// Another entity type (or none: `None`); the reader is back at the
+    /// item's first attribute.
+    Other(Option<String>),
+    /// The reader cannot go back: the item, read into a map.
+    Collected(Item),
+}
+
+/// Finds an item's entity type before decoding it, so that the member's
+/// decoder then reads the item in place. Readers that cannot go back
+/// (see [`AttrReader::rewind`]) give the item as a map instead.
+#[doc(hidden)]
+pub fn peek_entity_type<R: AttrReader + ?Sized>(
+    reader: &mut R,
+    attribute: &str,
+    types: &[&str],
+    collection: &'static str,
+) -> Result<Peek, Error> {
+    let fail = |source: DecodeError| Error::Decode {
+        entity: collection,
+        source,
+    };
+    if !reader.rewind() {
+        return crate::reader::collect_item(reader)
+            .map(Peek::Collected)
+            .map_err(fail);
+    }
+    let mut found = Peek::Other(None);
+    while let Some(attr) = reader.next_data_attr() {
+        let (name, value) = attr.map_err(fail)?;
+        if name == attribute {
+            found = match value.as_s() {
+                Some(t) => match types.iter().position(|m| *m == t) {
+                    Some(i) => Peek::Member(i),
+                    None => Peek::Other(Some(t.to_owned())),
+                },
+                None => Peek::Other(None),
+            };
+            break;
+        }
+    }
+    reader.rewind();
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_stop_at_placeholders() {
+        assert!(template_starts_with(
+            "OWNED#TICKET#<number>",
+            "OWNED#TICKET#"
+        ));
+        assert!(template_starts_with("OWNED#TICKET#<number>", "OWNED#"));
+        assert!(!template_starts_with("OWNED#<kind>#X", "OWNED#TICKET#"));
+        assert!(!template_starts_with("REPO#<name>", "OWNED#"));
+        assert!(template_starts_with("A", ""));
+    }
+}
