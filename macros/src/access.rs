@@ -1,6 +1,7 @@
-//! Access patterns: `#[access(orders_by_status, index = gsi1)]` generates a
-//! typed query function and a query type whose sort-key conditions follow
-//! the sort template.
+//! Access patterns: `#[access(orders_by_status, index = gsi1)]` on `Order`
+//! generates a typed query function `Order::orders_by_status` and a query
+//! type `OrderOrdersByStatusQuery` (entity, then pattern, in PascalCase)
+//! whose sort-key conditions follow the sort template.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -159,7 +160,9 @@ fn pattern(
     let p = krate;
     let name = &access.name;
     let pattern_str = name.to_string();
-    let wrapper = format_ident!("{}Query", pascal(&pattern_str), span = name.span());
+    // Named after the entity too: two entities of one module may declare
+    // patterns of the same name (`Report::chunks`, `Scan::chunks`).
+    let wrapper = format_ident!("{}{}Query", ident, pascal(&pattern_str), span = name.span());
     let (marker, target) = match r.kind {
         None => (
             quote!(#p::OnTable),

@@ -30,6 +30,11 @@ pub fn derive_table(input: TokenStream) -> TokenStream {
 }
 
 /// Declares an entity stored in a table: key templates, indexes, codec.
+///
+/// Each `#[access(name, ...)]` adds `Entity::name(..)`, returning a query
+/// type named after the entity and the pattern in PascalCase, defined next
+/// to the entity: `#[access(orders_by_status, index = gsi1)]` on `Order`
+/// gives `Order::orders_by_status(..) -> OrderOrdersByStatusQuery`.
 #[proc_macro_derive(
     Entity,
     attributes(

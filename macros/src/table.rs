@@ -459,11 +459,27 @@ fn entity_checks(
                 const _: () = if #p::__private::table_queries_leak(&#a_shape, &#b_shape) { ::core::panic!(#leak) };
             });
             for ix in indexes {
-                let msg = format!(
-                    "queries of `{an}` or `{bn}` on index `{ix}` scoped to a sort-key prefix can return items of the other in a shared index partition; give each a distinct sort key prefix in `{ix}`"
+                let sort_keys = format!(
+                    "queries of `{an}` or `{bn}` on index `{ix}` can return items of the other: their `{ix}` partition keys can be equal and the sort-key condition each query starts with can match the other's sort keys; give each a distinct sort key prefix in `{ix}`"
                 );
+                let no_sort_key = format!(
+                    "queries of `{an}` or `{bn}` on index `{ix}` can return items of the other: `{ix}` has no sort key, so a query reads its whole partition, and their `{ix}` partition keys can be equal; give their `{ix}` partition keys distinct literal prefixes"
+                );
+                let shards = |sharded: &str, other: &str| {
+                    format!(
+                        "queries of `{an}` or `{bn}` on index `{ix}` can return items of the other: `{sharded}` shards its `{ix}` partition key (stored with a `#0`, `#1`, ... suffix), and `{other}`'s `{ix}` partition key can produce the same keys; give their `{ix}` partition keys distinct literal prefixes"
+                    )
+                };
+                let (first, second) = (shards(&an, &bn), shards(&bn, &an));
+                // One check per pair and index, so one mistake is one error.
                 out.extend(quote_spanned! {span=>
-                    const _: () = if #p::__private::index_queries_leak(&#a_shape, &#b_shape, #ix) { ::core::panic!(#msg) };
+                    const _: () = match #p::__private::index_collision(&#a_shape, &#b_shape, #ix) {
+                        #p::__private::IndexCollision::None => {}
+                        #p::__private::IndexCollision::SortKeys => ::core::panic!(#sort_keys),
+                        #p::__private::IndexCollision::NoSortKey => ::core::panic!(#no_sort_key),
+                        #p::__private::IndexCollision::Shards { first: true } => ::core::panic!(#first),
+                        #p::__private::IndexCollision::Shards { first: false } => ::core::panic!(#second),
+                    };
                 });
             }
         }

@@ -62,8 +62,8 @@ pub use value::{Attr, AttributeValue, Blob, Item};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::design::{
-        AccessShape, Card, CardFallback, EntityShape, IndexShape, KeySeg, KeyShape, cardinality,
-        index_queries_leak, primary_keys_collide, table_queries_leak,
+        AccessShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape, KeySeg, KeyShape,
+        cardinality, index_collision, primary_keys_collide, table_queries_leak,
     };
     pub use crate::entity::markers::*;
     pub use crate::entity::{

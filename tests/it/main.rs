@@ -9,6 +9,7 @@ mod app;
 #[path = "../../examples/shop/model.rs"]
 mod model;
 
+mod access;
 mod design;
 mod differential;
 mod embedded;

@@ -1,0 +1,516 @@
+//! Compile-time checks across the entities of one table: const fns over
+//! their shapes, called by the code `#[derive(Table)]` generates for
+//! `entities(...)`.
+
+use super::{EntityShape, KeySeg, KeyShape};
+
+const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
+    if prefix.len() > s.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < prefix.len() {
+        if s[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether two segments can hold the same text.
+const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
+    let (x, y) = (a.lit.as_bytes(), b.lit.as_bytes());
+    match (a.field, b.field) {
+        (false, false) => crate::entity::str_eq(a.lit, b.lit),
+        // A placeholder holds at least one character.
+        (false, true) => starts_with(x, y) && x.len() > y.len(),
+        (true, false) => starts_with(y, x) && y.len() > x.len(),
+        (true, true) => starts_with(x, y) || starts_with(y, x),
+    }
+}
+
+/// Whether two templates can produce the same key.
+pub const fn keys_overlap(a: &[KeySeg], b: &[KeySeg]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !seg_overlap(a[i], b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether two optional sort templates can produce the same sort key.
+const fn sort_overlap(a: Option<KeyShape>, b: Option<KeyShape>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => keys_overlap(a.segs, b.segs),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Whether a query scoped by `a`'s sort template (`begins_with` its literal
+/// text up to the first placeholder) can return an item whose sort key
+/// follows `b`.
+pub const fn scope_leaks(a: &[KeySeg], b: &[KeySeg]) -> bool {
+    // The scope: every leading literal segment, then the literal part of the
+    // first segment with a placeholder.
+    let mut k = 0;
+    while k < a.len() && !a[k].field {
+        k += 1;
+    }
+    if k == a.len() {
+        // A constant sort key is queried with `=`: no scope to leak into.
+        return false;
+    }
+    if b.len() <= k {
+        return false;
+    }
+    let mut i = 0;
+    while i < k {
+        let lit = KeySeg {
+            lit: a[i].lit,
+            field: false,
+        };
+        if !seg_overlap(lit, b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    let (scope, seg) = (a[k].lit.as_bytes(), b[k]);
+    if seg.field {
+        starts_with(seg.lit.as_bytes(), scope) || starts_with(scope, seg.lit.as_bytes())
+    } else {
+        starts_with(seg.lit.as_bytes(), scope)
+    }
+}
+
+/// Whether entities `a` and `b` can produce the same primary key. On a table
+/// without sort key, that is whether their partition keys can be equal.
+pub const fn primary_keys_collide(a: &EntityShape, b: &EntityShape) -> bool {
+    keys_overlap(a.pk.segs, b.pk.segs) && sort_overlap(a.sk, b.sk)
+}
+
+/// Whether a scoped table query of one entity can return items of the other.
+pub const fn table_queries_leak(a: &EntityShape, b: &EntityShape) -> bool {
+    if !keys_overlap(a.pk.segs, b.pk.segs) {
+        return false;
+    }
+    match (a.sk, b.sk) {
+        (Some(x), Some(y)) => scope_leaks(x.segs, y.segs) || scope_leaks(y.segs, x.segs),
+        _ => false,
+    }
+}
+
+/// One segment of a stored index partition key: a template segment, or the
+/// `#<shard>` suffix of a sharded key (`0` to `shards - 1`, in decimal).
+#[derive(Clone, Copy)]
+enum Part {
+    Seg(KeySeg),
+    Shard(u16),
+}
+
+/// Segment `i` of a key stored from `segs` with `shards` write shards.
+const fn part(segs: &[KeySeg], shards: u16, i: usize) -> Part {
+    if i < segs.len() {
+        Part::Seg(segs[i])
+    } else {
+        Part::Shard(shards)
+    }
+}
+
+/// The decimal value of `digits`, if it is a shard number as
+/// [`crate::shard::with_shard`] writes it (digits, no leading zero) below
+/// 100,000.
+const fn shard_number(digits: &[u8]) -> Option<u32> {
+    if digits.is_empty() || digits.len() > 5 || (digits[0] == b'0' && digits.len() > 1) {
+        return None;
+    }
+    let mut n = 0u32;
+    let mut i = 0;
+    while i < digits.len() {
+        if !digits[i].is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + (digits[i] - b'0') as u32;
+        i += 1;
+    }
+    Some(n)
+}
+
+/// Whether a template segment can hold the text of one of `shards` shard
+/// numbers.
+const fn seg_holds_shard(seg: KeySeg, shards: u16) -> bool {
+    let lit = seg.lit.as_bytes();
+    if !seg.field {
+        return match shard_number(lit) {
+            Some(n) => n < shards as u32,
+            None => false,
+        };
+    }
+    // The placeholder adds at least one character: the smallest shard
+    // number that starts with the literal text and is longer is `lit0`.
+    if lit.is_empty() {
+        return true;
+    }
+    match shard_number(lit) {
+        Some(0) | None => false,
+        Some(n) => n * 10 < shards as u32,
+    }
+}
+
+const fn part_overlap(a: Part, b: Part) -> bool {
+    match (a, b) {
+        (Part::Seg(x), Part::Seg(y)) => seg_overlap(x, y),
+        // Both hold shard `0`.
+        (Part::Shard(_), Part::Shard(_)) => true,
+        (Part::Seg(x), Part::Shard(n)) | (Part::Shard(n), Part::Seg(x)) => seg_holds_shard(x, n),
+    }
+}
+
+/// Whether two index partition templates, with `a_shards` and `b_shards`
+/// write shards (1: not sharded), can produce the same stored key. A sharded
+/// key ends with one more segment, `#0` to `#<shards - 1>`.
+pub const fn sharded_keys_overlap(
+    a: &[KeySeg],
+    a_shards: u16,
+    b: &[KeySeg],
+    b_shards: u16,
+) -> bool {
+    let a_len = a.len() + (a_shards > 1) as usize;
+    let b_len = b.len() + (b_shards > 1) as usize;
+    if a_len != b_len {
+        return false;
+    }
+    let mut i = 0;
+    while i < a_len {
+        if !part_overlap(part(a, a_shards, i), part(b, b_shards, i)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether the sort-key condition a query of the sort template `a` starts
+/// with (`begins_with` its literal prefix, `=` a constant) can match a sort
+/// key of template `b`.
+const fn sort_reads(a: &[KeySeg], b: &[KeySeg]) -> bool {
+    let mut constant = true;
+    let mut i = 0;
+    while i < a.len() {
+        if a[i].field {
+            constant = false;
+        }
+        i += 1;
+    }
+    if constant {
+        keys_overlap(a, b)
+    } else {
+        scope_leaks(a, b)
+    }
+}
+
+/// How queries of two entities on one index can read each other's items
+/// ([`index_collision`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexCollision {
+    /// They cannot: the partition keys differ, or the sort-key conditions
+    /// the queries start with keep each to its own items.
+    None,
+    /// The partition keys can be equal and the sort-key condition one query
+    /// starts with can match the other's sort keys.
+    SortKeys,
+    /// The index has no sort key, so a query reads the whole partition, and
+    /// the partition keys can be equal.
+    NoSortKey,
+    /// One partition key is sharded (stored with a `#<shard>` suffix), and
+    /// the other, unsharded, can produce the same keys; `first` tells
+    /// whether the first entity is the sharded one.
+    Shards {
+        /// The first entity's key is the sharded one.
+        first: bool,
+    },
+}
+
+/// Whether queries of entities `a` and `b` on index `index` (`gsi1`) can
+/// return each other's items, and why. Unlike the table's, an index's keys
+/// need not be unique: two entities in one index partition are told apart
+/// by the sort-key condition their queries start with, or not at all.
+pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> IndexCollision {
+    let mut i = 0;
+    while i < a.indexes.len() {
+        let x = a.indexes[i];
+        let mut j = 0;
+        while j < b.indexes.len() {
+            let y = b.indexes[j];
+            if crate::entity::str_eq(x.name, index) && crate::entity::str_eq(y.name, index) {
+                let pk_overlap = match (x.pk, y.pk) {
+                    (Some(p), Some(q)) => sharded_keys_overlap(p.segs, x.shards, q.segs, y.shards),
+                    // Local indexes share the table's partition key.
+                    (None, None) => keys_overlap(a.pk.segs, b.pk.segs),
+                    _ => false,
+                };
+                let reads = match (x.sk, y.sk) {
+                    (Some(p), Some(q)) => sort_reads(p.segs, q.segs) || sort_reads(q.segs, p.segs),
+                    (None, None) => true,
+                    // Not one index's declarations: the entity derive
+                    // reports that.
+                    _ => false,
+                };
+                if pk_overlap && reads {
+                    return if (x.shards > 1) != (y.shards > 1) {
+                        IndexCollision::Shards {
+                            first: x.shards > 1,
+                        }
+                    } else if x.sk.is_none() || y.sk.is_none() {
+                        IndexCollision::NoSortKey
+                    } else {
+                        IndexCollision::SortKeys
+                    };
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    IndexCollision::None
+}
+
+/// Whether queries of one entity on index `index` (`gsi1`) can return items
+/// of the other ([`index_collision`] is not [`IndexCollision::None`]).
+pub const fn index_queries_leak(a: &EntityShape, b: &EntityShape, index: &str) -> bool {
+    !matches!(index_collision(a, b, index), IndexCollision::None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::IndexShape;
+
+    const fn lit(s: &'static str) -> KeySeg {
+        KeySeg {
+            lit: s,
+            field: false,
+        }
+    }
+    const fn ph(s: &'static str) -> KeySeg {
+        KeySeg {
+            lit: s,
+            field: true,
+        }
+    }
+
+    #[test]
+    fn overlap_follows_segments() {
+        // USER#<id> vs USER#<id>: same shape.
+        assert!(keys_overlap(&[lit("USER"), ph("")], &[lit("USER"), ph("")]));
+        // ORDER#<id> vs ORDER#r-<id>: id = "r-1" makes them equal.
+        assert!(keys_overlap(
+            &[lit("ORDER"), ph("")],
+            &[lit("ORDER"), ph("r-")]
+        ));
+        // PROFILE vs ORDER#<id>: different segment counts.
+        assert!(!keys_overlap(&[lit("PROFILE")], &[lit("ORDER"), ph("")]));
+        // DETAILS vs ITEM#<id>.
+        assert!(!keys_overlap(&[lit("DETAILS")], &[lit("ITEM"), ph("")]));
+        // X<a> vs X: a placeholder is never empty.
+        assert!(!keys_overlap(&[ph("X")], &[lit("X")]));
+        assert!(keys_overlap(&[ph("X")], &[lit("XY")]));
+    }
+
+    #[test]
+    fn scope_leaks_find_prefix_queries() {
+        // user#<email> is queried with begins_with("user#"); user#<email>#inv#<n> starts so.
+        let account = [lit("user"), ph("")];
+        let invoice = [lit("user"), ph(""), lit("inv"), ph("")];
+        assert!(scope_leaks(&account, &invoice));
+        // ORDER#<id> and ITEM#<id> in one partition do not leak.
+        assert!(!scope_leaks(
+            &[lit("ORDER"), ph("")],
+            &[lit("ITEM"), ph("")]
+        ));
+        assert!(!scope_leaks(
+            &[lit("ORDER"), ph("")],
+            &[lit("ORDERS"), ph("")]
+        ));
+        // A constant sort key is queried with `=`.
+        assert!(!scope_leaks(&[lit("DETAILS")], &[lit("DETAILS"), ph("")]));
+        // A template that starts with a placeholder has no scope.
+        assert!(scope_leaks(&[ph("")], &[lit("ANY")]));
+    }
+
+    #[test]
+    fn sharded_keys_end_with_a_shard_number() {
+        let by_date = [lit("BYDATE")];
+        // `BYDATE` with `shards` shards, against an unsharded template.
+        let vs = |shards: u16, other: &[KeySeg]| {
+            let there = sharded_keys_overlap(&by_date, shards, other, 1);
+            assert_eq!(there, sharded_keys_overlap(other, 1, &by_date, shards));
+            there
+        };
+        // Stored as `BYDATE#0`..`BYDATE#3`.
+        assert!(vs(4, &[lit("BYDATE"), ph("")]));
+        assert!(vs(4, &[lit("BYDATE"), lit("3")]));
+        assert!(!vs(4, &[lit("BYDATE"), lit("4")]));
+        // Shard numbers have no leading zeros.
+        assert!(!vs(4, &[lit("BYDATE"), lit("03")]));
+        assert!(!vs(4, &[lit("BYDATE"), lit("x")]));
+        // `BYDATE#1<n>` reaches the shards from `BYDATE#10` on.
+        assert!(!vs(4, &[lit("BYDATE"), ph("1")]));
+        assert!(vs(11, &[lit("BYDATE"), ph("1")]));
+        assert!(!vs(100, &[lit("BYDATE"), ph("0")]));
+        assert!(!vs(4, &[lit("BYDATE"), ph("R")]));
+        // The unsharded `BYDATE` is a key of its own.
+        assert!(!vs(4, &by_date));
+        // Two sharded keys share shard `0` when their bases overlap.
+        assert!(sharded_keys_overlap(&by_date, 4, &by_date, 8));
+        assert!(!sharded_keys_overlap(&by_date, 4, &[lit("BYDAY")], 4));
+        // Unsharded, it is `keys_overlap`.
+        assert!(sharded_keys_overlap(&by_date, 1, &by_date, 1));
+        assert!(!sharded_keys_overlap(
+            &by_date,
+            1,
+            &[lit("BYDATE"), ph("")],
+            1
+        ));
+    }
+
+    /// A key shape from its template, as the derive splits it.
+    fn key(template: &'static str) -> KeyShape {
+        let segs = template
+            .split('#')
+            .map(|s| match s.find('<') {
+                Some(i) => ph(&s[..i]),
+                None => lit(s),
+            })
+            .collect::<Vec<_>>();
+        KeyShape {
+            template,
+            segs: Vec::leak(segs),
+            cardinality: || None,
+        }
+    }
+
+    fn on_table(pk: &'static str, sk: Option<&'static str>) -> EntityShape {
+        EntityShape {
+            name: pk,
+            pk: key(pk),
+            sk: sk.map(key),
+            indexes: &[],
+            access: &[],
+            attributes: &[],
+            ttl: None,
+        }
+    }
+
+    /// An entity with one global index `name` (its table keys do not matter
+    /// to the index's checks).
+    fn on_gsi(
+        name: &'static str,
+        pk: &'static str,
+        sk: Option<&'static str>,
+        shards: u16,
+    ) -> EntityShape {
+        let index = IndexShape {
+            name,
+            global: true,
+            pk: Some(key(pk)),
+            sk: sk.map(key),
+            sparse: None,
+            shards,
+        };
+        EntityShape {
+            indexes: Vec::leak(vec![index]),
+            ..on_table("E#<id>", Some("DETAILS"))
+        }
+    }
+
+    #[test]
+    fn a_sharded_index_key_collides_with_digit_segments() {
+        let date = Some("DATE#<date>");
+        let order = on_gsi("gsi3", "BYDATE", date, 4);
+        let sale = on_gsi("gsi3", "BYDATE#<region>", date, 1);
+        let unsharded = on_gsi("gsi3", "BYDATE", date, 1);
+        assert_eq!(
+            index_collision(&order, &sale, "gsi3"),
+            IndexCollision::Shards { first: true }
+        );
+        assert_eq!(
+            index_collision(&sale, &order, "gsi3"),
+            IndexCollision::Shards { first: false }
+        );
+        assert!(index_queries_leak(&order, &sale, "gsi3"));
+        // Other indexes, and the unsharded `BYDATE`, are other partitions.
+        assert_eq!(index_collision(&order, &sale, "gsi2"), IndexCollision::None);
+        assert_eq!(
+            index_collision(&order, &unsharded, "gsi3"),
+            IndexCollision::None
+        );
+        assert_eq!(
+            index_collision(&sale, &unsharded, "gsi3"),
+            IndexCollision::None
+        );
+        // Sharded, with sort keys that keep them apart.
+        let refund = on_gsi("gsi3", "BYDATE#<region>", Some("REFUND#<date>"), 1);
+        assert_eq!(
+            index_collision(&order, &refund, "gsi3"),
+            IndexCollision::None
+        );
+        // The shop: the sharded and the unsharded `ORDERBYDATE` are in two
+        // indexes, `gsi3` and `gsi2`.
+        let sharded = on_gsi("gsi3", "ORDERBYDATE", date, 4);
+        let plain = on_gsi("gsi2", "ORDERBYDATE", date, 1);
+        for ix in ["gsi2", "gsi3"] {
+            assert_eq!(index_collision(&sharded, &plain, ix), IndexCollision::None);
+        }
+    }
+
+    #[test]
+    fn an_index_without_sort_key_shares_whole_partitions() {
+        let user = on_gsi("gsi4", "OWNER#<owner>", None, 1);
+        let project = on_gsi("gsi4", "OWNER#<owner>", None, 1);
+        let team = on_gsi("gsi4", "TEAMOWNER#<owner>", None, 1);
+        assert_eq!(
+            index_collision(&user, &project, "gsi4"),
+            IndexCollision::NoSortKey
+        );
+        assert_eq!(index_collision(&user, &team, "gsi4"), IndexCollision::None);
+        // The same on a table without sort key is a primary-key collision
+        // (and no second error).
+        let (a, b) = (on_table("K#<id>", None), on_table("K#<id>", None));
+        assert!(primary_keys_collide(&a, &b));
+        assert!(!table_queries_leak(&a, &b));
+        assert!(!primary_keys_collide(&a, &on_table("C#<id>", None)));
+    }
+
+    #[test]
+    fn index_sort_conditions_keep_entities_apart_or_not() {
+        let status = "STATUS#<s>";
+        let order = on_gsi("gsi1", status, Some("ORDER#<id>"), 1);
+        let item = on_gsi("gsi1", status, Some("ITEM#<id>"), 1);
+        let line = on_gsi("gsi1", status, Some("ORDER#<id>#LINE#<n>"), 1);
+        assert_eq!(index_collision(&order, &item, "gsi1"), IndexCollision::None);
+        assert_eq!(
+            index_collision(&order, &line, "gsi1"),
+            IndexCollision::SortKeys
+        );
+        // A constant index sort key is queried with `=`, which matches the
+        // other's equal constant: index keys are not unique.
+        let flag_a = on_gsi("gsi1", status, Some("DETAILS"), 1);
+        let flag_b = on_gsi("gsi1", status, Some("DETAILS"), 1);
+        assert_eq!(
+            index_collision(&flag_a, &flag_b, "gsi1"),
+            IndexCollision::SortKeys
+        );
+        assert_eq!(
+            index_collision(&flag_a, &order, "gsi1"),
+            IndexCollision::None
+        );
+    }
+}
