@@ -225,9 +225,14 @@ pub enum KeyError {
         /// The type that was expected.
         expected: &'static str,
     },
-    /// A timestamp outside years 0000–9999 cannot sort correctly as text.
+    /// A timestamp outside years 0000–9999 (in UTC) cannot sort correctly
+    /// as text.
     #[error("timestamp outside years 0000-9999 cannot be a key part")]
     TimestampRange,
+    /// A leap second (chrono's `nanosecond() >= 1_000_000_000`) has no
+    /// spelling in the canonical timestamp form that keeps text order.
+    #[error("a leap second cannot be a key part")]
+    LeapSecond,
 }
 
 /// Why an attribute value does not decode, with the path of the attribute
