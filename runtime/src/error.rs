@@ -144,6 +144,24 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// DynamoDB refused the request for want of capacity
+    /// (`ProvisionedThroughputExceededException`, `ThrottlingException`,
+    /// `RequestLimitExceeded`) and the SDK's own retries did not get it
+    /// through. Nothing of the request was applied. Batches retry it under
+    /// their [`BatchPolicy`](crate::BatchPolicy) like unprocessed items;
+    /// other operations hand it to the caller, to retry later.
+    #[error("DynamoDB {operation} throttled: {message}")]
+    Throttled {
+        /// The operation (`BatchWriteItem`, `Query`, …).
+        operation: &'static str,
+        /// DynamoDB's error code, one of [`THROTTLING_CODES`].
+        code: String,
+        /// The service's error code and message.
+        message: String,
+        /// The executor's error (the SDK error for the SDK executor).
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A field failed a declared validation, checked before every write.
     #[error("validation failed for `{entity}.{field}`: {message}")]
     Validation {
@@ -154,6 +172,22 @@ pub enum Error {
         /// What the constraint demands.
         message: String,
     },
+}
+
+/// The error codes with which DynamoDB throttles a request: what
+/// [`Error::Throttled`] carries.
+pub const THROTTLING_CODES: &[&str] = &[
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+];
+
+impl Error {
+    /// Whether DynamoDB throttled the request ([`Error::Throttled`]): the
+    /// same request may succeed later, after a backoff.
+    pub fn is_throttling(&self) -> bool {
+        matches!(self, Error::Throttled { .. })
+    }
 }
 
 /// One operation's reason in a cancelled transaction.
