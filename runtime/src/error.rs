@@ -102,17 +102,21 @@ pub enum Error {
         /// The limit, 400 KB.
         max: usize,
     },
-    /// A batch left writes or keys unprocessed after every retry; they are
-    /// all here, none is dropped.
+    /// A batch left writes or keys unprocessed when its attempts ran out or
+    /// a request failed; they are all here, none is dropped, and every
+    /// other write of the batch was applied.
     #[error("{} batch operations still unprocessed after {attempts} attempts", writes.len() + keys.len())]
     Unprocessed {
         /// Writes that were not applied.
         writes: Vec<crate::request::BatchOp>,
         /// Keys that were not read.
         keys: Vec<crate::value::Item>,
-        /// Attempts made.
+        /// Attempts made for these, the first included (the most, when
+        /// their requests made different numbers): fewer than the policy's
+        /// when an error other than throttling ended them.
         attempts: u32,
-        /// The error that stopped a request, if one did.
+        /// The error of the last attempt, when it failed
+        /// ([`Error::Throttled`] if DynamoDB was still throttling).
         #[source]
         cause: Option<Box<Error>>,
     },

@@ -9,6 +9,7 @@ mod app;
 #[path = "../../examples/shop/model.rs"]
 mod model;
 
+mod batches;
 mod design;
 mod differential;
 mod embedded;
