@@ -3,6 +3,7 @@
 //!
 //! rustc's diagnostics change between releases, so the snapshots are pinned
 //! to one compiler; review every `.stderr` after `TRYBUILD=overwrite`.
+//! `UI_CASES='tests/ui/collection/*.rs'` runs only the cases it matches.
 
 use std::process::Command;
 
@@ -24,5 +25,9 @@ fn compile_fail() {
          or regenerate the snapshots with TRYBUILD=overwrite and review every one",
         version.trim()
     );
-    trybuild::TestCases::new().compile_fail("tests/ui/**/*.rs");
+    trybuild::TestCases::new().compile_fail(
+        std::env::var("UI_CASES")
+            .as_deref()
+            .unwrap_or("tests/ui/**/*.rs"),
+    );
 }

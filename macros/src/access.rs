@@ -310,6 +310,11 @@ fn pattern(
             #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#ident>> {
                 self.0.all(db).await
             }
+            /// Counts the matching items (`Select=COUNT`, every page) instead
+            /// of reading them.
+            #vis async fn count<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<u64> {
+                self.0.count(db).await
+            }
             #unsharded_only
         }
     };

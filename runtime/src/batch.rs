@@ -1,10 +1,18 @@
 //! BatchWriteItem and BatchGetItem of any size: split into requests of 25
-//! writes / 100 keys, sent concurrently up to a bound, unprocessed items
-//! retried with exponential backoff and full jitter. Whatever still fails
-//! after the last attempt comes back in [`Error::Unprocessed`]; nothing is
-//! dropped.
+//! writes / 100 keys, sent concurrently up to a bound.
+//!
+//! Every request follows the [`BatchPolicy`]: what DynamoDB leaves
+//! unprocessed, and a request it throttles ([`Error::Throttled`]), is sent
+//! again after an exponential backoff with full jitter, until the policy's
+//! attempts run out. What is still not done then comes back to the caller
+//! with the attempts made and the error of the last attempt; nothing is
+//! dropped, and what succeeded is kept: a batch write's error lists only the
+//! writes not applied, a batch get returns the items it read beside the keys
+//! it could not read ([`BatchGetOutcome`]).
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::marker::PhantomData;
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -22,16 +30,26 @@ pub const MAX_BATCH_WRITE: usize = 25;
 /// DynamoDB's limit of keys per BatchGetItem.
 pub const MAX_BATCH_GET: usize = 100;
 
-/// How batches are sent and retried.
+/// How batches are sent and retried, for writes ([`BatchWriter::policy`])
+/// and reads ([`BatchGetter::policy`]) alike.
+///
+/// Each request (25 writes or 100 keys) gets `max_attempts` attempts, the
+/// first included (at least one is always made). An attempt that leaves
+/// items unprocessed, or that DynamoDB throttles
+/// (`ProvisionedThroughputExceededException`, `ThrottlingException`,
+/// `RequestLimitExceeded`, after the SDK's own retries), is followed by a
+/// wait of [`BatchPolicy::max_backoff`] at most, chosen at random (full
+/// jitter, so that throttled clients do not retry in step), and another
+/// attempt with what is left. Any other error ends the request's attempts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchPolicy {
-    /// Requests in flight at once.
+    /// Requests in flight at once (at least one).
     pub concurrency: usize,
-    /// Attempts per request, the first included.
+    /// Attempts per request, the first included (at least one).
     pub max_attempts: u32,
-    /// Backoff before the second attempt; doubles each time.
+    /// Longest backoff before the second attempt; doubles each time.
     pub base_delay: Duration,
-    /// Longest backoff.
+    /// Longest backoff of any attempt.
     pub max_delay: Duration,
 }
 
@@ -47,15 +65,121 @@ impl Default for BatchPolicy {
 }
 
 impl BatchPolicy {
-    /// Full jitter: a random delay up to the capped exponential backoff.
-    fn delay(&self, attempt: u32) -> Duration {
-        let exp = self
-            .base_delay
-            .saturating_mul(1u32.checked_shl(attempt.min(20)).unwrap_or(u32::MAX));
-        let cap = exp.min(self.max_delay);
+    /// The longest wait before retry `retry` (1 for the second attempt):
+    /// `base_delay` doubled `retry - 1` times, at most `max_delay`. The wait
+    /// is drawn uniformly from zero to this.
+    pub fn max_backoff(&self, retry: u32) -> Duration {
+        let doublings = retry.saturating_sub(1).min(31);
+        self.base_delay
+            .saturating_mul(1u32 << doublings)
+            .min(self.max_delay)
+    }
+
+    /// Full jitter: a random wait up to [`BatchPolicy::max_backoff`].
+    fn delay(&self, retry: u32) -> Duration {
+        let cap = self.max_backoff(retry);
         let nanos = u64::try_from(cap.as_nanos()).unwrap_or(u64::MAX);
         Duration::from_nanos(fastrand::u64(0..=nanos))
     }
+
+    fn attempts(&self) -> u32 {
+        self.max_attempts.max(1)
+    }
+
+    fn concurrency(&self) -> usize {
+        self.concurrency.max(1)
+    }
+}
+
+/// What the attempts of one request came to.
+struct Run<W, O> {
+    /// What the request produced (items read; nothing for writes).
+    done: Vec<O>,
+    /// What is still not done.
+    left: Vec<W>,
+    /// Attempts made, the first included.
+    attempts: u32,
+    /// The error of the last attempt, if it failed.
+    error: Option<Error>,
+}
+
+/// Sends one request's worth of `pending` under `policy`: `send` makes one
+/// attempt and returns what it produced and what it left unprocessed. The
+/// one retry loop of both batch writes and batch gets.
+async fn run<W, O, F, Fut>(policy: &BatchPolicy, mut pending: Vec<W>, send: F) -> Run<W, O>
+where
+    W: Clone,
+    F: Fn(Vec<W>) -> Fut,
+    Fut: Future<Output = Result<(Vec<O>, Vec<W>), Error>>,
+{
+    let mut done = Vec::new();
+    let mut attempts = 0;
+    let mut error = None;
+    while !pending.is_empty() && attempts < policy.attempts() {
+        if attempts > 0 {
+            tokio::time::sleep(policy.delay(attempts)).await;
+        }
+        attempts += 1;
+        // The request consumes its items; on an error they are still ours.
+        match send(pending.clone()).await {
+            Ok((produced, left)) => {
+                done.extend(produced);
+                pending = left;
+                error = None;
+            }
+            // Nothing of a throttled request was applied: all of it again.
+            Err(e) if e.is_throttling() => error = Some(e),
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    Run {
+        done,
+        left: pending,
+        attempts,
+        error,
+    }
+}
+
+/// The runs of every request of a batch, added up.
+struct Totals<W, O> {
+    done: Vec<O>,
+    left: Vec<W>,
+    attempts: u32,
+    cause: Option<Error>,
+}
+
+fn totals<W, O>(runs: Vec<Run<W, O>>) -> Totals<W, O> {
+    let mut t = Totals {
+        done: Vec::new(),
+        left: Vec::new(),
+        attempts: 0,
+        cause: None,
+    };
+    let mut attempts_all = 0;
+    for run in runs {
+        attempts_all = attempts_all.max(run.attempts);
+        if !run.left.is_empty() {
+            t.attempts = t.attempts.max(run.attempts);
+        }
+        t.done.extend(run.done);
+        t.left.extend(run.left);
+        // An error that retrying does not cure says more than throttling.
+        let better = match (&t.cause, &run.error) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(old), Some(new)) => old.is_throttling() && !new.is_throttling(),
+        };
+        if better {
+            t.cause = run.error;
+        }
+    }
+    if t.left.is_empty() {
+        t.attempts = attempts_all;
+    }
+    t
 }
 
 /// A BatchWriteItem of any size being built: puts and deletes, applied one
@@ -109,7 +233,7 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         self
     }
 
-    /// Puts the item (replacing any item with its key).
+    /// Puts the item (a PutRequest, replacing any item with its key).
     pub fn put<T: Entity>(self, item: &T) -> Self {
         self.push(item.primary_key(), || {
             let mut encoded = item.to_item()?;
@@ -119,7 +243,7 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         })
     }
 
-    /// Deletes the item with `key`.
+    /// Deletes the item with `key` (a DeleteRequest).
     pub fn delete<T: Entity>(self, key: impl Into<PrimaryKey>) -> Self {
         let key = key.into();
         let item = key_item::<T::Table>(&key);
@@ -142,68 +266,219 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         self.ops.is_empty()
     }
 
-    /// Sends every write: one BatchWriteItem per 25 writes (plus retries).
+    /// Sends every write: one BatchWriteItem per 25 writes, retried under
+    /// the policy (unprocessed items and throttled requests).
+    ///
+    /// Every write not in the error was applied. [`Error::Unprocessed`]
+    /// holds every write that was not (or, after a failure other than
+    /// throttling, may not have been), the attempts made for them and the
+    /// error of the last attempt, if it failed; an invalid batch (duplicate
+    /// keys, an item over 400 KB) is refused before anything is sent.
     pub async fn execute(self) -> Result<(), Error> {
         if let Some(e) = self.error {
             return Err(e);
         }
         let policy = self.policy;
-        let db = self.db;
+        let exec = self.db.executor();
+        let table = self.db.table_name();
         let mut chunks: Vec<Vec<BatchOp>> = Vec::new();
         let mut ops = self.ops.into_iter().peekable();
         while ops.peek().is_some() {
             chunks.push(ops.by_ref().take(MAX_BATCH_WRITE).collect());
         }
-        let results: Vec<(Vec<BatchOp>, Option<Error>)> = futures::stream::iter(chunks)
-            .map(|chunk| write_chunk(db, chunk, policy))
-            .buffer_unordered(policy.concurrency.max(1))
+        let runs: Vec<Run<BatchOp, ()>> = futures::stream::iter(chunks)
+            .map(|chunk| {
+                run(&policy, chunk, move |ops| async move {
+                    let req = BatchWrite {
+                        table: table.to_owned(),
+                        ops,
+                    };
+                    exec.batch_write(req).await.map(|left| (Vec::new(), left))
+                })
+            })
+            .buffer_unordered(policy.concurrency())
             .collect()
             .await;
-        let mut failed = Vec::new();
-        let mut cause = None;
-        for (left, err) in results {
-            failed.extend(left);
-            if cause.is_none() {
-                cause = err;
-            }
-        }
-        if failed.is_empty() {
+        let t = totals(runs);
+        if t.left.is_empty() {
             Ok(())
         } else {
             Err(Error::Unprocessed {
-                writes: failed,
+                writes: t.left,
                 keys: Vec::new(),
-                attempts: policy.max_attempts,
-                cause: cause.map(Box::new),
+                attempts: t.attempts,
+                cause: t.cause.map(Box::new),
             })
         }
     }
 }
 
-/// Sends one chunk until DynamoDB processed all of it or the attempts run
-/// out; returns what is left and the error that stopped it, if any.
-async fn write_chunk<E: Executor>(
-    db: &Db<E>,
-    mut chunk: Vec<BatchOp>,
+/// A BatchGetItem of any number of keys being built (see [`Db::batch_get`]).
+#[must_use = "a batch get does nothing until `execute` is awaited"]
+pub struct BatchGetter<'a, E, T> {
+    db: &'a Db<E>,
+    keys: &'a [PrimaryKey],
     policy: BatchPolicy,
-) -> (Vec<BatchOp>, Option<Error>) {
-    for attempt in 0..policy.max_attempts {
-        if attempt > 0 {
-            tokio::time::sleep(policy.delay(attempt)).await;
+    consistent: bool,
+    entity: PhantomData<fn() -> T>,
+}
+
+/// What a batch get read, and what it could not read.
+///
+/// A key's item is in exactly one place: `items` when it was read and
+/// decoded, `unprocessed` when it was not read, `undecodable` when it was
+/// read but is not a valid `T`; a key with no item is `None` in `items` and
+/// nowhere else.
+#[derive(Debug)]
+pub struct BatchGetOutcome<T> {
+    /// One entry per key, in the keys' order: the item, or `None` when the
+    /// table has no item with the key or the item is in `unprocessed` or
+    /// `undecodable`.
+    pub items: Vec<Option<T>>,
+    /// The keys not read when the attempts ran out (DynamoDB's
+    /// `UnprocessedKeys`, and every key of a request that failed), in the
+    /// keys' order: pass them to another batch get later.
+    pub unprocessed: Vec<PrimaryKey>,
+    /// The items read that do not decode as `T` (a malformed attribute,
+    /// another entity type, key attributes contradicting the fields), in the
+    /// keys' order, each with its error.
+    pub undecodable: Vec<(PrimaryKey, Error)>,
+    /// Attempts made for the requests that left keys unprocessed (the most,
+    /// if several did); when none did, the most any request needed.
+    pub attempts: u32,
+    /// The error of the last attempt of a request that failed, if any
+    /// ([`Error::Throttled`] when DynamoDB was still throttling); an error
+    /// other than throttling is preferred, since retrying does not cure it.
+    pub cause: Option<Error>,
+}
+
+impl<T: Entity> BatchGetOutcome<T> {
+    /// Whether every key was read and every item found decoded.
+    pub fn is_complete(&self) -> bool {
+        self.unprocessed.is_empty() && self.undecodable.is_empty()
+    }
+
+    /// The items when the outcome is complete; otherwise
+    /// [`Error::Unprocessed`] for keys not read (before any decode error),
+    /// or the first decode error. The items read are dropped then: read
+    /// the fields to keep them.
+    pub fn into_result(self) -> Result<Vec<Option<T>>, Error> {
+        if !self.unprocessed.is_empty() {
+            return Err(Error::Unprocessed {
+                writes: Vec::new(),
+                keys: self.unprocessed.iter().map(key_item::<T::Table>).collect(),
+                attempts: self.attempts,
+                cause: self.cause.map(Box::new),
+            });
         }
-        let req = BatchWrite {
-            table: db.table_name().to_owned(),
-            ops: chunk.clone(),
-        };
-        match db.executor().batch_write(req).await {
-            Ok(left) if left.is_empty() => return (Vec::new(), None),
-            Ok(left) => chunk = left,
-            // Throttling and network errors are retried by the SDK; what
-            // reaches here is not retryable: hand the chunk back.
-            Err(e) => return (chunk, Some(e)),
+        match self.undecodable.into_iter().next() {
+            Some((_, e)) => Err(e),
+            None => Ok(self.items),
         }
     }
-    (chunk, None)
+}
+
+impl<'a, E: Executor, T: Entity> BatchGetter<'a, E, T> {
+    /// Sets how requests are sent and retried.
+    pub fn policy(mut self, policy: BatchPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Strongly consistent reads (`ConsistentRead`): twice the read cost of
+    /// the default eventually consistent ones.
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// Sends one BatchGetItem per 100 keys, retried under the policy
+    /// (unprocessed keys and throttled requests), and decodes every item
+    /// read. A request that fails or runs out of attempts does not lose the
+    /// others' items: see [`BatchGetOutcome`].
+    ///
+    /// The only error is a batch refused before sending, which DynamoDB
+    /// would reject whole: two keys that are the same item, a key without
+    /// the sort key the table has.
+    pub async fn execute(self) -> Result<BatchGetOutcome<T>, Error> {
+        let policy = self.policy;
+        let consistent = self.consistent;
+        let exec = self.db.executor();
+        let table = self.db.table_name();
+        // Keys as DynamoDB sees them: a sort key means nothing on a table
+        // without one, and must not make an item unrecognisable.
+        let normal = |k: &PrimaryKey| PrimaryKey {
+            pk: k.pk.clone(),
+            sk: <T::Table as Table>::SK.and(k.sk.clone()),
+        };
+        let mut index: HashMap<PrimaryKey, usize> = HashMap::with_capacity(self.keys.len());
+        for (i, k) in self.keys.iter().enumerate() {
+            if <T::Table as Table>::SK.is_some() && k.sk.is_none() {
+                return Err(Error::InvalidRequest(format!(
+                    "batch key {i} ({:?}) has no sort key; table `{table}` needs one",
+                    k.pk
+                )));
+            }
+            if let Some(first) = index.insert(normal(k), i) {
+                return Err(Error::InvalidRequest(format!(
+                    "batch keys {first} and {i} are the same item ({:?} / {:?}); DynamoDB rejects duplicate keys in a batch",
+                    k.pk, k.sk
+                )));
+            }
+        }
+        let chunks: Vec<Vec<Item>> = self
+            .keys
+            .chunks(MAX_BATCH_GET)
+            .map(|c| c.iter().map(key_item::<T::Table>).collect())
+            .collect();
+        let runs: Vec<Run<Item, Item>> = futures::stream::iter(chunks)
+            .map(|chunk| {
+                run(&policy, chunk, move |keys| async move {
+                    let req = BatchGet {
+                        table: table.to_owned(),
+                        keys,
+                        consistent,
+                    };
+                    exec.batch_get(req)
+                        .await
+                        .map(|out| (out.items, out.unprocessed))
+                })
+            })
+            .buffer_unordered(policy.concurrency())
+            .collect()
+            .await;
+        let t = totals(runs);
+        // Where a key or item returned goes among the keys asked for;
+        // DynamoDB returns no others, and one that is not asked for is
+        // no answer to the caller's question.
+        let position = |item: &Item| key_of::<T::Table>(item).and_then(|k| index.get(&k).copied());
+        let mut items: Vec<Option<T>> = self.keys.iter().map(|_| None).collect();
+        let mut undecodable = Vec::new();
+        for item in t.done {
+            let Some(i) = position(&item) else { continue };
+            match T::from_item(item) {
+                Ok(v) => items[i] = Some(v),
+                Err(e) => undecodable.push((i, e)),
+            }
+        }
+        let mut unprocessed: Vec<usize> = t.left.iter().filter_map(position).collect();
+        unprocessed.sort_unstable();
+        unprocessed.dedup();
+        undecodable.sort_by_key(|(i, _)| *i);
+        Ok(BatchGetOutcome {
+            items,
+            unprocessed: unprocessed
+                .into_iter()
+                .map(|i| self.keys[i].clone())
+                .collect(),
+            undecodable: undecodable
+                .into_iter()
+                .map(|(i, e)| (self.keys[i].clone(), e))
+                .collect(),
+            attempts: t.attempts,
+            cause: t.cause,
+        })
+    }
 }
 
 fn key_of<T: Table>(item: &Item) -> Option<PrimaryKey> {
@@ -221,77 +496,36 @@ fn key_of<T: Table>(item: &Item) -> Option<PrimaryKey> {
 }
 
 impl<E: Executor> Db<E> {
-    /// Starts a BatchWriteItem of any size.
+    /// Starts a BatchWriteItem of any size: puts and deletes, 25 per
+    /// request, retried under a [`BatchPolicy`].
     pub fn batch_write(&self) -> BatchWriter<'_, E> {
         BatchWriter::new(self)
     }
 
-    /// BatchGetItem of any number of keys: one request per 100 keys (plus
-    /// retries of unprocessed keys), eventually consistent. The result has
-    /// one entry per key, in the keys' order; `None` for missing items.
-    pub async fn batch_get<T: Entity>(&self, keys: &[PrimaryKey]) -> Result<Vec<Option<T>>, Error> {
-        let policy = BatchPolicy::default();
-        let mut index: HashMap<&PrimaryKey, usize> = HashMap::with_capacity(keys.len());
-        for (i, k) in keys.iter().enumerate() {
-            if let Some(first) = index.insert(k, i) {
-                return Err(Error::InvalidRequest(format!(
-                    "batch keys {first} and {i} are the same ({:?} / {:?}); DynamoDB rejects duplicate keys in a batch",
-                    k.pk, k.sk
-                )));
-            }
+    /// Starts a BatchGetItem of any number of keys: 100 per request,
+    /// eventually consistent unless [`BatchGetter::consistent`], retried
+    /// under a [`BatchPolicy`]; `execute` gives a [`BatchGetOutcome`] with
+    /// one entry per key, in the keys' order.
+    ///
+    /// ```
+    /// # use singletable_runtime as singletable;
+    /// use singletable::{BatchPolicy, Db, Entity, Executor, PrimaryKey};
+    ///
+    /// async fn read_all<T: Entity, E: Executor>(db: &Db<E>, keys: &[PrimaryKey]) -> singletable::Result<Vec<T>> {
+    ///     let policy = BatchPolicy { max_attempts: 5, ..BatchPolicy::default() };
+    ///     let got = db.batch_get::<T>(keys).policy(policy).execute().await?;
+    ///     // `got.items` holds what was read even when `got.unprocessed`
+    ///     // (keys to read again later) or `got.undecodable` are not empty.
+    ///     Ok(got.items.into_iter().flatten().collect())
+    /// }
+    /// ```
+    pub fn batch_get<'a, T: Entity>(&'a self, keys: &'a [PrimaryKey]) -> BatchGetter<'a, E, T> {
+        BatchGetter {
+            db: self,
+            keys,
+            policy: BatchPolicy::default(),
+            consistent: false,
+            entity: PhantomData,
         }
-        let chunks: Vec<Vec<Item>> = keys
-            .chunks(MAX_BATCH_GET)
-            .map(|c| c.iter().map(key_item::<T::Table>).collect())
-            .collect();
-        // Per chunk: the items found and the keys still unprocessed.
-        type ChunkResult = Result<(Vec<Item>, Vec<Item>), Error>;
-        let results: Vec<ChunkResult> = futures::stream::iter(chunks)
-            .map(|mut chunk| async move {
-                let mut found = Vec::new();
-                for attempt in 0..policy.max_attempts {
-                    if attempt > 0 {
-                        tokio::time::sleep(policy.delay(attempt)).await;
-                    }
-                    let out = self
-                        .executor()
-                        .batch_get(BatchGet {
-                            table: self.table_name().to_owned(),
-                            keys: chunk,
-                            consistent: false,
-                        })
-                        .await?;
-                    found.extend(out.items);
-                    chunk = out.unprocessed;
-                    if chunk.is_empty() {
-                        break;
-                    }
-                }
-                Ok((found, chunk))
-            })
-            .buffer_unordered(policy.concurrency)
-            .collect()
-            .await;
-        let mut out: Vec<Option<T>> = keys.iter().map(|_| None).collect();
-        let mut left = Vec::new();
-        for r in results {
-            let (found, unprocessed) = r?;
-            left.extend(unprocessed);
-            for item in found {
-                let Some(i) = key_of::<T::Table>(&item).and_then(|k| index.get(&k).copied()) else {
-                    continue;
-                };
-                out[i] = Some(T::from_item(item)?);
-            }
-        }
-        if !left.is_empty() {
-            return Err(Error::Unprocessed {
-                writes: Vec::new(),
-                keys: left,
-                attempts: policy.max_attempts,
-                cause: None,
-            });
-        }
-        Ok(out)
     }
 }

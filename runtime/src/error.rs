@@ -102,17 +102,21 @@ pub enum Error {
         /// The limit, 400 KB.
         max: usize,
     },
-    /// A batch left writes or keys unprocessed after every retry; they are
-    /// all here, none is dropped.
+    /// A batch left writes or keys unprocessed when its attempts ran out or
+    /// a request failed; they are all here, none is dropped, and every
+    /// other write of the batch was applied.
     #[error("{} batch operations still unprocessed after {attempts} attempts", writes.len() + keys.len())]
     Unprocessed {
         /// Writes that were not applied.
         writes: Vec<crate::request::BatchOp>,
         /// Keys that were not read.
         keys: Vec<crate::value::Item>,
-        /// Attempts made.
+        /// Attempts made for these, the first included (the most, when
+        /// their requests made different numbers): fewer than the policy's
+        /// when an error other than throttling ended them.
         attempts: u32,
-        /// The error that stopped a request, if one did.
+        /// The error of the last attempt, when it failed
+        /// ([`Error::Throttled`] if DynamoDB was still throttling).
         #[source]
         cause: Option<Box<Error>>,
     },
@@ -144,6 +148,24 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// DynamoDB refused the request for want of capacity
+    /// (`ProvisionedThroughputExceededException`, `ThrottlingException`,
+    /// `RequestLimitExceeded`) and the SDK's own retries did not get it
+    /// through. Nothing of the request was applied. Batches retry it under
+    /// their [`BatchPolicy`](crate::BatchPolicy) like unprocessed items;
+    /// other operations hand it to the caller, to retry later.
+    #[error("DynamoDB {operation} throttled: {message}")]
+    Throttled {
+        /// The operation (`BatchWriteItem`, `Query`, …).
+        operation: &'static str,
+        /// DynamoDB's error code, one of [`THROTTLING_CODES`].
+        code: String,
+        /// The service's error code and message.
+        message: String,
+        /// The executor's error (the SDK error for the SDK executor).
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A field failed a declared validation, checked before every write.
     #[error("validation failed for `{entity}.{field}`: {message}")]
     Validation {
@@ -154,6 +176,22 @@ pub enum Error {
         /// What the constraint demands.
         message: String,
     },
+}
+
+/// The error codes with which DynamoDB throttles a request: what
+/// [`Error::Throttled`] carries.
+pub const THROTTLING_CODES: &[&str] = &[
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+];
+
+impl Error {
+    /// Whether DynamoDB throttled the request ([`Error::Throttled`]): the
+    /// same request may succeed later, after a backoff.
+    pub fn is_throttling(&self) -> bool {
+        matches!(self, Error::Throttled { .. })
+    }
 }
 
 /// One operation's reason in a cancelled transaction.
@@ -234,9 +272,14 @@ pub enum KeyError {
         /// The type that was expected.
         expected: &'static str,
     },
-    /// A timestamp outside years 0000–9999 cannot sort correctly as text.
+    /// A timestamp outside years 0000–9999 (in UTC) cannot sort correctly
+    /// as text.
     #[error("timestamp outside years 0000-9999 cannot be a key part")]
     TimestampRange,
+    /// A leap second (chrono's `nanosecond() >= 1_000_000_000`) has no
+    /// spelling in the canonical timestamp form that keeps text order.
+    #[error("a leap second cannot be a key part")]
+    LeapSecond,
 }
 
 /// Why an attribute value does not decode, with the path of the attribute

@@ -19,7 +19,8 @@
 //!   before every non-negative number and among themselves numerically.
 //! * Timestamps (features `chrono`, `time`) are UTC ISO-8601 with nine
 //!   fractional digits, `2024-05-01T12:00:00.000000000Z`, so text order is
-//!   time order and no precision is lost.
+//!   time order and no precision is lost; years outside 0000–9999 and leap
+//!   seconds are refused, and keys are read in exactly this form.
 //! * Partition keys are limited to 2048 bytes and sort keys to 1024 bytes.
 
 use crate::error::{Error, KeyError};

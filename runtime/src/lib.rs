@@ -36,7 +36,7 @@ pub mod ttl;
 pub mod update;
 pub mod value;
 
-pub use batch::{BatchPolicy, BatchWriter};
+pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use db::Db;
 #[cfg(feature = "embedded")]
 pub use embedded::Embedded;

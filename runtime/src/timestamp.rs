@@ -1,8 +1,24 @@
-//! UTC timestamps as fixed-precision ISO-8601 strings,
-//! `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ`: text order is time order, and the nine
-//! fractional digits keep every nanosecond. Years outside 0000–9999 would
-//! break the ordering and are refused in keys. Reading accepts any RFC 3339
-//! timestamp (any offset, any precision) and converts it to UTC.
+//! UTC timestamps in one canonical form, `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ`
+//! (30 bytes): fixed width, so text order is time order, and nine
+//! fractional digits, so every nanosecond is kept.
+//!
+//! Only what this form spells exactly is written, in attributes and in keys
+//! alike, so that every timestamp singletable writes reads back as the same
+//! instant and two instants never share a spelling. The rest is refused
+//! before anything is sent: years outside 0000–9999 (in UTC), which RFC 3339
+//! cannot spell and which would break the text order, and chrono's leap
+//! seconds (`nanosecond() >= 1_000_000_000`), which other clients (and the
+//! `time` crate) cannot read back as the same instant ([`EncodeError`] for
+//! attributes, [`KeyError::TimestampRange`] / [`KeyError::LeapSecond`] for
+//! keys).
+//!
+//! Keys are read in the canonical form only: `+00:00`, a missing or shorter
+//! fraction, lowercase `t` / `z` are not the key singletable writes, and
+//! accepting them would let two stored keys decode to one value. Attributes
+//! are read in the canonical form and, for values other clients wrote, in
+//! any RFC 3339 form (any offset, any precision, converted to UTC); such a
+//! value (a leap second `23:59:60` read by chrono, an offset moving the year
+//! past 9999) can be refused when it is written back.
 //!
 //! Also here: the other optional types (`uuid::Uuid` as `S`,
 //! `rust_decimal::Decimal` as `N`).
@@ -12,52 +28,67 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, KeyError};
 #[allow(unused_imports)]
 use crate::value::{AttributeValue, wrong_type};
 
-/// Formats the fixed-width UTC form.
-#[allow(dead_code)]
-fn format_utc(y: i32, mo: u32, d: u32, h: u32, mi: u32, s: u32, ns: u32) -> String {
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{ns:09}Z")
-}
-
-#[allow(dead_code)]
-fn invalid_timestamp(s: &str) -> DecodeError {
-    DecodeError::new(DecodeErrorKind::Invalid(format!(
-        "{s:?} is not an RFC 3339 timestamp"
-    )))
-}
+#[cfg(any(feature = "chrono", feature = "time"))]
+mod canonical;
+#[cfg(any(feature = "chrono", feature = "time"))]
+use canonical::{Civil, LEN, Unwritable, invalid_key, invalid_timestamp};
 
 #[cfg(feature = "chrono")]
 mod chrono_impls {
-    use chrono::{DateTime, Datelike, Timelike, Utc};
+    use chrono::{DateTime, Datelike, NaiveDate, Timelike, Utc};
 
     use super::*;
     use crate::key::{KeyPart, KeyPartDecode};
     use crate::value::Attr;
 
-    fn format(t: &DateTime<Utc>) -> String {
-        format_utc(
-            t.year(),
-            t.month(),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second(),
-            t.nanosecond(),
-        )
+    fn civil(t: &DateTime<Utc>) -> Civil {
+        // Every field but the year is in range by chrono's own invariants;
+        // the nanosecond field is not (leap seconds), and `write` says so.
+        let small = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
+        Civil {
+            year: t.year(),
+            month: small(t.month()),
+            day: small(t.day()),
+            hour: small(t.hour()),
+            minute: small(t.minute()),
+            second: small(t.second()),
+            nanosecond: t.nanosecond(),
+        }
     }
 
-    fn parse(s: &str) -> Option<DateTime<Utc>> {
-        DateTime::parse_from_rfc3339(s)
-            .ok()
-            .map(|t| t.with_timezone(&Utc))
+    fn from_civil(c: Civil) -> Option<DateTime<Utc>> {
+        NaiveDate::from_ymd_opt(c.year, c.month.into(), c.day.into())?
+            .and_hms_nano_opt(
+                c.hour.into(),
+                c.minute.into(),
+                c.second.into(),
+                c.nanosecond,
+            )
+            .map(|t| t.and_utc())
+    }
+
+    fn parse_canonical(s: &str) -> Option<DateTime<Utc>> {
+        Civil::parse(s).and_then(from_civil)
+    }
+
+    fn parse_any(s: &str) -> Option<DateTime<Utc>> {
+        parse_canonical(s).or_else(|| {
+            DateTime::parse_from_rfc3339(s)
+                .ok()
+                .map(|t| t.with_timezone(&Utc))
+        })
     }
 
     impl Attr for DateTime<Utc> {
         fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
-            Ok(AttributeValue::S(format(self)))
+            civil(self)
+                .format()
+                .map(AttributeValue::S)
+                .map_err(|e| e.encode_error(self))
         }
         fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
             match value {
-                AttributeValue::S(s) => parse(&s).ok_or_else(|| invalid_timestamp(&s)),
+                AttributeValue::S(s) => parse_any(&s).ok_or_else(|| invalid_timestamp(&s)),
                 other => Err(wrong_type("S (DateTime<Utc>)", &other)),
             }
         }
@@ -65,19 +96,18 @@ mod chrono_impls {
 
     impl KeyPart for DateTime<Utc> {
         fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
-            if !(0..=9999).contains(&self.year()) {
-                return Err(KeyError::TimestampRange);
-            }
-            out.push_str(&format(self));
-            Ok(())
+            civil(self).write(out).map_err(Unwritable::key_error)
+        }
+        #[inline]
+        fn size_hint(&self) -> usize {
+            LEN
         }
     }
 
     impl KeyPartDecode for DateTime<Utc> {
         fn read_key_part(segment: &str) -> Result<Self, KeyError> {
-            parse(segment).ok_or_else(|| KeyError::Segment {
-                segment: segment.to_owned(),
-                expected: "DateTime<Utc>",
+            parse_canonical(segment).ok_or_else(|| {
+                invalid_key(segment, "DateTime<Utc> (YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ)")
             })
         }
     }
@@ -85,39 +115,61 @@ mod chrono_impls {
 
 #[cfg(feature = "time")]
 mod time_impls {
-    use time::OffsetDateTime;
     use time::format_description::well_known::Rfc3339;
+    use time::{Date, Month, OffsetDateTime, UtcOffset};
 
     use super::*;
     use crate::key::{KeyPart, KeyPartDecode};
     use crate::value::Attr;
 
-    fn format(t: &OffsetDateTime) -> String {
-        let t = t.to_offset(time::UtcOffset::UTC);
-        format_utc(
-            t.year(),
-            u32::from(u8::from(t.month())),
-            u32::from(t.day()),
-            u32::from(t.hour()),
-            u32::from(t.minute()),
-            u32::from(t.second()),
-            t.nanosecond(),
-        )
+    /// The instant in UTC; `None` when its UTC date is outside the range
+    /// the `time` crate represents (a year 9999 with a negative offset).
+    fn civil(t: &OffsetDateTime) -> Result<Civil, Unwritable> {
+        let t = t
+            .checked_to_offset(UtcOffset::UTC)
+            .ok_or(Unwritable::Year)?;
+        Ok(Civil {
+            year: t.year(),
+            month: u8::from(t.month()),
+            day: t.day(),
+            hour: t.hour(),
+            minute: t.minute(),
+            second: t.second(),
+            nanosecond: t.nanosecond(),
+        })
     }
 
-    fn parse(s: &str) -> Option<OffsetDateTime> {
-        OffsetDateTime::parse(s, &Rfc3339)
+    fn from_civil(c: Civil) -> Option<OffsetDateTime> {
+        let month = Month::try_from(c.month).ok()?;
+        Date::from_calendar_date(c.year, month, c.day)
+            .ok()?
+            .with_hms_nano(c.hour, c.minute, c.second, c.nanosecond)
             .ok()
-            .map(|t| t.to_offset(time::UtcOffset::UTC))
+            .map(|t| t.assume_utc())
+    }
+
+    fn parse_canonical(s: &str) -> Option<OffsetDateTime> {
+        Civil::parse(s).and_then(from_civil)
+    }
+
+    fn parse_any(s: &str) -> Option<OffsetDateTime> {
+        parse_canonical(s).or_else(|| {
+            OffsetDateTime::parse(s, &Rfc3339)
+                .ok()
+                .and_then(|t| t.checked_to_offset(UtcOffset::UTC))
+        })
     }
 
     impl Attr for OffsetDateTime {
         fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
-            Ok(AttributeValue::S(format(self)))
+            civil(self)
+                .and_then(|c| c.format())
+                .map(AttributeValue::S)
+                .map_err(|e| e.encode_error(self))
         }
         fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
             match value {
-                AttributeValue::S(s) => parse(&s).ok_or_else(|| invalid_timestamp(&s)),
+                AttributeValue::S(s) => parse_any(&s).ok_or_else(|| invalid_timestamp(&s)),
                 other => Err(wrong_type("S (OffsetDateTime)", &other)),
             }
         }
@@ -125,19 +177,20 @@ mod time_impls {
 
     impl KeyPart for OffsetDateTime {
         fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
-            if !(0..=9999).contains(&self.to_offset(time::UtcOffset::UTC).year()) {
-                return Err(KeyError::TimestampRange);
-            }
-            out.push_str(&format(self));
-            Ok(())
+            civil(self)
+                .and_then(|c| c.write(out))
+                .map_err(Unwritable::key_error)
+        }
+        #[inline]
+        fn size_hint(&self) -> usize {
+            LEN
         }
     }
 
     impl KeyPartDecode for OffsetDateTime {
         fn read_key_part(segment: &str) -> Result<Self, KeyError> {
-            parse(segment).ok_or_else(|| KeyError::Segment {
-                segment: segment.to_owned(),
-                expected: "OffsetDateTime",
+            parse_canonical(segment).ok_or_else(|| {
+                invalid_key(segment, "OffsetDateTime (YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ)")
             })
         }
     }
@@ -200,3 +253,6 @@ mod tests {
         );
     }
 }
+
+#[cfg(all(test, feature = "chrono", feature = "time"))]
+mod round_trip;

@@ -10,6 +10,8 @@ mod app;
 mod model;
 
 mod access;
+mod batches;
+mod collections;
 mod design;
 mod differential;
 mod embedded;

@@ -653,7 +653,9 @@ async fn batch_write_retries_unprocessed_items() {
         .map(|i| i.primary_key().unwrap())
         .collect();
     keys.push(OrderItem::key("o-1", "nope").unwrap());
-    let got = plain.batch_get::<OrderItem>(&keys).await.unwrap();
+    let got = plain.batch_get::<OrderItem>(&keys).execute().await.unwrap();
+    assert!(got.is_complete(), "{got:?}");
+    let got = got.items;
     assert_eq!(got.len(), 251);
     for (i, g) in got.iter().take(250).enumerate() {
         assert_eq!(g.as_ref(), Some(&items[i]));

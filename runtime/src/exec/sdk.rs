@@ -2,14 +2,14 @@
 //! become SDK calls.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, SdkError};
+use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
     self as sdk, ConsumedCapacity, ReturnConsumedCapacity, ReturnValue,
     ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 
 use super::{BoxFuture, Executor};
-use crate::error::{CancellationReason, Error};
+use crate::error::{CancellationReason, Error, THROTTLING_CODES};
 use crate::expr::{Condition, Rendered};
 use crate::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, ConditionCheck, CountPage, DeleteItem, GetItem,
@@ -78,14 +78,27 @@ impl SdkExecutor {
     }
 }
 
-fn service_error<E>(operation: &'static str, err: SdkError<E>) -> Error
+/// The SDK's error as singletable's: throttling (by the service's error
+/// code, whichever operation's error type carries it) becomes
+/// [`Error::Throttled`], so that callers such as batches can retry it.
+fn service_error<E, R>(operation: &'static str, err: SdkError<E, R>) -> Error
 where
-    E: std::error::Error + Send + Sync + 'static,
+    E: std::error::Error + ProvideErrorMetadata + Send + Sync + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
 {
-    Error::Service {
-        operation,
-        message: DisplayErrorContext(&err).to_string(),
-        source: Box::new(err),
+    let message = DisplayErrorContext(&err).to_string();
+    match err.code().filter(|c| THROTTLING_CODES.contains(c)) {
+        Some(code) => Error::Throttled {
+            operation,
+            code: code.to_owned(),
+            message,
+            source: Box::new(err),
+        },
+        None => Error::Service {
+            operation,
+            message,
+            source: Box::new(err),
+        },
     }
 }
 
@@ -549,4 +562,55 @@ fn transact_item(op: TransactWriteOp) -> Result<TransactWriteItem, Error> {
         }
     };
     Ok(item)
+}
+
+#[cfg(test)]
+mod tests {
+    use aws_sdk_dynamodb::error::{ErrorMetadata, SdkError};
+    use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemError;
+    use aws_sdk_dynamodb::types::error::ProvisionedThroughputExceededException;
+
+    use super::service_error;
+    use crate::error::{Error, THROTTLING_CODES};
+
+    fn meta(code: &str) -> ErrorMetadata {
+        ErrorMetadata::builder()
+            .code(code)
+            .message("slow down")
+            .build()
+    }
+
+    #[test]
+    fn throttling_codes_map_to_throttled() {
+        // Unmodelled codes come as generic errors, with their code.
+        for code in THROTTLING_CODES {
+            let err = SdkError::service_error(BatchWriteItemError::generic(meta(code)), ());
+            match service_error("BatchWriteItem", err) {
+                Error::Throttled {
+                    operation, code: c, ..
+                } => {
+                    assert_eq!(operation, "BatchWriteItem");
+                    assert_eq!(c, *code);
+                }
+                other => panic!("{code}: expected Throttled, got {other:?}"),
+            }
+        }
+        // A modelled exception carries the code the response named.
+        let modelled = BatchWriteItemError::ProvisionedThroughputExceededException(
+            ProvisionedThroughputExceededException::builder()
+                .message("slow down")
+                .meta(meta("ProvisionedThroughputExceededException"))
+                .build(),
+        );
+        let err = service_error("BatchWriteItem", SdkError::service_error(modelled, ()));
+        assert!(err.is_throttling(), "{err:?}");
+        // Anything else stays a service error.
+        let err = SdkError::service_error(
+            BatchWriteItemError::generic(meta("ValidationException")),
+            (),
+        );
+        let err = service_error("BatchWriteItem", err);
+        assert!(matches!(err, Error::Service { .. }), "{err:?}");
+        assert!(!err.is_throttling());
+    }
 }

@@ -75,7 +75,10 @@ async fn refused_everywhere<E: Executor>(db: &Db<E>) {
     );
     assert_mismatch(Rec::recs_of_group("g").all(db).await, "SK", "query");
     assert_mismatch(
-        db.batch_get::<Rec>(&[Rec::key("g", "m1").unwrap()]).await,
+        db.batch_get::<Rec>(&[Rec::key("g", "m1").unwrap()])
+            .execute()
+            .await
+            .and_then(|o| o.into_result()),
         "SK",
         "batch get",
     );
