@@ -11,7 +11,8 @@ use singletable::{Collection, Entity, StrEnum, Table};
     gsi1,
     gsi2,
     gsi3,
-    entities(User, OrderSummary, Order, OrderItem, Product)
+    entities(User, OrderSummary, Order, OrderItem, Product),
+    collections(OrderWithItems)
 )]
 pub struct AppTable;
 

@@ -180,9 +180,11 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
             }
         }
     });
-    let types = variants
+    let types: Vec<TokenStream> = variants
         .iter()
-        .map(|(_, ty)| quote!(<#ty as #p::Entity>::ENTITY_TYPE));
+        .map(|(_, ty)| quote!(<#ty as #p::Entity>::ENTITY_TYPE))
+        .collect();
+    let types_again = &types;
     let read_arms = variants.iter().enumerate().map(|(i, (v, ty))| {
         quote! {
             #p::collection::Peek::Member(#i) => {
@@ -225,6 +227,17 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
     );
     Ok(quote! {
         #(#checks)*
+
+        #[automatically_derived]
+        impl #p::collection::HasShape for #ident {
+            const SHAPE: #p::collection::CollectionShape = #p::collection::CollectionShape {
+                name: #name,
+                index: #index_lit,
+                sk_prefix: #prefix_lit,
+                partition: #p::collection::partition_template(&<#first as #p::Entity>::SHAPE, #index_lit),
+                members: &[#(#types_again),*],
+            };
+        }
 
         #[automatically_derived]
         impl #p::Decode for #ident {

@@ -3,7 +3,8 @@
 use darling::util::{Flag, Override, PathList, SpannedValue};
 use darling::{FromDeriveInput, FromMeta};
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 #[derive(FromMeta, Default)]
 struct GsiOpts {
@@ -50,6 +51,8 @@ struct TableOpts {
     krate: Option<syn::Path>,
     #[darling(default)]
     entities: Option<PathList>,
+    #[darling(default)]
+    collections: Option<PathList>,
     #[darling(default)]
     ttl: Option<SpannedValue<String>>,
     #[darling(default)]
@@ -371,6 +374,15 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let shapes = entities
         .iter()
         .map(|e| quote!(<#e as #krate::Entity>::SHAPE));
+    let collection_shapes: Vec<TokenStream> = o
+        .collections
+        .as_ref()
+        .map(|l| {
+            l.iter()
+                .map(|c| quote_spanned!(c.span()=> <#c as #krate::collection::HasShape>::SHAPE))
+                .collect()
+        })
+        .unwrap_or_default();
     let checks = entity_checks(
         &krate,
         ident,
@@ -390,6 +402,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             const LOCAL_INDEXES: &'static [#krate::LocalIndex] = &[#(#lsi_defs),*];
             const RESERVED: &'static [&'static str] = &[#(#reserved),*];
             const ENTITIES: &'static [#krate::__private::EntityShape] = &[#(#shapes),*];
+            const COLLECTIONS: &'static [#krate::collection::CollectionShape] = &[#(#collection_shapes),*];
             const TTL: ::core::option::Option<&'static str> = #ttl_tokens;
         }
         #(#gsi_impls)*

@@ -238,12 +238,53 @@ pub fn warnings<T: Table>() -> Vec<String> {
     out
 }
 
+/// The collections of `#[table(collections(...))]`: where each reads
+/// (table or index, partition key, sort-key prefix) and its members.
+pub fn collection_table<T: Table>() -> String {
+    let mut out =
+        String::from("| collection | index | key condition | members |\n|---|---|---|---|\n");
+    for c in T::COLLECTIONS {
+        let (index, pk_attr, sk_attr) = match c.index {
+            None => ("table", T::PK, T::SK),
+            Some(n) => {
+                let number: u8 = n.get(3..).and_then(|d| d.parse().ok()).unwrap_or(0);
+                if n.starts_with("gsi") {
+                    let g = T::GLOBAL_INDEXES.iter().find(|g| g.number == number);
+                    (
+                        g.map_or(n, |g| g.name),
+                        g.map_or("?", |g| g.pk),
+                        g.and_then(|g| g.sk),
+                    )
+                } else {
+                    let l = T::LOCAL_INDEXES.iter().find(|l| l.number == number);
+                    (l.map_or(n, |l| l.name), T::PK, l.map(|l| l.sk))
+                }
+            }
+        };
+        let mut cond = format!("`{pk_attr} = {}`", c.partition);
+        if let (Some(prefix), Some(attr)) = (c.sk_prefix, sk_attr) {
+            let _ = write!(cond, " and `begins_with({attr}, {prefix})`");
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {index} | {cond} | {} |",
+            c.name,
+            c.members.join(", ")
+        );
+    }
+    out
+}
+
 /// The whole design document: layout, access patterns, warnings.
 pub fn document<T: Table>() -> String {
     let mut out = format!("# `{}` single-table design\n\n## Layout\n\n", T::NAME);
     out.push_str(&layout_table::<T>());
     out.push_str("\n## Access patterns\n\n");
     out.push_str(&access_table::<T>());
+    if !T::COLLECTIONS.is_empty() {
+        out.push_str("\n## Collections\n\n");
+        out.push_str(&collection_table::<T>());
+    }
     let warnings = warnings::<T>();
     if !warnings.is_empty() {
         out.push_str("\n## Design warnings\n\n");

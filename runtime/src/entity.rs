@@ -67,6 +67,9 @@ pub trait Table: 'static {
     /// document describes them and the derive checks them against each
     /// other at compile time.
     const ENTITIES: &'static [crate::design::EntityShape] = &[];
+    /// The collections declared with `#[table(collections(...))]`: the
+    /// design document lists them.
+    const COLLECTIONS: &'static [crate::collection::CollectionShape] = &[];
     /// The TTL attribute (epoch seconds), if the table has one.
     const TTL: Option<&'static str> = None;
     /// Every attribute name the table reserves: key attributes of the table

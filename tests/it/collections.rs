@@ -12,7 +12,12 @@ use crate::model::*;
 use crate::support::fresh_db;
 
 #[derive(Table)]
-#[table(name = "Owned", gsi1, entities(Account, Repo, Issue, Pull))]
+#[table(
+    name = "Owned",
+    gsi1,
+    entities(Account, Repo, Issue, Pull),
+    collections(Owned, Tickets, RepoPage)
+)]
 pub struct OwnedTable;
 
 #[derive(Entity, Debug, Clone, PartialEq)]
@@ -237,6 +242,18 @@ async fn index_collections<E: Executor>(db: &Db<Counting<E>>) {
         .await
         .unwrap();
     assert_eq!(alpha.len(), 1 + 4);
+}
+
+#[test]
+fn design_document_lists_index_collections() {
+    let doc = singletable::design::document::<OwnedTable>();
+    for row in [
+        "| Owned | GSI1 | `GSI1PK = OWNER#<name>` | Account, Repo, Issue, Pull |",
+        "| Tickets | GSI1 | `GSI1PK = OWNER#<author>` and `begins_with(GSI1SK, OWNED#TICKET#)` | Issue, Pull |",
+        "| RepoPage | table | `PK = REPO#<owner>#<repo>` | Repo, Issue, Pull |",
+    ] {
+        assert!(doc.contains(row), "{row} missing from:\n{doc}");
+    }
 }
 
 #[tokio::test]
