@@ -17,7 +17,7 @@ use crate::value::{AttributeValue, Item};
 ///
 /// Cheap to share: wrap it in an `Arc` or clone the executor.
 #[derive(Debug, Clone)]
-pub struct Db<E> {
+pub struct Db<E = crate::backend::SharedExecutor> {
     exec: E,
     table: String,
     cursor_secret: Vec<u8>,
@@ -84,6 +84,15 @@ impl<E: Executor> Db<E> {
     pub fn with_cursor_secret(mut self, secret: impl Into<Vec<u8>>) -> Self {
         self.cursor_secret = secret.into();
         self
+    }
+
+    /// The same handle over another executor (a wrapper of this one).
+    pub fn map_executor<F>(self, f: impl FnOnce(E) -> F) -> Db<F> {
+        Db {
+            exec: f(self.exec),
+            table: self.table,
+            cursor_secret: self.cursor_secret,
+        }
     }
 
     /// The table name requests go to.

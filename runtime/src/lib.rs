@@ -8,6 +8,7 @@
 
 #[cfg(feature = "client")]
 mod admin;
+pub mod backend;
 pub mod batch;
 pub mod capacity;
 #[doc(hidden)]
@@ -36,6 +37,7 @@ pub mod ttl;
 pub mod update;
 pub mod value;
 
+pub use backend::{Backend, SharedExecutor};
 pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use db::Db;
 #[cfg(feature = "embedded")]

@@ -10,6 +10,7 @@ mod app;
 mod model;
 
 mod access;
+mod backends;
 mod batches;
 mod collections;
 mod design;
