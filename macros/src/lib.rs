@@ -1,6 +1,10 @@
 //! Derive macros of [singletable](https://docs.rs/singletable). Use them
 //! through the `singletable` crate, which re-exports them with the runtime
-//! their generated code calls.
+//! their generated code calls; their reference (every attribute, what each
+//! derive generates) is on each derive, and reads best there, as
+//! `singletable::Table`, `singletable::Entity`, `singletable::Document`,
+//! `singletable::StrEnum` and `singletable::Collection`, where its links
+//! lead into the runtime's items.
 //!
 //! Each derive parses its input into a model, checks it, and expands it;
 //! every error is reported on the token to fix, all errors of one derive
@@ -22,19 +26,14 @@ mod template;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Declares a DynamoDB table: name, key attributes, indexes.
+#[doc = include_str!("../doc/table.md")]
 #[proc_macro_derive(Table, attributes(table))]
 pub fn derive_table(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     table::derive(&input).into()
 }
 
-/// Declares an entity stored in a table: key templates, indexes, codec.
-///
-/// Each `#[access(name, ...)]` adds `Entity::name(..)`, returning a query
-/// type named after the entity and the pattern in PascalCase, defined next
-/// to the entity: `#[access(orders_by_status, index = gsi1)]` on `Order`
-/// gives `Order::orders_by_status(..) -> OrderOrdersByStatusQuery`.
+#[doc = include_str!("../doc/entity.md")]
 #[proc_macro_derive(
     Entity,
     attributes(
@@ -48,22 +47,21 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
     entity::derive(&input).into()
 }
 
-/// A nested struct stored as a map attribute (`M`).
+#[doc = include_str!("../doc/document.md")]
 #[proc_macro_derive(Document, attributes(document, attr))]
 pub fn derive_document(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     document::derive(&input).into()
 }
 
-/// A unit-only enum stored as a string and usable in keys.
+#[doc = include_str!("../doc/str_enum.md")]
 #[proc_macro_derive(StrEnum, attributes(str_enum))]
 pub fn derive_str_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     str_enum::derive(&input).into()
 }
 
-/// An enum of entities sharing one partition, read by one Query and decoded
-/// by the entity-type attribute.
+#[doc = include_str!("../doc/collection.md")]
 #[proc_macro_derive(Collection, attributes(collection))]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
