@@ -22,22 +22,144 @@
 //!   time order and no precision is lost; years outside 0000–9999 and leap
 //!   seconds are refused, and keys are read in exactly this form.
 //! * Partition keys are limited to 2048 bytes and sort keys to 1024 bytes.
+//!
+//! The derives generate one builder and one parser per template; this
+//! module holds what they call, and what a hand-written [`KeyPart`] uses:
+//!
+//! ```
+//! use singletable::key::{self, KeyPart, KeyPartDecode};
+//!
+//! // What `#[pk("USER#<name>#ORDER#<n>")]` builds for ("ana#admin", 42u64):
+//! let mut pk = String::from("USER#");
+//! "ana#admin".write_key_part(&mut pk)?;
+//! pk.push_str("#ORDER#");
+//! 42u64.write_key_part(&mut pk)?;
+//! assert_eq!(pk, "USER#ana%23admin#ORDER#00000000000000000042");
+//!
+//! // Byte order is numeric order, negatives included.
+//! let enc = |n: i32| { let mut s = String::new(); n.write_key_part(&mut s).map(|()| s) };
+//! assert!(enc(-5)? < enc(-1)? && enc(-1)? < enc(0)? && enc(0)? < enc(7)?);
+//! assert_eq!(i32::read_key_part(&enc(-5)?)?, -5);
+//! assert!(key::MAX_SORT_KEY_BYTES < key::MAX_PARTITION_KEY_BYTES);
+//! # Ok::<(), singletable::KeyError>(())
+//! ```
 
 use crate::error::{Error, KeyError};
 
 /// The delimiter between key segments.
+///
+/// ```
+/// use singletable::key::{DELIMITER, ESCAPE};
+///
+/// assert_eq!(DELIMITER, '#');
+/// assert_eq!(ESCAPE, '%');
+/// // Neither appears raw in an escaped value.
+/// let mut out = String::new();
+/// singletable::key::escape_into("50%#off", &mut out)?;
+/// assert_eq!(out, "50%25%23off");
+/// assert!(!out.contains(DELIMITER));
+/// # Ok::<(), singletable::KeyError>(())
+/// ```
 pub const DELIMITER: char = '#';
-/// The escape character for the delimiter inside values.
+/// The escape character for the delimiter inside values: `%23` is `#`,
+/// `%25` is `%`.
+///
+/// ```
+/// assert_eq!(singletable::key::unescape("50%25%23off")?, "50%#off");
+/// # Ok::<(), singletable::KeyError>(())
+/// ```
 pub const ESCAPE: char = '%';
-/// DynamoDB's limit for a partition key value, in bytes.
+/// DynamoDB's limit for a partition key value, in bytes. The generated
+/// builders refuse longer keys with [`Error::KeyTooLong`] before any
+/// request is sent (DynamoDB would answer with a ValidationException).
+///
+/// ```
+/// use singletable::{Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("DOC#<id>")]
+/// #[sk("DOC")]
+/// pub struct Doc { pub id: String }
+///
+/// let long = "x".repeat(singletable::key::MAX_PARTITION_KEY_BYTES);
+/// assert!(matches!(Doc::pk(&long), Err(Error::KeyTooLong { max: 2048, .. })));
+/// ```
 pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
 /// DynamoDB's limit for a sort key value, in bytes.
+///
+/// ```
+/// use singletable::{Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("DOC")]
+/// #[sk("V#<id>")]
+/// pub struct Doc { pub id: String }
+///
+/// let long = "x".repeat(singletable::key::MAX_SORT_KEY_BYTES);
+/// assert!(matches!(Doc::sk(&long), Err(Error::KeyTooLong { max: 1024, .. })));
+/// ```
 pub const MAX_SORT_KEY_BYTES: usize = 1024;
 
 /// A value that can be written as one segment of a composite key.
 ///
 /// Implemented for strings, `char`, `bool`, every integer width, enums with
 /// `#[derive(StrEnum)]`, and (behind features) uuids and timestamps.
+/// Implement it (and [`KeyPartDecode`]) to put a type of your own into key
+/// templates; escape strings with [`escape_into`] so the key stays
+/// injective:
+///
+/// ```
+/// use singletable::key::{escape_into, unescape, KeyPart, KeyPartDecode};
+/// use singletable::{Entity, KeyError, Table};
+///
+/// /// An email address, keyed in lower case (the type decides; the
+/// /// library never changes a value's case).
+/// #[derive(Debug, Clone, PartialEq)]
+/// pub struct Email(String);
+///
+/// impl KeyPart for Email {
+///     fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+///         escape_into(&self.0.to_lowercase(), out)
+///     }
+/// }
+/// impl KeyPartDecode for Email {
+///     fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+///         unescape(segment).map(Email)
+///     }
+/// }
+/// impl singletable::Attr for Email {
+///     fn to_attr(&self) -> Result<singletable::AttributeValue, singletable::EncodeError> {
+///         self.0.to_attr()
+///     }
+///     fn from_attr(v: singletable::AttributeValue) -> Result<Self, singletable::DecodeError> {
+///         String::from_attr(v).map(Email)
+///     }
+/// }
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USEREMAIL#<email>")]
+/// #[sk("USER")]
+/// pub struct Login { pub email: Email }
+///
+/// assert_eq!(Login::pk(&Email("Ana@Example.com".into()))?, "USEREMAIL#ana@example.com");
+/// assert_eq!(Login::parse_pk("USEREMAIL#ana@example.com")?, Email("ana@example.com".into()));
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be part of a DynamoDB key",
     label = "this type is used in a key template",
@@ -62,7 +184,18 @@ pub trait KeyPart {
     const CARDINALITY: Option<u64> = None;
 }
 
-/// A key part that can be read back from its encoded segment.
+/// A key part that can be read back from its encoded segment: what the
+/// generated `parse_*` functions call for each placeholder.
+///
+/// ```
+/// use singletable::KeyPartDecode;
+///
+/// assert_eq!(u16::read_key_part("00042")?, 42);
+/// assert_eq!(bool::read_key_part("true")?, true);
+/// assert_eq!(String::read_key_part("a%23b")?, "a#b");
+/// assert!(u16::read_key_part("42").is_err()); // not the padded width: not a key this type wrote
+/// # Ok::<(), singletable::KeyError>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be part of a DynamoDB key",
     label = "this type is used in a key template",
@@ -84,7 +217,19 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     }
 }
 
-/// Appends `value` to `out`, escaping `#` as `%23` and `%` as `%25`.
+/// Appends `value` to `out`, escaping `#` as `%23` and `%` as `%25`;
+/// an empty value is [`KeyError::Empty`] (DynamoDB refuses empty key
+/// strings).
+///
+/// ```
+/// use singletable::key::escape_into;
+///
+/// let mut key = String::from("TAG#");
+/// escape_into("c#", &mut key)?;
+/// assert_eq!(key, "TAG#c%23");
+/// assert!(escape_into("", &mut key).is_err());
+/// # Ok::<(), singletable::KeyError>(())
+/// ```
 pub fn escape_into(value: &str, out: &mut String) -> Result<(), KeyError> {
     if value.is_empty() {
         return Err(KeyError::Empty);
@@ -104,6 +249,14 @@ pub fn escape_into(value: &str, out: &mut String) -> Result<(), KeyError> {
 }
 
 /// Reverses [`escape_into`]; any escape other than `%23`/`%25` is an error.
+///
+/// ```
+/// use singletable::{key::unescape, KeyError};
+///
+/// assert_eq!(unescape("c%23")?, "c#");
+/// assert_eq!(unescape("100%41"), Err(KeyError::Escape { at: 3 }));
+/// # Ok::<(), KeyError>(())
+/// ```
 pub fn unescape(segment: &str) -> Result<String, KeyError> {
     if segment.is_empty() {
         return Err(KeyError::Empty);
@@ -297,7 +450,16 @@ signed_key_part!(
     isize as u64 => 19,
 );
 
-/// Checks a built key against DynamoDB's size limit.
+/// Checks a built key against DynamoDB's size limit, as every generated
+/// builder does before returning.
+///
+/// ```
+/// use singletable::key::{check_len, MAX_SORT_KEY_BYTES};
+///
+/// assert!(check_len("Order", "sk", "ORDER#1", MAX_SORT_KEY_BYTES).is_ok());
+/// let long = "x".repeat(MAX_SORT_KEY_BYTES + 1);
+/// assert!(check_len("Order", "sk", &long, MAX_SORT_KEY_BYTES).is_err());
+/// ```
 #[inline]
 pub fn check_len(
     entity: &'static str,
@@ -318,6 +480,17 @@ pub fn check_len(
 }
 
 /// Appends one key part, mapping a refusal to an error naming the field.
+///
+/// ```
+/// use singletable::{key::write_part, Error};
+///
+/// let mut key = String::from("USER#");
+/// write_part("User", "user_id", "ana", &mut key)?;
+/// assert_eq!(key, "USER#ana");
+/// let err = write_part("User", "user_id", "", &mut key).unwrap_err();
+/// assert!(matches!(err, Error::KeyValue { field: "user_id", .. }));
+/// # Ok::<(), Error>(())
+/// ```
 #[inline]
 pub fn write_part<T: KeyPart + ?Sized>(
     entity: &'static str,
@@ -394,7 +567,26 @@ pub trait ReadPartFallback<T> {
 impl<T> ReadPartFallback<T> for ReadPart<T> {}
 
 /// Reads a key string segment by segment against a template; used by the
-/// generated `parse_*` functions.
+/// generated `parse_*` functions, and usable to read keys of other
+/// clients' templates.
+///
+/// ```
+/// use singletable::key::KeyReader;
+///
+/// // What `Order::parse_sk` does for `ORDER#<day>#<n>`:
+/// let mut r = KeyReader::new("Order", "ORDER#<day>#<n>", "ORDER#2024-05-01#00007");
+/// r.literal("ORDER#")?;
+/// let day: String = r.part()?;
+/// r.literal("#")?;
+/// let n: u16 = r.part()?;
+/// r.finish()?;
+/// assert_eq!((day.as_str(), n), ("2024-05-01", 7));
+///
+/// // A key of another template is an error naming it, never a panic.
+/// let mut r = KeyReader::new("Order", "ORDER#<day>#<n>", "USER#ana");
+/// assert!(r.literal("ORDER#").is_err());
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct KeyReader<'a> {
     entity: &'static str,
@@ -461,7 +653,33 @@ impl<'a> KeyReader<'a> {
 }
 
 /// A full primary key: the partition key value and, when the table has one,
-/// the sort key value. Both are stored as DynamoDB strings (`S`).
+/// the sort key value. Both are stored as DynamoDB strings (`S`). It is
+/// the `Key` of GetItem, DeleteItem and UpdateItem; the generated
+/// `Entity::key(..)` builds it from typed values.
+///
+/// ```
+/// use singletable::{Db, Entity, PrimaryKey, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug, PartialEq)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// let key = User::key("ana")?;
+/// assert_eq!(key, PrimaryKey { pk: "USER#ana".into(), sk: Some("PROFILE".into()) });
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into() }).await?;
+/// assert!(db.get::<User>(key).await?.is_some()); // GetItem
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PrimaryKey {
     /// Partition key value.
@@ -470,7 +688,27 @@ pub struct PrimaryKey {
     pub sk: Option<String>,
 }
 
-/// The key of an item in a secondary index.
+/// The key of an item in a secondary index, built by the generated
+/// `Entity::gsiN_key(..)` / `lsiN_key(..)`.
+///
+/// ```
+/// use singletable::{Entity, IndexKey, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1)]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// #[gsi1(pk = "EMAIL#<email>", sk = "USER#<id>")]
+/// pub struct User { pub id: String, pub email: String }
+///
+/// let key = User::gsi1_key("ana@example.com", "ana")?;
+/// assert_eq!(key, IndexKey { pk: "EMAIL#ana@example.com".into(), sk: Some("USER#ana".into()) });
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct IndexKey {
     /// Index partition key value.

@@ -17,6 +17,22 @@
 //! | `HashMap`/`BTreeMap<String, T>` | `M` |
 //! | `#[derive(Document)]` structs | `M` |
 //! | `#[derive(StrEnum)]` enums | `S` |
+//!
+//! ```
+//! use std::collections::BTreeSet;
+//! use singletable::{Attr, AttributeValue, Blob};
+//!
+//! assert_eq!("ana".to_string().to_attr()?, AttributeValue::S("ana".into()));
+//! assert_eq!(42u32.to_attr()?, AttributeValue::N("42".into()));
+//! assert_eq!(Blob::new(vec![1, 2]).to_attr()?, AttributeValue::B(Blob::new(vec![1, 2])));
+//! let tags: BTreeSet<String> = ["a".to_string()].into();
+//! assert_eq!(tags.to_attr()?, AttributeValue::Ss(vec!["a".into()]));
+//! assert!(BTreeSet::<String>::new().is_absent()); // DynamoDB stores no empty set
+//! assert!(f64::NAN.to_attr().is_err());           // nor a NaN
+//! assert_eq!(Option::<u8>::from_attr(AttributeValue::Null(true))?, None);
+//! assert!(u8::from_attr(AttributeValue::N("300".into())).is_err()); // range-checked
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasher;
@@ -27,10 +43,47 @@ pub use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::reader::AttrRef;
 
-/// A DynamoDB item: attribute names to values.
+/// A DynamoDB item: attribute names to values, as the SDK's requests and
+/// responses carry it.
+///
+/// ```
+/// use singletable::{AttributeValue, Item};
+///
+/// let mut item = Item::new();
+/// item.insert("PK".into(), AttributeValue::S("USER#ana".into()));
+/// assert_eq!(item["PK"].as_s().unwrap(), "USER#ana");
+/// ```
 pub type Item = HashMap<String, AttributeValue>;
 
-/// A Rust type stored as one DynamoDB attribute value.
+/// A Rust type stored as one DynamoDB attribute value: what every stored
+/// field's type implements (the table in the [module docs](self) lists
+/// the implementations). `#[derive(Document)]` and `#[derive(StrEnum)]`
+/// implement it; so can you, for a type stored as one value:
+///
+/// ```
+/// use singletable::{Attr, AttributeValue, DecodeError, EncodeError};
+///
+/// /// Cents, stored as a plain number.
+/// #[derive(Debug, PartialEq)]
+/// pub struct Cents(u64);
+///
+/// impl Attr for Cents {
+///     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+///         self.0.to_attr()
+///     }
+///     fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+///         u64::from_attr(value).map(Cents)
+///     }
+/// }
+///
+/// assert_eq!(Cents(250).to_attr()?, AttributeValue::N("250".into()));
+/// assert_eq!(Cents::from_attr(AttributeValue::N("250".into()))?, Cents(250));
+/// // A wrong type is an error naming both types, never a panic.
+/// let err = Cents::from_attr(AttributeValue::S("x".into())).unwrap_err();
+/// assert!(err.to_string().contains("expected N"));
+/// assert!(Cents::from_absent().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be stored as a DynamoDB attribute",
     label = "this field's type has no DynamoDB representation",
@@ -71,6 +124,14 @@ pub trait Attr: Sized {
 }
 
 /// DynamoDB's name for the type of an attribute value.
+///
+/// ```
+/// use singletable::{value::type_name, AttributeValue};
+///
+/// assert_eq!(type_name(&AttributeValue::S("x".into())), "S");
+/// assert_eq!(type_name(&AttributeValue::Bool(true)), "BOOL");
+/// assert_eq!(type_name(&AttributeValue::Ss(vec![])), "SS");
+/// ```
 pub fn type_name(value: &AttributeValue) -> &'static str {
     match value {
         AttributeValue::S(_) => "S",
@@ -87,7 +148,15 @@ pub fn type_name(value: &AttributeValue) -> &'static str {
     }
 }
 
-/// The error for an attribute of the wrong DynamoDB type.
+/// The error for an attribute of the wrong DynamoDB type, for
+/// hand-written [`Attr`] impls.
+///
+/// ```
+/// use singletable::{value::wrong_type, AttributeValue};
+///
+/// let err = wrong_type("S", &AttributeValue::N("1".into()));
+/// assert_eq!(err.to_string(), "expected S, found N");
+/// ```
 #[cold]
 pub fn wrong_type(expected: &'static str, found: &AttributeValue) -> DecodeError {
     DecodeError::new(DecodeErrorKind::WrongType {
