@@ -1,4 +1,29 @@
 //! The traits `#[derive(Table)]` and `#[derive(Entity)]` implement.
+//!
+//! Code generic over entities takes `T: Entity` and reads the table's
+//! layout through `T::Table`:
+//!
+//! ```
+//! use singletable::{Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub id: String }
+//!
+//! /// The attribute names every item of `T` is keyed by.
+//! fn key_attributes<T: Entity>() -> (&'static str, Option<&'static str>) {
+//!     (<T::Table as Table>::PK, <T::Table as Table>::SK)
+//! }
+//! assert_eq!(key_attributes::<User>(), ("PK", Some("SK")));
+//! assert_eq!(User::ENTITY_TYPE, "User");
+//! assert_eq!(User::PK_TEMPLATE, "USER#<id>");
+//! ```
 
 use crate::error::Error;
 use crate::key::PrimaryKey;
@@ -6,7 +31,20 @@ use crate::query::OtherTypes;
 use crate::reader::AttrReader;
 use crate::value::Item;
 
-/// How a secondary index projects attributes.
+/// How a secondary index projects attributes (`Projection` of
+/// CreateTable), declared with `keys_only` / `include(...)` on
+/// `#[table(gsiN(..))]`.
+///
+/// ```
+/// use singletable::{Projection, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1, gsi2(keys_only), gsi3(include(title)))]
+/// pub struct App;
+///
+/// let projections: Vec<Projection> = App::GLOBAL_INDEXES.iter().map(|g| g.projection).collect();
+/// assert_eq!(projections, [Projection::All, Projection::KeysOnly, Projection::Include(&["title"])]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Projection {
     /// Every attribute of the item.
@@ -18,6 +56,19 @@ pub enum Projection {
 }
 
 /// A global secondary index as declared on a table.
+///
+/// ```
+/// use singletable::{GlobalIndex, Projection, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1(name = "ByEmail", no_sk))]
+/// pub struct App;
+///
+/// assert_eq!(
+///     App::GLOBAL_INDEXES[0],
+///     GlobalIndex { number: 1, name: "ByEmail", pk: "GSI1PK", sk: None, projection: Projection::All },
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GlobalIndex {
     /// Index number, `1` for `gsi1`.
@@ -35,6 +86,19 @@ pub struct GlobalIndex {
 /// A local secondary index as declared on a table: same partition key as the
 /// table, another sort key attribute. Local indexes can only be created with
 /// the table and limit each partition key value to 10 GB.
+///
+/// ```
+/// use singletable::{LocalIndex, Projection, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", lsi1)]
+/// pub struct App;
+///
+/// assert_eq!(
+///     App::LOCAL_INDEXES[0],
+///     LocalIndex { number: 1, name: "LSI1", sk: "LSI1SK", projection: Projection::All },
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LocalIndex {
     /// Index number, `1` for `lsi1`.
@@ -48,7 +112,21 @@ pub struct LocalIndex {
 }
 
 /// A DynamoDB table shared by several entity types (single-table design).
-/// Implemented by `#[derive(Table)]`.
+/// Implemented by `#[derive(Table)]`, whose documentation lists every
+/// option; each constant below is one of them.
+///
+/// ```
+/// use singletable::Table;
+///
+/// #[derive(Table)]
+/// #[table(name = "AppTable", gsi1, ttl = "expiresAt")]
+/// pub struct AppTable;
+///
+/// assert_eq!(AppTable::NAME, "AppTable");
+/// assert_eq!(AppTable::TTL, Some("expiresAt"));
+/// assert!(AppTable::RESERVED.contains(&"GSI1PK"));
+/// assert!(AppTable::ENTITIES.is_empty() && AppTable::COLLECTIONS.is_empty());
+/// ```
 pub trait Table: 'static {
     /// Default table name; a client handle can override it.
     const NAME: &'static str;
@@ -78,7 +156,53 @@ pub trait Table: 'static {
     const RESERVED: &'static [&'static str];
 }
 
-/// One entity type stored in a [`Table`]. Implemented by `#[derive(Entity)]`.
+/// One entity type stored in a [`Table`]. Implemented by
+/// `#[derive(Entity)]`, whose documentation lists every option and what
+/// else it generates.
+///
+/// The codec is direct: `to_item` writes each field into the item map the
+/// SDK sends, with the key attributes, the index keys whose conditions
+/// hold and the entity type; `from_item` reads it back, checking the
+/// entity type and that the key-field attributes agree with the key.
+///
+/// ```
+/// use singletable::{AttributeValue, DecodeErrorKind, Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User {
+///     pub id: String,
+///     #[attr(min_len = 1)]
+///     pub name: String,
+/// }
+///
+/// let user = User { id: "ana".into(), name: "Ana".into() };
+/// assert_eq!(user.primary_key()?, User::key("ana")?);
+/// user.validate()?;
+/// let item = user.to_item()?;
+/// assert_eq!(item.len(), 5); // PK, SK, entityType, id, name
+/// assert_eq!(User::from_item(item.clone())?, user);
+/// assert_eq!(user.clone().into_item()?, item);
+///
+/// // An item whose `id` contradicts its key is refused, so saving it
+/// // back can never write another item.
+/// let mut forged = item;
+/// forged.insert("id".into(), AttributeValue::S("victim".into()));
+/// match User::from_item(forged) {
+///     Err(Error::Decode { source, .. }) => {
+///         assert!(matches!(source.kind(), DecodeErrorKind::KeyMismatch { .. }))
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(User { id: "ana".into(), name: "".into() }.validate().is_err());
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub trait Entity: Sized {
     /// The table the entity lives in.
     type Table: Table;
@@ -222,6 +346,23 @@ pub(crate) fn check_stored_key<T: Entity>(
 
 /// A stored field of an entity, as upserts check it: whether its type
 /// reads an absent attribute (as `Option`, sets and collections do).
+///
+/// ```
+/// use singletable::{Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String, pub name: String, pub nick: Option<String> }
+///
+/// let fields: Vec<(&str, bool)> = User::REQUIRED.iter().map(|r| (r.field, (r.absent_ok)())).collect();
+/// assert_eq!(fields, [("id", false), ("name", false), ("nick", true)]);
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Required {
     /// The Rust field name.
@@ -231,15 +372,74 @@ pub struct Required {
 }
 
 /// Gives the current time as an attribute value (automatic timestamps).
+///
+/// ```
+/// use singletable::{Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("NOTE#<id>")]
+/// #[sk("NOTE")]
+/// pub struct Note { pub id: String, #[attr(updated_at)] pub at: i64 }
+///
+/// let (attribute, now): (&str, singletable::entity::NowFn) = Note::updated_at().unwrap();
+/// assert_eq!(attribute, "at");
+/// assert!(now()?.as_n().is_ok());
+/// assert!(Note::created_at().is_none());
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub type NowFn = fn() -> Result<crate::value::AttributeValue, Error>;
 
 /// Where a [`Partition`] lies: the table (and its local indexes, which
 /// share the table's partition key).
+///
+/// ```
+/// use singletable::entity::OnTablePartition;
+/// use singletable::{Entity, Partition, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("ORDER#<id>")]
+/// #[sk("DETAILS")]
+/// pub struct Order { pub id: String }
+///
+/// let p: Partition<App, OnTablePartition> = Order::partition("o1")?;
+/// assert_eq!(p.into_value(), "ORDER#o1");
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnTablePartition {}
 
 /// Where a [`Partition`] lies: global index `gsi<N>`, whose partition key
 /// is its own attribute (`GSI<N>PK`).
+///
+/// ```
+/// use singletable::entity::OnGsi;
+/// use singletable::{Entity, Partition, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1)]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("ORDER#<id>")]
+/// #[sk("DETAILS")]
+/// #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+/// pub struct Order { pub id: String, pub customer: String }
+///
+/// let p: Partition<App, OnGsi<1>> = Order::gsi1_partition("c1")?;
+/// assert_eq!(p.value(), "CUSTOMER#c1");
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnGsi<const N: u8> {}
 
@@ -271,6 +471,7 @@ pub enum OnGsi<const N: u8> {}
 /// assert_eq!(table.value(), "REPO#ana#db");
 /// let index = Repo::gsi1_partition("ana").unwrap();
 /// assert_eq!(index.value(), "ACCOUNT#ana");
+/// assert_eq!(index.into_value(), "ACCOUNT#ana");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Partition<T: Table, P = OnTablePartition> {

@@ -3,10 +3,63 @@
 //! Nothing a caller or DynamoDB sends makes singletable panic: bad key values,
 //! malformed items, oversized keys and failed validations all come back as an
 //! [`Error`] naming the entity and attribute involved.
+//!
+//! ```
+//! use singletable::{Entity, Error, KeyError, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub id: String }
+//!
+//! let err = User::key("").unwrap_err();
+//! assert!(matches!(err, Error::KeyValue { entity: "User", field: "id", reason: KeyError::Empty }));
+//! assert_eq!(err.to_string(), "invalid key value for `User.id`: empty values cannot be part of a key");
+//! ```
 
 use std::fmt;
 
-/// Every failure singletable reports.
+/// Every failure singletable reports. Variants name what DynamoDB
+/// answered (`ConditionFailed` for ConditionalCheckFailedException,
+/// `TransactionCanceled` with its CancellationReasons, `Throttled`), or
+/// what was refused before any request was sent (`KeyValue`,
+/// `KeyTooLong`, `ItemTooLarge`, `Validation`, `InvalidRequest`, `Limit`,
+/// `Cursor`).
+///
+/// ```
+/// use singletable::{Db, Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String, pub name: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::in_memory::<App>("App")?;
+/// let ana = User { id: "ana".into(), name: "Ana".into() };
+/// db.create(&ana).await?;
+/// // PutItem with attribute_not_exists(PK): ConditionalCheckFailedException.
+/// match db.create(&ana).await {
+///     Err(Error::ConditionFailed { .. }) => {}
+///     other => panic!("{other:?}"),
+/// }
+/// // UpdateItem of a missing item: refused by a condition, reported as such.
+/// let missing = User::update("bo").set(User::fields().name, "Bo".to_string()).execute(&db).await;
+/// assert!(matches!(missing, Err(Error::NotFound { entity: "User" })));
+/// assert!(!missing.unwrap_err().is_throttling());
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -180,6 +233,10 @@ pub enum Error {
 
 /// The error codes with which DynamoDB throttles a request: what
 /// [`Error::Throttled`] carries.
+///
+/// ```
+/// assert!(singletable::error::THROTTLING_CODES.contains(&"ThrottlingException"));
+/// ```
 pub const THROTTLING_CODES: &[&str] = &[
     "ProvisionedThroughputExceededException",
     "ThrottlingException",
@@ -194,7 +251,41 @@ impl Error {
     }
 }
 
-/// One operation's reason in a cancelled transaction.
+/// One operation's reason in a cancelled transaction
+/// (TransactionCanceledException's `CancellationReasons`, in request
+/// order).
+///
+/// ```
+/// use singletable::{Db, Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::in_memory::<App>("App")?;
+/// db.put(&User { id: "b".into() }).await?;
+/// let r = db.transaction()
+///     .create(&User { id: "a".into() })
+///     .create(&User { id: "b".into() }) // exists: this one fails
+///     .execute()
+///     .await;
+/// match r {
+///     Err(Error::TransactionCanceled { reasons }) => {
+///         assert_eq!(reasons[0].code, "None");
+///         assert_eq!((reasons[1].index, reasons[1].code.as_str()), (1, "ConditionalCheckFailed"));
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancellationReason {
     /// Position of the operation in the request, from 0.
@@ -208,7 +299,38 @@ pub struct CancellationReason {
     pub item: Option<crate::value::Item>,
 }
 
-/// Why a pagination cursor was refused.
+/// Why a pagination cursor was refused (inside [`Error::Cursor`]).
+///
+/// ```
+/// use singletable::{CursorError, Db, Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug)]
+/// #[entity(table = App)]
+/// #[pk("USER#<user>")]
+/// #[sk("NOTE#<n>")]
+/// #[access(notes)]
+/// pub struct Note { pub user: String, pub n: u32 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::in_memory::<App>("App")?;
+/// for n in 0..3 {
+///     db.put(&Note { user: "ana".into(), n }).await?;
+/// }
+/// let page = Note::notes("ana").limit(1).page(&db, None).await?;
+/// let cursor = page.cursor.unwrap();
+/// // Ana's cursor replayed on Bo's notes:
+/// let r = Note::notes("bo").limit(1).page(&db, Some(&cursor)).await;
+/// assert!(matches!(r, Err(Error::Cursor(CursorError::Foreign { .. }))));
+/// // The same pattern, another direction:
+/// let r = Note::notes("ana").newest_first().limit(1).page(&db, Some(&cursor)).await;
+/// assert!(matches!(r, Err(Error::Cursor(CursorError::OtherShape))));
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CursorError {
@@ -244,6 +366,28 @@ pub enum CursorError {
 }
 
 /// Why a value cannot be a key part, or a key string cannot be parsed.
+///
+/// ```
+/// use singletable::{Entity, Error, KeyError, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("ORDER#<n>")]
+/// #[sk("DETAILS")]
+/// pub struct Order { pub n: u32 }
+///
+/// match Order::parse_pk("ORDER#12") {
+///     Err(Error::KeyParse { reason: KeyError::Segment { segment, expected }, .. }) => {
+///         assert_eq!((segment.as_str(), expected), ("12", "u32")); // not padded: not our key
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(matches!(Order::parse_pk("USER#1"), Err(Error::KeyParse { reason: KeyError::Literal { .. }, .. })));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum KeyError {
@@ -286,6 +430,18 @@ pub enum KeyError {
 /// (`address.city`, `lines[3].price`).
 ///
 /// One pointer wide, so that the `Result`s of the decode path stay small.
+///
+/// ```
+/// use singletable::{DecodeError, DecodeErrorKind};
+///
+/// // Built inside out, as a nested value fails to decode:
+/// let err = DecodeError::missing().at("price").at_index(3).at("lines");
+/// assert_eq!(err.path(), "lines[3].price");
+/// assert_eq!(err.kind(), &DecodeErrorKind::Missing);
+/// assert_eq!(err.to_string(), "attribute `lines[3].price`: missing attribute");
+/// let err = DecodeError::new(DecodeErrorKind::Invalid("not a colour".into()));
+/// assert_eq!(err.path(), "");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecodeError(Box<DecodeErrorInner>);
 
@@ -296,6 +452,15 @@ struct DecodeErrorInner {
 }
 
 /// The reason part of a [`DecodeError`].
+///
+/// ```
+/// use singletable::{Attr, AttributeValue, DecodeErrorKind};
+///
+/// let err = u8::from_attr(AttributeValue::N("256".into())).unwrap_err();
+/// assert!(matches!(err.kind(), DecodeErrorKind::OutOfRange { ty: "u8", .. }));
+/// let err = u8::from_attr(AttributeValue::S("1".into())).unwrap_err();
+/// assert!(matches!(err.kind(), DecodeErrorKind::WrongType { found: "S", .. }));
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
@@ -415,6 +580,15 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 /// Why a field value cannot be stored.
+///
+/// ```
+/// use singletable::{Attr, EncodeError};
+///
+/// let err = EncodeError::new("NaN is not a DynamoDB number").at("price").at("[2]").at("lines");
+/// assert_eq!(err.path(), "lines[2].price");
+/// assert_eq!(err.to_string(), "attribute `lines[2].price`: NaN is not a DynamoDB number");
+/// assert!(f64::NAN.to_attr().is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct EncodeError {
     path: String,
@@ -464,4 +638,14 @@ impl fmt::Display for EncodeError {
 impl std::error::Error for EncodeError {}
 
 /// Result alias used across singletable.
+///
+/// ```
+/// fn order_key(id: &str) -> singletable::Result<String> {
+///     let mut key = String::from("ORDER#");
+///     singletable::key::write_part("Order", "id", id, &mut key)?;
+///     Ok(key)
+/// }
+/// assert_eq!(order_key("o1").unwrap(), "ORDER#o1");
+/// assert!(order_key("").is_err());
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;

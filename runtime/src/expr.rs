@@ -4,12 +4,44 @@
 //! Every attribute name becomes `#n<i>` and every value `:v<i>`, so reserved
 //! words such as `name` or `status` just work and no value is ever parsed as
 //! expression text.
+//!
+//! Conditions are usually written through an entity's typed field handles
+//! (`Order::fields().status.eq(..)`, see [`FieldPath`](crate::FieldPath)),
+//! which give a [`Cond`](crate::Cond) and turn into a [`Condition`]; this
+//! module is the data underneath, and what a filter on attributes no
+//! field names (another client's) is written with.
+//!
+//! ```
+//! use singletable::expr::{Cmp, Condition, Operand, Rendered};
+//! use singletable::AttributeValue;
+//!
+//! let c = Condition::eq("status", AttributeValue::S("SHIPPED".into()))
+//!     .and(Condition::Compare(
+//!         Operand::Size("items".into()),
+//!         Cmp::Gt,
+//!         Operand::Value(AttributeValue::N("0".into())),
+//!     ));
+//! let mut r = Rendered::default();
+//! assert_eq!(r.condition(&c), "(#n0 = :v0 AND size(#n1) > :v1)");
+//! assert_eq!(r.names["#n0"], "status"); // a reserved word, safe as a placeholder
+//! ```
 
 use std::collections::HashMap;
 
 use crate::value::AttributeValue;
 
 /// Comparison operators of DynamoDB's condition language.
+///
+/// ```
+/// use singletable::{AttributeValue, Cmp, Condition, Operand, expr::Rendered};
+///
+/// let c = Condition::Compare(
+///     Operand::Path("total".into()),
+///     Cmp::Ge,
+///     Operand::Value(AttributeValue::N("100".into())),
+/// );
+/// assert_eq!(Rendered::default().condition(&c), "#n0 >= :v0");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cmp {
     /// `=`
@@ -40,6 +72,20 @@ impl Cmp {
 }
 
 /// An operand: an attribute path, a value, or the size of an attribute.
+///
+/// ```
+/// use singletable::{AttributeValue, Cmp, Condition, Operand, expr::Rendered};
+///
+/// // Two attributes compared with each other.
+/// let c = Condition::Compare(Operand::Path("spent".into()), Cmp::Le, Operand::Path("budget".into()));
+/// assert_eq!(Rendered::default().condition(&c), "#n0 <= #n1");
+/// let c = Condition::Between(
+///     Operand::Size("name".into()),
+///     Operand::Value(AttributeValue::N("1".into())),
+///     Operand::Value(AttributeValue::N("64".into())),
+/// );
+/// assert_eq!(Rendered::default().condition(&c), "size(#n0) BETWEEN :v0 AND :v1");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operand {
     /// A top-level attribute name.
@@ -50,7 +96,40 @@ pub enum Operand {
     Size(String),
 }
 
-/// A condition expression as data.
+/// A condition expression as data: the `ConditionExpression` of a put,
+/// update, delete or condition check, or the `FilterExpression` of a
+/// query. Values always go in `:v` placeholders.
+///
+/// ```
+/// use singletable::{AttributeValue, Condition, Db, Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String, pub plan: String }
+///
+/// let free = Condition::eq("plan", AttributeValue::S("free".into()));
+/// let trial = Condition::eq("plan", AttributeValue::S("trial".into()));
+/// let either = free.clone().or(trial.clone());
+/// assert!(matches!(either, Condition::Or(..)));
+/// assert!(matches!(free.clone().and(trial.clone()), Condition::And(..)));
+/// assert!(matches!(free.clone().not(), Condition::Not(..)));
+/// assert_eq!(free.clone().and_maybe(None), free);
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::in_memory::<App>("App")?;
+/// db.put(&User { id: "u1".into(), plan: "pro".into() }).await?;
+/// // PutItem with ConditionExpression: refused, nothing written.
+/// let r = db.put_if(&User { id: "u1".into(), plan: "free".into() }, either).await;
+/// assert!(matches!(r, Err(Error::ConditionFailed { .. })));
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {
     /// `a <op> b`
@@ -112,7 +191,20 @@ impl Condition {
     }
 }
 
-/// The sort-key part of a key condition.
+/// The sort-key part of a key condition. The generated query methods
+/// (`sk_eq`, `sk_between`, `sk_begins_with_*`) build it from typed values.
+///
+/// ```
+/// use singletable::expr::{KeyCondition, Rendered, SortCondition};
+///
+/// let k = KeyCondition {
+///     pk_attr: "PK".into(),
+///     pk: "USER#ana".into(),
+///     sk: Some(("SK".into(), SortCondition::BeginsWith("ORDER#".into()))),
+/// };
+/// let mut r = Rendered::default();
+/// assert_eq!(r.key_condition(&k), "#n0 = :v0 AND begins_with(#n1, :v1)");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum SortCondition {
     /// `sk <op> value` (`<>` is not allowed in key conditions).
@@ -124,7 +216,20 @@ pub enum SortCondition {
 }
 
 /// A Query's key condition: partition key equality and an optional sort-key
-/// condition, on the attribute names of the table or index queried.
+/// condition, on the attribute names of the table or index queried (the
+/// `KeyConditionExpression` of a Query).
+///
+/// ```
+/// use singletable::expr::{KeyCondition, Rendered, SortCondition};
+/// use singletable::Cmp;
+///
+/// let k = KeyCondition {
+///     pk_attr: "GSI1PK".into(),
+///     pk: "STATUS#NEW".into(),
+///     sk: Some(("GSI1SK".into(), SortCondition::Compare(Cmp::Lt, "ORDER#5".into()))),
+/// };
+/// assert_eq!(Rendered::default().key_condition(&k), "#n0 = :v0 AND #n1 < :v1");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyCondition {
     /// Partition key attribute.
@@ -135,7 +240,28 @@ pub struct KeyCondition {
     pub sk: Option<(String, SortCondition)>,
 }
 
-/// Expression text plus its placeholder maps.
+/// Expression text plus its placeholder maps: what becomes a request's
+/// `ExpressionAttributeNames` and `ExpressionAttributeValues`. One
+/// `Rendered` serves every expression of a request, so names are shared.
+///
+/// ```
+/// use singletable::expr::{Condition, Rendered};
+/// use singletable::request::{SetValue, UpdateAction};
+/// use singletable::AttributeValue;
+///
+/// let mut r = Rendered::default();
+/// let update = r.update(&[
+///     UpdateAction::Set("hits".into(), SetValue::Increment(AttributeValue::N("1".into()))),
+///     UpdateAction::Remove("draft".into()),
+/// ]);
+/// assert_eq!(update, "SET #n0 = #n0 + :v0 REMOVE #n1");
+/// let condition = r.condition(&Condition::Exists("hits".into()));
+/// assert_eq!(condition, "attribute_exists(#n0)"); // the same name, the same placeholder
+/// assert_eq!(r.projection(&["hits".into(), "title".into()]), "#n0, #n2");
+/// assert_eq!(r.name("title"), "#n2");
+/// assert_eq!(r.value(AttributeValue::Bool(true)), ":v1");
+/// assert_eq!(r.names.len(), 3);
+/// ```
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Rendered {
     /// `#n<i>` to attribute name.

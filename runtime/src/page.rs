@@ -15,6 +15,39 @@
 //! shape is refused with [`CursorError`]; its key must also hold only the
 //! key attributes of the table and index queried, as strings, with the
 //! query's partition key value.
+//!
+//! Queries use this module for every `page(&db, cursor)`; it is public for
+//! requests sent another way (the SDK client directly) that should hand
+//! out the same cursors:
+//!
+//! ```
+//! use singletable::page::{decode, encode, shape_digest, CursorScope};
+//! use singletable::{AttributeValue, CursorError, Item};
+//!
+//! let scope = CursorScope {
+//!     entity: "Order",
+//!     pattern: "orders",
+//!     partition: "USER#ana",
+//!     pk_attr: "PK",
+//!     key_attrs: &["PK", "SK"],
+//!     shape: shape_digest(None, true, None, None, 1),
+//! };
+//! let last: Item = [
+//!     ("PK".to_string(), AttributeValue::S("USER#ana".into())),
+//!     ("SK".to_string(), AttributeValue::S("ORDER#7".into())),
+//! ]
+//! .into();
+//! let secret = b"the same secret on every server";
+//! let cursor = encode(secret, &scope, &last).unwrap();
+//! assert!(!cursor.contains("ORDER")); // opaque: encrypted
+//! assert_eq!(decode(secret, &scope, &cursor)?, last);
+//!
+//! // Another secret, another pattern, or a changed byte: refused.
+//! assert!(decode(b"another secret", &scope, &cursor).is_err());
+//! let other = CursorScope { pattern: "drafts", ..scope.clone() };
+//! assert!(matches!(decode(secret, &other, &cursor), Err(CursorError::Foreign { .. })));
+//! # Ok::<(), CursorError>(())
+//! ```
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -32,7 +65,31 @@ const VERSION: u8 = 2;
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
 
-/// What a cursor is valid for.
+/// What a cursor is valid for: a cursor made for one scope is refused
+/// under another.
+///
+/// ```
+/// use singletable::page::{decode, encode, shape_digest, CursorScope};
+/// use singletable::{AttributeValue, CursorError, Item};
+///
+/// let scope = CursorScope {
+///     entity: "Order",
+///     pattern: "orders",
+///     partition: "USER#ana",
+///     pk_attr: "PK",
+///     key_attrs: &["PK", "SK"],
+///     shape: shape_digest(None, true, None, None, 1),
+/// };
+/// let last: Item = [
+///     ("PK".to_string(), AttributeValue::S("USER#ana".into())),
+///     ("SK".to_string(), AttributeValue::S("ORDER#7".into())),
+/// ]
+/// .into();
+/// let cursor = encode(b"secret", &scope, &last).unwrap();
+/// // Replayed on another user's partition:
+/// let other = CursorScope { partition: "USER#bo", ..scope.clone() };
+/// assert!(matches!(decode(b"secret", &other, &cursor), Err(CursorError::Foreign { .. })));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CursorScope<'a> {
     /// The entity type (or collection) the query decodes.
@@ -55,6 +112,18 @@ pub struct CursorScope<'a> {
 /// sort-key condition and its filter. A cursor is refused under a query of
 /// another shape, where its position would mean something else (or, for a
 /// sort-key condition, start outside the range the query allows).
+///
+/// ```
+/// use singletable::expr::SortCondition;
+/// use singletable::page::shape_digest;
+///
+/// let forward = shape_digest(None, true, None, None, 1);
+/// assert_eq!(forward, shape_digest(None, true, None, None, 1));
+/// assert_ne!(forward, shape_digest(None, false, None, None, 1)); // newest_first
+/// assert_ne!(forward, shape_digest(Some("GSI1"), true, None, None, 1));
+/// let prefix = SortCondition::BeginsWith("ORDER#".into());
+/// assert_ne!(forward, shape_digest(None, true, Some(&prefix), None, 1));
+/// ```
 pub fn shape_digest(
     index: Option<&str>,
     forward: bool,
@@ -189,6 +258,13 @@ struct Payload {
 }
 
 /// Where one shard of a sharded query continues.
+///
+/// ```
+/// use singletable::page::ShardPosition;
+///
+/// let fresh = ShardPosition::default();
+/// assert!(!fresh.done && fresh.start.is_none()); // from the start of the shard
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShardPosition {
     /// No more items in this shard.
@@ -319,6 +395,32 @@ fn payload(scope: &CursorScope<'_>) -> Payload {
 }
 
 /// Encodes the positions of every shard of a sharded query.
+///
+/// ```
+/// use singletable::page::{decode_shards, encode_shards, shape_digest, CursorScope, ShardPosition};
+/// use singletable::{AttributeValue, Item};
+///
+/// let scope = CursorScope {
+///     entity: "Order",
+///     pattern: "by_date",
+///     partition: "ORDERBYDATE",
+///     pk_attr: "GSI1PK",
+///     key_attrs: &["PK", "SK", "GSI1PK", "GSI1SK"],
+///     shape: shape_digest(Some("GSI1"), true, None, None, 2),
+/// };
+/// let start: Item = [
+///     ("PK".to_string(), AttributeValue::S("ORDER#o1".into())),
+///     ("SK".to_string(), AttributeValue::S("DETAILS".into())),
+///     ("GSI1PK".to_string(), AttributeValue::S("ORDERBYDATE#1".into())),
+///     ("GSI1SK".to_string(), AttributeValue::S("DATE#2024-05-01".into())),
+/// ]
+/// .into();
+/// let shards = [ShardPosition { done: true, start: None }, ShardPosition { done: false, start: Some(start) }];
+/// let cursor = encode_shards(b"secret", &scope, &shards).unwrap();
+/// let back = decode_shards(b"secret", &scope, &cursor, 2, |i| format!("ORDERBYDATE#{i}"))?;
+/// assert_eq!(back, shards);
+/// # Ok::<(), singletable::CursorError>(())
+/// ```
 pub fn encode_shards(
     secret: &[u8],
     scope: &CursorScope<'_>,
@@ -342,7 +444,22 @@ pub fn encode_shards(
 }
 
 /// Decodes a sharded query's cursor; `shard_pk(i)` is shard `i`'s partition
-/// key value.
+/// key value. See [`encode_shards`] for an example.
+///
+/// ```
+/// use singletable::page::{decode_shards, shape_digest, CursorScope};
+///
+/// let scope = CursorScope {
+///     entity: "Order",
+///     pattern: "by_date",
+///     partition: "ORDERBYDATE",
+///     pk_attr: "GSI1PK",
+///     key_attrs: &["PK", "SK", "GSI1PK", "GSI1SK"],
+///     shape: shape_digest(Some("GSI1"), true, None, None, 2),
+/// };
+/// // Whatever a client sends that this secret did not seal is refused.
+/// assert!(decode_shards(b"secret", &scope, "bm90LWEtY3Vyc29y", 2, |i| format!("ORDERBYDATE#{i}")).is_err());
+/// ```
 pub fn decode_shards(
     secret: &[u8],
     scope: &CursorScope<'_>,
@@ -371,6 +488,26 @@ pub fn decode_shards(
 
 /// Encodes `LastEvaluatedKey` as a cursor for `scope`. Key attributes that
 /// are not strings (never produced by singletable's keys) give `None`.
+///
+/// ```
+/// use singletable::page::{encode, shape_digest, CursorScope};
+/// use singletable::{AttributeValue, Item};
+///
+/// let scope = CursorScope {
+///     entity: "Order",
+///     pattern: "orders",
+///     partition: "USER#ana",
+///     pk_attr: "PK",
+///     key_attrs: &["PK", "SK"],
+///     shape: shape_digest(None, true, None, None, 1),
+/// };
+/// let key: Item = [("PK".to_string(), AttributeValue::S("USER#ana".into()))].into();
+/// let a = encode(b"secret", &scope, &key).unwrap();
+/// assert_eq!(a, encode(b"secret", &scope, &key).unwrap()); // same position, same cursor
+/// assert!(a.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')); // URL-safe
+/// let numeric: Item = [("PK".to_string(), AttributeValue::N("1".into()))].into();
+/// assert_eq!(encode(b"secret", &scope, &numeric), None);
+/// ```
 pub fn encode(secret: &[u8], scope: &CursorScope<'_>, last_key: &Item) -> Option<String> {
     seal(
         secret,
@@ -382,6 +519,21 @@ pub fn encode(secret: &[u8], scope: &CursorScope<'_>, last_key: &Item) -> Option
 }
 
 /// Decodes and checks a cursor for `scope`, giving the `ExclusiveStartKey`.
+///
+/// ```
+/// use singletable::page::{decode, shape_digest, CursorScope};
+/// use singletable::CursorError;
+///
+/// let scope = CursorScope {
+///     entity: "Order",
+///     pattern: "orders",
+///     partition: "USER#ana",
+///     pk_attr: "PK",
+///     key_attrs: &["PK", "SK"],
+///     shape: shape_digest(None, true, None, None, 1),
+/// };
+/// assert!(matches!(decode(b"secret", &scope, "%%%"), Err(CursorError::Encoding)));
+/// ```
 pub fn decode(secret: &[u8], scope: &CursorScope<'_>, cursor: &str) -> Result<Item, CursorError> {
     let payload = open(secret, scope, cursor)?;
     if !payload.s.is_empty() {

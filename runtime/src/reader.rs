@@ -7,6 +7,33 @@
 //! keeps, and skip the rest (key attributes, other entities' attributes)
 //! at no cost. Executors that do not, get a reader over their items for
 //! free (see [`OwnedItems`]).
+//!
+//! ```
+//! use singletable::reader::{collect_item, ItemReader, OwnedItems};
+//! use singletable::{AttributeValue, Entity, Item, OtherTypes, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug, PartialEq)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub id: String }
+//!
+//! let item = User { id: "ana".into() }.to_item()?;
+//! let mut items = OwnedItems::new(vec![item.clone()]);
+//! assert_eq!(items.remaining(), 1);
+//! let reader = items.next_item().unwrap();
+//! // What executors' answers go through: the generated decoder, in place.
+//! assert_eq!(User::read_item(reader, OtherTypes::Error)?, Some(User { id: "ana".into() }));
+//! assert!(items.next_item().is_none());
+//!
+//! let mut again = OwnedItems::new(vec![item.clone()]);
+//! assert_eq!(collect_item(again.next_item().unwrap())?, item);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::collections::hash_map;
 
@@ -16,6 +43,20 @@ use crate::value::{AttributeValue, Item, type_name};
 
 /// One attribute value: borrowed from the executor's storage for strings
 /// and numbers when it can be, owned otherwise.
+///
+/// ```
+/// use singletable::reader::AttrRef;
+/// use singletable::AttributeValue;
+///
+/// let s = AttrRef::S("ana");
+/// assert_eq!(s.as_s(), Some("ana"));
+/// assert_eq!(s.as_n(), None);
+/// assert_eq!(s.type_name(), "S");
+/// assert_eq!(s.clone().into_owned(), AttributeValue::S("ana".into()));
+/// let n = AttrRef::Owned(AttributeValue::N("42".into()));
+/// assert_eq!(n.as_n(), Some("42"));
+/// assert_eq!(n.wrong_type("S (String)").to_string(), "expected S (String), found N");
+/// ```
 // A plain tag byte keeps moves of the value aligned: measurably faster
 // through the reader calls than the layout the compiler picks otherwise.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +118,19 @@ impl AttrRef<'_> {
 }
 
 /// The attributes of one item, read one at a time, in no particular order.
+///
+/// ```
+/// use singletable::reader::{AttrReader, ItemAttrs};
+/// use singletable::{AttributeValue, Item};
+///
+/// let item: Item = [("n".to_string(), AttributeValue::N("1".into()))].into();
+/// let mut r = ItemAttrs::new(item);
+/// let (name, value) = r.next_attr().unwrap()?;
+/// assert_eq!((name, value.as_n()), ("n", Some("1")));
+/// assert!(r.next_attr().is_none());
+/// assert!(!r.rewind()); // a map reader cannot go back
+/// # Ok::<(), singletable::DecodeError>(())
+/// ```
 pub trait AttrReader {
     /// The next attribute's name and value; both borrow the reader until the
     /// next call. `None` after the last one; an error when the item cannot
@@ -101,6 +155,15 @@ pub trait AttrReader {
 }
 
 /// Reads the attributes left in `reader` into an [`Item`].
+///
+/// ```
+/// use singletable::reader::{collect_item, ItemAttrs};
+/// use singletable::{AttributeValue, Item};
+///
+/// let item: Item = [("a".to_string(), AttributeValue::Bool(true))].into();
+/// assert_eq!(collect_item(&mut ItemAttrs::new(item.clone()))?, item);
+/// # Ok::<(), singletable::DecodeError>(())
+/// ```
 pub fn collect_item(reader: &mut (impl AttrReader + ?Sized)) -> Result<Item, DecodeError> {
     let mut item = Item::new();
     while let Some(attr) = reader.next_attr() {
@@ -113,6 +176,16 @@ pub fn collect_item(reader: &mut (impl AttrReader + ?Sized)) -> Result<Item, Dec
 
 /// An [`AttrReader`] over an owned [`Item`]: names and values are moved
 /// out of the map.
+///
+/// ```
+/// use singletable::reader::{AttrReader, ItemAttrs};
+/// use singletable::{AttributeValue, Item};
+///
+/// let item: Item = [("s".to_string(), AttributeValue::S("x".into()))].into();
+/// let mut r = ItemAttrs::new(item);
+/// assert_eq!(r.next_attr().unwrap()?.1.as_s(), Some("x"));
+/// # Ok::<(), singletable::DecodeError>(())
+/// ```
 #[derive(Debug)]
 pub struct ItemAttrs {
     attrs: hash_map::IntoIter<String, AttributeValue>,
@@ -138,7 +211,42 @@ impl AttrReader for ItemAttrs {
     }
 }
 
-/// The items of one response, each read through an [`AttrReader`].
+/// The items of one response, each read through an [`AttrReader`]. An
+/// executor that stores items in its own form implements it to let the
+/// decoders read them in place.
+///
+/// ```
+/// use singletable::reader::{AttrReader, AttrRef, ItemReader};
+/// use singletable::DecodeError;
+///
+/// /// Items kept as `(name, string)` pairs.
+/// struct Pairs { items: Vec<Vec<(String, String)>>, current: Option<Item> }
+/// struct Item { attrs: Vec<(String, String)>, at: usize }
+///
+/// impl AttrReader for Item {
+///     fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+///         let (name, value) = self.attrs.get(self.at)?;
+///         self.at += 1;
+///         Some(Ok((name.as_str(), AttrRef::S(value.as_str()))))
+///     }
+/// }
+/// impl ItemReader for Pairs {
+///     fn next_item(&mut self) -> Option<&mut dyn AttrReader> {
+///         let attrs = (!self.items.is_empty()).then(|| self.items.remove(0))?;
+///         self.current = Some(Item { attrs, at: 0 });
+///         self.current.as_mut().map(|i| i as &mut dyn AttrReader)
+///     }
+///     fn remaining(&self) -> usize {
+///         self.items.len()
+///     }
+/// }
+///
+/// let mut r = Pairs { items: vec![vec![("PK".into(), "USER#ana".into())]], current: None };
+/// assert_eq!(r.remaining(), 1);
+/// let item = singletable::reader::collect_item(r.next_item().unwrap())?;
+/// assert_eq!(item["PK"].as_s().unwrap(), "USER#ana");
+/// # Ok::<(), DecodeError>(())
+/// ```
 pub trait ItemReader: Send {
     /// The next item; `None` after the last one.
     fn next_item(&mut self) -> Option<&mut dyn AttrReader>;
@@ -148,6 +256,16 @@ pub trait ItemReader: Send {
 }
 
 /// An [`ItemReader`] over owned [`Item`]s.
+///
+/// ```
+/// use singletable::reader::{ItemReader, OwnedItems};
+/// use singletable::Item;
+///
+/// let mut items = OwnedItems::new(vec![Item::new(), Item::new()]);
+/// assert_eq!(items.remaining(), 2);
+/// assert!(items.next_item().is_some());
+/// assert_eq!(items.remaining(), 1);
+/// ```
 #[derive(Debug)]
 pub struct OwnedItems {
     items: std::vec::IntoIter<Item>,
@@ -178,6 +296,16 @@ impl ItemReader for OwnedItems {
 /// The items of one response, for the decoders. The variants singletable's
 /// own executors answer with are read with static dispatch; any other
 /// executor can hand out its own [`ItemReader`].
+///
+/// ```
+/// use singletable::reader::{ItemReader, Items, OwnedItems};
+/// use singletable::Item;
+///
+/// let maps: Items = vec![Item::new()].into();
+/// assert_eq!(maps.remaining(), 1);
+/// let boxed = Items::Reader(Box::new(OwnedItems::new(vec![Item::new(); 3])));
+/// assert_eq!(boxed.remaining(), 3);
+/// ```
 pub enum Items {
     /// Items as maps.
     Maps(OwnedItems),
@@ -257,6 +385,16 @@ impl Items {
 }
 
 /// One Query or Scan page, its items for the decoders.
+///
+/// ```
+/// use singletable::reader::{ItemReader, ReaderPage};
+/// use singletable::request::Page;
+/// use singletable::Item;
+///
+/// let page = ReaderPage::from(Page { items: vec![Item::new()], last_key: None, ..Default::default() });
+/// assert_eq!(page.items.remaining(), 1);
+/// assert!(page.last_key.is_none()); // the last page
+/// ```
 #[derive(Debug)]
 pub struct ReaderPage {
     /// The page's items.

@@ -7,6 +7,19 @@
 //! Queries fan out: one Query per shard, sent concurrently, merged in
 //! sort-key order; `limit` and pagination are exact, and the cursor carries
 //! each shard's position.
+//!
+//! ```
+//! use singletable::shard::{shard_of, with_shard};
+//!
+//! // The shard follows the item's primary key, so updates find it again.
+//! let shard = shard_of("ORDER#o1", Some("DETAILS"), 4);
+//! assert!(shard < 4);
+//! assert_eq!(shard, shard_of("ORDER#o1", Some("DETAILS"), 4));
+//! assert_eq!(with_shard("ORDERBYDATE", shard), format!("ORDERBYDATE#{shard}"));
+//! ```
+//!
+//! A sharded index's access pattern returns a [`ShardedQuery`]; see its
+//! example.
 
 use std::collections::VecDeque;
 
@@ -18,7 +31,16 @@ use crate::page::{self, ShardPosition};
 use crate::query::{Decode, OnGlobalIndex, Page, Query};
 use crate::value::{AttributeValue, Item};
 
-/// The shard of the item with primary key `pk`/`sk`, among `shards`.
+/// The shard of the item with primary key `pk`/`sk`, among `shards`
+/// (FNV-1a of the key, stable across platforms and releases).
+///
+/// ```
+/// use singletable::shard::shard_of;
+///
+/// let shards: std::collections::BTreeSet<u16> =
+///     (0..100).map(|i| shard_of(&format!("ORDER#{i}"), None, 4)).collect();
+/// assert_eq!(shards.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+/// ```
 pub fn shard_of(pk: &str, sk: Option<&str>, shards: u16) -> u16 {
     // FNV-1a, 64 bits: stable across Rust versions and platforms, unlike
     // the standard library's hashers.
@@ -38,11 +60,69 @@ pub fn shard_of(pk: &str, sk: Option<&str>, shards: u16) -> u16 {
 }
 
 /// Appends the shard suffix `#<shard>` to an index partition key.
+///
+/// ```
+/// assert_eq!(singletable::shard::with_shard("ORDERBYDATE", 3), "ORDERBYDATE#3");
+/// ```
 pub fn with_shard(base: &str, shard: u16) -> String {
     format!("{base}#{shard}")
 }
 
 /// A Query on a sharded global-index partition: one request per shard.
+///
+/// The access pattern of an index declared with `shards = N` returns it
+/// (through the generated query type's `into_query()`, or directly from
+/// its methods). `page`, `all` and `count` send one Query per shard,
+/// concurrently, and merge the items in sort-key order; `limit` is exact
+/// and the cursor carries every shard's position.
+///
+/// ```
+/// use singletable::{Db, Entity, ShardedQuery, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Shop", gsi1)]
+/// pub struct Shop;
+///
+/// #[derive(Entity, Debug)]
+/// #[entity(table = Shop)]
+/// #[pk("ORDER#<id>")]
+/// #[sk("DETAILS")]
+/// #[gsi1(pk = "ORDERBYDATE", sk = "DATE#<date>", shards = 4)]
+/// #[access(by_date, index = gsi1)]
+/// pub struct Order { pub id: String, pub date: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::in_memory::<Shop>("Shop")?;
+/// for day in 1..=9 {
+///     db.put(&Order { id: format!("o{day}"), date: format!("2024-05-0{day}") }).await?;
+/// }
+/// let q: ShardedQuery<Order> = Order::by_date().into_query();
+/// assert_eq!(q.shards(), 4);
+///
+/// // Four Queries per page, merged: the three latest orders of May.
+/// let page = Order::by_date()
+///     .sk_between("2024-05-01", "2024-05-31")
+///     .newest_first()
+///     .limit(3)
+///     .page(&db, None)
+///     .await?;
+/// let dates: Vec<_> = page.items.iter().map(|o| o.date.as_str()).collect();
+/// assert_eq!(dates, ["2024-05-09", "2024-05-08", "2024-05-07"]);
+/// let rest = Order::by_date()
+///     .sk_between("2024-05-01", "2024-05-31")
+///     .newest_first()
+///     .limit(3)
+///     .page(&db, page.cursor.as_deref())
+///     .await?;
+/// assert_eq!(rest.items[0].date, "2024-05-06");
+///
+/// let q = Order::by_date().into_query();
+/// assert_eq!(q.filter(singletable::Condition::Exists("date".into())).count(&db).await?, 9);
+/// let all = Order::by_date().into_query().skip_other_types().all(&db).await?;
+/// assert_eq!(all.len(), 9);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a query does nothing until it is run with page, all or first"]
 pub struct ShardedQuery<T> {
     base: Query<T, OnGlobalIndex>,

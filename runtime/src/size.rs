@@ -31,7 +31,16 @@
 use crate::error::Error;
 use crate::value::{AttributeValue, Item};
 
-/// DynamoDB's limit for one item, in bytes.
+/// DynamoDB's limit for one item, in bytes (400 KB, names and values).
+///
+/// ```
+/// use singletable::{AttributeValue, Item, size};
+///
+/// let mut item = Item::new();
+/// // 1 byte of name: the largest value that fits is one byte short.
+/// item.insert("v".into(), AttributeValue::S("x".repeat(size::MAX_ITEM_BYTES - 1)));
+/// assert!(size::check_item("Doc", &item).is_ok());
+/// ```
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;
 
 /// The stored length of a number given as DynamoDB's decimal text

@@ -7,6 +7,37 @@
 //!
 //! `#[attr(created_at)]` and `#[attr(updated_at)]` fields are set by the
 //! runtime: both on create, the second on every put and update.
+//!
+//! ```
+//! use std::time::{Duration, SystemTime};
+//! use singletable::{Db, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App", ttl = "expiresAt")]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug)]
+//! #[entity(table = App, rename_all = "camelCase")]
+//! #[pk("CODE#<code>")]
+//! #[sk("CODE")]
+//! pub struct Code {
+//!     pub code: String,
+//!     #[attr(ttl)]
+//!     pub expires_at: Option<SystemTime>, // None: never expires
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::in_memory::<App>("App")?;
+//! let in_an_hour = SystemTime::now() + Duration::from_secs(3600);
+//! db.put(&Code { code: "live".into(), expires_at: Some(in_an_hour) }).await?;
+//! db.put(&Code { code: "gone".into(), expires_at: Some(SystemTime::UNIX_EPOCH) }).await?;
+//! db.put(&Code { code: "kept".into(), expires_at: None }).await?;
+//! assert!(db.get::<Code>(Code::key("live")?).await?.is_some());
+//! assert!(db.get::<Code>(Code::key("gone")?).await?.is_none()); // hidden until DynamoDB deletes it
+//! assert!(db.get::<Code>(Code::key("kept")?).await?.is_some());
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -14,7 +45,12 @@ use crate::error::{DecodeError, DecodeErrorKind};
 use crate::reader::{AttrReader, AttrRef};
 use crate::value::{Attr, AttributeValue, Item, wrong_type};
 
-/// The current time in epoch seconds.
+/// The current time in epoch seconds, the clock reads compare TTL
+/// attributes with.
+///
+/// ```
+/// assert!(singletable::ttl::now_epoch() > 1_700_000_000);
+/// ```
 pub fn now_epoch() -> i64 {
     match SystemTime::now().duration_since(UNIX_EPOCH) {
         Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
@@ -24,6 +60,18 @@ pub fn now_epoch() -> i64 {
 
 /// Types a TTL field can have: epoch seconds, `SystemTime`, UTC timestamps
 /// (features `chrono`, `time`), and `Option` of these (no expiry).
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use singletable::ttl::EpochSeconds;
+///
+/// let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+/// assert_eq!(t.to_epoch(), Some(1_700_000_000));
+/// assert_eq!(Option::<i64>::None.to_epoch(), None);
+/// assert_eq!(u64::from_epoch(Some(5))?, 5);
+/// assert!(u64::from_epoch(Some(-5)).is_err());
+/// # Ok::<(), singletable::DecodeError>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a TTL field",
     label = "a TTL is stored as epoch seconds",
@@ -126,6 +174,15 @@ impl EpochSeconds for time::OffsetDateTime {
 }
 
 /// Reads a TTL attribute (`N` epoch seconds; absent or `NULL` for none).
+///
+/// ```
+/// use singletable::{ttl::ttl_from_attr, AttributeValue};
+///
+/// assert_eq!(ttl_from_attr::<i64>(Some(AttributeValue::N("60".into())))?, 60);
+/// assert_eq!(ttl_from_attr::<Option<i64>>(None)?, None);
+/// assert!(ttl_from_attr::<i64>(Some(AttributeValue::S("soon".into()))).is_err());
+/// # Ok::<(), singletable::DecodeError>(())
+/// ```
 pub fn ttl_from_attr<T: EpochSeconds>(value: Option<AttributeValue>) -> Result<T, DecodeError> {
     match value {
         None | Some(AttributeValue::Null(_)) => T::from_epoch(None),
@@ -142,7 +199,18 @@ pub fn ttl_from_attr<T: EpochSeconds>(value: Option<AttributeValue>) -> Result<T
     }
 }
 
-/// Whether `item`'s TTL attribute `attribute` is in the past.
+/// Whether `item`'s TTL attribute `attribute` is in the past (at or
+/// before `now`, in epoch seconds): the test reads apply to hide items
+/// DynamoDB has not deleted yet.
+///
+/// ```
+/// use singletable::{ttl::is_expired, AttributeValue, Item};
+///
+/// let item: Item = [("exp".to_string(), AttributeValue::N("100".into()))].into();
+/// assert!(is_expired(&item, Some("exp"), 100));
+/// assert!(!is_expired(&item, Some("exp"), 99));
+/// assert!(!is_expired(&item, None, 1_000)); // no TTL attribute: never
+/// ```
 pub fn is_expired(item: &Item, attribute: Option<&str>, now: i64) -> bool {
     let Some(attr) = attribute else {
         return false;
@@ -237,7 +305,16 @@ impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
     }
 }
 
-/// Types an automatic timestamp field can have.
+/// Types an automatic timestamp field can have (`#[attr(created_at)]`,
+/// `#[attr(updated_at)]`).
+///
+/// ```
+/// use singletable::ttl::Timestamp;
+///
+/// let now: String = Timestamp::now(); // RFC 3339, UTC
+/// assert!(now.ends_with('Z'));
+/// assert!(<u64 as Timestamp>::now() > 1_700_000_000);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an automatic timestamp",
     label = "`created_at`/`updated_at` fields are set to the current time",
@@ -280,7 +357,17 @@ impl Timestamp for time::OffsetDateTime {
     }
 }
 
-/// Writes the current time into `attribute` of `item`.
+/// Writes the current time into `attribute` of `item`, as writes do for
+/// the automatic timestamps.
+///
+/// ```
+/// use singletable::{ttl::stamp, Item};
+///
+/// let mut item = Item::new();
+/// stamp::<i64>(&mut item, "updatedAt")?;
+/// assert!(item["updatedAt"].as_n().is_ok());
+/// # Ok::<(), singletable::EncodeError>(())
+/// ```
 pub fn stamp<T: Timestamp>(
     item: &mut Item,
     attribute: &str,
