@@ -48,11 +48,59 @@ use crate::exec::Executor;
 
 /// Any executor, shared: what a [`Db`] holds when the backend is chosen
 /// at run time.
+///
+/// ```
+/// use singletable::{Db, Embedded, SharedExecutor};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// let shared: Db<SharedExecutor> = Db::<Embedded>::in_memory::<App>("App")?.into_shared();
+/// let also: Db = shared.clone(); // `Db` is `Db<SharedExecutor>`
+/// assert_eq!(also.table_name(), "App");
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub type SharedExecutor = Arc<dyn Executor>;
 
 /// Which DynamoDB a [`Db::open`] reaches. There is no default and no
 /// fallback: a service that meant DynamoDB never runs on memory because
 /// a variable was unset.
+///
+/// ```
+/// use singletable::{Backend, Db};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// /// The backend from the service's own configuration: no default.
+/// fn backend(var: Option<&str>) -> Result<Backend, String> {
+///     match var {
+///         Some("memory") => Ok(Backend::Embedded),
+///         Some("local") => Ok(Backend::DynamoDbLocal { endpoint: "http://127.0.0.1:8000".into() }),
+///         Some("aws") => Ok(Backend::DynamoDb { endpoint: None }),
+///         other => Err(format!("BACKEND must be memory, local or aws, not {other:?}")),
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// assert!(backend(None).is_err());
+/// let db = Db::open::<App>(backend(Some("memory")).unwrap(), "App").await?;
+/// db.put(&User { id: "ana".into() }).await?;
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Backend {
@@ -80,6 +128,39 @@ impl Db<SharedExecutor> {
     /// empty with the table created as `T` declares it; DynamoDB tables are
     /// not created (see `Db::create_table_if_missing` on the SDK handle, or
     /// create them with the definition from `TableDefinition`).
+    ///
+    /// ```
+    /// use singletable::{Backend, Db};
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity, Debug, PartialEq)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db: Db = Db::open::<App>(Backend::Embedded, "App").await?;
+    /// db.put(&User { id: "ana".into() }).await?;
+    /// assert_eq!(db.get::<User>(User::key("ana")?).await?, Some(User { id: "ana".into() }));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    ///
+    /// Against DynamoDB Local or AWS (needs the service; not run here):
+    ///
+    /// ```no_run
+    /// # use singletable::{Backend, Db, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # async fn run() -> singletable::Result<()> {
+    /// let local = Db::open::<App>(Backend::DynamoDbLocal { endpoint: "http://127.0.0.1:8000".into() }, "App").await?;
+    /// let aws = Db::open::<App>(Backend::DynamoDb { endpoint: None }, "App").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn open<T: Table>(backend: Backend, table: impl Into<String>) -> Result<Self, Error> {
         let table = table.into();
         match backend {
@@ -107,6 +188,19 @@ impl Db<SharedExecutor> {
 impl<E: Executor + 'static> Db<E> {
     /// The same handle (table, cursor secret, executor) behind the shared
     /// executor type, so that code written for `Db` runs on it.
+    ///
+    /// ```
+    /// use singletable::{Counting, Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    ///
+    /// let counted: Db<Counting<Embedded>> = Db::<Embedded>::in_memory::<App>("App")?.map_executor(Counting::new);
+    /// let db: Db = counted.into_shared();
+    /// assert_eq!(db.table_name(), "App");
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
     pub fn into_shared(self) -> Db<SharedExecutor> {
         self.map_executor(|e| Arc::new(e) as SharedExecutor)
     }

@@ -9,6 +9,33 @@
 //! dropped, and what succeeded is kept: a batch write's error lists only the
 //! writes not applied, a batch get returns the items it read beside the keys
 //! it could not read ([`BatchGetOutcome`]).
+//!
+//! ```
+//! use singletable::batch::{MAX_BATCH_GET, MAX_BATCH_WRITE};
+//! use singletable::{Counting, Db, Embedded, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App)]
+//! #[pk("USER#<n>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub n: u32 }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<App>("App")?.map_executor(Counting::new);
+//! let mut batch = db.batch_write();
+//! for n in 0..60 {
+//!     batch = batch.put(&User { n });
+//! }
+//! batch.execute().await?;
+//! assert_eq!(db.executor().count(), 3); // 60 writes: 25 + 25 + 10
+//! assert_eq!((MAX_BATCH_WRITE, MAX_BATCH_GET), (25, 100));
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -25,9 +52,19 @@ use crate::key::PrimaryKey;
 use crate::request::{BatchGet, BatchOp, BatchWrite};
 use crate::value::{AttributeValue, Item};
 
-/// DynamoDB's limit of writes per BatchWriteItem.
+/// DynamoDB's limit of writes per BatchWriteItem: a [`BatchWriter`]
+/// sends one request per this many writes.
+///
+/// ```
+/// assert_eq!(singletable::batch::MAX_BATCH_WRITE, 25);
+/// ```
 pub const MAX_BATCH_WRITE: usize = 25;
-/// DynamoDB's limit of keys per BatchGetItem.
+/// DynamoDB's limit of keys per BatchGetItem: a [`BatchGetter`] sends
+/// one request per this many keys.
+///
+/// ```
+/// assert_eq!(singletable::batch::MAX_BATCH_GET, 100);
+/// ```
 pub const MAX_BATCH_GET: usize = 100;
 
 /// How batches are sent and retried, for writes ([`BatchWriter::policy`])
@@ -41,6 +78,16 @@ pub const MAX_BATCH_GET: usize = 100;
 /// wait of [`BatchPolicy::max_backoff`] at most, chosen at random (full
 /// jitter, so that throttled clients do not retry in step), and another
 /// attempt with what is left. Any other error ends the request's attempts.
+///
+/// ```
+/// use std::time::Duration;
+/// use singletable::BatchPolicy;
+///
+/// let policy = BatchPolicy { max_attempts: 5, concurrency: 2, ..BatchPolicy::default() };
+/// assert_eq!(policy.max_backoff(1), Duration::from_millis(25));  // before the 2nd attempt
+/// assert_eq!(policy.max_backoff(3), Duration::from_millis(100)); // doubled twice
+/// assert_eq!(policy.max_backoff(20), Duration::from_secs(2));    // capped at max_delay
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchPolicy {
     /// Requests in flight at once (at least one).
@@ -184,6 +231,38 @@ fn totals<W, O>(runs: Vec<Run<W, O>>) -> Totals<W, O> {
 
 /// A BatchWriteItem of any size being built: puts and deletes, applied one
 /// by one (no conditions, no atomicity; use a transaction for those).
+///
+/// ```
+/// use singletable::{BatchPolicy, Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<n>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub n: u32 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { n: 0 }).await?;
+/// let batch = db
+///     .batch_write()
+///     .put(&User { n: 1 })
+///     .put(&User { n: 2 })
+///     .delete::<User>(User::key(0)?)
+///     .policy(BatchPolicy { max_attempts: 3, ..BatchPolicy::default() });
+/// assert_eq!(batch.len(), 3);
+/// assert!(!batch.is_empty());
+/// batch.execute().await?; // one BatchWriteItem; unprocessed writes retried
+/// assert_eq!(db.scan_all::<User>().await?.len(), 2);
+///
+/// // Two writes of one item in one batch: refused before sending.
+/// let dup = db.batch_write().put(&User { n: 1 }).delete::<User>(User::key(1)?);
+/// assert!(dup.execute().await.is_err());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a batch does nothing until `execute` is awaited"]
 pub struct BatchWriter<'a, E> {
     db: &'a Db<E>,
@@ -314,6 +393,36 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
 }
 
 /// A BatchGetItem of any number of keys being built (see [`Db::batch_get`]).
+///
+/// ```
+/// use singletable::{BatchPolicy, Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<n>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub n: u32 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// for n in 0..150 {
+///     db.put(&User { n }).await?;
+/// }
+/// let keys: Vec<_> = (0..150).map(User::key).collect::<Result<_, _>>()?;
+/// let got = db
+///     .batch_get::<User>(&keys) // two BatchGetItem requests: 100 + 50 keys
+///     .consistent()
+///     .policy(BatchPolicy { concurrency: 2, ..BatchPolicy::default() })
+///     .execute()
+///     .await?;
+/// assert!(got.is_complete());
+/// let users = got.into_result()?;
+/// assert_eq!(users[149], Some(User { n: 149 })); // in the keys' order
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a batch get does nothing until `execute` is awaited"]
 pub struct BatchGetter<'a, E, T> {
     db: &'a Db<E>,
@@ -329,6 +438,38 @@ pub struct BatchGetter<'a, E, T> {
 /// decoded, `unprocessed` when it was not read, `undecodable` when it was
 /// read but is not a valid `T`; a key with no item is `None` in `items` and
 /// nowhere else.
+///
+/// ```
+/// use singletable::{exec::Executor, request::PutItem, AttributeValue};
+/// use singletable::{BatchPolicy, Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<n>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub n: u32 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { n: 1 }).await?;
+/// // An item another client wrote badly:
+/// let mut bad = User { n: 2 }.to_item()?;
+/// bad.insert("n".into(), AttributeValue::S("two".into()));
+/// let raw = PutItem { table: "App".into(), item: bad, condition: None, return_old: false, return_on_condition_failure: false };
+/// db.executor().put_item(raw).await?;
+///
+/// let keys = [User::key(1)?, User::key(2)?, User::key(3)?];
+/// let got = db.batch_get::<User>(&keys).execute().await?;
+/// assert_eq!(got.items, vec![Some(User { n: 1 }), None, None]);
+/// assert_eq!(got.undecodable.len(), 1); // key 2, with its decode error
+/// assert!(got.unprocessed.is_empty() && got.cause.is_none());
+/// assert!(!got.is_complete());
+/// assert!(got.into_result().is_err());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug)]
 pub struct BatchGetOutcome<T> {
     /// One entry per key, in the keys' order: the item, or `None` when the

@@ -1,5 +1,27 @@
 //! [`Db`]: a handle on one table through one executor, with typed
 //! operations.
+//!
+//! ```
+//! use singletable::db::{exists, key_item, not_exists};
+//! use singletable::{Condition, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub id: String }
+//!
+//! // The helpers the typed operations build their requests with:
+//! let key = key_item::<App>(&User::key("ana")?);
+//! assert_eq!(key["PK"].as_s().unwrap(), "USER#ana");
+//! assert_eq!(not_exists::<User>(), Condition::NotExists("PK".into())); // create
+//! assert_eq!(exists::<User>(), Condition::Exists("PK".into()));        // replace, update
+//! # Ok::<(), singletable::Error>(())
+//! ```
 
 use crate::entity::{Entity, Table};
 use crate::error::Error;
@@ -16,6 +38,100 @@ use crate::value::{AttributeValue, Item};
 /// and the secret that signs pagination cursors.
 ///
 /// Cheap to share: wrap it in an `Arc` or clone the executor.
+///
+/// Every operation is one request (batches and transactions aside),
+/// named after it: `put` is a PutItem, `get` a GetItem, `delete` a
+/// DeleteItem, `scan_all` Scans. On the embedded backend:
+///
+/// ```
+/// use singletable::{Condition, Counting, Db, Embedded, Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String, pub name: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db: Db<Embedded> = Db::in_memory::<App>("App")?.with_cursor_secret(b"one secret per fleet".to_vec());
+/// assert_eq!(db.table_name(), "App");
+/// let ana = User { id: "ana".into(), name: "Ana".into() };
+///
+/// db.create(&ana).await?;                                 // PutItem if absent
+/// assert!(matches!(db.create(&ana).await, Err(Error::ConditionFailed { .. })));
+/// db.put(&ana).await?;                                    // PutItem
+/// db.replace(&User { name: "Ana M.".into(), ..ana.clone() }).await?; // PutItem if present
+/// let old = db.put_returning_old(&ana).await?;            // ReturnValues=ALL_OLD
+/// assert_eq!(old.unwrap().name, "Ana M.");
+/// db.put_if(&ana, Condition::Exists("name".into())).await?;
+///
+/// assert_eq!(db.get::<User>(User::key("ana")?).await?, Some(ana.clone()));            // GetItem
+/// assert_eq!(db.get_consistent::<User>(User::key("ana")?).await?, Some(ana.clone())); // ConsistentRead
+/// assert!(db.get_including_expired::<User>(User::key("ana")?).await?.is_some());
+/// assert_eq!(db.scan_all::<User>().await?, vec![ana.clone()]);                        // Scan, every page
+///
+/// // Capacity as DynamoDB counts it: the meter adds every request's units.
+/// db.take_consumed_capacity();
+/// db.get::<User>(User::key("ana")?).await?;
+/// assert_eq!(db.consumed_capacity(), Some(0.5)); // one eventually consistent 4 KB read
+/// assert!(db.take_consumed_capacity().is_some());
+///
+/// let deleted = db.delete_returning::<User>(User::key("ana")?).await?; // DeleteItem, ALL_OLD
+/// assert_eq!(deleted, Some(ana.clone()));
+/// db.delete::<User>(User::key("ana")?).await?;          // a missing item is no error
+/// db.put(&ana).await?;
+/// db.delete_if::<User>(User::key("ana")?, Condition::Exists("name".into())).await?;
+///
+/// // Several items: batches (25 writes / 100 keys per request) and transactions.
+/// db.batch_write().put(&ana).put(&User { id: "bo".into(), name: "Bo".into() }).execute().await?;
+/// let got = db.batch_get::<User>(&[User::key("ana")?, User::key("cy")?]).execute().await?;
+/// assert_eq!(got.items, vec![Some(ana.clone()), None]);
+/// db.transaction().delete::<User>(User::key("bo")?, None).execute().await?;
+/// let mut reads = db.read_transaction();
+/// let h = reads.get::<User>(User::key("ana")?);
+/// assert_eq!(reads.execute().await?.take(h)?, Some(ana.clone()));
+///
+/// // The executor, wrapped: count the requests of an operation.
+/// let counted = db.map_executor(Counting::new);
+/// counted.get::<User>(User::key("ana")?).await?;
+/// assert_eq!(counted.executor().count(), 1);
+/// let other: Db<Embedded> = Db::with_executor(Embedded::new(), "Other");
+/// assert!(other.create_table_if_missing::<App>().await?);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// Against DynamoDB (`no_run`: it needs the service or DynamoDB Local):
+///
+/// ```no_run
+/// use singletable::definition::Billing;
+/// use singletable::Db;
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "AppTable", gsi1)]
+/// # pub struct AppTable;
+///
+/// # async fn run() -> singletable::Result<()> {
+/// let db = Db::from_env("AppTable").await;              // aws_config; DYNAMODB_ENDPOINT if set
+/// let local = Db::local("http://127.0.0.1:8000", "AppTable");
+/// let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+/// let explicit = Db::new(aws_sdk_dynamodb::Client::new(&config), "AppTable");
+///
+/// local.create_table_if_missing::<AppTable>().await?;   // CreateTable (+ UpdateTimeToLive)
+/// local.create_table_with::<AppTable>(Billing::Provisioned { read: 5, write: 5 }).await?;
+/// let described = db.describe().await?;                 // DescribeTable, DescribeTimeToLive
+/// for drift in db.verify::<AppTable>().await? {          // declaration against DescribeTable
+///     eprintln!("drift: {drift}");
+/// }
+/// let tables = explicit.sdk().list_tables().send().await; // the SDK client, for the rest
+/// local.delete_table().await?;                           // DeleteTable
+/// # let _ = (described, tables);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Db<E = crate::backend::SharedExecutor> {
     exec: E,
@@ -155,6 +271,31 @@ impl<E: Executor> Db<E> {
     /// exist yet; otherwise the stored version must equal `item`'s. The item
     /// is stored with the next version, and `item` is updated to it.
     /// A concurrent writer makes this fail with [`Error::VersionConflict`].
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded, Entity, Error, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// #[derive(Entity, Debug, Clone)]
+    /// #[entity(table = App)]
+    /// #[pk("DOC#<id>")]
+    /// #[sk("DOC")]
+    /// pub struct Doc { pub id: String, #[attr(version)] pub version: u64 }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let mut doc = Doc { id: "d".into(), version: 0 };
+    /// let mut twin = doc.clone();
+    /// db.put_versioned(&mut doc).await?; // PutItem if absent
+    /// assert_eq!(doc.version, 1);
+    /// // The twin read version 0 too: its write would lose doc's.
+    /// assert!(matches!(db.put_versioned(&mut twin).await, Err(Error::VersionConflict { .. })));
+    /// // Plain puts of a versioned entity are refused.
+    /// assert!(matches!(db.put(&doc).await, Err(Error::InvalidRequest(_))));
+    /// # Ok::<(), Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn put_versioned<T: Entity>(&self, item: &mut T) -> Result<(), Error> {
         let Some(attr) = T::VERSION else {
             return Err(Error::InvalidRequest(format!(
@@ -372,7 +513,26 @@ impl<E: Executor> Db<E> {
     }
 }
 
-/// The key attributes of `key` in table `T`.
+/// The key attributes of `key` in table `T`: the `Key` of GetItem,
+/// DeleteItem and UpdateItem.
+///
+/// ```
+/// use singletable::db::key_item;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// let key = key_item::<App>(&User::key("ana")?);
+/// assert_eq!(key.len(), 2);
+/// assert_eq!(key["SK"].as_s().unwrap(), "PROFILE");
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub fn key_item<T: Table>(key: &PrimaryKey) -> Item {
     let mut item = Item::with_capacity(2);
     item.insert(T::PK.to_owned(), AttributeValue::S(key.pk.clone()));
@@ -382,12 +542,44 @@ pub fn key_item<T: Table>(key: &PrimaryKey) -> Item {
     item
 }
 
-/// `attribute_not_exists(PK)`: the item does not exist yet.
+/// `attribute_not_exists(PK)`: the item does not exist yet (what
+/// [`Db::create`] sends).
+///
+/// ```
+/// use singletable::{db::not_exists, Condition};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// assert_eq!(not_exists::<User>(), Condition::NotExists("PK".into()));
+/// ```
 pub fn not_exists<T: Entity>() -> Condition {
     Condition::NotExists(<T::Table as Table>::PK.to_owned())
 }
 
-/// `attribute_exists(PK)`: the item exists.
+/// `attribute_exists(PK)`: the item exists (what [`Db::replace`] and
+/// updates without `.upsert()` send).
+///
+/// ```
+/// use singletable::{db::exists, Condition};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// assert_eq!(exists::<User>(), Condition::Exists("PK".into()));
+/// ```
 pub fn exists<T: Entity>() -> Condition {
     Condition::Exists(<T::Table as Table>::PK.to_owned())
 }

@@ -4,12 +4,45 @@
 //! document for `aws dynamodb create-table --cli-input-json`, and a
 //! CloudFormation resource. [`Db::verify`](crate::Db) compares it with
 //! DescribeTable and reports drift.
+//!
+//! ```
+//! use singletable::definition::{Billing, TableDefinition};
+//! use singletable::Table;
+//!
+//! #[derive(Table)]
+//! #[table(name = "AppTable", gsi1(keys_only), lsi1, ttl = "expiresAt")]
+//! pub struct AppTable;
+//!
+//! let def = TableDefinition::of::<AppTable>("AppTable", Billing::OnDemand);
+//! assert_eq!(def.billing_mode, "PAY_PER_REQUEST");
+//! // Only key attributes are defined, all strings.
+//! let attrs: Vec<_> = def.attribute_definitions.iter().map(|a| a.attribute_name.as_str()).collect();
+//! assert_eq!(attrs, ["GSI1PK", "GSI1SK", "LSI1SK", "PK", "SK"]);
+//! assert!(def.cli_json().contains(r#""TableName": "AppTable""#));
+//! assert!(def.cloudformation("Table").contains("AWS::DynamoDB::Table"));
+//! assert_eq!(def.ttl_attribute.as_deref(), Some("expiresAt")); // UpdateTimeToLive, not CreateTable
+//! ```
 
 use serde::Serialize;
 
 use crate::entity::{Projection, Table};
 
 /// How the table is billed.
+///
+/// ```
+/// use singletable::definition::{Billing, TableDefinition};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+///
+/// let def = TableDefinition::of::<App>("App", Billing::Provisioned { read: 5, write: 2 });
+/// assert_eq!(def.billing_mode, "PROVISIONED");
+/// assert_eq!(def.provisioned_throughput.as_ref().unwrap().read_capacity_units, 5);
+/// // Applied to every global index too.
+/// assert!(def.global_secondary_indexes[0].provisioned_throughput.is_some());
+/// assert_eq!(Billing::default(), Billing::OnDemand);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Billing {
     /// On-demand (`PAY_PER_REQUEST`), the default.
@@ -25,6 +58,18 @@ pub enum Billing {
 }
 
 /// `KeySchema` entry.
+///
+/// ```
+/// # use singletable::Table;
+/// # use singletable::definition::{Billing, TableDefinition};
+/// # #[derive(Table)]
+/// # #[table(name = "AppTable", gsi1(keys_only), lsi1, ttl = "expiresAt")]
+/// # pub struct AppTable;
+/// # let def = TableDefinition::of::<AppTable>("AppTable", Billing::OnDemand);
+/// let hash = &def.key_schema[0];
+/// assert_eq!((hash.attribute_name.as_str(), hash.key_type.as_str()), ("PK", "HASH"));
+/// assert_eq!(def.key_schema[1].key_type, "RANGE");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct KeyElement {
@@ -35,6 +80,16 @@ pub struct KeyElement {
 }
 
 /// `AttributeDefinitions` entry: only key attributes, all strings.
+///
+/// ```
+/// # use singletable::Table;
+/// # use singletable::definition::{Billing, TableDefinition};
+/// # #[derive(Table)]
+/// # #[table(name = "AppTable", gsi1(keys_only), lsi1, ttl = "expiresAt")]
+/// # pub struct AppTable;
+/// # let def = TableDefinition::of::<AppTable>("AppTable", Billing::OnDemand);
+/// assert!(def.attribute_definitions.iter().all(|a| a.attribute_type == "S"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct AttributeDefinition {
@@ -45,6 +100,18 @@ pub struct AttributeDefinition {
 }
 
 /// An index's projection.
+///
+/// ```
+/// # use singletable::Table;
+/// # use singletable::definition::{Billing, TableDefinition};
+/// # #[derive(Table)]
+/// # #[table(name = "AppTable", gsi1(keys_only), lsi1, ttl = "expiresAt")]
+/// # pub struct AppTable;
+/// # let def = TableDefinition::of::<AppTable>("AppTable", Billing::OnDemand);
+/// assert_eq!(def.global_secondary_indexes[0].projection.projection_type, "KEYS_ONLY");
+/// assert_eq!(def.local_secondary_indexes[0].projection.projection_type, "ALL");
+/// assert!(def.local_secondary_indexes[0].projection.non_key_attributes.is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ProjectionDef {
@@ -56,6 +123,20 @@ pub struct ProjectionDef {
 }
 
 /// Provisioned throughput.
+///
+/// ```
+/// use singletable::definition::{Billing, Throughput, TableDefinition};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+///
+/// let def = TableDefinition::of::<App>("App", Billing::Provisioned { read: 10, write: 5 });
+/// assert_eq!(
+///     def.provisioned_throughput,
+///     Some(Throughput { read_capacity_units: 10, write_capacity_units: 5 }),
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct Throughput {
@@ -66,6 +147,20 @@ pub struct Throughput {
 }
 
 /// A secondary index.
+///
+/// ```
+/// # use singletable::Table;
+/// # use singletable::definition::{Billing, TableDefinition};
+/// # #[derive(Table)]
+/// # #[table(name = "AppTable", gsi1(keys_only), lsi1, ttl = "expiresAt")]
+/// # pub struct AppTable;
+/// # let def = TableDefinition::of::<AppTable>("AppTable", Billing::OnDemand);
+/// let gsi1 = &def.global_secondary_indexes[0];
+/// assert_eq!(gsi1.index_name, "GSI1");
+/// assert_eq!(gsi1.key_schema[0].attribute_name, "GSI1PK");
+/// let lsi1 = &def.local_secondary_indexes[0];
+/// assert_eq!(lsi1.key_schema[0].attribute_name, "PK"); // a local index shares the table's partition key
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct IndexDef {
@@ -81,6 +176,29 @@ pub struct IndexDef {
 }
 
 /// The whole definition, in CreateTable's shape.
+///
+/// ```
+/// use singletable::definition::{Billing, TableDefinition};
+/// use singletable::Table;
+///
+/// #[derive(Table)]
+/// #[table(name = "AppTable", gsi1)]
+/// pub struct AppTable;
+///
+/// // The same declaration under a stage-specific name.
+/// let def = TableDefinition::of::<AppTable>("AppTable-staging", Billing::OnDemand);
+/// assert_eq!(def.table_name, "AppTable-staging");
+///
+/// // For `aws dynamodb create-table --cli-input-json file://table.json`:
+/// let json: serde_json::Value = serde_json::from_str(&def.cli_json()).unwrap();
+/// assert_eq!(json["KeySchema"][0]["AttributeName"], "PK");
+/// assert_eq!(json["GlobalSecondaryIndexes"][0]["IndexName"], "GSI1");
+///
+/// // A CloudFormation resource named `Table`:
+/// let cfn: serde_json::Value = serde_json::from_str(&def.cloudformation("Table")).unwrap();
+/// assert_eq!(cfn["Table"]["Type"], "AWS::DynamoDB::Table");
+/// assert_eq!(cfn["Table"]["Properties"]["BillingMode"], "PAY_PER_REQUEST");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct TableDefinition {
@@ -132,6 +250,16 @@ fn projection(p: Projection) -> ProjectionDef {
 
 impl TableDefinition {
     /// The definition of table `T` under `name`.
+    ///
+    /// ```
+    /// # use singletable::Table;
+    /// # use singletable::definition::{Billing, TableDefinition};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// let def = TableDefinition::of::<App>(App::NAME, Billing::OnDemand);
+    /// assert_eq!(def.table_name, "App");
+    /// ```
     pub fn of<T: Table>(name: &str, billing: Billing) -> Self {
         let throughput = match billing {
             Billing::OnDemand => None,
@@ -225,7 +353,25 @@ impl TableDefinition {
     }
 }
 
-/// One difference between the declaration and the table DynamoDB describes.
+/// One difference between the declaration and the table DynamoDB describes
+/// (see [`compare`] and `Db::verify`).
+///
+/// ```
+/// use singletable::definition::{compare, Billing, Drift, TableDefinition};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct Deployed;
+///
+/// let declared = TableDefinition::of::<App>("App", Billing::OnDemand);
+/// let actual = TableDefinition::of::<Deployed>("App", Billing::OnDemand);
+/// let drift = compare(&declared, &actual);
+/// assert_eq!(drift, [Drift::MissingIndex("GSI1".into())]);
+/// assert_eq!(drift[0].to_string(), "index `GSI1` is declared but missing");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Drift {
     /// The table's key schema differs.
@@ -323,6 +469,20 @@ impl std::fmt::Display for Drift {
 }
 
 /// Compares a declared and a described definition.
+///
+/// ```
+/// use singletable::definition::{compare, Billing, Drift, TableDefinition};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "App", ttl = "exp")]
+/// # pub struct App;
+///
+/// let declared = TableDefinition::of::<App>("App", Billing::OnDemand);
+/// assert!(compare(&declared, &declared).is_empty());
+/// let mut actual = declared.clone();
+/// actual.ttl_attribute = None; // TTL never enabled on the table
+/// assert!(matches!(compare(&declared, &actual)[..], [Drift::Ttl { .. }]));
+/// ```
 pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drift> {
     let mut out = Vec::new();
     if declared.key_schema != actual.key_schema {

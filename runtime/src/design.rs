@@ -1,6 +1,37 @@
 //! The single-table design as data, and what is generated from it: the
 //! layout and access-pattern document (markdown, with design warnings), and
 //! compile-time checks across the entities of one table.
+//!
+//! ```
+//! use singletable::{Entity, StrEnum, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App", gsi1, entities(User, Order))]
+//! pub struct App;
+//!
+//! #[derive(StrEnum, Debug, Clone, Copy, PartialEq)]
+//! pub enum Status { New, Shipped }
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App, rename_all = "camelCase")]
+//! #[pk("USER#<user_id>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub user_id: String }
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App, rename_all = "camelCase")]
+//! #[pk("USER#<user_id>")]
+//! #[sk("ORDER#<order_id>")]
+//! #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+//! #[access(by_status, index = gsi1)]
+//! pub struct Order { pub user_id: String, pub order_id: String, pub status: Status }
+//!
+//! let doc = singletable::design::document::<App>();
+//! assert!(doc.starts_with("# `App` single-table design"));
+//! assert!(doc.contains("| Order | `USER#<userId>` | `ORDER#<orderId>` | `STATUS#<status>` | `ORDER#<orderId>` |"));
+//! // Two statuses only: every write of an order lands in one of two GSI1 partitions.
+//! assert!(doc.contains("## Design warnings"));
+//! ```
 
 use std::fmt::Write;
 
@@ -15,6 +46,30 @@ pub use checks::{
 
 /// One `#`-delimited segment of a key template: literal text, optionally
 /// followed by a placeholder (placeholders always end a segment).
+///
+/// ```
+/// use singletable::design::KeySeg;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<user>#ORDER-<order>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order { pub user: String, pub order: String }
+///
+/// // #[pk("USER#<user>#ORDER-<order>")], split at `#`:
+/// assert_eq!(
+///     Order::SHAPE.pk.segs,
+///     [
+///         KeySeg { lit: "USER", field: false },
+///         KeySeg { lit: "", field: true },
+///         KeySeg { lit: "ORDER-", field: true },
+///     ]
+/// );
+/// assert!(Order::SHAPE.pk.segs.iter().any(|s| s.field));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeySeg {
     /// Literal text of the segment (before the placeholder, if any).
@@ -24,6 +79,26 @@ pub struct KeySeg {
 }
 
 /// A key template as declared (with stored attribute names in placeholders).
+///
+/// ```
+/// # use singletable::{Entity, StrEnum, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(StrEnum, Debug, Clone, Copy, PartialEq)]
+/// # pub enum Status { New, Shipped }
+/// #[derive(Entity)]
+/// #[entity(table = App, rename_all = "camelCase")]
+/// #[pk("USER#<user_id>")]
+/// #[sk("PROFILE")]
+/// #[gsi1(pk = "STATUS#<status>", sk = "USER#<user_id>")]
+/// pub struct User { pub user_id: String, pub status: Status }
+///
+/// assert_eq!(User::SHAPE.pk.template, "USER#<userId>"); // stored names
+/// assert_eq!((User::SHAPE.pk.cardinality)(), None);    // any string
+/// let gsi1 = &User::SHAPE.indexes[0];
+/// assert_eq!((gsi1.pk.unwrap().cardinality)(), Some(2)); // two statuses
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct KeyShape {
     /// `USER#<userId>`.
@@ -36,6 +111,25 @@ pub struct KeyShape {
 }
 
 /// An index as one entity uses it.
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, lsi1)]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("POST#<id>")]
+/// #[sk("POST")]
+/// #[gsi1(pk = "FEED", sk = "AT#<at>", when = public, shards = 8)]
+/// #[lsi1(sk = "AT#<at>")]
+/// pub struct Post { pub id: String, pub at: u64, pub public: bool }
+///
+/// let [gsi1, lsi1] = Post::SHAPE.indexes else { panic!() };
+/// assert_eq!((gsi1.name, gsi1.global, gsi1.sparse, gsi1.shards), ("gsi1", true, Some("public"), 8));
+/// assert_eq!(gsi1.sk.unwrap().template, "AT#<at>");
+/// assert!(!lsi1.global && lsi1.pk.is_none());
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct IndexShape {
     /// `gsi1`, `lsi1`.
@@ -53,6 +147,23 @@ pub struct IndexShape {
 }
 
 /// A declared access pattern.
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// #[gsi1(pk = "EMAIL#<email>", sk = "USER")]
+/// #[access(by_email, index = gsi1)]
+/// pub struct User { pub id: String, pub email: String }
+///
+/// let a = User::SHAPE.access[0];
+/// assert_eq!((a.name, a.index), ("by_email", Some("gsi1")));
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct AccessShape {
     /// Pattern name.
@@ -62,7 +173,26 @@ pub struct AccessShape {
 }
 
 /// Everything the design document and the cross-entity checks need to know
-/// about one entity.
+/// about one entity: `Entity::SHAPE`, generated by `#[derive(Entity)]`.
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", ttl = "exp")]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App, name = "Session")]
+/// #[pk("SESSION#<id>")]
+/// #[sk("SESSION")]
+/// pub struct Sess { pub id: String, #[attr(ttl, rename = "exp")] pub expires: i64 }
+///
+/// let shape = Sess::SHAPE;
+/// assert_eq!(shape.name, "Session");
+/// assert_eq!(shape.sk.unwrap().template, "SESSION");
+/// assert_eq!(shape.attributes, ["id", "exp"]);
+/// assert_eq!(shape.ttl, Some("exp"));
+/// assert!(shape.indexes.is_empty() && shape.access.is_empty());
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct EntityShape {
     /// Entity type name (the `entityType` value).
@@ -97,7 +227,33 @@ fn cell(k: Option<&KeyShape>, suffix: &str) -> String {
 }
 
 /// The layout table: one row per entity, one column per key attribute of
-/// the table and its indexes.
+/// the table and its indexes: the table the README shows.
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, entities(User, Order))]
+/// # pub struct App;
+/// # #[derive(singletable::StrEnum, Debug, Clone, Copy, PartialEq)]
+/// # pub enum Status { New, Shipped }
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("USER#<user_id>")]
+/// # #[sk("PROFILE")]
+/// # #[access(user)]
+/// # pub struct User { pub user_id: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("USER#<user_id>")]
+/// # #[sk("ORDER#<order_id>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # #[access(orders_of_user)]
+/// # #[access(by_status, index = gsi1)]
+/// # pub struct Order { pub user_id: String, pub order_id: String, pub status: Status }
+/// let layout = singletable::design::layout_table::<App>();
+/// assert_eq!(layout.lines().next(), Some("| entityType | PK | SK | GSI1PK | GSI1SK |"));
+/// assert!(layout.contains("| User | `USER#<userId>` | `PROFILE` |  |  |"));
+/// ```
 pub fn layout_table<T: Table>() -> String {
     let mut columns: Vec<String> = vec![T::PK.to_owned()];
     columns.extend(T::SK.map(str::to_owned));
@@ -144,6 +300,32 @@ pub fn layout_table<T: Table>() -> String {
 }
 
 /// The access patterns: name, index, key condition, entity type returned.
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, entities(User, Order))]
+/// # pub struct App;
+/// # #[derive(singletable::StrEnum, Debug, Clone, Copy, PartialEq)]
+/// # pub enum Status { New, Shipped }
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("USER#<user_id>")]
+/// # #[sk("PROFILE")]
+/// # #[access(user)]
+/// # pub struct User { pub user_id: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("USER#<user_id>")]
+/// # #[sk("ORDER#<order_id>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # #[access(orders_of_user)]
+/// # #[access(by_status, index = gsi1)]
+/// # pub struct Order { pub user_id: String, pub order_id: String, pub status: Status }
+/// let patterns = singletable::design::access_table::<App>();
+/// assert!(patterns.contains("| by_status | GSI1 | `GSI1PK = STATUS#<status>` and `begins_with(GSI1SK, ORDER#)`, sort `ORDER#<orderId>` | Order |"));
+/// assert!(patterns.contains("| user | table | `PK = USER#<userId>` and `SK = PROFILE` | User |"));
+/// ```
 pub fn access_table<T: Table>() -> String {
     let mut out =
         String::from("| access pattern | index | key condition | returns |\n|---|---|---|---|\n");
@@ -204,6 +386,32 @@ pub fn access_table<T: Table>() -> String {
 /// Known anti-patterns the declarations show (from the reference documents):
 /// hot partitions from low-cardinality index keys, local indexes' 10 GB
 /// partition limit.
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, entities(User, Order))]
+/// # pub struct App;
+/// # #[derive(singletable::StrEnum, Debug, Clone, Copy, PartialEq)]
+/// # pub enum Status { New, Shipped }
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("USER#<user_id>")]
+/// # #[sk("PROFILE")]
+/// # #[access(user)]
+/// # pub struct User { pub user_id: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("USER#<user_id>")]
+/// # #[sk("ORDER#<order_id>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # #[access(orders_of_user)]
+/// # #[access(by_status, index = gsi1)]
+/// # pub struct Order { pub user_id: String, pub order_id: String, pub status: Status }
+/// let warnings = singletable::design::warnings::<App>();
+/// assert_eq!(warnings.len(), 1);
+/// assert!(warnings[0].contains("partition key `STATUS#<status>` takes at most 2 values"));
+/// ```
 pub fn warnings<T: Table>() -> Vec<String> {
     let mut out = Vec::new();
     for l in T::LOCAL_INDEXES {
@@ -240,6 +448,32 @@ pub fn warnings<T: Table>() -> Vec<String> {
 
 /// The collections of `#[table(collections(...))]`: where each reads
 /// (table or index, partition key, sort-key prefix) and its members.
+///
+/// ```
+/// use singletable::{Collection, Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Shop", collections(OrderDetails))]
+/// pub struct Shop;
+///
+/// #[derive(Entity)]
+/// #[entity(table = Shop)]
+/// #[pk("ORDER#<id>")]
+/// #[sk("DETAILS")]
+/// pub struct Order { pub id: String }
+///
+/// #[derive(Entity)]
+/// #[entity(table = Shop)]
+/// #[pk("ORDER#<id>")]
+/// #[sk("ITEM#<n>")]
+/// pub struct Item { pub id: String, pub n: u8 }
+///
+/// #[derive(Collection)]
+/// pub enum OrderDetails { Order(Order), Item(Item) }
+///
+/// let table = singletable::design::collection_table::<Shop>();
+/// assert!(table.contains("| OrderDetails | table | `PK = ORDER#<id>` | Order, Item |"));
+/// ```
 pub fn collection_table<T: Table>() -> String {
     let mut out =
         String::from("| collection | index | key condition | members |\n|---|---|---|---|\n");
@@ -275,7 +509,36 @@ pub fn collection_table<T: Table>() -> String {
     out
 }
 
-/// The whole design document: layout, access patterns, warnings.
+/// The whole design document: layout, access patterns, collections,
+/// warnings, in markdown (`cargo run --example shop -- --design` prints
+/// the shop's).
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, entities(User, Order))]
+/// # pub struct App;
+/// # #[derive(singletable::StrEnum, Debug, Clone, Copy, PartialEq)]
+/// # pub enum Status { New, Shipped }
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("USER#<user_id>")]
+/// # #[sk("PROFILE")]
+/// # #[access(user)]
+/// # pub struct User { pub user_id: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("USER#<user_id>")]
+/// # #[sk("ORDER#<order_id>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # #[access(orders_of_user)]
+/// # #[access(by_status, index = gsi1)]
+/// # pub struct Order { pub user_id: String, pub order_id: String, pub status: Status }
+/// let doc = singletable::design::document::<App>();
+/// for section in ["## Layout", "## Access patterns", "## Design warnings"] {
+///     assert!(doc.contains(section));
+/// }
+/// ```
 pub fn document<T: Table>() -> String {
     let mut out = format!("# `{}` single-table design\n\n## Layout\n\n", T::NAME);
     out.push_str(&layout_table::<T>());

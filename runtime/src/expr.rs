@@ -261,6 +261,10 @@ pub struct KeyCondition {
 /// assert_eq!(r.name("title"), "#n2");
 /// assert_eq!(r.value(AttributeValue::Bool(true)), ":v1");
 /// assert_eq!(r.names.len(), 3);
+///
+/// use singletable::expr::KeyCondition;
+/// let key = KeyCondition { pk_attr: "PK".into(), pk: "USER#ana".into(), sk: None };
+/// assert_eq!(r.key_condition(&key), "#n3 = :v2");
 /// ```
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Rendered {

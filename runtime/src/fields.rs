@@ -2,6 +2,53 @@
 //! `Order::fields()`: the way to write conditions and updates that the
 //! compiler checks (field exists, value has the field's type, primary-key
 //! fields are never updated).
+//!
+//! ```
+//! use singletable::{Cmp, CollectionPath, Db, Embedded, Entity, Error, FieldPath, StringPath, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App", gsi1)]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug, Clone, PartialEq)]
+//! #[entity(table = App, rename_all = "camelCase")]
+//! #[pk("ORDER#<order_id>")]
+//! #[sk("DETAILS")]
+//! #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+//! #[access(by_status, index = gsi1)]
+//! pub struct Order {
+//!     pub order_id: String,
+//!     pub status: String,
+//!     pub total_cents: u64,
+//!     pub tags: Vec<String>,
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<App>("App")?;
+//! for (id, total) in [("o1", 500), ("o2", 2500), ("o3", 9000)] {
+//!     let tags = vec!["gift".to_string()];
+//!     db.put(&Order { order_id: id.into(), status: "NEW".into(), total_cents: total, tags }).await?;
+//! }
+//! let f = Order::fields();
+//! assert_eq!(f.total_cents.attribute(), "totalCents"); // the stored name
+//! assert_eq!(f.total_cents.field(), "total_cents");    // the Rust name
+//!
+//! // Typed filters: FilterExpression with placeholders, checked types.
+//! let mid = f.total_cents.between(&1000, &5000).and(f.tags.contains_element(&"gift".to_string()));
+//! let found = Order::by_status("NEW").filter(mid.into_condition()?).all(&db).await?;
+//! assert_eq!(found.len(), 1);
+//! let cheap_or_big = f.total_cents.lt(&1000).or(f.total_cents.ge(&9000));
+//! assert_eq!(Order::by_status("NEW").filter(cheap_or_big.into_condition()?).count(&db).await?, 2);
+//!
+//! // Conditions on writes: ConditionExpression.
+//! let guard = f.order_id.begins_with("o").and(f.status.is_in(&["NEW".into(), "PAID".into()]));
+//! Order::update("o1").set(f.status, "PAID".into()).only_if(guard).execute(&db).await?;
+//! let fails = f.tags.size(Cmp::Gt, 5).or(f.status.eq(&"PAID".to_string()).not());
+//! let r = Order::update("o1").set(f.status, "X".into()).only_if(fails).execute(&db).await;
+//! assert!(matches!(r, Err(Error::ConditionFailed { .. })));
+//! # Ok::<(), Error>(())
+//! # }).unwrap();
+//! ```
 
 use std::marker::PhantomData;
 
@@ -11,9 +58,37 @@ use crate::expr::{Cmp, Condition, Operand};
 use crate::value::{Attr, AttributeValue};
 
 /// A field's declared validations run on a value: what is wrong with it.
+///
+/// ```
+/// let positive: singletable::fields::Check<i64> = |v| if *v > 0 { Ok(()) } else { Err("must be positive".into()) };
+/// assert!(positive(&-1).is_err());
+/// ```
 pub type Check<T> = fn(&T) -> Result<(), String>;
 
 /// A stored field that appears in no key template.
+///
+/// ```
+/// use singletable::{Field, FieldPath};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # pub struct Order {
+/// #     pub order_id: String,
+/// #     pub status: String,
+/// #     pub total_cents: u64,
+/// #     pub tags: Vec<String>,
+/// # }
+///
+/// let total: Field<Order, u64> = Order::fields().total_cents;
+/// assert_eq!(total.attribute(), "totalCents");
+/// let _ = total.gt(&100); // a typed condition
+/// ```
 pub struct Field<E, T> {
     name: &'static str,
     field: &'static str,
@@ -23,6 +98,30 @@ pub struct Field<E, T> {
 
 /// A stored field that appears in a secondary-index key template: updating
 /// it rewrites the index key attributes in the same request.
+///
+/// ```
+/// use singletable::{FieldPath, KeyField};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # pub struct Order {
+/// #     pub order_id: String,
+/// #     pub status: String,
+/// #     pub total_cents: u64,
+/// #     pub tags: Vec<String>,
+/// # }
+///
+/// // `status` builds GSI1PK: setting it also sets GSI1PK.
+/// let status: KeyField<Order, String> = Order::fields().status;
+/// let _update = Order::update("o1").set(status, "SHIPPED".to_string());
+/// assert_eq!(status.attribute(), "status");
+/// ```
 pub struct KeyField<E, T> {
     name: &'static str,
     field: &'static str,
@@ -32,6 +131,29 @@ pub struct KeyField<E, T> {
 
 /// A field of the primary key: it can be read in conditions but never
 /// updated (an item's key cannot change; write a new item instead).
+///
+/// ```
+/// use singletable::{FieldPath, PkField, StringPath};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # pub struct Order {
+/// #     pub order_id: String,
+/// #     pub status: String,
+/// #     pub total_cents: u64,
+/// #     pub tags: Vec<String>,
+/// # }
+///
+/// let id: PkField<Order, String> = Order::fields().order_id;
+/// let _cond = id.begins_with("o"); // conditions, yes; updates, never
+/// assert_eq!(id.attribute(), "orderId");
+/// ```
 pub struct PkField<E, T> {
     name: &'static str,
     field: &'static str,
@@ -115,6 +237,40 @@ field_common!(KeyField);
 field_common!(PkField);
 
 /// What every field handle offers: its attribute name, and typed conditions.
+/// See the [module example](self) for conditions on reads and writes.
+///
+/// ```
+/// use singletable::{expr::Rendered, Cmp, FieldPath};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # pub struct Order {
+/// #     pub order_id: String,
+/// #     pub status: String,
+/// #     pub total_cents: u64,
+/// #     pub tags: Vec<String>,
+/// # }
+///
+/// let f = Order::fields();
+/// let c = f.status.ne(&"LOST".to_string())
+///     .and(f.total_cents.le(&100))
+///     .and(f.tags.exists())
+///     .and(f.tags.has_type("L"))
+///     .and(f.total_cents.size(Cmp::Lt, 10))
+///     .into_condition()?;
+/// let text = Rendered::default().condition(&c);
+/// assert_eq!(
+///     text,
+///     "((((#n0 <> :v0 AND #n1 <= :v1) AND attribute_exists(#n2)) AND attribute_type(#n2, :v2)) AND size(#n1) < :v3)",
+/// );
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub trait FieldPath<E: Entity, T: Attr>: Copy {
     /// The stored attribute name.
     fn attribute(&self) -> &'static str;
@@ -201,6 +357,29 @@ pub trait FieldPath<E: Entity, T: Attr>: Copy {
 }
 
 /// `begins_with` and `contains` on string fields.
+///
+/// ```
+/// use singletable::{expr::Rendered, StringPath};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # pub struct Order {
+/// #     pub order_id: String,
+/// #     pub status: String,
+/// #     pub total_cents: u64,
+/// #     pub tags: Vec<String>,
+/// # }
+///
+/// let c = Order::fields().status.contains("SHIP").into_condition()?;
+/// assert_eq!(Rendered::default().condition(&c), "contains(#n0, :v0)");
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub trait StringPath<E: Entity>: FieldPath<E, String> {
     /// `begins_with(attribute, prefix)`
     fn begins_with(self, prefix: &str) -> Cond<E> {
@@ -221,6 +400,29 @@ pub trait StringPath<E: Entity>: FieldPath<E, String> {
 impl<E: Entity, F: FieldPath<E, String>> StringPath<E> for F {}
 
 /// `contains` on list and set fields.
+///
+/// ```
+/// use singletable::{expr::Rendered, CollectionPath};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # pub struct Order {
+/// #     pub order_id: String,
+/// #     pub status: String,
+/// #     pub total_cents: u64,
+/// #     pub tags: Vec<String>,
+/// # }
+///
+/// let c = Order::fields().tags.contains_element(&"gift".to_string()).into_condition()?;
+/// assert_eq!(Rendered::default().condition(&c), "contains(#n0, :v0)");
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub trait CollectionPath<E: Entity, T: Attr, V: Attr>: FieldPath<E, T> {
     /// `contains(attribute, element)`
     fn contains_element(self, element: &V) -> Cond<E> {
@@ -263,6 +465,31 @@ fn compare<E: Entity, T: Attr, F: FieldPath<E, T>>(f: F, op: Cmp, value: &T) -> 
 /// A typed condition on entity `E`; combine with `and`, `or`, `not`.
 /// Encoding errors (a NaN compared with a float field) surface when the
 /// request is sent, before anything goes to DynamoDB.
+///
+/// ```
+/// use singletable::{Cond, Condition, FieldPath};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+/// # pub struct Order {
+/// #     pub order_id: String,
+/// #     pub status: String,
+/// #     pub total_cents: u64,
+/// #     pub tags: Vec<String>,
+/// # }
+///
+/// let f = Order::fields();
+/// let shipped: Cond<Order> = f.status.eq(&"SHIPPED".to_string());
+/// let c = shipped.or(f.total_cents.gt(&0).and(f.tags.not_exists())).not();
+/// assert!(matches!(c.into_condition()?, Condition::Not(_)));
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub struct Cond<E> {
     inner: Result<Condition, Error>,
     _m: PhantomData<fn() -> E>,

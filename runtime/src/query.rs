@@ -1,5 +1,51 @@
 //! Typed queries: built by the generated access-pattern functions, run by a
 //! [`Db`], decoded into entities (or collections of entities).
+//!
+//! Each `#[access(..)]` pattern gives a query type wrapping a [`Query`]
+//! (`into_query()` unwraps it); `#[derive(Collection)]` gives
+//! `Collection::query(partition)`. The type parameter `I` is where the
+//! query reads ([`OnTable`], [`OnLocalIndex`], [`OnGlobalIndex`]), which
+//! decides at compile time whether `consistent()` exists.
+//!
+//! ```
+//! use singletable::{Db, Embedded, Entity, OnGlobalIndex, OnLocalIndex, OnTable, Query, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App", gsi1, lsi1)]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug)]
+//! #[entity(table = App)]
+//! #[pk("USER#<user>")]
+//! #[sk("ORDER#<n>")]
+//! #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<n>")]
+//! #[lsi1(sk = "TOTAL#<total>")]
+//! #[access(orders)]
+//! #[access(by_status, index = gsi1)]
+//! #[access(by_total, index = lsi1)]
+//! pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
+//!
+//! let _: Query<Order, OnTable> = Order::orders("ana").into_query().consistent();
+//! let _: Query<Order, OnLocalIndex> = Order::by_total("ana").into_query().consistent();
+//! let _: Query<Order, OnGlobalIndex> = Order::by_status("NEW").into_query(); // no consistent()
+//! ```
+//!
+//! A strongly consistent read of a global index does not compile:
+//!
+//! ```compile_fail
+//! # use singletable::{Entity, Table};
+//! # #[derive(Table)]
+//! # #[table(name = "App", gsi1)]
+//! # pub struct App;
+//! # #[derive(Entity)]
+//! # #[entity(table = App)]
+//! # #[pk("USER#<user>")]
+//! # #[sk("ORDER#<n>")]
+//! # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<n>")]
+//! # #[access(by_status, index = gsi1)]
+//! # pub struct Order { pub user: String, pub n: u32, pub status: String }
+//! let q = Order::by_status("NEW").into_query().consistent(); // error: global secondary indexes do not support strongly consistent reads
+//! ```
 
 use std::marker::PhantomData;
 
@@ -15,18 +61,87 @@ use crate::reader::{AttrReader, ItemReader, Items, ReadEach};
 use crate::request::QueryRequest;
 use crate::value::{AttributeValue, Item};
 
-/// Where a query reads: the table itself.
+/// Where a query reads: the table itself. See the [module example](self).
+///
+/// ```
+/// use singletable::{OnTable, Query};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, lsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<user>")]
+/// # #[sk("ORDER#<n>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<n>")]
+/// # #[lsi1(sk = "TOTAL#<total>")]
+/// # #[access(orders)]
+/// # #[access(by_status, index = gsi1)]
+/// # #[access(by_total, index = lsi1)]
+/// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
+/// let q: Query<Order, OnTable> = Order::orders("ana").into_query();
+/// # let _ = q;
+/// ```
 #[derive(Debug)]
 pub enum OnTable {}
 /// Where a query reads: a local secondary index.
+///
+/// ```
+/// use singletable::{OnLocalIndex, Query};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, lsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<user>")]
+/// # #[sk("ORDER#<n>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<n>")]
+/// # #[lsi1(sk = "TOTAL#<total>")]
+/// # #[access(orders)]
+/// # #[access(by_status, index = gsi1)]
+/// # #[access(by_total, index = lsi1)]
+/// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
+/// let q: Query<Order, OnLocalIndex> = Order::by_total("ana").into_query().consistent();
+/// # let _ = q;
+/// ```
 #[derive(Debug)]
 pub enum OnLocalIndex {}
 /// Where a query reads: a global secondary index. Global indexes are
 /// eventually consistent only, so queries on them have no `consistent()`.
+///
+/// ```
+/// use singletable::{OnGlobalIndex, Query};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, lsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<user>")]
+/// # #[sk("ORDER#<n>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<n>")]
+/// # #[lsi1(sk = "TOTAL#<total>")]
+/// # #[access(orders)]
+/// # #[access(by_status, index = gsi1)]
+/// # #[access(by_total, index = lsi1)]
+/// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
+/// let q: Query<Order, OnGlobalIndex> = Order::by_status("NEW").into_query();
+/// # let _ = q;
+/// ```
 #[derive(Debug)]
 pub enum OnGlobalIndex {}
 
 /// Implemented by the places that allow strongly consistent reads.
+///
+/// ```
+/// use singletable::query::ConsistentRead;
+/// use singletable::{OnLocalIndex, OnTable};
+///
+/// fn allows_consistent_reads<I: ConsistentRead>() {}
+/// allows_consistent_reads::<OnTable>();
+/// allows_consistent_reads::<OnLocalIndex>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "global secondary indexes do not support strongly consistent reads",
     label = "this query reads a global index",
@@ -37,6 +152,28 @@ impl ConsistentRead for OnTable {}
 impl ConsistentRead for OnLocalIndex {}
 
 /// What to do with an item of an entity type the query does not decode.
+///
+/// ```
+/// use singletable::{AttributeValue, Entity, Error, OtherTypes, Table};
+/// use singletable::reader::ItemAttrs;
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// let mut other = User { id: "ana".into() }.to_item()?;
+/// other.insert("entityType".into(), AttributeValue::S("Order".into()));
+/// assert!(User::read_item(&mut ItemAttrs::new(other.clone()), OtherTypes::Skip)?.is_none());
+/// assert!(matches!(User::read_item(&mut ItemAttrs::new(other), OtherTypes::Error), Err(Error::Decode { .. })));
+/// assert_eq!(OtherTypes::default(), OtherTypes::Error);
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OtherTypes {
     /// Fail with a decode error (the default: a surprise is a design bug).
@@ -48,6 +185,24 @@ pub enum OtherTypes {
 
 /// Decodes items returned by a query: every entity, and the enums of
 /// `#[derive(Collection)]`.
+///
+/// ```
+/// use singletable::{Decode, Entity, OtherTypes, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug, PartialEq)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// let item = User { id: "ana".into() }.to_item()?;
+/// assert_eq!(<User as Decode>::decode(item, OtherTypes::Error)?, Some(User { id: "ana".into() }));
+/// # Ok::<(), singletable::Error>(())
+/// ```
 pub trait Decode: Sized {
     /// Decodes one item; `Ok(None)` when the item is another entity type and
     /// `other` says to skip it.
@@ -125,6 +280,14 @@ impl<T: Decode> ReadEach for Collect<'_, T> {
 }
 
 /// The entity type stored in an item, if any.
+///
+/// ```
+/// use singletable::{query::entity_type_of, AttributeValue, Item};
+///
+/// let item: Item = [("entityType".to_string(), AttributeValue::S("Order".into()))].into();
+/// assert_eq!(entity_type_of(&item, "entityType"), Some("Order"));
+/// assert_eq!(entity_type_of(&Item::new(), "entityType"), None);
+/// ```
 pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
     match item.get(attribute) {
         Some(AttributeValue::S(s)) => Some(s),
@@ -178,6 +341,42 @@ pub fn unknown_type(collection: &'static str, item: &Item, attribute: &str) -> E
 }
 
 /// One page of typed results and the cursor to the next page.
+///
+/// ```
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, lsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<user>")]
+/// # #[sk("ORDER#<n>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<n>")]
+/// # #[lsi1(sk = "TOTAL#<total>")]
+/// # #[access(orders)]
+/// # #[access(by_status, index = gsi1)]
+/// # #[access(by_total, index = lsi1)]
+/// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// for n in 0..3 {
+///     db.put(&Order { user: "ana".into(), n, status: "NEW".into(), total: n }).await?;
+/// }
+/// let mut cursor: Option<String> = None;
+/// let mut seen = 0;
+/// loop {
+///     // One Query per page; the cursor is opaque and sealed.
+///     let page = Order::orders("ana").limit(2).page(&db, cursor.as_deref()).await?;
+///     seen += page.items.len();
+///     match page.cursor {
+///         Some(c) => cursor = Some(c),
+///         None => break,
+///     }
+/// }
+/// assert_eq!(seen, 3);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {
     /// Items of this page.
@@ -190,6 +389,54 @@ pub struct Page<T> {
 /// A Query on one partition of the table or an index. Built by generated
 /// access-pattern functions; nothing is sent until `page`, `all`, `first` or
 /// `stream`.
+///
+/// ```
+/// use futures::StreamExt;
+/// use singletable::{AttributeValue, Cmp, Condition, Operand};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, lsi1)]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<user>")]
+/// # #[sk("ORDER#<n>")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<n>")]
+/// # #[lsi1(sk = "TOTAL#<total>")]
+/// # #[access(orders)]
+/// # #[access(by_status, index = gsi1)]
+/// # #[access(by_total, index = lsi1)]
+/// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// for n in 0..5 {
+///     let status = if n % 2 == 0 { "NEW" } else { "SHIPPED" };
+///     db.put(&Order { user: "ana".into(), n, status: status.into(), total: 10 * n }).await?;
+/// }
+/// let q = || Order::orders("ana").into_query();
+/// assert_eq!(q().all(&db).await?.len(), 5);                       // every page
+/// assert_eq!(q().newest_first().first(&db).await?.unwrap().n, 4); // ScanIndexForward=false
+/// assert_eq!(q().limit(2).all(&db).await?.len(), 2);
+/// assert_eq!(q().consistent().count(&db).await?, 5);              // Select=COUNT
+///
+/// // FilterExpression: applied after reading (same read capacity).
+/// let big = Condition::Compare(Operand::Path("total".into()), Cmp::Ge, Operand::Value(AttributeValue::N("30".into())));
+/// let totals: Vec<u32> = q().filter(big).all(&db).await?.iter().map(|o| o.total).collect();
+/// assert_eq!(totals, [30, 40]);
+///
+/// let page = q().limit(3).page(&db, None).await?;
+/// assert_eq!(page.items.len(), 3);
+/// let mut stream = Box::pin(q().stream(&db));                     // pages fetched lazily
+/// assert_eq!(stream.next().await.unwrap()?.n, 0);
+///
+/// // ProjectionExpression: the decoder still needs the entity type and
+/// // every required field.
+/// let projected = q().project(&["entityType", "user", "n", "status", "total"]).all(&db).await?;
+/// assert_eq!(projected.len(), 5);
+/// assert_eq!(q().skip_other_types().include_expired().all(&db).await?.len(), 5);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a query does nothing until it is run with page, all, first or stream"]
 pub struct Query<T, I = OnTable> {
     pattern: &'static str,

@@ -1,11 +1,67 @@
 //! Operations as values: each DynamoDB request singletable sends is built
 //! here as data first, then handed to an [`Executor`](crate::exec::Executor),
 //! which turns it into SDK calls (or, in tests, counts or alters it).
+//!
+//! Applications use the typed operations of [`Db`](crate::Db), the
+//! generated queries and updates; these values are what they send, and
+//! what a custom executor receives. Sending one by hand:
+//!
+//! ```
+//! use singletable::exec::Executor;
+//! use singletable::request::PutItem;
+//! use singletable::{db::not_exists, Db, Embedded, Entity, Error, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub id: String }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<App>("App")?;
+//! let put = PutItem {
+//!     table: "App".into(),
+//!     item: User { id: "ana".into() }.to_item()?,
+//!     condition: Some(not_exists::<User>()),
+//!     return_old: false,
+//!     return_on_condition_failure: false,
+//! };
+//! db.executor().put_item(put.clone()).await?;
+//! assert!(matches!(db.executor().put_item(put).await, Err(Error::ConditionFailed { .. })));
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
 
 use crate::expr::{Condition, KeyCondition};
 use crate::value::Item;
 
-/// GetItem: one item by its full primary key.
+/// GetItem: one item by its full primary key. One read unit per 4 KB
+/// strongly consistent, half that eventually consistent.
+///
+/// ```
+/// use singletable::{db::key_item, exec::Executor, request::GetItem};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 1 }).await?;
+/// let get = GetItem { table: "App".into(), key: key_item::<App>(&User::key("ana")?), consistent: true };
+/// let item = db.executor().get_item(get).await?.expect("stored");
+/// assert_eq!(User::from_item(item)?, User { id: "ana".into(), visits: 1 });
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetItem {
     /// Table name.
@@ -16,7 +72,34 @@ pub struct GetItem {
     pub consistent: bool,
 }
 
-/// PutItem: create or replace one item.
+/// PutItem: create or replace one item (the whole item; a write unit per
+/// KB). See the [module example](self).
+///
+/// ```
+/// use singletable::{exec::Executor, request::PutItem};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// let put = PutItem {
+///     table: "App".into(),
+///     item: User { id: "ana".into(), visits: 1 }.to_item()?,
+///     condition: None,
+///     return_old: true,
+///     return_on_condition_failure: false,
+/// };
+/// assert_eq!(db.executor().put_item(put.clone()).await?, None); // nothing replaced
+/// assert!(db.executor().put_item(put).await?.is_some());        // ReturnValues=ALL_OLD
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct PutItem {
     /// Table name.
@@ -32,6 +115,33 @@ pub struct PutItem {
 }
 
 /// DeleteItem: delete one item by key.
+///
+/// ```
+/// use singletable::{db::{exists, key_item}, exec::Executor, request::DeleteItem};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 1 }).await?;
+/// let delete = DeleteItem {
+///     table: "App".into(),
+///     key: key_item::<App>(&User::key("ana")?),
+///     condition: Some(exists::<User>()),
+///     return_old: true,
+///     return_on_condition_failure: false,
+/// };
+/// let old = db.executor().delete_item(delete).await?.unwrap();
+/// assert_eq!(old["visits"].as_n().unwrap(), "1");
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteItem {
     /// Table name.
@@ -48,6 +158,45 @@ pub struct DeleteItem {
 
 /// ConditionCheck inside a transaction: a condition on an item that is not
 /// written.
+///
+/// ```
+/// use singletable::db::{exists, key_item};
+/// use singletable::exec::Executor;
+/// use singletable::request::{ConditionCheck, PutItem, TransactWrite, TransactWriteOp};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// let check = ConditionCheck {
+///     table: "App".into(),
+///     key: key_item::<App>(&User::key("admin")?),
+///     condition: exists::<User>(),
+///     return_on_condition_failure: false,
+/// };
+/// let put = PutItem {
+///     table: "App".into(),
+///     item: User { id: "ana".into(), visits: 0 }.to_item()?,
+///     condition: None,
+///     return_old: false,
+///     return_on_condition_failure: false,
+/// };
+/// let tx = TransactWrite {
+///     ops: vec![TransactWriteOp::ConditionCheck(check), TransactWriteOp::Put(put)],
+///     ..Default::default()
+/// };
+/// // No admin: the whole transaction is cancelled, nothing is written.
+/// assert!(db.executor().transact_write(tx).await.is_err());
+/// assert!(db.get::<User>(User::key("ana")?).await?.is_none());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConditionCheck {
     /// Table name.
@@ -61,6 +210,46 @@ pub struct ConditionCheck {
 }
 
 /// Query: items of one partition, optionally narrowed by a sort-key condition.
+/// Reads at most 1 MB per page, before the filter; read units are the
+/// page's item sizes summed and rounded up to 4 KB.
+///
+/// ```
+/// use singletable::expr::{KeyCondition, SortCondition};
+/// use singletable::{exec::Executor, request::QueryRequest};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 1 }).await?;
+/// let query = QueryRequest {
+///     table: "App".into(),
+///     index: None,
+///     key: KeyCondition {
+///         pk_attr: "PK".into(),
+///         pk: User::pk("ana")?,
+///         sk: Some(("SK".into(), SortCondition::BeginsWith("PROF".into()))),
+///     },
+///     filter: None,
+///     limit: Some(10),
+///     forward: true,
+///     consistent: false,
+///     projection: Some(vec!["visits".into()]),
+///     start: None,
+/// };
+/// let page = db.executor().query(query).await?;
+/// assert_eq!(page.items.len(), 1);
+/// assert_eq!(page.items[0].len(), 1); // only the projected attribute
+/// assert!(page.last_key.is_none());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryRequest {
     /// Table name.
@@ -85,6 +274,27 @@ pub struct QueryRequest {
 
 /// Scan: reads every item of the table or index, page by page. Costly: it
 /// consumes capacity for every item read, whatever the filter keeps.
+/// [`Db::scan_all`](crate::Db::scan_all) sends it page by page:
+///
+/// ```
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 1 }).await?;
+/// db.put(&User { id: "bo".into(), visits: 2 }).await?;
+/// // Scan requests until LastEvaluatedKey is absent; every item is read.
+/// assert_eq!(db.scan_all::<User>().await?.len(), 2);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScanRequest {
     /// Table name.
@@ -101,7 +311,15 @@ pub struct ScanRequest {
     pub start: Option<Item>,
 }
 
-/// One write inside a TransactWriteItems request.
+/// One write inside a TransactWriteItems request. See [`ConditionCheck`]
+/// for an example.
+///
+/// ```
+/// use singletable::request::{TransactWrite, TransactWriteOp};
+///
+/// let tx = TransactWrite::default();
+/// assert!(tx.ops.iter().all(|op| matches!(op, TransactWriteOp::Put(_))));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum TransactWriteOp {
     /// A put, with an optional condition.
@@ -115,7 +333,37 @@ pub enum TransactWriteOp {
 }
 
 /// TransactWriteItems: up to 100 writes that all succeed or all fail; each
-/// costs twice a plain write.
+/// costs twice a plain write. [`Db::transaction`](crate::Db::transaction)
+/// builds it from typed operations.
+///
+/// ```
+/// use singletable::{exec::Executor, request::{PutItem, TransactWrite, TransactWriteOp}};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// let put = |id: &str| -> singletable::Result<TransactWriteOp> {
+///     Ok(TransactWriteOp::Put(PutItem {
+///         table: "App".into(),
+///         item: User { id: id.into(), visits: 0 }.to_item()?,
+///         condition: None,
+///         return_old: false,
+///         return_on_condition_failure: false,
+///     }))
+/// };
+/// let tx = TransactWrite { ops: vec![put("ana")?, put("bo")?], token: Some("signup-42".into()) };
+/// db.executor().transact_write(tx).await?;
+/// assert_eq!(db.scan_all::<User>().await?.len(), 2);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TransactWrite {
     /// The operations, in order; cancellation reasons refer to these positions.
@@ -126,6 +374,13 @@ pub struct TransactWrite {
 }
 
 /// A result page of a Query or Scan.
+///
+/// ```
+/// use singletable::request::Page;
+///
+/// let last = Page::default();
+/// assert!(last.items.is_empty() && last.last_key.is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Page {
     /// Items of the page, in order.
@@ -134,7 +389,41 @@ pub struct Page {
     pub last_key: Option<Item>,
 }
 
-/// One page of a Query with `Select=COUNT`.
+/// One page of a Query with `Select=COUNT`: the same read capacity as
+/// reading the items, none transferred.
+///
+/// ```
+/// use singletable::expr::KeyCondition;
+/// use singletable::{exec::Executor, request::QueryRequest};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 1 }).await?;
+/// let query = QueryRequest {
+///     table: "App".into(),
+///     index: None,
+///     key: KeyCondition { pk_attr: "PK".into(), pk: User::pk("ana")?, sk: None },
+///     filter: None,
+///     limit: None,
+///     forward: true,
+///     consistent: false,
+///     projection: None,
+///     start: None,
+/// };
+/// let counted = db.executor().query_count(query).await?;
+/// assert_eq!(counted.count, 1);
+/// assert!(counted.last_key.is_none());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CountPage {
     /// Items of the page that matched (after the filter).
@@ -146,6 +435,27 @@ pub struct CountPage {
 }
 
 /// What an UpdateItem or PutItem returns (`ReturnValues`).
+///
+/// ```
+/// use singletable::{Returned, ReturnValues};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 1 }).await?;
+/// let f = User::fields();
+/// let returned = User::update("ana").set(f.visits, 2).execute_returning(&db, ReturnValues::AllOld).await?;
+/// assert!(matches!(returned, Returned::Item(Some(User { visits: 1, .. }))));
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ReturnValues {
     /// Nothing.
@@ -162,6 +472,27 @@ pub enum ReturnValues {
 }
 
 /// The value side of a `SET` action.
+///
+/// ```
+/// use singletable::expr::Rendered;
+/// use singletable::request::{SetValue, UpdateAction};
+/// use singletable::AttributeValue;
+///
+/// let one = AttributeValue::N("1".into());
+/// let mut r = Rendered::default();
+/// let text = r.update(&[
+///     UpdateAction::Set("a".into(), SetValue::Value(one.clone())),
+///     UpdateAction::Set("b".into(), SetValue::IfNotExists(one.clone())),
+///     UpdateAction::Set("c".into(), SetValue::Append(AttributeValue::L(vec![]))),
+///     UpdateAction::Set("d".into(), SetValue::Prepend(AttributeValue::L(vec![]))),
+///     UpdateAction::Set("e".into(), SetValue::Increment(one)),
+/// ]);
+/// assert_eq!(
+///     text,
+///     "SET #n0 = :v0, #n1 = if_not_exists(#n1, :v1), #n2 = list_append(#n2, :v2), \
+///      #n3 = list_append(:v3, #n3), #n4 = #n4 + :v4"
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum SetValue {
     /// `SET a = :v`
@@ -177,6 +508,20 @@ pub enum SetValue {
 }
 
 /// One action of an update expression.
+///
+/// ```
+/// use singletable::expr::Rendered;
+/// use singletable::request::UpdateAction;
+/// use singletable::AttributeValue;
+///
+/// let mut r = Rendered::default();
+/// let text = r.update(&[
+///     UpdateAction::Remove("draft".into()),
+///     UpdateAction::Add("hits".into(), AttributeValue::N("1".into())),
+///     UpdateAction::Delete("tags".into(), AttributeValue::Ss(vec!["old".into()])),
+/// ]);
+/// assert_eq!(text, "REMOVE #n0 ADD #n1 :v0 DELETE #n2 :v1");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum UpdateAction {
     /// `SET name = …`
@@ -190,7 +535,43 @@ pub enum UpdateAction {
 }
 
 /// UpdateItem: changes attributes of one item in place (creating it if
-/// absent, unless a condition forbids it).
+/// absent, unless a condition forbids it). The generated
+/// `Entity::update(..)` builds it ([`Update`](crate::Update)), with a
+/// condition that the item exists unless `.upsert()`.
+///
+/// ```
+/// use singletable::db::key_item;
+/// use singletable::exec::Executor;
+/// use singletable::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
+/// use singletable::AttributeValue;
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 1 }).await?;
+/// let update = UpdateItem {
+///     table: "App".into(),
+///     key: key_item::<App>(&User::key("ana")?),
+///     actions: vec![UpdateAction::Set(
+///         "visits".into(),
+///         SetValue::Increment(AttributeValue::N("1".into())),
+///     )],
+///     condition: None,
+///     return_values: ReturnValues::UpdatedNew,
+///     return_on_condition_failure: false,
+/// };
+/// let new = db.executor().update_item(update).await?.unwrap();
+/// assert_eq!(new["visits"].as_n().unwrap(), "2");
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdateItem {
     /// Table name.
@@ -208,6 +589,25 @@ pub struct UpdateItem {
 }
 
 /// One write of a BatchWriteItem request (no conditions allowed).
+///
+/// ```
+/// use singletable::{db::key_item, request::BatchOp};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// let put = BatchOp::Put(User { id: "ana".into() }.to_item()?);
+/// let delete = BatchOp::Delete(key_item::<App>(&User::key("bo")?));
+/// assert!(matches!(delete, BatchOp::Delete(ref key) if key.len() == 2));
+/// # let _ = put;
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum BatchOp {
     /// PutRequest with the whole item.
@@ -217,6 +617,31 @@ pub enum BatchOp {
 }
 
 /// BatchWriteItem: up to 25 puts and deletes, each applied on its own.
+/// [`Db::batch_write`](crate::Db::batch_write) splits any number of writes
+/// into such requests and retries what comes back unprocessed.
+///
+/// ```
+/// use singletable::{exec::Executor, request::{BatchOp, BatchWrite}};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// let ops = vec![
+///     BatchOp::Put(User { id: "ana".into(), visits: 0 }.to_item()?),
+///     BatchOp::Put(User { id: "bo".into(), visits: 0 }.to_item()?),
+/// ];
+/// let unprocessed = db.executor().batch_write(BatchWrite { table: "App".into(), ops }).await?;
+/// assert!(unprocessed.is_empty());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchWrite {
     /// Table name.
@@ -226,6 +651,28 @@ pub struct BatchWrite {
 }
 
 /// BatchGetItem: up to 100 items by key.
+///
+/// ```
+/// use singletable::{db::key_item, exec::Executor, request::{BatchGet, BatchGetOutput}};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 0 }).await?;
+/// let keys = vec![key_item::<App>(&User::key("ana")?), key_item::<App>(&User::key("bo")?)];
+/// let out: BatchGetOutput = db.executor().batch_get(BatchGet { table: "App".into(), keys, consistent: false }).await?;
+/// assert_eq!(out.items.len(), 1); // missing keys are simply absent
+/// assert!(out.unprocessed.is_empty());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchGet {
     /// Table name.
@@ -236,7 +683,12 @@ pub struct BatchGet {
     pub consistent: bool,
 }
 
-/// What a BatchGetItem request returned.
+/// What a BatchGetItem request returned. See [`BatchGet`] for an example.
+///
+/// ```
+/// let nothing = singletable::request::BatchGetOutput::default();
+/// assert!(nothing.items.is_empty() && nothing.unprocessed.is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BatchGetOutput {
     /// Items found, in no particular order.
@@ -245,7 +697,32 @@ pub struct BatchGetOutput {
     pub unprocessed: Vec<Item>,
 }
 
-/// TransactGetItems: up to 100 items read atomically.
+/// TransactGetItems: up to 100 items read atomically (twice the read
+/// cost of a strongly consistent read).
+///
+/// ```
+/// use singletable::{db::key_item, exec::Executor, request::TransactGet};
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub visits: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into(), visits: 3 }).await?;
+/// let gets = vec![
+///     ("App".to_string(), key_item::<App>(&User::key("ana")?)),
+///     ("App".to_string(), key_item::<App>(&User::key("bo")?)),
+/// ];
+/// let items = db.executor().transact_get(TransactGet { gets }).await?;
+/// assert!(items[0].is_some() && items[1].is_none()); // in request order
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TransactGet {
     /// `(table, key)` pairs, in order.

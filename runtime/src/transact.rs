@@ -1,4 +1,30 @@
-//! TransactWriteItems as a typed builder.
+//! TransactWriteItems and TransactGetItems as typed builders: several
+//! items written (or read) atomically, at twice the unit cost, at most
+//! 100 operations on distinct items.
+//!
+//! ```
+//! use singletable::{Db, Embedded, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug, PartialEq)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub id: String }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<App>("App")?;
+//! db.transaction().create(&User { id: "a".into() }).create(&User { id: "b".into() }).execute().await?;
+//! let mut read = db.read_transaction();
+//! let (a, b) = (read.get::<User>(User::key("a")?), read.get::<User>(User::key("b")?));
+//! let mut got = read.execute().await?;
+//! assert!(got.take(a)?.is_some() && got.take(b)?.is_some());
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
 
 use crate::db::{Db, exists, key_item, not_exists};
 use crate::entity::Entity;
@@ -10,7 +36,30 @@ use crate::key::PrimaryKey;
 use crate::request::{ConditionCheck, TransactWrite, TransactWriteOp};
 use crate::update::Update;
 
-/// DynamoDB's limit of operations in one transaction.
+/// DynamoDB's limit of operations in one transaction, checked before
+/// sending.
+///
+/// ```
+/// use singletable::{transact::MAX_TRANSACTION_OPS, Db, Embedded, Entity, Error, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<n>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub n: usize }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// let mut tx = db.transaction();
+/// for n in 0..=MAX_TRANSACTION_OPS {
+///     tx = tx.put(&User { n });
+/// }
+/// assert!(matches!(tx.execute().await, Err(Error::Limit(_)))); // 101: not sent
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 pub const MAX_TRANSACTION_OPS: usize = 100;
 
 /// A TransactWriteItems request being built: up to 100 puts, deletes and
@@ -19,6 +68,69 @@ pub const MAX_TRANSACTION_OPS: usize = 100;
 ///
 /// When DynamoDB cancels it, [`Error::TransactionCanceled`] lists one reason
 /// per operation, at the operation's position in the order they were added.
+///
+/// ```
+/// use singletable::{Condition, Db, Embedded, Entity, Error, FieldPath, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Shop")]
+/// pub struct Shop;
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(table = Shop)]
+/// #[pk("ACCOUNT#<id>")]
+/// #[sk("ACCOUNT")]
+/// pub struct Account { pub id: String, pub balance: i64 }
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(table = Shop)]
+/// #[pk("ACCOUNT#<account>")]
+/// #[sk("ORDER#<id>")]
+/// pub struct Order { pub account: String, pub id: String, pub total: i64 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+/// db.put(&Account { id: "ana".into(), balance: 100 }).await?;
+/// let acc = Account::fields();
+///
+/// // Place an order and charge for it, or neither.
+/// let tx = db
+///     .transaction()
+///     .create(&Order { account: "ana".into(), id: "o1".into(), total: 30 })
+///     .update(Account::update("ana").add(acc.balance, -30).only_if(acc.balance.ge(&30)))
+///     .idempotency_token("order-o1");
+/// assert_eq!(tx.len(), 2);
+/// assert!(!tx.is_empty());
+/// tx.execute().await?;
+/// assert_eq!(db.get::<Account>(Account::key("ana")?).await?.unwrap().balance, 70);
+///
+/// // Cancelled: every reason in request order; nothing is written.
+/// let r = db
+///     .transaction()
+///     .put(&Order { account: "ana".into(), id: "o2".into(), total: 500 })
+///     .check::<Account>(Account::key("ana")?, acc.balance.ge(&500))
+///     .execute()
+///     .await;
+/// match r {
+///     Err(Error::TransactionCanceled { reasons }) => assert_eq!(reasons[1].code, "ConditionalCheckFailed"),
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(db.get::<Order>(Order::key("ana", "o2")?).await?.is_none());
+///
+/// // The other operations.
+/// db.transaction()
+///     .replace(&Account { id: "ana".into(), balance: 75 })
+///     .put_if(&Order { account: "ana".into(), id: "o1".into(), total: 25 }, Condition::Exists("total".into()))
+///     .put_when(&Order { account: "ana".into(), id: "o3".into(), total: 5 }, Order::fields().total.not_exists())
+///     .execute()
+///     .await?;
+/// db.transaction()
+///     .delete::<Order>(Order::key("ana", "o3")?, Some(Order::fields().total.eq(&5).into_condition()?))
+///     .execute()
+///     .await?;
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a transaction does nothing until `execute` is awaited"]
 pub struct Transaction<'a, E> {
     db: &'a Db<E>,
@@ -192,13 +304,68 @@ impl<'a, E: Executor> Transaction<'a, E> {
 
 /// A TransactGetItems request being built: up to 100 items of any entity
 /// types, read atomically (at twice the cost of a strongly consistent read).
+///
+/// ```
+/// use singletable::{Condition, Db, Embedded, Entity, Error, FieldPath, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Shop")]
+/// pub struct Shop;
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(table = Shop)]
+/// #[pk("ACCOUNT#<id>")]
+/// #[sk("ACCOUNT")]
+/// pub struct Account { pub id: String, pub balance: i64 }
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(table = Shop)]
+/// #[pk("ACCOUNT#<account>")]
+/// #[sk("ORDER#<id>")]
+/// pub struct Order { pub account: String, pub id: String, pub total: i64 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+/// db.put(&Account { id: "ana".into(), balance: 100 }).await?;
+/// db.put(&Order { account: "ana".into(), id: "o1".into(), total: 30 }).await?;
+/// // One TransactGetItems: both items as of the same instant.
+/// let mut read = db.read_transaction();
+/// let account = read.get::<Account>(Account::key("ana")?);
+/// let order = read.get::<Order>(Order::key("ana", "o1")?);
+/// let missing = read.get::<Order>(Order::key("ana", "o9")?);
+/// let mut results = read.execute().await?;
+/// assert_eq!(results.take(account)?.unwrap().balance, 100);
+/// assert_eq!(results.take(order)?.unwrap().total, 30);
+/// assert_eq!(results.take(missing)?, None);
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a read transaction does nothing until `execute` is awaited"]
 pub struct ReadTransaction<'a, E> {
     db: &'a Db<E>,
     gets: Vec<(String, crate::value::Item)>,
 }
 
-/// A typed handle on one read of a [`ReadTransaction`].
+/// A typed handle on one read of a [`ReadTransaction`]: it remembers the
+/// entity type, so [`ReadResults::take`] decodes the right one.
+///
+/// ```
+/// use singletable::{transact::Handle, Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// let mut read = db.read_transaction();
+/// let handle: Handle<User> = read.get(User::key("ana")?);
+/// # let _ = handle;
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Handle<T> {
     index: usize,
@@ -206,6 +373,28 @@ pub struct Handle<T> {
 }
 
 /// The items a [`ReadTransaction`] read; take each with its handle.
+///
+/// ```
+/// use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into() }).await?;
+/// let mut read = db.read_transaction();
+/// let h = read.get::<User>(User::key("ana")?);
+/// let mut results = read.execute().await?;
+/// assert_eq!(results.take(h)?, Some(User { id: "ana".into() }));
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug)]
 pub struct ReadResults {
     items: Vec<Option<crate::value::Item>>,

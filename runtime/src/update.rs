@@ -7,6 +7,34 @@
 //! index's key attributes; when it turns a sparse index's condition false,
 //! the same request removes them. If a key cannot be rebuilt from what the
 //! update supplies, the update is refused before anything is sent.
+//!
+//! ```
+//! use singletable::{Db, Embedded, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App", gsi1)]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug)]
+//! #[entity(table = App)]
+//! #[pk("TICKET#<id>")]
+//! #[sk("TICKET")]
+//! #[gsi1(pk = "QUEUE#<queue>", sk = "TICKET#<id>")]
+//! #[access(in_queue, index = gsi1)]
+//! pub struct Ticket { pub id: String, pub queue: String }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<App>("App")?;
+//! db.put(&Ticket { id: "t1".into(), queue: "triage".into() }).await?;
+//! // One UpdateItem: SET queue = :v, GSI1PK = "QUEUE#billing".
+//! Ticket::update("t1").set(Ticket::fields().queue, "billing".to_string()).execute(&db).await?;
+//! assert_eq!(Ticket::in_queue("triage").count(&db).await?, 0);
+//! assert_eq!(Ticket::in_queue("billing").count(&db).await?, 1);
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! See [`Update`] for an example of every action.
 
 use std::collections::BTreeSet;
 use std::marker::PhantomData;
@@ -22,6 +50,23 @@ use crate::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
 use crate::value::{Attr, AttributeValue, Item};
 
 /// One segment of a key template, as the derive describes it.
+///
+/// ```
+/// use singletable::update::Seg;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("PRODUCT#<id>")]
+/// #[sk("DETAILS")]
+/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>", when = published)]
+/// pub struct Product { pub id: String, pub category: String, pub published: bool }
+///
+/// let gsi1 = &Product::INDEX_KEYS[0];
+/// assert_eq!(gsi1.pk.unwrap().segments, [Seg::Lit("CATEGORY#"), Seg::Field("category")]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seg {
     /// Literal text.
@@ -31,6 +76,23 @@ pub enum Seg {
 }
 
 /// A key attribute and the template it is built from.
+///
+/// ```
+/// use singletable::update::KeyTemplate;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("PRODUCT#<id>")]
+/// #[sk("DETAILS")]
+/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>", when = published)]
+/// pub struct Product { pub id: String, pub category: String, pub published: bool }
+///
+/// let sk: KeyTemplate = Product::INDEX_KEYS[0].sk.unwrap();
+/// assert_eq!(sk.attr, "GSI1SK");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyTemplate {
     /// The attribute (`GSI1PK`, …).
@@ -40,6 +102,22 @@ pub struct KeyTemplate {
 }
 
 /// When a secondary index holds the entity.
+///
+/// ```
+/// use singletable::update::When;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("PRODUCT#<id>")]
+/// #[sk("DETAILS")]
+/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>", when = published)]
+/// pub struct Product { pub id: String, pub category: String, pub published: bool }
+///
+/// assert_eq!(Product::INDEX_KEYS[0].when, When::Field("published"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum When {
     /// Always.
@@ -50,7 +128,26 @@ pub enum When {
     Function,
 }
 
-/// The key templates of one secondary index of an entity.
+/// The key templates of one secondary index of an entity: what an update
+/// rebuilds index keys from (`Entity::INDEX_KEYS`).
+///
+/// ```
+/// use singletable::update::IndexKeys;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("PRODUCT#<id>")]
+/// #[sk("DETAILS")]
+/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>", when = published)]
+/// pub struct Product { pub id: String, pub category: String, pub published: bool }
+///
+/// let gsi1: &IndexKeys = &Product::INDEX_KEYS[0];
+/// assert_eq!((gsi1.index, gsi1.shards), ("gsi1", 1));
+/// assert_eq!(gsi1.pk.unwrap().attr, "GSI1PK");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndexKeys {
     /// `gsi1`, `lsi2`.
@@ -85,6 +182,37 @@ impl IndexKeys {
 
 /// Fields that can be set by an update: every stored field except the
 /// primary key's.
+///
+/// ```
+/// use singletable::update::Settable;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub name: String }
+///
+/// fn settable<F: Settable<User, String>>(_: F) {}
+/// settable(User::fields().name);
+/// ```
+///
+/// A primary-key field is not:
+///
+/// ```compile_fail
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String, pub name: String }
+/// let u = User::update("ana").set(User::fields().id, "bo".to_string()); // `PkField` cannot be updated
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be updated",
     label = "primary-key fields are immutable",
@@ -134,6 +262,16 @@ impl<E: Entity, T: Attr + KeyPart> Settable<E, T> for KeyField<E, T> {
 }
 
 /// Numbers and sets, which `ADD` accepts.
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use singletable::update::Addable;
+///
+/// fn addable<T: Addable>() {}
+/// addable::<u64>();
+/// addable::<f64>();
+/// addable::<BTreeSet<String>>();
+/// ```
 pub trait Addable: Attr {}
 macro_rules! addable {
     ($($t:ty),*) => {$(impl Addable for $t {})*};
@@ -145,6 +283,14 @@ impl<V> Addable for BTreeSet<V> where BTreeSet<V>: Attr {}
 impl<V, S> Addable for std::collections::HashSet<V, S> where std::collections::HashSet<V, S>: Attr {}
 
 /// Sets, which `DELETE` accepts.
+///
+/// ```
+/// use std::collections::HashSet;
+/// use singletable::update::SetType;
+///
+/// fn set_type<T: SetType>() {}
+/// set_type::<HashSet<u32>>();
+/// ```
 pub trait SetType: Attr {}
 impl<V> SetType for BTreeSet<V> where BTreeSet<V>: Attr {}
 impl<V, S> SetType for std::collections::HashSet<V, S> where std::collections::HashSet<V, S>: Attr {}
@@ -158,7 +304,33 @@ fn invalid<E: Entity>(field: &'static str, message: String) -> Error {
     }
 }
 
-/// What an executed update returned.
+/// What an executed update returned ([`Update::execute_returning`]).
+///
+/// ```
+/// use singletable::{Db, Embedded, Entity, Returned, ReturnValues, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("C#<id>")]
+/// # #[sk("C")]
+/// # pub struct Counter { pub id: String, pub n: u64 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&Counter { id: "c".into(), n: 1 }).await?;
+/// let f = Counter::fields();
+/// let r = Counter::update("c").add(f.n, 1).execute_returning(&db, ReturnValues::UpdatedNew).await?;
+/// match r {
+///     Returned::Attributes(item) => assert_eq!(item["n"].as_n().unwrap(), "2"),
+///     other => panic!("{other:?}"),
+/// }
+/// let r = Counter::update("c").add(f.n, 1).execute_returning(&db, ReturnValues::None).await?;
+/// assert_eq!(r, Returned::Nothing);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Returned<E> {
     /// Nothing was asked for.
@@ -178,6 +350,106 @@ pub enum Returned<E> {
 /// `Error::Validation` and nothing is sent. `add`, `append`, `prepend` and
 /// `delete` change the stored value relative to what DynamoDB holds, so
 /// their result is not checked.
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use singletable::{Db, Embedded, Entity, Error, FieldPath, ReturnValues, Returned, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1)]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(table = App)]
+/// #[pk("POST#<id>")]
+/// #[sk("POST")]
+/// #[gsi1(pk = "AUTHOR#<author>", sk = "POST#<id>")]
+/// pub struct Post {
+///     pub id: String,
+///     pub author: String,
+///     pub views: u64,
+///     pub tags: BTreeSet<String>,
+///     pub history: Vec<String>,
+///     pub draft: Option<String>,
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// let f = Post::fields();
+/// // An upsert creates the complete item in one UpdateItem.
+/// Post::update("p1")
+///     .set(f.author, "ana".to_string())
+///     .set(f.views, 0)
+///     .set(f.history, vec!["created".to_string()])
+///     .upsert()
+///     .execute(&db)
+///     .await?;
+/// // SET views = views + 1, ADD tags, SET history = list_append(...): one
+/// // request, applied atomically (each attribute once: DynamoDB refuses
+/// // overlapping paths).
+/// Post::update("p1")
+///     .add(f.views, 1)
+///     .add(f.tags, BTreeSet::from(["rust".to_string(), "db".to_string()]))
+///     .append(f.history, vec!["edited".to_string()])
+///     .set_if_not_exists(f.draft, Some("wip".to_string()))
+///     .only_if(f.views.lt(&100))
+///     .execute(&db)
+///     .await?;
+/// Post::update("p1")
+///     .delete(f.tags, BTreeSet::from(["db".to_string()]))
+///     .prepend(f.history, vec!["imported".to_string()])
+///     .remove(f.draft)
+///     .execute(&db)
+///     .await?;
+/// // Changing the author rewrites GSI1PK in the same request.
+/// Post::update("p1").set(f.author, "bo".to_string()).execute(&db).await?;
+///
+/// let post = db.get::<Post>(Post::key("p1")?).await?.unwrap();
+/// assert_eq!(post.views, 1);
+/// assert_eq!(post.tags, BTreeSet::from(["rust".to_string()]));
+/// assert_eq!(post.history, ["imported", "created", "edited"]);
+/// assert_eq!(post.draft, None);
+/// assert_eq!(post.to_item()?["GSI1PK"].as_s().unwrap(), "AUTHOR#bo");
+///
+/// // Without `.upsert()`, a missing item is not created.
+/// let r = Post::update("nope").set(f.views, 1).execute(&db).await;
+/// assert!(matches!(r, Err(Error::NotFound { .. })));
+///
+/// // ReturnValues: the item after the update, decoded.
+/// let after = Post::update("p1").add(f.views, 1).execute_returning(&db, ReturnValues::AllNew).await?;
+/// assert!(matches!(after, Returned::Item(Some(Post { views: 2, .. }))));
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// An entity with a `#[attr(version)]` field is updated only at the
+/// version read (`ConditionExpression version = :v`), and the update
+/// increments it:
+///
+/// ```
+/// use singletable::{Db, Embedded, Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug, Clone)]
+/// #[entity(table = App)]
+/// #[pk("DOC#<id>")]
+/// #[sk("DOC")]
+/// pub struct Doc { pub id: String, pub body: String, #[attr(version)] pub version: u64 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// let mut doc = Doc { id: "d".into(), body: "v1".into(), version: 0 };
+/// db.put_versioned(&mut doc).await?; // version 1
+/// let f = Doc::fields();
+/// Doc::update("d").set(f.body, "v2".to_string()).if_version(1).execute(&db).await?;
+/// let stale = Doc::update("d").set(f.body, "v3".to_string()).if_version(1).execute(&db).await;
+/// assert!(matches!(stale, Err(Error::VersionConflict { .. })));
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "an update does nothing until it is executed"]
 pub struct Update<E> {
     key: PrimaryKey,

@@ -1,6 +1,33 @@
 //! Compile-time checks across the entities of one table: const fns over
 //! their shapes, called by the code `#[derive(Table)]` generates for
-//! `entities(...)`.
+//! `entities(...)`. They are public so that a test can ask the same
+//! questions about entities of different tables, or of a table not listing
+//! them:
+//!
+//! ```
+//! use singletable::design::{primary_keys_collide, table_queries_leak};
+//! use singletable::{Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("ORDER#<order>")]
+//! pub struct Order { pub id: String, pub order: String }
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("ORDER#<order>#ITEM#<item>")]
+//! pub struct Line { pub id: String, pub order: String, pub item: String }
+//!
+//! // Different keys, but Order's query `begins_with(SK, "ORDER#")` reads lines too.
+//! assert!(!primary_keys_collide(&Order::SHAPE, &Line::SHAPE));
+//! assert!(table_queries_leak(&Order::SHAPE, &Line::SHAPE));
+//! ```
 
 use super::{EntityShape, KeySeg, KeyShape};
 
@@ -31,6 +58,32 @@ const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
 }
 
 /// Whether two templates can produce the same key.
+///
+/// ```
+/// use singletable::design::keys_overlap;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("A")]
+/// # pub struct A { pub id: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<name>")]
+/// # #[sk("B")]
+/// # pub struct B { pub name: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("TEAM#<id>")]
+/// # #[sk("C")]
+/// # pub struct C { pub id: String }
+/// // USER#<id> and USER#<name> can be equal; TEAM#<id> never is.
+/// assert!(keys_overlap(A::SHAPE.pk.segs, B::SHAPE.pk.segs));
+/// assert!(!keys_overlap(A::SHAPE.pk.segs, C::SHAPE.pk.segs));
+/// ```
 pub const fn keys_overlap(a: &[KeySeg], b: &[KeySeg]) -> bool {
     if a.len() != b.len() {
         return false;
@@ -57,6 +110,28 @@ const fn sort_overlap(a: Option<KeyShape>, b: Option<KeyShape>) -> bool {
 /// Whether a query scoped by `a`'s sort template (`begins_with` its literal
 /// text up to the first placeholder) can return an item whose sort key
 /// follows `b`.
+///
+/// ```
+/// use singletable::design::scope_leaks;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("U#<id>")]
+/// # #[sk("ORDER#<n>")]
+/// # pub struct Order { pub id: String, pub n: u32 }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("U#<id>")]
+/// # #[sk("ORDERS#<n>")]
+/// # pub struct Orders { pub id: String, pub n: u32 }
+/// let (order, orders) = (Order::SHAPE.sk.unwrap(), Orders::SHAPE.sk.unwrap());
+/// // begins_with(SK, "ORDER#") never matches a key "ORDERS#...".
+/// assert!(!scope_leaks(order.segs, orders.segs));
+/// assert!(scope_leaks(order.segs, order.segs));
+/// ```
 pub const fn scope_leaks(a: &[KeySeg], b: &[KeySeg]) -> bool {
     // The scope: every leading literal segment, then the literal part of the
     // first segment with a placeholder.
@@ -92,11 +167,50 @@ pub const fn scope_leaks(a: &[KeySeg], b: &[KeySeg]) -> bool {
 
 /// Whether entities `a` and `b` can produce the same primary key. On a table
 /// without sort key, that is whether their partition keys can be equal.
+///
+/// ```
+/// use singletable::design::primary_keys_collide;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("X#<id>")]
+/// # #[sk("ITEM")]
+/// # pub struct A { pub id: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("X#<key>")]
+/// # #[sk("ITEM")]
+/// # pub struct B { pub key: String }
+/// // One would overwrite the other: `#[table(entities(A, B))]` does not compile.
+/// assert!(primary_keys_collide(&A::SHAPE, &B::SHAPE));
+/// ```
 pub const fn primary_keys_collide(a: &EntityShape, b: &EntityShape) -> bool {
     keys_overlap(a.pk.segs, b.pk.segs) && sort_overlap(a.sk, b.sk)
 }
 
 /// Whether a scoped table query of one entity can return items of the other.
+///
+/// ```
+/// use singletable::design::table_queries_leak;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("ORDER#<n>")]
+/// # pub struct Order { pub id: String, pub n: u32 }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+/// assert!(!table_queries_leak(&Order::SHAPE, &User::SHAPE));
+/// ```
 pub const fn table_queries_leak(a: &EntityShape, b: &EntityShape) -> bool {
     if !keys_overlap(a.pk.segs, b.pk.segs) {
         return false;
@@ -176,6 +290,32 @@ const fn part_overlap(a: Part, b: Part) -> bool {
 /// Whether two index partition templates, with `a_shards` and `b_shards`
 /// write shards (1: not sharded), can produce the same stored key. A sharded
 /// key ends with one more segment, `#0` to `#<shards - 1>`.
+///
+/// ```
+/// use singletable::design::sharded_keys_overlap;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("O#<id>")]
+/// # #[sk("O")]
+/// # #[gsi1(pk = "BYDATE", sk = "D#<id>", shards = 4)]
+/// # pub struct Order { pub id: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("R#<id>")]
+/// # #[sk("R")]
+/// # #[gsi1(pk = "BYDATE#<region>", sk = "D#<id>")]
+/// # pub struct Report { pub id: String, pub region: String }
+/// let order = Order::SHAPE.indexes[0].pk.unwrap();
+/// let report = Report::SHAPE.indexes[0].pk.unwrap();
+/// // BYDATE with 4 shards is stored as BYDATE#0..BYDATE#3, which
+/// // BYDATE#<region> also produces for region "2".
+/// assert!(sharded_keys_overlap(order.segs, 4, report.segs, 1));
+/// assert!(!sharded_keys_overlap(order.segs, 1, report.segs, 1));
+/// ```
 pub const fn sharded_keys_overlap(
     a: &[KeySeg],
     a_shards: u16,
@@ -218,6 +358,28 @@ const fn sort_reads(a: &[KeySeg], b: &[KeySeg]) -> bool {
 
 /// How queries of two entities on one index can read each other's items
 /// ([`index_collision`]).
+///
+/// ```
+/// use singletable::design::{index_collision, IndexCollision};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1(no_sk))]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("A#<id>")]
+/// # #[sk("A")]
+/// # #[gsi1(pk = "EMAIL#<email>")]
+/// # pub struct A { pub id: String, pub email: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("B#<id>")]
+/// # #[sk("B")]
+/// # #[gsi1(pk = "EMAIL#<email>")]
+/// # pub struct B { pub id: String, pub email: String }
+/// // No sort key in GSI1: a query reads the whole EMAIL#... partition.
+/// assert_eq!(index_collision(&A::SHAPE, &B::SHAPE, "gsi1"), IndexCollision::NoSortKey);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IndexCollision {
     /// They cannot: the partition keys differ, or the sort-key conditions
@@ -242,6 +404,34 @@ pub enum IndexCollision {
 /// return each other's items, and why. Unlike the table's, an index's keys
 /// need not be unique: two entities in one index partition are told apart
 /// by the sort-key condition their queries start with, or not at all.
+///
+/// ```
+/// use singletable::design::{index_collision, IndexCollision};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("O#<id>")]
+/// # #[sk("O")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<id>")]
+/// # pub struct Order { pub id: String, pub status: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("R#<id>")]
+/// # #[sk("R")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "RETURN#<id>")]
+/// # pub struct Return { pub id: String, pub status: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("X#<id>")]
+/// # #[sk("X")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<id>#X")]
+/// # pub struct Extra { pub id: String, pub status: String }
+/// assert_eq!(index_collision(&Order::SHAPE, &Return::SHAPE, "gsi1"), IndexCollision::None);
+/// assert_eq!(index_collision(&Order::SHAPE, &Extra::SHAPE, "gsi1"), IndexCollision::SortKeys);
+/// ```
 pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> IndexCollision {
     let mut i = 0;
     while i < a.indexes.len() {
@@ -284,6 +474,27 @@ pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> I
 
 /// Whether queries of one entity on index `index` (`gsi1`) can return items
 /// of the other ([`index_collision`] is not [`IndexCollision::None`]).
+///
+/// ```
+/// use singletable::design::index_queries_leak;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("O#<id>")]
+/// # #[sk("O")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<id>")]
+/// # pub struct Order { pub id: String, pub status: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("R#<id>")]
+/// # #[sk("R")]
+/// # #[gsi1(pk = "STATUS#<status>", sk = "RETURN#<id>")]
+/// # pub struct Return { pub id: String, pub status: String }
+/// assert!(!index_queries_leak(&Order::SHAPE, &Return::SHAPE, "gsi1"));
+/// ```
 pub const fn index_queries_leak(a: &EntityShape, b: &EntityShape, index: &str) -> bool {
     !matches!(index_collision(a, b, index), IndexCollision::None)
 }

@@ -15,6 +15,34 @@ use crate::value::Item;
 
 /// Items an embedded backend read, copied out of a table in order and
 /// still encoded; the decoders read them in place (see [`crate::reader`]).
+///
+/// ```
+/// use singletable::exec::Executor;
+/// use singletable::reader::{ItemReader, Items};
+/// use singletable::request::GetItem;
+/// use singletable::{db::key_item, Db, Embedded, Entity, OtherTypes, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug, PartialEq)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into() }).await?;
+/// let get = GetItem { table: "App".into(), key: key_item::<App>(&User::key("ana")?), consistent: false };
+/// let mut items: Items = db.executor().get_item_reader(get).await?;
+/// assert_eq!(items.remaining(), 1);
+/// let user = User::read_item(items.next_item().unwrap(), OtherTypes::Error)?;
+/// assert_eq!(user, Some(User { id: "ana".into() }));
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 pub struct EncodedItems {
     buf: Vec<u8>,
     /// Per item: where its position starts, where its value starts, where

@@ -10,6 +10,35 @@ use crate::value::Item;
 /// A DynamoDB service error raised by the embedded backend: the source of
 /// [`Error::Service`] when the request used [`Embedded`](super::Embedded),
 /// where the SDK executor would hold an SDK error.
+///
+/// ```
+/// use singletable::embedded::EmbeddedError;
+/// use singletable::{Db, Embedded, Entity, Error, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// // A handle on a table that does not exist:
+/// let db = Db::with_executor(Embedded::new(), "Missing");
+/// match db.get::<User>(User::key("ana")?).await {
+///     Err(Error::Service { operation, source, .. }) => {
+///         assert_eq!(operation, "GetItem");
+///         let e = source.downcast_ref::<EmbeddedError>().unwrap();
+///         assert_eq!(e.code, "ResourceNotFoundException");
+///     }
+///     other => panic!("{other:?}"),
+/// }
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EmbeddedError {
     /// DynamoDB's error code: `ValidationException`,

@@ -167,6 +167,32 @@ impl Store {
 /// transactions; a Query or Scan rounds the bytes of all items it read),
 /// writes in 1 KB units of the larger of the old and new item (double in
 /// transactions). Counted, never enforced.
+///
+/// ```
+/// use singletable::embedded::ConsumedCapacity;
+/// use singletable::{Db, Embedded, Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into() }).await?;       // 1 write unit
+/// db.get::<User>(User::key("ana")?).await?;         // 0.5 read unit
+/// assert_eq!(
+///     db.executor().consumed_capacity("App"),
+///     Some(ConsumedCapacity { read_units: 0.5, write_units: 1.0 }),
+/// );
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ConsumedCapacity {
     /// Read capacity units.
@@ -180,6 +206,48 @@ pub struct ConsumedCapacity {
 /// reproduces and where it differs on purpose).
 ///
 /// Cloning is cheap and clones share the same tables.
+///
+/// ```
+/// use singletable::embedded::{KeyAttr, TableSchema};
+/// use singletable::{Db, Embedded, Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1)]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug, PartialEq)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let embedded = Embedded::new();
+/// embedded.create_table::<App>("App")?;                       // CreateTable
+/// assert!(embedded.create_table::<App>("App").is_err());      // ResourceInUseException
+/// embedded.create_table_with("Counters", TableSchema { pk: KeyAttr::s("id"), sk: None, indexes: vec![] })?;
+/// assert_eq!(embedded.table_names(), ["App", "Counters"]);
+/// assert!(embedded.has_table("Counters"));
+/// assert_eq!(embedded.schema("App"), Some(TableSchema::of::<App>()));
+///
+/// // Handles over clones share the tables.
+/// let db = Db::with_executor(embedded.clone(), "App");
+/// db.put(&User { id: "ana".into() }).await?;
+/// assert_eq!(embedded.item_count("App"), Some(1));
+/// assert_eq!(embedded.consumed_capacity("App").unwrap().write_units, 1.0);
+///
+/// // A snapshot survives the process: save, then load into a new backend.
+/// let path = std::env::temp_dir().join(format!("singletable-doc-{}.json", std::process::id()));
+/// embedded.save(&path)?;
+/// let restored = Db::with_executor(Embedded::load(&path)?, "App");
+/// assert_eq!(restored.get::<User>(User::key("ana")?).await?, Some(User { id: "ana".into() }));
+/// std::fs::remove_file(&path).ok();
+///
+/// embedded.delete_table("Counters")?;                          // DeleteTable
+/// assert!(!embedded.has_table("Counters"));
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Clone, Default)]
 pub struct Embedded {
     store: Arc<RwLock<Store>>,
@@ -413,6 +481,19 @@ impl Db<Embedded> {
     /// A handle on a new, empty in-memory backend holding one table named
     /// `table`, laid out as `T` declares it. Fails only on a name DynamoDB
     /// would refuse (3 to 255 characters of `a-z A-Z 0-9 _ - .`).
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    ///
+    /// let db: Db<Embedded> = Db::in_memory::<App>("App")?;
+    /// assert!(db.executor().has_table("App"));
+    /// assert!(Db::in_memory::<App>("x").is_err()); // too short for DynamoDB
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
     pub fn in_memory<T: Table>(table: impl Into<String>) -> Result<Self, Error> {
         let table = table.into();
         let embedded = Embedded::new();
@@ -423,6 +504,23 @@ impl Db<Embedded> {
     /// Creates this handle's table as `T` declares it unless a table of that
     /// name exists; returns whether it created it (as the SDK handle's
     /// method of the same name does against DynamoDB).
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::with_executor(Embedded::new(), "App");
+    /// assert!(db.create_table_if_missing::<App>().await?);
+    /// assert!(!db.create_table_if_missing::<App>().await?); // already there
+    /// db.delete_table().await?;
+    /// assert!(!db.executor().has_table("App"));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
         self.executor()
             .create(self.table_name(), TableSchema::of::<T>())

@@ -7,6 +7,14 @@ use super::error::{Fail, Res};
 use crate::entity::{Projection, Table};
 
 /// Scalar type of a key attribute (`AttributeType` in CreateTable).
+///
+/// ```
+/// use singletable::embedded::{KeyAttr, KeyType};
+///
+/// let counter = KeyAttr { name: "n".into(), kind: KeyType::N }; // a number key
+/// assert_eq!(KeyAttr::s("PK").kind, KeyType::S);
+/// # let _ = counter;
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum KeyType {
     /// String.
@@ -28,6 +36,12 @@ impl KeyType {
 }
 
 /// A key attribute: its name and scalar type.
+///
+/// ```
+/// use singletable::embedded::{KeyAttr, KeyType};
+///
+/// assert_eq!(KeyAttr::s("PK"), KeyAttr { name: "PK".into(), kind: KeyType::S });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyAttr {
     /// Attribute name.
@@ -47,6 +61,18 @@ impl KeyAttr {
 }
 
 /// Which attributes an index holds besides the keys.
+///
+/// ```
+/// use singletable::embedded::{IndexProjection, TableSchema};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1(include(title)), gsi2(keys_only))]
+/// # pub struct App;
+///
+/// let schema = TableSchema::of::<App>();
+/// assert_eq!(schema.indexes[0].projection, IndexProjection::Include(vec!["title".into()]));
+/// assert_eq!(schema.indexes[1].projection, IndexProjection::KeysOnly);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum IndexProjection {
     /// Every attribute.
@@ -58,6 +84,20 @@ pub enum IndexProjection {
 }
 
 /// A global or local secondary index.
+///
+/// ```
+/// use singletable::embedded::{IndexSchema, TableSchema};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1, lsi1)]
+/// # pub struct App;
+///
+/// let schema = TableSchema::of::<App>();
+/// let gsi: &IndexSchema = &schema.indexes[0];
+/// assert_eq!((gsi.name.as_str(), gsi.global, gsi.pk.name.as_str()), ("GSI1", true, "GSI1PK"));
+/// let lsi = &schema.indexes[1];
+/// assert_eq!((lsi.global, lsi.pk.name.as_str()), (false, "PK")); // the table's partition key
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexSchema {
     /// Index name.
@@ -72,7 +112,24 @@ pub struct IndexSchema {
     pub projection: IndexProjection,
 }
 
-/// A table's key schema and secondary indexes.
+/// A table's key schema and secondary indexes, for
+/// [`Embedded::create_table_with`](super::Embedded::create_table_with)
+/// (tables with number or binary keys) and what
+/// [`Embedded::schema`](super::Embedded::schema) reports.
+///
+/// ```
+/// use singletable::embedded::{KeyAttr, KeyType, TableSchema};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+///
+/// let declared = TableSchema::of::<App>();
+/// assert_eq!((declared.pk, declared.sk), (KeyAttr::s("PK"), Some(KeyAttr::s("SK"))));
+/// let numeric = TableSchema { pk: KeyAttr { name: "id".into(), kind: KeyType::N }, sk: None, indexes: vec![] };
+/// singletable::Embedded::new().create_table_with("Numbers", numeric)?;
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableSchema {
     /// Partition key.

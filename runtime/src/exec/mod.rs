@@ -3,6 +3,32 @@
 //! [`SdkExecutor`] calls the real service (or DynamoDB Local) through
 //! `aws-sdk-dynamodb`. Other executors (an in-memory backend, a wrapper that
 //! counts requests) implement the same trait without touching generated code.
+//!
+//! ```
+//! use singletable::{Counting, Db, Embedded, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("ORDER#<n>")]
+//! #[access(orders)]
+//! pub struct Order { pub id: String, pub n: u32 }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<App>("App")?.map_executor(Counting::new);
+//! for n in 0..5 {
+//!     db.put(&Order { id: "ana".into(), n }).await?;
+//! }
+//! db.executor().reset();
+//! assert_eq!(Order::orders("ana").all(&db).await?.len(), 5);
+//! assert_eq!(db.executor().count(), 1); // one access pattern, one Query
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
 
 use std::future::Future;
 use std::pin::Pin;
@@ -23,9 +49,31 @@ mod sdk;
 pub use sdk::SdkExecutor;
 
 /// A boxed future returned by executors.
+///
+/// ```
+/// use singletable::exec::BoxFuture;
+///
+/// fn ready(n: u32) -> BoxFuture<'static, u32> {
+///     Box::pin(async move { n })
+/// }
+/// assert_eq!(futures::executor::block_on(ready(7)), 7);
+/// ```
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// Adds up the capacity units requests consumed, as DynamoDB reports them.
+/// Adds up the capacity units requests consumed, as DynamoDB reports them
+/// (`ConsumedCapacity.CapacityUnits` of each response; the SDK executor
+/// asks for `ReturnConsumedCapacity=TOTAL`).
+///
+/// ```
+/// use singletable::exec::CapacityMeter;
+///
+/// let meter = CapacityMeter::default();
+/// meter.add(0.5); // an eventually consistent read of up to 4 KB
+/// meter.add(1.0);
+/// assert_eq!(meter.total(), 1.5);
+/// assert_eq!(meter.take(), 1.5);
+/// assert_eq!(meter.total(), 0.0);
+/// ```
 #[derive(Debug, Default)]
 pub struct CapacityMeter {
     // Thousandths of a unit: DynamoDB reports halves for eventual reads.
@@ -52,7 +100,38 @@ impl CapacityMeter {
     }
 }
 
-/// Executes singletable's requests against some DynamoDB.
+/// Executes singletable's requests against some DynamoDB: one method per
+/// DynamoDB operation, taking the request as data
+/// ([`crate::request`]). [`Db`](crate::Db) builds the requests and calls
+/// these; an executor of your own (a wrapper that logs, injects failures
+/// or counts, like [`Counting`]) sees every request.
+///
+/// ```
+/// use singletable::exec::Executor;
+/// use singletable::request::GetItem;
+/// use singletable::{db::key_item, Db, Embedded, Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// db.put(&User { id: "ana".into() }).await?;
+/// // The GetItem that `db.get` sends, sent by hand:
+/// let req = GetItem { table: "App".into(), key: key_item::<App>(&User::key("ana")?), consistent: false };
+/// let item = db.executor().get_item(req).await?.unwrap();
+/// assert_eq!(item["entityType"].as_s().unwrap(), "User");
+/// assert!(db.executor().capacity().is_some());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 pub trait Executor: Send + Sync {
     /// The meter of consumed capacity, for executors that report it.
     fn capacity(&self) -> Option<&CapacityMeter> {
@@ -159,6 +238,31 @@ impl<E: Executor + ?Sized> Executor for Arc<E> {
 
 /// Wraps an executor and counts the requests it sends: the way to show that
 /// an access pattern costs exactly one request.
+///
+/// ```
+/// use singletable::{Counting, Db, Embedded, Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let embedded = Db::<Embedded>::in_memory::<App>("App")?;
+/// let db = Db::with_executor(Counting::new(embedded.executor().clone()), "App");
+/// db.put(&User { id: "ana".into() }).await?;
+/// db.get::<User>(User::key("ana")?).await?;
+/// assert_eq!(db.executor().count(), 2); // PutItem, GetItem
+/// db.executor().reset();
+/// assert_eq!(db.executor().count(), 0);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Default)]
 pub struct Counting<E> {
     inner: E,

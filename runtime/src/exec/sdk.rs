@@ -18,7 +18,23 @@ use crate::request::{
 };
 use crate::value::Item;
 
-/// Sends requests to DynamoDB through an `aws_sdk_dynamodb::Client`.
+/// Sends requests to DynamoDB through an `aws_sdk_dynamodb::Client`: one
+/// SDK call per request (GetItem, Query, TransactWriteItems, ...), with
+/// `ReturnConsumedCapacity=TOTAL`, the SDK's own retries, and its errors
+/// mapped to [`Error`](crate::Error) (throttling to `Error::Throttled`).
+///
+/// Needs a DynamoDB to talk to, so not run here:
+///
+/// ```no_run
+/// use singletable::{Db, SdkExecutor};
+///
+/// # async fn run() {
+/// let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+/// let exec = SdkExecutor::new(aws_sdk_dynamodb::Client::new(&config));
+/// let _tables = exec.client().list_tables().send().await; // the client, for anything else
+/// let db = Db::with_executor(exec, "AppTable"); // what `Db::new(client, "AppTable")` does
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct SdkExecutor {
     client: Client,
