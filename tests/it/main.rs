@@ -15,6 +15,7 @@ mod batches;
 mod collections;
 mod design;
 mod differential;
+mod docs;
 mod embedded;
 mod integrity;
 mod item_codec;
