@@ -49,6 +49,29 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Reference
+//!
+//! The derives' documentation is the reference of every attribute (its
+//! syntax, default, effect on the stored item and the request underneath,
+//! with a running example) and of what each derive generates:
+//!
+//! - [`#[derive(Table)]`](derive@Table): the table, its key attributes,
+//!   indexes, TTL attribute, and the cross-entity checks;
+//! - [`#[derive(Entity)]`](derive@Entity): key templates, `#[gsiN]` /
+//!   `#[lsiN]` index keys, `#[access]` patterns, `#[attr]` field options,
+//!   and the generated key builders, parsers, field handles, updates and
+//!   queries;
+//! - [`#[derive(Document)]`](derive@Document): nested structs stored as maps;
+//! - [`#[derive(StrEnum)]`](derive@StrEnum): unit enums stored as strings;
+//! - [`#[derive(Collection)]`](derive@Collection): several entity types of
+//!   one partition read by one Query.
+//!
+//! At run time: [`Db`] (every operation, one request each), the access
+//! patterns' [`Query`], [`Update`], [`Transaction`], [`BatchWriter`];
+//! the backends [`Embedded`] (in process) and [`SdkExecutor`] (DynamoDB),
+//! chosen with [`Backend`]; and [`Error`], which names what DynamoDB
+//! answered or why nothing was sent.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
