@@ -555,18 +555,25 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
     let mut used = Vec::new();
     if let Some(f) = &filter {
         cond::paths(f, &mut used);
+        used.sort_unstable();
+        used.dedup();
     }
     let keep: Option<Vec<String>> = match (req.projection.as_deref(), target.projected()) {
         (Some(p), _) => Some(p.to_vec()),
         (None, Some(p)) => Some(p.iter().map(|a| (*a).to_owned()).collect()),
         (None, None) => None,
     };
-    let keeps = |pos: &[u8], bytes: &[u8]| -> Res<bool> {
+    // Past 64 names a filter reads, the scratch item is rebuilt each time.
+    let mut scratch = Item::with_capacity(used.len());
+    let mut keeps = |pos: &[u8], bytes: &[u8]| -> Res<bool> {
         match &filter {
             None => Ok(true),
             Some(f) => {
-                let item = target.table.decode_some(pos, bytes, &used)?;
-                Ok(cond::eval(f, Some(&item)))
+                if used.len() > 64 {
+                    scratch.clear();
+                }
+                target.table.decode_some(pos, bytes, &used, &mut scratch)?;
+                Ok(cond::eval(f, Some(&scratch)))
             }
         }
     };
