@@ -109,7 +109,7 @@ struct Run<W, O> {
 async fn run<W, O, F, Fut>(policy: &BatchPolicy, mut pending: Vec<W>, send: F) -> Run<W, O>
 where
     W: Clone,
-    F: Fn(Vec<W>) -> Fut,
+    F: Fn(Vec<W>, u32) -> Fut,
     Fut: Future<Output = Result<(Vec<O>, Vec<W>), Error>>,
 {
     let mut done = Vec::new();
@@ -121,7 +121,7 @@ where
         }
         attempts += 1;
         // The request consumes its items; on an error they are still ours.
-        match send(pending.clone()).await {
+        match send(pending.clone(), attempts).await {
             Ok((produced, left)) => {
                 done.extend(produced);
                 pending = left;
@@ -288,12 +288,19 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         }
         let runs: Vec<Run<BatchOp, ()>> = futures::stream::iter(chunks)
             .map(|chunk| {
-                run(&policy, chunk, move |ops| async move {
+                run(&policy, chunk, move |ops, attempt| async move {
                     let req = BatchWrite {
                         table: table.to_owned(),
                         ops,
                     };
-                    exec.batch_write(req).await.map(|left| (Vec::new(), left))
+                    let r = crate::trace::Request {
+                        attempt: Some(attempt),
+                        ..Default::default()
+                    };
+                    let span = crate::trace::span("BatchWriteItem", table, &r);
+                    crate::trace::traced(span, exec.batch_write(req))
+                        .await
+                        .map(|left| (Vec::new(), left))
                 })
             })
             .buffer_unordered(policy.concurrency())
@@ -433,15 +440,22 @@ impl<'a, E: Executor, T: Entity> BatchGetter<'a, E, T> {
             .collect();
         let runs: Vec<Run<Item, Item>> = futures::stream::iter(chunks)
             .map(|chunk| {
-                run(&policy, chunk, move |keys| async move {
+                run(&policy, chunk, move |keys, attempt| async move {
                     let req = BatchGet {
                         table: table.to_owned(),
                         keys,
                         consistent,
                     };
-                    exec.batch_get(req)
-                        .await
-                        .map(|out| (out.items, out.unprocessed))
+                    let r = crate::trace::Request {
+                        entity: Some(T::ENTITY_TYPE),
+                        consistent: Some(consistent),
+                        attempt: Some(attempt),
+                        ..Default::default()
+                    };
+                    let span = crate::trace::span("BatchGetItem", table, &r);
+                    let out = crate::trace::traced(span.clone(), exec.batch_get(req)).await?;
+                    crate::trace::count(&span, out.items.len());
+                    Ok((out.items, out.unprocessed))
                 })
             })
             .buffer_unordered(policy.concurrency())

@@ -174,7 +174,7 @@ impl<E: Executor> Db<E> {
         item.set_version(current);
         let mut req = self.put_request::<T>(encoded?, Some(condition))?;
         req.return_on_condition_failure = true;
-        match self.exec.put_item(req).await {
+        match self.send_put::<T>(req).await {
             Ok(_) => {
                 item.set_version(next);
                 Ok(())
@@ -198,14 +198,14 @@ impl<E: Executor> Db<E> {
     pub async fn put<T: Entity>(&self, item: &T) -> Result<(), Error> {
         Self::unversioned::<T>()?;
         let req = self.put_request::<T>(item.to_item()?, None)?;
-        self.exec.put_item(req).await.map(drop)
+        self.send_put::<T>(req).await.map(drop)
     }
 
     /// PutItem that only creates: fails with [`Error::ConditionFailed`] when
     /// an item with the same key exists.
     pub async fn create<T: Entity>(&self, item: &T) -> Result<(), Error> {
         let req = self.put_request::<T>(item.to_item()?, Some(not_exists::<T>()))?;
-        self.exec.put_item(req).await.map(drop)
+        self.send_put::<T>(req).await.map(drop)
     }
 
     /// PutItem that only replaces: fails with [`Error::NotFound`] when no
@@ -213,7 +213,7 @@ impl<E: Executor> Db<E> {
     pub async fn replace<T: Entity>(&self, item: &T) -> Result<(), Error> {
         Self::unversioned::<T>()?;
         let req = self.put_request::<T>(item.to_item()?, Some(exists::<T>()))?;
-        match self.exec.put_item(req).await {
+        match self.send_put::<T>(req).await {
             Ok(_) => Ok(()),
             Err(Error::ConditionFailed { .. }) => Err(Error::NotFound {
                 entity: T::ENTITY_TYPE,
@@ -228,7 +228,7 @@ impl<E: Executor> Db<E> {
         Self::unversioned::<T>()?;
         let mut req = self.put_request::<T>(item.to_item()?, Some(condition))?;
         req.return_on_condition_failure = true;
-        self.exec.put_item(req).await.map(drop)
+        self.send_put::<T>(req).await.map(drop)
     }
 
     /// PutItem returning the item it replaced, if any.
@@ -236,7 +236,7 @@ impl<E: Executor> Db<E> {
         Self::unversioned::<T>()?;
         let mut req = self.put_request::<T>(item.to_item()?, None)?;
         req.return_old = true;
-        self.exec.put_item(req).await?.map(T::from_item).transpose()
+        self.send_put::<T>(req).await?.map(T::from_item).transpose()
     }
 
     /// GetItem, eventually consistent (half the cost of a consistent read).
@@ -263,7 +263,7 @@ impl<E: Executor> Db<E> {
             key: key_item::<T::Table>(&key),
             consistent,
         };
-        let items = self.exec.get_item_reader(req).await?;
+        let items = self.send_get::<T>(req).await?;
         let ttl = <T::Table as Table>::TTL.filter(|_| !include_expired);
         let mut one = GetOne::<T> {
             expiry: crate::ttl::Expiry::new(ttl),
@@ -285,7 +285,7 @@ impl<E: Executor> Db<E> {
     /// DeleteItem. Deleting a missing item is not an error.
     pub async fn delete<T: Entity>(&self, key: impl Into<PrimaryKey>) -> Result<(), Error> {
         let req = self.delete_request::<T>(key.into(), None, false);
-        self.exec.delete_item(req).await.map(drop)
+        self.send_delete::<T>(req).await.map(drop)
     }
 
     /// DeleteItem returning the deleted item, `None` when there was none.
@@ -294,8 +294,7 @@ impl<E: Executor> Db<E> {
         key: impl Into<PrimaryKey>,
     ) -> Result<Option<T>, Error> {
         let req = self.delete_request::<T>(key.into(), None, true);
-        self.exec
-            .delete_item(req)
+        self.send_delete::<T>(req)
             .await?
             .map(T::from_item)
             .transpose()
@@ -309,7 +308,7 @@ impl<E: Executor> Db<E> {
     ) -> Result<(), Error> {
         let mut req = self.delete_request::<T>(key.into(), Some(condition), false);
         req.return_on_condition_failure = true;
-        self.exec.delete_item(req).await.map(drop)
+        self.send_delete::<T>(req).await.map(drop)
     }
 
     pub(crate) fn delete_request<T: Entity>(
@@ -346,7 +345,9 @@ impl<E: Executor> Db<E> {
                 consistent: false,
                 start: start.take(),
             };
-            let page = self.exec.scan(req).await?;
+            let span = crate::trace::span("Scan", &self.table, &entity::<T>());
+            let page = crate::trace::traced(span.clone(), self.exec.scan(req)).await?;
+            crate::trace::count(&span, page.items.len());
             for item in page.items {
                 out.push(T::from_item(item)?);
             }
@@ -368,7 +369,44 @@ impl<E: Executor> Db<E> {
     }
 
     pub(crate) async fn run_transaction(&self, req: TransactWrite) -> Result<(), Error> {
-        self.exec.transact_write(req).await
+        let span = crate::trace::span(
+            "TransactWriteItems",
+            &self.table,
+            &crate::trace::Request::default(),
+        );
+        crate::trace::traced(span, self.exec.transact_write(req)).await
+    }
+
+    /// PutItem of an entity, in its span.
+    async fn send_put<T: Entity>(&self, req: PutItem) -> Result<Option<Item>, Error> {
+        let span = crate::trace::span("PutItem", &self.table, &entity::<T>());
+        crate::trace::traced(span, self.exec.put_item(req)).await
+    }
+
+    /// DeleteItem of an entity, in its span.
+    async fn send_delete<T: Entity>(&self, req: DeleteItem) -> Result<Option<Item>, Error> {
+        let span = crate::trace::span("DeleteItem", &self.table, &entity::<T>());
+        crate::trace::traced(span, self.exec.delete_item(req)).await
+    }
+
+    /// GetItem of an entity, in its span.
+    async fn send_get<T: Entity>(&self, req: GetItem) -> Result<crate::reader::Items, Error> {
+        let r = crate::trace::Request {
+            consistent: Some(req.consistent),
+            ..entity::<T>()
+        };
+        let span = crate::trace::span("GetItem", &self.table, &r);
+        let items = crate::trace::traced(span.clone(), self.exec.get_item_reader(req)).await?;
+        crate::trace::count(&span, crate::reader::ItemReader::remaining(&items));
+        Ok(items)
+    }
+}
+
+/// The tracing description of a request on one entity.
+pub(crate) fn entity<T: Entity>() -> crate::trace::Request<'static> {
+    crate::trace::Request {
+        entity: Some(T::ENTITY_TYPE),
+        ..Default::default()
     }
 }
 

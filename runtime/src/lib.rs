@@ -32,6 +32,7 @@ mod serde_bridge;
 pub mod shard;
 pub mod size;
 mod timestamp;
+pub mod trace;
 pub mod transact;
 pub mod ttl;
 pub mod update;

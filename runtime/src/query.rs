@@ -444,6 +444,45 @@ impl<T, I> Query<T, I> {
 }
 
 impl<T: Decode, I> Query<T, I> {
+    /// The tracing description of page `page` (from 1) of this query.
+    pub(crate) fn traced(&self, req: &QueryRequest, page: u32) -> crate::trace::Request<'_> {
+        crate::trace::Request {
+            entity: Some(T::cursor_scope()),
+            pattern: Some(self.pattern),
+            index: self.index,
+            consistent: Some(self.consistent_read),
+            limit: req.limit.and_then(|l| u32::try_from(l).ok()),
+            page: Some(page),
+            attempt: None,
+        }
+    }
+
+    /// Sends one Query page, in its span.
+    pub(crate) async fn send<E: Executor>(
+        &self,
+        db: &Db<E>,
+        req: QueryRequest,
+        page: u32,
+    ) -> Result<crate::reader::ReaderPage, Error> {
+        let span = crate::trace::span("Query", db.table_name(), &self.traced(&req, page));
+        let raw = crate::trace::traced(span.clone(), db.executor().query_reader(req)).await?;
+        crate::trace::count(&span, raw.items.remaining());
+        Ok(raw)
+    }
+
+    /// Sends one `Select=COUNT` Query page, in its span.
+    async fn send_count<E: Executor>(
+        &self,
+        db: &Db<E>,
+        req: QueryRequest,
+        page: u32,
+    ) -> Result<crate::request::CountPage, Error> {
+        let span = crate::trace::span("Query", db.table_name(), &self.traced(&req, page));
+        let out = crate::trace::traced(span.clone(), db.executor().query_count(req)).await?;
+        crate::trace::count(&span, out.count);
+        Ok(out)
+    }
+
     pub(crate) fn take_error(&mut self) -> Result<(), Error> {
         match self.error.take() {
             Some(e) => Err(e),
@@ -480,7 +519,7 @@ impl<T: Decode, I> Query<T, I> {
             None => None,
         };
         let req = self.request(db.table_name(), start, self.limit)?;
-        let raw = db.executor().query_reader(req).await?;
+        let raw = self.send(db, req, 1).await?;
         let mut items = Vec::new();
         self.read_items(raw.items, &mut items)?;
         let cursor = match raw.last_key {
@@ -500,6 +539,7 @@ impl<T: Decode, I> Query<T, I> {
         self.take_error()?;
         let mut out = Vec::new();
         let mut start = None;
+        let mut page = 0u32;
         loop {
             let collected = u32::try_from(out.len()).unwrap_or(u32::MAX);
             let remaining = self.limit.map(|l| l.saturating_sub(collected));
@@ -507,7 +547,8 @@ impl<T: Decode, I> Query<T, I> {
                 break;
             }
             let req = self.request(db.table_name(), start.take(), remaining)?;
-            let raw = db.executor().query_reader(req).await?;
+            page += 1;
+            let raw = self.send(db, req, page).await?;
             self.read_items(raw.items, &mut out)?;
             match raw.last_key {
                 Some(k) => start = Some(k),
@@ -555,6 +596,7 @@ impl<T: Decode, I> Query<T, I> {
         self.count_unexpired();
         let mut total = 0u64;
         let mut start = None;
+        let mut page = 0u32;
         loop {
             let remaining = self.limit.map(|l| u64::from(l).saturating_sub(total));
             if remaining == Some(0) {
@@ -562,9 +604,10 @@ impl<T: Decode, I> Query<T, I> {
             }
             let limit = remaining.map(|r| u32::try_from(r).unwrap_or(u32::MAX));
             let req = self.request(db.table_name(), start.take(), limit)?;
-            let page = db.executor().query_count(req).await?;
-            total += page.count as u64;
-            match page.last_key {
+            page += 1;
+            let out = self.send_count(db, req, page).await?;
+            total += out.count as u64;
+            match out.last_key {
                 Some(k) => start = Some(k),
                 None => break,
             }
@@ -625,6 +668,7 @@ impl<T: Decode, I> Query<T, I> {
             start: Option<Item>,
             done: bool,
             yielded: u32,
+            pages: u32,
         }
         let first_error = self.take_error().err();
         let state = State {
@@ -633,6 +677,7 @@ impl<T: Decode, I> Query<T, I> {
             start: None,
             done: first_error.is_some(),
             yielded: 0,
+            pages: 0,
         };
         let error_stream = futures::stream::iter(first_error.map(Err));
         let pages = futures::stream::try_unfold(state, move |mut st| async move {
@@ -651,7 +696,8 @@ impl<T: Decode, I> Query<T, I> {
                 let req = st
                     .query
                     .request(db.table_name(), st.start.take(), remaining)?;
-                let raw = db.executor().query_reader(req).await?;
+                st.pages += 1;
+                let raw = st.query.send(db, req, st.pages).await?;
                 let mut items = Vec::new();
                 st.query.read_items(raw.items, &mut items)?;
                 st.buffer.extend(items);

@@ -119,6 +119,8 @@ struct Lane<T> {
     resume: Option<Item>,
     done: bool,
     buffer: VecDeque<Item>,
+    /// Pages read, for tracing.
+    pages: u32,
 }
 
 fn sort_value(item: &Item, attr: Option<&str>) -> String {
@@ -170,6 +172,7 @@ impl<T: Decode> ShardedQuery<T> {
                 resume: pos.start,
                 done: pos.done,
                 buffer: VecDeque::new(),
+                pages: 0,
             })
             .collect();
         let want = self.base.limit_value().map(|l| l as usize);
@@ -187,8 +190,14 @@ impl<T: Decode> ShardedQuery<T> {
                 .filter(|l| l.buffer.is_empty() && !l.done)
                 .map(|l| {
                     let req = l.query.request(db.table_name(), l.next.take(), remaining);
+                    l.pages += 1;
                     async move {
-                        let page = db.executor().query(req?).await?;
+                        let req = req?;
+                        let r = l.query.traced(&req, l.pages);
+                        let span = crate::trace::span("Query", db.table_name(), &r);
+                        let page =
+                            crate::trace::traced(span.clone(), db.executor().query(req)).await?;
+                        crate::trace::count(&span, page.items.len());
                         l.buffer.extend(page.items);
                         l.done = page.last_key.is_none();
                         l.next = page.last_key;

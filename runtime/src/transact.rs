@@ -249,11 +249,17 @@ impl<'a, E: Executor> ReadTransaction<'a, E> {
             )));
         }
         let n = self.gets.len();
-        let items = self
+        let span = crate::trace::span(
+            "TransactGetItems",
+            self.db.table_name(),
+            &crate::trace::Request::default(),
+        );
+        let request = self
             .db
             .executor()
-            .transact_get(crate::request::TransactGet { gets: self.gets })
-            .await?;
+            .transact_get(crate::request::TransactGet { gets: self.gets });
+        let items = crate::trace::traced(span.clone(), request).await?;
+        crate::trace::count(&span, items.iter().flatten().count());
         if items.len() != n {
             return Err(Error::InvalidRequest(format!(
                 "TransactGetItems returned {} responses for {n} reads",

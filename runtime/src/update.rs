@@ -639,7 +639,8 @@ impl<E: Entity> Update<E> {
         let expected = self.expected_version;
         let mut req = self.into_request(db.table_name())?;
         req.return_values = returning;
-        match db.executor().update_item(req).await {
+        let span = crate::trace::span("UpdateItem", db.table_name(), &crate::db::entity::<E>());
+        match crate::trace::traced(span, db.executor().update_item(req)).await {
             Ok(attrs) => Ok(match returning {
                 ReturnValues::None => Returned::Nothing,
                 ReturnValues::AllOld | ReturnValues::AllNew => {

@@ -24,4 +24,5 @@ mod pagination;
 mod reserved;
 mod shop;
 mod support;
+mod tracing_spans;
 mod writes;

@@ -63,12 +63,20 @@ impl SdkExecutor {
     fn record(&self, c: Option<&ConsumedCapacity>) {
         if let Some(units) = c.and_then(ConsumedCapacity::capacity_units) {
             self.meter.add(units);
+            crate::trace::response(None, Some(units));
         }
     }
 
     fn record_all(&self, c: &[ConsumedCapacity]) {
-        for one in c {
-            self.record(Some(one));
+        let units: Vec<f64> = c
+            .iter()
+            .filter_map(ConsumedCapacity::capacity_units)
+            .collect();
+        for u in &units {
+            self.meter.add(*u);
+        }
+        if !units.is_empty() {
+            crate::trace::response(None, Some(units.iter().sum()));
         }
     }
 
@@ -218,6 +226,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
+            crate::trace::response(Some(i64::from(out.scanned_count)), None);
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
@@ -234,6 +243,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
+            crate::trace::response(Some(i64::from(out.scanned_count)), None);
             Ok(CountPage {
                 count: usize::try_from(out.count).unwrap_or(0),
                 scanned: usize::try_from(out.scanned_count).ok(),
@@ -262,6 +272,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Scan", e))?;
             self.record(out.consumed_capacity());
+            crate::trace::response(Some(i64::from(out.scanned_count)), None);
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
