@@ -138,8 +138,14 @@ pub fn expand(
     let mut outside = TokenStream::new();
     let mut inside = TokenStream::new();
     for access in accesses {
-        // `check` reported every pattern that does not resolve.
-        let Ok(r) = resolve(access, keys) else {
+        // `check` reported every pattern that does not resolve; one whose
+        // index is wrong is still generated, on the table, so that its
+        // callers raise no second error.
+        let table = Access {
+            name: access.name.clone(),
+            index: None,
+        };
+        let Ok(r) = resolve(access, keys).or_else(|_| resolve(&table, keys)) else {
             continue;
         };
         let (o, i) = pattern(ctx, ident, access, &r);

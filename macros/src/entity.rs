@@ -64,6 +64,18 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
     }
 }
 
+/// darling's error for `#[entity(...)]` holding only an unknown probe
+/// option: it lists every option.
+fn entity_probe() -> Option<String> {
+    let probe: syn::DeriveInput = syn::parse_quote!(
+        #[entity(__probe)]
+        struct __Probe;
+    );
+    EntityOpts::from_derive_input(&probe)
+        .err()
+        .and_then(crate::style::probe_options)
+}
+
 /// Which key a template fills, for naming and size limits.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -80,8 +92,30 @@ struct KeyFn<'a> {
 
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let named = model::named_fields(input, "Entity")?;
-    let opts = EntityOpts::parse(input)?;
     let mut errors = darling::Error::accumulator();
+    let opts = match EntityOpts::parse(input) {
+        Ok(opts) => opts,
+        Err(e) => {
+            // An unknown option: report it, and go on without it.
+            let repaired =
+                crate::style::without_unknown(&input.attrs, "entity", &e).and_then(|attrs| {
+                    let mut input = input.clone();
+                    input.attrs = attrs;
+                    EntityOpts::parse(&input).ok()
+                });
+            let e = crate::style::restyle(e, "entity", entity_probe);
+            match repaired {
+                Some(opts) => {
+                    errors.push(e);
+                    opts
+                }
+                None => {
+                    let _ = errors.into_inner();
+                    return Err(e);
+                }
+            }
+        }
+    };
     let rule = attr::rename_rule(&opts.rename_all, &mut errors);
     let fields = model::fields(named, rule, &mut errors);
     let keys = attr::parse_keys(&opts.attrs, &opts.ident, &mut errors);
@@ -92,7 +126,16 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     check_indexes(&keys, &fields, &mut errors);
     access::check(&accesses, &keys, &mut errors);
     crate::fields::check(&fields, &keys, &mut errors);
-    errors.finish()?;
+    // After a mistake in the declaration, the API is still generated from
+    // a repaired model (a misspelt placeholder reads as the field it was
+    // closest to), so that the code calling it raises no second error;
+    // the cross-checks are left out, they would only repeat the mistake.
+    let errors = errors.into_inner();
+    let lenient = !errors.is_empty();
+    let mut keys = keys;
+    if lenient {
+        repair_templates(&mut keys, &fields);
+    }
 
     let krate = opts
         .krate
@@ -104,9 +147,10 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let entity_name = opts.name.clone().unwrap_or_else(|| ident.to_string());
     let table = &opts.table;
     let Some(pk) = keys.pk.as_ref() else {
-        // parse_keys reported the missing #[pk]; errors.finish() returned.
-        return Ok(TokenStream::new());
+        // parse_keys reported the missing #[pk]: no key, no API.
+        return Err(darling::Error::multiple(errors));
     };
+    let reported = (!errors.is_empty()).then(|| darling::Error::multiple(errors).write_errors());
 
     let mut key_fns = vec![KeyFn {
         name: "pk".into(),
@@ -157,7 +201,11 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let (fields_type, fields_impls) = crate::fields::expand(&ctx, &keys);
     let entity_items = crate::fields::entity_items(&ctx, &keys);
     let shape = crate::shape::entity_shape(&ctx, &keys, &accesses);
-    let checks = ctx.compile_checks(table, &keys);
+    let checks = if lenient {
+        TokenStream::new()
+    } else {
+        ctx.compile_checks(table, &keys)
+    };
     let codec = Codec {
         krate: &krate,
         fields: &fields,
@@ -236,6 +284,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     };
 
     Ok(quote! {
+        #reported
         #access_types
         #fields_type
 
@@ -318,6 +367,42 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             }
         };
     })
+}
+
+/// Replaces each placeholder that names no stored field by the closest
+/// stored field (or drops it), after `check_templates` reported it.
+fn repair_templates(keys: &mut attr::Keys, fields: &[Field]) {
+    let stored: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skipped())
+        .map(Field::name)
+        .collect();
+    let repair = |t: &mut Template| {
+        t.segments.retain_mut(|seg| match seg {
+            Segment::Field(name) if !stored.contains(name) => match closest(name, &stored) {
+                Some(best) => {
+                    *name = best.to_owned();
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+    };
+    if let Some(t) = keys.pk.as_mut() {
+        repair(t);
+    }
+    if let Some((t, _)) = keys.sk.as_mut() {
+        repair(t);
+    }
+    for ix in &mut keys.indexes {
+        if let Some(t) = ix.pk.as_mut() {
+            repair(t);
+        }
+        if let Some(t) = ix.sk.as_mut() {
+            repair(t);
+        }
+    }
 }
 
 /// Every placeholder names a stored field.
@@ -497,7 +582,7 @@ impl Ctx<'_> {
             Segment::Lit(_) => None,
             Segment::Field(name) => {
                 let ident = &self.field(name).ident;
-                Some(quote!(+ #krate::KeyPart::size_hint(&#ident)))
+                Some(quote!(+ #krate::__private::WritePart(&#ident).size_hint()))
             }
         });
         quote!(#lit #(#hints)*)

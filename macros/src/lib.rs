@@ -16,6 +16,7 @@ mod fields;
 mod model;
 mod shape;
 mod str_enum;
+mod style;
 mod table;
 mod template;
 

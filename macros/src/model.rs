@@ -85,7 +85,23 @@ pub fn fields(
     for f in &named.named {
         // A field whose `#[attr]` is wrong stays in the model with default
         // options, so key templates naming it raise no second error.
-        let Some(opts) = errors.handle(FieldOpts::from_field(f)).or_else(|| {
+        let parsed = FieldOpts::from_field(f).map_err(|e| {
+            crate::style::restyle(e, "attr", || {
+                Some(crate::style::listed(crate::style::FIELD_OPTIONS, ""))
+            })
+        });
+        let Some(opts) = errors.handle(parsed).or_else(|| {
+            // Without the unknown options, or else without `#[attr]`.
+            let mut clean = f.clone();
+            if let Some(attrs) = FieldOpts::from_field(f)
+                .err()
+                .and_then(|e| crate::style::without_unknown(&f.attrs, "attr", &e))
+            {
+                clean.attrs = attrs;
+                if let Ok(opts) = FieldOpts::from_field(&clean) {
+                    return Some(opts);
+                }
+            }
             let mut bare = f.clone();
             bare.attrs.retain(|a| !a.path().is_ident("attr"));
             FieldOpts::from_field(&bare).ok()

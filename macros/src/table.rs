@@ -156,7 +156,33 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     ) {
         return Err(err);
     }
-    let o = TableOpts::from_derive_input(input)?;
+    let mut unknown_option = None;
+    let o = match TableOpts::from_derive_input(input) {
+        Ok(o) => o,
+        Err(e) => {
+            // An unknown option: report it, and go on without it, so the
+            // entities of the table raise no second error.
+            let repaired =
+                crate::style::without_unknown(&input.attrs, "table", &e).and_then(|attrs| {
+                    let mut input = input.clone();
+                    input.attrs = attrs;
+                    TableOpts::from_derive_input(&input).ok()
+                });
+            let e = crate::style::restyle(e, "table", || {
+                Some(crate::style::listed(
+                    crate::style::TABLE_OPTIONS,
+                    "`gsi1`…`gsi20`, `lsi1`…`lsi5`",
+                ))
+            });
+            match repaired {
+                Some(o) => {
+                    unknown_option = Some(e.write_errors());
+                    o
+                }
+                None => return Err(e),
+            }
+        }
+    };
     let mut errors = darling::Error::accumulator();
     let krate = o
         .krate
@@ -391,6 +417,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         o.ttl.as_ref().map(|t| t.as_str()),
     );
     Ok(quote! {
+        #unknown_option
         #checks
         #[automatically_derived]
         impl #krate::Table for #ident {
