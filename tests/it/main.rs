@@ -13,6 +13,11 @@ mod access;
 mod backends;
 mod batches;
 mod collections;
+/// The tracker example's model and access patterns.
+#[allow(dead_code)]
+#[path = "../../examples/tracker/tracker.rs"]
+mod tracker_example;
+
 mod design;
 mod differential;
 mod embedded;
@@ -25,4 +30,5 @@ mod reserved;
 mod shop;
 mod support;
 mod tracing_spans;
+mod tracker;
 mod writes;
