@@ -122,6 +122,8 @@ pub struct FieldOpts {
     pub created_at: Flag,
     #[darling(default)]
     pub updated_at: Flag,
+    #[darling(default)]
+    pub unique: Flag,
 }
 
 /// The arguments of `#[gsiN(pk = "...", sk = "...", when = ...)]`.

@@ -225,8 +225,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let scan = codec.scan(Some(quote!(TABLE.entity_type)));
     let init_scanned = codec.init(false, wrap_decode);
     let validate = codec.validate(&entity_name, true);
-    let key_inserts = ctx.key_inserts(&keys);
     let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 1;
+    let key_inserts = ctx.key_inserts(&keys, &[]);
+    let stamped = ctx.stamped_encoder(&keys, &codec, capacity);
 
     let pk_expr = ctx.self_call(pk, "pk");
     let pk_template = pk.text();
@@ -291,7 +292,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         const _: () = {
             // The fallbacks of the key part probes (see `Ctx::write_part`).
             #[allow(unused_imports)]
-            use #krate::__private::{ReadPartFallback as _, WritePartFallback as _};
+            use #krate::__private::{ReadPartFallback as _, UniquePartFallback as _, WritePartFallback as _};
             #checks
             #access_impls
             #fields_impls
@@ -335,6 +336,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     #encode_ref
                     #krate::__private::Ok(__item)
                 }
+
+                #stamped
 
                 fn into_item(self) -> #krate::Result<#krate::Item> {
                     #krate::Entity::validate(&self)?;
@@ -618,11 +621,28 @@ impl Ctx<'_> {
 
     /// `Self::pk(&self.user_id)?`.
     fn self_call(&self, template: &Template, name: &str) -> TokenStream {
+        self.self_call_with(template, name, &[])
+    }
+
+    /// Like [`Ctx::self_call`], passing the fields named in `overrides`
+    /// from the given locals.
+    fn self_call_with(
+        &self,
+        template: &Template,
+        name: &str,
+        overrides: &[(String, syn::Ident)],
+    ) -> TokenStream {
         let fn_name = format_ident!("{}", name);
-        let args = template
-            .fields()
-            .into_iter()
-            .map(|n| model::arg_from_self(self.field(n)));
+        let args = template.fields().into_iter().map(|n| {
+            let f = self.field(n);
+            match overrides.iter().find(|(o, _)| o == n) {
+                Some((_, local)) => match model::arg_kind(&f.ty) {
+                    model::ArgKind::Copy => quote!(#local),
+                    model::ArgKind::Str | model::ArgKind::Ref => quote!(&#local),
+                },
+                None => model::arg_from_self(f),
+            }
+        });
         quote!(Self::#fn_name(#(#args),*)?)
     }
 
@@ -754,6 +774,49 @@ impl Ctx<'_> {
         out
     }
 
+    /// `Entity::to_item_stamped` for entities with automatic timestamps:
+    /// each stamped value goes into a local first, and the key attributes
+    /// and the stored attribute are both built from it.
+    fn stamped_encoder(&self, keys: &attr::Keys, codec: &Codec, capacity: usize) -> TokenStream {
+        let krate = self.krate;
+        let entity = self.entity;
+        let mut locals = TokenStream::new();
+        let mut overrides: Vec<(String, syn::Ident)> = Vec::new();
+        for f in self.fields.iter().filter(|f| !f.skipped()) {
+            let (id, ty, stored) = (&f.ident, &f.ty, &f.stored);
+            let local = format_ident!("__stamped_{}", f.name());
+            let value = if f.opts.created_at.is_present() {
+                quote_spanned!(ty.span()=> #krate::__private::created_value::<#ty>(&self.#id, __stamp, #entity, #stored)?)
+            } else if f.opts.updated_at.is_present() {
+                quote_spanned!(ty.span()=> #krate::__private::updated_value::<#ty>(__stamp))
+            } else {
+                continue;
+            };
+            locals.extend(quote!(let #local: #ty = #value;));
+            overrides.push((f.name(), local));
+        }
+        if overrides.is_empty() {
+            return TokenStream::new();
+        }
+        let key_inserts = self.key_inserts(keys, &overrides);
+        let entity_lit = entity;
+        let encode = codec.encode_with(
+            false,
+            |e| quote!(#krate::Error::Encode { entity: #entity_lit, source: #e }),
+            &overrides,
+        );
+        quote! {
+            fn to_item_stamped(&self, __stamp: &#krate::clock::Stamp) -> #krate::Result<#krate::Item> {
+                #krate::Entity::validate(self)?;
+                #locals
+                let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
+                #key_inserts
+                #encode
+                #krate::__private::Ok(__item)
+            }
+        }
+    }
+
     /// `pub fn parse_pk(key: &str) -> Result<(String, u64)>` (a single value
     /// for one placeholder).
     fn parser(&self, k: &KeyFn) -> TokenStream {
@@ -867,6 +930,12 @@ impl Ctx<'_> {
                 });
             }
         }
+        for f in self.fields.iter().filter(|f| f.opts.unique.is_present()) {
+            let ty = &f.ty;
+            asserts.extend(quote_spanned! {ty.span()=>
+                #krate::__private::assert_unique::<#ty>();
+            });
+        }
         out.extend(quote! {
             const _: () = { #asserts };
         });
@@ -912,17 +981,20 @@ impl Ctx<'_> {
 
     /// Statements inserting the key attributes, the index key attributes
     /// whose conditions hold, and the entity type into `__item`.
-    fn key_inserts(&self, keys: &attr::Keys) -> TokenStream {
+    fn key_inserts(&self, keys: &attr::Keys, overrides: &[(String, syn::Ident)]) -> TokenStream {
         let krate = self.krate;
         let entity = self.entity;
         let s = |e: TokenStream| quote!(#krate::__private::AttributeValue::S(#e));
         let mut out = TokenStream::new();
         // The primary key values, kept for shard suffixes.
-        let pk = keys.pk.as_ref().map(|t| self.self_call(t, "pk"));
+        let pk = keys
+            .pk
+            .as_ref()
+            .map(|t| self.self_call_with(t, "pk", overrides));
         out.extend(quote!(let __pk_value: #krate::__private::String = #pk;));
         let sk_value = match &keys.sk {
             Some((t, _)) => {
-                let call = self.self_call(t, "sk");
+                let call = self.self_call_with(t, "sk", overrides);
                 quote!(#krate::__private::Some(#call))
             }
             None => quote!(#krate::__private::None::<#krate::__private::String>),
@@ -947,7 +1019,7 @@ impl Ctx<'_> {
                 IndexKind::Gsi(num) => {
                     let konst = format_ident!("GSI{}", num);
                     if let Some(t) = &index.pk {
-                        let call = self.self_call(t, &format!("{n}_pk"));
+                        let call = self.self_call_with(t, &format!("{n}_pk"), overrides);
                         let value = if index.shards > 1 {
                             let shards = index.shards;
                             quote!(#krate::__private::with_shard(
@@ -963,7 +1035,7 @@ impl Ctx<'_> {
                         );
                     }
                     if let Some(t) = &index.sk {
-                        let v = s(self.self_call(t, &format!("{n}_sk")));
+                        let v = s(self.self_call_with(t, &format!("{n}_sk"), overrides));
                         inserts.extend(quote! {
                             if let #krate::__private::Some(__a) = #konst.sk {
                                 __item.insert(#krate::__private::String::from(__a), #v);
@@ -974,7 +1046,7 @@ impl Ctx<'_> {
                 IndexKind::Lsi(num) => {
                     let konst = format_ident!("LSI{}", num);
                     if let Some(t) = &index.sk {
-                        let v = s(self.self_call(t, &format!("{n}_sk")));
+                        let v = s(self.self_call_with(t, &format!("{n}_sk"), overrides));
                         inserts.extend(
                             quote!(__item.insert(#krate::__private::String::from(#konst.sk), #v);),
                         );

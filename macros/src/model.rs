@@ -228,14 +228,29 @@ impl Codec<'_> {
     /// Statements inserting every stored field of `self` into `__item`.
     /// With `owned`, values are moved out of `self`.
     pub fn encode(&self, owned: bool, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+        self.encode_with(owned, wrap, &[])
+    }
+
+    /// Like [`Codec::encode`], reading the fields named in `overrides` from
+    /// the given locals (of the field's type) instead of `self`.
+    pub fn encode_with(
+        &self,
+        owned: bool,
+        wrap: impl Fn(TokenStream) -> TokenStream,
+        overrides: &[(String, syn::Ident)],
+    ) -> TokenStream {
         let krate = self.krate;
         let stmts = self.fields.iter().filter(|f| !f.skipped()).map(|f| {
             let ident = &f.ident;
             let stored = &f.stored;
             let ty = &f.ty;
+            let place = match overrides.iter().find(|(n, _)| *n == f.name()) {
+                Some((_, local)) => quote!(#local),
+                None => quote!(self.#ident),
+            };
             if f.opts.ttl.is_present() {
                 // TTL: epoch seconds as N, which DynamoDB's TTL reads.
-                let seconds = quote_spanned!(ty.span()=> <#ty as #krate::__private::EpochSeconds>::to_epoch(&self.#ident));
+                let seconds = quote_spanned!(ty.span()=> <#ty as #krate::__private::EpochSeconds>::to_epoch(&#place));
                 return quote! {
                     if let #krate::__private::Some(__s) = #seconds {
                         __item.insert(
@@ -246,17 +261,17 @@ impl Codec<'_> {
                 };
             }
             let value = if f.opts.serde.is_present() {
-                quote!(#krate::__private::serde_to_attr(&self.#ident))
+                quote!(#krate::__private::serde_to_attr(&#place))
             } else if owned {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::into_attr(self.#ident))
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::into_attr(#place))
             } else {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::to_attr(&self.#ident))
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::to_attr(&#place))
             };
             let err = wrap(quote!(__e.at(#stored)));
             let absent = if f.opts.serde.is_present() {
                 quote!(false)
             } else {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::is_absent(&self.#ident))
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::is_absent(&#place))
             };
             quote! {
                 if !#absent {

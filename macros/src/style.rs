@@ -36,6 +36,7 @@ pub const FIELD_OPTIONS: &[&str] = &[
     "serde",
     "skip",
     "ttl",
+    "unique",
     "updated_at",
     "validate",
     "version",

@@ -451,6 +451,12 @@ fn entity_checks(
     let p = krate;
     let mut out = TokenStream::new();
     let name = |e: &syn::Path| quote!(#e).to_string().replace(' ', "");
+    // Markers of unique values live in partitions `UNIQUE#…#…#…`, which no
+    // entity partition may overlap once an entity keeps markers.
+    let has_markers = entities
+        .iter()
+        .map(|e| quote!(!<#e as #p::Entity>::UNIQUE.is_empty()));
+    let has_markers = quote!(false #(|| #has_markers)*);
     for (j, b) in entities.iter().enumerate() {
         let span = b.span();
         let bn = name(b);
@@ -479,6 +485,12 @@ fn entity_checks(
         };
         out.extend(quote_spanned! {span=>
             const _: () = if #ttl_check { ::core::panic!(#ttl_msg) };
+        });
+        let markers_msg = format!(
+            "the partition key of entity `{bn}` can be `UNIQUE#...#...#...`, where `{table}` keeps the markers of `#[attr(unique)]` values; start its `#[pk]` template with another literal"
+        );
+        out.extend(quote_spanned! {span=>
+            const _: () = if (#has_markers) && #p::__private::partition_holds_markers(&<#b as #p::Entity>::SHAPE) { ::core::panic!(#markers_msg) };
         });
         for a in &entities[..j] {
             let an = name(a);

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 
+use crate::clock::{Created, Stamp, TimeKind};
 use crate::db::{Db, key_item};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
@@ -187,6 +188,8 @@ fn totals<W, O>(runs: Vec<Run<W, O>>) -> Totals<W, O> {
 #[must_use = "a batch does nothing until `execute` is awaited"]
 pub struct BatchWriter<'a, E> {
     db: &'a Db<E>,
+    /// The one clock reading of the batch's stamps.
+    now: std::time::SystemTime,
     ops: Vec<BatchOp>,
     keys: HashMap<PrimaryKey, usize>,
     policy: BatchPolicy,
@@ -197,6 +200,7 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
     pub(crate) fn new(db: &'a Db<E>) -> Self {
         Self {
             db,
+            now: db.clock().now(),
             ops: Vec::new(),
             keys: HashMap::new(),
             policy: BatchPolicy::default(),
@@ -233,21 +237,45 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         self
     }
 
-    /// Puts the item (a PutRequest, replacing any item with its key).
+    /// Puts the item (a PutRequest, replacing any item with its key). Its `updated_at`
+    /// fields get the batch's time (one clock reading per batch) and its
+    /// `created_at` fields keep the struct's value: a batch cannot
+    /// condition its writes, so a put whose `created_at` is empty is
+    /// refused ([`Error::InvalidRequest`]) rather than risk replacing the
+    /// creation time of an item that exists; set it (an item read from
+    /// the table has it), or write new items with [`Db::create`]. Entities
+    /// with unique fields are refused too: their markers need a
+    /// transaction (see [`crate::unique`]).
     pub fn put<T: Entity>(self, item: &T) -> Self {
+        let stamp = Stamp::new(self.now, Created::Keep);
         self.push(item.primary_key(), || {
-            let mut encoded = item.to_item()?;
-            T::stamp(&mut encoded, false)?;
+            no_unique::<T>("put")?;
+            if !item.created_at_set() {
+                let field = T::TIMESTAMPS
+                    .iter()
+                    .find(|t| t.kind == TimeKind::Created)
+                    .map_or("created_at", |t| t.field);
+                return Err(Error::InvalidRequest(format!(
+                    "a batch put of `{}` with an empty `{field}` could replace the creation time of an item that exists (batch writes have no conditions); set `{field}`, or write the item with `put` or `create`",
+                    T::ENTITY_TYPE
+                )));
+            }
+            let encoded = item.to_item_stamped(&stamp)?;
             crate::size::check_item(T::ENTITY_TYPE, &encoded)?;
             Ok(BatchOp::Put(encoded))
         })
     }
 
-    /// Deletes the item with `key` (a DeleteRequest).
+    /// Deletes the item with `key` (a DeleteRequest). Refused for entities with unique
+    /// fields, whose markers must go in the same transaction: use
+    /// [`Db::delete`] for those.
     pub fn delete<T: Entity>(self, key: impl Into<PrimaryKey>) -> Self {
         let key = key.into();
         let item = key_item::<T::Table>(&key);
-        self.push(Ok(key), || Ok(BatchOp::Delete(item)))
+        self.push(Ok(key), || {
+            no_unique::<T>("delete")?;
+            Ok(BatchOp::Delete(item))
+        })
     }
 
     /// Sets how requests are sent and retried.
@@ -317,6 +345,18 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
                 cause: t.cause.map(Box::new),
             })
         }
+    }
+}
+
+/// Refuses a batch write of an entity with unique fields.
+fn no_unique<T: Entity>(what: &str) -> Result<(), Error> {
+    match T::UNIQUE.first() {
+        None => Ok(()),
+        Some(u) => Err(Error::InvalidRequest(format!(
+            "a batch cannot {what} `{}`: it has unique field `{}`, whose marker item must change in the same transaction, and batch writes are not transactional; use `db.{what}` (or a transaction) instead",
+            T::ENTITY_TYPE,
+            u.field
+        ))),
     }
 }
 

@@ -1,6 +1,7 @@
 //! [`Db`]: a handle on one table through one executor, with typed
 //! operations.
 
+use crate::clock::{Clock, Stamp};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
 use crate::exec::Executor;
@@ -13,7 +14,8 @@ use crate::transact::Transaction;
 use crate::value::{AttributeValue, Item};
 
 /// A handle on a table: the executor that reaches DynamoDB, the table name,
-/// and the secret that signs pagination cursors.
+/// the secret that signs pagination cursors, and the clock writes stamp
+/// automatic timestamps from.
 ///
 /// Cheap to share: wrap it in an `Arc` or clone the executor.
 #[derive(Debug, Clone)]
@@ -21,6 +23,7 @@ pub struct Db<E = crate::backend::SharedExecutor> {
     exec: E,
     table: String,
     cursor_secret: Vec<u8>,
+    clock: Clock,
 }
 
 #[cfg(feature = "client")]
@@ -72,6 +75,7 @@ impl<E: Executor> Db<E> {
             exec,
             table,
             cursor_secret,
+            clock: Clock::system(),
         }
     }
 
@@ -92,7 +96,34 @@ impl<E: Executor> Db<E> {
             exec: f(self.exec),
             table: self.table,
             cursor_secret: self.cursor_secret,
+            clock: self.clock,
         }
+    }
+
+    /// Stamps `#[attr(created_at)]` and `#[attr(updated_at)]` fields from
+    /// `clock` instead of the system clock: every write of this handle
+    /// (puts, creates, replaces, versioned puts, transactions, batch puts,
+    /// updates and upserts) reads it once. See [`crate::clock`].
+    ///
+    /// ```
+    /// # #[derive(singletable::Table)]
+    /// # #[table(name = "App")]
+    /// # struct App;
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use singletable::{Clock, Db};
+    ///
+    /// let at = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+    /// let db = Db::in_memory::<App>("App").unwrap().with_clock(Clock::fixed(at));
+    /// assert_eq!(db.clock().now(), at);
+    /// ```
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock writes stamp automatic timestamps from.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// The table name requests go to.
@@ -122,14 +153,15 @@ impl<E: Executor> Db<E> {
         &self.cursor_secret
     }
 
-    /// A PutItem of `item`, refused when it is over 400 KB.
+    /// A PutItem of `item` as `stamp` stamps it, refused when it is over
+    /// 400 KB.
     pub(crate) fn put_request<T: Entity>(
         &self,
-        mut item: Item,
+        item: &T,
+        stamp: &Stamp,
         condition: Option<Condition>,
     ) -> Result<PutItem, Error> {
-        let creating = matches!(&condition, Some(Condition::NotExists(_)));
-        T::stamp(&mut item, creating)?;
+        let item = item.to_item_stamped(stamp)?;
         crate::size::check_item(T::ENTITY_TYPE, &item)?;
         Ok(PutItem {
             table: self.table.clone(),
@@ -155,6 +187,7 @@ impl<E: Executor> Db<E> {
     /// exist yet; otherwise the stored version must equal `item`'s. The item
     /// is stored with the next version, and `item` is updated to it.
     /// A concurrent writer makes this fail with [`Error::VersionConflict`].
+    /// Version 0 writes like [`Db::create`], others like [`Db::put_if`].
     pub async fn put_versioned<T: Entity>(&self, item: &mut T) -> Result<(), Error> {
         let Some(attr) = T::VERSION else {
             return Err(Error::InvalidRequest(format!(
@@ -163,19 +196,19 @@ impl<E: Executor> Db<E> {
             )));
         };
         let current = item.version().unwrap_or(0);
-        let condition = if current == 0 {
-            not_exists::<T>()
-        } else {
-            Condition::eq(attr, AttributeValue::N(current.to_string()))
-        };
         let next = current + 1;
         item.set_version(next);
-        let encoded = item.to_item();
+        let result = if current == 0 {
+            self.create_item(&*item, true).await
+        } else {
+            let condition = Condition::eq(attr, AttributeValue::N(current.to_string()));
+            self.guarded_put(&*item, Some(condition), false)
+                .await
+                .map(drop)
+        };
         item.set_version(current);
-        let mut req = self.put_request::<T>(encoded?, Some(condition))?;
-        req.return_on_condition_failure = true;
-        match self.send_put::<T>(req).await {
-            Ok(_) => {
+        match result {
+            Ok(()) => {
                 item.set_version(next);
                 Ok(())
             }
@@ -195,27 +228,63 @@ impl<E: Executor> Db<E> {
     }
 
     /// PutItem: writes the item, replacing any item with the same key.
+    ///
+    /// `updated_at` fields get the write's time, `created_at` fields keep
+    /// the struct's value; an empty `created_at` becomes the stored item's
+    /// creation time when the item exists (a second PutItem, see
+    /// [`crate::clock`]), the write's time otherwise. With unique fields
+    /// (see [`crate::unique`]) it reads the stored item first (a strongly
+    /// consistent GetItem) and writes the item and the moves of its
+    /// markers in one TransactWriteItems, conditioned on the values read:
+    /// a value another item holds is [`Error::UniqueViolation`].
+    ///
+    /// ```
+    /// # #[derive(singletable::Table)]
+    /// # #[table(name = "App")]
+    /// # struct App;
+    /// #[derive(singletable::Entity)]
+    /// #[entity(table = App, rename_all = "camelCase")]
+    /// #[pk("PAGE#<id>")]
+    /// #[sk("PAGE")]
+    /// struct Page {
+    ///     id: String,
+    ///     #[attr(created_at)]
+    ///     created_at: String,
+    /// }
+    ///
+    /// # futures::executor::block_on(async {
+    /// let db = singletable::Db::in_memory::<App>("App").unwrap();
+    /// let page = Page { id: "p".into(), created_at: String::new() };
+    /// db.put(&page).await.unwrap(); // new: stamped now
+    /// let first = db.get::<Page>(Page::key("p").unwrap()).await.unwrap().unwrap();
+    /// db.put(&page).await.unwrap(); // exists: keeps the stored creation time
+    /// let again = db.get::<Page>(Page::key("p").unwrap()).await.unwrap().unwrap();
+    /// assert_eq!(again.created_at, first.created_at);
+    /// # });
+    /// ```
     pub async fn put<T: Entity>(&self, item: &T) -> Result<(), Error> {
         Self::unversioned::<T>()?;
-        let req = self.put_request::<T>(item.to_item()?, None)?;
-        self.send_put::<T>(req).await.map(drop)
+        self.guarded_put(item, None, false).await.map(drop)
     }
 
     /// PutItem that only creates: fails with [`Error::ConditionFailed`] when
-    /// an item with the same key exists.
+    /// an item with the same key exists. Every `created_at` and
+    /// `updated_at` field gets the write's time. With unique fields, one
+    /// TransactWriteItems of the put and a marker per unique value (see
+    /// [`crate::unique`]); a value another item holds is
+    /// [`Error::UniqueViolation`].
     pub async fn create<T: Entity>(&self, item: &T) -> Result<(), Error> {
-        let req = self.put_request::<T>(item.to_item()?, Some(not_exists::<T>()))?;
-        self.send_put::<T>(req).await.map(drop)
+        self.create_item(item, false).await
     }
 
     /// PutItem that only replaces: fails with [`Error::NotFound`] when no
-    /// item with the same key exists.
+    /// item with the same key exists. Timestamps and unique values as
+    /// [`Db::put`].
     pub async fn replace<T: Entity>(&self, item: &T) -> Result<(), Error> {
         Self::unversioned::<T>()?;
-        let req = self.put_request::<T>(item.to_item()?, Some(exists::<T>()))?;
-        match self.send_put::<T>(req).await {
+        match self.guarded_put(item, Some(exists::<T>()), false).await {
             Ok(_) => Ok(()),
-            Err(Error::ConditionFailed { .. }) => Err(Error::NotFound {
+            Err(Error::ConditionFailed { item: None }) => Err(Error::NotFound {
                 entity: T::ENTITY_TYPE,
             }),
             Err(e) => Err(e),
@@ -223,20 +292,30 @@ impl<E: Executor> Db<E> {
     }
 
     /// PutItem with a condition; on failure the current item comes back in
-    /// the error.
+    /// the error. Timestamps and unique values as [`Db::put`].
     pub async fn put_if<T: Entity>(&self, item: &T, condition: Condition) -> Result<(), Error> {
         Self::unversioned::<T>()?;
-        let mut req = self.put_request::<T>(item.to_item()?, Some(condition))?;
-        req.return_on_condition_failure = true;
-        self.send_put::<T>(req).await.map(drop)
+        self.guarded_put(item, Some(condition), false)
+            .await
+            .map(drop)
     }
 
-    /// PutItem returning the item it replaced, if any.
+    /// PutItem returning the item it replaced, if any. Timestamps as
+    /// [`Db::put`]; refused for entities with unique fields, whose puts are
+    /// transactions (which return no item): read the item first instead.
     pub async fn put_returning_old<T: Entity>(&self, item: &T) -> Result<Option<T>, Error> {
         Self::unversioned::<T>()?;
-        let mut req = self.put_request::<T>(item.to_item()?, None)?;
-        req.return_old = true;
-        self.send_put::<T>(req).await?.map(T::from_item).transpose()
+        if let Some(u) = T::UNIQUE.first() {
+            return Err(Error::InvalidRequest(format!(
+                "`put_returning_old` cannot return the item it replaces: `{}` has unique field `{}`, so its puts are transactions, which return no item; read the item with `get_consistent` and write it with `put`",
+                T::ENTITY_TYPE,
+                u.field
+            )));
+        }
+        self.guarded_put(item, None, true)
+            .await?
+            .map(T::from_item)
+            .transpose()
     }
 
     /// GetItem, eventually consistent (half the cost of a consistent read).
@@ -282,33 +361,38 @@ impl<E: Executor> Db<E> {
         self.get_with::<T>(key.into(), false, true).await
     }
 
-    /// DeleteItem. Deleting a missing item is not an error.
+    /// DeleteItem. Deleting a missing item is not an error. For an entity
+    /// with unique fields, a strongly consistent GetItem then one
+    /// TransactWriteItems that deletes the item and its markers (see
+    /// [`crate::unique`]).
     pub async fn delete<T: Entity>(&self, key: impl Into<PrimaryKey>) -> Result<(), Error> {
-        let req = self.delete_request::<T>(key.into(), None, false);
-        self.send_delete::<T>(req).await.map(drop)
+        self.guarded_delete::<T>(key.into(), None, false)
+            .await
+            .map(drop)
     }
 
     /// DeleteItem returning the deleted item, `None` when there was none.
+    /// Unique fields as [`Db::delete`].
     pub async fn delete_returning<T: Entity>(
         &self,
         key: impl Into<PrimaryKey>,
     ) -> Result<Option<T>, Error> {
-        let req = self.delete_request::<T>(key.into(), None, true);
-        self.send_delete::<T>(req)
+        self.guarded_delete::<T>(key.into(), None, true)
             .await?
             .map(T::from_item)
             .transpose()
     }
 
-    /// DeleteItem with a condition.
+    /// DeleteItem with a condition; on failure the current item comes back
+    /// in the error. Unique fields as [`Db::delete`].
     pub async fn delete_if<T: Entity>(
         &self,
         key: impl Into<PrimaryKey>,
         condition: Condition,
     ) -> Result<(), Error> {
-        let mut req = self.delete_request::<T>(key.into(), Some(condition), false);
-        req.return_on_condition_failure = true;
-        self.send_delete::<T>(req).await.map(drop)
+        self.guarded_delete::<T>(key.into(), Some(condition), false)
+            .await
+            .map(drop)
     }
 
     pub(crate) fn delete_request<T: Entity>(
@@ -378,13 +462,16 @@ impl<E: Executor> Db<E> {
     }
 
     /// PutItem of an entity, in its span.
-    async fn send_put<T: Entity>(&self, req: PutItem) -> Result<Option<Item>, Error> {
+    pub(crate) async fn send_put<T: Entity>(&self, req: PutItem) -> Result<Option<Item>, Error> {
         let span = crate::trace::span("PutItem", &self.table, &entity::<T>());
         crate::trace::traced(span, self.exec.put_item(req)).await
     }
 
     /// DeleteItem of an entity, in its span.
-    async fn send_delete<T: Entity>(&self, req: DeleteItem) -> Result<Option<Item>, Error> {
+    pub(crate) async fn send_delete<T: Entity>(
+        &self,
+        req: DeleteItem,
+    ) -> Result<Option<Item>, Error> {
         let span = crate::trace::span("DeleteItem", &self.table, &entity::<T>());
         crate::trace::traced(span, self.exec.delete_item(req)).await
     }

@@ -9,8 +9,8 @@ use crate::entity::Table;
 mod checks;
 
 pub use checks::{
-    IndexCollision, index_collision, index_queries_leak, keys_overlap, primary_keys_collide,
-    scope_leaks, sharded_keys_overlap, table_queries_leak,
+    IndexCollision, index_collision, index_queries_leak, keys_overlap, partition_holds_markers,
+    primary_keys_collide, scope_leaks, sharded_keys_overlap, table_queries_leak,
 };
 
 /// One `#`-delimited segment of a key template: literal text, optionally

@@ -95,28 +95,41 @@ pub trait Entity: Sized {
     /// The stored name of the `#[attr(version)]` field, if any.
     const VERSION: Option<&'static str> = None;
 
-    /// Sets the automatic timestamps in an encoded item: `created_at` fields
-    /// when `creating`, `updated_at` fields always.
-    fn stamp(item: &mut Item, creating: bool) -> Result<(), Error> {
-        let _ = (item, creating);
-        Ok(())
-    }
-
     /// The stored fields an upsert must set when it may create the item:
     /// every field without a default, automatic timestamp or version (each
     /// says whether its type reads an absent attribute anyway).
     const REQUIRED: &'static [Required] = &[];
 
-    /// The stored name of the `#[attr(created_at)]` field and a function
-    /// giving its current value, for upserts.
-    fn created_at() -> Option<(&'static str, NowFn)> {
-        None
+    /// The `#[attr(created_at)]` and `#[attr(updated_at)]` fields, which
+    /// updates and upserts stamp (see [`crate::clock`]).
+    const TIMESTAMPS: &'static [crate::clock::AutoTime] = &[];
+
+    /// The `#[attr(unique)]` fields, whose values keep marker items (see
+    /// [`crate::unique`]).
+    const UNIQUE: &'static [UniqueField] = &[];
+
+    /// Encodes the item as a write stamped with `stamp` stores it: the
+    /// automatic timestamps are set first (see [`crate::clock::Created`]),
+    /// then every key attribute is built from the stamped values. Entities
+    /// without automatic timestamps encode as [`Entity::to_item`].
+    fn to_item_stamped(&self, stamp: &crate::clock::Stamp) -> Result<Item, Error> {
+        let _ = stamp;
+        self.to_item()
     }
 
-    /// The stored name of the `#[attr(updated_at)]` field and a function
-    /// giving its current value, for updates.
-    fn updated_at() -> Option<(&'static str, NowFn)> {
-        None
+    /// Whether every `#[attr(created_at)]` field holds a time (none is
+    /// empty, see [`crate::clock::Timestamp::is_unset`]); `true` for
+    /// entities without one.
+    fn created_at_set(&self) -> bool {
+        true
+    }
+
+    /// The fields secondary-index keys and sparse conditions are built from
+    /// (primary-key fields aside), with their key parts, for
+    /// [`Update::knowing`](crate::Update::knowing). Used by generated code.
+    #[doc(hidden)]
+    fn held_fields(&self) -> Vec<HeldField> {
+        Vec::new()
     }
 
     /// The optimistic-locking version, if the entity has one.
@@ -230,8 +243,32 @@ pub struct Required {
     pub absent_ok: fn() -> bool,
 }
 
-/// Gives the current time as an attribute value (automatic timestamps).
-pub type NowFn = fn() -> Result<crate::value::AttributeValue, Error>;
+/// A `#[attr(unique)]` field, as the derive describes it (see
+/// [`crate::unique`]).
+#[derive(Debug, Clone, Copy)]
+pub struct UniqueField {
+    /// The Rust field name.
+    pub field: &'static str,
+    /// The stored attribute name.
+    pub attribute: &'static str,
+    /// The key part of a stored value (`None` for a value that holds no
+    /// marker, such as `None`).
+    pub part: fn(&crate::value::AttributeValue) -> Result<Option<String>, Error>,
+}
+
+/// A field of an item an update was given with
+/// [`Update::knowing`](crate::Update::knowing): where it is stored and its
+/// key part (`None` for a sparse condition field used in no template).
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct HeldField {
+    /// The Rust field name.
+    pub field: &'static str,
+    /// The stored attribute name.
+    pub attribute: &'static str,
+    /// The field's key part.
+    pub part: Option<Result<String, Error>>,
+}
 
 /// Where a [`Partition`] lies: the table (and its local indexes, which
 /// share the table's partition key).

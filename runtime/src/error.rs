@@ -166,6 +166,16 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A write would give a `#[attr(unique)]` field a value that another
+    /// item holds: the value's marker item belongs to that item (see
+    /// [`crate::unique`]). Nothing was written.
+    #[error("another `{entity}` already has this `{field}`")]
+    UniqueViolation {
+        /// Entity written.
+        entity: &'static str,
+        /// The unique field (Rust name).
+        field: &'static str,
+    },
     /// A field failed a declared validation, checked before every write.
     #[error("validation failed for `{entity}.{field}`: {message}")]
     Validation {

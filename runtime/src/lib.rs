@@ -11,6 +11,7 @@ mod admin;
 pub mod backend;
 pub mod batch;
 pub mod capacity;
+pub mod clock;
 #[doc(hidden)]
 pub mod collection;
 pub mod db;
@@ -23,6 +24,7 @@ pub mod error;
 pub mod exec;
 pub mod expr;
 pub mod fields;
+mod guarded;
 pub mod key;
 pub mod page;
 pub mod query;
@@ -35,11 +37,13 @@ mod timestamp;
 pub mod trace;
 pub mod transact;
 pub mod ttl;
+pub mod unique;
 pub mod update;
 pub mod value;
 
 pub use backend::{Backend, SharedExecutor};
 pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
+pub use clock::Clock;
 pub use db::Db;
 #[cfg(feature = "embedded")]
 pub use embedded::Embedded;
@@ -64,10 +68,13 @@ pub use value::{Attr, AttributeValue, Blob, Item};
 /// Used by generated code only; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
     pub use crate::design::{
         AccessShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape, KeySeg, KeyShape,
-        cardinality, index_collision, primary_keys_collide, table_queries_leak,
+        cardinality, index_collision, partition_holds_markers, primary_keys_collide,
+        table_queries_leak,
     };
+    pub use crate::entity::HeldField;
     pub use crate::entity::markers::*;
     pub use crate::entity::{
         GsiAttrs, LsiAttrs, TableAttrs, contains, gsi_attrs, index_projection, lsi_attrs, str_eq,
@@ -81,7 +88,8 @@ pub mod __private {
     pub use crate::query::{Target, entity_type_of, unknown_type};
     pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
     pub use crate::shard::{shard_of, with_shard};
-    pub use crate::ttl::{EpochSeconds, Timestamp, stamp, ttl_from_attr};
+    pub use crate::ttl::{EpochSeconds, ttl_from_attr};
+    pub use crate::unique::{UniquePart, UniquePartFallback, assert_unique};
     pub use crate::update::{IndexKeys, KeyTemplate, Seg, When};
     pub use crate::value::wrong_type;
     pub use ::aws_sdk_dynamodb::types::AttributeValue;

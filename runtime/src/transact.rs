@@ -1,5 +1,8 @@
 //! TransactWriteItems as a typed builder.
 
+use std::time::SystemTime;
+
+use crate::clock::{Created, Stamp};
 use crate::db::{Db, exists, key_item, not_exists};
 use crate::entity::Entity;
 use crate::error::Error;
@@ -8,6 +11,7 @@ use crate::expr::Condition;
 use crate::fields::Cond;
 use crate::key::PrimaryKey;
 use crate::request::{ConditionCheck, TransactWrite, TransactWriteOp};
+use crate::unique::MarkerOp;
 use crate::update::Update;
 
 /// DynamoDB's limit of operations in one transaction.
@@ -18,12 +22,23 @@ pub const MAX_TRANSACTION_OPS: usize = 100;
 /// operation costs twice a plain write.
 ///
 /// When DynamoDB cancels it, [`Error::TransactionCanceled`] lists one reason
-/// per operation, at the operation's position in the order they were added.
+/// per operation, at the operation's position in the order they were added;
+/// a unique value's marker claimed by another item is
+/// [`Error::UniqueViolation`] instead. The marker writes of unique values
+/// (see [`crate::unique`]) follow the operation that needs them, count
+/// against the 100 operations, and shift the positions of later ones.
+///
+/// All the transaction's automatic timestamps hold one reading of the
+/// handle's clock, taken when the transaction is started.
 #[must_use = "a transaction does nothing until `execute` is awaited"]
 pub struct Transaction<'a, E> {
     db: &'a Db<E>,
     ops: Vec<TransactWriteOp>,
     keys: Vec<PrimaryKey>,
+    /// Marker writes of unique values, at their positions in `ops`.
+    markers: Vec<(usize, MarkerOp)>,
+    /// The one clock reading of the transaction's stamps.
+    now: SystemTime,
     token: Option<String>,
     error: Option<Error>,
 }
@@ -34,9 +49,40 @@ impl<'a, E: Executor> Transaction<'a, E> {
             db,
             ops: Vec::new(),
             keys: Vec::new(),
+            markers: Vec::new(),
+            now: db.clock().now(),
             token: None,
             error: None,
         }
+    }
+
+    /// Adds marker writes after the operation that needs them.
+    fn push_markers(mut self, markers: Vec<MarkerOp>) -> Self {
+        for m in markers {
+            let op = m.op.clone();
+            let key = m.key.clone();
+            self = self.push(Ok(key), || Ok(op));
+            if self.error.is_some() {
+                return self;
+            }
+            self.markers.push((self.ops.len() - 1, m));
+        }
+        self
+    }
+
+    /// Refuses a write of an entity with unique fields that needs the
+    /// stored item's values, which a transaction cannot read.
+    fn unique_refused<T: Entity>(&mut self, what: &str) -> bool {
+        let Some(u) = T::UNIQUE.first() else {
+            return false;
+        };
+        self.error.get_or_insert(Error::InvalidRequest(format!(
+            "a transaction cannot {what} `{}`: it has unique field `{}`, whose old value's marker needs the stored item; use `db.{}` outside a transaction, or `update(...).knowing(&item)` here",
+            T::ENTITY_TYPE,
+            u.field,
+            if what == "delete" { "delete" } else { "put" },
+        )));
+        true
     }
 
     fn push(
@@ -68,41 +114,88 @@ impl<'a, E: Executor> Transaction<'a, E> {
         self
     }
 
-    fn put_op<T: Entity>(self, item: &T, condition: Option<Condition>) -> Self {
+    fn put_op<T: Entity>(mut self, item: &T, condition: Option<Condition>) -> Self {
+        if self.unique_refused::<T>("put") {
+            return self;
+        }
         let db = self.db;
+        let stamp = Stamp::new(self.now, Created::Keep);
+        // No stored creation time at hand: an empty `created_at` also
+        // requires the stored item to have none.
+        let guard = crate::guarded::no_stored_creation_time(item);
+        let condition = match (condition, guard) {
+            (Some(c), Some(g)) => Some(c.and(g)),
+            (c, g) => c.or(g),
+        };
         self.push(item.primary_key(), || {
-            let mut put = db.put_request::<T>(item.to_item()?, condition)?;
+            let mut put = db.put_request::<T>(item, &stamp, condition)?;
             put.return_on_condition_failure = true;
             Ok(TransactWriteOp::Put(put))
         })
     }
 
-    /// Puts the item, replacing any item with its key.
+    /// Puts the item, replacing any item with its key. Its `updated_at`
+    /// fields get the transaction's time; an empty `created_at` gets it
+    /// too, and the put then requires that the stored item has no creation
+    /// time (see [`crate::clock`]). Refused for entities with unique fields.
     pub fn put<T: Entity>(self, item: &T) -> Self {
         self.put_op(item, None)
     }
 
-    /// Puts the item only if no item has its key.
+    /// Puts the item only if no item has its key; its timestamps get the
+    /// transaction's time. For an entity with unique fields, also claims
+    /// the marker of each unique value (see [`crate::unique`]); a value
+    /// another item holds fails the transaction with
+    /// [`Error::UniqueViolation`].
     pub fn create<T: Entity>(self, item: &T) -> Self {
-        self.put_op(item, Some(not_exists::<T>()))
+        let db = self.db;
+        let stamp = Stamp::new(self.now, Created::Now);
+        let mut encoded = None;
+        let mut s = self.push(item.primary_key(), || {
+            let mut put = db.put_request::<T>(item, &stamp, Some(not_exists::<T>()))?;
+            put.return_on_condition_failure = true;
+            encoded = Some(put.item.clone());
+            Ok(TransactWriteOp::Put(put))
+        });
+        if T::UNIQUE.is_empty() || s.error.is_some() {
+            return s;
+        }
+        let markers = item.primary_key().and_then(|owner| {
+            crate::unique::moves::<T>(db.table_name(), &owner, None, encoded.as_ref())
+        });
+        match markers {
+            Ok(markers) => s.push_markers(markers),
+            Err(e) => {
+                s.error.get_or_insert(e);
+                s
+            }
+        }
     }
 
-    /// Puts the item only if an item with its key exists.
+    /// Puts the item only if an item with its key exists. Timestamps as
+    /// [`Transaction::put`]; refused for entities with unique fields.
     pub fn replace<T: Entity>(self, item: &T) -> Self {
         self.put_op(item, Some(exists::<T>()))
     }
 
     /// Puts the item only if `condition` holds on the stored item.
+    /// Timestamps as [`Transaction::put`]; refused for entities with
+    /// unique fields.
     pub fn put_if<T: Entity>(self, item: &T, condition: Condition) -> Self {
         self.put_op(item, Some(condition))
     }
 
     /// Deletes the item with `key`, if `condition` holds (when given).
+    /// Refused for entities with unique fields (their markers need the
+    /// stored values): use [`Db::delete`] for those.
     pub fn delete<T: Entity>(
-        self,
+        mut self,
         key: impl Into<PrimaryKey>,
         condition: Option<Condition>,
     ) -> Self {
+        if self.unique_refused::<T>("delete") {
+            return self;
+        }
         let key = key.into();
         let db = self.db;
         let k = key.clone();
@@ -128,17 +221,24 @@ impl<'a, E: Executor> Transaction<'a, E> {
         })
     }
 
-    /// Adds an update (with its conditions, version check and index key
-    /// rewrites).
+    /// Adds an update (with its conditions, version check, stamps at the
+    /// transaction's time, index key rewrites, and the marker moves of the
+    /// unique values it changes).
     pub fn update<T: Entity>(self, update: Update<T>) -> Self {
         let key = update.key().clone();
         let table = self.db.table_name().to_owned();
-        self.push(Ok(key), || {
-            Ok(TransactWriteOp::Update(update.into_request(&table)?))
-        })
+        let now = self.now;
+        let mut markers = Vec::new();
+        let s = self.push(Ok(key), || {
+            let write = update.into_write(&table, now)?;
+            markers = write.markers;
+            Ok(TransactWriteOp::Update(write.request))
+        });
+        s.push_markers(markers)
     }
 
-    /// Puts the item only if the typed `condition` holds.
+    /// Puts the item only if the typed `condition` holds. Timestamps as
+    /// [`Transaction::put`]; refused for entities with unique fields.
     pub fn put_when<T: Entity>(self, item: &T, condition: Cond<T>) -> Self {
         match condition.into_condition() {
             Ok(c) => self.put_op(item, Some(c)),
@@ -181,12 +281,22 @@ impl<'a, E: Executor> Transaction<'a, E> {
                 self.ops.len()
             )));
         }
-        self.db
+        let result = self
+            .db
             .run_transaction(TransactWrite {
                 ops: self.ops,
                 token: self.token,
             })
-            .await
+            .await;
+        match result {
+            Err(Error::TransactionCanceled { reasons }) => {
+                let markers: Vec<(usize, &MarkerOp)> =
+                    self.markers.iter().map(|(i, m)| (*i, m)).collect();
+                Err(crate::unique::violation(&reasons, &markers)
+                    .unwrap_or(Error::TransactionCanceled { reasons }))
+            }
+            other => other,
+        }
     }
 }
 

@@ -24,6 +24,7 @@ mod embedded;
 mod integrity;
 mod item_codec;
 mod key_codec;
+mod keys_in_sync;
 mod lints;
 mod pagination;
 mod reserved;
