@@ -20,12 +20,12 @@
 //!
 //! let mut item = Item::new();
 //! item.insert("PK".into(), AttributeValue::S("USER#1".into())); // 2 + 6
-//! item.insert("n".into(), AttributeValue::N("-1.5".into()));    // 1 + 3
+//! item.insert("n".into(), AttributeValue::N("-1.5".into()));    // 1 + 4
 //! item.insert(
 //!     "l".into(),
 //!     AttributeValue::L(vec![AttributeValue::Bool(true)]),      // 1 + 3 + 1 + 1
 //! );
-//! assert_eq!(size::item_size(&item), 8 + 4 + 6);
+//! assert_eq!(size::item_size(&item), 8 + 5 + 6);
 //! ```
 
 use crate::error::Error;
@@ -44,7 +44,7 @@ pub const MAX_ITEM_BYTES: usize = 400 * 1024;
 ///
 /// assert_eq!(number_size("0"), 1);
 /// assert_eq!(number_size("5"), 2);
-/// assert_eq!(number_size("-1.5"), 3);
+/// assert_eq!(number_size("-1.5"), 4); // two pairs, exponent, terminator
 /// assert_eq!(number_size("100"), 2);
 /// ```
 pub fn number_size(n: &str) -> usize {
