@@ -17,6 +17,7 @@ mod item_codec;
 mod key_codec;
 mod lints;
 mod pagination;
+mod paths;
 mod reserved;
 mod shop;
 mod support;
