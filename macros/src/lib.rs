@@ -49,7 +49,11 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
     entity::derive(&input).into()
 }
 
-/// A nested struct stored as a map attribute (`M`).
+/// A nested struct stored as a map attribute (`M`), with the field
+/// options of an entity (`rename`, `skip`, `default`, validations). It
+/// also implements `singletable::Document` and generates `<Name>Fields`,
+/// the handles typed paths pick a field from:
+/// `Order::fields().address.field(|a| a.city)`.
 #[proc_macro_derive(Document, attributes(document, attr))]
 pub fn derive_document(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

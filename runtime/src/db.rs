@@ -6,6 +6,7 @@ use crate::entity::{Entity, Table};
 use crate::error::Error;
 use crate::exec::Executor;
 use crate::expr::Condition;
+use crate::fields::Cond;
 use crate::key::PrimaryKey;
 use crate::query::OtherTypes;
 use crate::reader::{AttrReader, ReadEach};
@@ -291,9 +292,45 @@ impl<E: Executor> Db<E> {
         }
     }
 
-    /// PutItem with a condition; on failure the current item comes back in
-    /// the error. Timestamps and unique values as [`Db::put`].
-    pub async fn put_if<T: Entity>(&self, item: &T, condition: Condition) -> Result<(), Error> {
+    /// PutItem only if the typed `condition` holds on the stored item (an
+    /// absent item has no attributes: `f.x.not_exists()` holds, `f.x.eq(..)`
+    /// does not). On failure, [`Error::ConditionFailed`] with the current
+    /// item.
+    ///
+    /// ```
+    /// use singletable::{Db, Entity, Error, FieldPath, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity, Debug, Clone)]
+    /// #[entity(table = App, name = "Account")]
+    /// #[pk("ACCOUNT#<id>")]
+    /// #[sk("ACCOUNT")]
+    /// pub struct Account { pub id: String, pub status: String }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> singletable::Result<()> {
+    /// let db = Db::in_memory::<App>("App")?;
+    /// let f = Account::fields();
+    /// let open = Account { id: "a".into(), status: "OPEN".into() };
+    /// db.put(&open).await?;
+    /// let closed = Account { status: "CLOSED".into(), ..open };
+    /// db.put_if(&closed, f.status.eq("OPEN")).await?;
+    /// let err = db.put_if(&closed, f.status.eq("OPEN")).await.unwrap_err();
+    /// assert!(matches!(err, Error::ConditionFailed { .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn put_if<T: Entity>(&self, item: &T, condition: Cond<T>) -> Result<(), Error> {
+        self.put_if_raw(item, condition.into_condition()?).await
+    }
+
+    /// [`Db::put_if`] with an untyped [`Condition`], for conditions the
+    /// field handles cannot express (on attributes the entity does not
+    /// declare).
+    pub async fn put_if_raw<T: Entity>(&self, item: &T, condition: Condition) -> Result<(), Error> {
         Self::unversioned::<T>()?;
         self.guarded_put(item, Some(condition), false)
             .await
@@ -383,9 +420,20 @@ impl<E: Executor> Db<E> {
             .transpose()
     }
 
-    /// DeleteItem with a condition; on failure the current item comes back
-    /// in the error. Unique fields as [`Db::delete`].
+    /// DeleteItem only if the typed `condition` holds on the stored item;
+    /// on failure, [`Error::ConditionFailed`] with the current item. A
+    /// condition that needs the item (`f.x.eq(..)`) fails on a missing one.
     pub async fn delete_if<T: Entity>(
+        &self,
+        key: impl Into<PrimaryKey>,
+        condition: Cond<T>,
+    ) -> Result<(), Error> {
+        self.delete_if_raw::<T>(key, condition.into_condition()?)
+            .await
+    }
+
+    /// [`Db::delete_if`] with an untyped [`Condition`].
+    pub async fn delete_if_raw<T: Entity>(
         &self,
         key: impl Into<PrimaryKey>,
         condition: Condition,

@@ -26,6 +26,7 @@ pub mod expr;
 pub mod fields;
 mod guarded;
 pub mod key;
+pub mod nested;
 pub mod page;
 pub mod query;
 pub mod reader;
@@ -56,8 +57,9 @@ pub use error::{
 pub use exec::SdkExecutor;
 pub use exec::{Counting, Executor};
 pub use expr::{Cmp, Condition, Operand, SortCondition};
-pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, StringPath};
+pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, StringPath, ValueFor};
 pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
+pub use nested::{DocField, Document, Entry, Nested};
 pub use query::{Decode, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Query};
 pub use request::ReturnValues;
 pub use shard::ShardedQuery;

@@ -301,9 +301,55 @@ impl<T, I> Query<T, I> {
         self
     }
 
-    /// Keeps only items matching `filter`, evaluated by DynamoDB after
-    /// reading: it saves bandwidth, not read capacity.
-    pub fn filter(mut self, filter: Condition) -> Self {
+    /// Keeps only items matching the typed `filter` (a `FilterExpression`,
+    /// evaluated by DynamoDB after reading: it saves bandwidth, not read
+    /// capacity, and `limit` counts the items read before it). Filters
+    /// added one after the other must all hold.
+    ///
+    /// A query of an entity takes that entity's conditions
+    /// (`Order::fields().status.eq("SHIPPED")`); a query of a collection
+    /// takes its members' conditions through
+    /// [`Cond::in_collection`](crate::Cond::in_collection), each holding
+    /// for the items of its entity only.
+    ///
+    /// ```
+    /// use singletable::{Db, Entity, FieldPath, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity, Debug, Clone)]
+    /// #[entity(table = App, name = "Task")]
+    /// #[pk("LIST#<list>")]
+    /// #[sk("TASK#<id>")]
+    /// #[access(tasks)]
+    /// pub struct Task { pub list: String, pub id: String, pub status: String }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> singletable::Result<()> {
+    /// let db = Db::in_memory::<App>("App")?;
+    /// for (id, status) in [("1", "OPEN"), ("2", "DONE"), ("3", "OPEN")] {
+    ///     db.put(&Task { list: "l".into(), id: id.into(), status: status.into() }).await?;
+    /// }
+    /// let open = Task::tasks("l").filter(Task::fields().status.eq("OPEN")).all(&db).await?;
+    /// assert_eq!(open.len(), 2);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn filter(mut self, filter: crate::fields::Cond<T>) -> Self {
+        match filter.into_condition() {
+            Ok(c) => self.filter_raw(c),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                self
+            }
+        }
+    }
+
+    /// [`Query::filter`] with an untyped [`Condition`], for attributes the
+    /// field handles do not name.
+    pub fn filter_raw(mut self, filter: Condition) -> Self {
         self.filter = Some(match self.filter.take() {
             Some(f) => f.and(filter),
             None => filter,
@@ -631,7 +677,7 @@ impl<T: Decode, I> Query<T, I> {
             let now = crate::ttl::now_epoch();
             self.filter = Some(
                 Condition::Compare(
-                    crate::expr::Operand::Path(ttl.to_owned()),
+                    crate::expr::Operand::Path(ttl.into()),
                     crate::expr::Cmp::Le,
                     crate::expr::Operand::Value(AttributeValue::N(now.to_string())),
                 )

@@ -2,7 +2,7 @@
 //! here as data first, then handed to an [`Executor`](crate::exec::Executor),
 //! which turns it into SDK calls (or, in tests, counts or alters it).
 
-use crate::expr::{Condition, KeyCondition};
+use crate::expr::{Condition, KeyCondition, Path, PathRef};
 use crate::value::Item;
 
 /// GetItem: one item by its full primary key.
@@ -177,6 +177,11 @@ pub enum SetValue {
 }
 
 /// One action of an update expression.
+///
+/// `Set`, `Remove`, `Add` and `Delete` name a top-level attribute (the
+/// form key maintenance writes); the `…At` variants take any document path
+/// (`address.city`, `reviewers.ana`, `lines[3]`). [`UpdateAction::set`] and
+/// the other constructors pick the right one.
 #[derive(Debug, Clone, PartialEq)]
 pub enum UpdateAction {
     /// `SET name = …`
@@ -187,6 +192,97 @@ pub enum UpdateAction {
     Add(String, crate::value::AttributeValue),
     /// `DELETE name :v`: removes elements from a set.
     Delete(String, crate::value::AttributeValue),
+    /// `SET path = …`: the parent of `path` must exist (a map for a key, a
+    /// list for an index); an index past the end of a list appends.
+    SetAt(Path, SetValue),
+    /// `REMOVE path`: removes a map entry, or a list element (the later
+    /// elements move down).
+    RemoveAt(Path),
+    /// `ADD path :v`, below a top-level attribute.
+    AddAt(Path, crate::value::AttributeValue),
+    /// `DELETE path :v`, below a top-level attribute.
+    DeleteAt(Path, crate::value::AttributeValue),
+}
+
+/// What an [`UpdateAction`] does, whatever form its path has.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ActionKind<'a> {
+    /// `SET`
+    Set(&'a SetValue),
+    /// `REMOVE`
+    Remove,
+    /// `ADD`
+    Add(&'a crate::value::AttributeValue),
+    /// `DELETE`
+    Delete(&'a crate::value::AttributeValue),
+}
+
+impl UpdateAction {
+    /// `SET path = …`, in the form that fits the path.
+    ///
+    /// ```
+    /// use singletable::expr::Path;
+    /// use singletable::request::{SetValue, UpdateAction};
+    /// use singletable::AttributeValue;
+    ///
+    /// let one = || SetValue::Value(AttributeValue::N("1".into()));
+    /// let top = UpdateAction::set(Path::new("hits"), one());
+    /// assert_eq!(top, UpdateAction::Set("hits".into(), one()));
+    /// let below = UpdateAction::set(Path::new("hits").key("2024-05"), one());
+    /// assert_eq!(below.path().steps.len(), 1);
+    /// ```
+    pub fn set(path: Path, value: SetValue) -> Self {
+        match path.into_attribute() {
+            Ok(a) => Self::Set(a, value),
+            Err(p) => Self::SetAt(p, value),
+        }
+    }
+
+    /// `REMOVE path`, in the form that fits the path.
+    pub fn remove(path: Path) -> Self {
+        match path.into_attribute() {
+            Ok(a) => Self::Remove(a),
+            Err(p) => Self::RemoveAt(p),
+        }
+    }
+
+    /// `ADD path :v`, in the form that fits the path.
+    pub fn add(path: Path, value: crate::value::AttributeValue) -> Self {
+        match path.into_attribute() {
+            Ok(a) => Self::Add(a, value),
+            Err(p) => Self::AddAt(p, value),
+        }
+    }
+
+    /// `DELETE path :v`, in the form that fits the path.
+    pub fn delete(path: Path, value: crate::value::AttributeValue) -> Self {
+        match path.into_attribute() {
+            Ok(a) => Self::Delete(a, value),
+            Err(p) => Self::DeleteAt(p, value),
+        }
+    }
+
+    /// The path the action writes.
+    pub fn path(&self) -> PathRef<'_> {
+        match self {
+            Self::Set(a, _) | Self::Remove(a) | Self::Add(a, _) | Self::Delete(a, _) => {
+                PathRef::attribute(a)
+            }
+            Self::SetAt(p, _) | Self::RemoveAt(p) | Self::AddAt(p, _) | Self::DeleteAt(p, _) => {
+                p.as_ref()
+            }
+        }
+    }
+
+    /// What the action does.
+    pub fn kind(&self) -> ActionKind<'_> {
+        match self {
+            Self::Set(_, v) | Self::SetAt(_, v) => ActionKind::Set(v),
+            Self::Remove(_) | Self::RemoveAt(_) => ActionKind::Remove,
+            Self::Add(_, v) | Self::AddAt(_, v) => ActionKind::Add(v),
+            Self::Delete(_, v) | Self::DeleteAt(_, v) => ActionKind::Delete(v),
+        }
+    }
 }
 
 /// UpdateItem: changes attributes of one item in place (creating it if

@@ -88,10 +88,19 @@ impl<T> ShardedQuery<T> {
         }
     }
 
-    /// Keeps only items matching `filter` (does not reduce read cost).
-    pub fn filter(self, filter: Condition) -> Self {
+    /// Keeps only items matching the typed `filter` (does not reduce read
+    /// cost); see [`Query::filter`].
+    pub fn filter(self, filter: crate::fields::Cond<T>) -> Self {
         Self {
             base: self.base.filter(filter),
+            ..self
+        }
+    }
+
+    /// [`ShardedQuery::filter`] with an untyped [`Condition`].
+    pub fn filter_raw(self, filter: Condition) -> Self {
+        Self {
+            base: self.base.filter_raw(filter),
             ..self
         }
     }

@@ -178,25 +178,81 @@ impl<'a, E: Executor> Transaction<'a, E> {
         self.put_op(item, Some(exists::<T>()))
     }
 
-    /// Puts the item only if `condition` holds on the stored item.
+    /// Puts the item only if the typed `condition` holds on the stored item.
     /// Timestamps as [`Transaction::put`]; refused for entities with
     /// unique fields.
-    pub fn put_if<T: Entity>(self, item: &T, condition: Condition) -> Self {
+    pub fn put_if<T: Entity>(self, item: &T, condition: Cond<T>) -> Self {
+        match condition.into_condition() {
+            Ok(c) => self.put_op(item, Some(c)),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// [`Transaction::put_if`] with an untyped [`Condition`].
+    pub fn put_if_raw<T: Entity>(self, item: &T, condition: Condition) -> Self {
         self.put_op(item, Some(condition))
     }
 
-    /// Deletes the item with `key`, if `condition` holds (when given).
-    /// Refused for entities with unique fields (their markers need the
-    /// stored values): use [`Db::delete`] for those.
-    pub fn delete<T: Entity>(
-        mut self,
+    fn fail(mut self, e: Error) -> Self {
+        self.error.get_or_insert(e);
+        self
+    }
+
+    /// Deletes the item with `key`. Refused for entities with unique fields
+    /// (their markers need the stored values): use [`Db::delete`] for those.
+    pub fn delete<T: Entity>(self, key: impl Into<PrimaryKey>) -> Self {
+        self.delete_op::<T>(key.into(), None)
+    }
+
+    /// Deletes the item with `key` only if the typed `condition` holds.
+    ///
+    /// ```
+    /// use singletable::{Db, Entity, Error, FieldPath, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity, Debug, Clone)]
+    /// #[entity(table = App, name = "Seat")]
+    /// #[pk("SEAT#<id>")]
+    /// #[sk("SEAT")]
+    /// pub struct Seat { pub id: String, pub holder: Option<String> }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> singletable::Result<()> {
+    /// let db = Db::in_memory::<App>("App")?;
+    /// let f = Seat::fields();
+    /// db.put(&Seat { id: "a1".into(), holder: Some("ana".into()) }).await?;
+    /// // One TransactWriteItems: the seat goes only if ana still holds it.
+    /// db.transaction()
+    ///     .delete_if::<Seat>(Seat::key("a1")?, f.holder.eq("ana"))
+    ///     .execute()
+    ///     .await?;
+    /// assert!(db.get::<Seat>(Seat::key("a1")?).await?.is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn delete_if<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Cond<T>) -> Self {
+        match condition.into_condition() {
+            Ok(c) => self.delete_op::<T>(key.into(), Some(c)),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// [`Transaction::delete_if`] with an untyped [`Condition`].
+    pub fn delete_if_raw<T: Entity>(
+        self,
         key: impl Into<PrimaryKey>,
-        condition: Option<Condition>,
+        condition: Condition,
     ) -> Self {
+        self.delete_op::<T>(key.into(), Some(condition))
+    }
+
+    fn delete_op<T: Entity>(mut self, key: PrimaryKey, condition: Option<Condition>) -> Self {
         if self.unique_refused::<T>("delete") {
             return self;
         }
-        let key = key.into();
         let db = self.db;
         let k = key.clone();
         self.push(Ok(key), || {
@@ -206,8 +262,17 @@ impl<'a, E: Executor> Transaction<'a, E> {
         })
     }
 
-    /// Requires `condition` on the item with `key`, without writing it.
+    /// Requires the typed `condition` on the item with `key`, without
+    /// writing it (a ConditionCheck).
     pub fn check<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Cond<T>) -> Self {
+        match condition.into_condition() {
+            Ok(c) => self.check_raw::<T>(key, c),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// [`Transaction::check`] with an untyped [`Condition`].
+    pub fn check_raw<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Condition) -> Self {
         let key = key.into();
         let table = self.db.table_name().to_owned();
         let k = key_item::<T::Table>(&key);
@@ -215,7 +280,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
             Ok(TransactWriteOp::ConditionCheck(ConditionCheck {
                 table,
                 key: k,
-                condition: condition.into_condition()?,
+                condition,
                 return_on_condition_failure: true,
             }))
         })
@@ -235,19 +300,6 @@ impl<'a, E: Executor> Transaction<'a, E> {
             Ok(TransactWriteOp::Update(write.request))
         });
         s.push_markers(markers)
-    }
-
-    /// Puts the item only if the typed `condition` holds. Timestamps as
-    /// [`Transaction::put`]; refused for entities with unique fields.
-    pub fn put_when<T: Entity>(self, item: &T, condition: Cond<T>) -> Self {
-        match condition.into_condition() {
-            Ok(c) => self.put_op(item, Some(c)),
-            Err(e) => {
-                let mut s = self;
-                s.error.get_or_insert(e);
-                s
-            }
-        }
     }
 
     /// Sets the idempotency token: a retry with the same token within ten

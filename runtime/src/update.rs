@@ -22,9 +22,10 @@ use crate::db::{Db, key_item};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
 use crate::exec::Executor;
-use crate::expr::Condition;
-use crate::fields::{Cond, Field, KeyField};
+use crate::expr::{Condition, Path};
+use crate::fields::{Cond, Field, FieldPath, KeyField};
 use crate::key::{KeyPart, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, PrimaryKey};
+use crate::nested::{Entry, Nested};
 use crate::request::{ReturnValues, SetValue, TransactWriteOp, UpdateAction, UpdateItem};
 use crate::value::{Attr, AttributeValue, Item};
 
@@ -93,32 +94,31 @@ impl IndexKeys {
 }
 
 /// Fields that can be set by an update: every stored field except the
-/// primary key's.
+/// primary key's, and every path below a field (map entries, list
+/// elements, fields of nested documents).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be updated",
     label = "primary-key fields are immutable",
     note = "an item's primary key cannot change; write a new item (and delete the old one) instead"
 )]
-pub trait Settable<E: Entity, T: Attr>: Copy {
-    #[doc(hidden)]
-    fn attribute(&self) -> &'static str;
+pub trait Settable<E: Entity, T: Attr>: FieldPath<E, T> {
     #[doc(hidden)]
     fn check(&self, value: &T) -> Result<(), String>;
     #[doc(hidden)]
-    fn field(&self) -> &'static str;
-    #[doc(hidden)]
     fn key_part(&self, value: &T) -> Option<Result<String, Error>>;
+    /// Whether a value stored as absent (`None`, an empty set) removes the
+    /// path: true for attributes and document fields, whose codecs leave
+    /// such values out; false for map entries and list elements, which
+    /// store `NULL` like the whole map or list would.
+    #[doc(hidden)]
+    fn absent_removes(&self) -> bool {
+        true
+    }
 }
 
 impl<E: Entity, T: Attr> Settable<E, T> for Field<E, T> {
-    fn attribute(&self) -> &'static str {
-        crate::fields::FieldPath::attribute(self)
-    }
     fn check(&self, value: &T) -> Result<(), String> {
         Field::check(self, value)
-    }
-    fn field(&self) -> &'static str {
-        crate::fields::FieldPath::field(self)
     }
     fn key_part(&self, _: &T) -> Option<Result<String, Error>> {
         None
@@ -126,19 +126,78 @@ impl<E: Entity, T: Attr> Settable<E, T> for Field<E, T> {
 }
 
 impl<E: Entity, T: Attr + KeyPart> Settable<E, T> for KeyField<E, T> {
-    fn attribute(&self) -> &'static str {
-        crate::fields::FieldPath::attribute(self)
-    }
     fn check(&self, value: &T) -> Result<(), String> {
         KeyField::check(self, value)
     }
-    fn field(&self) -> &'static str {
-        crate::fields::FieldPath::field(self)
-    }
     fn key_part(&self, value: &T) -> Option<Result<String, Error>> {
         let mut out = String::new();
-        let field = crate::fields::FieldPath::field(self);
+        let field = self.field_name();
         Some(crate::key::write_part(E::ENTITY_TYPE, field, value, &mut out).map(|()| out))
+    }
+}
+
+impl<E: Entity, T: Attr> Settable<E, T> for Entry<E, T> {
+    fn check(&self, _: &T) -> Result<(), String> {
+        Ok(())
+    }
+    fn key_part(&self, _: &T) -> Option<Result<String, Error>> {
+        None
+    }
+    fn absent_removes(&self) -> bool {
+        false
+    }
+}
+
+impl<E: Entity, T: Attr> Settable<E, T> for Nested<E, T> {
+    fn check(&self, value: &T) -> Result<(), String> {
+        Nested::check(self, value)
+    }
+    fn key_part(&self, _: &T) -> Option<Result<String, Error>> {
+        None
+    }
+}
+
+/// Paths that are part of no key: the ones `set_if_not_exists`, `add`,
+/// `delete`, `append` and `prepend` accept, whose result the update cannot
+/// know, so no key could be rebuilt from it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is part of a key; this update action cannot keep the key in sync",
+    label = "a key field can only be changed with `set`",
+    note = "`set` rewrites every index key built from the field in the same request"
+)]
+pub trait NonKeyPath<E: Entity, T: Attr>: Settable<E, T> {}
+impl<E: Entity, T: Attr> NonKeyPath<E, T> for Field<E, T> {}
+impl<E: Entity, T: Attr> NonKeyPath<E, T> for Entry<E, T> {}
+impl<E: Entity, T: Attr> NonKeyPath<E, T> for Nested<E, T> {}
+
+/// Paths `remove` accepts: `Option` fields (they read back as `None`),
+/// `Option` fields of nested documents, map entries and list elements.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be removed",
+    label = "only `Option` fields, map entries and list elements can be removed",
+    note = "an item without this attribute could not be read back; `set` a new value instead"
+)]
+pub trait Removable<E: Entity, T: Attr>: FieldPath<E, T> {
+    /// Whether the field's validations accept its absence.
+    #[doc(hidden)]
+    fn check_removal(&self) -> Result<(), String>;
+}
+
+impl<E: Entity, T: Attr> Removable<E, Option<T>> for Field<E, Option<T>> {
+    fn check_removal(&self) -> Result<(), String> {
+        Field::check(self, &None)
+    }
+}
+
+impl<E: Entity, T: Attr> Removable<E, Option<T>> for Nested<E, Option<T>> {
+    fn check_removal(&self) -> Result<(), String> {
+        Nested::check(self, &None)
+    }
+}
+
+impl<E: Entity, T: Attr> Removable<E, T> for Entry<E, T> {
+    fn check_removal(&self) -> Result<(), String> {
+        Ok(())
     }
 }
 
@@ -299,15 +358,41 @@ impl<E: Entity> Update<E> {
         }
     }
 
-    /// `SET field = value`. Index keys built from the field follow.
+    /// Records a change of what `path` names: the field it starts at is
+    /// touched only when the path is the whole field (a write below a
+    /// field changes no key).
+    fn push<T: Attr, P: FieldPath<E, T>>(
+        mut self,
+        path: &P,
+        action: impl FnOnce(Path) -> UpdateAction,
+    ) -> Self {
+        if path.steps().is_empty() {
+            self.touch(path.field_name());
+        }
+        self.actions.push(action(path.path()));
+        self
+    }
+
+    /// `SET path = value`: a field (index keys built from it follow), or a
+    /// path below one (`f.tags.entry("k")`, `f.address.field(|a| a.city)`,
+    /// `f.lines.at(3)`).
     pub fn set<T: Attr, F: Settable<E, T>>(mut self, field: F, value: T) -> Self {
         if let Err(message) = field.check(&value) {
-            return self.fail(invalid::<E>(field.field(), message));
+            return self.fail(invalid::<E>(field.field_name(), message));
+        }
+        if !field.steps().is_empty() {
+            if field.absent_removes() && value.is_absent() {
+                return self.push(&field, UpdateAction::remove);
+            }
+            return match self.encode(field.attribute(), &value) {
+                Ok(v) => self.push(&field, |p| UpdateAction::set(p, SetValue::Value(v))),
+                Err(e) => self.fail(e),
+            };
         }
         let attr = field.attribute();
         if value.is_absent() {
             // None and empty sets are stored as absent attributes.
-            return self.remove_attr(attr, field.field());
+            return self.remove_attr(attr, field.field_name());
         }
         let v = match self.encode(attr, &value) {
             Ok(v) => v,
@@ -316,17 +401,17 @@ impl<E: Entity> Update<E> {
         if let Some(part) = field.key_part(&value) {
             match part {
                 Ok(p) => {
-                    self.parts.retain(|(f, _)| *f != field.field());
-                    self.parts.push((field.field(), p));
+                    self.parts.retain(|(f, _)| *f != field.field_name());
+                    self.parts.push((field.field_name(), p));
                 }
                 Err(e) => return self.fail(e),
             }
         }
         if let AttributeValue::Bool(b) = v {
-            self.bools.retain(|(f, _)| *f != field.field());
-            self.bools.push((field.field(), b));
+            self.bools.retain(|(f, _)| *f != field.field_name());
+            self.bools.push((field.field_name(), b));
         }
-        self.touch(field.field());
+        self.touch(field.field_name());
         self.actions
             .push(UpdateAction::Set(attr.to_owned(), SetValue::Value(v)));
         self
@@ -338,90 +423,60 @@ impl<E: Entity> Update<E> {
         self
     }
 
-    /// `REMOVE field`, for `Option` fields (reads back as `None`). Refused
-    /// when the field's validations do not accept `None`.
-    pub fn remove<T: Attr>(self, field: Field<E, Option<T>>) -> Self {
-        if let Err(message) = field.check(&None) {
-            let name = crate::fields::FieldPath::field(&field);
-            return self.fail(invalid::<E>(name, message));
+    /// `REMOVE path`: an `Option` field (reads back as `None`; refused
+    /// when the field's validations do not accept `None`), an `Option`
+    /// field of a nested document, a map entry, or a list element (the
+    /// later elements move down).
+    pub fn remove<T: Attr, P: Removable<E, T>>(self, path: P) -> Self {
+        if let Err(message) = path.check_removal() {
+            return self.fail(invalid::<E>(path.field_name(), message));
         }
-        let attr = crate::fields::FieldPath::attribute(&field);
-        let name = crate::fields::FieldPath::field(&field);
-        self.remove_attr(attr, name)
+        self.push(&path, UpdateAction::remove)
     }
 
-    /// `SET field = if_not_exists(field, value)`.
-    pub fn set_if_not_exists<T: Attr>(mut self, field: Field<E, T>, value: T) -> Self {
-        if let Err(message) = field.check(&value) {
-            let name = crate::fields::FieldPath::field(&field);
-            return self.fail(invalid::<E>(name, message));
+    /// `SET path = if_not_exists(path, value)`.
+    pub fn set_if_not_exists<T: Attr, P: NonKeyPath<E, T>>(self, path: P, value: T) -> Self {
+        if let Err(message) = path.check(&value) {
+            return self.fail(invalid::<E>(path.field_name(), message));
         }
-        let attr = crate::fields::FieldPath::attribute(&field);
-        match self.encode(attr, &value) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions
-                    .push(UpdateAction::Set(attr.to_owned(), SetValue::IfNotExists(v)));
-                self
-            }
+        match self.encode(path.attribute(), &value) {
+            Ok(v) => self.push(&path, |p| UpdateAction::set(p, SetValue::IfNotExists(v))),
             Err(e) => self.fail(e),
         }
     }
 
-    /// `ADD field value`: an atomic counter (no read-modify-write) or set
+    /// `ADD path value`: an atomic counter (no read-modify-write) or set
     /// union. A missing number counts from 0.
-    pub fn add<T: Addable>(mut self, field: Field<E, T>, value: T) -> Self {
-        let attr = crate::fields::FieldPath::attribute(&field);
-        match self.encode(attr, &value) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions.push(UpdateAction::Add(attr.to_owned(), v));
-                self
-            }
+    pub fn add<T: Addable, P: NonKeyPath<E, T>>(self, path: P, value: T) -> Self {
+        match self.encode(path.attribute(), &value) {
+            Ok(v) => self.push(&path, |p| UpdateAction::add(p, v)),
             Err(e) => self.fail(e),
         }
     }
 
-    /// `DELETE field elements`: removes elements from a set.
-    pub fn delete<T: SetType>(mut self, field: Field<E, T>, elements: T) -> Self {
-        let attr = crate::fields::FieldPath::attribute(&field);
+    /// `DELETE path elements`: removes elements from a set.
+    pub fn delete<T: SetType, P: NonKeyPath<E, T>>(self, path: P, elements: T) -> Self {
         if elements.is_absent() {
             return self;
         }
-        match self.encode(attr, &elements) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions.push(UpdateAction::Delete(attr.to_owned(), v));
-                self
-            }
+        match self.encode(path.attribute(), &elements) {
+            Ok(v) => self.push(&path, |p| UpdateAction::delete(p, v)),
             Err(e) => self.fail(e),
         }
     }
 
-    /// `SET field = list_append(field, values)`.
-    pub fn append<V: Attr>(mut self, field: Field<E, Vec<V>>, values: Vec<V>) -> Self {
-        let attr = crate::fields::FieldPath::attribute(&field);
-        match self.encode(attr, &values) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions
-                    .push(UpdateAction::Set(attr.to_owned(), SetValue::Append(v)));
-                self
-            }
+    /// `SET path = list_append(path, values)`.
+    pub fn append<V: Attr, P: NonKeyPath<E, Vec<V>>>(self, path: P, values: Vec<V>) -> Self {
+        match self.encode(path.attribute(), &values) {
+            Ok(v) => self.push(&path, |p| UpdateAction::set(p, SetValue::Append(v))),
             Err(e) => self.fail(e),
         }
     }
 
-    /// `SET field = list_append(values, field)`.
-    pub fn prepend<V: Attr>(mut self, field: Field<E, Vec<V>>, values: Vec<V>) -> Self {
-        let attr = crate::fields::FieldPath::attribute(&field);
-        match self.encode(attr, &values) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions
-                    .push(UpdateAction::Set(attr.to_owned(), SetValue::Prepend(v)));
-                self
-            }
+    /// `SET path = list_append(values, path)`.
+    pub fn prepend<V: Attr, P: NonKeyPath<E, Vec<V>>>(self, path: P, values: Vec<V>) -> Self {
+        match self.encode(path.attribute(), &values) {
+            Ok(v) => self.push(&path, |p| UpdateAction::set(p, SetValue::Prepend(v))),
             Err(e) => self.fail(e),
         }
     }

@@ -27,6 +27,7 @@ mod key_codec;
 mod keys_in_sync;
 mod lints;
 mod pagination;
+mod paths;
 mod reserved;
 mod shop;
 mod support;

@@ -32,7 +32,10 @@
 //! numerically as exact decimals, `B` byte-wise); every key condition, both
 //! directions, `Limit` counting evaluated items, 1 MB pages and
 //! `LastEvaluatedKey` (an index's holds the table's and the index's key
-//! attributes); every condition and update action, `ReturnValues`,
+//! attributes); every condition and update action, on top-level attributes
+//! and on document paths below them (`a.b[3]`: a write needs its parent, an
+//! index past the end of a list appends, list removals name the elements
+//! of the item before the update), `ReturnValues`,
 //! `ReturnValuesOnConditionCheckFailure`; transactions that apply
 //! atomically or not at all, with cancellation reasons; the batch limits
 //! (25 writes, 100 keys, no duplicate keys); item and key size limits;
@@ -45,8 +48,8 @@
 //! Consumed capacity is counted as DynamoDB bills it
 //! ([`Embedded::consumed_capacity`]).
 //!
-//! Its reference is DynamoDB Local: a property test runs random sequences
-//! of requests against both and requires identical answers, including the
+//! Its reference is DynamoDB Local: property tests run random sequences
+//! of requests against both and require identical answers, including the
 //! order of items whose keys do not order them (scans, equal index keys),
 //! which follows DynamoDB Local's hashes.
 //!
@@ -106,6 +109,7 @@ mod encoded;
 mod error;
 mod hash;
 mod number;
+mod path;
 mod read;
 mod schema;
 mod snapshot;

@@ -395,6 +395,8 @@ impl Rewrite<'_> {
                 | UpdateAction::Remove(name)
                 | UpdateAction::Add(name, _)
                 | UpdateAction::Delete(name, _) => name == u.attribute,
+                // A unique value is a scalar: no path reaches inside it.
+                _ => false,
             }) else {
                 continue;
             };
