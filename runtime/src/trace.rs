@@ -20,15 +20,15 @@
 //! ```
 //! # use singletable::{Db, Entity, Table};
 //! # #[derive(Table)]
-//! # #[table(name = "T")]
-//! # pub struct T;
+//! # #[table(name = "Notes")]
+//! # pub struct Notes;
 //! # #[derive(Entity)]
-//! # #[entity(table = T, name = "Note")]
+//! # #[entity(table = Notes, name = "Note")]
 //! # #[pk("NOTE#<id>")]
 //! # #[sk("NOTE")]
 //! # pub struct Note { pub id: String }
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let db = Db::in_memory::<T>("T")?;
+//! let db = Db::in_memory::<Notes>("Notes")?;
 //! // A `DynamoDB.PutItem` span with singletable.entity = "Note".
 //! db.put(&Note { id: "n".into() }).await?;
 //! # Ok::<(), singletable::Error>(())
