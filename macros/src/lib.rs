@@ -36,6 +36,14 @@ pub fn derive_table(input: TokenStream) -> TokenStream {
 /// type named after the entity and the pattern in PascalCase, defined next
 /// to the entity: `#[access(orders_by_status, index = gsi1)]` on `Order`
 /// gives `Order::orders_by_status(..) -> OrderOrdersByStatusQuery`.
+///
+/// Field attributes (`#[attr(...)]`): `rename`, `skip`, `default`, `serde`,
+/// the validations `min`, `max`, `min_len`, `max_len`, `validate`, and
+/// `version`, `ttl`; `created_at` and `updated_at`, which every write stamps
+/// from the handle's clock before any key is built, so they may be used in
+/// key templates; `unique`, which keeps one marker item per value so that
+/// no two items of the entity hold the same value (not allowed on a field
+/// of a key template). The README's field options describe each.
 #[proc_macro_derive(
     Entity,
     attributes(

@@ -456,7 +456,7 @@ fn entity_checks(
     let has_markers = entities
         .iter()
         .map(|e| quote!(!<#e as #p::Entity>::UNIQUE.is_empty()));
-    let has_markers = quote!(false #(|| #has_markers)*);
+    let mut marker_checks = TokenStream::new();
     for (j, b) in entities.iter().enumerate() {
         let span = b.span();
         let bn = name(b);
@@ -489,8 +489,8 @@ fn entity_checks(
         let markers_msg = format!(
             "the partition key of entity `{bn}` can be `UNIQUE#...#...#...`, where `{table}` keeps the markers of `#[attr(unique)]` values; start its `#[pk]` template with another literal"
         );
-        out.extend(quote_spanned! {span=>
-            const _: () = if (#has_markers) && #p::__private::partition_holds_markers(&<#b as #p::Entity>::SHAPE) { ::core::panic!(#markers_msg) };
+        marker_checks.extend(quote_spanned! {span=>
+            const _: () = if MARKERS && #p::__private::partition_holds_markers(&<#b as #p::Entity>::SHAPE) { ::core::panic!(#markers_msg) };
         });
         for a in &entities[..j] {
             let an = name(a);
@@ -536,5 +536,11 @@ fn entity_checks(
             }
         }
     }
+    out.extend(quote! {
+        const _: () = {
+            const MARKERS: bool = false #(|| #has_markers)*;
+            #marker_checks
+        };
+    });
     out
 }

@@ -176,6 +176,16 @@ pub struct AutoTime {
 }
 
 /// Types an automatic timestamp field can have.
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use singletable::clock::Timestamp;
+///
+/// let t = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+/// assert_eq!(String::at(t), "2023-11-14T22:13:20.000000Z");
+/// assert_eq!(i64::at(t), 1_700_000_000);
+/// assert!(String::new().is_unset() && None::<i64>.is_unset());
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an automatic timestamp",
     label = "`created_at`/`updated_at` fields are set to the current time",

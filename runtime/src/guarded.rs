@@ -96,13 +96,17 @@ async fn backoff(attempt: u32) {
 impl<E: Executor> Db<E> {
     /// The stored item with `key`, read strongly consistent (GetItem).
     async fn stored_item<T: Entity>(&self, key: &PrimaryKey) -> Result<Option<Item>, Error> {
-        self.executor()
-            .get_item(GetItem {
-                table: self.table_name().to_owned(),
-                key: crate::db::key_item::<T::Table>(key),
-                consistent: true,
-            })
-            .await
+        let req = GetItem {
+            table: self.table_name().to_owned(),
+            key: crate::db::key_item::<T::Table>(key),
+            consistent: true,
+        };
+        let r = crate::trace::Request {
+            consistent: Some(true),
+            ..crate::db::entity::<T>()
+        };
+        let span = crate::trace::span("GetItem", self.table_name(), &r);
+        crate::trace::traced(span, self.executor().get_item(req)).await
     }
 
     /// Creates the item: a PutItem conditioned on no item having its key,

@@ -51,6 +51,14 @@ pub const OWNER_SK: &str = "ownerSk";
 
 /// Types a unique field can have: key parts, and `Option`s of them (`None`
 /// holds no marker).
+///
+/// ```
+/// use singletable::unique::UniqueValue;
+///
+/// assert_eq!("a#b".to_owned().unique_part(), Some(Ok("a%23b".to_owned())));
+/// assert_eq!(7u8.unique_part(), Some(Ok("007".to_owned())));
+/// assert_eq!(None::<String>.unique_part(), None);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a unique value",
     label = "`#[attr(unique)]` keeps a marker item keyed on this value",
