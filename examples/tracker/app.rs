@@ -1,7 +1,7 @@
 //! What the tracker does, shared by the example binary and the tests: the
 //! sample data, and every access pattern of the design as one request.
 
-use singletable::{Db, Executor, Result};
+use singletable::{Db, Error, Executor, FieldPath, Result};
 
 use super::model::*;
 
@@ -202,6 +202,10 @@ pub async fn access_patterns<E: Executor>(db: &Db<E>) -> Result<Answers> {
 pub async fn tour<E: Executor>(db: &Db<E>) -> Result<()> {
     let data = sample();
     seed(db, &data).await?;
+    workflow(db).await?;
+    println!(
+        "opened ana/db#4, closed ana/db#1, ana approved ana/db#10; a second account for ana@example.com was refused\n"
+    );
     let a = access_patterns(db).await?;
     println!("account ana: {:?}", a.account.map(|a| a.email));
     println!("repository ana/db: {:?}", a.repo.map(|r| r.description));
@@ -223,4 +227,39 @@ pub async fn tour<E: Executor>(db: &Db<E>) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The design's writes, each one request: a new issue stamped (and keyed
+/// on GSI2) by the clock; closing an issue only if it is open, which
+/// rewrites its GSI2 partition key and nothing else; a reviewer's verdict
+/// set as one entry of a pull request's map; a second account refused for
+/// an address another holds.
+pub async fn workflow<E: Executor>(db: &Db<E>) -> Result<()> {
+    let mut fresh = issue("ana", "db", 4, "bob", Status::Open, 1);
+    fresh.created_at = String::new();
+    db.create(&fresh).await?;
+
+    let f = Issue::fields();
+    Issue::update("ana", "db", 1)
+        .set(f.status, Status::Closed)
+        .only_if(f.status.eq(&Status::Open))
+        .execute(db)
+        .await?;
+
+    let p = Pull::fields();
+    Pull::update("ana", "db", 10)
+        .set(p.reviewers.entry("ana"), Verdict::Approved)
+        .execute(db)
+        .await?;
+
+    let taken = Account {
+        name: "ana2".into(),
+        email: "ana@example.com".into(),
+        created_at: String::new(),
+    };
+    match db.create(&taken).await {
+        Err(Error::UniqueViolation { .. }) => Ok(()),
+        Ok(()) => Err(Error::InvalidRequest("a taken address was accepted".into())),
+        Err(e) => Err(e),
+    }
 }

@@ -47,7 +47,10 @@ pub enum Verdict {
 #[gsi1(pk = "ACCOUNT#<name>", sk = "ACCOUNT")]
 pub struct Account {
     pub name: String,
+    /// One account per address: a marker item holds each value.
+    #[attr(unique)]
     pub email: String,
+    #[attr(created_at)]
     pub created_at: String,
 }
 
@@ -100,6 +103,8 @@ pub struct Issue {
     pub author: String,
     pub status: Status,
     pub labels: BTreeSet<String>,
+    /// Stamped on create (empty until then), and part of the GSI2 key.
+    #[attr(created_at)]
     pub created_at: String,
 }
 

@@ -2,8 +2,10 @@
 //! embedded backend: each one request (the sharded one a request per
 //! shard), each returning exactly the expected items.
 
-use singletable::Db;
+use std::time::{Duration, UNIX_EPOCH};
+
 use singletable::exec::Counting;
+use singletable::{Clock, Db};
 
 use crate::support::fresh_db;
 use crate::tracker_example::app;
@@ -19,9 +21,35 @@ fn key_of_owned(o: &Owned) -> String {
 }
 
 async fn patterns(db: &Db) {
-    let counted = Db::with_executor(Counting::new(db.executor().clone()), db.table_name());
+    // 2026-12-01T00:00:00Z, after every sample date.
+    let now = UNIX_EPOCH + Duration::from_secs(1_796_083_200);
+    let counted = Db::with_executor(Counting::new(db.executor().clone()), db.table_name())
+        .with_clock(Clock::fixed(now));
     let data = app::sample();
     app::seed(&counted, &data).await.unwrap();
+
+    // The writes: one request each (the unique create one transaction).
+    counted.executor().reset();
+    app::workflow(&counted).await.unwrap();
+    assert_eq!(counted.executor().count(), 4, "one request per write");
+    let pull = db
+        .get::<Pull>(Pull::key("ana", "db", 10).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(pull.reviewers.get("ana"), Some(&Verdict::Approved));
+    let closed: Vec<u32> = Issue::issues_by_status("ana", "db", &Status::Closed)
+        .all(db)
+        .await
+        .unwrap()
+        .iter()
+        .map(|i| i.number)
+        .collect();
+    assert_eq!(
+        closed,
+        [1, 3],
+        "closing moved #1 in GSI2, still keyed by its creation time"
+    );
 
     counted.executor().reset();
     let a = app::access_patterns(&counted).await.unwrap();
@@ -32,9 +60,18 @@ async fn patterns(db: &Db) {
         "one request per pattern"
     );
 
-    assert_eq!(a.account.as_ref(), Some(&data.accounts[0]));
+    let ana = a.account.clone().expect("account ana");
+    assert_eq!(ana.email, "ana@example.com");
+    assert!(
+        ana.created_at.starts_with("2026-12-01T00:00:00"),
+        "stamped by the clock: {ana:?}"
+    );
     assert_eq!(a.repo.as_ref(), Some(&data.repos[0]));
-    assert_eq!(a.repo_page.len(), 6);
+    assert_eq!(
+        a.repo_page.len(),
+        7,
+        "the repository, 4 issues, a pull request, a subscriber"
+    );
     assert!(
         matches!(&a.repo_page[0], RepoPage::Issue(i) if i.number == 1),
         "ISSUE# < PULL# < REPO < SUB#"
@@ -64,7 +101,16 @@ async fn patterns(db: &Db) {
         .iter()
         .map(|i| i.number)
         .collect();
-    assert_eq!(open, [2, 1], "open issues of ana/db, newest first");
+    assert_eq!(
+        open,
+        [4, 2],
+        "open issues of ana/db, newest first (#4 stamped by the clock)"
+    );
+    assert!(
+        a.open_issues_newest_first[0]
+            .created_at
+            .starts_with("2026-12-01T00:00:00")
+    );
     assert_eq!(a.open_issue_count, 2);
     assert_eq!(
         a.open_pulls.iter().map(|p| p.number).collect::<Vec<_>>(),
