@@ -336,6 +336,7 @@ impl<E: Executor> Db<E> {
                 limit: None,
                 consistent: false,
                 start: start.take(),
+                segment: None,
             };
             let page = self.exec.scan(req).await?;
             for item in page.items {

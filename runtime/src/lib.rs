@@ -30,6 +30,7 @@ pub mod request;
 mod serde_bridge;
 pub mod shard;
 pub mod size;
+pub mod stream;
 mod timestamp;
 pub mod transact;
 pub mod ttl;
@@ -40,10 +41,12 @@ pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use db::Db;
 #[cfg(feature = "embedded")]
 pub use embedded::Embedded;
-pub use entity::{Entity, GlobalIndex, LocalIndex, Partition, Projection, Table};
+pub use entity::{
+    Entity, GlobalIndex, LocalIndex, Partition, Projection, SchemaVersion, StreamView, Table,
+};
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
-    Result,
+    Result, StreamError,
 };
 #[cfg(feature = "client")]
 pub use exec::SdkExecutor;

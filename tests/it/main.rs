@@ -22,5 +22,6 @@ mod lints;
 mod pagination;
 mod reserved;
 mod shop;
+mod streams;
 mod support;
 mod writes;

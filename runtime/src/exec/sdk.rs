@@ -257,6 +257,14 @@ impl Executor for SdkExecutor {
                 .set_limit(req.limit)
                 .consistent_read(req.consistent)
                 .set_exclusive_start_key(req.start)
+                .set_segment(
+                    req.segment
+                        .map(|s| i32::try_from(s.segment).unwrap_or(i32::MAX)),
+                )
+                .set_total_segments(
+                    req.segment
+                        .map(|s| i32::try_from(s.total_segments).unwrap_or(i32::MAX)),
+                )
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
