@@ -293,6 +293,12 @@ pub struct SchemaVersion {
     pub attribute: &'static str,
     /// The version this code writes.
     pub current: u32,
+    /// The newest older version read through a migration (`0`: none).
+    /// Items of that version or older have another shape, so updates
+    /// (which write the current shape's fields into the stored item) apply
+    /// only to items stored under a later version: rewrite older ones
+    /// whole first (a put, or a backfill).
+    pub migrated: u32,
 }
 
 /// A stored field of an entity, as upserts check it: whether its type

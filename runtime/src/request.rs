@@ -145,6 +145,9 @@ pub struct Page {
     pub items: Vec<Item>,
     /// Where the next page starts; `None` on the last page.
     pub last_key: Option<Item>,
+    /// Items evaluated before the filter (`ScannedCount`), when the
+    /// executor reports it.
+    pub scanned: Option<usize>,
 }
 
 /// One page of a Query with `Select=COUNT`.

@@ -10,6 +10,7 @@ mod app;
 mod model;
 
 mod access;
+mod backfill;
 mod batches;
 mod collections;
 mod design;
@@ -24,4 +25,5 @@ mod reserved;
 mod shop;
 mod streams;
 mod support;
+mod versions;
 mod writes;

@@ -448,6 +448,11 @@ impl Executor for Embedded {
         })
     }
 
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        let count = self.item_count(table).map(|n| n as u64);
+        Box::pin(async move { Ok(count) })
+    }
+
     fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {
         Box::pin(
             async move { read::query_count(&self.read(), &req).map_err(|e| e.into_error("Query")) },

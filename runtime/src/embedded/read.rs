@@ -381,6 +381,7 @@ pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
     Ok(Page {
         items: rows.into_items()?,
         last_key,
+        scanned: None,
     })
 }
 
@@ -574,26 +575,28 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
         Want::Encoded => {
             // Room for a few dozen small items before the buffer grows.
             let mut out = EncodedItems::new(t, 4096).keeping(keep);
-            let (last_key, read) = read_page(&target, entries, limit, false, &mut |pos, bytes| {
-                let kept = keeps(pos, bytes)?;
-                if kept {
-                    out.push(pos, bytes);
-                }
-                Ok(kept)
-            })?;
+            let (last_key, read, _) =
+                read_page(&target, entries, limit, false, &mut |pos, bytes| {
+                    let kept = keeps(pos, bytes)?;
+                    if kept {
+                        out.push(pos, bytes);
+                    }
+                    Ok(kept)
+                })?;
             (Rows::Encoded(out), last_key, read)
         }
         Want::Count => {
             let mut n = 0usize;
-            let (last_key, read) = read_page(&target, entries, limit, false, &mut |pos, bytes| {
-                let kept = keeps(pos, bytes)?;
-                n += usize::from(kept);
-                Ok(kept)
-            })?;
+            let (last_key, read, _) =
+                read_page(&target, entries, limit, false, &mut |pos, bytes| {
+                    let kept = keeps(pos, bytes)?;
+                    n += usize::from(kept);
+                    Ok(kept)
+                })?;
             (Rows::Count(n), last_key, read)
         }
         Want::Maps => {
-            let (items, last_key, read) = read_items(
+            let (items, last_key, read, _) = read_items(
                 &target,
                 entries,
                 limit,
@@ -613,15 +616,15 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
 /// the items the filter keeps, Scan every item read); the
 /// LastEvaluatedKey is the last entry evaluated when entries may remain.
 /// `take` gets each item (its table position and stored bytes) and says
-/// whether the filter kept it. Returns the LastEvaluatedKey and the bytes
-/// read.
+/// whether the filter kept it. Returns the LastEvaluatedKey, the bytes
+/// read and the items evaluated (`ScannedCount`).
 fn read_page<'a>(
     target: &Target<'a>,
     entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
     limit: Option<usize>,
     count_all: bool,
     take: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
-) -> Res<(Option<Item>, usize)> {
+) -> Res<(Option<Item>, usize, usize)> {
     let mut entries = entries.peekable();
     let mut last: Option<(&[u8], &[u8])> = None;
     let mut scanned = 0usize;
@@ -654,7 +657,7 @@ fn read_page<'a>(
         Some((key, value)) => Some(target.last_key(&target.item(key, value)?)),
         None => None,
     };
-    Ok((last_key, read))
+    Ok((last_key, read, scanned))
 }
 
 /// [`read_page`] into maps, filtered and projected.
@@ -665,17 +668,18 @@ fn read_items<'a>(
     filter: Option<&Condition>,
     projection: Option<&[String]>,
     count_all: bool,
-) -> Res<(Vec<Item>, Option<Item>, usize)> {
+) -> Res<(Vec<Item>, Option<Item>, usize, usize)> {
     let mut items = Vec::new();
-    let (last_key, read) = read_page(target, entries, limit, count_all, &mut |pos, bytes| {
-        let item = target.table.decode(pos, bytes)?;
-        let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
-        if keep {
-            items.push(target.project(item, projection));
-        }
-        Ok(keep)
-    })?;
-    Ok((items, last_key, read))
+    let (last_key, read, scanned) =
+        read_page(target, entries, limit, count_all, &mut |pos, bytes| {
+            let item = target.table.decode(pos, bytes)?;
+            let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
+            if keep {
+                items.push(target.project(item, projection));
+            }
+            Ok(keep)
+        })?;
+    Ok((items, last_key, read, scanned))
 }
 
 pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
@@ -722,9 +726,14 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
         }
         _ => entries,
     };
-    let (items, last_key, read) = read_items(&target, entries, limit, filter.as_ref(), None, true)?;
+    let (items, last_key, read, scanned) =
+        read_items(&target, entries, limit, filter.as_ref(), None, true)?;
     t.capacity.read(read_halves(read, req.consistent));
-    Ok(Page { items, last_key })
+    Ok(Page {
+        items,
+        last_key,
+        scanned: Some(scanned),
+    })
 }
 
 /// The positions of a parallel scan's segment: from the first hash

@@ -221,6 +221,7 @@ impl Executor for SdkExecutor {
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+                scanned: usize::try_from(out.scanned_count).ok(),
             })
         })
     }
@@ -273,6 +274,7 @@ impl Executor for SdkExecutor {
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+                scanned: usize::try_from(out.scanned_count).ok(),
             })
         })
     }
@@ -420,6 +422,23 @@ impl Executor for SdkExecutor {
                 .map(|k| k.keys)
                 .unwrap_or_default();
             Ok(BatchGetOutput { items, unprocessed })
+        })
+    }
+
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        let table = table.to_owned();
+        Box::pin(async move {
+            let out = self
+                .client
+                .describe_table()
+                .table_name(table)
+                .send()
+                .await
+                .map_err(|e| service_error("DescribeTable", e))?;
+            Ok(out
+                .table
+                .and_then(|t| t.item_count)
+                .and_then(|n| u64::try_from(n).ok()))
         })
     }
 
