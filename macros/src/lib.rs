@@ -24,6 +24,19 @@ use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
 /// Declares a DynamoDB table: name, key attributes, indexes.
+///
+/// Besides the keys and indexes, `#[table(...)]` takes:
+///
+/// - `stream = keys_only | new_image | old_image | new_and_old_images`: the
+///   table has a DynamoDB stream with that view (`StreamViewType`).
+///   CreateTable enables it, the CLI JSON and the CloudFormation resource
+///   carry it, `Db::verify` reports a table whose stream differs, and the
+///   embedded backend keeps a change feed of the same records
+///   (`Embedded::change_feed`); `singletable::stream` decodes the records
+///   into typed changes.
+/// - `schema_version = "attr"`: the attribute holding the schema version of
+///   entities that declare one (`#[entity(version = N)]`); default
+///   `schemaVersion`.
 #[proc_macro_derive(Table, attributes(table))]
 pub fn derive_table(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -44,6 +57,66 @@ pub fn derive_table(input: TokenStream) -> TokenStream {
 /// key templates; `unique`, which keeps one marker item per value so that
 /// no two items of the entity hold the same value (not allowed on a field
 /// of a key template). The README's field options describe each.
+///
+/// # Schema versions
+///
+/// `#[entity(version = N)]` writes the attribute `schemaVersion = N` (see
+/// `#[table(schema_version = ...)]`) with every item; items stored without
+/// it are version 1. Items of an older version read as the current type:
+/// through the stored shape that `migrate(vK = OldShape, ...)` names for
+/// their version (a `#[derive(Document)]` struct of the attributes as they
+/// were stored, converted with `impl From<OldShape> for Entity`), or, for
+/// versions without a migration, field by field, with the fields' defaults
+/// (`#[attr(default)]`) for what they lack. An item of a newer version than
+/// the code's is a decode error (`DecodeErrorKind::SchemaVersion`). The
+/// entity type and the keys do not depend on the version, so old and new
+/// items share partitions and queries. Updates apply only to items stored
+/// under a version newer than every migrated one; a backfill
+/// (`db.backfill::<Entity>()`) rewrites old items in the current shape.
+///
+/// ```
+/// use singletable::{Document, Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// /// How version 1 stored a customer: one `name`.
+/// #[derive(Document)]
+/// pub struct CustomerV1 {
+///     pub id: String,
+///     pub name: String,
+/// }
+///
+/// #[derive(Entity, Debug, PartialEq)]
+/// #[entity(table = App, name = "Customer", version = 2, migrate(v1 = CustomerV1))]
+/// #[pk("CUSTOMER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct Customer {
+///     pub id: String,
+///     pub first_name: String,
+///     pub last_name: String,
+/// }
+///
+/// impl From<CustomerV1> for Customer {
+///     fn from(v1: CustomerV1) -> Self {
+///         let (first, last) = v1.name.split_once(' ').unwrap_or((&v1.name, ""));
+///         Customer { id: v1.id, first_name: first.into(), last_name: last.into() }
+///     }
+/// }
+///
+/// # fn main() -> singletable::Result<()> {
+/// let mut old = singletable::Item::new();
+/// for (k, v) in [("PK", "CUSTOMER#c1"), ("SK", "PROFILE"), ("entityType", "Customer"),
+///                ("id", "c1"), ("name", "Ada Lovelace")] {
+///     old.insert(k.into(), singletable::AttributeValue::S(v.into()));
+/// }
+/// let c = Customer::from_item(old)?;
+/// assert_eq!((c.first_name.as_str(), c.last_name.as_str()), ("Ada", "Lovelace"));
+/// assert_eq!(c.to_item()?["schemaVersion"].as_n().unwrap(), "2");
+/// # Ok(())
+/// # }
+/// ```
 #[proc_macro_derive(
     Entity,
     attributes(

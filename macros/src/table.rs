@@ -56,6 +56,10 @@ struct TableOpts {
     #[darling(default)]
     ttl: Option<SpannedValue<String>>,
     #[darling(default)]
+    stream: Option<syn::Path>,
+    #[darling(default)]
+    schema_version: Option<SpannedValue<String>>,
+    #[darling(default)]
     gsi1: Option<Override<GsiOpts>>,
     #[darling(default)]
     gsi2: Option<Override<GsiOpts>>,
@@ -368,6 +372,52 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             );
         }
     }
+    let schema_version = o
+        .schema_version
+        .as_ref()
+        .map_or_else(|| "schemaVersion".to_owned(), |s| s.as_str().to_owned());
+    if let Some(v) = &o.schema_version {
+        if v.is_empty() {
+            errors.push(
+                darling::Error::custom("empty `schema_version` attribute name")
+                    .with_span(&v.span()),
+            );
+        } else if let Some((_, role, _)) = reserved.iter().find(|(a, ..)| a == v.as_str()) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute name `{}` is both {role} and the schema-version attribute; give each its own name",
+                    v.as_str()
+                ))
+                .with_span(&v.span()),
+            );
+        }
+    }
+    let stream_tokens = match &o.stream {
+        None => quote!(::core::option::Option::None),
+        Some(path) => {
+            let view = path.get_ident().map(ToString::to_string);
+            let variant = match view.as_deref() {
+                Some("keys_only") => Some(quote!(KeysOnly)),
+                Some("new_image") => Some(quote!(NewImage)),
+                Some("old_image") => Some(quote!(OldImage)),
+                Some("new_and_old_images") => Some(quote!(NewAndOldImages)),
+                _ => None,
+            };
+            match variant {
+                Some(v) => quote!(::core::option::Option::Some(#krate::StreamView::#v)),
+                None => {
+                    let shown = quote!(#path).to_string().replace(' ', "");
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown stream view `{shown}`; expected `keys_only`, `new_image`, `old_image` or `new_and_old_images`"
+                        ))
+                        .with_span(path),
+                    );
+                    quote!(::core::option::Option::None)
+                }
+            }
+        }
+    };
     let reserved = reserved.iter().map(|(a, ..)| a);
     errors.finish()?;
 
@@ -431,6 +481,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             const ENTITIES: &'static [#krate::__private::EntityShape] = &[#(#shapes),*];
             const COLLECTIONS: &'static [#krate::collection::CollectionShape] = &[#(#collection_shapes),*];
             const TTL: ::core::option::Option<&'static str> = #ttl_tokens;
+            const STREAM: ::core::option::Option<#krate::StreamView> = #stream_tokens;
+            const SCHEMA_VERSION: &'static str = #schema_version;
         }
         #(#gsi_impls)*
         #(#lsi_impls)*

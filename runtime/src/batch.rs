@@ -77,17 +77,17 @@ impl BatchPolicy {
     }
 
     /// Full jitter: a random wait up to [`BatchPolicy::max_backoff`].
-    fn delay(&self, retry: u32) -> Duration {
+    pub(crate) fn delay(&self, retry: u32) -> Duration {
         let cap = self.max_backoff(retry);
         let nanos = u64::try_from(cap.as_nanos()).unwrap_or(u64::MAX);
         Duration::from_nanos(fastrand::u64(0..=nanos))
     }
 
-    fn attempts(&self) -> u32 {
+    pub(crate) fn attempts(&self) -> u32 {
         self.max_attempts.max(1)
     }
 
-    fn concurrency(&self) -> usize {
+    pub(crate) fn concurrency(&self) -> usize {
         self.concurrency.max(1)
     }
 }

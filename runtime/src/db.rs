@@ -476,6 +476,7 @@ impl<E: Executor> Db<E> {
                 limit: None,
                 consistent: false,
                 start: start.take(),
+                segment: None,
             };
             let span = crate::trace::span("Scan", &self.table, &entity::<T>());
             let page = crate::trace::traced(span.clone(), self.exec.scan(req)).await?;

@@ -81,6 +81,28 @@ pub struct EntityShape {
     pub ttl: Option<&'static str>,
 }
 
+/// Whether `key` is a value `template` can build: as many `#`-separated
+/// segments, each with the template's literal text (and, where a
+/// placeholder ends the segment, a non-empty value after it). Values are
+/// escaped (`#` as `%23`), so the split is exact.
+pub fn template_matches(template: &KeyShape, key: &str) -> bool {
+    let mut parts = key.split('#');
+    for seg in template.segs {
+        let Some(part) = parts.next() else {
+            return false;
+        };
+        let fits = if seg.field {
+            part.len() > seg.lit.len() && part.starts_with(seg.lit)
+        } else {
+            part == seg.lit
+        };
+        if !fits {
+            return false;
+        }
+    }
+    parts.next().is_none()
+}
+
 impl EntityShape {
     fn index(&self, name: &str) -> Option<&IndexShape> {
         self.indexes.iter().find(|i| i.name == name)

@@ -17,6 +17,56 @@ pub enum Projection {
     Include(&'static [&'static str]),
 }
 
+/// What each record of a table's stream carries (DynamoDB's
+/// `StreamViewType`), declared with `#[table(stream = new_and_old_images)]`.
+/// Every record carries the item's key attributes; the view adds the item
+/// as it was before the write, after it, or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum StreamView {
+    /// `KEYS_ONLY`: the key attributes only.
+    KeysOnly,
+    /// `NEW_IMAGE`: the item after the write (inserts and modifications).
+    NewImage,
+    /// `OLD_IMAGE`: the item before the write (modifications and removals).
+    OldImage,
+    /// `NEW_AND_OLD_IMAGES`: both.
+    NewAndOldImages,
+}
+
+impl StreamView {
+    /// DynamoDB's name: `KEYS_ONLY`, `NEW_IMAGE`, `OLD_IMAGE`,
+    /// `NEW_AND_OLD_IMAGES`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            StreamView::KeysOnly => "KEYS_ONLY",
+            StreamView::NewImage => "NEW_IMAGE",
+            StreamView::OldImage => "OLD_IMAGE",
+            StreamView::NewAndOldImages => "NEW_AND_OLD_IMAGES",
+        }
+    }
+
+    /// The view DynamoDB names `name`, `None` for any other text.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "KEYS_ONLY" => StreamView::KeysOnly,
+            "NEW_IMAGE" => StreamView::NewImage,
+            "OLD_IMAGE" => StreamView::OldImage,
+            "NEW_AND_OLD_IMAGES" => StreamView::NewAndOldImages,
+            _ => return None,
+        })
+    }
+
+    /// Whether records carry the item after the write.
+    pub const fn has_new_image(self) -> bool {
+        matches!(self, StreamView::NewImage | StreamView::NewAndOldImages)
+    }
+
+    /// Whether records carry the item before the write.
+    pub const fn has_old_image(self) -> bool {
+        matches!(self, StreamView::OldImage | StreamView::NewAndOldImages)
+    }
+}
+
 /// A global secondary index as declared on a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GlobalIndex {
@@ -72,6 +122,14 @@ pub trait Table: 'static {
     const COLLECTIONS: &'static [crate::collection::CollectionShape] = &[];
     /// The TTL attribute (epoch seconds), if the table has one.
     const TTL: Option<&'static str> = None;
+    /// The table's stream, if it has one: what each record carries
+    /// (`#[table(stream = new_and_old_images)]`). CreateTable enables it
+    /// with this view, and the embedded backend keeps a change feed of it.
+    const STREAM: Option<StreamView> = None;
+    /// The attribute that holds each item's schema version, for entities
+    /// that declare one (`#[entity(version = N)]`); `schemaVersion` unless
+    /// `#[table(schema_version = "...")]` names another.
+    const SCHEMA_VERSION: &'static str = "schemaVersion";
     /// Every attribute name the table reserves: key attributes of the table
     /// and of its indexes, and the entity-type attribute. No entity field may
     /// be stored under one of these names.
@@ -94,6 +152,9 @@ pub trait Entity: Sized {
     const INDEX_KEYS: &'static [crate::update::IndexKeys] = &[];
     /// The stored name of the `#[attr(version)]` field, if any.
     const VERSION: Option<&'static str> = None;
+    /// The entity's schema version (`#[entity(version = 2)]`), written with
+    /// every item; `None` for entities that declare none.
+    const SCHEMA: Option<SchemaVersion> = None;
 
     /// The stored fields an upsert must set when it may create the item:
     /// every field without a default, automatic timestamp or version (each
@@ -231,6 +292,26 @@ pub(crate) fn check_stored_key<T: Entity>(
         }
     }
     Ok(())
+}
+
+/// An entity's schema version, as `#[entity(version = N)]` declares it:
+/// every item is written with `attribute = N`; items stored under an older
+/// version (or without the attribute: version 1) read as the current type,
+/// through the migration declared for their version or the fields'
+/// defaults. The keys and the entity type do not depend on the version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchemaVersion {
+    /// The attribute holding the version (`schemaVersion` unless the
+    /// table's `#[table(schema_version = "...")]` names another).
+    pub attribute: &'static str,
+    /// The version this code writes.
+    pub current: u32,
+    /// The newest older version read through a migration (`0`: none).
+    /// Items of that version or older have another shape, so updates
+    /// (which write the current shape's fields into the stored item) apply
+    /// only to items stored under a later version: rewrite older ones
+    /// whole first (a put, or a backfill).
+    pub migrated: u32,
 }
 
 /// A stored field of an entity, as upserts check it: whether its type
@@ -379,6 +460,7 @@ pub struct TableAttrs {
     pub sk: Option<&'static str>,
     pub entity_type: &'static str,
     pub reserved: &'static [&'static str],
+    pub schema_version: &'static str,
 }
 
 #[doc(hidden)]
@@ -388,6 +470,7 @@ pub const fn table_attrs<T: Table>() -> TableAttrs {
         sk: T::SK,
         entity_type: T::ENTITY_TYPE,
         reserved: T::RESERVED,
+        schema_version: T::SCHEMA_VERSION,
     }
 }
 

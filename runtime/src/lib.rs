@@ -9,6 +9,7 @@
 #[cfg(feature = "client")]
 mod admin;
 pub mod backend;
+pub mod backfill;
 pub mod batch;
 pub mod capacity;
 pub mod clock;
@@ -34,6 +35,7 @@ pub mod request;
 mod serde_bridge;
 pub mod shard;
 pub mod size;
+pub mod stream;
 mod timestamp;
 pub mod trace;
 pub mod transact;
@@ -43,15 +45,18 @@ pub mod update;
 pub mod value;
 
 pub use backend::{Backend, SharedExecutor};
+pub use backfill::{Backfill, BackfillReport, Checkpoint};
 pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use clock::Clock;
 pub use db::Db;
 #[cfg(feature = "embedded")]
 pub use embedded::Embedded;
-pub use entity::{Entity, GlobalIndex, LocalIndex, Partition, Projection, Table};
+pub use entity::{
+    Entity, GlobalIndex, LocalIndex, Partition, Projection, SchemaVersion, StreamView, Table,
+};
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
-    Result,
+    Result, StreamError,
 };
 #[cfg(feature = "client")]
 pub use exec::SdkExecutor;
@@ -79,8 +84,8 @@ pub mod __private {
     pub use crate::entity::HeldField;
     pub use crate::entity::markers::*;
     pub use crate::entity::{
-        GsiAttrs, LsiAttrs, TableAttrs, contains, gsi_attrs, index_projection, lsi_attrs, str_eq,
-        table_attrs,
+        GsiAttrs, LsiAttrs, SchemaVersion, TableAttrs, contains, gsi_attrs, index_projection,
+        lsi_attrs, str_eq, table_attrs,
     };
     pub use crate::expr::SortCondition;
     pub use crate::key::{
@@ -244,6 +249,64 @@ pub mod __private {
             return Ok(());
         }
         crate::entity::check_stored_key(entity, pk, sk)
+    }
+
+    /// The schema version stored with an item of `entity` (version 1 when
+    /// the attribute is absent: written before the entity declared
+    /// versions); an error when it is not a number or is newer than
+    /// `current`.
+    pub fn schema_version_of(
+        item: &crate::Item,
+        attribute: &str,
+        entity: &'static str,
+        current: u32,
+    ) -> crate::Result<u64> {
+        use crate::error::{DecodeError, DecodeErrorKind};
+        let fail = |kind| crate::Error::Decode {
+            entity,
+            source: DecodeError::new(kind).at(attribute),
+        };
+        match item.get(attribute) {
+            None => Ok(1),
+            Some(AttributeValue::N(n)) => match n.parse::<u64>() {
+                Ok(v) if v <= u64::from(current) => Ok(v),
+                Ok(stored) => Err(fail(DecodeErrorKind::SchemaVersion { stored, current })),
+                Err(_) => Err(fail(DecodeErrorKind::InvalidNumber {
+                    value: n.clone(),
+                    ty: "u64 (schema version)",
+                })),
+            },
+            Some(other) => Err(crate::Error::Decode {
+                entity,
+                source: crate::value::wrong_type("N (schema version)", other).at(attribute),
+            }),
+        }
+    }
+
+    /// Reads an item stored in an older shape of `New`: decodes it as the
+    /// old shape `Old` (a `#[derive(Document)]` struct of the stored
+    /// attributes) and converts it with `From`. The entity type is checked
+    /// first, and the converted entity's key fields must still build the
+    /// key the item is stored under.
+    pub fn migrate<Old: crate::Attr, New: crate::Entity + From<Old>>(
+        item: crate::Item,
+    ) -> crate::Result<New> {
+        let table = crate::entity::table_attrs::<New::Table>();
+        check_entity_type_value(
+            item.get(table.entity_type).cloned(),
+            table.entity_type,
+            New::ENTITY_TYPE,
+        )?;
+        let pk = item.get(table.pk).cloned();
+        let sk = table.sk.and_then(|a| item.get(a).cloned());
+        let old =
+            Old::from_attr(AttributeValue::M(item)).map_err(|source| crate::Error::Decode {
+                entity: New::ENTITY_TYPE,
+                source,
+            })?;
+        let new = New::from(old);
+        check_stored_key(&new, pk, sk)?;
+        Ok(new)
     }
 
     /// A sparse index's `when =`: a `bool` field or a function returning one.

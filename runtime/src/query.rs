@@ -49,6 +49,20 @@ pub enum OtherTypes {
 /// Decodes items returned by a query: every entity, and the enums of
 /// `#[derive(Collection)]`.
 pub trait Decode: Sized {
+    /// The table the items live in: its key and entity-type attributes are
+    /// how stream records are read (see [`crate::stream`]).
+    type Table: crate::Table;
+
+    /// Whether an item stored under this primary key can be one this type
+    /// decodes, judged by the key templates alone (`pk`, and `sk` on a
+    /// table with a sort key): how a keys-only stream record, which carries
+    /// no entity type, is told apart from another entity's. The default
+    /// says yes.
+    fn key_matches(pk: &str, sk: Option<&str>) -> bool {
+        let _ = (pk, sk);
+        true
+    }
+
     /// Decodes one item; `Ok(None)` when the item is another entity type and
     /// `other` says to skip it.
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error>;
@@ -133,6 +147,18 @@ pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
 }
 
 impl<T: Entity> Decode for T {
+    type Table = T::Table;
+
+    fn key_matches(pk: &str, sk: Option<&str>) -> bool {
+        let shape = &T::SHAPE;
+        crate::design::template_matches(&shape.pk, pk)
+            && match (&shape.sk, sk) {
+                (Some(t), Some(sk)) => crate::design::template_matches(t, sk),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
         let attr = <T::Table as crate::Table>::ENTITY_TYPE;
         if other == OtherTypes::Skip

@@ -99,6 +99,19 @@ pub struct ScanRequest {
     pub consistent: bool,
     /// Continue after this key.
     pub start: Option<Item>,
+    /// Read one segment of a parallel scan, `None` for the whole table.
+    pub segment: Option<ScanSegment>,
+}
+
+/// One segment of a parallel Scan (`Segment`, `TotalSegments`): DynamoDB
+/// splits the items by the hash of their partition key into
+/// `total_segments` disjoint parts, which separate workers read at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScanSegment {
+    /// This segment, from 0.
+    pub segment: u32,
+    /// How many segments the scan is split into (1 to 1,000,000).
+    pub total_segments: u32,
 }
 
 /// One write inside a TransactWriteItems request.
@@ -132,6 +145,9 @@ pub struct Page {
     pub items: Vec<Item>,
     /// Where the next page starts; `None` on the last page.
     pub last_key: Option<Item>,
+    /// Items evaluated before the filter (`ScannedCount`), when the
+    /// executor reports it.
+    pub scanned: Option<usize>,
 }
 
 /// One page of a Query with `Select=COUNT`.

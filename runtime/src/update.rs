@@ -665,6 +665,31 @@ impl<E: Entity> Update<E> {
                 SetValue::Increment(AttributeValue::N("1".into())),
             ));
         }
+        if let Some(schema) = E::SCHEMA {
+            // An update writes fields of the current shape into the stored
+            // item: only into one stored in a shape that reads as the
+            // current type. An upsert that creates the item stamps it.
+            let version = |v: u32| crate::expr::Operand::Value(AttributeValue::N(v.to_string()));
+            if schema.migrated > 0 {
+                let c = Condition::Compare(
+                    crate::expr::Operand::Path(schema.attribute.into()),
+                    crate::expr::Cmp::Gt,
+                    version(schema.migrated),
+                );
+                let c = if self.upsert {
+                    c.or(Condition::NotExists(<E::Table as Table>::PK.to_owned()))
+                } else {
+                    c
+                };
+                condition = Some(c.and_maybe(condition));
+            }
+            if self.upsert {
+                actions.push(UpdateAction::Set(
+                    schema.attribute.to_owned(),
+                    SetValue::IfNotExists(AttributeValue::N(schema.current.to_string())),
+                ));
+            }
+        }
         if !self.upsert {
             let c = Condition::Exists(<E::Table as Table>::PK.to_owned());
             condition = Some(match condition {

@@ -424,6 +424,7 @@ async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), Tes
         limit: None,
         consistent: false,
         start,
+        segment: None,
     };
     let pages = [
         follow(|start| b.local.scan(scan(start))).await?,

@@ -11,6 +11,7 @@ mod model;
 
 mod access;
 mod backends;
+mod backfill;
 mod batches;
 mod collections;
 /// The tracker example's model and access patterns.
@@ -30,7 +31,9 @@ mod pagination;
 mod paths;
 mod reserved;
 mod shop;
+mod streams;
 mod support;
 mod tracing_spans;
 mod tracker;
+mod versions;
 mod writes;

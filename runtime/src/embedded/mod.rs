@@ -107,6 +107,7 @@ mod codec;
 mod cond;
 mod encoded;
 mod error;
+mod feed;
 mod hash;
 mod number;
 mod path;
@@ -128,6 +129,7 @@ use std::time::Instant;
 
 pub use encoded::EncodedItems;
 pub use error::EmbeddedError;
+pub use feed::ChangeFeed;
 pub use schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 
 use self::error::{Fail, Res};
@@ -294,6 +296,57 @@ impl Embedded {
         })
     }
 
+    /// The records of `table`'s stream, oldest first: what DynamoDB's stream
+    /// of the table would hold after the same writes (see
+    /// [`crate::stream`]), kept for 24 hours. Fails when the table does not
+    /// exist or has no stream (`#[table(stream = ...)]`).
+    ///
+    /// ```
+    /// # use singletable::{Db, Entity, Table};
+    /// use singletable::stream::EventKind;
+    /// # #[derive(Table)]
+    /// # #[table(name = "Docs", stream = keys_only)]
+    /// # pub struct Docs;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Docs, name = "Line")]
+    /// # #[pk("DOC#<doc>")]
+    /// # #[sk("LINE#<n>")]
+    /// # pub struct Line { pub doc: String, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::in_memory::<Docs>("Docs")?;
+    /// db.put(&Line { doc: "d".into(), n: 1 }).await?;
+    /// db.delete::<Line>(Line::key("d", 1)?).await?;
+    /// let kinds: Vec<EventKind> =
+    ///     db.executor().change_feed("Docs")?.iter().map(|r| r.event).collect();
+    /// assert_eq!(kinds, [EventKind::Insert, EventKind::Remove]);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn change_feed(&self, table: &str) -> Result<Vec<crate::stream::StreamRecord>, Error> {
+        let store = self.read();
+        let t = store
+            .table(table)
+            .map_err(|e| e.into_error("DescribeStream"))?;
+        match &t.feed {
+            Some(feed) => Ok(feed.records()),
+            None => Err(no_stream(table)),
+        }
+    }
+
+    /// The records of `table`'s stream committed from now on, as they are
+    /// committed: a [`Stream`](futures::Stream) a handler under test can
+    /// consume while the code under test writes.
+    pub fn subscribe(&self, table: &str) -> Result<ChangeFeed, Error> {
+        let mut store = self.write();
+        let t = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("DescribeStream"))?;
+        match &mut t.feed {
+            Some(feed) => Ok(ChangeFeed::new(feed.subscribe())),
+            None => Err(no_stream(table)),
+        }
+    }
+
     /// Writes every table (schema and items) to `path` as JSON, items in
     /// DynamoDB's JSON format. The file is written beside `path` first and
     /// renamed over it, so a crash never leaves half a snapshot.
@@ -320,6 +373,13 @@ impl Embedded {
             meter,
         })
     }
+}
+
+fn no_stream(table: &str) -> Error {
+    Fail::validation(format!(
+        "Table {table} has no stream: declare one with #[table(stream = ...)]"
+    ))
+    .into_error("DescribeStream")
 }
 
 fn io_error(operation: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> Error {
@@ -390,6 +450,11 @@ impl Executor for Embedded {
         Box::pin(async move {
             read::transact_get(&self.read(), &req).map_err(|e| e.into_error("TransactGetItems"))
         })
+    }
+
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        let count = self.item_count(table).map(|n| n as u64);
+        Box::pin(async move { Ok(count) })
     }
 
     fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::{Fail, Res};
-use crate::entity::{Projection, Table};
+use crate::entity::{Projection, StreamView, Table};
 
 /// Scalar type of a key attribute (`AttributeType` in CreateTable).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +81,10 @@ pub struct TableSchema {
     pub sk: Option<KeyAttr>,
     /// Global and local secondary indexes.
     pub indexes: Vec<IndexSchema>,
+    /// The table's stream (`StreamSpecification`), if it has one: the
+    /// backend keeps its records in a change feed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<StreamView>,
 }
 
 fn projection(p: Projection) -> IndexProjection {
@@ -95,7 +99,7 @@ fn projection(p: Projection) -> IndexProjection {
 
 impl TableSchema {
     /// The layout a [`Table`] declaration describes: string keys, every
-    /// global and local index with its projection (what
+    /// global and local index with its projection, the stream (what
     /// `create_table_if_missing` creates in DynamoDB).
     pub fn of<T: Table>() -> Self {
         let mut indexes = Vec::new();
@@ -121,6 +125,7 @@ impl TableSchema {
             pk: KeyAttr::s(T::PK),
             sk: T::SK.map(KeyAttr::s),
             indexes,
+            stream: T::STREAM,
         }
     }
 

@@ -135,6 +135,8 @@ pub(crate) struct TableData {
     ids: HashMap<Box<str>, usize>,
     /// The table's key attributes, in the order positions hold them.
     keys: Arc<[(Box<str>, KeyType)]>,
+    /// The stream's records, when the table has a stream.
+    pub(crate) feed: Option<super::feed::Feed>,
 }
 
 fn hash_prefix(v: &AttributeValue, out: &mut Vec<u8>) {
@@ -155,6 +157,7 @@ impl TableData {
             .table_keys()
             .map(|k| (k.name.as_str().into(), k.kind))
             .collect();
+        let feed = schema.stream.map(super::feed::Feed::new);
         Self {
             schema,
             items: BTreeSet::new(),
@@ -166,6 +169,7 @@ impl TableData {
             names: Arc::default(),
             ids: HashMap::new(),
             keys: schema_keys.into(),
+            feed,
         }
     }
 
@@ -317,11 +321,16 @@ impl TableData {
     }
 
     /// Stores `new` at `pos` (or deletes when `None`), keeping every index
-    /// in step; `old` is the item stored there before. Returns the write
+    /// in step and the change feed told; `old` is the item stored there
+    /// before (decoded whenever the table has a stream). Returns the write
     /// units the index writes cost: an entry added or removed costs its
     /// size in 1 KB units, a moved entry both, an entry whose projected
     /// attributes changed its new size.
     pub(crate) fn write(&mut self, pos: Vec<u8>, new: Option<&Item>, old: Option<&Item>) -> u64 {
+        // Every committed write passes here, in commit order.
+        if let Some(feed) = &mut self.feed {
+            feed.record(&self.schema, old, new);
+        }
         let mut units = 0;
         for i in 0..self.indexes.len() {
             let before = old.and_then(|o| self.index_position(i, o));

@@ -230,6 +230,7 @@ impl Executor for SdkExecutor {
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+                scanned: usize::try_from(out.scanned_count).ok(),
             })
         })
     }
@@ -267,6 +268,14 @@ impl Executor for SdkExecutor {
                 .set_limit(req.limit)
                 .consistent_read(req.consistent)
                 .set_exclusive_start_key(req.start)
+                .set_segment(
+                    req.segment
+                        .map(|s| i32::try_from(s.segment).unwrap_or(i32::MAX)),
+                )
+                .set_total_segments(
+                    req.segment
+                        .map(|s| i32::try_from(s.total_segments).unwrap_or(i32::MAX)),
+                )
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
@@ -276,6 +285,7 @@ impl Executor for SdkExecutor {
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+                scanned: usize::try_from(out.scanned_count).ok(),
             })
         })
     }
@@ -423,6 +433,23 @@ impl Executor for SdkExecutor {
                 .map(|k| k.keys)
                 .unwrap_or_default();
             Ok(BatchGetOutput { items, unprocessed })
+        })
+    }
+
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        let table = table.to_owned();
+        Box::pin(async move {
+            let out = self
+                .client
+                .describe_table()
+                .table_name(table)
+                .send()
+                .await
+                .map_err(|e| service_error("DescribeTable", e))?;
+            Ok(out
+                .table
+                .and_then(|t| t.item_count)
+                .and_then(|n| u64::try_from(n).ok()))
         })
     }
 

@@ -8,8 +8,8 @@ use proptest::sample::select;
 use singletable::expr::{Cmp, Condition, KeyCondition, Operand, Path, SortCondition};
 use singletable::request::{
     BatchGet, BatchOp, BatchWrite, ConditionCheck, DeleteItem, GetItem, PutItem, QueryRequest,
-    ReturnValues, ScanRequest, SetValue, TransactGet, TransactWrite, TransactWriteOp, UpdateAction,
-    UpdateItem,
+    ReturnValues, ScanRequest, ScanSegment, SetValue, TransactGet, TransactWrite, TransactWriteOp,
+    UpdateAction, UpdateItem,
 };
 use singletable::{AttributeValue, Blob, Item};
 
@@ -548,6 +548,8 @@ pub enum Op {
         limit: Option<i32>,
         start: Option<Key>,
         filter: Option<Condition>,
+        /// A segment of a parallel scan of the table, from the start.
+        segment: Option<(u32, u32)>,
     },
     Transact(Vec<TxOp>, Option<u8>),
     BatchWrite(Vec<(Key, Option<Attrs>)>),
@@ -575,8 +577,16 @@ pub fn op() -> impl Strategy<Value = Op> {
             prop_oneof![1 => Just(None), 3 => (1i32..4).prop_map(Some)],
             prop_oneof![1 => Just(None), 1 => key().prop_map(Some)],
             prop_oneof![1 => Just(None), 1 => condition().prop_map(Some)],
+            prop_oneof![
+                2 => Just(None),
+                1 => (1u32..6).prop_flat_map(|n| (0..n).prop_map(move |s| Some((s, n)))),
+            ],
         )
-            .prop_map(|(index, limit, start, filter)| Op::Scan { index, limit, start, filter }),
+            .prop_map(|(index, limit, start, filter, segment)| {
+                // DynamoDB refuses a start key outside the segment.
+                let segment = segment.filter(|_| index.is_none() && start.is_none());
+                Op::Scan { index, limit, start, filter, segment }
+            }),
         4 => (prop::collection::vec(tx_op(), 1..5), prop_oneof![3 => Just(None), 1 => (0u8..2).prop_map(Some)])
             .prop_map(|(ops, token)| Op::Transact(ops, token)),
         2 => prop::collection::vec((key(), prop_oneof![1 => Just(None), 3 => attrs().prop_map(Some)]), 1..5)
@@ -705,6 +715,7 @@ pub fn request(op: &Op, table: &str, prefix: &str) -> Request {
             limit,
             start,
             filter,
+            segment,
         } => {
             let mine = Condition::BeginsWith("PK".into(), AttributeValue::S(prefix.to_owned()));
             Request::Scan(ScanRequest {
@@ -717,6 +728,10 @@ pub fn request(op: &Op, table: &str, prefix: &str) -> Request {
                 limit: *limit,
                 consistent: false,
                 start: start.as_ref().map(|k| k.make(prefix)),
+                segment: segment.map(|(segment, total_segments)| ScanSegment {
+                    segment,
+                    total_segments,
+                }),
             })
         }
         Op::Transact(ops, token) => Request::Transact(TransactWrite {
