@@ -52,7 +52,9 @@ pub const TABLE_OPTIONS: &[&str] = &[
     "name",
     "no_sk",
     "pk",
+    "schema_version",
     "sk",
+    "stream",
     "ttl",
 ];
 
