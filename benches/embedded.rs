@@ -105,6 +105,47 @@ fn ops<E: Executor>(c: &mut Criterion, rt: &Runtime, name: &str, db: &Db<E>) {
     });
 }
 
+/// What a request's span costs with no subscriber listening (the span
+/// and its instrumentation of the request future, around a request that
+/// does nothing), and a get through the shared handle type.
+fn overheads(c: &mut Criterion, rt: &Runtime, embedded: &Db<Embedded>) {
+    let mut g = c.benchmark_group("span");
+    g.bench_function("request_without_span", |b| {
+        b.iter(|| rt.block_on(async { black_box(Ok::<u32, singletable::Error>(1)) }))
+    });
+    g.bench_function("request_in_span_no_subscriber", |b| {
+        b.iter(|| {
+            rt.block_on(async {
+                let r = singletable::trace::Request {
+                    entity: Some("Reading"),
+                    ..Default::default()
+                };
+                let span = singletable::trace::span("GetItem", "Bench", &r);
+                black_box(
+                    singletable::trace::traced(span, async { Ok::<u32, singletable::Error>(1) })
+                        .await,
+                )
+            })
+        })
+    });
+    g.finish();
+    let shared: Db = embedded.clone().into_shared();
+    let mut g = c.benchmark_group("get_shared");
+    g.bench_function("Db<Embedded>", |b| {
+        b.iter(|| {
+            let key = Reading::key("q", 42).expect("key");
+            black_box(rt.block_on(embedded.get::<Reading>(key)).expect("get"));
+        })
+    });
+    g.bench_function("Db<SharedExecutor>", |b| {
+        b.iter(|| {
+            let key = Reading::key("q", 42).expect("key");
+            black_box(rt.block_on(shared.get::<Reading>(key)).expect("get"));
+        })
+    });
+    g.finish();
+}
+
 fn memory() {
     let rt = Runtime::new().expect("runtime");
     let n = 1_000_000u32;
@@ -151,6 +192,7 @@ fn main() {
         .measurement_time(Duration::from_secs(4))
         .configure_from_args();
     ops(&mut c, &rt, "embedded", &embedded);
+    overheads(&mut c, &rt, &embedded);
     match &local {
         Some(db) => ops::<SdkExecutor>(&mut c, &rt, "dynamodb_local", db),
         None => eprintln!("DYNAMODB_ENDPOINT not set: DynamoDB Local side skipped"),

@@ -11,8 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::Criterion;
-use singletable::expr::{Cmp, Condition, Operand};
-use singletable::{AttributeValue, Collection, Db, Entity, Table};
+use singletable::{Collection, Db, Entity, FieldPath, Table};
 use tokio::runtime::Runtime;
 
 #[derive(Table)]
@@ -61,13 +60,7 @@ fn main() {
             db.put(&r).await.expect("put");
         }
     });
-    let keeps_all = || {
-        Condition::Compare(
-            Operand::Path("value".into()),
-            Cmp::Ge,
-            Operand::Value(AttributeValue::N("0".into())),
-        )
-    };
+    let keeps_all = || Reading::fields().value.ge(&0.0);
     let mut c = Criterion::default()
         .sample_size(50)
         .warm_up_time(Duration::from_secs(1))

@@ -31,3 +31,32 @@ fn compile_fail() {
             .unwrap_or("tests/ui/**/*.rs"),
     );
 }
+
+/// One mistake gives one error: every snapshot holds exactly one.
+#[test]
+fn every_snapshot_holds_one_error() {
+    let mut wrong = Vec::new();
+    let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    let mut dirs = vec![ui];
+    let mut seen = 0;
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "stderr") {
+                seen += 1;
+                let text = std::fs::read_to_string(&path).unwrap();
+                let errors = text
+                    .lines()
+                    .filter(|l| l.starts_with("error:") || l.starts_with("error["))
+                    .count();
+                if errors != 1 {
+                    wrong.push(format!("{} holds {errors} errors", path.display()));
+                }
+            }
+        }
+    }
+    assert!(seen > 60, "only {seen} snapshots found");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -138,8 +138,14 @@ pub fn expand(
     let mut outside = TokenStream::new();
     let mut inside = TokenStream::new();
     for access in accesses {
-        // `check` reported every pattern that does not resolve.
-        let Ok(r) = resolve(access, keys) else {
+        // `check` reported every pattern that does not resolve; one whose
+        // index is wrong is still generated, on the table, so that its
+        // callers raise no second error.
+        let table = Access {
+            name: access.name.clone(),
+            index: None,
+        };
+        let Ok(r) = resolve(access, keys).or_else(|_| resolve(&table, keys)) else {
             continue;
         };
         let (o, i) = pattern(ctx, ident, access, &r);
@@ -298,8 +304,10 @@ fn pattern(
             #vis fn newest_first(self) -> #query_ty { self.0.newest_first() }
             /// At most `n` items (page size for `page`, total for `all`/`stream`).
             #vis fn limit(self, n: u32) -> #query_ty { self.0.limit(n) }
-            /// Keeps only items matching `filter` (does not reduce read cost).
-            #vis fn filter(self, filter: #p::Condition) -> #query_ty { self.0.filter(filter) }
+            /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost).
+            #vis fn filter(self, filter: #p::Cond<#ident>) -> #query_ty { self.0.filter(filter) }
+            /// Keeps only items matching an untyped `filter`.
+            #vis fn filter_raw(self, filter: #p::Condition) -> #query_ty { self.0.filter_raw(filter) }
             /// Skips items of other entity types instead of failing on them.
             #vis fn skip_other_types(self) -> #query_ty { self.0.skip_other_types() }
             /// One page (one Query request) and the cursor to the next.

@@ -28,6 +28,75 @@ pub struct EntityOpts {
     pub rename_all: Option<SpannedValue<String>>,
     #[darling(default, rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// `version = N`: the schema version written with every item.
+    #[darling(default)]
+    pub version: Option<SpannedValue<u32>>,
+    /// `migrate(v1 = OrderV1, ...)`: the stored shapes of older versions.
+    #[darling(default)]
+    pub migrate: Option<Migrations>,
+}
+
+/// One `vN = OldShape` of `migrate(...)`.
+pub struct Migration {
+    pub version: u32,
+    /// The `vN` token.
+    pub span: Span,
+    pub shape: syn::Path,
+}
+
+/// `migrate(v1 = OrderV1, v2 = OrderV2)`.
+pub struct Migrations {
+    pub list: Vec<Migration>,
+    /// Where `migrate` is written: errors about the whole list point here.
+    pub span: Span,
+}
+
+impl FromMeta for Migrations {
+    fn from_list(items: &[darling::ast::NestedMeta]) -> darling::Result<Self> {
+        let mut errors = darling::Error::accumulator();
+        let mut list: Vec<Migration> = Vec::new();
+        let expected = "expected `vN = OldShape`, e.g. `migrate(v1 = OrderV1)`";
+        for item in items {
+            let darling::ast::NestedMeta::Meta(syn::Meta::NameValue(nv)) = item else {
+                errors.push(darling::Error::custom(expected).with_span(item));
+                continue;
+            };
+            let version = nv
+                .path
+                .get_ident()
+                .and_then(|id| id.to_string().strip_prefix('v')?.parse::<u32>().ok());
+            let Some(version) = version.filter(|v| *v > 0) else {
+                errors.push(darling::Error::custom(expected).with_span(&nv.path));
+                continue;
+            };
+            let syn::Expr::Path(shape) = &nv.value else {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "expected the type of the stored shape of version {version}, e.g. `v{version} = OrderV{version}`"
+                    ))
+                    .with_span(&nv.value),
+                );
+                continue;
+            };
+            if list.iter().any(|m| m.version == version) {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "duplicate migration of version {version}; each older version has one stored shape"
+                    ))
+                    .with_span(&nv.path),
+                );
+                continue;
+            }
+            list.push(Migration {
+                version,
+                span: nv.path.span(),
+                shape: shape.path.clone(),
+            });
+        }
+        errors.finish()?;
+        let span = items.first().map_or_else(Span::call_site, |i| i.span());
+        Ok(Self { list, span })
+    }
 }
 
 impl EntityOpts {
@@ -122,6 +191,8 @@ pub struct FieldOpts {
     pub created_at: Flag,
     #[darling(default)]
     pub updated_at: Flag,
+    #[darling(default)]
+    pub unique: Flag,
 }
 
 /// The arguments of `#[gsiN(pk = "...", sk = "...", when = ...)]`.

@@ -185,6 +185,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
         .map(|(_, ty)| quote!(<#ty as #p::Entity>::ENTITY_TYPE))
         .collect();
     let types_again = &types;
+    let member_tys: Vec<&syn::Type> = variants.iter().map(|(_, ty)| *ty).collect();
     let read_arms = variants.iter().enumerate().map(|(i, (v, ty))| {
         quote! {
             #p::collection::Peek::Member(#i) => {
@@ -241,6 +242,12 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
 
         #[automatically_derived]
         impl #p::Decode for #ident {
+            type Table = #table;
+
+            fn key_matches(__pk: &str, __sk: #p::__private::Option<&str>) -> bool {
+                false #(|| <#member_tys as #p::Decode>::key_matches(__pk, __sk))*
+            }
+
             fn decode(__item: #p::Item, __other: #p::OtherTypes) -> #p::Result<#p::__private::Option<Self>> {
                 let __attr = <#table as #p::Table>::ENTITY_TYPE;
                 match #p::__private::entity_type_of(&__item, __attr) {

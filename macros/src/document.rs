@@ -3,7 +3,7 @@
 
 use darling::FromDeriveInput;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use crate::attr::{self, DocumentOpts};
 use crate::model::{self, Codec};
@@ -49,7 +49,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let init = codec.init(false, same);
     let n = codec.stored_count();
     let name = ident.to_string();
-    let validate = codec.validate(&name, false);
+    let validate = codec.validate(&name, true);
+    let (fields_struct, fields_impl) = paths(&krate, &input.vis, ident, &fields);
     let validation_error = quote! {
         |__e: #krate::Error| #krate::EncodeError::new(__e.to_string())
     };
@@ -90,5 +91,79 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 #krate::__private::Ok(())
             }
         }
+
+        #fields_struct
+        #fields_impl
     })
+}
+
+/// The document's field handles (`AddressFields`, reached from a path as
+/// `f.address.field(|a| a.city)`), their validation functions, and the
+/// `Document` impl.
+fn paths(
+    krate: &TokenStream,
+    vis: &syn::Visibility,
+    ident: &syn::Ident,
+    fields: &[model::Field],
+) -> (TokenStream, TokenStream) {
+    let fields_ty = format_ident!("{}Fields", ident);
+    let mut decls = Vec::new();
+    let mut inits = Vec::new();
+    let mut check_fns = Vec::new();
+    for f in fields.iter().filter(|f| model::has_handle(f)) {
+        let (fid, ty, name, stored) = (&f.ident, &f.ty, f.name(), &f.stored);
+        let doc = format!("Field `{name}`, stored as `{stored}`.");
+        decls.push(quote! {
+            #[doc = #doc]
+            pub #fid: #krate::nested::DocField<#ident, #ty>
+        });
+        match model::check_fn(f) {
+            Some(check) => {
+                let body = model::checks(
+                    krate,
+                    f,
+                    &quote!(__v),
+                    |msg| quote!(return #krate::__private::Err(#msg);),
+                );
+                check_fns.push(quote! {
+                    #[doc(hidden)]
+                    fn #check(__v: &#ty) -> #krate::__private::Result<(), #krate::__private::String> {
+                        #body
+                        #krate::__private::Ok(())
+                    }
+                });
+                inits.push(
+                    quote!(#fid: #krate::nested::DocField::checked(#stored, #name, Self::#check)),
+                );
+            }
+            None => inits.push(quote!(#fid: #krate::nested::DocField::new(#stored, #name))),
+        }
+    }
+    let doc = format!(
+        "Typed handles on the fields of `{ident}`, for paths below a field holding one: `f.field(|d| d.name)`."
+    );
+    let outside = quote! {
+        #[doc = #doc]
+        #[allow(dead_code)]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy)]
+        #vis struct #fields_ty {
+            #(#decls,)*
+        }
+    };
+    let inside = quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #ident {
+            #(#check_fns)*
+        }
+
+        #[automatically_derived]
+        impl #krate::nested::Document for #ident {
+            type Fields = #fields_ty;
+            fn fields() -> #fields_ty {
+                #fields_ty { #(#inits,)* }
+            }
+        }
+    };
+    (outside, inside)
 }

@@ -64,6 +64,18 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
     }
 }
 
+/// darling's error for `#[entity(...)]` holding only an unknown probe
+/// option: it lists every option.
+fn entity_probe() -> Option<String> {
+    let probe: syn::DeriveInput = syn::parse_quote!(
+        #[entity(__probe)]
+        struct __Probe;
+    );
+    EntityOpts::from_derive_input(&probe)
+        .err()
+        .and_then(crate::style::probe_options)
+}
+
 /// Which key a template fills, for naming and size limits.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -80,19 +92,51 @@ struct KeyFn<'a> {
 
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let named = model::named_fields(input, "Entity")?;
-    let opts = EntityOpts::parse(input)?;
     let mut errors = darling::Error::accumulator();
+    let opts = match EntityOpts::parse(input) {
+        Ok(opts) => opts,
+        Err(e) => {
+            // An unknown option: report it, and go on without it.
+            let repaired =
+                crate::style::without_unknown(&input.attrs, "entity", &e).and_then(|attrs| {
+                    let mut input = input.clone();
+                    input.attrs = attrs;
+                    EntityOpts::parse(&input).ok()
+                });
+            let e = crate::style::restyle(e, "entity", entity_probe);
+            match repaired {
+                Some(opts) => {
+                    errors.push(e);
+                    opts
+                }
+                None => {
+                    let _ = errors.into_inner();
+                    return Err(e);
+                }
+            }
+        }
+    };
     let rule = attr::rename_rule(&opts.rename_all, &mut errors);
     let fields = model::fields(named, rule, &mut errors);
     let keys = attr::parse_keys(&opts.attrs, &opts.ident, &mut errors);
 
     let accesses = access::parse(&opts.attrs, &mut errors);
 
+    let schema = check_schema(&opts, &mut errors);
     check_templates(&keys, &fields, &mut errors);
     check_indexes(&keys, &fields, &mut errors);
     access::check(&accesses, &keys, &mut errors);
     crate::fields::check(&fields, &keys, &mut errors);
-    errors.finish()?;
+    // After a mistake in the declaration, the API is still generated from
+    // a repaired model (a misspelt placeholder reads as the field it was
+    // closest to), so that the code calling it raises no second error;
+    // the cross-checks are left out, they would only repeat the mistake.
+    let errors = errors.into_inner();
+    let lenient = !errors.is_empty();
+    let mut keys = keys;
+    if lenient {
+        repair_templates(&mut keys, &fields);
+    }
 
     let krate = opts
         .krate
@@ -104,9 +148,10 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let entity_name = opts.name.clone().unwrap_or_else(|| ident.to_string());
     let table = &opts.table;
     let Some(pk) = keys.pk.as_ref() else {
-        // parse_keys reported the missing #[pk]; errors.finish() returned.
-        return Ok(TokenStream::new());
+        // parse_keys reported the missing #[pk]: no key, no API.
+        return Err(darling::Error::multiple(errors));
     };
+    let reported = (!errors.is_empty()).then(|| darling::Error::multiple(errors).write_errors());
 
     let mut key_fns = vec![KeyFn {
         name: "pk".into(),
@@ -157,7 +202,11 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let (fields_type, fields_impls) = crate::fields::expand(&ctx, &keys);
     let entity_items = crate::fields::entity_items(&ctx, &keys);
     let shape = crate::shape::entity_shape(&ctx, &keys, &accesses);
-    let checks = ctx.compile_checks(table, &keys);
+    let checks = if lenient {
+        TokenStream::new()
+    } else {
+        ctx.compile_checks(table, &keys)
+    };
     let codec = Codec {
         krate: &krate,
         fields: &fields,
@@ -177,9 +226,37 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let scan = codec.scan(Some(quote!(TABLE.entity_type)));
     let init_scanned = codec.init(false, wrap_decode);
     let validate = codec.validate(&entity_name, true);
-    let key_inserts = ctx.key_inserts(&keys);
-    let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 1;
+    let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 2;
+    let key_inserts = ctx.key_inserts(&keys, &[]);
+    let versioned = schema_parts(&ctx, schema.as_ref());
+    let stamped = ctx.stamped_encoder(&keys, &codec, capacity, &versioned.insert);
 
+    // Versioned entities read through `from_item` (the trait's default
+    // `read_item`), which looks at the stored version first.
+    let read_item = if schema.is_some() {
+        TokenStream::new()
+    } else {
+        quote! {
+            fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
+                __reader: &mut __R,
+                __other: #krate::OtherTypes,
+            ) -> #krate::Result<#krate::__private::Option<Self>> {
+                #read
+                if !#krate::__private::check_entity_type(__entity_type, TABLE.entity_type, #entity_lit, __other)? {
+                    return #krate::__private::Ok(#krate::__private::None);
+                }
+                let __entity = Self { #init_read };
+                #krate::__private::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
+                #krate::__private::Ok(#krate::__private::Some(__entity))
+            }
+        }
+    };
+    let Versioned {
+        konst: versioned_const,
+        insert: versioned_insert,
+        read: versioned_read,
+        checks: versioned_checks,
+    } = versioned;
     let pk_expr = ctx.self_call(pk, "pk");
     let pk_template = pk.text();
     let partition_fn = {
@@ -236,14 +313,16 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     };
 
     Ok(quote! {
+        #reported
         #access_types
         #fields_type
 
         const _: () = {
             // The fallbacks of the key part probes (see `Ctx::write_part`).
             #[allow(unused_imports)]
-            use #krate::__private::{ReadPartFallback as _, WritePartFallback as _};
+            use #krate::__private::{ReadPartFallback as _, UniquePartFallback as _, WritePartFallback as _};
             #checks
+            #versioned_checks
             #access_impls
             #fields_impls
 
@@ -269,6 +348,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 const PK_TEMPLATE: &'static str = #pk_template;
                 #shape
                 #entity_items
+                #versioned_const
 
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
                     #krate::__private::Ok(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr })
@@ -283,19 +363,24 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     #krate::Entity::validate(self)?;
                     let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
                     self.__singletable_key_attrs(&mut __item)?;
+                    #versioned_insert
                     #encode_ref
                     #krate::__private::Ok(__item)
                 }
+
+                #stamped
 
                 fn into_item(self) -> #krate::Result<#krate::Item> {
                     #krate::Entity::validate(&self)?;
                     let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
                     self.__singletable_key_attrs(&mut __item)?;
+                    #versioned_insert
                     #encode_owned
                     #krate::__private::Ok(__item)
                 }
 
                 fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
+                    #versioned_read
                     #scan
                     #krate::__private::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
                     let __entity = Self { #init_scanned };
@@ -303,21 +388,46 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     #krate::__private::Ok(__entity)
                 }
 
-                fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
-                    __reader: &mut __R,
-                    __other: #krate::OtherTypes,
-                ) -> #krate::Result<#krate::__private::Option<Self>> {
-                    #read
-                    if !#krate::__private::check_entity_type(__entity_type, TABLE.entity_type, #entity_lit, __other)? {
-                        return #krate::__private::Ok(#krate::__private::None);
-                    }
-                    let __entity = Self { #init_read };
-                    #krate::__private::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
-                    #krate::__private::Ok(#krate::__private::Some(__entity))
-                }
+                #read_item
             }
         };
     })
+}
+
+/// Replaces each placeholder that names no stored field by the closest
+/// stored field (or drops it), after `check_templates` reported it.
+fn repair_templates(keys: &mut attr::Keys, fields: &[Field]) {
+    let stored: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skipped())
+        .map(Field::name)
+        .collect();
+    let repair = |t: &mut Template| {
+        t.segments.retain_mut(|seg| match seg {
+            Segment::Field(name) if !stored.contains(name) => match closest(name, &stored) {
+                Some(best) => {
+                    *name = best.to_owned();
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+    };
+    if let Some(t) = keys.pk.as_mut() {
+        repair(t);
+    }
+    if let Some((t, _)) = keys.sk.as_mut() {
+        repair(t);
+    }
+    for ix in &mut keys.indexes {
+        if let Some(t) = ix.pk.as_mut() {
+            repair(t);
+        }
+        if let Some(t) = ix.sk.as_mut() {
+            repair(t);
+        }
+    }
 }
 
 /// Every placeholder names a stored field.
@@ -395,6 +505,136 @@ fn check_indexes(keys: &attr::Keys, fields: &[Field], errors: &mut darling::erro
                     .with_span(&index.span),
                 );
         }
+    }
+}
+
+/// A checked `#[entity(version = N, migrate(...))]`.
+struct Schema<'a> {
+    current: u32,
+    migrations: Vec<&'a attr::Migration>,
+}
+
+/// Checks `version` and `migrate`: versions start at 1, and migrations
+/// name older versions only.
+fn check_schema<'a>(
+    opts: &'a EntityOpts,
+    errors: &mut darling::error::Accumulator,
+) -> Option<Schema<'a>> {
+    let migrations: Vec<&attr::Migration> = opts
+        .migrate
+        .as_ref()
+        .map(|m| m.list.iter().collect())
+        .unwrap_or_default();
+    let Some(version) = &opts.version else {
+        if let Some(m) = &opts.migrate {
+            errors.push(
+                darling::Error::custom(
+                    "`migrate(...)` needs the current schema version: add `version = N` to `#[entity(...)]`",
+                )
+                .with_span(&m.span),
+            );
+        }
+        return None;
+    };
+    let current = **version;
+    if current == 0 {
+        errors.push(
+            darling::Error::custom(
+                "schema versions start at 1; items without a version are version 1",
+            )
+            .with_span(&version.span()),
+        );
+        return None;
+    }
+    for m in &migrations {
+        if m.version >= current {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`v{}` is not older than the current version {current}; `migrate` lists the stored shapes of older versions",
+                    m.version
+                ))
+                .with_span(&m.span),
+            );
+        }
+    }
+    Some(Schema {
+        current,
+        migrations,
+    })
+}
+
+/// The code a schema version adds to the entity.
+struct Versioned {
+    /// `const SCHEMA`.
+    konst: TokenStream,
+    /// Writes the version attribute into `__item`.
+    insert: TokenStream,
+    /// Reads the stored version of `__item` and returns the migrated entity
+    /// for older shapes.
+    read: TokenStream,
+    /// No field may be stored under the version attribute.
+    checks: TokenStream,
+}
+
+fn schema_parts(ctx: &Ctx, schema: Option<&Schema>) -> Versioned {
+    let krate = ctx.krate;
+    let Some(schema) = schema else {
+        return Versioned {
+            konst: TokenStream::new(),
+            insert: TokenStream::new(),
+            read: TokenStream::new(),
+            checks: TokenStream::new(),
+        };
+    };
+    let current = schema.current;
+    let text = current.to_string();
+    let migrated = schema
+        .migrations
+        .iter()
+        .map(|m| m.version)
+        .max()
+        .unwrap_or(0);
+    let entity = ctx.entity;
+    let arms = schema.migrations.iter().map(|m| {
+        let v = proc_macro2::Literal::u64_unsuffixed(u64::from(m.version));
+        let shape = &m.shape;
+        let call =
+            quote_spanned!(shape.span()=> #krate::__private::migrate::<#shape, Self>(__item));
+        quote!(#v => return #call,)
+    });
+    let checks = ctx.fields.iter().filter(|f| !f.skipped()).map(|f| {
+        let stored = &f.stored;
+        let msg = format!(
+            "field `{}` is stored as `{stored}`, the attribute that holds the schema version; rename it with `#[attr(rename = \"...\")]`",
+            f.name()
+        );
+        quote_spanned! {f.stored_span=>
+            const _: () = if #krate::__private::str_eq(TABLE.schema_version, #stored) { ::core::panic!(#msg) };
+        }
+    });
+    Versioned {
+        konst: quote! {
+            const SCHEMA: #krate::__private::Option<#krate::__private::SchemaVersion> =
+                #krate::__private::Some(#krate::__private::SchemaVersion {
+                    attribute: TABLE.schema_version,
+                    current: #current,
+                    migrated: #migrated,
+                });
+        },
+        insert: quote! {
+            __item.insert(
+                #krate::__private::String::from(TABLE.schema_version),
+                #krate::__private::AttributeValue::N(#krate::__private::String::from(#text)),
+            );
+        },
+        read: quote! {
+            #[allow(clippy::match_single_binding)]
+            match #krate::__private::schema_version_of(&__item, TABLE.schema_version, #entity, #current)? {
+                #(#arms)*
+                _ => {}
+            }
+        },
+        checks: quote!(#(#checks)*),
     }
 }
 
@@ -497,7 +737,7 @@ impl Ctx<'_> {
             Segment::Lit(_) => None,
             Segment::Field(name) => {
                 let ident = &self.field(name).ident;
-                Some(quote!(+ #krate::KeyPart::size_hint(&#ident)))
+                Some(quote!(+ #krate::__private::WritePart(&#ident).size_hint()))
             }
         });
         quote!(#lit #(#hints)*)
@@ -533,11 +773,28 @@ impl Ctx<'_> {
 
     /// `Self::pk(&self.user_id)?`.
     fn self_call(&self, template: &Template, name: &str) -> TokenStream {
+        self.self_call_with(template, name, &[])
+    }
+
+    /// Like [`Ctx::self_call`], passing the fields named in `overrides`
+    /// from the given locals.
+    fn self_call_with(
+        &self,
+        template: &Template,
+        name: &str,
+        overrides: &[(String, syn::Ident)],
+    ) -> TokenStream {
         let fn_name = format_ident!("{}", name);
-        let args = template
-            .fields()
-            .into_iter()
-            .map(|n| model::arg_from_self(self.field(n)));
+        let args = template.fields().into_iter().map(|n| {
+            let f = self.field(n);
+            match overrides.iter().find(|(o, _)| o == n) {
+                Some((_, local)) => match model::arg_kind(&f.ty) {
+                    model::ArgKind::Copy => quote!(#local),
+                    model::ArgKind::Str | model::ArgKind::Ref => quote!(&#local),
+                },
+                None => model::arg_from_self(f),
+            }
+        });
         quote!(Self::#fn_name(#(#args),*)?)
     }
 
@@ -669,6 +926,56 @@ impl Ctx<'_> {
         out
     }
 
+    /// `Entity::to_item_stamped` for entities with automatic timestamps:
+    /// each stamped value goes into a local first, and the key attributes
+    /// and the stored attribute are both built from it.
+    fn stamped_encoder(
+        &self,
+        keys: &attr::Keys,
+        codec: &Codec,
+        capacity: usize,
+        version_insert: &TokenStream,
+    ) -> TokenStream {
+        let krate = self.krate;
+        let entity = self.entity;
+        let mut locals = TokenStream::new();
+        let mut overrides: Vec<(String, syn::Ident)> = Vec::new();
+        for f in self.fields.iter().filter(|f| !f.skipped()) {
+            let (id, ty, stored) = (&f.ident, &f.ty, &f.stored);
+            let local = format_ident!("__stamped_{}", f.name());
+            let value = if f.opts.created_at.is_present() {
+                quote_spanned!(ty.span()=> #krate::__private::created_value::<#ty>(&self.#id, __stamp, #entity, #stored)?)
+            } else if f.opts.updated_at.is_present() {
+                quote_spanned!(ty.span()=> #krate::__private::updated_value::<#ty>(__stamp))
+            } else {
+                continue;
+            };
+            locals.extend(quote!(let #local: #ty = #value;));
+            overrides.push((f.name(), local));
+        }
+        if overrides.is_empty() {
+            return TokenStream::new();
+        }
+        let key_inserts = self.key_inserts(keys, &overrides);
+        let entity_lit = entity;
+        let encode = codec.encode_with(
+            false,
+            |e| quote!(#krate::Error::Encode { entity: #entity_lit, source: #e }),
+            &overrides,
+        );
+        quote! {
+            fn to_item_stamped(&self, __stamp: &#krate::clock::Stamp) -> #krate::Result<#krate::Item> {
+                #krate::Entity::validate(self)?;
+                #locals
+                let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
+                #key_inserts
+                #version_insert
+                #encode
+                #krate::__private::Ok(__item)
+            }
+        }
+    }
+
     /// `pub fn parse_pk(key: &str) -> Result<(String, u64)>` (a single value
     /// for one placeholder).
     fn parser(&self, k: &KeyFn) -> TokenStream {
@@ -782,6 +1089,12 @@ impl Ctx<'_> {
                 });
             }
         }
+        for f in self.fields.iter().filter(|f| f.opts.unique.is_present()) {
+            let ty = &f.ty;
+            asserts.extend(quote_spanned! {ty.span()=>
+                #krate::__private::assert_unique::<#ty>();
+            });
+        }
         out.extend(quote! {
             const _: () = { #asserts };
         });
@@ -827,17 +1140,20 @@ impl Ctx<'_> {
 
     /// Statements inserting the key attributes, the index key attributes
     /// whose conditions hold, and the entity type into `__item`.
-    fn key_inserts(&self, keys: &attr::Keys) -> TokenStream {
+    fn key_inserts(&self, keys: &attr::Keys, overrides: &[(String, syn::Ident)]) -> TokenStream {
         let krate = self.krate;
         let entity = self.entity;
         let s = |e: TokenStream| quote!(#krate::__private::AttributeValue::S(#e));
         let mut out = TokenStream::new();
         // The primary key values, kept for shard suffixes.
-        let pk = keys.pk.as_ref().map(|t| self.self_call(t, "pk"));
+        let pk = keys
+            .pk
+            .as_ref()
+            .map(|t| self.self_call_with(t, "pk", overrides));
         out.extend(quote!(let __pk_value: #krate::__private::String = #pk;));
         let sk_value = match &keys.sk {
             Some((t, _)) => {
-                let call = self.self_call(t, "sk");
+                let call = self.self_call_with(t, "sk", overrides);
                 quote!(#krate::__private::Some(#call))
             }
             None => quote!(#krate::__private::None::<#krate::__private::String>),
@@ -862,7 +1178,7 @@ impl Ctx<'_> {
                 IndexKind::Gsi(num) => {
                     let konst = format_ident!("GSI{}", num);
                     if let Some(t) = &index.pk {
-                        let call = self.self_call(t, &format!("{n}_pk"));
+                        let call = self.self_call_with(t, &format!("{n}_pk"), overrides);
                         let value = if index.shards > 1 {
                             let shards = index.shards;
                             quote!(#krate::__private::with_shard(
@@ -878,7 +1194,7 @@ impl Ctx<'_> {
                         );
                     }
                     if let Some(t) = &index.sk {
-                        let v = s(self.self_call(t, &format!("{n}_sk")));
+                        let v = s(self.self_call_with(t, &format!("{n}_sk"), overrides));
                         inserts.extend(quote! {
                             if let #krate::__private::Some(__a) = #konst.sk {
                                 __item.insert(#krate::__private::String::from(__a), #v);
@@ -889,7 +1205,7 @@ impl Ctx<'_> {
                 IndexKind::Lsi(num) => {
                     let konst = format_ident!("LSI{}", num);
                     if let Some(t) = &index.sk {
-                        let v = s(self.self_call(t, &format!("{n}_sk")));
+                        let v = s(self.self_call_with(t, &format!("{n}_sk"), overrides));
                         inserts.extend(
                             quote!(__item.insert(#krate::__private::String::from(#konst.sk), #v);),
                         );

@@ -50,6 +50,18 @@ pub fn check(
     }
     let primary = primary_fields(keys);
     let indexed = index_fields(keys);
+    check_unique(ctx_fields, keys, errors);
+    for f in ctx_fields
+        .iter()
+        .filter(|f| f.opts.created_at.is_present() && f.opts.updated_at.is_present())
+    {
+        errors.push(
+            darling::Error::custom(
+                "a field is either `created_at` or `updated_at`; keep one of them",
+            )
+            .with_span(&f.opts.updated_at.span()),
+        );
+    }
     for v in versions {
         let name = v.name();
         if primary.contains(&name.as_str())
@@ -64,6 +76,66 @@ pub fn check(
                 .with_span(&v.ident),
             );
         }
+    }
+}
+
+/// The key templates that use field `name`, as written in the attributes
+/// (`#[pk]`, `#[gsi1(sk)]`), primary key first.
+fn templates_using(keys: &Keys, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if keys.pk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
+        out.push("#[pk]".to_owned());
+    }
+    if keys
+        .sk
+        .as_ref()
+        .is_some_and(|(t, _)| t.fields().contains(&name))
+    {
+        out.push("#[sk]".to_owned());
+    }
+    for ix in &keys.indexes {
+        let n = ix.name();
+        if ix.pk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
+            out.push(format!("#[{n}(pk)]"));
+        }
+        if ix.sk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
+            out.push(format!("#[{n}(sk)]"));
+        }
+    }
+    out
+}
+
+/// Checks on `#[attr(unique)]`: a stored field of a key-part type that is
+/// in no key template, each error at the `unique` token.
+fn check_unique(
+    ctx_fields: &[crate::model::Field],
+    keys: &Keys,
+    errors: &mut darling::error::Accumulator,
+) {
+    let primary = primary_fields(keys);
+    for f in ctx_fields.iter().filter(|f| f.opts.unique.is_present()) {
+        let name = f.name();
+        let span = f.opts.unique.span();
+        let message = if let Some(place) = templates_using(keys, &name).first() {
+            if primary.contains(&name.as_str()) {
+                format!(
+                    "`#[attr(unique)]` on `{name}`, a field of the primary key `{place}`, which is unique already; remove `unique`"
+                )
+            } else {
+                format!(
+                    "`#[attr(unique)]` on `{name}`, a field of key template `{place}`; a unique field cannot be a key field: remove `unique`, or take `<{name}>` out of the template"
+                )
+            }
+        } else if f.skipped() {
+            "a skipped field is not stored, so `unique` has no effect; remove `skip` or `unique`"
+                .to_owned()
+        } else if f.opts.serde.is_present() {
+            "a unique value must be a key part, not a `serde` field; remove `serde` or `unique`"
+                .to_owned()
+        } else {
+            continue;
+        };
+        errors.push(darling::Error::custom(message).with_span(&span));
     }
 }
 
@@ -256,29 +328,35 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
         const INDEX_KEYS: &'static [#p::__private::IndexKeys] = &[#(#indexes),*];
     };
     let entity = ctx.entity;
-    let created = ctx.fields.iter().filter(|f| f.opts.created_at.is_present()).map(|f| {
-        let (ty, stored) = (&f.ty, &f.stored);
-        let call = quote_spanned!(ty.span()=> #p::__private::stamp::<#ty>(item, #stored));
-        quote!(if creating { #call.map_err(|e| #p::Error::Encode { entity: #entity, source: e })?; })
-    });
-    let updated: Vec<_> = ctx
+    let in_keys: Vec<&str> = primary_fields(keys)
+        .into_iter()
+        .chain(index_fields(keys))
+        .collect();
+    let stamps = ctx
         .fields
         .iter()
-        .filter(|f| f.opts.updated_at.is_present())
-        .collect();
-    let updated_stamp = updated.iter().map(|f| {
-        let (ty, stored) = (&f.ty, &f.stored);
-        let call = quote_spanned!(ty.span()=> #p::__private::stamp::<#ty>(item, #stored));
-        quote!(#call.map_err(|e| #p::Error::Encode { entity: #entity, source: e })?;)
-    });
-    out.extend(quote! {
-        fn stamp(item: &mut #p::Item, creating: bool) -> #p::Result<()> {
-            let _ = (&item, creating);
-            #(#created)*
-            #(#updated_stamp)*
-            #p::__private::Ok(())
-        }
-    });
+        .filter(|f| f.opts.created_at.is_present() || f.opts.updated_at.is_present())
+        .map(|f| {
+            let (ty, stored, name) = (&f.ty, &f.stored, f.name());
+            let kind = if f.opts.created_at.is_present() {
+                quote!(#p::clock::TimeKind::Created)
+            } else {
+                quote!(#p::clock::TimeKind::Updated)
+            };
+            let value = quote_spanned!(ty.span()=> |__t| #p::__private::time_attr::<#ty>(__t, #entity, #stored));
+            let key_part = if in_keys.contains(&name.as_str()) {
+                quote!(#p::__private::Some(|__t| {
+                    let __v: #ty = #p::__private::Timestamp::at(__t);
+                    let mut __s = #p::__private::String::new();
+                    #p::__private::WritePart(&__v).write_part(#entity, #name, &mut __s).map(|()| __s)
+                }))
+            } else {
+                quote!(#p::__private::None)
+            };
+            quote! {
+                #p::clock::AutoTime { field: #name, attribute: #stored, kind: #kind, value: #value, key_part: #key_part }
+            }
+        });
     let required = ctx
         .fields
         .iter()
@@ -304,25 +382,88 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
     out.extend(quote! {
         const REQUIRED: &'static [#p::entity::Required] = &[#(#required),*];
     });
-    if let Some(f) = ctx.fields.iter().find(|f| f.opts.created_at.is_present()) {
-        let (ty, stored) = (&f.ty, &f.stored);
+    out.extend(quote! {
+        const TIMESTAMPS: &'static [#p::clock::AutoTime] = &[#(#stamps),*];
+    });
+    let created: Vec<_> = ctx
+        .fields
+        .iter()
+        .filter(|f| f.opts.created_at.is_present())
+        .collect();
+    if !created.is_empty() {
+        let set = created.iter().map(|f| {
+            let (id, ty) = (&f.ident, &f.ty);
+            quote_spanned!(ty.span()=> !<#ty as #p::__private::Timestamp>::is_unset(&self.#id))
+        });
         out.extend(quote! {
-            fn created_at() -> #p::__private::Option<(&'static str, #p::entity::NowFn)> {
-                #p::__private::Some((#stored, || {
-                    #p::Attr::to_attr(&<#ty as #p::__private::Timestamp>::now())
-                        .map_err(|e| #p::Error::Encode { entity: #entity, source: e })
-                }))
+            fn created_at_set(&self) -> bool {
+                true #(&& #set)*
             }
         });
     }
-    if let Some(f) = updated.first() {
-        let (ty, stored) = (&f.ty, &f.stored);
+    let unique = ctx
+        .fields
+        .iter()
+        .filter(|f| f.opts.unique.is_present())
+        .map(|f| {
+            let (ty, stored, name) = (&f.ty, &f.stored, f.name());
+            quote! {
+                #p::entity::UniqueField {
+                    field: #name,
+                    attribute: #stored,
+                    part: |__v| #p::__private::UniquePart::<#ty>::NEW.part(__v, #entity, #name, #stored),
+                }
+            }
+        });
+    out.extend(quote! {
+        const UNIQUE: &'static [#p::entity::UniqueField] = &[#(#unique),*];
+    });
+    // The fields `Update::knowing` takes from a held item: index template
+    // fields and sparse condition fields, primary-key fields aside.
+    let primary = primary_fields(keys);
+    let mut held: Vec<String> = Vec::new();
+    for name in index_fields(keys) {
+        if !primary.contains(&name) && !held.iter().any(|h| h == name) {
+            held.push(name.to_owned());
+        }
+    }
+    let mut held_when: Vec<String> = Vec::new();
+    for ix in &keys.indexes {
+        let Some(f) = ix
+            .when
+            .as_ref()
+            .and_then(syn::Path::get_ident)
+            .and_then(|id| ctx.fields.iter().find(|f| f.ident == *id))
+        else {
+            continue;
+        };
+        let name = f.name();
+        if !held.contains(&name) && !held_when.contains(&name) {
+            held_when.push(name);
+        }
+    }
+    let held_parts = held.iter().map(|n| {
+        let f = ctx.field(n);
+        let (id, stored) = (&f.ident, &f.stored);
+        quote! {
+            #p::__private::HeldField {
+                field: #n,
+                attribute: #stored,
+                part: #p::__private::Some({
+                    let mut __s = #p::__private::String::new();
+                    #p::__private::WritePart(&self.#id).write_part(#entity, #n, &mut __s).map(|()| __s)
+                }),
+            }
+        }
+    });
+    let held_bools = held_when.iter().map(|n| {
+        let stored = &ctx.field(n).stored;
+        quote!(#p::__private::HeldField { field: #n, attribute: #stored, part: #p::__private::None })
+    });
+    if !held.is_empty() || !held_when.is_empty() {
         out.extend(quote! {
-            fn updated_at() -> #p::__private::Option<(&'static str, #p::entity::NowFn)> {
-                #p::__private::Some((#stored, || {
-                    #p::Attr::to_attr(&<#ty as #p::__private::Timestamp>::now())
-                        .map_err(|e| #p::Error::Encode { entity: #entity, source: e })
-                }))
+            fn held_fields(&self) -> #p::__private::Vec<#p::__private::HeldField> {
+                #p::__private::vec![#(#held_parts,)* #(#held_bools,)*]
             }
         });
     }

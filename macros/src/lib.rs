@@ -20,6 +20,7 @@ mod fields;
 mod model;
 mod shape;
 mod str_enum;
+mod style;
 mod table;
 mod template;
 

@@ -85,7 +85,23 @@ pub fn fields(
     for f in &named.named {
         // A field whose `#[attr]` is wrong stays in the model with default
         // options, so key templates naming it raise no second error.
-        let Some(opts) = errors.handle(FieldOpts::from_field(f)).or_else(|| {
+        let parsed = FieldOpts::from_field(f).map_err(|e| {
+            crate::style::restyle(e, "attr", || {
+                Some(crate::style::listed(crate::style::FIELD_OPTIONS, ""))
+            })
+        });
+        let Some(opts) = errors.handle(parsed).or_else(|| {
+            // Without the unknown options, or else without `#[attr]`.
+            let mut clean = f.clone();
+            if let Some(attrs) = FieldOpts::from_field(f)
+                .err()
+                .and_then(|e| crate::style::without_unknown(&f.attrs, "attr", &e))
+            {
+                clean.attrs = attrs;
+                if let Ok(opts) = FieldOpts::from_field(&clean) {
+                    return Some(opts);
+                }
+            }
             let mut bare = f.clone();
             bare.attrs.retain(|a| !a.path().is_ident("attr"));
             FieldOpts::from_field(&bare).ok()
@@ -212,14 +228,29 @@ impl Codec<'_> {
     /// Statements inserting every stored field of `self` into `__item`.
     /// With `owned`, values are moved out of `self`.
     pub fn encode(&self, owned: bool, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+        self.encode_with(owned, wrap, &[])
+    }
+
+    /// Like [`Codec::encode`], reading the fields named in `overrides` from
+    /// the given locals (of the field's type) instead of `self`.
+    pub fn encode_with(
+        &self,
+        owned: bool,
+        wrap: impl Fn(TokenStream) -> TokenStream,
+        overrides: &[(String, syn::Ident)],
+    ) -> TokenStream {
         let krate = self.krate;
         let stmts = self.fields.iter().filter(|f| !f.skipped()).map(|f| {
             let ident = &f.ident;
             let stored = &f.stored;
             let ty = &f.ty;
+            let place = match overrides.iter().find(|(n, _)| *n == f.name()) {
+                Some((_, local)) => quote!(#local),
+                None => quote!(self.#ident),
+            };
             if f.opts.ttl.is_present() {
                 // TTL: epoch seconds as N, which DynamoDB's TTL reads.
-                let seconds = quote_spanned!(ty.span()=> <#ty as #krate::__private::EpochSeconds>::to_epoch(&self.#ident));
+                let seconds = quote_spanned!(ty.span()=> <#ty as #krate::__private::EpochSeconds>::to_epoch(&#place));
                 return quote! {
                     if let #krate::__private::Some(__s) = #seconds {
                         __item.insert(
@@ -230,17 +261,17 @@ impl Codec<'_> {
                 };
             }
             let value = if f.opts.serde.is_present() {
-                quote!(#krate::__private::serde_to_attr(&self.#ident))
+                quote!(#krate::__private::serde_to_attr(&#place))
             } else if owned {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::into_attr(self.#ident))
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::into_attr(#place))
             } else {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::to_attr(&self.#ident))
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::to_attr(&#place))
             };
             let err = wrap(quote!(__e.at(#stored)));
             let absent = if f.opts.serde.is_present() {
                 quote!(false)
             } else {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::is_absent(&self.#ident))
+                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::is_absent(&#place))
             };
             quote! {
                 if !#absent {

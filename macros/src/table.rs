@@ -56,6 +56,10 @@ struct TableOpts {
     #[darling(default)]
     ttl: Option<SpannedValue<String>>,
     #[darling(default)]
+    stream: Option<syn::Path>,
+    #[darling(default)]
+    schema_version: Option<SpannedValue<String>>,
+    #[darling(default)]
     gsi1: Option<Override<GsiOpts>>,
     #[darling(default)]
     gsi2: Option<Override<GsiOpts>>,
@@ -156,7 +160,33 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     ) {
         return Err(err);
     }
-    let o = TableOpts::from_derive_input(input)?;
+    let mut unknown_option = None;
+    let o = match TableOpts::from_derive_input(input) {
+        Ok(o) => o,
+        Err(e) => {
+            // An unknown option: report it, and go on without it, so the
+            // entities of the table raise no second error.
+            let repaired =
+                crate::style::without_unknown(&input.attrs, "table", &e).and_then(|attrs| {
+                    let mut input = input.clone();
+                    input.attrs = attrs;
+                    TableOpts::from_derive_input(&input).ok()
+                });
+            let e = crate::style::restyle(e, "table", || {
+                Some(crate::style::listed(
+                    crate::style::TABLE_OPTIONS,
+                    "`gsi1`…`gsi20`, `lsi1`…`lsi5`",
+                ))
+            });
+            match repaired {
+                Some(o) => {
+                    unknown_option = Some(e.write_errors());
+                    o
+                }
+                None => return Err(e),
+            }
+        }
+    };
     let mut errors = darling::Error::accumulator();
     let krate = o
         .krate
@@ -342,6 +372,52 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             );
         }
     }
+    let schema_version = o
+        .schema_version
+        .as_ref()
+        .map_or_else(|| "schemaVersion".to_owned(), |s| s.as_str().to_owned());
+    if let Some(v) = &o.schema_version {
+        if v.is_empty() {
+            errors.push(
+                darling::Error::custom("empty `schema_version` attribute name")
+                    .with_span(&v.span()),
+            );
+        } else if let Some((_, role, _)) = reserved.iter().find(|(a, ..)| a == v.as_str()) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute name `{}` is both {role} and the schema-version attribute; give each its own name",
+                    v.as_str()
+                ))
+                .with_span(&v.span()),
+            );
+        }
+    }
+    let stream_tokens = match &o.stream {
+        None => quote!(::core::option::Option::None),
+        Some(path) => {
+            let view = path.get_ident().map(ToString::to_string);
+            let variant = match view.as_deref() {
+                Some("keys_only") => Some(quote!(KeysOnly)),
+                Some("new_image") => Some(quote!(NewImage)),
+                Some("old_image") => Some(quote!(OldImage)),
+                Some("new_and_old_images") => Some(quote!(NewAndOldImages)),
+                _ => None,
+            };
+            match variant {
+                Some(v) => quote!(::core::option::Option::Some(#krate::StreamView::#v)),
+                None => {
+                    let shown = quote!(#path).to_string().replace(' ', "");
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown stream view `{shown}`; expected `keys_only`, `new_image`, `old_image` or `new_and_old_images`"
+                        ))
+                        .with_span(path),
+                    );
+                    quote!(::core::option::Option::None)
+                }
+            }
+        }
+    };
     let reserved = reserved.iter().map(|(a, ..)| a);
     errors.finish()?;
 
@@ -391,6 +467,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         o.ttl.as_ref().map(|t| t.as_str()),
     );
     Ok(quote! {
+        #unknown_option
         #checks
         #[automatically_derived]
         impl #krate::Table for #ident {
@@ -404,6 +481,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             const ENTITIES: &'static [#krate::__private::EntityShape] = &[#(#shapes),*];
             const COLLECTIONS: &'static [#krate::collection::CollectionShape] = &[#(#collection_shapes),*];
             const TTL: ::core::option::Option<&'static str> = #ttl_tokens;
+            const STREAM: ::core::option::Option<#krate::StreamView> = #stream_tokens;
+            const SCHEMA_VERSION: &'static str = #schema_version;
         }
         #(#gsi_impls)*
         #(#lsi_impls)*
@@ -424,6 +503,12 @@ fn entity_checks(
     let p = krate;
     let mut out = TokenStream::new();
     let name = |e: &syn::Path| quote!(#e).to_string().replace(' ', "");
+    // Markers of unique values live in partitions `UNIQUE#…#…#…`, which no
+    // entity partition may overlap once an entity keeps markers.
+    let has_markers = entities
+        .iter()
+        .map(|e| quote!(!<#e as #p::Entity>::UNIQUE.is_empty()));
+    let mut marker_checks = TokenStream::new();
     for (j, b) in entities.iter().enumerate() {
         let span = b.span();
         let bn = name(b);
@@ -452,6 +537,12 @@ fn entity_checks(
         };
         out.extend(quote_spanned! {span=>
             const _: () = if #ttl_check { ::core::panic!(#ttl_msg) };
+        });
+        let markers_msg = format!(
+            "the partition key of entity `{bn}` can be `UNIQUE#...#...#...`, where `{table}` keeps the markers of `#[attr(unique)]` values; start its `#[pk]` template with another literal"
+        );
+        marker_checks.extend(quote_spanned! {span=>
+            const _: () = if MARKERS && #p::__private::partition_holds_markers(&<#b as #p::Entity>::SHAPE) { ::core::panic!(#markers_msg) };
         });
         for a in &entities[..j] {
             let an = name(a);
@@ -497,5 +588,11 @@ fn entity_checks(
             }
         }
     }
+    out.extend(quote! {
+        const _: () = {
+            const MARKERS: bool = false #(|| #has_markers)*;
+            #marker_checks
+        };
+    });
     out
 }

@@ -5,7 +5,8 @@
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, ProvisionedThroughput,
-    ScalarAttributeType, TimeToLiveSpecification, TimeToLiveStatus,
+    ScalarAttributeType, StreamSpecification, StreamViewType, TimeToLiveSpecification,
+    TimeToLiveStatus,
 };
 
 use crate::db::Db;
@@ -85,7 +86,8 @@ fn from_sdk_projection(p: Option<&SdkProjection>) -> ProjectionDef {
 
 impl Db<SdkExecutor> {
     /// Creates this handle's table as `T` declares it (key schema, every
-    /// global and local index with its projection, on-demand billing, TTL)
+    /// global and local index with its projection, on-demand billing, the
+    /// stream, TTL)
     /// unless a table of that name exists. Returns whether it created it.
     pub async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
         self.create_table_with::<T>(Billing::OnDemand).await
@@ -139,9 +141,21 @@ impl Db<SdkExecutor> {
                     .map_err(|e| build_err("local index", e))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let stream = def
+            .stream_specification
+            .as_ref()
+            .map(|s| {
+                StreamSpecification::builder()
+                    .stream_enabled(s.stream_enabled)
+                    .stream_view_type(StreamViewType::from(s.stream_view_type.as_str()))
+                    .build()
+                    .map_err(|e| build_err("stream", e))
+            })
+            .transpose()?;
         client
             .create_table()
             .table_name(name)
+            .set_stream_specification(stream)
             .set_attribute_definitions(Some(defs))
             .set_key_schema(Some(sdk_keys(&def.key_schema)?))
             .set_global_secondary_indexes((!gsis.is_empty()).then_some(gsis))
@@ -246,13 +260,41 @@ impl Db<SdkExecutor> {
             }
             .into(),
             provisioned_throughput: if on_demand { None } else { throughput },
+            stream_specification: t.stream_specification().filter(|s| s.stream_enabled()).map(
+                |s| definition::StreamSpecification {
+                    stream_enabled: true,
+                    stream_view_type: s
+                        .stream_view_type()
+                        .map_or("", StreamViewType::as_str)
+                        .to_owned(),
+                },
+            ),
             ttl_attribute,
         })
     }
 
+    /// The ARN of the table's current stream (DescribeTable's
+    /// `LatestStreamArn`), `None` when the table has no stream: what a
+    /// [`StreamReader`](crate::stream::StreamReader) reads.
+    pub async fn stream_arn(&self) -> Result<Option<String>, Error> {
+        let out = self
+            .sdk()
+            .describe_table()
+            .table_name(self.table_name())
+            .send()
+            .await
+            .map_err(|e| service("DescribeTable", e))?;
+        Ok(out.table.and_then(|t| {
+            t.stream_specification()
+                .is_some_and(|s| s.stream_enabled())
+                .then_some(t.latest_stream_arn)
+                .flatten()
+        }))
+    }
+
     /// Compares the table DynamoDB describes with declaration `T`: missing or
     /// extra indexes, wrong key schemas, wrong projections, non-string key
-    /// attributes, TTL. An empty list means no drift.
+    /// attributes, the stream and its view, TTL. An empty list means no drift.
     pub async fn verify<T: Table>(&self) -> Result<Vec<Drift>, Error> {
         let declared = TableDefinition::of::<T>(self.table_name(), Billing::OnDemand);
         let actual = self.describe().await?;

@@ -44,6 +44,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 
+use crate::clock::{Created, Stamp, TimeKind};
 use crate::db::{Db, key_item};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
@@ -123,17 +124,17 @@ impl BatchPolicy {
     }
 
     /// Full jitter: a random wait up to [`BatchPolicy::max_backoff`].
-    fn delay(&self, retry: u32) -> Duration {
+    pub(crate) fn delay(&self, retry: u32) -> Duration {
         let cap = self.max_backoff(retry);
         let nanos = u64::try_from(cap.as_nanos()).unwrap_or(u64::MAX);
         Duration::from_nanos(fastrand::u64(0..=nanos))
     }
 
-    fn attempts(&self) -> u32 {
+    pub(crate) fn attempts(&self) -> u32 {
         self.max_attempts.max(1)
     }
 
-    fn concurrency(&self) -> usize {
+    pub(crate) fn concurrency(&self) -> usize {
         self.concurrency.max(1)
     }
 }
@@ -156,7 +157,7 @@ struct Run<W, O> {
 async fn run<W, O, F, Fut>(policy: &BatchPolicy, mut pending: Vec<W>, send: F) -> Run<W, O>
 where
     W: Clone,
-    F: Fn(Vec<W>) -> Fut,
+    F: Fn(Vec<W>, u32) -> Fut,
     Fut: Future<Output = Result<(Vec<O>, Vec<W>), Error>>,
 {
     let mut done = Vec::new();
@@ -168,7 +169,7 @@ where
         }
         attempts += 1;
         // The request consumes its items; on an error they are still ours.
-        match send(pending.clone()).await {
+        match send(pending.clone(), attempts).await {
             Ok((produced, left)) => {
                 done.extend(produced);
                 pending = left;
@@ -266,6 +267,8 @@ fn totals<W, O>(runs: Vec<Run<W, O>>) -> Totals<W, O> {
 #[must_use = "a batch does nothing until `execute` is awaited"]
 pub struct BatchWriter<'a, E> {
     db: &'a Db<E>,
+    /// The one clock reading of the batch's stamps.
+    now: std::time::SystemTime,
     ops: Vec<BatchOp>,
     keys: HashMap<PrimaryKey, usize>,
     policy: BatchPolicy,
@@ -276,6 +279,7 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
     pub(crate) fn new(db: &'a Db<E>) -> Self {
         Self {
             db,
+            now: db.clock().now(),
             ops: Vec::new(),
             keys: HashMap::new(),
             policy: BatchPolicy::default(),
@@ -312,21 +316,45 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         self
     }
 
-    /// Puts the item (a PutRequest, replacing any item with its key).
+    /// Puts the item (a PutRequest, replacing any item with its key). Its `updated_at`
+    /// fields get the batch's time (one clock reading per batch) and its
+    /// `created_at` fields keep the struct's value: a batch cannot
+    /// condition its writes, so a put whose `created_at` is empty is
+    /// refused ([`Error::InvalidRequest`]) rather than risk replacing the
+    /// creation time of an item that exists; set it (an item read from
+    /// the table has it), or write new items with [`Db::create`]. Entities
+    /// with unique fields are refused too: their markers need a
+    /// transaction (see [`crate::unique`]).
     pub fn put<T: Entity>(self, item: &T) -> Self {
+        let stamp = Stamp::new(self.now, Created::Keep);
         self.push(item.primary_key(), || {
-            let mut encoded = item.to_item()?;
-            T::stamp(&mut encoded, false)?;
+            no_unique::<T>("put")?;
+            if !item.created_at_set() {
+                let field = T::TIMESTAMPS
+                    .iter()
+                    .find(|t| t.kind == TimeKind::Created)
+                    .map_or("created_at", |t| t.field);
+                return Err(Error::InvalidRequest(format!(
+                    "a batch put of `{}` with an empty `{field}` could replace the creation time of an item that exists (batch writes have no conditions); set `{field}`, or write the item with `put` or `create`",
+                    T::ENTITY_TYPE
+                )));
+            }
+            let encoded = item.to_item_stamped(&stamp)?;
             crate::size::check_item(T::ENTITY_TYPE, &encoded)?;
             Ok(BatchOp::Put(encoded))
         })
     }
 
-    /// Deletes the item with `key` (a DeleteRequest).
+    /// Deletes the item with `key` (a DeleteRequest). Refused for entities with unique
+    /// fields, whose markers must go in the same transaction: use
+    /// [`Db::delete`] for those.
     pub fn delete<T: Entity>(self, key: impl Into<PrimaryKey>) -> Self {
         let key = key.into();
         let item = key_item::<T::Table>(&key);
-        self.push(Ok(key), || Ok(BatchOp::Delete(item)))
+        self.push(Ok(key), || {
+            no_unique::<T>("delete")?;
+            Ok(BatchOp::Delete(item))
+        })
     }
 
     /// Sets how requests are sent and retried.
@@ -367,12 +395,19 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         }
         let runs: Vec<Run<BatchOp, ()>> = futures::stream::iter(chunks)
             .map(|chunk| {
-                run(&policy, chunk, move |ops| async move {
+                run(&policy, chunk, move |ops, attempt| async move {
                     let req = BatchWrite {
                         table: table.to_owned(),
                         ops,
                     };
-                    exec.batch_write(req).await.map(|left| (Vec::new(), left))
+                    let r = crate::trace::Request {
+                        attempt: Some(attempt),
+                        ..Default::default()
+                    };
+                    let span = crate::trace::span("BatchWriteItem", table, &r);
+                    crate::trace::traced(span, exec.batch_write(req))
+                        .await
+                        .map(|left| (Vec::new(), left))
                 })
             })
             .buffer_unordered(policy.concurrency())
@@ -389,6 +424,18 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
                 cause: t.cause.map(Box::new),
             })
         }
+    }
+}
+
+/// Refuses a batch write of an entity with unique fields.
+fn no_unique<T: Entity>(what: &str) -> Result<(), Error> {
+    match T::UNIQUE.first() {
+        None => Ok(()),
+        Some(u) => Err(Error::InvalidRequest(format!(
+            "a batch cannot {what} `{}`: it has unique field `{}`, whose marker item must change in the same transaction, and batch writes are not transactional; use `db.{what}` (or a transaction) instead",
+            T::ENTITY_TYPE,
+            u.field
+        ))),
     }
 }
 
@@ -574,15 +621,22 @@ impl<'a, E: Executor, T: Entity> BatchGetter<'a, E, T> {
             .collect();
         let runs: Vec<Run<Item, Item>> = futures::stream::iter(chunks)
             .map(|chunk| {
-                run(&policy, chunk, move |keys| async move {
+                run(&policy, chunk, move |keys, attempt| async move {
                     let req = BatchGet {
                         table: table.to_owned(),
                         keys,
                         consistent,
                     };
-                    exec.batch_get(req)
-                        .await
-                        .map(|out| (out.items, out.unprocessed))
+                    let r = crate::trace::Request {
+                        entity: Some(T::ENTITY_TYPE),
+                        consistent: Some(consistent),
+                        attempt: Some(attempt),
+                        ..Default::default()
+                    };
+                    let span = crate::trace::span("BatchGetItem", table, &r);
+                    let out = crate::trace::traced(span.clone(), exec.batch_get(req)).await?;
+                    crate::trace::count(&span, out.items.len());
+                    Ok((out.items, out.unprocessed))
                 })
             })
             .buffer_unordered(policy.concurrency())

@@ -23,10 +23,12 @@
 //! # Ok::<(), singletable::Error>(())
 //! ```
 
+use crate::clock::{Clock, Stamp};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
 use crate::exec::Executor;
 use crate::expr::Condition;
+use crate::fields::Cond;
 use crate::key::PrimaryKey;
 use crate::query::OtherTypes;
 use crate::reader::{AttrReader, ReadEach};
@@ -35,7 +37,8 @@ use crate::transact::Transaction;
 use crate::value::{AttributeValue, Item};
 
 /// A handle on a table: the executor that reaches DynamoDB, the table name,
-/// and the secret that signs pagination cursors.
+/// the secret that signs pagination cursors, and the clock writes stamp
+/// automatic timestamps from.
 ///
 /// Cheap to share: wrap it in an `Arc` or clone the executor.
 ///
@@ -44,7 +47,7 @@ use crate::value::{AttributeValue, Item};
 /// DeleteItem, `scan_all` Scans. On the embedded backend:
 ///
 /// ```
-/// use singletable::{Condition, Counting, Db, Embedded, Entity, Error, Table};
+/// use singletable::{clock::Clock, Condition, Counting, Db, Embedded, Entity, Error, FieldPath, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -57,7 +60,10 @@ use crate::value::{AttributeValue, Item};
 /// pub struct User { pub id: String, pub name: String }
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db: Db<Embedded> = Db::in_memory::<App>("App")?.with_cursor_secret(b"one secret per fleet".to_vec());
+/// let db: Db<Embedded> = Db::in_memory::<App>("App")?
+///     .with_cursor_secret(b"one secret per fleet".to_vec())
+///     .with_clock(Clock::system()); // what automatic timestamps read
+/// let _now = db.clock().now();
 /// assert_eq!(db.table_name(), "App");
 /// let ana = User { id: "ana".into(), name: "Ana".into() };
 ///
@@ -67,7 +73,8 @@ use crate::value::{AttributeValue, Item};
 /// db.replace(&User { name: "Ana M.".into(), ..ana.clone() }).await?; // PutItem if present
 /// let old = db.put_returning_old(&ana).await?;            // ReturnValues=ALL_OLD
 /// assert_eq!(old.unwrap().name, "Ana M.");
-/// db.put_if(&ana, Condition::Exists("name".into())).await?;
+/// db.put_if(&ana, User::fields().name.exists()).await?;                 // typed ConditionExpression
+/// db.put_if_raw(&ana, Condition::Exists("name".into())).await?;         // untyped
 ///
 /// assert_eq!(db.get::<User>(User::key("ana")?).await?, Some(ana.clone()));            // GetItem
 /// assert_eq!(db.get_consistent::<User>(User::key("ana")?).await?, Some(ana.clone())); // ConsistentRead
@@ -84,13 +91,15 @@ use crate::value::{AttributeValue, Item};
 /// assert_eq!(deleted, Some(ana.clone()));
 /// db.delete::<User>(User::key("ana")?).await?;          // a missing item is no error
 /// db.put(&ana).await?;
-/// db.delete_if::<User>(User::key("ana")?, Condition::Exists("name".into())).await?;
+/// db.delete_if::<User>(User::key("ana")?, User::fields().name.eq("Ana")).await?;
+/// db.put(&ana).await?;
+/// db.delete_if_raw::<User>(User::key("ana")?, Condition::Exists("name".into())).await?;
 ///
 /// // Several items: batches (25 writes / 100 keys per request) and transactions.
 /// db.batch_write().put(&ana).put(&User { id: "bo".into(), name: "Bo".into() }).execute().await?;
 /// let got = db.batch_get::<User>(&[User::key("ana")?, User::key("cy")?]).execute().await?;
 /// assert_eq!(got.items, vec![Some(ana.clone()), None]);
-/// db.transaction().delete::<User>(User::key("bo")?, None).execute().await?;
+/// db.transaction().delete::<User>(User::key("bo")?).execute().await?;
 /// let mut reads = db.read_transaction();
 /// let h = reads.get::<User>(User::key("ana")?);
 /// assert_eq!(reads.execute().await?.take(h)?, Some(ana.clone()));
@@ -137,6 +146,7 @@ pub struct Db<E = crate::backend::SharedExecutor> {
     exec: E,
     table: String,
     cursor_secret: Vec<u8>,
+    clock: Clock,
 }
 
 #[cfg(feature = "client")]
@@ -188,6 +198,7 @@ impl<E: Executor> Db<E> {
             exec,
             table,
             cursor_secret,
+            clock: Clock::system(),
         }
     }
 
@@ -208,7 +219,34 @@ impl<E: Executor> Db<E> {
             exec: f(self.exec),
             table: self.table,
             cursor_secret: self.cursor_secret,
+            clock: self.clock,
         }
+    }
+
+    /// Stamps `#[attr(created_at)]` and `#[attr(updated_at)]` fields from
+    /// `clock` instead of the system clock: every write of this handle
+    /// (puts, creates, replaces, versioned puts, transactions, batch puts,
+    /// updates and upserts) reads it once. See [`crate::clock`].
+    ///
+    /// ```
+    /// # #[derive(singletable::Table)]
+    /// # #[table(name = "App")]
+    /// # struct App;
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use singletable::{Clock, Db};
+    ///
+    /// let at = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+    /// let db = Db::in_memory::<App>("App").unwrap().with_clock(Clock::fixed(at));
+    /// assert_eq!(db.clock().now(), at);
+    /// ```
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock writes stamp automatic timestamps from.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// The table name requests go to.
@@ -238,14 +276,15 @@ impl<E: Executor> Db<E> {
         &self.cursor_secret
     }
 
-    /// A PutItem of `item`, refused when it is over 400 KB.
+    /// A PutItem of `item` as `stamp` stamps it, refused when it is over
+    /// 400 KB.
     pub(crate) fn put_request<T: Entity>(
         &self,
-        mut item: Item,
+        item: &T,
+        stamp: &Stamp,
         condition: Option<Condition>,
     ) -> Result<PutItem, Error> {
-        let creating = matches!(&condition, Some(Condition::NotExists(_)));
-        T::stamp(&mut item, creating)?;
+        let item = item.to_item_stamped(stamp)?;
         crate::size::check_item(T::ENTITY_TYPE, &item)?;
         Ok(PutItem {
             table: self.table.clone(),
@@ -271,6 +310,7 @@ impl<E: Executor> Db<E> {
     /// exist yet; otherwise the stored version must equal `item`'s. The item
     /// is stored with the next version, and `item` is updated to it.
     /// A concurrent writer makes this fail with [`Error::VersionConflict`].
+    /// Version 0 writes like [`Db::create`], others like [`Db::put_if`].
     ///
     /// ```
     /// use singletable::{Db, Embedded, Entity, Error, Table};
@@ -304,19 +344,19 @@ impl<E: Executor> Db<E> {
             )));
         };
         let current = item.version().unwrap_or(0);
-        let condition = if current == 0 {
-            not_exists::<T>()
-        } else {
-            Condition::eq(attr, AttributeValue::N(current.to_string()))
-        };
         let next = current + 1;
         item.set_version(next);
-        let encoded = item.to_item();
+        let result = if current == 0 {
+            self.create_item(&*item, true).await
+        } else {
+            let condition = Condition::eq(attr, AttributeValue::N(current.to_string()));
+            self.guarded_put(&*item, Some(condition), false)
+                .await
+                .map(drop)
+        };
         item.set_version(current);
-        let mut req = self.put_request::<T>(encoded?, Some(condition))?;
-        req.return_on_condition_failure = true;
-        match self.exec.put_item(req).await {
-            Ok(_) => {
+        match result {
+            Ok(()) => {
                 item.set_version(next);
                 Ok(())
             }
@@ -336,48 +376,130 @@ impl<E: Executor> Db<E> {
     }
 
     /// PutItem: writes the item, replacing any item with the same key.
+    ///
+    /// `updated_at` fields get the write's time, `created_at` fields keep
+    /// the struct's value; an empty `created_at` becomes the stored item's
+    /// creation time when the item exists (a second PutItem, see
+    /// [`crate::clock`]), the write's time otherwise. With unique fields
+    /// (see [`crate::unique`]) it reads the stored item first (a strongly
+    /// consistent GetItem) and writes the item and the moves of its
+    /// markers in one TransactWriteItems, conditioned on the values read:
+    /// a value another item holds is [`Error::UniqueViolation`].
+    ///
+    /// ```
+    /// # #[derive(singletable::Table)]
+    /// # #[table(name = "App")]
+    /// # struct App;
+    /// #[derive(singletable::Entity)]
+    /// #[entity(table = App, rename_all = "camelCase")]
+    /// #[pk("PAGE#<id>")]
+    /// #[sk("PAGE")]
+    /// struct Page {
+    ///     id: String,
+    ///     #[attr(created_at)]
+    ///     created_at: String,
+    /// }
+    ///
+    /// # futures::executor::block_on(async {
+    /// let db = singletable::Db::in_memory::<App>("App").unwrap();
+    /// let page = Page { id: "p".into(), created_at: String::new() };
+    /// db.put(&page).await.unwrap(); // new: stamped now
+    /// let first = db.get::<Page>(Page::key("p").unwrap()).await.unwrap().unwrap();
+    /// db.put(&page).await.unwrap(); // exists: keeps the stored creation time
+    /// let again = db.get::<Page>(Page::key("p").unwrap()).await.unwrap().unwrap();
+    /// assert_eq!(again.created_at, first.created_at);
+    /// # });
+    /// ```
     pub async fn put<T: Entity>(&self, item: &T) -> Result<(), Error> {
         Self::unversioned::<T>()?;
-        let req = self.put_request::<T>(item.to_item()?, None)?;
-        self.exec.put_item(req).await.map(drop)
+        self.guarded_put(item, None, false).await.map(drop)
     }
 
     /// PutItem that only creates: fails with [`Error::ConditionFailed`] when
-    /// an item with the same key exists.
+    /// an item with the same key exists. Every `created_at` and
+    /// `updated_at` field gets the write's time. With unique fields, one
+    /// TransactWriteItems of the put and a marker per unique value (see
+    /// [`crate::unique`]); a value another item holds is
+    /// [`Error::UniqueViolation`].
     pub async fn create<T: Entity>(&self, item: &T) -> Result<(), Error> {
-        let req = self.put_request::<T>(item.to_item()?, Some(not_exists::<T>()))?;
-        self.exec.put_item(req).await.map(drop)
+        self.create_item(item, false).await
     }
 
     /// PutItem that only replaces: fails with [`Error::NotFound`] when no
-    /// item with the same key exists.
+    /// item with the same key exists. Timestamps and unique values as
+    /// [`Db::put`].
     pub async fn replace<T: Entity>(&self, item: &T) -> Result<(), Error> {
         Self::unversioned::<T>()?;
-        let req = self.put_request::<T>(item.to_item()?, Some(exists::<T>()))?;
-        match self.exec.put_item(req).await {
+        match self.guarded_put(item, Some(exists::<T>()), false).await {
             Ok(_) => Ok(()),
-            Err(Error::ConditionFailed { .. }) => Err(Error::NotFound {
+            Err(Error::ConditionFailed { item: None }) => Err(Error::NotFound {
                 entity: T::ENTITY_TYPE,
             }),
             Err(e) => Err(e),
         }
     }
 
-    /// PutItem with a condition; on failure the current item comes back in
-    /// the error.
-    pub async fn put_if<T: Entity>(&self, item: &T, condition: Condition) -> Result<(), Error> {
-        Self::unversioned::<T>()?;
-        let mut req = self.put_request::<T>(item.to_item()?, Some(condition))?;
-        req.return_on_condition_failure = true;
-        self.exec.put_item(req).await.map(drop)
+    /// PutItem only if the typed `condition` holds on the stored item (an
+    /// absent item has no attributes: `f.x.not_exists()` holds, `f.x.eq(..)`
+    /// does not). On failure, [`Error::ConditionFailed`] with the current
+    /// item.
+    ///
+    /// ```
+    /// use singletable::{Db, Entity, Error, FieldPath, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity, Debug, Clone)]
+    /// #[entity(table = App, name = "Account")]
+    /// #[pk("ACCOUNT#<id>")]
+    /// #[sk("ACCOUNT")]
+    /// pub struct Account { pub id: String, pub status: String }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> singletable::Result<()> {
+    /// let db = Db::in_memory::<App>("App")?;
+    /// let f = Account::fields();
+    /// let open = Account { id: "a".into(), status: "OPEN".into() };
+    /// db.put(&open).await?;
+    /// let closed = Account { status: "CLOSED".into(), ..open };
+    /// db.put_if(&closed, f.status.eq("OPEN")).await?;
+    /// let err = db.put_if(&closed, f.status.eq("OPEN")).await.unwrap_err();
+    /// assert!(matches!(err, Error::ConditionFailed { .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn put_if<T: Entity>(&self, item: &T, condition: Cond<T>) -> Result<(), Error> {
+        self.put_if_raw(item, condition.into_condition()?).await
     }
 
-    /// PutItem returning the item it replaced, if any.
+    /// [`Db::put_if`] with an untyped [`Condition`], for conditions the
+    /// field handles cannot express (on attributes the entity does not
+    /// declare).
+    pub async fn put_if_raw<T: Entity>(&self, item: &T, condition: Condition) -> Result<(), Error> {
+        Self::unversioned::<T>()?;
+        self.guarded_put(item, Some(condition), false)
+            .await
+            .map(drop)
+    }
+
+    /// PutItem returning the item it replaced, if any. Timestamps as
+    /// [`Db::put`]; refused for entities with unique fields, whose puts are
+    /// transactions (which return no item): read the item first instead.
     pub async fn put_returning_old<T: Entity>(&self, item: &T) -> Result<Option<T>, Error> {
         Self::unversioned::<T>()?;
-        let mut req = self.put_request::<T>(item.to_item()?, None)?;
-        req.return_old = true;
-        self.exec.put_item(req).await?.map(T::from_item).transpose()
+        if let Some(u) = T::UNIQUE.first() {
+            return Err(Error::InvalidRequest(format!(
+                "`put_returning_old` cannot return the item it replaces: `{}` has unique field `{}`, so its puts are transactions, which return no item; read the item with `get_consistent` and write it with `put`",
+                T::ENTITY_TYPE,
+                u.field
+            )));
+        }
+        self.guarded_put(item, None, true)
+            .await?
+            .map(T::from_item)
+            .transpose()
     }
 
     /// GetItem, eventually consistent (half the cost of a consistent read).
@@ -404,7 +526,7 @@ impl<E: Executor> Db<E> {
             key: key_item::<T::Table>(&key),
             consistent,
         };
-        let items = self.exec.get_item_reader(req).await?;
+        let items = self.send_get::<T>(req).await?;
         let ttl = <T::Table as Table>::TTL.filter(|_| !include_expired);
         let mut one = GetOne::<T> {
             expiry: crate::ttl::Expiry::new(ttl),
@@ -423,34 +545,49 @@ impl<E: Executor> Db<E> {
         self.get_with::<T>(key.into(), false, true).await
     }
 
-    /// DeleteItem. Deleting a missing item is not an error.
+    /// DeleteItem. Deleting a missing item is not an error. For an entity
+    /// with unique fields, a strongly consistent GetItem then one
+    /// TransactWriteItems that deletes the item and its markers (see
+    /// [`crate::unique`]).
     pub async fn delete<T: Entity>(&self, key: impl Into<PrimaryKey>) -> Result<(), Error> {
-        let req = self.delete_request::<T>(key.into(), None, false);
-        self.exec.delete_item(req).await.map(drop)
+        self.guarded_delete::<T>(key.into(), None, false)
+            .await
+            .map(drop)
     }
 
     /// DeleteItem returning the deleted item, `None` when there was none.
+    /// Unique fields as [`Db::delete`].
     pub async fn delete_returning<T: Entity>(
         &self,
         key: impl Into<PrimaryKey>,
     ) -> Result<Option<T>, Error> {
-        let req = self.delete_request::<T>(key.into(), None, true);
-        self.exec
-            .delete_item(req)
+        self.guarded_delete::<T>(key.into(), None, true)
             .await?
             .map(T::from_item)
             .transpose()
     }
 
-    /// DeleteItem with a condition.
+    /// DeleteItem only if the typed `condition` holds on the stored item;
+    /// on failure, [`Error::ConditionFailed`] with the current item. A
+    /// condition that needs the item (`f.x.eq(..)`) fails on a missing one.
     pub async fn delete_if<T: Entity>(
+        &self,
+        key: impl Into<PrimaryKey>,
+        condition: Cond<T>,
+    ) -> Result<(), Error> {
+        self.delete_if_raw::<T>(key, condition.into_condition()?)
+            .await
+    }
+
+    /// [`Db::delete_if`] with an untyped [`Condition`].
+    pub async fn delete_if_raw<T: Entity>(
         &self,
         key: impl Into<PrimaryKey>,
         condition: Condition,
     ) -> Result<(), Error> {
-        let mut req = self.delete_request::<T>(key.into(), Some(condition), false);
-        req.return_on_condition_failure = true;
-        self.exec.delete_item(req).await.map(drop)
+        self.guarded_delete::<T>(key.into(), Some(condition), false)
+            .await
+            .map(drop)
     }
 
     pub(crate) fn delete_request<T: Entity>(
@@ -486,8 +623,11 @@ impl<E: Executor> Db<E> {
                 limit: None,
                 consistent: false,
                 start: start.take(),
+                segment: None,
             };
-            let page = self.exec.scan(req).await?;
+            let span = crate::trace::span("Scan", &self.table, &entity::<T>());
+            let page = crate::trace::traced(span.clone(), self.exec.scan(req)).await?;
+            crate::trace::count(&span, page.items.len());
             for item in page.items {
                 out.push(T::from_item(item)?);
             }
@@ -509,7 +649,47 @@ impl<E: Executor> Db<E> {
     }
 
     pub(crate) async fn run_transaction(&self, req: TransactWrite) -> Result<(), Error> {
-        self.exec.transact_write(req).await
+        let span = crate::trace::span(
+            "TransactWriteItems",
+            &self.table,
+            &crate::trace::Request::default(),
+        );
+        crate::trace::traced(span, self.exec.transact_write(req)).await
+    }
+
+    /// PutItem of an entity, in its span.
+    pub(crate) async fn send_put<T: Entity>(&self, req: PutItem) -> Result<Option<Item>, Error> {
+        let span = crate::trace::span("PutItem", &self.table, &entity::<T>());
+        crate::trace::traced(span, self.exec.put_item(req)).await
+    }
+
+    /// DeleteItem of an entity, in its span.
+    pub(crate) async fn send_delete<T: Entity>(
+        &self,
+        req: DeleteItem,
+    ) -> Result<Option<Item>, Error> {
+        let span = crate::trace::span("DeleteItem", &self.table, &entity::<T>());
+        crate::trace::traced(span, self.exec.delete_item(req)).await
+    }
+
+    /// GetItem of an entity, in its span.
+    async fn send_get<T: Entity>(&self, req: GetItem) -> Result<crate::reader::Items, Error> {
+        let r = crate::trace::Request {
+            consistent: Some(req.consistent),
+            ..entity::<T>()
+        };
+        let span = crate::trace::span("GetItem", &self.table, &r);
+        let items = crate::trace::traced(span.clone(), self.exec.get_item_reader(req)).await?;
+        crate::trace::count(&span, crate::reader::ItemReader::remaining(&items));
+        Ok(items)
+    }
+}
+
+/// The tracing description of a request on one entity.
+pub(crate) fn entity<T: Entity>() -> crate::trace::Request<'static> {
+    crate::trace::Request {
+        entity: Some(T::ENTITY_TYPE),
+        ..Default::default()
     }
 }
 

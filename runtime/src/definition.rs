@@ -25,7 +25,7 @@
 
 use serde::Serialize;
 
-use crate::entity::{Projection, Table};
+use crate::entity::{Projection, StreamView, Table};
 
 /// How the table is billed.
 ///
@@ -146,6 +146,16 @@ pub struct Throughput {
     pub write_capacity_units: i64,
 }
 
+/// The table's stream (`StreamSpecification`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct StreamSpecification {
+    /// Always true in a definition: a table without a stream has none.
+    pub stream_enabled: bool,
+    /// `KEYS_ONLY`, `NEW_IMAGE`, `OLD_IMAGE` or `NEW_AND_OLD_IMAGES`.
+    pub stream_view_type: String,
+}
+
 /// A secondary index.
 ///
 /// ```
@@ -219,6 +229,9 @@ pub struct TableDefinition {
     /// Throughput of a provisioned table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provisioned_throughput: Option<Throughput>,
+    /// The stream, when the table declares one (`#[table(stream = ...)]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream_specification: Option<StreamSpecification>,
     /// TTL attribute (not part of CreateTable: set with UpdateTimeToLive).
     #[serde(skip)]
     pub ttl_attribute: Option<String>,
@@ -228,6 +241,14 @@ fn key(name: &str, kind: &str) -> KeyElement {
     KeyElement {
         attribute_name: name.to_owned(),
         key_type: kind.to_owned(),
+    }
+}
+
+/// The `StreamSpecification` enabling a stream of `view`.
+pub fn stream_specification(view: StreamView) -> StreamSpecification {
+    StreamSpecification {
+        stream_enabled: true,
+        stream_view_type: view.as_str().to_owned(),
     }
 }
 
@@ -324,8 +345,17 @@ impl TableDefinition {
             }
             .into(),
             provisioned_throughput: throughput,
+            stream_specification: T::STREAM.map(stream_specification),
             ttl_attribute: T::TTL.map(str::to_owned),
         }
+    }
+
+    /// The declared stream view, if any.
+    pub fn stream_view(&self) -> Option<StreamView> {
+        self.stream_specification
+            .as_ref()
+            .filter(|s| s.stream_enabled)
+            .and_then(|s| StreamView::from_name(&s.stream_view_type))
     }
 
     /// JSON for `aws dynamodb create-table --cli-input-json file://…`.
@@ -339,11 +369,20 @@ impl TableDefinition {
     pub fn cloudformation(&self, logical_id: &str) -> String {
         let mut props =
             serde_json::to_value(self).unwrap_or_else(|_| unreachable!("plain data serializes"));
-        if let (Some(ttl), Some(obj)) = (&self.ttl_attribute, props.as_object_mut()) {
-            obj.insert(
-                "TimeToLiveSpecification".into(),
-                serde_json::json!({ "AttributeName": ttl, "Enabled": true }),
-            );
+        if let Some(obj) = props.as_object_mut() {
+            if let Some(ttl) = &self.ttl_attribute {
+                obj.insert(
+                    "TimeToLiveSpecification".into(),
+                    serde_json::json!({ "AttributeName": ttl, "Enabled": true }),
+                );
+            }
+            // CloudFormation's StreamSpecification has the view only.
+            if let Some(stream) = &self.stream_specification {
+                obj.insert(
+                    "StreamSpecification".into(),
+                    serde_json::json!({ "StreamViewType": stream.stream_view_type }),
+                );
+            }
         }
         let resource = serde_json::json!({
             logical_id: { "Type": "AWS::DynamoDB::Table", "Properties": props }
@@ -410,6 +449,14 @@ pub enum Drift {
         /// Described type.
         actual: String,
     },
+    /// The table's stream is not the declared one: missing, extra, or of
+    /// another view.
+    Stream {
+        /// Declared view.
+        declared: Option<StreamView>,
+        /// View of the stream enabled on the table.
+        actual: Option<StreamView>,
+    },
     /// TTL is not enabled on the declared attribute.
     Ttl {
         /// Declared attribute.
@@ -459,6 +506,15 @@ impl std::fmt::Display for Drift {
                 write!(
                     f,
                     "key attribute `{attribute}` has type {actual}, expected S"
+                )
+            }
+            Drift::Stream { declared, actual } => {
+                let name = |v: &Option<StreamView>| v.map_or("none", StreamView::as_str);
+                write!(
+                    f,
+                    "table stream is {}, declared {}",
+                    name(actual),
+                    name(declared)
                 )
             }
             Drift::Ttl { declared, actual } => {
@@ -542,6 +598,12 @@ pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drif
                 out.push(Drift::ExtraIndex(a.index_name.clone()));
             }
         }
+    }
+    if declared.stream_view() != actual.stream_view() {
+        out.push(Drift::Stream {
+            declared: declared.stream_view(),
+            actual: actual.stream_view(),
+        });
     }
     if declared.ttl_attribute != actual.ttl_attribute {
         out.push(Drift::Ttl {

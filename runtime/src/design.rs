@@ -40,8 +40,8 @@ use crate::entity::Table;
 mod checks;
 
 pub use checks::{
-    IndexCollision, index_collision, index_queries_leak, keys_overlap, primary_keys_collide,
-    scope_leaks, sharded_keys_overlap, table_queries_leak,
+    IndexCollision, index_collision, index_queries_leak, keys_overlap, partition_holds_markers,
+    primary_keys_collide, scope_leaks, sharded_keys_overlap, table_queries_leak,
 };
 
 /// One `#`-delimited segment of a key template: literal text, optionally
@@ -209,6 +209,28 @@ pub struct EntityShape {
     pub attributes: &'static [&'static str],
     /// The TTL attribute, if any.
     pub ttl: Option<&'static str>,
+}
+
+/// Whether `key` is a value `template` can build: as many `#`-separated
+/// segments, each with the template's literal text (and, where a
+/// placeholder ends the segment, a non-empty value after it). Values are
+/// escaped (`#` as `%23`), so the split is exact.
+pub fn template_matches(template: &KeyShape, key: &str) -> bool {
+    let mut parts = key.split('#');
+    for seg in template.segs {
+        let Some(part) = parts.next() else {
+            return false;
+        };
+        let fits = if seg.field {
+            part.len() > seg.lit.len() && part.starts_with(seg.lit)
+        } else {
+            part == seg.lit
+        };
+        if !fits {
+            return false;
+        }
+    }
+    parts.next().is_none()
 }
 
 impl EntityShape {

@@ -55,6 +55,56 @@ pub enum Projection {
     Include(&'static [&'static str]),
 }
 
+/// What each record of a table's stream carries (DynamoDB's
+/// `StreamViewType`), declared with `#[table(stream = new_and_old_images)]`.
+/// Every record carries the item's key attributes; the view adds the item
+/// as it was before the write, after it, or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum StreamView {
+    /// `KEYS_ONLY`: the key attributes only.
+    KeysOnly,
+    /// `NEW_IMAGE`: the item after the write (inserts and modifications).
+    NewImage,
+    /// `OLD_IMAGE`: the item before the write (modifications and removals).
+    OldImage,
+    /// `NEW_AND_OLD_IMAGES`: both.
+    NewAndOldImages,
+}
+
+impl StreamView {
+    /// DynamoDB's name: `KEYS_ONLY`, `NEW_IMAGE`, `OLD_IMAGE`,
+    /// `NEW_AND_OLD_IMAGES`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            StreamView::KeysOnly => "KEYS_ONLY",
+            StreamView::NewImage => "NEW_IMAGE",
+            StreamView::OldImage => "OLD_IMAGE",
+            StreamView::NewAndOldImages => "NEW_AND_OLD_IMAGES",
+        }
+    }
+
+    /// The view DynamoDB names `name`, `None` for any other text.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "KEYS_ONLY" => StreamView::KeysOnly,
+            "NEW_IMAGE" => StreamView::NewImage,
+            "OLD_IMAGE" => StreamView::OldImage,
+            "NEW_AND_OLD_IMAGES" => StreamView::NewAndOldImages,
+            _ => return None,
+        })
+    }
+
+    /// Whether records carry the item after the write.
+    pub const fn has_new_image(self) -> bool {
+        matches!(self, StreamView::NewImage | StreamView::NewAndOldImages)
+    }
+
+    /// Whether records carry the item before the write.
+    pub const fn has_old_image(self) -> bool {
+        matches!(self, StreamView::OldImage | StreamView::NewAndOldImages)
+    }
+}
+
 /// A global secondary index as declared on a table.
 ///
 /// ```
@@ -150,6 +200,14 @@ pub trait Table: 'static {
     const COLLECTIONS: &'static [crate::collection::CollectionShape] = &[];
     /// The TTL attribute (epoch seconds), if the table has one.
     const TTL: Option<&'static str> = None;
+    /// The table's stream, if it has one: what each record carries
+    /// (`#[table(stream = new_and_old_images)]`). CreateTable enables it
+    /// with this view, and the embedded backend keeps a change feed of it.
+    const STREAM: Option<StreamView> = None;
+    /// The attribute that holds each item's schema version, for entities
+    /// that declare one (`#[entity(version = N)]`); `schemaVersion` unless
+    /// `#[table(schema_version = "...")]` names another.
+    const SCHEMA_VERSION: &'static str = "schemaVersion";
     /// Every attribute name the table reserves: key attributes of the table
     /// and of its indexes, and the entity-type attribute. No entity field may
     /// be stored under one of these names.
@@ -218,29 +276,45 @@ pub trait Entity: Sized {
     const INDEX_KEYS: &'static [crate::update::IndexKeys] = &[];
     /// The stored name of the `#[attr(version)]` field, if any.
     const VERSION: Option<&'static str> = None;
-
-    /// Sets the automatic timestamps in an encoded item: `created_at` fields
-    /// when `creating`, `updated_at` fields always.
-    fn stamp(item: &mut Item, creating: bool) -> Result<(), Error> {
-        let _ = (item, creating);
-        Ok(())
-    }
+    /// The entity's schema version (`#[entity(version = 2)]`), written with
+    /// every item; `None` for entities that declare none.
+    const SCHEMA: Option<SchemaVersion> = None;
 
     /// The stored fields an upsert must set when it may create the item:
     /// every field without a default, automatic timestamp or version (each
     /// says whether its type reads an absent attribute anyway).
     const REQUIRED: &'static [Required] = &[];
 
-    /// The stored name of the `#[attr(created_at)]` field and a function
-    /// giving its current value, for upserts.
-    fn created_at() -> Option<(&'static str, NowFn)> {
-        None
+    /// The `#[attr(created_at)]` and `#[attr(updated_at)]` fields, which
+    /// updates and upserts stamp (see [`crate::clock`]).
+    const TIMESTAMPS: &'static [crate::clock::AutoTime] = &[];
+
+    /// The `#[attr(unique)]` fields, whose values keep marker items (see
+    /// [`crate::unique`]).
+    const UNIQUE: &'static [UniqueField] = &[];
+
+    /// Encodes the item as a write stamped with `stamp` stores it: the
+    /// automatic timestamps are set first (see [`crate::clock::Created`]),
+    /// then every key attribute is built from the stamped values. Entities
+    /// without automatic timestamps encode as [`Entity::to_item`].
+    fn to_item_stamped(&self, stamp: &crate::clock::Stamp) -> Result<Item, Error> {
+        let _ = stamp;
+        self.to_item()
     }
 
-    /// The stored name of the `#[attr(updated_at)]` field and a function
-    /// giving its current value, for updates.
-    fn updated_at() -> Option<(&'static str, NowFn)> {
-        None
+    /// Whether every `#[attr(created_at)]` field holds a time (none is
+    /// empty, see [`crate::clock::Timestamp::is_unset`]); `true` for
+    /// entities without one.
+    fn created_at_set(&self) -> bool {
+        true
+    }
+
+    /// The fields secondary-index keys and sparse conditions are built from
+    /// (primary-key fields aside), with their key parts, for
+    /// [`Update::knowing`](crate::Update::knowing). Used by generated code.
+    #[doc(hidden)]
+    fn held_fields(&self) -> Vec<HeldField> {
+        Vec::new()
     }
 
     /// The optimistic-locking version, if the entity has one.
@@ -344,6 +418,26 @@ pub(crate) fn check_stored_key<T: Entity>(
     Ok(())
 }
 
+/// An entity's schema version, as `#[entity(version = N)]` declares it:
+/// every item is written with `attribute = N`; items stored under an older
+/// version (or without the attribute: version 1) read as the current type,
+/// through the migration declared for their version or the fields'
+/// defaults. The keys and the entity type do not depend on the version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchemaVersion {
+    /// The attribute holding the version (`schemaVersion` unless the
+    /// table's `#[table(schema_version = "...")]` names another).
+    pub attribute: &'static str,
+    /// The version this code writes.
+    pub current: u32,
+    /// The newest older version read through a migration (`0`: none).
+    /// Items of that version or older have another shape, so updates
+    /// (which write the current shape's fields into the stored item) apply
+    /// only to items stored under a later version: rewrite older ones
+    /// whole first (a put, or a backfill).
+    pub migrated: u32,
+}
+
 /// A stored field of an entity, as upserts check it: whether its type
 /// reads an absent attribute (as `Option`, sets and collections do).
 ///
@@ -371,28 +465,32 @@ pub struct Required {
     pub absent_ok: fn() -> bool,
 }
 
-/// Gives the current time as an attribute value (automatic timestamps).
-///
-/// ```
-/// use singletable::{Entity, Table};
-///
-/// #[derive(Table)]
-/// #[table(name = "App")]
-/// pub struct App;
-///
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("NOTE#<id>")]
-/// #[sk("NOTE")]
-/// pub struct Note { pub id: String, #[attr(updated_at)] pub at: i64 }
-///
-/// let (attribute, now): (&str, singletable::entity::NowFn) = Note::updated_at().unwrap();
-/// assert_eq!(attribute, "at");
-/// assert!(now()?.as_n().is_ok());
-/// assert!(Note::created_at().is_none());
-/// # Ok::<(), singletable::Error>(())
-/// ```
-pub type NowFn = fn() -> Result<crate::value::AttributeValue, Error>;
+/// A `#[attr(unique)]` field, as the derive describes it (see
+/// [`crate::unique`]).
+#[derive(Debug, Clone, Copy)]
+pub struct UniqueField {
+    /// The Rust field name.
+    pub field: &'static str,
+    /// The stored attribute name.
+    pub attribute: &'static str,
+    /// The key part of a stored value (`None` for a value that holds no
+    /// marker, such as `None`).
+    pub part: fn(&crate::value::AttributeValue) -> Result<Option<String>, Error>,
+}
+
+/// A field of an item an update was given with
+/// [`Update::knowing`](crate::Update::knowing): where it is stored and its
+/// key part (`None` for a sparse condition field used in no template).
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct HeldField {
+    /// The Rust field name.
+    pub field: &'static str,
+    /// The stored attribute name.
+    pub attribute: &'static str,
+    /// The field's key part.
+    pub part: Option<Result<String, Error>>,
+}
 
 /// Where a [`Partition`] lies: the table (and its local indexes, which
 /// share the table's partition key).
@@ -543,6 +641,7 @@ pub struct TableAttrs {
     pub sk: Option<&'static str>,
     pub entity_type: &'static str,
     pub reserved: &'static [&'static str],
+    pub schema_version: &'static str,
 }
 
 #[doc(hidden)]
@@ -552,6 +651,7 @@ pub const fn table_attrs<T: Table>() -> TableAttrs {
         sk: T::SK,
         entity_type: T::ENTITY_TYPE,
         reserved: T::RESERVED,
+        schema_version: T::SCHEMA_VERSION,
     }
 }
 

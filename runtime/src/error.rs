@@ -219,6 +219,27 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A write would give a `#[attr(unique)]` field a value that another
+    /// item holds: the value's marker item belongs to that item (see
+    /// [`crate::unique`]). Nothing was written.
+    #[error("another `{entity}` already has this `{field}`")]
+    UniqueViolation {
+        /// Entity written.
+        entity: &'static str,
+        /// The unique field (Rust name).
+        field: &'static str,
+    },
+    /// A stream record (from a Lambda event, the DynamoDB Streams API or
+    /// the embedded change feed) is malformed: it lacks what every record
+    /// has, or carries what its event and view cannot. Nothing was decoded
+    /// from it; the other records of a batch are unaffected.
+    #[error("malformed stream record{}: {reason}", event_id.as_deref().map(|id| format!(" `{id}`")).unwrap_or_default())]
+    Stream {
+        /// The record's `eventID`, when it has one.
+        event_id: Option<String>,
+        /// What is wrong with it.
+        reason: StreamError,
+    },
     /// A field failed a declared validation, checked before every write.
     #[error("validation failed for `{entity}.{field}`: {message}")]
     Validation {
@@ -297,6 +318,58 @@ pub struct CancellationReason {
     pub message: Option<String>,
     /// The item as it is now, when the operation asked for it on failure.
     pub item: Option<crate::value::Item>,
+}
+
+/// Why a stream record is malformed (see [`Error::Stream`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StreamError {
+    /// A field every record has is absent (`eventName`, `dynamodb`,
+    /// `Keys`, `SequenceNumber`).
+    #[error("`{0}` is missing")]
+    Missing(&'static str),
+    /// `eventName` is not `INSERT`, `MODIFY` or `REMOVE`.
+    #[error("unknown event name {0:?}")]
+    UnknownEvent(String),
+    /// `StreamViewType` is not one of DynamoDB's four views.
+    #[error("unknown stream view type {0:?}")]
+    UnknownView(String),
+    /// The record's view says it carries an image that it lacks (an
+    /// `INSERT` without `NewImage` under `NEW_IMAGE`).
+    #[error("{event} record under {view} has no `{image}`")]
+    MissingImage {
+        /// `INSERT`, `MODIFY` or `REMOVE`.
+        event: &'static str,
+        /// The view the record names.
+        view: &'static str,
+        /// `NewImage` or `OldImage`.
+        image: &'static str,
+    },
+    /// The record carries an image its event cannot have (an `INSERT`
+    /// with an `OldImage`) or its view does not carry.
+    #[error("{event} record carries `{image}`, which it cannot have")]
+    UnexpectedImage {
+        /// `INSERT`, `MODIFY` or `REMOVE`.
+        event: &'static str,
+        /// `NewImage` or `OldImage`.
+        image: &'static str,
+    },
+    /// `Keys` lacks a key attribute of the table, holds it with another
+    /// type than `S`, or disagrees with an image's key attributes.
+    #[error("key attribute `{0}` is missing, not a string, or differs from the image's")]
+    Key(String),
+    /// An attribute value of a type DynamoDB does not have (the SDK's
+    /// `Unknown` variant, from a newer service).
+    #[error("attribute `{0}` has a value of an unknown type")]
+    UnknownValue(String),
+    /// A field holds a value DynamoDB never writes there (a sequence
+    /// number that is not decimal digits).
+    #[error("{0}")]
+    Invalid(String),
+    /// The text is not a DynamoDB event as Lambda delivers it (JSON that
+    /// does not parse, an attribute value not in DynamoDB's JSON shape).
+    #[error("not a DynamoDB stream event: {0}")]
+    Json(String),
 }
 
 /// Why a pagination cursor was refused (inside [`Error::Cursor`]).
@@ -509,6 +582,16 @@ pub enum DecodeErrorKind {
         stored: String,
         /// The key the item's fields build.
         expected: String,
+    },
+    /// The item was written under a newer schema version than this code
+    /// reads (`#[entity(version = N)]`): decoding it as the older type
+    /// could drop what the newer one stores.
+    #[error("stored under schema version {stored}, newer than this code's {current}")]
+    SchemaVersion {
+        /// The version stored with the item.
+        stored: u64,
+        /// The version this code declares.
+        current: u32,
     },
     /// Any other invalid value (an unknown enum string, a bad timestamp).
     #[error("{0}")]

@@ -3,7 +3,9 @@
 //!
 //! Every attribute name becomes `#n<i>` and every value `:v<i>`, so reserved
 //! words such as `name` or `status` just work and no value is ever parsed as
-//! expression text.
+//! expression text. A [`Path`] into a document renders a placeholder for
+//! each name it holds (`#n0.#n1[3]`), so a map key holding `.`, `[` or `#`
+//! is one name, never a path.
 //!
 //! Conditions are usually written through an entity's typed field handles
 //! (`Order::fields().status.eq(..)`, see [`FieldPath`](crate::FieldPath)),
@@ -71,6 +73,141 @@ impl Cmp {
     }
 }
 
+/// One step below the top-level attribute of a [`Path`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathStep {
+    /// `.name`: an entry of a map, or a field of a nested document.
+    Key(String),
+    /// `[i]`: an element of a list.
+    Index(usize),
+}
+
+/// A document path: a top-level attribute, then map keys (or nested
+/// document fields) and list indexes, as in `address.city` or `lines[3]`.
+///
+/// Every name is sent as its own `#n` placeholder, so a key such as `"a.b"`
+/// or `"x[0]"` names one map entry and reserved words need no care. A
+/// top-level attribute name converts into a path with `.into()`.
+///
+/// ```
+/// use singletable::expr::{Path, Rendered};
+///
+/// let p = Path::new("reviewers").key("ana.b[0]").key("approved");
+/// let mut r = Rendered::default();
+/// assert_eq!(r.path(p.as_ref()), "#n0.#n1.#n2");
+/// assert_eq!(r.names["#n1"], "ana.b[0]");
+/// assert_eq!(r.path(Path::new("lines").index(3).as_ref()), "#n3[3]");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Path {
+    attribute: String,
+    steps: Vec<PathStep>,
+}
+
+impl Path {
+    /// The top-level attribute `attribute`.
+    pub fn new(attribute: impl Into<String>) -> Self {
+        Self {
+            attribute: attribute.into(),
+            steps: Vec::new(),
+        }
+    }
+
+    /// The entry `key` of the map at this path (or the field `key` of the
+    /// document stored there).
+    #[must_use]
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.steps.push(PathStep::Key(key.into()));
+        self
+    }
+
+    /// The element `index` of the list at this path.
+    #[must_use]
+    pub fn index(mut self, index: usize) -> Self {
+        self.steps.push(PathStep::Index(index));
+        self
+    }
+
+    /// The top-level attribute the path starts at.
+    pub fn attribute(&self) -> &str {
+        &self.attribute
+    }
+
+    /// The steps below the top-level attribute.
+    pub fn steps(&self) -> &[PathStep] {
+        &self.steps
+    }
+
+    /// A borrowed view of the path.
+    pub fn as_ref(&self) -> PathRef<'_> {
+        PathRef {
+            attribute: &self.attribute,
+            steps: &self.steps,
+        }
+    }
+
+    /// The top-level attribute name when the path has no steps.
+    pub fn into_attribute(self) -> Result<String, Self> {
+        if self.steps.is_empty() {
+            Ok(self.attribute)
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl From<&str> for Path {
+    fn from(attribute: &str) -> Self {
+        Self::new(attribute)
+    }
+}
+
+impl From<String> for Path {
+    fn from(attribute: String) -> Self {
+        Self::new(attribute)
+    }
+}
+
+impl From<&String> for Path {
+    fn from(attribute: &String) -> Self {
+        Self::new(attribute.as_str())
+    }
+}
+
+/// A borrowed [`Path`]: what renderers and evaluators read, for paths and
+/// top-level attribute names alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathRef<'a> {
+    /// The top-level attribute.
+    pub attribute: &'a str,
+    /// The steps below it.
+    pub steps: &'a [PathStep],
+}
+
+impl<'a> PathRef<'a> {
+    /// The top-level attribute `attribute` as a path.
+    pub fn attribute(attribute: &'a str) -> Self {
+        Self {
+            attribute,
+            steps: &[],
+        }
+    }
+
+    /// The owned path.
+    pub fn to_path(self) -> Path {
+        Path {
+            attribute: self.attribute.to_owned(),
+            steps: self.steps.to_vec(),
+        }
+    }
+
+    /// Nesting levels as DynamoDB counts them: the attribute and each step
+    /// (at most 32 in a request).
+    pub fn levels(self) -> usize {
+        1 + self.steps.len()
+    }
+}
+
 /// An operand: an attribute path, a value, or the size of an attribute.
 ///
 /// ```
@@ -88,17 +225,20 @@ impl Cmp {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Operand {
-    /// A top-level attribute name.
-    Path(String),
+    /// A document path (a top-level attribute converts with `.into()`).
+    Path(Path),
     /// A literal value, always sent as a `:v` placeholder.
     Value(AttributeValue),
     /// `size(path)`.
-    Size(String),
+    Size(Path),
 }
 
-/// A condition expression as data: the `ConditionExpression` of a put,
-/// update, delete or condition check, or the `FilterExpression` of a
-/// query. Values always go in `:v` placeholders.
+/// A condition expression as data.
+///
+/// `Exists` and `NotExists` name a top-level attribute (the form the key
+/// checks of every write use); `ExistsAt` and `NotExistsAt` take any
+/// document path. [`Condition::exists`] and [`Condition::not_exists`] pick
+/// the right one.
 ///
 /// ```
 /// use singletable::{AttributeValue, Condition, Db, Entity, Error, Table};
@@ -125,7 +265,7 @@ pub enum Operand {
 /// let db = Db::in_memory::<App>("App")?;
 /// db.put(&User { id: "u1".into(), plan: "pro".into() }).await?;
 /// // PutItem with ConditionExpression: refused, nothing written.
-/// let r = db.put_if(&User { id: "u1".into(), plan: "free".into() }, either).await;
+/// let r = db.put_if_raw(&User { id: "u1".into(), plan: "free".into() }, either).await;
 /// assert!(matches!(r, Err(Error::ConditionFailed { .. })));
 /// # Ok::<(), singletable::Error>(())
 /// # }).unwrap();
@@ -139,15 +279,19 @@ pub enum Condition {
     /// `a IN (v1, v2, …)`
     In(Operand, Vec<Operand>),
     /// `begins_with(path, value)`
-    BeginsWith(String, AttributeValue),
+    BeginsWith(Path, AttributeValue),
     /// `contains(path, value)`
-    Contains(String, AttributeValue),
-    /// `attribute_exists(path)`
+    Contains(Path, AttributeValue),
+    /// `attribute_exists(attribute)` on a top-level attribute.
     Exists(String),
-    /// `attribute_not_exists(path)`
+    /// `attribute_not_exists(attribute)` on a top-level attribute.
     NotExists(String),
+    /// `attribute_exists(path)` on a document path.
+    ExistsAt(Path),
+    /// `attribute_not_exists(path)` on a document path.
+    NotExistsAt(Path),
     /// `attribute_type(path, type)` with a DynamoDB type name (`S`, `N`, …).
-    AttributeType(String, &'static str),
+    AttributeType(Path, &'static str),
     /// `(a AND b)`
     And(Box<Condition>, Box<Condition>),
     /// `(a OR b)`
@@ -158,8 +302,35 @@ pub enum Condition {
 
 impl Condition {
     /// `path = value`.
-    pub fn eq(path: impl Into<String>, value: AttributeValue) -> Self {
+    pub fn eq(path: impl Into<Path>, value: AttributeValue) -> Self {
         Self::Compare(Operand::Path(path.into()), Cmp::Eq, Operand::Value(value))
+    }
+
+    /// `attribute_exists(path)`: [`Condition::Exists`] for a top-level
+    /// attribute, [`Condition::ExistsAt`] for a deeper path.
+    ///
+    /// ```
+    /// use singletable::expr::{Condition, Path, Rendered};
+    ///
+    /// assert_eq!(Condition::exists("PK"), Condition::Exists("PK".into()));
+    /// let c = Condition::exists(Path::new("tags").key("a.b"));
+    /// let mut r = Rendered::default();
+    /// assert_eq!(r.condition(&c), "attribute_exists(#n0.#n1)");
+    /// ```
+    pub fn exists(path: impl Into<Path>) -> Self {
+        match path.into().into_attribute() {
+            Ok(attribute) => Self::Exists(attribute),
+            Err(path) => Self::ExistsAt(path),
+        }
+    }
+
+    /// `attribute_not_exists(path)`: [`Condition::NotExists`] for a
+    /// top-level attribute, [`Condition::NotExistsAt`] for a deeper path.
+    pub fn not_exists(path: impl Into<Path>) -> Self {
+        match path.into().into_attribute() {
+            Ok(attribute) => Self::NotExists(attribute),
+            Err(path) => Self::NotExistsAt(path),
+        }
     }
 
     /// Both conditions.
@@ -292,11 +463,30 @@ impl Rendered {
         k
     }
 
+    /// A document path: a placeholder for each name, `[i]` for each index.
+    pub fn path(&mut self, p: PathRef<'_>) -> String {
+        let mut out = self.name(p.attribute);
+        for step in p.steps {
+            match step {
+                PathStep::Key(k) => {
+                    out.push('.');
+                    out.push_str(&self.name(k));
+                }
+                PathStep::Index(i) => {
+                    out.push('[');
+                    out.push_str(itoa::Buffer::new().format(*i));
+                    out.push(']');
+                }
+            }
+        }
+        out
+    }
+
     fn operand(&mut self, op: &Operand) -> String {
         match op {
-            Operand::Path(p) => self.name(p),
+            Operand::Path(p) => self.path(p.as_ref()),
             Operand::Value(v) => self.value(v.clone()),
-            Operand::Size(p) => format!("size({})", self.name(p)),
+            Operand::Size(p) => format!("size({})", self.path(p.as_ref())),
         }
     }
 
@@ -320,19 +510,23 @@ impl Rendered {
                 format!("{a} IN ({})", list.join(", "))
             }
             Condition::BeginsWith(p, v) => {
-                let p = self.name(p);
+                let p = self.path(p.as_ref());
                 let v = self.value(v.clone());
                 format!("begins_with({p}, {v})")
             }
             Condition::Contains(p, v) => {
-                let p = self.name(p);
+                let p = self.path(p.as_ref());
                 let v = self.value(v.clone());
                 format!("contains({p}, {v})")
             }
             Condition::Exists(p) => format!("attribute_exists({})", self.name(p)),
             Condition::NotExists(p) => format!("attribute_not_exists({})", self.name(p)),
+            Condition::ExistsAt(p) => format!("attribute_exists({})", self.path(p.as_ref())),
+            Condition::NotExistsAt(p) => {
+                format!("attribute_not_exists({})", self.path(p.as_ref()))
+            }
             Condition::AttributeType(p, t) => {
-                let p = self.name(p);
+                let p = self.path(p.as_ref());
                 let t = self.value(AttributeValue::S((*t).to_owned()));
                 format!("attribute_type({p}, {t})")
             }
@@ -375,12 +569,12 @@ impl Rendered {
 
     /// Renders an update expression: `SET …, … REMOVE … ADD … DELETE …`.
     pub fn update(&mut self, actions: &[crate::request::UpdateAction]) -> String {
-        use crate::request::{SetValue, UpdateAction};
+        use crate::request::{ActionKind, SetValue};
         let (mut set, mut remove, mut add, mut delete) = (vec![], vec![], vec![], vec![]);
         for a in actions {
-            match a {
-                UpdateAction::Set(path, value) => {
-                    let n = self.name(path);
+            let n = self.path(a.path());
+            match a.kind() {
+                ActionKind::Set(value) => {
                     let text = match value {
                         SetValue::Value(v) => format!("{n} = {}", self.value(v.clone())),
                         SetValue::IfNotExists(v) => {
@@ -396,15 +590,9 @@ impl Rendered {
                     };
                     set.push(text);
                 }
-                UpdateAction::Remove(path) => remove.push(self.name(path)),
-                UpdateAction::Add(path, v) => {
-                    let n = self.name(path);
-                    add.push(format!("{n} {}", self.value(v.clone())));
-                }
-                UpdateAction::Delete(path, v) => {
-                    let n = self.name(path);
-                    delete.push(format!("{n} {}", self.value(v.clone())));
-                }
+                ActionKind::Remove => remove.push(n),
+                ActionKind::Add(v) => add.push(format!("{n} {}", self.value(v.clone()))),
+                ActionKind::Delete(v) => delete.push(format!("{n} {}", self.value(v.clone()))),
             }
         }
         let mut parts = Vec::new();

@@ -525,6 +525,12 @@ impl<T: KeyPart + ?Sized> WritePart<'_, T> {
     ) -> Result<(), Error> {
         write_part(entity, field, self.0, out)
     }
+
+    /// The value's expected length in a key, like `KeyPart::size_hint`.
+    #[inline]
+    pub fn size_hint(&self) -> usize {
+        self.0.size_hint()
+    }
 }
 
 /// Chosen only for a type that is not a key part, whose derive already failed.
@@ -533,6 +539,11 @@ pub trait WritePartFallback {
     /// Never runs: the crate that would call it does not compile.
     fn write_part(&self, _: &'static str, _: &'static str, _: &mut String) -> Result<(), Error> {
         unreachable!("the derive rejected this key part type")
+    }
+
+    /// Never runs, as `write_part`.
+    fn size_hint(&self) -> usize {
+        0
     }
 }
 

@@ -9,8 +9,10 @@
 #[cfg(feature = "client")]
 mod admin;
 pub mod backend;
+pub mod backfill;
 pub mod batch;
 pub mod capacity;
+pub mod clock;
 #[doc(hidden)]
 pub mod collection;
 pub mod db;
@@ -23,7 +25,9 @@ pub mod error;
 pub mod exec;
 pub mod expr;
 pub mod fields;
+mod guarded;
 pub mod key;
+pub mod nested;
 pub mod page;
 pub mod query;
 pub mod reader;
@@ -31,28 +35,36 @@ pub mod request;
 mod serde_bridge;
 pub mod shard;
 pub mod size;
+pub mod stream;
 mod timestamp;
+pub mod trace;
 pub mod transact;
 pub mod ttl;
+pub mod unique;
 pub mod update;
 pub mod value;
 
 pub use backend::{Backend, SharedExecutor};
+pub use backfill::{Backfill, BackfillReport, Checkpoint};
 pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
+pub use clock::Clock;
 pub use db::Db;
 #[cfg(feature = "embedded")]
 pub use embedded::Embedded;
-pub use entity::{Entity, GlobalIndex, LocalIndex, Partition, Projection, Table};
+pub use entity::{
+    Entity, GlobalIndex, LocalIndex, Partition, Projection, SchemaVersion, StreamView, Table,
+};
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
-    Result,
+    Result, StreamError,
 };
 #[cfg(feature = "client")]
 pub use exec::SdkExecutor;
 pub use exec::{Counting, Executor};
 pub use expr::{Cmp, Condition, Operand, SortCondition};
-pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, StringPath};
+pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, StringPath, ValueFor};
 pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
+pub use nested::{DocField, Document, Entry, Nested};
 pub use query::{Decode, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Query};
 pub use request::ReturnValues;
 pub use shard::ShardedQuery;
@@ -63,14 +75,17 @@ pub use value::{Attr, AttributeValue, Blob, Item};
 /// Used by generated code only; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
     pub use crate::design::{
         AccessShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape, KeySeg, KeyShape,
-        cardinality, index_collision, primary_keys_collide, table_queries_leak,
+        cardinality, index_collision, partition_holds_markers, primary_keys_collide,
+        table_queries_leak,
     };
+    pub use crate::entity::HeldField;
     pub use crate::entity::markers::*;
     pub use crate::entity::{
-        GsiAttrs, LsiAttrs, TableAttrs, contains, gsi_attrs, index_projection, lsi_attrs, str_eq,
-        table_attrs,
+        GsiAttrs, LsiAttrs, SchemaVersion, TableAttrs, contains, gsi_attrs, index_projection,
+        lsi_attrs, str_eq, table_attrs,
     };
     pub use crate::expr::SortCondition;
     pub use crate::key::{
@@ -80,7 +95,8 @@ pub mod __private {
     pub use crate::query::{Target, entity_type_of, unknown_type};
     pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
     pub use crate::shard::{shard_of, with_shard};
-    pub use crate::ttl::{EpochSeconds, Timestamp, stamp, ttl_from_attr};
+    pub use crate::ttl::{EpochSeconds, ttl_from_attr};
+    pub use crate::unique::{UniquePart, UniquePartFallback, assert_unique};
     pub use crate::update::{IndexKeys, KeyTemplate, Seg, When};
     pub use crate::value::wrong_type;
     pub use ::aws_sdk_dynamodb::types::AttributeValue;
@@ -233,6 +249,64 @@ pub mod __private {
             return Ok(());
         }
         crate::entity::check_stored_key(entity, pk, sk)
+    }
+
+    /// The schema version stored with an item of `entity` (version 1 when
+    /// the attribute is absent: written before the entity declared
+    /// versions); an error when it is not a number or is newer than
+    /// `current`.
+    pub fn schema_version_of(
+        item: &crate::Item,
+        attribute: &str,
+        entity: &'static str,
+        current: u32,
+    ) -> crate::Result<u64> {
+        use crate::error::{DecodeError, DecodeErrorKind};
+        let fail = |kind| crate::Error::Decode {
+            entity,
+            source: DecodeError::new(kind).at(attribute),
+        };
+        match item.get(attribute) {
+            None => Ok(1),
+            Some(AttributeValue::N(n)) => match n.parse::<u64>() {
+                Ok(v) if v <= u64::from(current) => Ok(v),
+                Ok(stored) => Err(fail(DecodeErrorKind::SchemaVersion { stored, current })),
+                Err(_) => Err(fail(DecodeErrorKind::InvalidNumber {
+                    value: n.clone(),
+                    ty: "u64 (schema version)",
+                })),
+            },
+            Some(other) => Err(crate::Error::Decode {
+                entity,
+                source: crate::value::wrong_type("N (schema version)", other).at(attribute),
+            }),
+        }
+    }
+
+    /// Reads an item stored in an older shape of `New`: decodes it as the
+    /// old shape `Old` (a `#[derive(Document)]` struct of the stored
+    /// attributes) and converts it with `From`. The entity type is checked
+    /// first, and the converted entity's key fields must still build the
+    /// key the item is stored under.
+    pub fn migrate<Old: crate::Attr, New: crate::Entity + From<Old>>(
+        item: crate::Item,
+    ) -> crate::Result<New> {
+        let table = crate::entity::table_attrs::<New::Table>();
+        check_entity_type_value(
+            item.get(table.entity_type).cloned(),
+            table.entity_type,
+            New::ENTITY_TYPE,
+        )?;
+        let pk = item.get(table.pk).cloned();
+        let sk = table.sk.and_then(|a| item.get(a).cloned());
+        let old =
+            Old::from_attr(AttributeValue::M(item)).map_err(|source| crate::Error::Decode {
+                entity: New::ENTITY_TYPE,
+                source,
+            })?;
+        let new = New::from(old);
+        check_stored_key(&new, pk, sk)?;
+        Ok(new)
     }
 
     /// A sparse index's `when =`: a `bool` field or a function returning one.

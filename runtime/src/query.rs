@@ -204,6 +204,20 @@ pub enum OtherTypes {
 /// # Ok::<(), singletable::Error>(())
 /// ```
 pub trait Decode: Sized {
+    /// The table the items live in: its key and entity-type attributes are
+    /// how stream records are read (see [`crate::stream`]).
+    type Table: crate::Table;
+
+    /// Whether an item stored under this primary key can be one this type
+    /// decodes, judged by the key templates alone (`pk`, and `sk` on a
+    /// table with a sort key): how a keys-only stream record, which carries
+    /// no entity type, is told apart from another entity's. The default
+    /// says yes.
+    fn key_matches(pk: &str, sk: Option<&str>) -> bool {
+        let _ = (pk, sk);
+        true
+    }
+
     /// Decodes one item; `Ok(None)` when the item is another entity type and
     /// `other` says to skip it.
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error>;
@@ -296,6 +310,18 @@ pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
 }
 
 impl<T: Entity> Decode for T {
+    type Table = T::Table;
+
+    fn key_matches(pk: &str, sk: Option<&str>) -> bool {
+        let shape = &T::SHAPE;
+        crate::design::template_matches(&shape.pk, pk)
+            && match (&shape.sk, sk) {
+                (Some(t), Some(sk)) => crate::design::template_matches(t, sk),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
         let attr = <T::Table as crate::Table>::ENTITY_TYPE;
         if other == OtherTypes::Skip
@@ -421,8 +447,10 @@ pub struct Page<T> {
 ///
 /// // FilterExpression: applied after reading (same read capacity).
 /// let big = Condition::Compare(Operand::Path("total".into()), Cmp::Ge, Operand::Value(AttributeValue::N("30".into())));
-/// let totals: Vec<u32> = q().filter(big).all(&db).await?.iter().map(|o| o.total).collect();
+/// let totals: Vec<u32> = q().filter_raw(big).all(&db).await?.iter().map(|o| o.total).collect();
 /// assert_eq!(totals, [30, 40]);
+/// let typed = q().filter(singletable::FieldPath::ge(Order::fields().total, &30)).count(&db).await?;
+/// assert_eq!(typed, 2);
 ///
 /// let page = q().limit(3).page(&db, None).await?;
 /// assert_eq!(page.items.len(), 3);
@@ -548,9 +576,55 @@ impl<T, I> Query<T, I> {
         self
     }
 
-    /// Keeps only items matching `filter`, evaluated by DynamoDB after
-    /// reading: it saves bandwidth, not read capacity.
-    pub fn filter(mut self, filter: Condition) -> Self {
+    /// Keeps only items matching the typed `filter` (a `FilterExpression`,
+    /// evaluated by DynamoDB after reading: it saves bandwidth, not read
+    /// capacity, and `limit` counts the items read before it). Filters
+    /// added one after the other must all hold.
+    ///
+    /// A query of an entity takes that entity's conditions
+    /// (`Order::fields().status.eq("SHIPPED")`); a query of a collection
+    /// takes its members' conditions through
+    /// [`Cond::in_collection`](crate::Cond::in_collection), each holding
+    /// for the items of its entity only.
+    ///
+    /// ```
+    /// use singletable::{Db, Entity, FieldPath, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity, Debug, Clone)]
+    /// #[entity(table = App, name = "Task")]
+    /// #[pk("LIST#<list>")]
+    /// #[sk("TASK#<id>")]
+    /// #[access(tasks)]
+    /// pub struct Task { pub list: String, pub id: String, pub status: String }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> singletable::Result<()> {
+    /// let db = Db::in_memory::<App>("App")?;
+    /// for (id, status) in [("1", "OPEN"), ("2", "DONE"), ("3", "OPEN")] {
+    ///     db.put(&Task { list: "l".into(), id: id.into(), status: status.into() }).await?;
+    /// }
+    /// let open = Task::tasks("l").filter(Task::fields().status.eq("OPEN")).all(&db).await?;
+    /// assert_eq!(open.len(), 2);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn filter(mut self, filter: crate::fields::Cond<T>) -> Self {
+        match filter.into_condition() {
+            Ok(c) => self.filter_raw(c),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                self
+            }
+        }
+    }
+
+    /// [`Query::filter`] with an untyped [`Condition`], for attributes the
+    /// field handles do not name.
+    pub fn filter_raw(mut self, filter: Condition) -> Self {
         self.filter = Some(match self.filter.take() {
             Some(f) => f.and(filter),
             None => filter,
@@ -691,6 +765,45 @@ impl<T, I> Query<T, I> {
 }
 
 impl<T: Decode, I> Query<T, I> {
+    /// The tracing description of page `page` (from 1) of this query.
+    pub(crate) fn traced(&self, req: &QueryRequest, page: u32) -> crate::trace::Request<'_> {
+        crate::trace::Request {
+            entity: Some(T::cursor_scope()),
+            pattern: Some(self.pattern),
+            index: self.index,
+            consistent: Some(self.consistent_read),
+            limit: req.limit.and_then(|l| u32::try_from(l).ok()),
+            page: Some(page),
+            attempt: None,
+        }
+    }
+
+    /// Sends one Query page, in its span.
+    pub(crate) async fn send<E: Executor>(
+        &self,
+        db: &Db<E>,
+        req: QueryRequest,
+        page: u32,
+    ) -> Result<crate::reader::ReaderPage, Error> {
+        let span = crate::trace::span("Query", db.table_name(), &self.traced(&req, page));
+        let raw = crate::trace::traced(span.clone(), db.executor().query_reader(req)).await?;
+        crate::trace::count(&span, raw.items.remaining());
+        Ok(raw)
+    }
+
+    /// Sends one `Select=COUNT` Query page, in its span.
+    async fn send_count<E: Executor>(
+        &self,
+        db: &Db<E>,
+        req: QueryRequest,
+        page: u32,
+    ) -> Result<crate::request::CountPage, Error> {
+        let span = crate::trace::span("Query", db.table_name(), &self.traced(&req, page));
+        let out = crate::trace::traced(span.clone(), db.executor().query_count(req)).await?;
+        crate::trace::count(&span, out.count);
+        Ok(out)
+    }
+
     pub(crate) fn take_error(&mut self) -> Result<(), Error> {
         match self.error.take() {
             Some(e) => Err(e),
@@ -727,7 +840,7 @@ impl<T: Decode, I> Query<T, I> {
             None => None,
         };
         let req = self.request(db.table_name(), start, self.limit)?;
-        let raw = db.executor().query_reader(req).await?;
+        let raw = self.send(db, req, 1).await?;
         let mut items = Vec::new();
         self.read_items(raw.items, &mut items)?;
         let cursor = match raw.last_key {
@@ -747,6 +860,7 @@ impl<T: Decode, I> Query<T, I> {
         self.take_error()?;
         let mut out = Vec::new();
         let mut start = None;
+        let mut page = 0u32;
         loop {
             let collected = u32::try_from(out.len()).unwrap_or(u32::MAX);
             let remaining = self.limit.map(|l| l.saturating_sub(collected));
@@ -754,7 +868,8 @@ impl<T: Decode, I> Query<T, I> {
                 break;
             }
             let req = self.request(db.table_name(), start.take(), remaining)?;
-            let raw = db.executor().query_reader(req).await?;
+            page += 1;
+            let raw = self.send(db, req, page).await?;
             self.read_items(raw.items, &mut out)?;
             match raw.last_key {
                 Some(k) => start = Some(k),
@@ -802,6 +917,7 @@ impl<T: Decode, I> Query<T, I> {
         self.count_unexpired();
         let mut total = 0u64;
         let mut start = None;
+        let mut page = 0u32;
         loop {
             let remaining = self.limit.map(|l| u64::from(l).saturating_sub(total));
             if remaining == Some(0) {
@@ -809,9 +925,10 @@ impl<T: Decode, I> Query<T, I> {
             }
             let limit = remaining.map(|r| u32::try_from(r).unwrap_or(u32::MAX));
             let req = self.request(db.table_name(), start.take(), limit)?;
-            let page = db.executor().query_count(req).await?;
-            total += page.count as u64;
-            match page.last_key {
+            page += 1;
+            let out = self.send_count(db, req, page).await?;
+            total += out.count as u64;
+            match out.last_key {
                 Some(k) => start = Some(k),
                 None => break,
             }
@@ -835,7 +952,7 @@ impl<T: Decode, I> Query<T, I> {
             let now = crate::ttl::now_epoch();
             self.filter = Some(
                 Condition::Compare(
-                    crate::expr::Operand::Path(ttl.to_owned()),
+                    crate::expr::Operand::Path(ttl.into()),
                     crate::expr::Cmp::Le,
                     crate::expr::Operand::Value(AttributeValue::N(now.to_string())),
                 )
@@ -872,6 +989,7 @@ impl<T: Decode, I> Query<T, I> {
             start: Option<Item>,
             done: bool,
             yielded: u32,
+            pages: u32,
         }
         let first_error = self.take_error().err();
         let state = State {
@@ -880,6 +998,7 @@ impl<T: Decode, I> Query<T, I> {
             start: None,
             done: first_error.is_some(),
             yielded: 0,
+            pages: 0,
         };
         let error_stream = futures::stream::iter(first_error.map(Err));
         let pages = futures::stream::try_unfold(state, move |mut st| async move {
@@ -898,7 +1017,8 @@ impl<T: Decode, I> Query<T, I> {
                 let req = st
                     .query
                     .request(db.table_name(), st.start.take(), remaining)?;
-                let raw = db.executor().query_reader(req).await?;
+                st.pages += 1;
+                let raw = st.query.send(db, req, st.pages).await?;
                 let mut items = Vec::new();
                 st.query.read_items(raw.items, &mut items)?;
                 st.buffer.extend(items);

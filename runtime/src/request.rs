@@ -36,7 +36,7 @@
 //! # }).unwrap();
 //! ```
 
-use crate::expr::{Condition, KeyCondition};
+use crate::expr::{Condition, KeyCondition, Path, PathRef};
 use crate::value::Item;
 
 /// GetItem: one item by its full primary key. One read unit per 4 KB
@@ -309,6 +309,19 @@ pub struct ScanRequest {
     pub consistent: bool,
     /// Continue after this key.
     pub start: Option<Item>,
+    /// Read one segment of a parallel scan, `None` for the whole table.
+    pub segment: Option<ScanSegment>,
+}
+
+/// One segment of a parallel Scan (`Segment`, `TotalSegments`): DynamoDB
+/// splits the items by the hash of their partition key into
+/// `total_segments` disjoint parts, which separate workers read at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ScanSegment {
+    /// This segment, from 0.
+    pub segment: u32,
+    /// How many segments the scan is split into (1 to 1,000,000).
+    pub total_segments: u32,
 }
 
 /// One write inside a TransactWriteItems request. See [`ConditionCheck`]
@@ -387,6 +400,9 @@ pub struct Page {
     pub items: Vec<Item>,
     /// Where the next page starts; `None` on the last page.
     pub last_key: Option<Item>,
+    /// Items evaluated before the filter (`ScannedCount`), when the
+    /// executor reports it.
+    pub scanned: Option<usize>,
 }
 
 /// One page of a Query with `Select=COUNT`: the same read capacity as
@@ -509,6 +525,11 @@ pub enum SetValue {
 
 /// One action of an update expression.
 ///
+/// `Set`, `Remove`, `Add` and `Delete` name a top-level attribute (the
+/// form key maintenance writes); the `…At` variants take any document path
+/// (`address.city`, `reviewers.ana`, `lines[3]`). [`UpdateAction::set`] and
+/// the other constructors pick the right one.
+///
 /// ```
 /// use singletable::expr::Rendered;
 /// use singletable::request::UpdateAction;
@@ -532,6 +553,97 @@ pub enum UpdateAction {
     Add(String, crate::value::AttributeValue),
     /// `DELETE name :v`: removes elements from a set.
     Delete(String, crate::value::AttributeValue),
+    /// `SET path = …`: the parent of `path` must exist (a map for a key, a
+    /// list for an index); an index past the end of a list appends.
+    SetAt(Path, SetValue),
+    /// `REMOVE path`: removes a map entry, or a list element (the later
+    /// elements move down).
+    RemoveAt(Path),
+    /// `ADD path :v`, below a top-level attribute.
+    AddAt(Path, crate::value::AttributeValue),
+    /// `DELETE path :v`, below a top-level attribute.
+    DeleteAt(Path, crate::value::AttributeValue),
+}
+
+/// What an [`UpdateAction`] does, whatever form its path has.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ActionKind<'a> {
+    /// `SET`
+    Set(&'a SetValue),
+    /// `REMOVE`
+    Remove,
+    /// `ADD`
+    Add(&'a crate::value::AttributeValue),
+    /// `DELETE`
+    Delete(&'a crate::value::AttributeValue),
+}
+
+impl UpdateAction {
+    /// `SET path = …`, in the form that fits the path.
+    ///
+    /// ```
+    /// use singletable::expr::Path;
+    /// use singletable::request::{SetValue, UpdateAction};
+    /// use singletable::AttributeValue;
+    ///
+    /// let one = || SetValue::Value(AttributeValue::N("1".into()));
+    /// let top = UpdateAction::set(Path::new("hits"), one());
+    /// assert_eq!(top, UpdateAction::Set("hits".into(), one()));
+    /// let below = UpdateAction::set(Path::new("hits").key("2024-05"), one());
+    /// assert_eq!(below.path().steps.len(), 1);
+    /// ```
+    pub fn set(path: Path, value: SetValue) -> Self {
+        match path.into_attribute() {
+            Ok(a) => Self::Set(a, value),
+            Err(p) => Self::SetAt(p, value),
+        }
+    }
+
+    /// `REMOVE path`, in the form that fits the path.
+    pub fn remove(path: Path) -> Self {
+        match path.into_attribute() {
+            Ok(a) => Self::Remove(a),
+            Err(p) => Self::RemoveAt(p),
+        }
+    }
+
+    /// `ADD path :v`, in the form that fits the path.
+    pub fn add(path: Path, value: crate::value::AttributeValue) -> Self {
+        match path.into_attribute() {
+            Ok(a) => Self::Add(a, value),
+            Err(p) => Self::AddAt(p, value),
+        }
+    }
+
+    /// `DELETE path :v`, in the form that fits the path.
+    pub fn delete(path: Path, value: crate::value::AttributeValue) -> Self {
+        match path.into_attribute() {
+            Ok(a) => Self::Delete(a, value),
+            Err(p) => Self::DeleteAt(p, value),
+        }
+    }
+
+    /// The path the action writes.
+    pub fn path(&self) -> PathRef<'_> {
+        match self {
+            Self::Set(a, _) | Self::Remove(a) | Self::Add(a, _) | Self::Delete(a, _) => {
+                PathRef::attribute(a)
+            }
+            Self::SetAt(p, _) | Self::RemoveAt(p) | Self::AddAt(p, _) | Self::DeleteAt(p, _) => {
+                p.as_ref()
+            }
+        }
+    }
+
+    /// What the action does.
+    pub fn kind(&self) -> ActionKind<'_> {
+        match self {
+            Self::Set(_, v) | Self::SetAt(_, v) => ActionKind::Set(v),
+            Self::Remove(_) | Self::RemoveAt(_) => ActionKind::Remove,
+            Self::Add(_, v) | Self::AddAt(_, v) => ActionKind::Add(v),
+            Self::Delete(_, v) | Self::DeleteAt(_, v) => ActionKind::Delete(v),
+        }
+    }
 }
 
 /// UpdateItem: changes attributes of one item in place (creating it if

@@ -117,7 +117,9 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 /// assert_eq!(rest.items[0].date, "2024-05-06");
 ///
 /// let q = Order::by_date().into_query();
-/// assert_eq!(q.filter(singletable::Condition::Exists("date".into())).count(&db).await?, 9);
+/// assert_eq!(q.filter(singletable::FieldPath::exists(Order::fields().date)).count(&db).await?, 9);
+/// let q = Order::by_date().into_query();
+/// assert_eq!(q.filter_raw(singletable::Condition::Exists("date".into())).count(&db).await?, 9);
 /// let all = Order::by_date().into_query().skip_other_types().all(&db).await?;
 /// assert_eq!(all.len(), 9);
 /// # Ok::<(), singletable::Error>(())
@@ -168,10 +170,19 @@ impl<T> ShardedQuery<T> {
         }
     }
 
-    /// Keeps only items matching `filter` (does not reduce read cost).
-    pub fn filter(self, filter: Condition) -> Self {
+    /// Keeps only items matching the typed `filter` (does not reduce read
+    /// cost); see [`Query::filter`].
+    pub fn filter(self, filter: crate::fields::Cond<T>) -> Self {
         Self {
             base: self.base.filter(filter),
+            ..self
+        }
+    }
+
+    /// [`ShardedQuery::filter`] with an untyped [`Condition`].
+    pub fn filter_raw(self, filter: Condition) -> Self {
+        Self {
+            base: self.base.filter_raw(filter),
             ..self
         }
     }
@@ -199,6 +210,8 @@ struct Lane<T> {
     resume: Option<Item>,
     done: bool,
     buffer: VecDeque<Item>,
+    /// Pages read, for tracing.
+    pages: u32,
 }
 
 fn sort_value(item: &Item, attr: Option<&str>) -> String {
@@ -250,6 +263,7 @@ impl<T: Decode> ShardedQuery<T> {
                 resume: pos.start,
                 done: pos.done,
                 buffer: VecDeque::new(),
+                pages: 0,
             })
             .collect();
         let want = self.base.limit_value().map(|l| l as usize);
@@ -267,8 +281,14 @@ impl<T: Decode> ShardedQuery<T> {
                 .filter(|l| l.buffer.is_empty() && !l.done)
                 .map(|l| {
                     let req = l.query.request(db.table_name(), l.next.take(), remaining);
+                    l.pages += 1;
                     async move {
-                        let page = db.executor().query(req?).await?;
+                        let req = req?;
+                        let r = l.query.traced(&req, l.pages);
+                        let span = crate::trace::span("Query", db.table_name(), &r);
+                        let page =
+                            crate::trace::traced(span.clone(), db.executor().query(req)).await?;
+                        crate::trace::count(&span, page.items.len());
                         l.buffer.extend(page.items);
                         l.done = page.last_key.is_none();
                         l.next = page.last_key;

@@ -26,6 +26,9 @@
 //! # }).unwrap();
 //! ```
 
+use std::time::SystemTime;
+
+use crate::clock::{Created, Stamp};
 use crate::db::{Db, exists, key_item, not_exists};
 use crate::entity::Entity;
 use crate::error::Error;
@@ -34,6 +37,7 @@ use crate::expr::Condition;
 use crate::fields::Cond;
 use crate::key::PrimaryKey;
 use crate::request::{ConditionCheck, TransactWrite, TransactWriteOp};
+use crate::unique::MarkerOp;
 use crate::update::Update;
 
 /// DynamoDB's limit of operations in one transaction, checked before
@@ -67,7 +71,14 @@ pub const MAX_TRANSACTION_OPS: usize = 100;
 /// operation costs twice a plain write.
 ///
 /// When DynamoDB cancels it, [`Error::TransactionCanceled`] lists one reason
-/// per operation, at the operation's position in the order they were added.
+/// per operation, at the operation's position in the order they were added;
+/// a unique value's marker claimed by another item is
+/// [`Error::UniqueViolation`] instead. The marker writes of unique values
+/// (see [`crate::unique`]) follow the operation that needs them, count
+/// against the 100 operations, and shift the positions of later ones.
+///
+/// All the transaction's automatic timestamps hold one reading of the
+/// handle's clock, taken when the transaction is started.
 ///
 /// ```
 /// use singletable::{Condition, Db, Embedded, Entity, Error, FieldPath, Table};
@@ -120,12 +131,15 @@ pub const MAX_TRANSACTION_OPS: usize = 100;
 /// // The other operations.
 /// db.transaction()
 ///     .replace(&Account { id: "ana".into(), balance: 75 })
-///     .put_if(&Order { account: "ana".into(), id: "o1".into(), total: 25 }, Condition::Exists("total".into()))
-///     .put_when(&Order { account: "ana".into(), id: "o3".into(), total: 5 }, Order::fields().total.not_exists())
+///     .put_if_raw(&Order { account: "ana".into(), id: "o1".into(), total: 25 }, Condition::Exists("total".into()))
+///     .put_if(&Order { account: "ana".into(), id: "o3".into(), total: 5 }, Order::fields().total.not_exists())
+///     .check_raw::<Order>(Order::key("ana", "o2")?, Condition::NotExists("total".into()))
 ///     .execute()
 ///     .await?;
 /// db.transaction()
-///     .delete::<Order>(Order::key("ana", "o3")?, Some(Order::fields().total.eq(&5).into_condition()?))
+///     .delete_if::<Order>(Order::key("ana", "o3")?, Order::fields().total.eq(&5))
+///     .delete_if_raw::<Order>(Order::key("ana", "o1")?, Condition::Exists("total".into()))
+///     .delete::<Order>(Order::key("ana", "o9")?)
 ///     .execute()
 ///     .await?;
 /// # Ok::<(), Error>(())
@@ -136,6 +150,10 @@ pub struct Transaction<'a, E> {
     db: &'a Db<E>,
     ops: Vec<TransactWriteOp>,
     keys: Vec<PrimaryKey>,
+    /// Marker writes of unique values, at their positions in `ops`.
+    markers: Vec<(usize, MarkerOp)>,
+    /// The one clock reading of the transaction's stamps.
+    now: SystemTime,
     token: Option<String>,
     error: Option<Error>,
 }
@@ -146,9 +164,40 @@ impl<'a, E: Executor> Transaction<'a, E> {
             db,
             ops: Vec::new(),
             keys: Vec::new(),
+            markers: Vec::new(),
+            now: db.clock().now(),
             token: None,
             error: None,
         }
+    }
+
+    /// Adds marker writes after the operation that needs them.
+    fn push_markers(mut self, markers: Vec<MarkerOp>) -> Self {
+        for m in markers {
+            let op = m.op.clone();
+            let key = m.key.clone();
+            self = self.push(Ok(key), || Ok(op));
+            if self.error.is_some() {
+                return self;
+            }
+            self.markers.push((self.ops.len() - 1, m));
+        }
+        self
+    }
+
+    /// Refuses a write of an entity with unique fields that needs the
+    /// stored item's values, which a transaction cannot read.
+    fn unique_refused<T: Entity>(&mut self, what: &str) -> bool {
+        let Some(u) = T::UNIQUE.first() else {
+            return false;
+        };
+        self.error.get_or_insert(Error::InvalidRequest(format!(
+            "a transaction cannot {what} `{}`: it has unique field `{}`, whose old value's marker needs the stored item; use `db.{}` outside a transaction, or `update(...).knowing(&item)` here",
+            T::ENTITY_TYPE,
+            u.field,
+            if what == "delete" { "delete" } else { "put" },
+        )));
+        true
     }
 
     fn push(
@@ -180,42 +229,145 @@ impl<'a, E: Executor> Transaction<'a, E> {
         self
     }
 
-    fn put_op<T: Entity>(self, item: &T, condition: Option<Condition>) -> Self {
+    fn put_op<T: Entity>(mut self, item: &T, condition: Option<Condition>) -> Self {
+        if self.unique_refused::<T>("put") {
+            return self;
+        }
         let db = self.db;
+        let stamp = Stamp::new(self.now, Created::Keep);
+        // No stored creation time at hand: an empty `created_at` also
+        // requires the stored item to have none.
+        let guard = crate::guarded::no_stored_creation_time(item);
+        let condition = match (condition, guard) {
+            (Some(c), Some(g)) => Some(c.and(g)),
+            (c, g) => c.or(g),
+        };
         self.push(item.primary_key(), || {
-            let mut put = db.put_request::<T>(item.to_item()?, condition)?;
+            let mut put = db.put_request::<T>(item, &stamp, condition)?;
             put.return_on_condition_failure = true;
             Ok(TransactWriteOp::Put(put))
         })
     }
 
-    /// Puts the item, replacing any item with its key.
+    /// Puts the item, replacing any item with its key. Its `updated_at`
+    /// fields get the transaction's time; an empty `created_at` gets it
+    /// too, and the put then requires that the stored item has no creation
+    /// time (see [`crate::clock`]). Refused for entities with unique fields.
     pub fn put<T: Entity>(self, item: &T) -> Self {
         self.put_op(item, None)
     }
 
-    /// Puts the item only if no item has its key.
+    /// Puts the item only if no item has its key; its timestamps get the
+    /// transaction's time. For an entity with unique fields, also claims
+    /// the marker of each unique value (see [`crate::unique`]); a value
+    /// another item holds fails the transaction with
+    /// [`Error::UniqueViolation`].
     pub fn create<T: Entity>(self, item: &T) -> Self {
-        self.put_op(item, Some(not_exists::<T>()))
+        let db = self.db;
+        let stamp = Stamp::new(self.now, Created::Now);
+        let mut encoded = None;
+        let mut s = self.push(item.primary_key(), || {
+            let mut put = db.put_request::<T>(item, &stamp, Some(not_exists::<T>()))?;
+            put.return_on_condition_failure = true;
+            encoded = Some(put.item.clone());
+            Ok(TransactWriteOp::Put(put))
+        });
+        if T::UNIQUE.is_empty() || s.error.is_some() {
+            return s;
+        }
+        let markers = item.primary_key().and_then(|owner| {
+            crate::unique::moves::<T>(db.table_name(), &owner, None, encoded.as_ref())
+        });
+        match markers {
+            Ok(markers) => s.push_markers(markers),
+            Err(e) => {
+                s.error.get_or_insert(e);
+                s
+            }
+        }
     }
 
-    /// Puts the item only if an item with its key exists.
+    /// Puts the item only if an item with its key exists. Timestamps as
+    /// [`Transaction::put`]; refused for entities with unique fields.
     pub fn replace<T: Entity>(self, item: &T) -> Self {
         self.put_op(item, Some(exists::<T>()))
     }
 
-    /// Puts the item only if `condition` holds on the stored item.
-    pub fn put_if<T: Entity>(self, item: &T, condition: Condition) -> Self {
+    /// Puts the item only if the typed `condition` holds on the stored item.
+    /// Timestamps as [`Transaction::put`]; refused for entities with
+    /// unique fields.
+    pub fn put_if<T: Entity>(self, item: &T, condition: Cond<T>) -> Self {
+        match condition.into_condition() {
+            Ok(c) => self.put_op(item, Some(c)),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// [`Transaction::put_if`] with an untyped [`Condition`].
+    pub fn put_if_raw<T: Entity>(self, item: &T, condition: Condition) -> Self {
         self.put_op(item, Some(condition))
     }
 
-    /// Deletes the item with `key`, if `condition` holds (when given).
-    pub fn delete<T: Entity>(
+    fn fail(mut self, e: Error) -> Self {
+        self.error.get_or_insert(e);
+        self
+    }
+
+    /// Deletes the item with `key`. Refused for entities with unique fields
+    /// (their markers need the stored values): use [`Db::delete`] for those.
+    pub fn delete<T: Entity>(self, key: impl Into<PrimaryKey>) -> Self {
+        self.delete_op::<T>(key.into(), None)
+    }
+
+    /// Deletes the item with `key` only if the typed `condition` holds.
+    ///
+    /// ```
+    /// use singletable::{Db, Entity, Error, FieldPath, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity, Debug, Clone)]
+    /// #[entity(table = App, name = "Seat")]
+    /// #[pk("SEAT#<id>")]
+    /// #[sk("SEAT")]
+    /// pub struct Seat { pub id: String, pub holder: Option<String> }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> singletable::Result<()> {
+    /// let db = Db::in_memory::<App>("App")?;
+    /// let f = Seat::fields();
+    /// db.put(&Seat { id: "a1".into(), holder: Some("ana".into()) }).await?;
+    /// // One TransactWriteItems: the seat goes only if ana still holds it.
+    /// db.transaction()
+    ///     .delete_if::<Seat>(Seat::key("a1")?, f.holder.eq("ana"))
+    ///     .execute()
+    ///     .await?;
+    /// assert!(db.get::<Seat>(Seat::key("a1")?).await?.is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn delete_if<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Cond<T>) -> Self {
+        match condition.into_condition() {
+            Ok(c) => self.delete_op::<T>(key.into(), Some(c)),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// [`Transaction::delete_if`] with an untyped [`Condition`].
+    pub fn delete_if_raw<T: Entity>(
         self,
         key: impl Into<PrimaryKey>,
-        condition: Option<Condition>,
+        condition: Condition,
     ) -> Self {
-        let key = key.into();
+        self.delete_op::<T>(key.into(), Some(condition))
+    }
+
+    fn delete_op<T: Entity>(mut self, key: PrimaryKey, condition: Option<Condition>) -> Self {
+        if self.unique_refused::<T>("delete") {
+            return self;
+        }
         let db = self.db;
         let k = key.clone();
         self.push(Ok(key), || {
@@ -225,8 +377,17 @@ impl<'a, E: Executor> Transaction<'a, E> {
         })
     }
 
-    /// Requires `condition` on the item with `key`, without writing it.
+    /// Requires the typed `condition` on the item with `key`, without
+    /// writing it (a ConditionCheck).
     pub fn check<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Cond<T>) -> Self {
+        match condition.into_condition() {
+            Ok(c) => self.check_raw::<T>(key, c),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// [`Transaction::check`] with an untyped [`Condition`].
+    pub fn check_raw<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Condition) -> Self {
         let key = key.into();
         let table = self.db.table_name().to_owned();
         let k = key_item::<T::Table>(&key);
@@ -234,32 +395,26 @@ impl<'a, E: Executor> Transaction<'a, E> {
             Ok(TransactWriteOp::ConditionCheck(ConditionCheck {
                 table,
                 key: k,
-                condition: condition.into_condition()?,
+                condition,
                 return_on_condition_failure: true,
             }))
         })
     }
 
-    /// Adds an update (with its conditions, version check and index key
-    /// rewrites).
+    /// Adds an update (with its conditions, version check, stamps at the
+    /// transaction's time, index key rewrites, and the marker moves of the
+    /// unique values it changes).
     pub fn update<T: Entity>(self, update: Update<T>) -> Self {
         let key = update.key().clone();
         let table = self.db.table_name().to_owned();
-        self.push(Ok(key), || {
-            Ok(TransactWriteOp::Update(update.into_request(&table)?))
-        })
-    }
-
-    /// Puts the item only if the typed `condition` holds.
-    pub fn put_when<T: Entity>(self, item: &T, condition: Cond<T>) -> Self {
-        match condition.into_condition() {
-            Ok(c) => self.put_op(item, Some(c)),
-            Err(e) => {
-                let mut s = self;
-                s.error.get_or_insert(e);
-                s
-            }
-        }
+        let now = self.now;
+        let mut markers = Vec::new();
+        let s = self.push(Ok(key), || {
+            let write = update.into_write(&table, now)?;
+            markers = write.markers;
+            Ok(TransactWriteOp::Update(write.request))
+        });
+        s.push_markers(markers)
     }
 
     /// Sets the idempotency token: a retry with the same token within ten
@@ -293,12 +448,22 @@ impl<'a, E: Executor> Transaction<'a, E> {
                 self.ops.len()
             )));
         }
-        self.db
+        let result = self
+            .db
             .run_transaction(TransactWrite {
                 ops: self.ops,
                 token: self.token,
             })
-            .await
+            .await;
+        match result {
+            Err(Error::TransactionCanceled { reasons }) => {
+                let markers: Vec<(usize, &MarkerOp)> =
+                    self.markers.iter().map(|(i, m)| (*i, m)).collect();
+                Err(crate::unique::violation(&reasons, &markers)
+                    .unwrap_or(Error::TransactionCanceled { reasons }))
+            }
+            other => other,
+        }
     }
 }
 
@@ -438,11 +603,17 @@ impl<'a, E: Executor> ReadTransaction<'a, E> {
             )));
         }
         let n = self.gets.len();
-        let items = self
+        let span = crate::trace::span(
+            "TransactGetItems",
+            self.db.table_name(),
+            &crate::trace::Request::default(),
+        );
+        let request = self
             .db
             .executor()
-            .transact_get(crate::request::TransactGet { gets: self.gets })
-            .await?;
+            .transact_get(crate::request::TransactGet { gets: self.gets });
+        let items = crate::trace::traced(span.clone(), request).await?;
+        crate::trace::count(&span, items.iter().flatten().count());
         if items.len() != n {
             return Err(Error::InvalidRequest(format!(
                 "TransactGetItems returned {} responses for {n} reads",

@@ -6,7 +6,7 @@
 //! leave out items whose TTL is in the past, unless asked not to.
 //!
 //! `#[attr(created_at)]` and `#[attr(updated_at)]` fields are set by the
-//! runtime: both on create, the second on every put and update.
+//! runtime from the handle's clock: see [`crate::clock`].
 //!
 //! ```
 //! use std::time::{Duration, SystemTime};
@@ -43,7 +43,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::reader::{AttrReader, AttrRef};
-use crate::value::{Attr, AttributeValue, Item, wrong_type};
+use crate::value::{AttributeValue, Item, wrong_type};
+
+pub use crate::clock::Timestamp;
 
 /// The current time in epoch seconds, the clock reads compare TTL
 /// attributes with.
@@ -303,75 +305,4 @@ impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
         }
         Some(attr)
     }
-}
-
-/// Types an automatic timestamp field can have (`#[attr(created_at)]`,
-/// `#[attr(updated_at)]`).
-///
-/// ```
-/// use singletable::ttl::Timestamp;
-///
-/// let now: String = Timestamp::now(); // RFC 3339, UTC
-/// assert!(now.ends_with('Z'));
-/// assert!(<u64 as Timestamp>::now() > 1_700_000_000);
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an automatic timestamp",
-    label = "`created_at`/`updated_at` fields are set to the current time",
-    note = "use `String` (RFC 3339 UTC), `i64`/`u64` epoch seconds, `SystemTime`, or a UTC timestamp"
-)]
-pub trait Timestamp: Attr {
-    /// The current time.
-    fn now() -> Self;
-}
-
-impl Timestamp for String {
-    fn now() -> Self {
-        humantime::format_rfc3339_micros(SystemTime::now()).to_string()
-    }
-}
-
-impl Timestamp for i64 {
-    fn now() -> Self {
-        now_epoch()
-    }
-}
-
-impl Timestamp for u64 {
-    fn now() -> Self {
-        u64::try_from(now_epoch()).unwrap_or(0)
-    }
-}
-
-#[cfg(feature = "chrono")]
-impl Timestamp for chrono::DateTime<chrono::Utc> {
-    fn now() -> Self {
-        chrono::DateTime::<chrono::Utc>::from(SystemTime::now())
-    }
-}
-
-#[cfg(feature = "time")]
-impl Timestamp for time::OffsetDateTime {
-    fn now() -> Self {
-        time::OffsetDateTime::now_utc()
-    }
-}
-
-/// Writes the current time into `attribute` of `item`, as writes do for
-/// the automatic timestamps.
-///
-/// ```
-/// use singletable::{ttl::stamp, Item};
-///
-/// let mut item = Item::new();
-/// stamp::<i64>(&mut item, "updatedAt")?;
-/// assert!(item["updatedAt"].as_n().is_ok());
-/// # Ok::<(), singletable::EncodeError>(())
-/// ```
-pub fn stamp<T: Timestamp>(
-    item: &mut Item,
-    attribute: &str,
-) -> Result<(), crate::error::EncodeError> {
-    item.insert(attribute.to_owned(), T::now().to_attr()?);
-    Ok(())
 }

@@ -2,11 +2,17 @@
 //!
 //! `Order::update(order_id)` starts an [`Update`]; its `set`, `remove`,
 //! `add`, `delete`, `append`, `prepend` and `set_if_not_exists` take the
-//! typed field handles of `Order::fields()`. When an update changes a field
-//! that a secondary-index key is built from, the same request rewrites that
-//! index's key attributes; when it turns a sparse index's condition false,
-//! the same request removes them. If a key cannot be rebuilt from what the
-//! update supplies, the update is refused before anything is sent.
+//! typed field handles of `Order::fields()`. Every update stamps the
+//! `#[attr(updated_at)]` fields (from the handle's clock, see
+//! [`crate::clock`]). When an update changes a field that a key attribute
+//! is built from (a stamp included), the same request rewrites that
+//! attribute, each key attribute on its own: a change of a field only an
+//! index's sort key uses needs nothing of its partition key. When it turns
+//! a sparse index's condition false, the same request removes the index's
+//! key attributes. A template field the update does not set can come from
+//! an item the application holds ([`Update::knowing`]); otherwise the
+//! update is refused before anything is sent. Changing a unique value
+//! moves its marker item in the same transaction (see [`crate::unique`]).
 //!
 //! ```
 //! use singletable::{Db, Embedded, Entity, Table};
@@ -38,16 +44,20 @@
 
 use std::collections::BTreeSet;
 use std::marker::PhantomData;
+use std::time::SystemTime;
 
 use crate::db::{Db, key_item};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
 use crate::exec::Executor;
-use crate::expr::Condition;
-use crate::fields::{Cond, Field, KeyField};
+use crate::expr::{Condition, Path};
+use crate::fields::{Cond, Field, FieldPath, KeyField};
 use crate::key::{KeyPart, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, PrimaryKey};
-use crate::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
+use crate::nested::{Entry, Nested};
+use crate::request::{ReturnValues, SetValue, TransactWriteOp, UpdateAction, UpdateItem};
 use crate::value::{Attr, AttributeValue, Item};
+
+mod rewrite;
 
 /// One segment of a key template, as the derive describes it.
 ///
@@ -163,14 +173,14 @@ pub struct IndexKeys {
 }
 
 impl IndexKeys {
-    fn templates(&self) -> impl Iterator<Item = (&KeyTemplate, usize)> {
+    pub(crate) fn templates(&self) -> impl Iterator<Item = (&KeyTemplate, usize)> {
         self.pk
             .iter()
             .map(|t| (t, MAX_PARTITION_KEY_BYTES))
             .chain(self.sk.iter().map(|t| (t, MAX_SORT_KEY_BYTES)))
     }
 
-    fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
+    pub(crate) fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.templates().flat_map(|(t, _)| {
             t.segments.iter().filter_map(|s| match s {
                 Seg::Field(f) => Some(*f),
@@ -181,7 +191,8 @@ impl IndexKeys {
 }
 
 /// Fields that can be set by an update: every stored field except the
-/// primary key's.
+/// primary key's, and every path below a field (map entries, list
+/// elements, fields of nested documents).
 ///
 /// ```
 /// use singletable::update::Settable;
@@ -218,26 +229,24 @@ impl IndexKeys {
     label = "primary-key fields are immutable",
     note = "an item's primary key cannot change; write a new item (and delete the old one) instead"
 )]
-pub trait Settable<E: Entity, T: Attr>: Copy {
-    #[doc(hidden)]
-    fn attribute(&self) -> &'static str;
+pub trait Settable<E: Entity, T: Attr>: FieldPath<E, T> {
     #[doc(hidden)]
     fn check(&self, value: &T) -> Result<(), String>;
     #[doc(hidden)]
-    fn field(&self) -> &'static str;
-    #[doc(hidden)]
     fn key_part(&self, value: &T) -> Option<Result<String, Error>>;
+    /// Whether a value stored as absent (`None`, an empty set) removes the
+    /// path: true for attributes and document fields, whose codecs leave
+    /// such values out; false for map entries and list elements, which
+    /// store `NULL` like the whole map or list would.
+    #[doc(hidden)]
+    fn absent_removes(&self) -> bool {
+        true
+    }
 }
 
 impl<E: Entity, T: Attr> Settable<E, T> for Field<E, T> {
-    fn attribute(&self) -> &'static str {
-        crate::fields::FieldPath::attribute(self)
-    }
     fn check(&self, value: &T) -> Result<(), String> {
         Field::check(self, value)
-    }
-    fn field(&self) -> &'static str {
-        crate::fields::FieldPath::field(self)
     }
     fn key_part(&self, _: &T) -> Option<Result<String, Error>> {
         None
@@ -245,19 +254,78 @@ impl<E: Entity, T: Attr> Settable<E, T> for Field<E, T> {
 }
 
 impl<E: Entity, T: Attr + KeyPart> Settable<E, T> for KeyField<E, T> {
-    fn attribute(&self) -> &'static str {
-        crate::fields::FieldPath::attribute(self)
-    }
     fn check(&self, value: &T) -> Result<(), String> {
         KeyField::check(self, value)
     }
-    fn field(&self) -> &'static str {
-        crate::fields::FieldPath::field(self)
-    }
     fn key_part(&self, value: &T) -> Option<Result<String, Error>> {
         let mut out = String::new();
-        let field = crate::fields::FieldPath::field(self);
+        let field = self.field_name();
         Some(crate::key::write_part(E::ENTITY_TYPE, field, value, &mut out).map(|()| out))
+    }
+}
+
+impl<E: Entity, T: Attr> Settable<E, T> for Entry<E, T> {
+    fn check(&self, _: &T) -> Result<(), String> {
+        Ok(())
+    }
+    fn key_part(&self, _: &T) -> Option<Result<String, Error>> {
+        None
+    }
+    fn absent_removes(&self) -> bool {
+        false
+    }
+}
+
+impl<E: Entity, T: Attr> Settable<E, T> for Nested<E, T> {
+    fn check(&self, value: &T) -> Result<(), String> {
+        Nested::check(self, value)
+    }
+    fn key_part(&self, _: &T) -> Option<Result<String, Error>> {
+        None
+    }
+}
+
+/// Paths that are part of no key: the ones `set_if_not_exists`, `add`,
+/// `delete`, `append` and `prepend` accept, whose result the update cannot
+/// know, so no key could be rebuilt from it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is part of a key; this update action cannot keep the key in sync",
+    label = "a key field can only be changed with `set`",
+    note = "`set` rewrites every index key built from the field in the same request"
+)]
+pub trait NonKeyPath<E: Entity, T: Attr>: Settable<E, T> {}
+impl<E: Entity, T: Attr> NonKeyPath<E, T> for Field<E, T> {}
+impl<E: Entity, T: Attr> NonKeyPath<E, T> for Entry<E, T> {}
+impl<E: Entity, T: Attr> NonKeyPath<E, T> for Nested<E, T> {}
+
+/// Paths `remove` accepts: `Option` fields (they read back as `None`),
+/// `Option` fields of nested documents, map entries and list elements.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be removed",
+    label = "only `Option` fields, map entries and list elements can be removed",
+    note = "an item without this attribute could not be read back; `set` a new value instead"
+)]
+pub trait Removable<E: Entity, T: Attr>: FieldPath<E, T> {
+    /// Whether the field's validations accept its absence.
+    #[doc(hidden)]
+    fn check_removal(&self) -> Result<(), String>;
+}
+
+impl<E: Entity, T: Attr> Removable<E, Option<T>> for Field<E, Option<T>> {
+    fn check_removal(&self) -> Result<(), String> {
+        Field::check(self, &None)
+    }
+}
+
+impl<E: Entity, T: Attr> Removable<E, Option<T>> for Nested<E, Option<T>> {
+    fn check_removal(&self) -> Result<(), String> {
+        Nested::check(self, &None)
+    }
+}
+
+impl<E: Entity, T: Attr> Removable<E, T> for Entry<E, T> {
+    fn check_removal(&self) -> Result<(), String> {
+        Ok(())
     }
 }
 
@@ -339,6 +407,14 @@ pub enum Returned<E> {
     Item(Option<E>),
     /// The updated attributes only (`UPDATED_OLD` / `UPDATED_NEW`).
     Attributes(Item),
+}
+
+/// An update as it is sent: the UpdateItem, and the marker writes that go
+/// with it in one transaction when it changes unique values.
+#[derive(Debug)]
+pub(crate) struct UpdateWrite {
+    pub request: UpdateItem,
+    pub markers: Vec<crate::unique::MarkerOp>,
 }
 
 /// An UpdateItem request on one item of entity `E`, built by the generated
@@ -463,6 +539,10 @@ pub struct Update<E> {
     /// The primary-key fields as stored attributes (or why one cannot be
     /// stored), written by an upsert.
     key_values: Vec<(&'static str, Result<AttributeValue, Error>)>,
+    /// The primary-key fields (Rust names).
+    primary: Vec<&'static str>,
+    /// The item given with `knowing`.
+    held: Option<rewrite::Held>,
     error: Option<Error>,
     _m: PhantomData<fn() -> E>,
 }
@@ -493,6 +573,7 @@ impl<E: Entity> Update<E> {
                 sk: None,
             }
         });
+        let primary = parts.iter().map(|(f, _)| *f).collect();
         let parts = parts
             .into_iter()
             .filter_map(|(f, p)| match p {
@@ -513,6 +594,8 @@ impl<E: Entity> Update<E> {
             expected_version: None,
             upsert: false,
             key_values: Vec::new(),
+            primary,
+            held: None,
             error,
             _m: PhantomData,
         }
@@ -547,15 +630,41 @@ impl<E: Entity> Update<E> {
         }
     }
 
-    /// `SET field = value`. Index keys built from the field follow.
+    /// Records a change of what `path` names: the field it starts at is
+    /// touched only when the path is the whole field (a write below a
+    /// field changes no key).
+    fn push<T: Attr, P: FieldPath<E, T>>(
+        mut self,
+        path: &P,
+        action: impl FnOnce(Path) -> UpdateAction,
+    ) -> Self {
+        if path.steps().is_empty() {
+            self.touch(path.field_name());
+        }
+        self.actions.push(action(path.path()));
+        self
+    }
+
+    /// `SET path = value`: a field (index keys built from it follow), or a
+    /// path below one (`f.tags.entry("k")`, `f.address.field(|a| a.city)`,
+    /// `f.lines.at(3)`).
     pub fn set<T: Attr, F: Settable<E, T>>(mut self, field: F, value: T) -> Self {
         if let Err(message) = field.check(&value) {
-            return self.fail(invalid::<E>(field.field(), message));
+            return self.fail(invalid::<E>(field.field_name(), message));
+        }
+        if !field.steps().is_empty() {
+            if field.absent_removes() && value.is_absent() {
+                return self.push(&field, UpdateAction::remove);
+            }
+            return match self.encode(field.attribute(), &value) {
+                Ok(v) => self.push(&field, |p| UpdateAction::set(p, SetValue::Value(v))),
+                Err(e) => self.fail(e),
+            };
         }
         let attr = field.attribute();
         if value.is_absent() {
             // None and empty sets are stored as absent attributes.
-            return self.remove_attr(attr, field.field());
+            return self.remove_attr(attr, field.field_name());
         }
         let v = match self.encode(attr, &value) {
             Ok(v) => v,
@@ -564,17 +673,17 @@ impl<E: Entity> Update<E> {
         if let Some(part) = field.key_part(&value) {
             match part {
                 Ok(p) => {
-                    self.parts.retain(|(f, _)| *f != field.field());
-                    self.parts.push((field.field(), p));
+                    self.parts.retain(|(f, _)| *f != field.field_name());
+                    self.parts.push((field.field_name(), p));
                 }
                 Err(e) => return self.fail(e),
             }
         }
         if let AttributeValue::Bool(b) = v {
-            self.bools.retain(|(f, _)| *f != field.field());
-            self.bools.push((field.field(), b));
+            self.bools.retain(|(f, _)| *f != field.field_name());
+            self.bools.push((field.field_name(), b));
         }
-        self.touch(field.field());
+        self.touch(field.field_name());
         self.actions
             .push(UpdateAction::Set(attr.to_owned(), SetValue::Value(v)));
         self
@@ -586,90 +695,60 @@ impl<E: Entity> Update<E> {
         self
     }
 
-    /// `REMOVE field`, for `Option` fields (reads back as `None`). Refused
-    /// when the field's validations do not accept `None`.
-    pub fn remove<T: Attr>(self, field: Field<E, Option<T>>) -> Self {
-        if let Err(message) = field.check(&None) {
-            let name = crate::fields::FieldPath::field(&field);
-            return self.fail(invalid::<E>(name, message));
+    /// `REMOVE path`: an `Option` field (reads back as `None`; refused
+    /// when the field's validations do not accept `None`), an `Option`
+    /// field of a nested document, a map entry, or a list element (the
+    /// later elements move down).
+    pub fn remove<T: Attr, P: Removable<E, T>>(self, path: P) -> Self {
+        if let Err(message) = path.check_removal() {
+            return self.fail(invalid::<E>(path.field_name(), message));
         }
-        let attr = crate::fields::FieldPath::attribute(&field);
-        let name = crate::fields::FieldPath::field(&field);
-        self.remove_attr(attr, name)
+        self.push(&path, UpdateAction::remove)
     }
 
-    /// `SET field = if_not_exists(field, value)`.
-    pub fn set_if_not_exists<T: Attr>(mut self, field: Field<E, T>, value: T) -> Self {
-        if let Err(message) = field.check(&value) {
-            let name = crate::fields::FieldPath::field(&field);
-            return self.fail(invalid::<E>(name, message));
+    /// `SET path = if_not_exists(path, value)`.
+    pub fn set_if_not_exists<T: Attr, P: NonKeyPath<E, T>>(self, path: P, value: T) -> Self {
+        if let Err(message) = path.check(&value) {
+            return self.fail(invalid::<E>(path.field_name(), message));
         }
-        let attr = crate::fields::FieldPath::attribute(&field);
-        match self.encode(attr, &value) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions
-                    .push(UpdateAction::Set(attr.to_owned(), SetValue::IfNotExists(v)));
-                self
-            }
+        match self.encode(path.attribute(), &value) {
+            Ok(v) => self.push(&path, |p| UpdateAction::set(p, SetValue::IfNotExists(v))),
             Err(e) => self.fail(e),
         }
     }
 
-    /// `ADD field value`: an atomic counter (no read-modify-write) or set
+    /// `ADD path value`: an atomic counter (no read-modify-write) or set
     /// union. A missing number counts from 0.
-    pub fn add<T: Addable>(mut self, field: Field<E, T>, value: T) -> Self {
-        let attr = crate::fields::FieldPath::attribute(&field);
-        match self.encode(attr, &value) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions.push(UpdateAction::Add(attr.to_owned(), v));
-                self
-            }
+    pub fn add<T: Addable, P: NonKeyPath<E, T>>(self, path: P, value: T) -> Self {
+        match self.encode(path.attribute(), &value) {
+            Ok(v) => self.push(&path, |p| UpdateAction::add(p, v)),
             Err(e) => self.fail(e),
         }
     }
 
-    /// `DELETE field elements`: removes elements from a set.
-    pub fn delete<T: SetType>(mut self, field: Field<E, T>, elements: T) -> Self {
-        let attr = crate::fields::FieldPath::attribute(&field);
+    /// `DELETE path elements`: removes elements from a set.
+    pub fn delete<T: SetType, P: NonKeyPath<E, T>>(self, path: P, elements: T) -> Self {
         if elements.is_absent() {
             return self;
         }
-        match self.encode(attr, &elements) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions.push(UpdateAction::Delete(attr.to_owned(), v));
-                self
-            }
+        match self.encode(path.attribute(), &elements) {
+            Ok(v) => self.push(&path, |p| UpdateAction::delete(p, v)),
             Err(e) => self.fail(e),
         }
     }
 
-    /// `SET field = list_append(field, values)`.
-    pub fn append<V: Attr>(mut self, field: Field<E, Vec<V>>, values: Vec<V>) -> Self {
-        let attr = crate::fields::FieldPath::attribute(&field);
-        match self.encode(attr, &values) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions
-                    .push(UpdateAction::Set(attr.to_owned(), SetValue::Append(v)));
-                self
-            }
+    /// `SET path = list_append(path, values)`.
+    pub fn append<V: Attr, P: NonKeyPath<E, Vec<V>>>(self, path: P, values: Vec<V>) -> Self {
+        match self.encode(path.attribute(), &values) {
+            Ok(v) => self.push(&path, |p| UpdateAction::set(p, SetValue::Append(v))),
             Err(e) => self.fail(e),
         }
     }
 
-    /// `SET field = list_append(values, field)`.
-    pub fn prepend<V: Attr>(mut self, field: Field<E, Vec<V>>, values: Vec<V>) -> Self {
-        let attr = crate::fields::FieldPath::attribute(&field);
-        match self.encode(attr, &values) {
-            Ok(v) => {
-                self.touch(crate::fields::FieldPath::field(&field));
-                self.actions
-                    .push(UpdateAction::Set(attr.to_owned(), SetValue::Prepend(v)));
-                self
-            }
+    /// `SET path = list_append(values, path)`.
+    pub fn prepend<V: Attr, P: NonKeyPath<E, Vec<V>>>(self, path: P, values: Vec<V>) -> Self {
+        match self.encode(path.attribute(), &values) {
+            Ok(v) => self.push(&path, |p| UpdateAction::set(p, SetValue::Prepend(v))),
             Err(e) => self.fail(e),
         }
     }
@@ -703,26 +782,99 @@ impl<E: Entity> Update<E> {
     /// An upsert writes a complete item in its one UpdateItem: the
     /// entity-type attribute, the primary-key fields, every index key (the
     /// fields of each must be set by the update or be key fields), the
-    /// `created_at` stamp if the item is new. It must set every field the
+    /// `created_at` stamp if the item is new (`if_not_exists`; a key built
+    /// from `created_at` and primary-key fields only is written the same
+    /// way, so it keeps agreeing with the stored creation time; one that
+    /// also needs another field is refused). It must set every field the
     /// entity cannot read as absent (non-`Option` fields without a
     /// default), or it is refused before sending
     /// ([`Error::InvalidRequest`]); its values pass the fields'
     /// validations. It applies only where no item or an item of this
     /// entity type exists (otherwise [`Error::ConditionFailed`]).
-    /// Versioned entities are created with `put_versioned` instead.
+    /// Versioned entities are created with `put_versioned` instead, and an
+    /// upsert that sets a unique field is refused (its marker would need
+    /// the stored item): create the item with `create`.
     pub fn upsert(mut self) -> Self {
         self.upsert = true;
         self
+    }
+
+    /// Takes the fields the update does not set from `current`, an item
+    /// the application holds (typically the one it just read), for what
+    /// the update must rebuild but not change: a key attribute whose
+    /// template mixes fields the update sets with fields it does not, the
+    /// sparse condition of an index whose key changes, the old value of a
+    /// unique field the update changes (see [`crate::unique`]). Those
+    /// values are not sent as changes; the update is conditioned on the
+    /// stored item still holding each one it used, so a stale `current`
+    /// fails with [`Error::ConditionFailed`] instead of writing a wrong
+    /// key. Refused with `.upsert()`, and when `current` has another key.
+    ///
+    /// ```
+    /// # #[derive(singletable::Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # struct App;
+    /// #[derive(singletable::Entity, Clone)]
+    /// #[entity(table = App, rename_all = "camelCase")]
+    /// #[pk("DOC#<id>")]
+    /// #[sk("DOC")]
+    /// #[gsi1(pk = "OWNER#<owner>#<team>", sk = "DOC#<id>")]
+    /// struct Doc {
+    ///     id: String,
+    ///     owner: String,
+    ///     team: String,
+    /// }
+    ///
+    /// # futures::executor::block_on(async {
+    /// let db = singletable::Db::in_memory::<App>("App").unwrap();
+    /// let doc = Doc { id: "d".into(), owner: "ana".into(), team: "red".into() };
+    /// db.put(&doc).await.unwrap();
+    /// // GSI1PK needs `team` too: taken from the held item, not changed.
+    /// Doc::update("d")
+    ///     .set(Doc::fields().owner, "bob".to_owned())
+    ///     .knowing(&doc)
+    ///     .execute(&db)
+    ///     .await
+    ///     .unwrap();
+    /// # });
+    /// ```
+    pub fn knowing(mut self, current: &E) -> Self {
+        match rewrite::Held::of(current) {
+            Ok(held) if self.error.is_none() && held.key != self.key => {
+                let e = Error::InvalidRequest(format!(
+                    "`.knowing(&item)` was given the `{}` with key {:?} / {:?}, but the update is of {:?} / {:?}",
+                    E::ENTITY_TYPE,
+                    held.key.pk,
+                    held.key.sk,
+                    self.key.pk,
+                    self.key.sk
+                ));
+                self.fail(e)
+            }
+            Ok(held) => {
+                self.held = Some(held);
+                self
+            }
+            Err(e) => self.fail(e),
+        }
     }
 
     pub(crate) fn key(&self) -> &PrimaryKey {
         &self.key
     }
 
-    /// The request, with every dependent key attribute rewritten.
-    pub(crate) fn into_request(self, table: &str) -> Result<UpdateItem, Error> {
+    /// The request at `now` (the stamps' time), with every dependent key
+    /// attribute rewritten, and the marker moves of the unique values it
+    /// changes.
+    pub(crate) fn into_write(self, table: &str, now: SystemTime) -> Result<UpdateWrite, Error> {
         if let Some(e) = self.error {
             return Err(e);
+        }
+        if self.upsert && self.held.is_some() {
+            return Err(Error::InvalidRequest(format!(
+                "an update of `{}` cannot be both `.knowing(&item)`, which describes an existing item, and `.upsert()`, which may create one; keep one of them",
+                E::ENTITY_TYPE
+            )));
         }
         let mut actions = self.actions;
         let mut condition = self.condition;
@@ -745,116 +897,28 @@ impl<E: Entity> Update<E> {
                 Some(prev) => c.and(prev),
                 None => c,
             });
-            if let Some((attr, now)) = E::created_at() {
-                let set_by_caller = actions
-                    .iter()
-                    .any(|a| matches!(a, UpdateAction::Set(name, _) if name == attr));
-                if !set_by_caller {
-                    actions.push(UpdateAction::Set(
-                        attr.to_owned(),
-                        SetValue::IfNotExists(now()?),
-                    ));
-                }
-            }
         }
-        for ix in E::INDEX_KEYS {
-            // An upsert may create the item: it writes every index key.
-            let changes_key = self.upsert || ix.fields().any(|f| self.touched.contains(&f));
-            let changes_when = matches!(ix.when, When::Field(w) if self.touched.contains(&w));
-            if !changes_key && !changes_when {
-                continue;
-            }
-            match ix.when {
-                When::Always => {}
-                When::Function if self.upsert => {
-                    return Err(Error::InvalidRequest(format!(
-                        "an upsert of `{}` cannot tell whether the item belongs in `{}`, a sparse index whose condition is a function of the whole item; create the item with `create` or `put`",
-                        E::ENTITY_TYPE,
-                        ix.index
-                    )));
-                }
-                When::Function => {
-                    return Err(Error::InvalidRequest(format!(
-                        "this update of `{}` changes a key field of `{}`, a sparse index whose condition is a function of the whole item; write the item with a put instead",
-                        E::ENTITY_TYPE,
-                        ix.index
-                    )));
-                }
-                When::Field(w) => {
-                    let Some((_, on)) = self.bools.iter().find(|(f, _)| *f == w) else {
-                        if changes_when {
-                            // `remove` of the condition field: it reads as false.
-                            for (t, _) in ix.templates() {
-                                actions.push(UpdateAction::Remove(t.attr.to_owned()));
-                            }
-                            continue;
-                        }
-                        return Err(Error::InvalidRequest(format!(
-                            "this update of `{}` changes a key of sparse index `{}` without setting `{w}`; set `{w}` in the same update so the index entry is written or removed correctly",
-                            E::ENTITY_TYPE,
-                            ix.index
-                        )));
-                    };
-                    if !on {
-                        for (t, _) in ix.templates() {
-                            actions.push(UpdateAction::Remove(t.attr.to_owned()));
-                        }
-                        continue;
-                    }
-                }
-            }
-            for (t, max) in ix.templates() {
-                let mut value = String::new();
-                for seg in t.segments {
-                    match seg {
-                        Seg::Lit(text) => value.push_str(text),
-                        Seg::Field(f) => match self.parts.iter().find(|(name, _)| name == f) {
-                            Some((_, part)) => value.push_str(part),
-                            None if self.upsert => {
-                                return Err(Error::InvalidRequest(format!(
-                                    "an upsert of `{}` may create the item, and `{}` of index `{}` needs `{f}`, which the update does not set; set `{f}` in the upsert, or create the item with `create` or `put`",
-                                    E::ENTITY_TYPE,
-                                    t.attr,
-                                    ix.index,
-                                )));
-                            }
-                            None => {
-                                let changed: Vec<&str> = self
-                                    .touched
-                                    .iter()
-                                    .copied()
-                                    .filter(|t| ix.fields().any(|f| f == *t))
-                                    .collect();
-                                return Err(Error::InvalidRequest(format!(
-                                    "this update of `{}` changes `{}`, which index `{}` is keyed on, but `{}` also needs `{f}`, which the update does not set; set `{f}` in the same update",
-                                    E::ENTITY_TYPE,
-                                    changed.join("`, `"),
-                                    ix.index,
-                                    t.attr,
-                                )));
-                            }
-                        },
-                    }
-                }
-                if ix.shards > 1 && ix.pk.as_ref().is_some_and(|pk| pk.attr == t.attr) {
-                    let shard =
-                        crate::shard::shard_of(&self.key.pk, self.key.sk.as_deref(), ix.shards);
-                    value = crate::shard::with_shard(&value, shard);
-                }
-                crate::key::check_len(E::ENTITY_TYPE, t.attr, &value, max)?;
-                actions.push(UpdateAction::Set(
-                    t.attr.to_owned(),
-                    SetValue::Value(AttributeValue::S(value)),
-                ));
-            }
-        }
-        if let Some((attr, now)) = E::updated_at() {
-            let set_by_caller = actions
-                .iter()
-                .any(|a| matches!(a, UpdateAction::Set(name, _) if name == attr));
-            if !set_by_caller {
-                actions.push(UpdateAction::Set(attr.to_owned(), SetValue::Value(now()?)));
-            }
+        let mut rewrite = rewrite::Rewrite {
+            key: &self.key,
+            parts: self.parts,
+            touched: self.touched,
+            bools: &self.bools,
+            held: self.held.as_ref(),
+            upsert: self.upsert,
+            primary: &self.primary,
+            stamped: Vec::new(),
+            created_if_new: Vec::new(),
+            guards: Vec::new(),
+        };
+        // Stamps first: the keys built from them follow in this request.
+        rewrite.stamp::<E>(now, &mut actions)?;
+        rewrite.index_keys::<E>(&mut actions)?;
+        let markers = rewrite.unique_moves::<E>(table, &actions)?;
+        if let Some(c) = rewrite.condition() {
+            condition = Some(match condition {
+                Some(prev) => prev.and(c),
+                None => c,
+            });
         }
         if let Some(version_attr) = E::VERSION {
             let Some(expected) = self.expected_version else {
@@ -873,6 +937,31 @@ impl<E: Entity> Update<E> {
                 SetValue::Increment(AttributeValue::N("1".into())),
             ));
         }
+        if let Some(schema) = E::SCHEMA {
+            // An update writes fields of the current shape into the stored
+            // item: only into one stored in a shape that reads as the
+            // current type. An upsert that creates the item stamps it.
+            let version = |v: u32| crate::expr::Operand::Value(AttributeValue::N(v.to_string()));
+            if schema.migrated > 0 {
+                let c = Condition::Compare(
+                    crate::expr::Operand::Path(schema.attribute.into()),
+                    crate::expr::Cmp::Gt,
+                    version(schema.migrated),
+                );
+                let c = if self.upsert {
+                    c.or(Condition::NotExists(<E::Table as Table>::PK.to_owned()))
+                } else {
+                    c
+                };
+                condition = Some(c.and_maybe(condition));
+            }
+            if self.upsert {
+                actions.push(UpdateAction::Set(
+                    schema.attribute.to_owned(),
+                    SetValue::IfNotExists(AttributeValue::N(schema.current.to_string())),
+                ));
+            }
+        }
         if !self.upsert {
             let c = Condition::Exists(<E::Table as Table>::PK.to_owned());
             condition = Some(match condition {
@@ -885,17 +974,23 @@ impl<E: Entity> Update<E> {
                 "an update needs at least one action".into(),
             ));
         }
-        Ok(UpdateItem {
-            table: table.to_owned(),
-            key: key_item::<E::Table>(&self.key),
-            actions,
-            condition,
-            return_values: ReturnValues::None,
-            return_on_condition_failure: true,
+        Ok(UpdateWrite {
+            request: UpdateItem {
+                table: table.to_owned(),
+                key: key_item::<E::Table>(&self.key),
+                actions,
+                condition,
+                return_values: ReturnValues::None,
+                return_on_condition_failure: true,
+            },
+            markers,
         })
     }
 
-    /// Sends the update (one UpdateItem request).
+    /// Sends the update: one UpdateItem request, or, when it changes a
+    /// unique field, one TransactWriteItems of the update and the marker
+    /// moves (see [`crate::unique`]); a value another item holds is
+    /// [`Error::UniqueViolation`].
     pub async fn execute<X: Executor>(self, db: &Db<X>) -> Result<(), Error> {
         self.execute_returning(db, ReturnValues::None)
             .await
@@ -909,9 +1004,27 @@ impl<E: Entity> Update<E> {
         returning: ReturnValues,
     ) -> Result<Returned<E>, Error> {
         let expected = self.expected_version;
-        let mut req = self.into_request(db.table_name())?;
+        let write = self.into_write(db.table_name(), db.clock().now())?;
+        let mut req = write.request;
+        if !write.markers.is_empty() {
+            if returning != ReturnValues::None {
+                return Err(Error::InvalidRequest(format!(
+                    "this update of `{}` changes a unique field, so it is a transaction, which returns no values; send it with `execute` and read the item again",
+                    E::ENTITY_TYPE
+                )));
+            }
+            return match db
+                .unique_transaction(TransactWriteOp::Update(req), &write.markers)
+                .await
+            {
+                Ok(()) => Ok(Returned::Nothing),
+                Err(Error::ConditionFailed { item }) => Err(condition_error::<E>(item, expected)),
+                Err(e) => Err(e),
+            };
+        }
         req.return_values = returning;
-        match db.executor().update_item(req).await {
+        let span = crate::trace::span("UpdateItem", db.table_name(), &crate::db::entity::<E>());
+        match crate::trace::traced(span, db.executor().update_item(req)).await {
             Ok(attrs) => Ok(match returning {
                 ReturnValues::None => Returned::Nothing,
                 ReturnValues::AllOld | ReturnValues::AllNew => {

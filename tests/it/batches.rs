@@ -22,15 +22,15 @@ use crate::support::fresh_db;
 
 /// What the test executor does to the batch calls it sees.
 #[derive(Debug, Default, Clone)]
-struct Plan {
+pub(crate) struct Plan {
     /// The next this many calls fail with a throttling error.
-    throttle: usize,
+    pub(crate) throttle: usize,
     /// Then this many calls process only the first half of their request.
-    halve: usize,
+    pub(crate) halve: usize,
     /// Every call fails with an error that retrying does not cure.
-    invalid: bool,
+    pub(crate) invalid: bool,
     /// Items of this partition are never processed.
-    stuck_pk: Option<String>,
+    pub(crate) stuck_pk: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +50,7 @@ struct Call {
     action: Action,
 }
 
-struct Hostile<E> {
+pub(crate) struct Hostile<E> {
     inner: E,
     plan: Mutex<Plan>,
     calls: Mutex<Vec<Call>>,
@@ -63,7 +63,7 @@ const CODES: [&str; 3] = [
 ];
 
 impl<E: Executor> Hostile<E> {
-    fn new(inner: E) -> Self {
+    pub(crate) fn new(inner: E) -> Self {
         Self {
             inner,
             plan: Mutex::new(Plan::default()),
@@ -71,7 +71,7 @@ impl<E: Executor> Hostile<E> {
         }
     }
 
-    fn set(&self, plan: Plan) {
+    pub(crate) fn set(&self, plan: Plan) {
         *self.plan.lock().unwrap() = plan;
         self.calls.lock().unwrap().clear();
     }

@@ -292,6 +292,27 @@ fn embedded_backend_matches_dynamodb_local() {
     }
 }
 
+/// Document paths below attributes (map entries, list elements, deeper):
+/// updates of every action on them, conditions and filters reading them,
+/// `ReturnValues` of writes below an attribute.
+#[test]
+fn embedded_nested_paths_match_dynamodb_local() {
+    let (rt, backends) = backends::<DiffTable>("nested");
+    let config = Config {
+        cases: cases() / 2,
+        failure_persistence: None,
+        max_shrink_iters: 2000,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&ops::paths_case(), |ops| {
+        rt.block_on(run_case(&backends, &ops))
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
 /// Reads from the first page to the last (at most 200) through
 /// LastEvaluatedKey: the keys of each page and its LastEvaluatedKey.
 async fn follow<F, Fut>(mut read: F) -> Result<Vec<(Vec<String>, Option<Item>)>, TestCaseError>
@@ -403,6 +424,7 @@ async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), Tes
         limit: None,
         consistent: false,
         start,
+        segment: None,
     };
     let pages = [
         follow(|start| b.local.scan(scan(start))).await?,

@@ -272,6 +272,7 @@ async fn scan_all(exec: &Embedded, table: &str, index: Option<&str>) -> Vec<Item
                 limit: Some(7),
                 consistent: false,
                 start: start.take(),
+                segment: None,
             })
             .await
             .unwrap();
@@ -374,6 +375,7 @@ async fn embedded_keys_sort_by_type() {
             }),
             projection: IndexProjection::KeysOnly,
         }],
+        stream: None,
     };
     exec.create_table_with("Numbers", schema(KeyType::N))
         .unwrap();

@@ -50,7 +50,7 @@ fn is_featured(w: &Widget) -> bool {
 #[sk("V#<version>#<colour>")]
 #[gsi1(pk = "COLOUR#<colour>", sk = "RANK#<rank>#<widget_id>", when = is_featured)]
 #[gsi2(pk = "ACTIVE#<active>")]
-#[lsi1(sk = "RANK#<rank>")]
+#[lsi1(sk = "RANK#<rank>#<created_at>")]
 #[access(by_widget)]
 #[access(by_colour, index = gsi1)]
 #[access(active, index = gsi2)]
@@ -70,6 +70,12 @@ pub struct Widget {
     pub cache: Option<String>,
     #[attr(default, max_len = 3)]
     pub notes: Vec<String>,
+    #[attr(unique)]
+    pub handle: Option<String>,
+    #[attr(created_at)]
+    pub created_at: String,
+    #[attr(updated_at)]
+    pub updated_at: i64,
 }
 
 #[derive(Collection, Debug, Clone, PartialEq)]
@@ -91,10 +97,16 @@ fn expansion_is_lint_clean() {
         blob: None,
         cache: None,
         notes: vec![],
+        handle: Some("w".into()),
+        created_at: "2024-01-01T00:00:00.000000Z".into(),
+        updated_at: 0,
     };
     let item = w.to_item().unwrap();
     assert_eq!(item["GSI1PK"].as_s().unwrap(), "COLOUR#deep-red");
-    assert_eq!(item["LSI1SK"].as_s().unwrap(), "RANK#0000000000000000011");
+    assert_eq!(
+        item["LSI1SK"].as_s().unwrap(),
+        "RANK#0000000000000000011#2024-01-01T00:00:00.000000Z"
+    );
     assert!(!item.contains_key("GSI2SK"));
     assert_eq!(item["kind"].as_s().unwrap(), "Widget");
     assert_eq!(Widget::from_item(item).unwrap(), w);

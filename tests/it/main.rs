@@ -11,8 +11,14 @@ mod model;
 
 mod access;
 mod backends;
+mod backfill;
 mod batches;
 mod collections;
+/// The tracker example's model and access patterns.
+#[allow(dead_code)]
+#[path = "../../examples/tracker/tracker.rs"]
+mod tracker_example;
+
 mod design;
 mod differential;
 mod docs;
@@ -20,9 +26,15 @@ mod embedded;
 mod integrity;
 mod item_codec;
 mod key_codec;
+mod keys_in_sync;
 mod lints;
 mod pagination;
+mod paths;
 mod reserved;
 mod shop;
+mod streams;
 mod support;
+mod tracing_spans;
+mod tracker;
+mod versions;
 mod writes;

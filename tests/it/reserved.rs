@@ -1,7 +1,7 @@
 //! DynamoDB reserved words as attribute names: every name goes through a
 //! placeholder, so they just work.
 
-use singletable::{AttributeValue, Condition, Entity, Error, StrEnum, Table};
+use singletable::{Entity, Error, FieldPath, StrEnum, Table};
 
 use crate::support::fresh_db;
 
@@ -61,8 +61,9 @@ async fn reserved_word_attributes_work() {
     assert_eq!(got, Some(thing(2, State::Open)));
 
     // A filter and a condition on reserved names.
+    let f = Thing::fields();
     let open = Thing::things("box")
-        .filter(Condition::eq("status", AttributeValue::S("Open".into())))
+        .filter(f.status.eq(&State::Open))
         .all(&db)
         .await
         .unwrap();
@@ -76,18 +77,11 @@ async fn reserved_word_attributes_work() {
 
     let mut changed = thing(1, State::Open);
     changed.data = "y".into();
-    db.put_if(
-        &changed,
-        Condition::eq("name", AttributeValue::S("box".into()))
-            .and(Condition::eq("order", AttributeValue::N("1".into()))),
-    )
-    .await
-    .unwrap();
+    db.put_if(&changed, f.name.eq("box").and(f.ordering.eq(&1)))
+        .await
+        .unwrap();
     let err = db
-        .put_if(
-            &changed,
-            Condition::eq("date", AttributeValue::S("1999-01-01".into())),
-        )
+        .put_if(&changed, f.date.eq("1999-01-01"))
         .await
         .unwrap_err();
     match err {

@@ -191,6 +191,26 @@ pub const fn primary_keys_collide(a: &EntityShape, b: &EntityShape) -> bool {
     keys_overlap(a.pk.segs, b.pk.segs) && sort_overlap(a.sk, b.sk)
 }
 
+/// Whether an entity's partition key can be the partition key of a
+/// unique-value marker, `UNIQUE#<entity>#<attribute>#<value>` (see
+/// [`crate::unique`]): then a query of its partition could read markers.
+pub const fn partition_holds_markers(e: &EntityShape) -> bool {
+    const ANY: KeySeg = KeySeg {
+        lit: "",
+        field: true,
+    };
+    const MARKER: &[KeySeg] = &[
+        KeySeg {
+            lit: crate::unique::MARKER_PREFIX,
+            field: false,
+        },
+        ANY,
+        ANY,
+        ANY,
+    ];
+    keys_overlap(e.pk.segs, MARKER)
+}
+
 /// Whether a scoped table query of one entity can return items of the other.
 ///
 /// ```

@@ -6,8 +6,9 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
+use super::path;
 use super::value::{compare, expression_value, is_sortable, size_of, type_name};
-use crate::expr::{Cmp, Condition, Operand, Rendered};
+use crate::expr::{Cmp, Condition, Operand, PathRef, Rendered};
 use crate::value::{AttributeValue, Item};
 
 /// DynamoDB's limit on an expression's text.
@@ -48,7 +49,8 @@ impl Checker<'_> {
             && rest.iter().any(|o| matches!(o, Operand::Path(q) if q == p))
         {
             return Err(self.fail(format!(
-                "The first operand must be distinct from the remaining operands for this operator or function; operator: {operator}, first operand: [{p}]"
+                "The first operand must be distinct from the remaining operands for this operator or function; operator: {operator}, first operand: [{}]",
+                path::describe(p.as_ref())
             )));
         }
         Ok(())
@@ -130,8 +132,10 @@ impl Checker<'_> {
                 Condition::BeginsWith(p.clone(), v)
             }
             Condition::Contains(p, v) => Condition::Contains(p.clone(), self.value(v)?),
-            Condition::Exists(p) => Condition::Exists(p.clone()),
-            Condition::NotExists(p) => Condition::NotExists(p.clone()),
+            Condition::Exists(_)
+            | Condition::NotExists(_)
+            | Condition::ExistsAt(_)
+            | Condition::NotExistsAt(_) => c.clone(),
             Condition::AttributeType(p, t) => {
                 if !TYPES.contains(t) {
                     return Err(self.fail(format!(
@@ -155,19 +159,35 @@ impl Checker<'_> {
 /// DynamoDB answers it with before looking at any item. `kind` names the
 /// expression in messages (`ConditionExpression`, `FilterExpression`).
 pub(crate) fn prepare(c: &Condition, kind: &str) -> Res<Condition> {
-    let text = Rendered::default().condition(c);
+    let mut r = Rendered::default();
+    let text = r.condition(c);
     if text.len() > MAX_EXPRESSION {
         return Err(Fail::validation(format!(
             "Invalid {kind}: Expression size has exceeded the maximum allowed size"
         )));
     }
+    path::names(&r)?;
+    let mut bad = None;
+    each_path(c, &mut |p| {
+        if bad.is_none() {
+            bad = path::syntax(p).err();
+        }
+    });
+    if let Some(message) = bad {
+        return Err(Fail::validation(format!("Invalid {kind}: {message}")));
+    }
     Checker { kind }.check(c)
 }
 
-/// Every attribute name the condition reads.
+/// Every top-level attribute the condition reads.
 pub(crate) fn paths<'a>(c: &'a Condition, out: &mut Vec<&'a str>) {
-    let op = |o: &'a Operand, out: &mut Vec<&'a str>| match o {
-        Operand::Path(p) | Operand::Size(p) => out.push(p),
+    each_path(c, &mut |p| out.push(p.attribute));
+}
+
+/// Every document path the condition reads, in order.
+fn each_path<'a>(c: &'a Condition, out: &mut impl FnMut(PathRef<'a>)) {
+    let op = |o: &'a Operand, out: &mut dyn FnMut(PathRef<'a>)| match o {
+        Operand::Path(p) | Operand::Size(p) => out(p.as_ref()),
         Operand::Value(_) => {}
     };
     match c {
@@ -188,23 +208,30 @@ pub(crate) fn paths<'a>(c: &'a Condition, out: &mut Vec<&'a str>) {
         }
         Condition::BeginsWith(p, _)
         | Condition::Contains(p, _)
-        | Condition::Exists(p)
-        | Condition::NotExists(p)
-        | Condition::AttributeType(p, _) => out.push(p),
+        | Condition::ExistsAt(p)
+        | Condition::NotExistsAt(p)
+        | Condition::AttributeType(p, _) => out(p.as_ref()),
+        Condition::Exists(p) | Condition::NotExists(p) => out(PathRef::attribute(p)),
         Condition::And(a, b) | Condition::Or(a, b) => {
-            paths(a, out);
-            paths(b, out);
+            each_path(a, out);
+            each_path(b, out);
         }
-        Condition::Not(a) => paths(a, out),
+        Condition::Not(a) => each_path(a, out),
     }
+}
+
+/// The value at `p` in `item`; `None` when there is no item or the path
+/// does not resolve.
+fn get<'a>(item: Option<&'a Item>, p: PathRef<'_>) -> Option<&'a AttributeValue> {
+    path::get(item?, p)
 }
 
 fn operand<'a>(op: &'a Operand, item: Option<&'a Item>) -> Option<Cow<'a, AttributeValue>> {
     match op {
-        Operand::Path(p) => item?.get(p).map(Cow::Borrowed),
+        Operand::Path(p) => get(item, p.as_ref()).map(Cow::Borrowed),
         Operand::Value(v) => Some(Cow::Borrowed(v)),
         Operand::Size(p) => {
-            let n = size_of(item?.get(p)?)?;
+            let n = size_of(get(item, p.as_ref())?)?;
             Some(Cow::Owned(AttributeValue::N(n.to_string())))
         }
     }
@@ -251,7 +278,7 @@ pub(crate) fn eval(c: &Condition, item: Option<&Item>) -> bool {
             list.iter()
                 .any(|o| equal(a.as_deref(), operand(o, item).as_deref()))
         }
-        Condition::BeginsWith(p, v) => match (item.and_then(|i| i.get(p)), v) {
+        Condition::BeginsWith(p, v) => match (get(item, p.as_ref()), v) {
             (Some(AttributeValue::S(s)), AttributeValue::S(prefix)) => {
                 s.starts_with(prefix.as_str())
             }
@@ -260,7 +287,7 @@ pub(crate) fn eval(c: &Condition, item: Option<&Item>) -> bool {
             }
             _ => false,
         },
-        Condition::Contains(p, v) => match (item.and_then(|i| i.get(p)), v) {
+        Condition::Contains(p, v) => match (get(item, p.as_ref()), v) {
             (Some(AttributeValue::S(s)), AttributeValue::S(part)) => s.contains(part.as_str()),
             (Some(AttributeValue::B(b)), AttributeValue::B(part)) => {
                 let (b, part) = (b.as_ref(), part.as_ref());
@@ -274,9 +301,9 @@ pub(crate) fn eval(c: &Condition, item: Option<&Item>) -> bool {
         },
         Condition::Exists(p) => item.is_some_and(|i| i.contains_key(p)),
         Condition::NotExists(p) => !item.is_some_and(|i| i.contains_key(p)),
-        Condition::AttributeType(p, t) => item
-            .and_then(|i| i.get(p))
-            .is_some_and(|v| type_name(v) == *t),
+        Condition::ExistsAt(p) => get(item, p.as_ref()).is_some(),
+        Condition::NotExistsAt(p) => get(item, p.as_ref()).is_none(),
+        Condition::AttributeType(p, t) => get(item, p.as_ref()).is_some_and(|v| type_name(v) == *t),
         Condition::And(a, b) => eval(a, item) && eval(b, item),
         Condition::Or(a, b) => eval(a, item) || eval(b, item),
         Condition::Not(a) => !eval(a, item),

@@ -254,6 +254,7 @@ mod tests {
                     projection: IndexProjection::KeysOnly,
                 },
             ],
+            stream: None,
         };
         db.create_table_with("Things", schema).expect("table");
         let pks = ["plain", "nul\0inside", "é\u{0}\u{0}x"];

@@ -32,7 +32,10 @@
 //! numerically as exact decimals, `B` byte-wise); every key condition, both
 //! directions, `Limit` counting evaluated items, 1 MB pages and
 //! `LastEvaluatedKey` (an index's holds the table's and the index's key
-//! attributes); every condition and update action, `ReturnValues`,
+//! attributes); every condition and update action, on top-level attributes
+//! and on document paths below them (`a.b[3]`: a write needs its parent, an
+//! index past the end of a list appends, list removals name the elements
+//! of the item before the update), `ReturnValues`,
 //! `ReturnValuesOnConditionCheckFailure`; transactions that apply
 //! atomically or not at all, with cancellation reasons; the batch limits
 //! (25 writes, 100 keys, no duplicate keys); item and key size limits;
@@ -45,8 +48,8 @@
 //! Consumed capacity is counted as DynamoDB bills it
 //! ([`Embedded::consumed_capacity`]).
 //!
-//! Its reference is DynamoDB Local: a property test runs random sequences
-//! of requests against both and requires identical answers, including the
+//! Its reference is DynamoDB Local: property tests run random sequences
+//! of requests against both and require identical answers, including the
 //! order of items whose keys do not order them (scans, equal index keys),
 //! which follows DynamoDB Local's hashes.
 //!
@@ -104,8 +107,10 @@ mod codec;
 mod cond;
 mod encoded;
 mod error;
+mod feed;
 mod hash;
 mod number;
+mod path;
 mod read;
 mod schema;
 mod snapshot;
@@ -124,6 +129,7 @@ use std::time::Instant;
 
 pub use encoded::EncodedItems;
 pub use error::EmbeddedError;
+pub use feed::ChangeFeed;
 pub use schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 
 use self::error::{Fail, Res};
@@ -225,7 +231,7 @@ pub struct ConsumedCapacity {
 /// let embedded = Embedded::new();
 /// embedded.create_table::<App>("App")?;                       // CreateTable
 /// assert!(embedded.create_table::<App>("App").is_err());      // ResourceInUseException
-/// embedded.create_table_with("Counters", TableSchema { pk: KeyAttr::s("id"), sk: None, indexes: vec![] })?;
+/// embedded.create_table_with("Counters", TableSchema { pk: KeyAttr::s("id"), sk: None, indexes: vec![], stream: None })?;
 /// assert_eq!(embedded.table_names(), ["App", "Counters"]);
 /// assert!(embedded.has_table("Counters"));
 /// assert_eq!(embedded.schema("App"), Some(TableSchema::of::<App>()));
@@ -358,6 +364,57 @@ impl Embedded {
         })
     }
 
+    /// The records of `table`'s stream, oldest first: what DynamoDB's stream
+    /// of the table would hold after the same writes (see
+    /// [`crate::stream`]), kept for 24 hours. Fails when the table does not
+    /// exist or has no stream (`#[table(stream = ...)]`).
+    ///
+    /// ```
+    /// # use singletable::{Db, Entity, Table};
+    /// use singletable::stream::EventKind;
+    /// # #[derive(Table)]
+    /// # #[table(name = "Docs", stream = keys_only)]
+    /// # pub struct Docs;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Docs, name = "Line")]
+    /// # #[pk("DOC#<doc>")]
+    /// # #[sk("LINE#<n>")]
+    /// # pub struct Line { pub doc: String, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::in_memory::<Docs>("Docs")?;
+    /// db.put(&Line { doc: "d".into(), n: 1 }).await?;
+    /// db.delete::<Line>(Line::key("d", 1)?).await?;
+    /// let kinds: Vec<EventKind> =
+    ///     db.executor().change_feed("Docs")?.iter().map(|r| r.event).collect();
+    /// assert_eq!(kinds, [EventKind::Insert, EventKind::Remove]);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn change_feed(&self, table: &str) -> Result<Vec<crate::stream::StreamRecord>, Error> {
+        let store = self.read();
+        let t = store
+            .table(table)
+            .map_err(|e| e.into_error("DescribeStream"))?;
+        match &t.feed {
+            Some(feed) => Ok(feed.records()),
+            None => Err(no_stream(table)),
+        }
+    }
+
+    /// The records of `table`'s stream committed from now on, as they are
+    /// committed: a [`Stream`](futures::Stream) a handler under test can
+    /// consume while the code under test writes.
+    pub fn subscribe(&self, table: &str) -> Result<ChangeFeed, Error> {
+        let mut store = self.write();
+        let t = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("DescribeStream"))?;
+        match &mut t.feed {
+            Some(feed) => Ok(ChangeFeed::new(feed.subscribe())),
+            None => Err(no_stream(table)),
+        }
+    }
+
     /// Writes every table (schema and items) to `path` as JSON, items in
     /// DynamoDB's JSON format. The file is written beside `path` first and
     /// renamed over it, so a crash never leaves half a snapshot.
@@ -384,6 +441,13 @@ impl Embedded {
             meter,
         })
     }
+}
+
+fn no_stream(table: &str) -> Error {
+    Fail::validation(format!(
+        "Table {table} has no stream: declare one with #[table(stream = ...)]"
+    ))
+    .into_error("DescribeStream")
 }
 
 fn io_error(operation: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> Error {
@@ -454,6 +518,11 @@ impl Executor for Embedded {
         Box::pin(async move {
             read::transact_get(&self.read(), &req).map_err(|e| e.into_error("TransactGetItems"))
         })
+    }
+
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        let count = self.item_count(table).map(|n| n as u64);
+        Box::pin(async move { Ok(count) })
     }
 
     fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {

@@ -381,6 +381,7 @@ pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
     Ok(Page {
         items: rows.into_items()?,
         last_key,
+        scanned: None,
     })
 }
 
@@ -555,18 +556,25 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
     let mut used = Vec::new();
     if let Some(f) = &filter {
         cond::paths(f, &mut used);
+        used.sort_unstable();
+        used.dedup();
     }
     let keep: Option<Vec<String>> = match (req.projection.as_deref(), target.projected()) {
         (Some(p), _) => Some(p.to_vec()),
         (None, Some(p)) => Some(p.iter().map(|a| (*a).to_owned()).collect()),
         (None, None) => None,
     };
-    let keeps = |pos: &[u8], bytes: &[u8]| -> Res<bool> {
+    // Past 64 names a filter reads, the scratch item is rebuilt each time.
+    let mut scratch = Item::with_capacity(used.len());
+    let mut keeps = |pos: &[u8], bytes: &[u8]| -> Res<bool> {
         match &filter {
             None => Ok(true),
             Some(f) => {
-                let item = target.table.decode_some(pos, bytes, &used)?;
-                Ok(cond::eval(f, Some(&item)))
+                if used.len() > 64 {
+                    scratch.clear();
+                }
+                target.table.decode_some(pos, bytes, &used, &mut scratch)?;
+                Ok(cond::eval(f, Some(&scratch)))
             }
         }
     };
@@ -574,26 +582,28 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
         Want::Encoded => {
             // Room for a few dozen small items before the buffer grows.
             let mut out = EncodedItems::new(t, 4096).keeping(keep);
-            let (last_key, read) = read_page(&target, entries, limit, false, &mut |pos, bytes| {
-                let kept = keeps(pos, bytes)?;
-                if kept {
-                    out.push(pos, bytes);
-                }
-                Ok(kept)
-            })?;
+            let (last_key, read, _) =
+                read_page(&target, entries, limit, false, &mut |pos, bytes| {
+                    let kept = keeps(pos, bytes)?;
+                    if kept {
+                        out.push(pos, bytes);
+                    }
+                    Ok(kept)
+                })?;
             (Rows::Encoded(out), last_key, read)
         }
         Want::Count => {
             let mut n = 0usize;
-            let (last_key, read) = read_page(&target, entries, limit, false, &mut |pos, bytes| {
-                let kept = keeps(pos, bytes)?;
-                n += usize::from(kept);
-                Ok(kept)
-            })?;
+            let (last_key, read, _) =
+                read_page(&target, entries, limit, false, &mut |pos, bytes| {
+                    let kept = keeps(pos, bytes)?;
+                    n += usize::from(kept);
+                    Ok(kept)
+                })?;
             (Rows::Count(n), last_key, read)
         }
         Want::Maps => {
-            let (items, last_key, read) = read_items(
+            let (items, last_key, read, _) = read_items(
                 &target,
                 entries,
                 limit,
@@ -613,15 +623,15 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
 /// the items the filter keeps, Scan every item read); the
 /// LastEvaluatedKey is the last entry evaluated when entries may remain.
 /// `take` gets each item (its table position and stored bytes) and says
-/// whether the filter kept it. Returns the LastEvaluatedKey and the bytes
-/// read.
+/// whether the filter kept it. Returns the LastEvaluatedKey, the bytes
+/// read and the items evaluated (`ScannedCount`).
 fn read_page<'a>(
     target: &Target<'a>,
     entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
     limit: Option<usize>,
     count_all: bool,
     take: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
-) -> Res<(Option<Item>, usize)> {
+) -> Res<(Option<Item>, usize, usize)> {
     let mut entries = entries.peekable();
     let mut last: Option<(&[u8], &[u8])> = None;
     let mut scanned = 0usize;
@@ -654,7 +664,7 @@ fn read_page<'a>(
         Some((key, value)) => Some(target.last_key(&target.item(key, value)?)),
         None => None,
     };
-    Ok((last_key, read))
+    Ok((last_key, read, scanned))
 }
 
 /// [`read_page`] into maps, filtered and projected.
@@ -665,17 +675,18 @@ fn read_items<'a>(
     filter: Option<&Condition>,
     projection: Option<&[String]>,
     count_all: bool,
-) -> Res<(Vec<Item>, Option<Item>, usize)> {
+) -> Res<(Vec<Item>, Option<Item>, usize, usize)> {
     let mut items = Vec::new();
-    let (last_key, read) = read_page(target, entries, limit, count_all, &mut |pos, bytes| {
-        let item = target.table.decode(pos, bytes)?;
-        let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
-        if keep {
-            items.push(target.project(item, projection));
-        }
-        Ok(keep)
-    })?;
-    Ok((items, last_key, read))
+    let (last_key, read, scanned) =
+        read_page(target, entries, limit, count_all, &mut |pos, bytes| {
+            let item = target.table.decode(pos, bytes)?;
+            let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
+            if keep {
+                items.push(target.project(item, projection));
+            }
+            Ok(keep)
+        })?;
+    Ok((items, last_key, read, scanned))
 }
 
 pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
@@ -688,11 +699,71 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
         .as_ref()
         .map(|esk| target.start(esk))
         .transpose()?;
-    let lower = start.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
-    let entries = target.entries(lower, Bound::Unbounded, true);
-    let (items, last_key, read) = read_items(&target, entries, limit, filter.as_ref(), None, true)?;
+    let segment = req.segment.map(segment_range).transpose()?;
+    let mut lower = start.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
+    let mut upper = Bound::Unbounded;
+    let global = target.index.is_some_and(|(_, ix)| ix.global);
+    if let (Some((lo, hi)), false) = (&segment, global) {
+        // Table and local index positions start with the partition key's
+        // hash: a segment is one range of them.
+        if start.as_deref().is_none_or(|s| s < lo.as_slice()) {
+            lower = Bound::Included(lo.as_slice());
+        }
+        if let Some(hi) = hi {
+            upper = Bound::Excluded(hi.as_slice());
+        }
+    }
+    let entries = target.entries(lower, upper, true);
+    let entries = match (&segment, global) {
+        // A global index orders its partitions by value: its entries are
+        // kept by the hash of their index partition key.
+        (Some((lo, hi)), true) => {
+            let (lo, hi) = (lo.clone(), hi.clone());
+            let target = &target;
+            Box::new(entries.filter(move |(key, value)| {
+                let hash = target.item(key, value).ok().and_then(|item| {
+                    let ipk = item.get(&target.hash().name)?;
+                    Some(super::hash::of_value(&super::codec::hash_bytes(ipk)))
+                });
+                hash.is_some_and(|h| {
+                    let h = &h[..super::hash::PREFIX];
+                    h >= lo.as_slice() && hi.as_ref().is_none_or(|hi| h < hi.as_slice())
+                })
+            })) as Box<dyn Iterator<Item = _>>
+        }
+        _ => entries,
+    };
+    let (items, last_key, read, scanned) =
+        read_items(&target, entries, limit, filter.as_ref(), None, true)?;
     t.capacity.read(read_halves(read, req.consistent));
-    Ok(Page { items, last_key })
+    Ok(Page {
+        items,
+        last_key,
+        scanned: Some(scanned),
+    })
+}
+
+/// The positions of a parallel scan's segment: from the first hash
+/// prefix of the segment to the first of the next (`None` after the last
+/// segment). DynamoDB (and DynamoDB Local, whose hash the positions use)
+/// splits the hash range into `total_segments` equal parts.
+fn segment_range(s: crate::request::ScanSegment) -> Res<(Vec<u8>, Option<Vec<u8>>)> {
+    if !(1..=1_000_000).contains(&s.total_segments) {
+        return Err(Fail::validation(
+            "1 validation error detected: Value at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000",
+        ));
+    }
+    if s.segment >= s.total_segments {
+        return Err(Fail::validation(format!(
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {} is not less than TotalSegments: {}",
+            s.segment, s.total_segments
+        )));
+    }
+    let bound = |i: u32| -> Option<Vec<u8>> {
+        let start = (u128::from(i) << 64).div_ceil(u128::from(s.total_segments));
+        u64::try_from(start).ok().map(|b| b.to_be_bytes().to_vec())
+    };
+    Ok((bound(s.segment).unwrap_or_default(), bound(s.segment + 1)))
 }
 
 pub(crate) fn batch_get(store: &Store, req: &BatchGet) -> Res<BatchGetOutput> {

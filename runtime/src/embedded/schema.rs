@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::{Fail, Res};
-use crate::entity::{Projection, Table};
+use crate::entity::{Projection, StreamView, Table};
 
 /// Scalar type of a key attribute (`AttributeType` in CreateTable).
 ///
@@ -126,7 +126,7 @@ pub struct IndexSchema {
 ///
 /// let declared = TableSchema::of::<App>();
 /// assert_eq!((declared.pk, declared.sk), (KeyAttr::s("PK"), Some(KeyAttr::s("SK"))));
-/// let numeric = TableSchema { pk: KeyAttr { name: "id".into(), kind: KeyType::N }, sk: None, indexes: vec![] };
+/// let numeric = TableSchema { pk: KeyAttr { name: "id".into(), kind: KeyType::N }, sk: None, indexes: vec![], stream: None };
 /// singletable::Embedded::new().create_table_with("Numbers", numeric)?;
 /// # Ok::<(), singletable::Error>(())
 /// ```
@@ -138,6 +138,10 @@ pub struct TableSchema {
     pub sk: Option<KeyAttr>,
     /// Global and local secondary indexes.
     pub indexes: Vec<IndexSchema>,
+    /// The table's stream (`StreamSpecification`), if it has one: the
+    /// backend keeps its records in a change feed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<StreamView>,
 }
 
 fn projection(p: Projection) -> IndexProjection {
@@ -152,7 +156,7 @@ fn projection(p: Projection) -> IndexProjection {
 
 impl TableSchema {
     /// The layout a [`Table`] declaration describes: string keys, every
-    /// global and local index with its projection (what
+    /// global and local index with its projection, the stream (what
     /// `create_table_if_missing` creates in DynamoDB).
     pub fn of<T: Table>() -> Self {
         let mut indexes = Vec::new();
@@ -178,6 +182,7 @@ impl TableSchema {
             pk: KeyAttr::s(T::PK),
             sk: T::SK.map(KeyAttr::s),
             indexes,
+            stream: T::STREAM,
         }
     }
 

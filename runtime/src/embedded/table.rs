@@ -135,6 +135,8 @@ pub(crate) struct TableData {
     ids: HashMap<Box<str>, usize>,
     /// The table's key attributes, in the order positions hold them.
     keys: Arc<[(Box<str>, KeyType)]>,
+    /// The stream's records, when the table has a stream.
+    pub(crate) feed: Option<super::feed::Feed>,
 }
 
 fn hash_prefix(v: &AttributeValue, out: &mut Vec<u8>) {
@@ -155,6 +157,7 @@ impl TableData {
             .table_keys()
             .map(|k| (k.name.as_str().into(), k.kind))
             .collect();
+        let feed = schema.stream.map(super::feed::Feed::new);
         Self {
             schema,
             items: BTreeSet::new(),
@@ -166,6 +169,7 @@ impl TableData {
             names: Arc::default(),
             ids: HashMap::new(),
             keys: schema_keys.into(),
+            feed,
         }
     }
 
@@ -201,20 +205,39 @@ impl TableData {
             .ok_or_else(|| Fail::internal("stored item is corrupt"))
     }
 
-    /// The attributes named in `names` of an item, from its position and
-    /// stored value: what a filter needs to be evaluated, without
-    /// decoding the rest.
-    pub(crate) fn decode_some(&self, pos: &[u8], value: &[u8], names: &[&str]) -> Res<Item> {
+    /// Sets `item` to the attributes named in `names` of a stored item
+    /// (from its position and stored value): what a filter needs to be
+    /// evaluated, without decoding the rest. `item` is reused from item to
+    /// item, so its entries are allocated once.
+    pub(crate) fn decode_some(
+        &self,
+        pos: &[u8],
+        value: &[u8],
+        names: &[&str],
+        item: &mut Item,
+    ) -> Res<()> {
         let corrupt = || Fail::internal("stored item is corrupt");
         let mut cursor = codec::StoredCursor::start(value, PREFIX).ok_or_else(corrupt)?;
-        let mut item = Item::with_capacity(names.len());
+        let mut found = 0u64;
         while let Some(attr) = cursor.next(pos, value, &self.keys, &self.names) {
             let (name, v) = attr.ok_or_else(corrupt)?;
-            if names.contains(&name) {
-                item.insert(name.to_owned(), v.into_owned());
+            let Some(i) = names.iter().position(|n| *n == name) else {
+                continue;
+            };
+            found |= 1u64.checked_shl(i as u32).unwrap_or(0);
+            match item.get_mut(name) {
+                Some(slot) => *slot = v.into_owned(),
+                None => {
+                    item.insert(name.to_owned(), v.into_owned());
+                }
             }
         }
-        Ok(item)
+        for (i, n) in names.iter().enumerate() {
+            if found & 1u64.checked_shl(i as u32).unwrap_or(0) == 0 && i < 64 {
+                item.remove(*n);
+            }
+        }
+        Ok(())
     }
 
     pub(crate) fn index(&self, name: &str) -> Option<usize> {
@@ -298,11 +321,16 @@ impl TableData {
     }
 
     /// Stores `new` at `pos` (or deletes when `None`), keeping every index
-    /// in step; `old` is the item stored there before. Returns the write
+    /// in step and the change feed told; `old` is the item stored there
+    /// before (decoded whenever the table has a stream). Returns the write
     /// units the index writes cost: an entry added or removed costs its
     /// size in 1 KB units, a moved entry both, an entry whose projected
     /// attributes changed its new size.
     pub(crate) fn write(&mut self, pos: Vec<u8>, new: Option<&Item>, old: Option<&Item>) -> u64 {
+        // Every committed write passes here, in commit order.
+        if let Some(feed) = &mut self.feed {
+            feed.record(&self.schema, old, new);
+        }
         let mut units = 0;
         for i in 0..self.indexes.len() {
             let before = old.and_then(|o| self.index_position(i, o));

@@ -6,9 +6,10 @@ use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
 use super::number::Num;
+use super::path::{self, Clash};
 use super::value::{expression_value, type_name};
-use crate::expr::Rendered;
-use crate::request::{ReturnValues, SetValue, UpdateAction};
+use crate::expr::{PathRef, Rendered};
+use crate::request::{ActionKind, ReturnValues, SetValue, UpdateAction};
 use crate::value::{AttributeValue, Blob, Item};
 
 fn invalid(message: String) -> Fail {
@@ -43,12 +44,14 @@ fn is_set(v: &AttributeValue) -> bool {
     )
 }
 
-fn path(a: &UpdateAction) -> &str {
-    match a {
-        UpdateAction::Set(p, _)
-        | UpdateAction::Remove(p)
-        | UpdateAction::Add(p, _)
-        | UpdateAction::Delete(p, _) => p,
+/// The position of an action's clause in the expression text, which
+/// renders `SET`, `REMOVE`, `ADD`, `DELETE` in that order.
+fn clause(a: &UpdateAction) -> u8 {
+    match a.kind() {
+        ActionKind::Set(_) => 0,
+        ActionKind::Remove => 1,
+        ActionKind::Add(_) => 2,
+        ActionKind::Delete(_) => 3,
     }
 }
 
@@ -58,23 +61,39 @@ pub(crate) fn prepare(actions: &[UpdateAction]) -> Res<Vec<UpdateAction>> {
     if actions.is_empty() {
         return Err(invalid("The expression can not be empty;".into()));
     }
-    if Rendered::default().update(actions).len() > 4096 {
+    let mut r = Rendered::default();
+    if r.update(actions).len() > 4096 {
         return Err(invalid(
             "Expression size has exceeded the maximum allowed size".into(),
         ));
     }
-    for (i, a) in actions.iter().enumerate() {
-        let p = path(a);
-        if let Some(first) = actions[..i].iter().map(path).find(|q| *q == p) {
+    path::names(&r)?;
+    for a in actions {
+        path::syntax(a.path()).map_err(invalid)?;
+    }
+    // Paths as the expression text lists them.
+    let mut listed: Vec<&UpdateAction> = actions.iter().collect();
+    listed.sort_by_key(|a| clause(a));
+    for (i, a) in listed.iter().enumerate() {
+        let p = a.path();
+        for q in listed[..i].iter().map(|a| a.path()) {
+            let what = match path::clash(q, p) {
+                None => continue,
+                Some(Clash::Overlap) => "overlap",
+                Some(Clash::Conflict) => "conflict",
+            };
             return Err(invalid(format!(
-                "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [{first}], path two: [{p}]"
+                "Two document paths {what} with each other; must remove or rewrite one of these paths; path one: [{}], path two: [{}]",
+                path::describe(q),
+                path::describe(p)
             )));
         }
     }
     let mut out = Vec::with_capacity(actions.len());
     for a in actions {
-        out.push(match a {
-            UpdateAction::Set(p, sv) => {
+        let p = a.path().to_path();
+        out.push(match a.kind() {
+            ActionKind::Set(sv) => {
                 let sv = match sv {
                     SetValue::Value(v) => SetValue::Value(value(v)?),
                     SetValue::IfNotExists(v) => SetValue::IfNotExists(value(v)?),
@@ -97,10 +116,10 @@ pub(crate) fn prepare(actions: &[UpdateAction]) -> Res<Vec<UpdateAction>> {
                         SetValue::Increment(v)
                     }
                 };
-                UpdateAction::Set(p.clone(), sv)
+                UpdateAction::set(p, sv)
             }
-            UpdateAction::Remove(p) => UpdateAction::Remove(p.clone()),
-            UpdateAction::Add(p, v) => {
+            ActionKind::Remove => UpdateAction::remove(p),
+            ActionKind::Add(v) => {
                 let v = value(v)?;
                 if !matches!(v, AttributeValue::N(_)) && !is_set(&v) {
                     return Err(invalid(format!(
@@ -108,9 +127,9 @@ pub(crate) fn prepare(actions: &[UpdateAction]) -> Res<Vec<UpdateAction>> {
                         long_type(&v)
                     )));
                 }
-                UpdateAction::Add(p.clone(), v)
+                UpdateAction::add(p, v)
             }
-            UpdateAction::Delete(p, v) => {
+            ActionKind::Delete(v) => {
                 let v = value(v)?;
                 if !is_set(&v) {
                     return Err(invalid(format!(
@@ -118,7 +137,7 @@ pub(crate) fn prepare(actions: &[UpdateAction]) -> Res<Vec<UpdateAction>> {
                         long_type(&v)
                     )));
                 }
-                UpdateAction::Delete(p.clone(), v)
+                UpdateAction::delete(p, v)
             }
         });
     }
@@ -193,72 +212,109 @@ fn set_op(a: &AttributeValue, b: &AttributeValue, union: bool) -> Res<Option<Att
 
 /// Whether an action writes one of the key's attributes.
 pub(crate) fn touches_key(actions: &[UpdateAction], key: &Item) -> bool {
-    actions.iter().any(|a| key.contains_key(path(a)))
+    actions.iter().any(|a| key.contains_key(a.path().attribute))
+}
+
+/// What one `SET`, `ADD` or `DELETE` does to its path, worked out from the
+/// item before the update.
+enum Write {
+    /// Store this value.
+    Put(AttributeValue),
+    /// Remove the path (a `DELETE` that emptied a set).
+    Drop,
+    /// Nothing, but the path must be one an update may write.
+    Check,
 }
 
 /// Applies prepared actions to `old` (or to `key` when there is no item);
 /// the new item, or the ValidationException an action raises on this item.
+///
+/// As DynamoDB does: every value is read from the item before the update
+/// (a missing operand fails first), then the writes are applied (list
+/// indexes past the end append, in index order), then the removals, each
+/// list index naming the element it named before the update.
 pub(crate) fn apply(actions: &[UpdateAction], old: Option<&Item>, key: &Item) -> Res<Item> {
     // DynamoDB Local refuses key attributes only once the condition held.
-    if let Some(p) = actions.iter().map(path).find(|p| key.contains_key(*p)) {
+    if let Some(p) = actions
+        .iter()
+        .map(|a| a.path().attribute)
+        .find(|p| key.contains_key(*p))
+    {
         return Err(Fail::validation(format!(
             "One or more parameter values were invalid: Cannot update attribute {p}. This attribute is part of the key"
         )));
     }
     let mut item = old.cloned().unwrap_or_else(|| key.clone());
+    let mut writes: Vec<(PathRef<'_>, Write)> = Vec::with_capacity(actions.len());
+    let mut removes: Vec<PathRef<'_>> = Vec::new();
     for a in actions {
-        // Paths never overlap, so reading `item` here reads the old value.
-        match a {
-            UpdateAction::Set(p, sv) => {
-                let current = item.get(p);
-                let new = match sv {
-                    SetValue::Value(v) => v.clone(),
-                    SetValue::IfNotExists(v) => current.cloned().unwrap_or_else(|| v.clone()),
-                    SetValue::Append(v) | SetValue::Prepend(v) => {
-                        let (Some(AttributeValue::L(cur)), AttributeValue::L(add)) = (current, v)
-                        else {
-                            return Err(if current.is_none() {
-                                missing()
-                            } else {
-                                wrong_type()
-                            });
-                        };
-                        let mut l = Vec::with_capacity(cur.len() + add.len());
-                        if matches!(sv, SetValue::Append(_)) {
-                            l.extend(cur.iter().cloned());
-                            l.extend(add.iter().cloned());
+        let p = a.path();
+        let current = path::get(&item, p);
+        let write = match a.kind() {
+            ActionKind::Set(sv) => Write::Put(match sv {
+                SetValue::Value(v) => v.clone(),
+                SetValue::IfNotExists(v) => current.cloned().unwrap_or_else(|| v.clone()),
+                SetValue::Append(v) | SetValue::Prepend(v) => {
+                    let (Some(AttributeValue::L(cur)), AttributeValue::L(add)) = (current, v)
+                    else {
+                        return Err(if current.is_none() {
+                            missing()
                         } else {
-                            l.extend(add.iter().cloned());
-                            l.extend(cur.iter().cloned());
-                        }
-                        AttributeValue::L(l)
-                    }
-                    SetValue::Increment(v) => sum(current.ok_or_else(missing)?, v)?,
-                };
-                item.insert(p.clone(), new);
-            }
-            UpdateAction::Remove(p) => {
-                item.remove(p);
-            }
-            UpdateAction::Add(p, v) => {
-                let new = match (item.get(p), v) {
-                    (None, v) => Some(v.clone()),
-                    (Some(cur), AttributeValue::N(_)) => Some(sum(cur, v)?),
-                    (Some(cur), v) => set_op(cur, v, true)?,
-                };
-                if let Some(new) = new {
-                    item.insert(p.clone(), new);
-                }
-            }
-            UpdateAction::Delete(p, v) => {
-                if let Some(cur) = item.get(p) {
-                    match set_op(cur, v, false)? {
-                        Some(new) => item.insert(p.clone(), new),
-                        None => item.remove(p),
+                            wrong_type()
+                        });
                     };
+                    let mut l = Vec::with_capacity(cur.len() + add.len());
+                    if matches!(sv, SetValue::Append(_)) {
+                        l.extend(cur.iter().cloned());
+                        l.extend(add.iter().cloned());
+                    } else {
+                        l.extend(add.iter().cloned());
+                        l.extend(cur.iter().cloned());
+                    }
+                    AttributeValue::L(l)
                 }
+                SetValue::Increment(v) => sum(current.ok_or_else(missing)?, v)?,
+            }),
+            // What is not there is not removed: an index past the end
+            // names nothing, whatever the writes append there. Its parent
+            // must still exist.
+            ActionKind::Remove if current.is_none() => Write::Check,
+            ActionKind::Remove => {
+                removes.push(p);
+                continue;
             }
+            ActionKind::Add(v) => match (current, v) {
+                (None, v) => Write::Put(v.clone()),
+                (Some(cur), AttributeValue::N(_)) => Write::Put(sum(cur, v)?),
+                (Some(cur), v) => match set_op(cur, v, true)? {
+                    Some(new) => Write::Put(new),
+                    None => Write::Check,
+                },
+            },
+            ActionKind::Delete(v) => match current {
+                Some(cur) => match set_op(cur, v, false)? {
+                    Some(new) => Write::Put(new),
+                    None => Write::Drop,
+                },
+                None => Write::Check,
+            },
+        };
+        writes.push((p, write));
+    }
+    writes.sort_by(|(a, _), (b, _)| path::order(*a, *b));
+    for (p, write) in writes {
+        match write {
+            Write::Put(v) => path::set(&mut item, p, v)?,
+            Write::Drop => {
+                path::writable(&mut item, p)?;
+                removes.push(p);
+            }
+            Write::Check => path::writable(&mut item, p)?,
         }
+    }
+    removes.sort_by(|a, b| path::order(*b, *a));
+    for p in removes {
+        path::remove(&mut item, p)?;
     }
     Ok(item)
 }
@@ -270,13 +326,7 @@ pub(crate) fn returned(
     old: Option<&Item>,
     new: &Item,
 ) -> Option<Item> {
-    let pick = |from: &Item| -> Item {
-        actions
-            .iter()
-            .map(path)
-            .filter_map(|p| from.get(p).map(|v| (p.to_owned(), v.clone())))
-            .collect()
-    };
+    let pick = |from: &Item| path::pick(from, actions.iter().map(UpdateAction::path));
     let out = match rv {
         ReturnValues::None => return None,
         ReturnValues::AllOld => old.cloned()?,

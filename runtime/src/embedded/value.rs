@@ -149,11 +149,57 @@ pub(crate) fn compare(a: &AttributeValue, b: &AttributeValue) -> Option<Ordering
         (AttributeValue::S(x), AttributeValue::S(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
         (AttributeValue::B(x), AttributeValue::B(y)) => Some(x.as_ref().cmp(y.as_ref())),
         (AttributeValue::N(x), AttributeValue::N(y)) => {
+            if let Some(ord) = compare_plain(x, y) {
+                return Some(ord);
+            }
             let (x, y) = (Num::parse(x).ok()?, Num::parse(y).ok()?);
             Some(x.cmp(&y))
         }
         _ => None,
     }
+}
+
+/// The magnitude digits of a number in canonical plain form (`12.5`,
+/// `-0.25`, `0`: no exponent, no leading zero but a lone one before the
+/// point, no trailing zero after it, no `-0`), with its sign; `None` for
+/// any other spelling.
+fn plain(n: &str) -> Option<(bool, &str)> {
+    let (neg, digits) = match n.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, n),
+    };
+    let b = digits.as_bytes();
+    let point = b.iter().position(|&c| c == b'.');
+    let int = &b[..point.unwrap_or(b.len())];
+    let ok_int =
+        !int.is_empty() && int.iter().all(u8::is_ascii_digit) && (int[0] != b'0' || int.len() == 1);
+    let ok_frac = match point {
+        None => true,
+        Some(p) => {
+            let frac = &b[p + 1..];
+            !frac.is_empty() && frac.iter().all(u8::is_ascii_digit) && frac.last() != Some(&b'0')
+        }
+    };
+    let zero = digits == "0";
+    (ok_int && ok_frac && !(neg && zero)).then_some((neg, digits))
+}
+
+/// Compares two numbers in canonical plain form without parsing them
+/// (what stored items and prepared conditions hold): by sign, then the
+/// integer part's length, then the digits. `None` when either is in
+/// another form.
+fn compare_plain(x: &str, y: &str) -> Option<Ordering> {
+    let ((xn, xd), (yn, yd)) = (plain(x)?, plain(y)?);
+    let int_len = |d: &str| d.find('.').unwrap_or(d.len());
+    let magnitude = int_len(xd)
+        .cmp(&int_len(yd))
+        .then_with(|| xd.as_bytes().cmp(yd.as_bytes()));
+    Some(match (xn, yn) {
+        (false, false) => magnitude,
+        (true, true) => magnitude.reverse(),
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+    })
 }
 
 /// Whether a value may be an operand of `<`, `<=`, `>`, `>=`, `BETWEEN`.
@@ -202,6 +248,25 @@ mod tests {
             normalize(&ss).unwrap(),
             AttributeValue::Ss(vec!["a".into(), "\u{10000}".into(), "\u{ffff}".into()])
         );
+    }
+
+    #[test]
+    fn plain_numbers_compare_like_parsed_ones() {
+        let numbers = [
+            "0", "1", "-1", "0.5", "-0.5", "0.25", "12", "12.5", "12.45", "-12.45", "100", "99.99",
+            "-100", "1E+5", "007", "1.50", "-0",
+        ];
+        for x in numbers {
+            for y in numbers {
+                let parsed = Num::parse(x).unwrap().cmp(&Num::parse(y).unwrap());
+                if let Some(fast) = compare_plain(x, y) {
+                    assert_eq!(fast, parsed, "{x} vs {y}");
+                }
+            }
+        }
+        assert!(compare_plain("1E+5", "1").is_none());
+        assert!(compare_plain("007", "1").is_none());
+        assert!(compare_plain("-0", "1").is_none());
     }
 
     #[test]

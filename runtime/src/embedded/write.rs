@@ -64,13 +64,14 @@ pub(crate) fn put_item(store: &mut Store, req: PutItem) -> Res<Option<Item>> {
     let pos = t.position(&item);
     // The replaced item is decoded only when something reads it: its
     // size, all the write units need, is stored with it.
-    let (old, old_size) = if cond.is_some() || req.return_old || !t.indexes.is_empty() {
-        let old = current(t, &pos)?;
-        let size = old.as_ref().map_or(0, item_size);
-        (old, size)
-    } else {
-        (None, t.stored_size(&pos))
-    };
+    let (old, old_size) =
+        if cond.is_some() || req.return_old || !t.indexes.is_empty() || t.feed.is_some() {
+            let old = current(t, &pos)?;
+            let size = old.as_ref().map_or(0, item_size);
+            (old, size)
+        } else {
+            (None, t.stored_size(&pos))
+        };
     if !holds(cond.as_ref(), old.as_ref()) {
         let item = on_failure(req.return_on_condition_failure, old);
         return Err(Fail::Condition(item));

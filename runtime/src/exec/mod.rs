@@ -181,6 +181,16 @@ pub trait Executor: Send + Sync {
         })
     }
 
+    /// How many items the table holds, as far as the executor can tell
+    /// cheaply: DescribeTable's `ItemCount` for the SDK executor (which
+    /// DynamoDB refreshes about every six hours), the exact count for the
+    /// embedded backend. Progress reports estimate the time left with it;
+    /// the default knows nothing.
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        let _ = table;
+        Box::pin(async { Ok(None) })
+    }
+
     /// GetItem, the item (if any) for the decoders. The default
     /// reads [`Executor::get_item`]'s item.
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
@@ -233,6 +243,9 @@ impl<E: Executor + ?Sized> Executor for Arc<E> {
     }
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
         (**self).get_item_reader(req)
+    }
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        (**self).estimated_item_count(table)
     }
 }
 
@@ -348,5 +361,9 @@ impl<E: Executor> Executor for Counting<E> {
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
         self.tick();
         self.inner.get_item_reader(req)
+    }
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        self.tick();
+        self.inner.estimated_item_count(table)
     }
 }

@@ -79,12 +79,20 @@ impl SdkExecutor {
     fn record(&self, c: Option<&ConsumedCapacity>) {
         if let Some(units) = c.and_then(ConsumedCapacity::capacity_units) {
             self.meter.add(units);
+            crate::trace::response(None, Some(units));
         }
     }
 
     fn record_all(&self, c: &[ConsumedCapacity]) {
-        for one in c {
-            self.record(Some(one));
+        let units: Vec<f64> = c
+            .iter()
+            .filter_map(ConsumedCapacity::capacity_units)
+            .collect();
+        for u in &units {
+            self.meter.add(*u);
+        }
+        if !units.is_empty() {
+            crate::trace::response(None, Some(units.iter().sum()));
         }
     }
 
@@ -234,9 +242,11 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
+            crate::trace::response(Some(i64::from(out.scanned_count)), None);
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+                scanned: usize::try_from(out.scanned_count).ok(),
             })
         })
     }
@@ -250,6 +260,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
+            crate::trace::response(Some(i64::from(out.scanned_count)), None);
             Ok(CountPage {
                 count: usize::try_from(out.count).unwrap_or(0),
                 scanned: usize::try_from(out.scanned_count).ok(),
@@ -273,14 +284,24 @@ impl Executor for SdkExecutor {
                 .set_limit(req.limit)
                 .consistent_read(req.consistent)
                 .set_exclusive_start_key(req.start)
+                .set_segment(
+                    req.segment
+                        .map(|s| i32::try_from(s.segment).unwrap_or(i32::MAX)),
+                )
+                .set_total_segments(
+                    req.segment
+                        .map(|s| i32::try_from(s.total_segments).unwrap_or(i32::MAX)),
+                )
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await
                 .map_err(|e| service_error("Scan", e))?;
             self.record(out.consumed_capacity());
+            crate::trace::response(Some(i64::from(out.scanned_count)), None);
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
+                scanned: usize::try_from(out.scanned_count).ok(),
             })
         })
     }
@@ -428,6 +449,23 @@ impl Executor for SdkExecutor {
                 .map(|k| k.keys)
                 .unwrap_or_default();
             Ok(BatchGetOutput { items, unprocessed })
+        })
+    }
+
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
+        let table = table.to_owned();
+        Box::pin(async move {
+            let out = self
+                .client
+                .describe_table()
+                .table_name(table)
+                .send()
+                .await
+                .map_err(|e| service_error("DescribeTable", e))?;
+            Ok(out
+                .table
+                .and_then(|t| t.item_count)
+                .and_then(|n| u64::try_from(n).ok()))
         })
     }
 

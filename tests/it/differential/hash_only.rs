@@ -99,6 +99,7 @@ async fn case(b: &Backends, writes: &[Write]) -> Result<(), TestCaseError> {
             limit,
             consistent: false,
             start,
+            segment: None,
         };
         let local = follow(|start| b.local.scan(scan(start))).await?;
         let embedded = follow(|start| b.embedded.scan(scan(start))).await?;

@@ -5,11 +5,11 @@
 
 use proptest::prelude::*;
 use proptest::sample::select;
-use singletable::expr::{Cmp, Condition, KeyCondition, Operand, SortCondition};
+use singletable::expr::{Cmp, Condition, KeyCondition, Operand, Path, SortCondition};
 use singletable::request::{
     BatchGet, BatchOp, BatchWrite, ConditionCheck, DeleteItem, GetItem, PutItem, QueryRequest,
-    ReturnValues, ScanRequest, SetValue, TransactGet, TransactWrite, TransactWriteOp, UpdateAction,
-    UpdateItem,
+    ReturnValues, ScanRequest, ScanSegment, SetValue, TransactGet, TransactWrite, TransactWriteOp,
+    UpdateAction, UpdateItem,
 };
 use singletable::{AttributeValue, Blob, Item};
 
@@ -134,14 +134,23 @@ fn number_set() -> impl Strategy<Value = Val> {
     ]
 }
 
+/// Map keys of generated maps, and the keys paths read.
+const MAP_KEYS: [&str; 3] = ["x", "y", "x.y"];
+
 fn value() -> impl Strategy<Value = Val> {
-    prop_oneof![
+    let leaf = prop_oneof![
         8 => scalar(),
-        2 => prop::collection::vec(scalar(), 0..3).prop_map(Val::L),
-        1 => prop::collection::vec((select(&["x", "y"][..]), scalar()), 0..2).prop_map(Val::M),
         2 => string_set(),
         2 => number_set(),
-    ]
+    ];
+    // Lists and maps of anything, two levels deep at most, so that
+    // document paths (`a.x[1]`) find something to read and write.
+    leaf.prop_recursive(2, 8, 3, |inner| {
+        prop_oneof![
+            2 => prop::collection::vec(inner.clone(), 0..3).prop_map(Val::L),
+            1 => prop::collection::vec((select(&MAP_KEYS[..]), inner), 0..3).prop_map(Val::M),
+        ]
+    })
 }
 
 /// A value for an index key attribute: mostly of the index's type.
@@ -158,9 +167,26 @@ fn index_value(attr: &'static str) -> BoxedStrategy<Val> {
     .boxed()
 }
 
+/// A map attribute `a` and a list attribute `l`, for paths to read and write.
+fn document() -> impl Strategy<Value = (&'static str, Val)> {
+    prop_oneof![
+        (
+            Just("a"),
+            prop::collection::vec((select(&MAP_KEYS[..]), value()), 0..3).prop_map(Val::M)
+        ),
+        (
+            Just("l"),
+            prop::collection::vec(value(), 0..4).prop_map(Val::L)
+        ),
+    ]
+}
+
 /// Non-key attributes of an item.
 fn attrs() -> impl Strategy<Value = Vec<(&'static str, Val)>> {
-    let plain = prop::collection::vec((select(&ATTRS[..]), value()), 0..4);
+    let plain = prop::collection::vec(
+        prop_oneof![3 => (select(&ATTRS[..]), value()), 2 => document()],
+        0..4,
+    );
     let index = prop::collection::vec(
         select(&INDEX_ATTRS[..]).prop_flat_map(|a| index_value(a).prop_map(move |v| (a, v))),
         0..4,
@@ -178,6 +204,33 @@ fn attr_name() -> impl Strategy<Value = &'static str> {
     ]
 }
 
+/// A path below an attribute: map keys and list indexes, in range or not.
+fn steps(attr: &'static str) -> impl Strategy<Value = Path> {
+    let step = prop_oneof![
+        1 => select(&MAP_KEYS[..]).prop_map(|k| (Some(k), 0usize)),
+        1 => select(&[0usize, 1, 2, 5][..]).prop_map(|i| (None, i)),
+    ];
+    prop::collection::vec(step, 1..3).prop_map(move |steps| {
+        steps.into_iter().fold(Path::new(attr), |p, s| match s {
+            (Some(k), _) => p.key(k),
+            (None, i) => p.index(i),
+        })
+    })
+}
+
+/// An attribute paths start at: mostly the map `a` and the list `l`.
+fn doc_attr() -> impl Strategy<Value = &'static str> {
+    prop_oneof![3 => Just("a"), 3 => Just("l"), 1 => select(&ATTRS[..])]
+}
+
+/// A document path conditions read: mostly a top-level attribute.
+fn doc_path() -> impl Strategy<Value = Path> {
+    prop_oneof![
+        4 => attr_name().prop_map(Path::new),
+        3 => doc_attr().prop_flat_map(steps),
+    ]
+}
+
 fn cmp() -> impl Strategy<Value = Cmp> {
     select(&[Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge][..])
 }
@@ -187,30 +240,29 @@ fn plain(v: Val) -> AttributeValue {
 }
 
 fn leaf_condition() -> impl Strategy<Value = Condition> {
-    let path = |p: &str| Operand::Path(p.to_owned());
     prop_oneof![
-        3 => attr_name().prop_map(|p| Condition::Exists(p.into())),
-        3 => attr_name().prop_map(|p| Condition::NotExists(p.into())),
-        6 => (attr_name(), cmp(), value())
-            .prop_map(move |(p, op, v)| Condition::Compare(path(p), op, Operand::Value(plain(v)))),
-        2 => (attr_name(), cmp(), 0usize..4).prop_map(move |(p, op, n)| {
+        3 => doc_path().prop_map(Condition::exists),
+        3 => doc_path().prop_map(Condition::not_exists),
+        6 => (doc_path(), cmp(), value())
+            .prop_map(move |(p, op, v)| Condition::Compare(Operand::Path(p), op, Operand::Value(plain(v)))),
+        2 => (doc_path(), cmp(), 0usize..4).prop_map(move |(p, op, n)| {
             Condition::Compare(
-                Operand::Size(p.into()),
+                Operand::Size(p),
                 op,
                 Operand::Value(AttributeValue::N(n.to_string())),
             )
         }),
-        1 => (attr_name(), cmp(), attr_name())
-            .prop_map(move |(a, op, b)| Condition::Compare(path(a), op, path(b))),
-        2 => (attr_name(), scalar(), scalar()).prop_map(move |(p, lo, hi)| {
-            Condition::Between(path(p), Operand::Value(plain(lo)), Operand::Value(plain(hi)))
+        1 => (doc_path(), cmp(), doc_path())
+            .prop_map(move |(a, op, b)| Condition::Compare(Operand::Path(a), op, Operand::Path(b))),
+        2 => (doc_path(), scalar(), scalar()).prop_map(move |(p, lo, hi)| {
+            Condition::Between(Operand::Path(p), Operand::Value(plain(lo)), Operand::Value(plain(hi)))
         }),
-        2 => (attr_name(), prop::collection::vec(scalar(), 1..3)).prop_map(move |(p, l)| {
-            Condition::In(path(p), l.into_iter().map(|v| Operand::Value(plain(v))).collect())
+        2 => (doc_path(), prop::collection::vec(scalar(), 1..3)).prop_map(move |(p, l)| {
+            Condition::In(Operand::Path(p), l.into_iter().map(|v| Operand::Value(plain(v))).collect())
         }),
-        2 => (attr_name(), scalar()).prop_map(|(p, v)| Condition::BeginsWith(p.into(), plain(v))),
-        2 => (attr_name(), value()).prop_map(|(p, v)| Condition::Contains(p.into(), plain(v))),
-        1 => (attr_name(), select(&TYPES[..])).prop_map(|(p, t)| Condition::AttributeType(p.into(), t)),
+        2 => (doc_path(), scalar()).prop_map(|(p, v)| Condition::BeginsWith(p, plain(v))),
+        2 => (doc_path(), value()).prop_map(|(p, v)| Condition::Contains(p, plain(v))),
+        1 => (doc_path(), select(&TYPES[..])).prop_map(|(p, t)| Condition::AttributeType(p, t)),
     ]
 }
 
@@ -231,10 +283,10 @@ fn maybe_condition() -> impl Strategy<Value = Option<Condition>> {
 /// One action of an update expression.
 #[derive(Debug, Clone)]
 pub enum Act {
-    Set(&'static str, u8, Val),
-    Remove(&'static str),
-    Add(&'static str, Val),
-    Delete(&'static str, Val),
+    Set(Path, u8, Val),
+    Remove(Path),
+    Add(Path, Val),
+    Delete(Path, Val),
 }
 
 impl Act {
@@ -242,8 +294,8 @@ impl Act {
         match self {
             Act::Set(p, how, v) => {
                 let v = v.make(prefix);
-                UpdateAction::Set(
-                    (*p).to_owned(),
+                UpdateAction::set(
+                    p.clone(),
                     match how {
                         0 => SetValue::IfNotExists(v),
                         1 => SetValue::Append(v),
@@ -253,9 +305,9 @@ impl Act {
                     },
                 )
             }
-            Act::Remove(p) => UpdateAction::Remove((*p).to_owned()),
-            Act::Add(p, v) => UpdateAction::Add((*p).to_owned(), v.make(prefix)),
-            Act::Delete(p, v) => UpdateAction::Delete((*p).to_owned(), v.make(prefix)),
+            Act::Remove(p) => UpdateAction::remove(p.clone()),
+            Act::Add(p, v) => UpdateAction::add(p.clone(), v.make(prefix)),
+            Act::Delete(p, v) => UpdateAction::delete(p.clone(), v.make(prefix)),
         }
     }
 }
@@ -272,6 +324,16 @@ fn update_attr() -> impl Strategy<Value = &'static str> {
     ]
 }
 
+/// A path updates write: an attribute, or a path below a plain attribute
+/// (or, rarely, below a key attribute).
+fn update_path() -> impl Strategy<Value = Path> {
+    prop_oneof![
+        6 => update_attr().prop_map(Path::new),
+        4 => doc_attr().prop_flat_map(steps),
+        1 => select(&["PK", "GSI1SK"][..]).prop_flat_map(steps),
+    ]
+}
+
 fn action() -> impl Strategy<Value = Act> {
     let set_value = prop_oneof![
         8 => update_attr(),
@@ -283,20 +345,22 @@ fn action() -> impl Strategy<Value = Act> {
             a if INDEX_ATTRS.contains(&a) => index_value(a),
             _ => value().boxed(),
         };
-        (Just(a), 4u8..8, v).prop_map(|(a, how, v)| Act::Set(a, how, v))
+        (Just(a), 4u8..8, v).prop_map(|(a, how, v)| Act::Set(Path::new(a), how, v))
     });
     let list = prop::collection::vec(scalar(), 0..3).prop_map(Val::L);
     prop_oneof![
         6 => set_value,
-        1 => (update_attr(), Just(0u8), value()).prop_map(|(a, h, v)| Act::Set(a, h, v)),
-        1 => (update_attr(), 1u8..3, prop_oneof![4 => list, 1 => scalar()])
+        3 => (doc_attr().prop_flat_map(steps), 4u8..8, value())
+            .prop_map(|(p, how, v)| Act::Set(p, how, v)),
+        1 => (update_path(), Just(0u8), value()).prop_map(|(a, h, v)| Act::Set(a, h, v)),
+        1 => (update_path(), 1u8..3, prop_oneof![4 => list, 1 => scalar()])
             .prop_map(|(a, h, v)| Act::Set(a, h, v)),
-        2 => (update_attr(), Just(3u8), prop_oneof![4 => select(&NUMS[..]).prop_map(Val::N), 1 => scalar()])
+        2 => (update_path(), Just(3u8), prop_oneof![4 => select(&NUMS[..]).prop_map(Val::N), 1 => scalar()])
             .prop_map(|(a, h, v)| Act::Set(a, h, v)),
-        3 => update_attr().prop_map(Act::Remove),
-        2 => (update_attr(), prop_oneof![2 => select(&NUMS[..]).prop_map(Val::N), 2 => string_set(), 2 => number_set(), 1 => scalar()])
+        3 => update_path().prop_map(Act::Remove),
+        2 => (update_path(), prop_oneof![2 => select(&NUMS[..]).prop_map(Val::N), 2 => string_set(), 2 => number_set(), 1 => scalar()])
             .prop_map(|(a, v)| Act::Add(a, v)),
-        2 => (update_attr(), prop_oneof![2 => string_set(), 2 => number_set(), 1 => scalar()])
+        2 => (update_path(), prop_oneof![2 => string_set(), 2 => number_set(), 1 => scalar()])
             .prop_map(|(a, v)| Act::Delete(a, v)),
     ]
 }
@@ -484,6 +548,8 @@ pub enum Op {
         limit: Option<i32>,
         start: Option<Key>,
         filter: Option<Condition>,
+        /// A segment of a parallel scan of the table, from the start.
+        segment: Option<(u32, u32)>,
     },
     Transact(Vec<TxOp>, Option<u8>),
     BatchWrite(Vec<(Key, Option<Attrs>)>),
@@ -511,8 +577,16 @@ pub fn op() -> impl Strategy<Value = Op> {
             prop_oneof![1 => Just(None), 3 => (1i32..4).prop_map(Some)],
             prop_oneof![1 => Just(None), 1 => key().prop_map(Some)],
             prop_oneof![1 => Just(None), 1 => condition().prop_map(Some)],
+            prop_oneof![
+                2 => Just(None),
+                1 => (1u32..6).prop_flat_map(|n| (0..n).prop_map(move |s| Some((s, n)))),
+            ],
         )
-            .prop_map(|(index, limit, start, filter)| Op::Scan { index, limit, start, filter }),
+            .prop_map(|(index, limit, start, filter, segment)| {
+                // DynamoDB refuses a start key outside the segment.
+                let segment = segment.filter(|_| index.is_none() && start.is_none());
+                Op::Scan { index, limit, start, filter, segment }
+            }),
         4 => (prop::collection::vec(tx_op(), 1..5), prop_oneof![3 => Just(None), 1 => (0u8..2).prop_map(Some)])
             .prop_map(|(ops, token)| Op::Transact(ops, token)),
         2 => prop::collection::vec((key(), prop_oneof![1 => Just(None), 3 => attrs().prop_map(Some)]), 1..5)
@@ -641,6 +715,7 @@ pub fn request(op: &Op, table: &str, prefix: &str) -> Request {
             limit,
             start,
             filter,
+            segment,
         } => {
             let mine = Condition::BeginsWith("PK".into(), AttributeValue::S(prefix.to_owned()));
             Request::Scan(ScanRequest {
@@ -653,6 +728,10 @@ pub fn request(op: &Op, table: &str, prefix: &str) -> Request {
                 limit: *limit,
                 consistent: false,
                 start: start.as_ref().map(|k| k.make(prefix)),
+                segment: segment.map(|(segment, total_segments)| ScanSegment {
+                    segment,
+                    total_segments,
+                }),
             })
         }
         Op::Transact(ops, token) => Request::Transact(TransactWrite {
@@ -696,4 +775,120 @@ pub fn request(op: &Op, table: &str, prefix: &str) -> Request {
                 .collect(),
         }),
     }
+}
+
+/// A path that fits the documents [`document`] makes: a key of the map
+/// `a`, an index of the list `l`, then anything.
+fn shaped_path() -> impl Strategy<Value = Path> {
+    let first = prop_oneof![
+        (
+            Just("a"),
+            select(&MAP_KEYS[..]).prop_map(|k| (Some(k), 0usize))
+        ),
+        (
+            Just("l"),
+            select(&[0usize, 1, 2, 5][..]).prop_map(|i| (None, i))
+        ),
+    ];
+    let more = prop_oneof![
+        1 => select(&MAP_KEYS[..]).prop_map(|k| (Some(k), 0usize)),
+        1 => select(&[0usize, 1, 3][..]).prop_map(|i| (None, i)),
+    ];
+    (first, prop::collection::vec(more, 0..2)).prop_map(|((attr, step), more)| {
+        std::iter::once(step)
+            .chain(more)
+            .fold(Path::new(attr), |p, s| match s {
+                (Some(k), _) => p.key(k),
+                (None, i) => p.index(i),
+            })
+    })
+}
+
+fn shaped_action() -> impl Strategy<Value = Act> {
+    let number = prop_oneof![4 => select(&NUMS[..8]).prop_map(Val::N), 1 => scalar()];
+    let list = prop::collection::vec(scalar(), 0..3).prop_map(Val::L);
+    prop_oneof![
+        6 => (shaped_path(), 4u8..8, value()).prop_map(|(p, h, v)| Act::Set(p, h, v)),
+        1 => (shaped_path(), Just(0u8), value()).prop_map(|(p, h, v)| Act::Set(p, h, v)),
+        1 => (shaped_path(), 1u8..3, list).prop_map(|(p, h, v)| Act::Set(p, h, v)),
+        2 => (shaped_path(), Just(3u8), number.clone()).prop_map(|(p, h, v)| Act::Set(p, h, v)),
+        4 => shaped_path().prop_map(Act::Remove),
+        2 => (shaped_path(), prop_oneof![2 => number, 1 => string_set(), 1 => number_set()])
+            .prop_map(|(p, v)| Act::Add(p, v)),
+        2 => (shaped_path(), prop_oneof![1 => string_set(), 1 => number_set()])
+            .prop_map(|(p, v)| Act::Delete(p, v)),
+    ]
+}
+
+fn shaped_condition() -> impl Strategy<Value = Condition> {
+    let leaf = prop_oneof![
+        2 => shaped_path().prop_map(Condition::exists),
+        2 => shaped_path().prop_map(Condition::not_exists),
+        3 => (shaped_path(), cmp(), value())
+            .prop_map(|(p, op, v)| Condition::Compare(Operand::Path(p), op, Operand::Value(plain(v)))),
+        1 => (shaped_path(), cmp(), 0usize..3).prop_map(|(p, op, n)| {
+            Condition::Compare(Operand::Size(p), op, Operand::Value(AttributeValue::N(n.to_string())))
+        }),
+        1 => (shaped_path(), select(&TYPES[..])).prop_map(|(p, t)| Condition::AttributeType(p, t)),
+        1 => (shaped_path(), value()).prop_map(|(p, v)| Condition::Contains(p, plain(v))),
+    ];
+    leaf.prop_recursive(1, 3, 2, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| a.and(b)),
+            inner.prop_map(Condition::not),
+        ]
+    })
+}
+
+/// A sequence on one item holding a map `a` and a list `l`: puts of fresh
+/// documents, updates that write below them (with conditions on paths),
+/// filtered queries and gets.
+pub fn paths_case() -> impl Strategy<Value = Vec<Op>> {
+    let put = || {
+        (document(), document(), value()).prop_map(|(a, b, s)| Op::Put {
+            key: Key::Valid { p: 0, s: 0 },
+            attrs: vec![a, b, ("s", s)],
+            cond: None,
+            return_old: false,
+            fail_item: false,
+        })
+    };
+    let key = Key::Valid { p: 0, s: 0 };
+    let update = (
+        prop::collection::vec(shaped_action(), 1..4),
+        prop_oneof![2 => Just(None), 1 => shaped_condition().prop_map(Some)],
+        return_values(),
+    )
+        .prop_map(move |(actions, cond, rv)| Op::Update {
+            key: key.clone(),
+            actions,
+            cond,
+            rv,
+            fail_item: true,
+        });
+    let query =
+        prop_oneof![1 => Just(None), 2 => shaped_condition().prop_map(Some)].prop_map(|filter| {
+            Op::Query(Q {
+                target: 0,
+                p: 0,
+                sort: None,
+                forward: true,
+                limit: None,
+                filter,
+                projection: None,
+                consistent: true,
+                pages: 1,
+            })
+        });
+    let step = prop_oneof![
+        2 => put(),
+        8 => update,
+        2 => query,
+        1 => Just(Op::Get(Key::Valid { p: 0, s: 0 }, true)),
+    ];
+    (put(), prop::collection::vec(step, 4..12)).prop_map(|(first, rest)| {
+        let mut ops = vec![first];
+        ops.extend(rest);
+        ops
+    })
 }

@@ -3,8 +3,7 @@
 //! from one (not even the key of an item a filter hid from it).
 
 use base64::Engine;
-use singletable::expr::Condition;
-use singletable::{AttributeValue, CursorError, Db, Error, Executor, Table};
+use singletable::{Cond, CursorError, Db, Error, Executor, FieldPath, Table};
 
 use crate::support::fresh_db;
 
@@ -45,8 +44,8 @@ mod notes {
 use notes::Note;
 use pages::Page;
 
-fn visible() -> Condition {
-    Condition::eq("visible", AttributeValue::Bool(true))
+fn visible() -> Cond<Page> {
+    Page::fields().visible.eq(&true)
 }
 
 fn refused<T: std::fmt::Debug>(r: Result<T, Error>, what: &str) -> CursorError {

@@ -1,0 +1,226 @@
+//! darling's messages in the project's style, and declarations repaired
+//! after an unknown option so that the rest of the expansion still runs.
+//!
+//! darling says `Unknown field: `nmae`. Did you mean `name`?`; we say
+//! "unknown option `nmae` in `#[entity(...)]`; did you mean `name`?
+//! options are `crate`, `name`, `rename_all`, `table`" (lowercase, and
+//! every valid option, which darling itself lists when asked about a name
+//! close to none of them).
+
+/// The option darling calls unknown in `message`, if that is what it says.
+fn unknown(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("Unknown field: `")?;
+    rest.split('`').next()
+}
+
+/// Every option darling accepts, from its answer to a probe name that is
+/// close to none of them (darling lists them when there are fewer than
+/// ten).
+pub fn probe_options(probe: darling::Error) -> Option<String> {
+    probe
+        .into_iter()
+        .map(|e| e.to_string())
+        .find_map(|m| m.split("Available values: ").nth(1).map(str::to_owned))
+}
+
+/// The options of `#[attr(...)]`, which darling does not list (a unit test
+/// keeps this in step with `FieldOpts`).
+pub const FIELD_OPTIONS: &[&str] = &[
+    "created_at",
+    "default",
+    "max",
+    "max_len",
+    "min",
+    "min_len",
+    "rename",
+    "serde",
+    "skip",
+    "ttl",
+    "unique",
+    "updated_at",
+    "validate",
+    "version",
+];
+
+/// The options of `#[table(...)]` besides the indexes (kept in step with
+/// `TableOpts` by a unit test).
+pub const TABLE_OPTIONS: &[&str] = &[
+    "collections",
+    "crate",
+    "entities",
+    "entity_type",
+    "name",
+    "no_sk",
+    "pk",
+    "schema_version",
+    "sk",
+    "stream",
+    "ttl",
+];
+
+/// An option list as the messages write it.
+pub fn listed(options: &[&str], extra: &str) -> String {
+    let mut out: Vec<String> = options.iter().map(|o| format!("`{o}`")).collect();
+    if !extra.is_empty() {
+        out.push(extra.to_owned());
+    }
+    out.join(", ")
+}
+
+/// `err` with each unknown-option error restyled (see the module docs);
+/// `probe` gives the list of valid options (see [`probe_options`]). Other
+/// errors get a lowercase first letter.
+pub fn restyle(
+    err: darling::Error,
+    attr: &str,
+    probe: impl FnOnce() -> Option<String>,
+) -> darling::Error {
+    let mut options: Option<Option<String>> = None;
+    let mut probe = Some(probe);
+    let errors: Vec<darling::Error> = err
+        .into_iter()
+        .map(|e| {
+            let full = e.to_string();
+            let span = e.span();
+            // darling appends where a nested option sat: ` at gsi1`.
+            let (message, place) = match full.rsplit_once(" at ") {
+                Some((m, at)) if !at.is_empty() && !at.contains(' ') => {
+                    (m.to_owned(), Some(at.to_owned()))
+                }
+                _ => (full.clone(), None),
+            };
+            let text = match unknown(&message) {
+                Some(name) if place.is_some() => {
+                    let at = place.as_deref().unwrap_or_default();
+                    let mut text = format!("unknown option `{name}` in `#[{attr}({at}(...))]`");
+                    if let Some(best) = message.split("Did you mean ").nth(1) {
+                        text.push_str("; did you mean ");
+                        text.push_str(best.trim().trim_end_matches('?'));
+                        text.push('?');
+                    } else if let Some(list) = message.split("Available values: ").nth(1) {
+                        text.push_str("; options are ");
+                        text.push_str(list);
+                    }
+                    text
+                }
+                Some(name) => {
+                    let list = options
+                        .get_or_insert_with(|| probe.take().and_then(|p| p()))
+                        .clone();
+                    let mut text = format!("unknown option `{name}` in `#[{attr}(...)]`");
+                    if let Some(best) = message.split("Did you mean ").nth(1) {
+                        text.push_str("; did you mean ");
+                        text.push_str(best.trim().trim_end_matches('?'));
+                        text.push('?');
+                    } else {
+                        text.push(';');
+                    }
+                    if let Some(list) = list {
+                        text.push_str(" options are ");
+                        text.push_str(&list);
+                    }
+                    text
+                }
+                None => lowercase_first(&full),
+            };
+            darling::Error::custom(text).with_span(&span)
+        })
+        .collect();
+    darling::Error::multiple(errors)
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// A copy of `attrs` without the options of `#[attr(...)]` that `err`
+/// calls unknown; `None` when it calls none unknown.
+pub fn without_unknown(
+    attrs: &[syn::Attribute],
+    attr: &str,
+    err: &darling::Error,
+) -> Option<Vec<syn::Attribute>> {
+    let names: Vec<String> = err
+        .clone()
+        .into_iter()
+        .filter_map(|e| unknown(&e.to_string()).map(str::to_owned))
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    let mut out = attrs.to_vec();
+    for a in out.iter_mut().filter(|a| a.path().is_ident(attr)) {
+        let Ok(metas) = a.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+        ) else {
+            continue;
+        };
+        let kept = metas.into_iter().filter(|m| {
+            !m.path()
+                .get_ident()
+                .is_some_and(|i| names.contains(&i.to_string()))
+        });
+        let path = a.path().clone();
+        *a = syn::parse_quote!(#[#path(#(#kept),*)]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The option names a darling receiver declares, read from its source.
+    fn declared(source: &str, receiver: &str) -> Vec<String> {
+        let file = syn::parse_file(source).unwrap();
+        let item = file
+            .items
+            .iter()
+            .find_map(|i| match i {
+                syn::Item::Struct(s) if s.ident == receiver => Some(s),
+                _ => None,
+            })
+            .unwrap();
+        let mut out = Vec::new();
+        for f in &item.fields {
+            let name = f.ident.as_ref().unwrap().to_string();
+            if ["ident", "ty", "attrs"].contains(&name.as_str())
+                || name.starts_with("gsi")
+                || name.starts_with("lsi")
+            {
+                continue;
+            }
+            let mut renamed = None;
+            for a in &f.attrs {
+                if a.path().is_ident("darling") {
+                    let _ = a.parse_nested_meta(|m| {
+                        if m.path.is_ident("rename") {
+                            let v: syn::LitStr = m.value()?.parse()?;
+                            renamed = Some(v.value());
+                        } else if m.input.peek(syn::Token![=]) {
+                            let _: syn::Expr = m.value()?.parse()?;
+                        }
+                        Ok(())
+                    });
+                }
+            }
+            out.push(renamed.unwrap_or(name));
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn option_lists_match_the_receivers() {
+        let mut field: Vec<String> = FIELD_OPTIONS.iter().map(|s| (*s).to_owned()).collect();
+        field.sort();
+        assert_eq!(declared(include_str!("attr.rs"), "FieldOpts"), field);
+        let mut table: Vec<String> = TABLE_OPTIONS.iter().map(|s| (*s).to_owned()).collect();
+        table.sort();
+        assert_eq!(declared(include_str!("table.rs"), "TableOpts"), table);
+    }
+}

@@ -1,0 +1,548 @@
+//! Backfills: after a new index, access pattern or key template is
+//! declared (or a new schema version), rewrite the stored items of one
+//! entity so that every key attribute matches the declaration.
+//!
+//! [`Db::backfill`] reads the table with a parallel Scan (one task per
+//! segment, each page filtered to the entity's type), decodes each item
+//! with the entity, rebuilds it as [`Entity::to_item`] would write it and
+//! compares the key attributes (the table's indexes' keys, and the schema
+//! version attribute): an item that already matches costs no write. One
+//! that differs gets one UpdateItem setting exactly the attributes that
+//! differ, conditioned on the item being as it was read (every data
+//! attribute equal, every declared attribute that was absent still
+//! absent), so a concurrent write is never overwritten: the rewrite fails,
+//! the item is read again from the condition failure's return value, and
+//! the rewrite is planned anew. Throttled requests are sent again with
+//! exponential backoff and full jitter ([`BatchPolicy`]). An item stored
+//! under an older schema version is rewritten whole in the current shape.
+//!
+//! Progress (items scanned and rewritten, rate, estimated time left, and a
+//! [`Checkpoint`]) goes to a callback after every page; a checkpoint saved
+//! from it resumes the backfill after a crash. Memory stays bounded: each
+//! segment holds one page (at most 1 MB) at a time.
+//!
+//! ```
+//! use singletable::{Db, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "Shop", gsi1)]
+//! pub struct Shop;
+//!
+//! /// The entity as first declared: no index.
+//! #[derive(Entity)]
+//! #[entity(table = Shop, name = "Order")]
+//! #[pk("ORDER#<id>")]
+//! #[sk("DETAILS")]
+//! pub struct OrderV1 {
+//!     pub id: String,
+//!     pub customer: String,
+//! }
+//!
+//! /// A year later: orders by customer, on `gsi1`.
+//! #[derive(Entity)]
+//! #[entity(table = Shop, name = "Order")]
+//! #[pk("ORDER#<id>")]
+//! #[sk("DETAILS")]
+//! #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+//! #[access(by_customer, index = gsi1)]
+//! pub struct Order {
+//!     pub id: String,
+//!     pub customer: String,
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::in_memory::<Shop>("Shop")?;
+//! for i in 0..10 {
+//!     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
+//! }
+//! assert_eq!(Order::by_customer("ana").all(&db).await?.len(), 0);
+//!
+//! let dry = db.backfill::<Order>().dry_run().run().await?;
+//! assert_eq!(dry.counts.rewritten, 10); // would be rewritten
+//!
+//! let report = db
+//!     .backfill::<Order>()
+//!     .segments(2)
+//!     .on_progress(|p| eprintln!("{} of ~{:?} items", p.counts.scanned, p.estimated_total))
+//!     .run()
+//!     .await?;
+//! assert_eq!(report.counts.rewritten, 10);
+//! assert_eq!(Order::by_customer("ana").all(&db).await?.len(), 10);
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
+
+mod checkpoint;
+mod plan;
+
+use std::future::Future;
+use std::marker::PhantomData;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+
+pub use checkpoint::{Checkpoint, Counts};
+
+use crate::batch::BatchPolicy;
+use crate::db::Db;
+use crate::entity::{Entity, Table};
+use crate::error::Error;
+use crate::exec::Executor;
+use crate::expr::Condition;
+use crate::key::PrimaryKey;
+use crate::request::{ScanRequest, ScanSegment};
+use crate::value::{AttributeValue, Item};
+use plan::Plan;
+
+/// Segments a backfill scans in parallel unless told otherwise.
+const DEFAULT_SEGMENTS: u32 = 4;
+/// Times an item is read again and its rewrite redone after concurrent
+/// writes, before it is reported.
+const DEFAULT_CONFLICT_RETRIES: u32 = 8;
+
+/// A progress report, sent after every page of every segment and once at
+/// the end.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    /// Counts so far (including those of the runs this one resumed).
+    pub counts: Counts,
+    /// Segments read to the end, of [`Progress::segments`].
+    pub segments_done: u32,
+    /// Segments of the parallel scan.
+    pub segments: u32,
+    /// Time this run has taken.
+    pub elapsed: Duration,
+    /// Items scanned per second in this run.
+    pub rate: f64,
+    /// The items the table holds, as the executor estimates them
+    /// ([`Executor::estimated_item_count`]) or as
+    /// [`Backfill::expected_items`] said.
+    pub estimated_total: Option<u64>,
+    /// Estimated time left, from the rate and the estimated total.
+    pub eta: Option<Duration>,
+    /// Where to resume from.
+    pub checkpoint: Checkpoint,
+    /// Whether the backfill is complete.
+    pub done: bool,
+}
+
+impl Progress {
+    /// The part done, from 0 to 1, when the total is known.
+    pub fn fraction(&self) -> Option<f64> {
+        if self.done {
+            return Some(1.0);
+        }
+        let total = self.estimated_total.filter(|t| *t > 0)?;
+        Some((self.counts.scanned as f64 / total as f64).min(1.0))
+    }
+}
+
+/// An item a backfill could not rewrite, with the reason.
+#[derive(Debug)]
+pub struct Failure {
+    /// The key it is stored under.
+    pub key: PrimaryKey,
+    /// Why: it does not decode ([`Error::Decode`], including a key that no
+    /// longer matches its template), it fails a validation, it kept
+    /// changing ([`Error::ConditionFailed`]), or DynamoDB refused the
+    /// rewrite.
+    pub error: Error,
+}
+
+/// What a backfill did.
+#[derive(Debug)]
+pub struct BackfillReport {
+    /// Counts, including those of the runs this one resumed.
+    pub counts: Counts,
+    /// The counts the checkpoint it resumed from carried.
+    pub resumed: Counts,
+    /// Time this run took.
+    pub elapsed: Duration,
+    /// Whether nothing was written (a dry run).
+    pub dry_run: bool,
+    /// The items not rewritten, with why (this run's).
+    pub failures: Vec<Failure>,
+    /// The final checkpoint (every segment done).
+    pub checkpoint: Checkpoint,
+}
+
+impl BackfillReport {
+    /// Items scanned per second in this run.
+    pub fn rate(&self) -> f64 {
+        let scanned = self.counts.scanned - self.resumed.scanned;
+        scanned as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+type ProgressFn<'a> = Box<dyn Fn(&Progress) + Send + Sync + 'a>;
+
+/// A backfill of entity `T`, built by [`Db::backfill`]; nothing is read
+/// until [`Backfill::run`].
+#[must_use = "a backfill does nothing until it is run"]
+pub struct Backfill<'a, T, E> {
+    db: &'a Db<E>,
+    segments: Option<u32>,
+    page_size: Option<u32>,
+    dry_run: bool,
+    resume: Option<Checkpoint>,
+    policy: BatchPolicy,
+    conflict_retries: u32,
+    expected: Option<u64>,
+    progress: Option<ProgressFn<'a>>,
+    _entity: PhantomData<fn() -> T>,
+}
+
+impl<E: Executor> Db<E> {
+    /// A backfill of entity `T`: rewrites its stored items whose key
+    /// attributes (or schema version) differ from what the entity writes
+    /// now. See [`crate::backfill`]. It reads the whole table (a Scan,
+    /// which consumes read capacity for every item of every type) and
+    /// writes one UpdateItem per item that differs.
+    pub fn backfill<T: Entity>(&self) -> Backfill<'_, T, E> {
+        Backfill {
+            db: self,
+            segments: None,
+            page_size: None,
+            dry_run: false,
+            resume: None,
+            policy: BatchPolicy {
+                concurrency: 8,
+                ..BatchPolicy::default()
+            },
+            conflict_retries: DEFAULT_CONFLICT_RETRIES,
+            expected: None,
+            progress: None,
+            _entity: PhantomData,
+        }
+    }
+}
+
+/// The state the segments share.
+struct Shared {
+    checkpoint: Checkpoint,
+    failures: Vec<Failure>,
+}
+
+impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
+    /// Scan segments read at once (default 4; DynamoDB allows up to
+    /// 1,000,000). More segments go faster on a large table, each taking
+    /// its share of the table's throughput.
+    pub fn segments(mut self, n: u32) -> Self {
+        self.segments = Some(n);
+        self
+    }
+
+    /// At most `n` items evaluated per Scan page (`Limit`); by default a
+    /// page is 1 MB. Smaller pages give more frequent progress reports and
+    /// checkpoints.
+    pub fn page_size(mut self, n: u32) -> Self {
+        self.page_size = Some(n);
+        self
+    }
+
+    /// Counts what would be rewritten, writing nothing.
+    pub fn dry_run(mut self) -> Self {
+        self.dry_run = true;
+        self
+    }
+
+    /// Goes on from a checkpoint of an earlier run (of the same entity):
+    /// segments it finished are not read again, the others resume after
+    /// their last page. The scan keeps the checkpoint's segment count.
+    pub fn resume_from(mut self, checkpoint: Checkpoint) -> Self {
+        self.resume = Some(checkpoint);
+        self
+    }
+
+    /// How throttled requests are retried (attempts, backoff) and how many
+    /// rewrites each segment keeps in flight (`concurrency`, default 8).
+    pub fn policy(mut self, policy: BatchPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// How many times an item that keeps changing under the backfill is
+    /// read again before it is reported as a failure (default 8).
+    pub fn conflict_retries(mut self, n: u32) -> Self {
+        self.conflict_retries = n;
+        self
+    }
+
+    /// The number of items the table holds, for the time estimate, instead
+    /// of the executor's estimate (DescribeTable's `ItemCount`, refreshed
+    /// by DynamoDB about every six hours).
+    pub fn expected_items(mut self, n: u64) -> Self {
+        self.expected = Some(n);
+        self
+    }
+
+    /// Calls `f` with a [`Progress`] after every page of every segment and
+    /// at the end.
+    pub fn on_progress(mut self, f: impl Fn(&Progress) + Send + Sync + 'a) -> Self {
+        self.progress = Some(Box::new(f));
+        self
+    }
+
+    /// Runs the backfill to the end. An error that ends it (a request that
+    /// fails other than by a condition, throttling past the policy's
+    /// attempts) is returned; the last checkpoint reported resumes it.
+    /// Items that cannot be rewritten do not end it: they are counted and
+    /// listed in the report's failures.
+    pub async fn run(self) -> Result<BackfillReport, Error> {
+        let segments = match (&self.resume, self.segments) {
+            (Some(c), Some(n)) if c.total_segments() != n => {
+                return Err(Error::InvalidRequest(format!(
+                    "the checkpoint has {} segments, not {n}",
+                    c.total_segments()
+                )));
+            }
+            (Some(c), _) => c.total_segments(),
+            (None, n) => n.unwrap_or(DEFAULT_SEGMENTS),
+        };
+        if !(1..=1_000_000).contains(&segments) {
+            return Err(Error::InvalidRequest(format!(
+                "a scan has 1 to 1000000 segments, not {segments}"
+            )));
+        }
+        let checkpoint = match self.resume.clone() {
+            Some(c) if c.entity() != T::ENTITY_TYPE => {
+                return Err(Error::InvalidRequest(format!(
+                    "the checkpoint is of a backfill of `{}`, not `{}`",
+                    c.entity(),
+                    T::ENTITY_TYPE
+                )));
+            }
+            Some(c) => c,
+            None => Checkpoint::new(T::ENTITY_TYPE, segments),
+        };
+        let resumed = checkpoint.counts();
+        let estimated_total = match self.expected {
+            Some(n) => Some(n),
+            // Only for the estimate: a failure here ends nothing.
+            None => self
+                .db
+                .executor()
+                .estimated_item_count(self.db.table_name())
+                .await
+                .ok()
+                .flatten(),
+        };
+        let started = Instant::now();
+        let shared = Mutex::new(Shared {
+            checkpoint,
+            failures: Vec::new(),
+        });
+        let run = Run {
+            backfill: &self,
+            shared: &shared,
+            started,
+            resumed,
+            estimated_total,
+        };
+        let pending: Vec<u32> = (0..segments)
+            .filter(|s| !run.lock().checkpoint.is_segment_done(*s))
+            .collect();
+        futures::future::try_join_all(pending.into_iter().map(|s| run.segment(s, segments)))
+            .await?;
+        let progress = run.progress(true);
+        if let Some(f) = &self.progress {
+            f(&progress);
+        }
+        let Shared {
+            checkpoint,
+            failures,
+        } = shared
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(BackfillReport {
+            counts: checkpoint.counts(),
+            resumed,
+            elapsed: started.elapsed(),
+            dry_run: self.dry_run,
+            failures,
+            checkpoint,
+        })
+    }
+}
+
+fn is_validation(e: &Error) -> bool {
+    matches!(e, Error::Service { message, .. } if message.contains("ValidationException"))
+}
+
+/// What happened to one item.
+enum Outcome {
+    Unchanged,
+    Rewritten,
+    Vanished,
+    Failed(Failure),
+}
+
+/// One run of a backfill.
+struct Run<'r, 'a, T, E> {
+    backfill: &'r Backfill<'a, T, E>,
+    shared: &'r Mutex<Shared>,
+    started: Instant,
+    resumed: Counts,
+    estimated_total: Option<u64>,
+}
+
+impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn progress(&self, done: bool) -> Progress {
+        let shared = self.lock();
+        let counts = shared.checkpoint.counts();
+        let elapsed = self.started.elapsed();
+        let scanned = counts.scanned - self.resumed.scanned;
+        let rate = scanned as f64 / elapsed.as_secs_f64().max(1e-9);
+        let eta = self.estimated_total.and_then(|total| {
+            let left = total.saturating_sub(counts.scanned);
+            (rate > 0.0).then(|| Duration::from_secs_f64(left as f64 / rate))
+        });
+        Progress {
+            counts,
+            segments_done: shared.checkpoint.segments_done(),
+            segments: shared.checkpoint.total_segments(),
+            elapsed,
+            rate,
+            estimated_total: self.estimated_total,
+            eta: if done { Some(Duration::ZERO) } else { eta },
+            checkpoint: shared.checkpoint.clone(),
+            done,
+        }
+    }
+
+    /// Sends a request again while DynamoDB throttles it, with backoff.
+    async fn throttled<R, F, Fut>(&self, mut send: F) -> Result<R, Error>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<R, Error>>,
+    {
+        let policy = &self.backfill.policy;
+        let mut attempt = 1;
+        loop {
+            match send().await {
+                Err(e) if e.is_throttling() && attempt < policy.attempts() => {
+                    self.lock().checkpoint.counts_mut().throttled += 1;
+                    tokio::time::sleep(policy.delay(attempt)).await;
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Reads segment `segment` of `total` to its end, page by page.
+    async fn segment(&self, segment: u32, total: u32) -> Result<(), Error> {
+        let db = self.backfill.db;
+        let mut start = self.lock().checkpoint.start(segment)?;
+        let filter = Condition::eq(
+            <T::Table as Table>::ENTITY_TYPE,
+            AttributeValue::S(T::ENTITY_TYPE.to_owned()),
+        );
+        loop {
+            let req = ScanRequest {
+                table: db.table_name().to_owned(),
+                index: None,
+                filter: Some(filter.clone()),
+                limit: self
+                    .backfill
+                    .page_size
+                    .map(|n| i32::try_from(n).unwrap_or(i32::MAX)),
+                consistent: false,
+                start: start.take(),
+                segment: Some(ScanSegment {
+                    segment,
+                    total_segments: total,
+                }),
+            };
+            let page = self.throttled(|| db.executor().scan(req.clone())).await?;
+            let matched = page.items.len() as u64;
+            let scanned = page.scanned.map_or(matched, |n| n as u64);
+            let outcomes: Vec<Result<Outcome, Error>> = futures::stream::iter(page.items)
+                .map(|item| self.item(item))
+                .buffer_unordered(self.backfill.policy.concurrency())
+                .collect()
+                .await;
+            {
+                let mut shared = self.lock();
+                let counts = shared.checkpoint.counts_mut();
+                counts.scanned += scanned;
+                counts.matched += matched;
+                let mut failures = Vec::new();
+                for outcome in outcomes {
+                    match outcome? {
+                        Outcome::Unchanged => counts.unchanged += 1,
+                        Outcome::Rewritten => counts.rewritten += 1,
+                        Outcome::Vanished => counts.vanished += 1,
+                        Outcome::Failed(f) => {
+                            counts.failed += 1;
+                            failures.push(f);
+                        }
+                    }
+                }
+                shared.failures.extend(failures);
+                shared.checkpoint.advance(segment, page.last_key.as_ref())?;
+            }
+            if let Some(f) = &self.backfill.progress {
+                f(&self.progress(false));
+            }
+            match page.last_key {
+                Some(k) => start = Some(k),
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// Rewrites one item if its keys differ, reading it again (from the
+    /// failed condition's return value) whenever a concurrent write got
+    /// there first.
+    async fn item(&self, mut stored: Item) -> Result<Outcome, Error> {
+        let db = self.backfill.db;
+        let key = plan::stored_key::<T::Table>(&stored);
+        let fail = |error| {
+            Ok(Outcome::Failed(Failure {
+                key: key.clone(),
+                error,
+            }))
+        };
+        for _ in 0..=self.backfill.conflict_retries {
+            let update = match plan::plan::<T>(db.table_name(), &stored) {
+                Ok(Plan::Unchanged) => return Ok(Outcome::Unchanged),
+                Ok(Plan::Gone) => return Ok(Outcome::Vanished),
+                Ok(Plan::Rewrite(update)) => *update,
+                Err(e) => return fail(e),
+            };
+            if self.backfill.dry_run {
+                return Ok(Outcome::Rewritten);
+            }
+            match self
+                .throttled(|| db.executor().update_item(update.clone()))
+                .await
+            {
+                Ok(_) => return Ok(Outcome::Rewritten),
+                Err(Error::ConditionFailed { item }) => {
+                    self.lock().checkpoint.counts_mut().conflicts += 1;
+                    match item {
+                        Some(current) => stored = *current,
+                        // Deleted since it was read.
+                        None => return Ok(Outcome::Vanished),
+                    }
+                }
+                // DynamoDB refused this rewrite (an item grown past
+                // 400 KB, an expression over its limits): this item's
+                // failure. Anything else (throttling past the policy, the
+                // service unreachable) ends the run before the page is
+                // checkpointed, so a resumed run redoes it.
+                Err(e @ Error::Service { .. }) if is_validation(&e) => return fail(e),
+                Err(e) => return Err(e),
+            }
+        }
+        fail(Error::ConditionFailed { item: None })
+    }
+}

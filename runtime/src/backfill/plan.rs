@@ -1,0 +1,157 @@
+//! What a backfill writes for one stored item: nothing when its key
+//! attributes (and schema version) are what the entity writes today,
+//! otherwise one UpdateItem that sets exactly the attributes that differ,
+//! conditioned on the item being as it was read.
+
+use crate::entity::{Entity, Table};
+use crate::error::Error;
+use crate::expr::Condition;
+use crate::key::PrimaryKey;
+use crate::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
+use crate::value::{AttributeValue, Item};
+
+/// What to do with one item.
+pub(crate) enum Plan {
+    /// Its keys match: nothing to write.
+    Unchanged,
+    /// It is no longer an item of the entity (deleted, or replaced by
+    /// another entity type).
+    Gone,
+    /// This update rewrites it.
+    Rewrite(Box<UpdateItem>),
+}
+
+/// The attributes a key template writes: the table's and every index's
+/// key attributes (the table's own key attributes are never rewritten:
+/// they are the item's identity).
+fn index_key_attributes<T: Table>() -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for g in T::GLOBAL_INDEXES {
+        out.push(g.pk);
+        out.extend(g.sk);
+    }
+    for l in T::LOCAL_INDEXES {
+        out.push(l.sk);
+    }
+    out
+}
+
+/// The schema version stored with an item (items written before the
+/// entity declared versions have none: version 1).
+pub(crate) fn stored_version(item: &Item, attribute: &str) -> Option<u64> {
+    match item.get(attribute) {
+        None => Some(1),
+        Some(AttributeValue::N(n)) => n.parse().ok(),
+        Some(_) => None,
+    }
+}
+
+/// A condition that holds when all of `parts` hold, as a balanced tree so
+/// that long lists do not nest deeply.
+fn all(mut parts: Vec<Condition>) -> Option<Condition> {
+    while parts.len() > 1 {
+        let mut next = Vec::with_capacity(parts.len().div_ceil(2));
+        let mut it = parts.into_iter();
+        while let Some(a) = it.next() {
+            next.push(match it.next() {
+                Some(b) => a.and(b),
+                None => a,
+            });
+        }
+        parts = next;
+    }
+    parts.pop()
+}
+
+/// The plan for `stored`, read from `table`; an error when it cannot be
+/// rewritten (it does not decode, or its key fields no longer build the
+/// key it is stored under).
+pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error> {
+    let tb = <T::Table as Table>::ENTITY_TYPE;
+    if crate::query::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
+        return Ok(Plan::Gone);
+    }
+    let entity = T::from_item(stored.clone())?;
+    let rebuilt = entity.to_item()?;
+    let pk = <T::Table as Table>::PK;
+    let sk = <T::Table as Table>::SK;
+    let identity = |a: &str| a == pk || Some(a) == sk;
+
+    // A full rewrite when the stored schema version is not the current
+    // one: the migrated item replaces every attribute of the old shape.
+    let schema = T::SCHEMA;
+    let reshape =
+        schema.is_some_and(|s| stored_version(stored, s.attribute) != Some(u64::from(s.current)));
+    let mut compared: Vec<&str> = if reshape {
+        let mut names: Vec<&str> = rebuilt.keys().map(String::as_str).collect();
+        names.extend(stored.keys().map(String::as_str));
+        names
+    } else {
+        let mut names = index_key_attributes::<T::Table>();
+        names.extend(schema.map(|s| s.attribute));
+        names
+    };
+    compared.sort_unstable();
+    compared.dedup();
+    let mut actions = Vec::new();
+    for name in compared.into_iter().filter(|n| !identity(n)) {
+        match (stored.get(name), rebuilt.get(name)) {
+            (old, Some(new)) if old != Some(new) => actions.push(UpdateAction::Set(
+                name.to_owned(),
+                SetValue::Value(new.clone()),
+            )),
+            (Some(_), None) => actions.push(UpdateAction::Remove(name.to_owned())),
+            _ => {}
+        }
+    }
+    if actions.is_empty() {
+        return Ok(Plan::Unchanged);
+    }
+
+    // The rewrite applies only to the item as it was read: the same entity
+    // type, every data attribute equal, and every declared attribute that
+    // was absent still absent. Any concurrent write of a field fails it;
+    // the backfill then reads the item again.
+    let derived = index_key_attributes::<T::Table>();
+    let mut parts = vec![Condition::Exists(pk.to_owned())];
+    let mut names: Vec<&String> = stored.keys().collect();
+    names.sort_unstable();
+    for name in names {
+        if identity(name) || derived.contains(&name.as_str()) {
+            continue;
+        }
+        parts.push(Condition::eq(name.clone(), stored[name].clone()));
+    }
+    let declared = T::SHAPE
+        .attributes
+        .iter()
+        .copied()
+        .chain(T::SCHEMA.map(|s| s.attribute));
+    for name in declared {
+        if !stored.contains_key(name) {
+            parts.push(Condition::NotExists(name.to_owned()));
+        }
+    }
+    let key = T::primary_key(&entity)?;
+    Ok(Plan::Rewrite(Box::new(UpdateItem {
+        table: table.to_owned(),
+        key: crate::db::key_item::<T::Table>(&key),
+        actions,
+        condition: all(parts),
+        return_values: ReturnValues::None,
+        return_on_condition_failure: true,
+    })))
+}
+
+/// The primary key an item is stored under, for reports.
+pub(crate) fn stored_key<T: Table>(item: &Item) -> PrimaryKey {
+    let s = |a: &str| match item.get(a) {
+        Some(AttributeValue::S(s)) => s.clone(),
+        Some(other) => format!("{other:?}"),
+        None => String::new(),
+    };
+    PrimaryKey {
+        pk: s(T::PK),
+        sk: T::SK.map(s),
+    }
+}

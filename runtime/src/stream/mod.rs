@@ -1,0 +1,435 @@
+//! Typed stream records: the changes a table's DynamoDB stream reports,
+//! decoded into the entities (or `#[derive(Collection)]` enums) they are
+//! changes of.
+//!
+//! A table declares its stream with `#[table(stream = new_and_old_images)]`
+//! (or `keys_only`, `new_image`, `old_image`): CreateTable enables it with
+//! that view, [`Db::verify`](crate::Db) reports a table whose stream
+//! differs, and the embedded backend keeps the same records in a change
+//! feed ([`Embedded::change_feed`](crate::Embedded::change_feed)).
+//!
+//! Records come from three places, all turned into one [`StreamRecord`]:
+//! a Lambda function's DynamoDB event (feature `lambda`, the
+//! `aws_lambda_events` types), the DynamoDB Streams API (feature
+//! `streams`, `aws-sdk-dynamodbstreams`, with a small [`StreamReader`]
+//! for tests and tools), and the embedded change feed. [`changes`] (or
+//! [`StreamRecord::decode`]) then decodes each into a [`Change`]: an
+//! insert, a modification or a removal, with the item's key, the record's
+//! sequence number and approximate time, and the images its view carries,
+//! typed.
+//!
+//! ```
+//! use singletable::stream::{self, Event};
+//! use singletable::{Db, Entity, OtherTypes, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "Shop", stream = new_and_old_images)]
+//! pub struct Shop;
+//!
+//! #[derive(Entity, Debug, PartialEq)]
+//! #[entity(table = Shop, name = "Order")]
+//! #[pk("ORDER#<id>")]
+//! #[sk("DETAILS")]
+//! pub struct Order {
+//!     pub id: String,
+//!     pub total: u32,
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::in_memory::<Shop>("Shop")?;
+//! db.put(&Order { id: "o1".into(), total: 10 }).await?;
+//! db.put(&Order { id: "o1".into(), total: 12 }).await?;
+//!
+//! let feed = db.executor().change_feed("Shop")?;
+//! let changes: Vec<_> = stream::changes::<Order, _>(feed, OtherTypes::Skip)
+//!     .collect::<Result<_, _>>()?;
+//! assert!(matches!(&changes[0].event, Event::Insert { new: Some(o) } if o.total == 10));
+//! assert!(matches!(
+//!     &changes[1].event,
+//!     Event::Modify { old: Some(a), new: Some(b) } if a.total == 10 && b.total == 12
+//! ));
+//! assert_eq!(changes[1].key, Order::key("o1")?);
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! Items of other entity types are skipped with [`OtherTypes::Skip`], or
+//! each reported as an [`Error::Decode`] of kind
+//! [`EntityType`](crate::DecodeErrorKind::EntityType) with
+//! [`OtherTypes::Error`]; a keys-only record carries no entity type, so it
+//! is told apart by its key (see [`Decode::key_matches`]). A malformed
+//! record is an [`Error::Stream`]; in [`changes`], each record gets its own
+//! `Result`, so one bad record loses no other.
+
+use std::time::SystemTime;
+
+pub use crate::entity::StreamView;
+use crate::entity::Table;
+use crate::error::{DecodeError, DecodeErrorKind, Error, StreamError};
+use crate::key::PrimaryKey;
+use crate::query::{Decode, OtherTypes};
+use crate::value::{AttributeValue, Item};
+
+#[cfg(feature = "lambda")]
+pub mod lambda;
+#[cfg(feature = "streams")]
+mod sdk;
+/// The DynamoDB Streams SDK whose records [`StreamReader`] reads (feature
+/// `streams`), for naming its types.
+#[cfg(feature = "streams")]
+pub use aws_sdk_dynamodbstreams;
+#[cfg(feature = "streams")]
+pub use sdk::StreamReader;
+
+/// What a write did to an item (`eventName`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// `INSERT`: the item did not exist.
+    Insert,
+    /// `MODIFY`: the item existed and some attribute changed.
+    Modify,
+    /// `REMOVE`: the item was deleted (by a request or by TTL).
+    Remove,
+}
+
+impl EventKind {
+    /// DynamoDB's name: `INSERT`, `MODIFY` or `REMOVE`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Insert => "INSERT",
+            EventKind::Modify => "MODIFY",
+            EventKind::Remove => "REMOVE",
+        }
+    }
+
+    /// The kind DynamoDB names `name`, `None` for any other text.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "INSERT" => EventKind::Insert,
+            "MODIFY" => EventKind::Modify,
+            "REMOVE" => EventKind::Remove,
+            _ => return None,
+        })
+    }
+}
+
+/// One stream record, whoever delivered it: the item's key attributes,
+/// the images the stream's view carries, the sequence number (increasing
+/// within a shard; the records of one item are in order) and the
+/// approximate time of the write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamRecord {
+    /// `eventID`: unique per record.
+    pub event_id: String,
+    /// `eventName`.
+    pub event: EventKind,
+    /// `Keys`: the item's key attributes.
+    pub keys: Item,
+    /// `NewImage`: the item after the write, when the view carries it.
+    pub new_image: Option<Item>,
+    /// `OldImage`: the item before the write, when the view carries it.
+    pub old_image: Option<Item>,
+    /// `SequenceNumber`: decimal digits, increasing within a shard.
+    pub sequence_number: String,
+    /// `ApproximateCreationDateTime`, when the record has one.
+    pub approximate_creation_time: Option<SystemTime>,
+    /// `StreamViewType`, when the record names it.
+    pub view: Option<StreamView>,
+    /// `SizeBytes`: keys and images as DynamoDB counts item sizes.
+    pub size_bytes: Option<u64>,
+    /// Whether DynamoDB's TTL process deleted the item (`userIdentity`
+    /// `dynamodb.amazonaws.com`), rather than a request.
+    pub by_ttl: bool,
+}
+
+/// A source of stream records: [`StreamRecord`] itself, a Lambda event's
+/// record (feature `lambda`), a DynamoDB Streams API record (feature
+/// `streams`).
+pub trait IntoStreamRecord {
+    /// The record, or why it is malformed ([`Error::Stream`]).
+    fn into_stream_record(self) -> Result<StreamRecord, Error>;
+}
+
+impl IntoStreamRecord for StreamRecord {
+    fn into_stream_record(self) -> Result<StreamRecord, Error> {
+        Ok(self)
+    }
+}
+
+impl IntoStreamRecord for &StreamRecord {
+    fn into_stream_record(self) -> Result<StreamRecord, Error> {
+        Ok(self.clone())
+    }
+}
+
+/// A change of an item of type `T`, decoded from a stream record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change<T> {
+    /// What happened, with the images the stream's view carries.
+    pub event: Event<T>,
+    /// The item's primary key.
+    pub key: PrimaryKey,
+    /// The record's sequence number (decimal digits).
+    pub sequence_number: String,
+    /// When the write happened, approximately (DynamoDB rounds to the
+    /// second, DynamoDB Local to the minute).
+    pub approximate_creation_time: Option<SystemTime>,
+    /// The record's `eventID`.
+    pub event_id: String,
+    /// Whether DynamoDB's TTL process removed the item.
+    pub by_ttl: bool,
+}
+
+/// What a write did, with the images a stream's view carries: `None` where
+/// the view leaves an image out (every image under `KEYS_ONLY`, the old one
+/// under `NEW_IMAGE`, the new one under `OLD_IMAGE`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event<T> {
+    /// The item was created.
+    Insert {
+        /// The item written.
+        new: Option<T>,
+    },
+    /// The item was changed.
+    Modify {
+        /// The item before the write.
+        old: Option<T>,
+        /// The item after the write.
+        new: Option<T>,
+    },
+    /// The item was deleted.
+    Remove {
+        /// The item deleted.
+        old: Option<T>,
+    },
+}
+
+impl<T> Event<T> {
+    /// Insert, modify or remove.
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Event::Insert { .. } => EventKind::Insert,
+            Event::Modify { .. } => EventKind::Modify,
+            Event::Remove { .. } => EventKind::Remove,
+        }
+    }
+
+    /// The item after the write, if the view carries it.
+    pub fn new_image(&self) -> Option<&T> {
+        match self {
+            Event::Insert { new } | Event::Modify { new, .. } => new.as_ref(),
+            Event::Remove { .. } => None,
+        }
+    }
+
+    /// The item before the write, if the view carries it.
+    pub fn old_image(&self) -> Option<&T> {
+        match self {
+            Event::Modify { old, .. } | Event::Remove { old } => old.as_ref(),
+            Event::Insert { .. } => None,
+        }
+    }
+}
+
+/// Decodes `records` into changes of `T`, one `Result` per record, in
+/// order; records of other entity types are left out under
+/// [`OtherTypes::Skip`] and are errors under [`OtherTypes::Error`].
+pub fn changes<T: Decode, R: IntoStreamRecord>(
+    records: impl IntoIterator<Item = R>,
+    other: OtherTypes,
+) -> impl Iterator<Item = Result<Change<T>, Error>> {
+    records.into_iter().filter_map(move |r| {
+        r.into_stream_record()
+            .and_then(|r| r.decode::<T>(other))
+            .transpose()
+    })
+}
+
+fn stream_error(event_id: &str, reason: StreamError) -> Error {
+    Error::Stream {
+        event_id: (!event_id.is_empty()).then(|| event_id.to_owned()),
+        reason,
+    }
+}
+
+impl StreamRecord {
+    fn fail(&self, reason: StreamError) -> Error {
+        stream_error(&self.event_id, reason)
+    }
+
+    /// Checks that the record is one DynamoDB could write: an `INSERT`
+    /// has no old image and a `REMOVE` no new one; a record that names its
+    /// view carries exactly the images that view gives its event; the
+    /// images' key attributes are the record's keys.
+    pub fn check(&self) -> Result<(), Error> {
+        let event = self.event.as_str();
+        match self.event {
+            EventKind::Insert if self.old_image.is_some() => {
+                return Err(self.fail(StreamError::UnexpectedImage {
+                    event,
+                    image: "OldImage",
+                }));
+            }
+            EventKind::Remove if self.new_image.is_some() => {
+                return Err(self.fail(StreamError::UnexpectedImage {
+                    event,
+                    image: "NewImage",
+                }));
+            }
+            _ => {}
+        }
+        if let Some(view) = self.view {
+            let wants_new = view.has_new_image() && self.event != EventKind::Remove;
+            let wants_old = view.has_old_image() && self.event != EventKind::Insert;
+            for (wants, has, image) in [
+                (wants_new, self.new_image.is_some(), "NewImage"),
+                (wants_old, self.old_image.is_some(), "OldImage"),
+            ] {
+                if wants && !has {
+                    return Err(self.fail(StreamError::MissingImage {
+                        event,
+                        view: view.as_str(),
+                        image,
+                    }));
+                }
+                if has && !wants {
+                    return Err(self.fail(StreamError::UnexpectedImage { event, image }));
+                }
+            }
+        }
+        for image in self.new_image.iter().chain(&self.old_image) {
+            for (name, value) in &self.keys {
+                if image.get(name) != Some(value) {
+                    return Err(self.fail(StreamError::Key(name.clone())));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The item's primary key in table `T`, from `Keys`.
+    pub fn key<T: Table>(&self) -> Result<PrimaryKey, Error> {
+        let get = |attr: &str| match self.keys.get(attr) {
+            Some(AttributeValue::S(s)) if !s.is_empty() => Ok(s.clone()),
+            _ => Err(self.fail(StreamError::Key(attr.to_owned()))),
+        };
+        let pk = get(T::PK)?;
+        let sk = T::SK.map(get).transpose()?;
+        let extra = self.keys.len() - 1 - usize::from(sk.is_some());
+        if extra > 0 {
+            let other = self
+                .keys
+                .keys()
+                .find(|k| *k != T::PK && Some(k.as_str()) != T::SK)
+                .cloned()
+                .unwrap_or_default();
+            return Err(self.fail(StreamError::Key(other)));
+        }
+        Ok(PrimaryKey { pk, sk })
+    }
+
+    /// Decodes the record into a change of `T` (see [`changes`]):
+    /// `Ok(None)` when it is a change of another entity type and `other`
+    /// says to skip those. A record that carries images is of the type its
+    /// images decode to; a keys-only record is of `T` when its key fits
+    /// `T`'s key templates ([`Decode::key_matches`]).
+    pub fn decode<T: Decode>(self, other: OtherTypes) -> Result<Option<Change<T>>, Error> {
+        self.check()?;
+        let key = self.key::<T::Table>()?;
+        let decode = |image: Option<Item>| -> Result<(bool, Option<T>), Error> {
+            match image {
+                None => Ok((false, None)),
+                Some(item) => T::decode(item, other).map(|v| (true, v)),
+            }
+        };
+        let (had_new, new) = decode(self.new_image)?;
+        let (had_old, old) = decode(self.old_image)?;
+        let of_t = if had_new || had_old {
+            new.is_some() || old.is_some()
+        } else {
+            T::key_matches(&key.pk, key.sk.as_deref())
+        };
+        if !of_t {
+            return match other {
+                OtherTypes::Skip => Ok(None),
+                OtherTypes::Error => Err(Error::Decode {
+                    entity: T::cursor_scope(),
+                    source: DecodeError::new(DecodeErrorKind::EntityType {
+                        expected: T::cursor_scope(),
+                        found: format!("an item whose key {key:?} no key template of it builds"),
+                    }),
+                }),
+            };
+        }
+        let event = match self.event {
+            EventKind::Insert => Event::Insert { new },
+            EventKind::Modify => Event::Modify { old, new },
+            EventKind::Remove => Event::Remove { old },
+        };
+        Ok(Some(Change {
+            event,
+            key,
+            sequence_number: self.sequence_number,
+            approximate_creation_time: self.approximate_creation_time,
+            event_id: self.event_id,
+            by_ttl: self.by_ttl,
+        }))
+    }
+}
+
+/// The principal DynamoDB's TTL process deletes items as.
+pub(crate) const TTL_PRINCIPAL: &str = "dynamodb.amazonaws.com";
+
+/// Builds a record from the fields every source has, checking what each
+/// source leaves optional.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn record(
+    event_id: Option<String>,
+    event_name: Option<&str>,
+    keys: Option<Item>,
+    new_image: Option<Item>,
+    old_image: Option<Item>,
+    sequence_number: Option<String>,
+    approximate_creation_time: Option<SystemTime>,
+    view: Option<&str>,
+    size_bytes: Option<i64>,
+    by_ttl: bool,
+) -> Result<StreamRecord, Error> {
+    let id = event_id.unwrap_or_default();
+    let fail = |reason| stream_error(&id, reason);
+    let event = match event_name {
+        None | Some("") => return Err(fail(StreamError::Missing("eventName"))),
+        Some(name) => EventKind::from_name(name)
+            .ok_or_else(|| fail(StreamError::UnknownEvent(name.to_owned())))?,
+    };
+    let keys = keys
+        .filter(|k| !k.is_empty())
+        .ok_or_else(|| fail(StreamError::Missing("Keys")))?;
+    let sequence_number = sequence_number
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| fail(StreamError::Missing("SequenceNumber")))?;
+    if !sequence_number.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(fail(StreamError::Invalid(format!(
+            "sequence number {sequence_number:?} is not decimal digits"
+        ))));
+    }
+    let view = view
+        .map(|v| {
+            StreamView::from_name(v).ok_or_else(|| fail(StreamError::UnknownView(v.to_owned())))
+        })
+        .transpose()?;
+    let record = StreamRecord {
+        event_id: id.clone(),
+        event,
+        keys,
+        new_image: new_image.filter(|i| !i.is_empty()),
+        old_image: old_image.filter(|i| !i.is_empty()),
+        sequence_number,
+        approximate_creation_time,
+        view,
+        size_bytes: size_bytes.and_then(|s| u64::try_from(s).ok()),
+        by_ttl,
+    };
+    record.check()?;
+    Ok(record)
+}

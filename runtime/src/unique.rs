@@ -1,0 +1,344 @@
+//! Unique values: the marker items that `#[attr(unique)]` fields keep.
+//!
+//! For every value of a unique field, the table holds one marker item
+//! beside the entity item that has the value:
+//!
+//! | attribute | value |
+//! |---|---|
+//! | partition key (`PK`) | `UNIQUE#<entity>#<attribute>#<value>` |
+//! | sort key (`SK`), if the table has one | `UNIQUE` |
+//! | entity type (`entityType`) | `singletable.unique` |
+//! | `ownerPk` / `ownerSk` | the primary key of the item that holds the value |
+//!
+//! `<entity>` is the entity type, `<attribute>` the field's stored name,
+//! each escaped like a key part (`#` → `%23`, `%` → `%25`); `<value>` is
+//! the value written by the key codec (strings escaped, integers
+//! zero-padded). The partition key is therefore injective: two different
+//! values, fields or entities never share a marker. Markers carry no index
+//! key attribute, so they appear in no index; their entity type is no
+//! entity's, and `#[table(entities(...))]` refuses an entity whose primary
+//! key could be a marker's, so no entity query or collection reads them.
+//!
+//! Creating an item writes its markers in the same TransactWriteItems,
+//! each conditioned on not existing yet (or belonging to the same item); a
+//! marker that another item owns cancels the transaction, reported as
+//! [`Error::UniqueViolation`] naming the field. Changing a value deletes
+//! the old marker (conditioned on belonging to the item) and puts the new
+//! one in the same transaction; deleting the item deletes its markers. See
+//! [`Db::create`](crate::Db::create), [`Db::put`](crate::Db::put),
+//! [`Update::knowing`](crate::Update::knowing) and
+//! [`Db::delete`](crate::Db::delete) for what each write needs.
+
+use std::marker::PhantomData;
+
+use crate::entity::{Entity, Table, UniqueField};
+use crate::error::{Error, KeyError};
+use crate::expr::Condition;
+use crate::key::{KeyPart, PrimaryKey, escape_into};
+use crate::request::{DeleteItem, PutItem, TransactWriteOp};
+use crate::value::{Attr, AttributeValue, Item};
+
+/// The entity type of marker items.
+pub const MARKER_TYPE: &str = "singletable.unique";
+/// The literal first segment of every marker's partition key.
+pub const MARKER_PREFIX: &str = "UNIQUE";
+/// The sort key of every marker, in tables with a sort key.
+pub const MARKER_SK: &str = "UNIQUE";
+/// The marker attribute holding the owner's partition key.
+pub const OWNER_PK: &str = "ownerPk";
+/// The marker attribute holding the owner's sort key.
+pub const OWNER_SK: &str = "ownerSk";
+
+/// Types a unique field can have: key parts, and `Option`s of them (`None`
+/// holds no marker).
+///
+/// ```
+/// use singletable::unique::UniqueValue;
+///
+/// assert_eq!("a#b".to_owned().unique_part(), Some(Ok("a%23b".to_owned())));
+/// assert_eq!(7u8.unique_part(), Some(Ok("007".to_owned())));
+/// assert_eq!(None::<String>.unique_part(), None);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a unique value",
+    label = "`#[attr(unique)]` keeps a marker item keyed on this value",
+    note = "unique values are key parts (`String`, `char`, `bool`, integers, `#[derive(StrEnum)]` enums, `uuid::Uuid`, UTC timestamps) or an `Option` of one"
+)]
+pub trait UniqueValue {
+    /// The value as a key part; `None` when it holds no marker.
+    fn unique_part(&self) -> Option<Result<String, KeyError>>;
+}
+
+impl<T: KeyPart> UniqueValue for T {
+    fn unique_part(&self) -> Option<Result<String, KeyError>> {
+        let mut out = String::new();
+        Some(self.write_key_part(&mut out).map(|()| out))
+    }
+}
+
+impl<T: KeyPart> UniqueValue for Option<T> {
+    fn unique_part(&self) -> Option<Result<String, KeyError>> {
+        self.as_ref().and_then(UniqueValue::unique_part)
+    }
+}
+
+/// The probe generated code reads a unique value through (like
+/// [`crate::key::WritePart`]): for a type that is not a [`UniqueValue`],
+/// the derive's assertion reports the error once and method resolution
+/// falls back to [`UniquePartFallback`].
+#[doc(hidden)]
+pub struct UniquePart<T>(PhantomData<T>);
+
+impl<T> UniquePart<T> {
+    /// The probe for `T`.
+    pub const NEW: Self = Self(PhantomData);
+}
+
+impl<T: UniqueValue + Attr> UniquePart<T> {
+    /// The key part of a stored value of `T`.
+    pub fn part(
+        &self,
+        value: &AttributeValue,
+        entity: &'static str,
+        field: &'static str,
+        attribute: &str,
+    ) -> Result<Option<String>, Error> {
+        if matches!(value, AttributeValue::Null(_)) {
+            return Ok(None);
+        }
+        let v = T::from_attr(value.clone()).map_err(|e| Error::Decode {
+            entity,
+            source: e.at(attribute),
+        })?;
+        v.unique_part()
+            .transpose()
+            .map_err(|reason| Error::KeyValue {
+                entity,
+                field,
+                reason,
+            })
+    }
+}
+
+/// Chosen only for a type that is not a unique value, whose derive already
+/// failed.
+#[doc(hidden)]
+pub trait UniquePartFallback {
+    /// Never runs: the crate that would call it does not compile.
+    fn part(
+        &self,
+        _: &AttributeValue,
+        _: &'static str,
+        _: &'static str,
+        _: &str,
+    ) -> Result<Option<String>, Error> {
+        unreachable!("the derive rejected this unique value type")
+    }
+}
+
+impl<T> UniquePartFallback for UniquePart<T> {}
+
+/// Asserts at compile time that a field type can be a unique value.
+#[doc(hidden)]
+pub const fn assert_unique<T: UniqueValue>() {}
+
+/// The marker key of `part` (a value of `field` of entity `E`).
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App, rename_all = "camelCase")]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// struct User {
+///     id: String,
+///     #[attr(unique)]
+///     email: String,
+/// }
+///
+/// let email = &<User as Entity>::UNIQUE[0];
+/// let key = singletable::unique::marker_key::<User>(email, "ana@example.com").unwrap();
+/// assert_eq!(key.pk, "UNIQUE#User#email#ana@example.com");
+/// assert_eq!(key.sk.as_deref(), Some("UNIQUE"));
+/// ```
+///
+/// `part` is the value as the key codec writes it (`a%23b` for the string
+/// `a#b`): this function takes it as it is.
+pub fn marker_key<E: Entity>(field: &UniqueField, part: &str) -> Result<PrimaryKey, Error> {
+    let mut pk = String::with_capacity(MARKER_PREFIX.len() + part.len() + 32);
+    pk.push_str(MARKER_PREFIX);
+    pk.push('#');
+    let escape = |value: &str, out: &mut String| {
+        escape_into(value, out).map_err(|reason| Error::KeyValue {
+            entity: E::ENTITY_TYPE,
+            field: field.field,
+            reason,
+        })
+    };
+    escape(E::ENTITY_TYPE, &mut pk)?;
+    pk.push('#');
+    escape(field.attribute, &mut pk)?;
+    pk.push('#');
+    pk.push_str(part);
+    crate::key::check_len(
+        E::ENTITY_TYPE,
+        <E::Table as Table>::PK,
+        &pk,
+        crate::key::MAX_PARTITION_KEY_BYTES,
+    )?;
+    Ok(PrimaryKey {
+        pk,
+        sk: <E::Table as Table>::SK.map(|_| MARKER_SK.to_owned()),
+    })
+}
+
+/// One marker write of a transaction.
+#[derive(Debug, Clone)]
+pub(crate) struct MarkerOp {
+    /// The marker's key.
+    pub key: PrimaryKey,
+    /// The operation.
+    pub op: TransactWriteOp,
+    /// The entity and field whose value it is.
+    pub entity: &'static str,
+    /// The Rust field name.
+    pub field: &'static str,
+    /// Whether it claims the value (a put) rather than releasing one.
+    pub claims: bool,
+}
+
+/// The key attributes of marker `key`.
+fn key_item<T: Table>(key: &PrimaryKey) -> Item {
+    let mut item = Item::with_capacity(2);
+    item.insert(T::PK.to_owned(), AttributeValue::S(key.pk.clone()));
+    if let (Some(attr), Some(sk)) = (T::SK, &key.sk) {
+        item.insert(attr.to_owned(), AttributeValue::S(sk.clone()));
+    }
+    item
+}
+
+/// `ownerPk = :pk (AND ownerSk = :sk)`: the marker belongs to `owner`.
+fn owned_by(owner: &PrimaryKey) -> Condition {
+    let pk = Condition::eq(OWNER_PK, AttributeValue::S(owner.pk.clone()));
+    match &owner.sk {
+        Some(sk) => pk.and(Condition::eq(OWNER_SK, AttributeValue::S(sk.clone()))),
+        None => pk,
+    }
+}
+
+/// Puts the marker of `part`, only where no item or the owner's marker is.
+pub(crate) fn claim<E: Entity>(
+    table: &str,
+    field: &'static UniqueField,
+    part: &str,
+    owner: &PrimaryKey,
+) -> Result<MarkerOp, Error> {
+    let key = marker_key::<E>(field, part)?;
+    let mut item = key_item::<E::Table>(&key);
+    item.insert(
+        <E::Table as Table>::ENTITY_TYPE.to_owned(),
+        AttributeValue::S(MARKER_TYPE.to_owned()),
+    );
+    item.insert(OWNER_PK.to_owned(), AttributeValue::S(owner.pk.clone()));
+    if let Some(sk) = &owner.sk {
+        item.insert(OWNER_SK.to_owned(), AttributeValue::S(sk.clone()));
+    }
+    let condition = Condition::NotExists(<E::Table as Table>::PK.to_owned()).or(owned_by(owner));
+    Ok(MarkerOp {
+        key,
+        op: TransactWriteOp::Put(PutItem {
+            table: table.to_owned(),
+            item,
+            condition: Some(condition),
+            return_old: false,
+            return_on_condition_failure: false,
+        }),
+        entity: E::ENTITY_TYPE,
+        field: field.field,
+        claims: true,
+    })
+}
+
+/// Deletes the marker of `part` if it belongs to `owner` (or is gone).
+pub(crate) fn release<E: Entity>(
+    table: &str,
+    field: &'static UniqueField,
+    part: &str,
+    owner: &PrimaryKey,
+) -> Result<MarkerOp, Error> {
+    let key = marker_key::<E>(field, part)?;
+    let condition = Condition::NotExists(<E::Table as Table>::PK.to_owned()).or(owned_by(owner));
+    Ok(MarkerOp {
+        op: TransactWriteOp::Delete(DeleteItem {
+            table: table.to_owned(),
+            key: key_item::<E::Table>(&key),
+            condition: Some(condition),
+            return_old: false,
+            return_on_condition_failure: false,
+        }),
+        key,
+        entity: E::ENTITY_TYPE,
+        field: field.field,
+        claims: false,
+    })
+}
+
+/// The marker part of `field` in an encoded item (`None`: no marker).
+pub(crate) fn part_in(field: &UniqueField, item: Option<&Item>) -> Result<Option<String>, Error> {
+    match item.and_then(|i| i.get(field.attribute)) {
+        Some(v) => (field.part)(v),
+        None => Ok(None),
+    }
+}
+
+/// The marker writes that take the unique values of `old` (the stored item,
+/// `None` when there is none) to those of `new` (`None`: deleted): release
+/// the values that go, claim the values that stay or come (claiming a value
+/// the owner already holds rewrites its marker, which repairs a missing
+/// one).
+pub(crate) fn moves<E: Entity>(
+    table: &str,
+    owner: &PrimaryKey,
+    old: Option<&Item>,
+    new: Option<&Item>,
+) -> Result<Vec<MarkerOp>, Error> {
+    let mut ops = Vec::new();
+    for field in E::UNIQUE {
+        let before = part_in(field, old)?;
+        let after = match new {
+            Some(_) => part_in(field, new)?,
+            None => None,
+        };
+        if let Some(b) = &before
+            && after.as_ref() != Some(b)
+        {
+            ops.push(release::<E>(table, field, b, owner)?);
+        }
+        if let Some(a) = &after {
+            ops.push(claim::<E>(table, field, a, owner)?);
+        }
+    }
+    Ok(ops)
+}
+
+/// The error of a cancelled transaction whose marker writes start at
+/// position `first_marker`: a claim that failed its condition is the
+/// value's [`Error::UniqueViolation`]. `None` when no claim failed.
+pub(crate) fn violation(
+    reasons: &[crate::error::CancellationReason],
+    markers: &[(usize, &MarkerOp)],
+) -> Option<Error> {
+    markers.iter().find_map(|(index, m)| {
+        let failed = reasons
+            .get(*index)
+            .is_some_and(|r| r.code == "ConditionalCheckFailed");
+        (failed && m.claims).then(|| Error::UniqueViolation {
+            entity: m.entity,
+            field: m.field,
+        })
+    })
+}

@@ -1,0 +1,731 @@
+//! Keys that follow what a write stamps and changes: automatic timestamps
+//! in index keys, updates that rewrite only the key attributes whose fields
+//! they set, and unique values kept by marker items. Each test runs on
+//! DynamoDB Local and on the embedded backend.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, UNIX_EPOCH};
+
+use singletable::clock::Timestamp;
+use singletable::exec::Counting;
+use singletable::request::GetItem;
+use singletable::{AttributeValue, Clock, Db, Entity, Error, Executor, Item, Table};
+
+use crate::support::fresh_db;
+
+#[derive(Table)]
+#[table(name = "Sync", gsi1, gsi2, entities(Ticket, Task, Member))]
+pub struct SyncTable;
+
+/// An issue of a repository, listed by creation and by last activity: both
+/// index sort keys are built from automatic timestamps.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = SyncTable, name = "Ticket", rename_all = "camelCase")]
+#[pk("TICKET#<repo>#<number>")]
+#[sk("TICKET")]
+#[gsi1(pk = "TICKETS#<repo>", sk = "CREATED#<created_at>")]
+#[gsi2(pk = "ACTIVE#<repo>", sk = "UPDATED#<updated_at>")]
+#[access(tickets_by_creation, index = gsi1)]
+#[access(tickets_by_activity, index = gsi2)]
+pub struct Ticket {
+    pub repo: String,
+    pub number: u32,
+    pub title: String,
+    #[attr(created_at)]
+    pub created_at: String,
+    #[attr(updated_at)]
+    pub updated_at: String,
+}
+
+/// A card on a board: its lane's index is keyed on two fields in the
+/// partition key and one in the sort key; open cards are also in a sparse,
+/// write-sharded index by due date.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = SyncTable, name = "Task", rename_all = "camelCase")]
+#[pk("TASK#<id>")]
+#[sk("TASK")]
+#[gsi1(pk = "BOARD#<board>#<lane>", sk = "RANK#<rank>")]
+#[gsi2(pk = "OPEN#<board>", sk = "DUE#<due>", shards = 4, when = open)]
+#[access(lane, index = gsi1)]
+#[access(open_by_due, index = gsi2)]
+pub struct Task {
+    pub id: String,
+    pub board: String,
+    pub lane: String,
+    pub rank: u32,
+    pub due: String,
+    pub open: bool,
+    pub title: String,
+}
+
+/// A member whose email and optional handle are unique.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = SyncTable, name = "Member", rename_all = "camelCase")]
+#[pk("MEMBER#<id>")]
+#[sk("MEMBER")]
+pub struct Member {
+    pub id: String,
+    #[attr(unique)]
+    pub email: String,
+    #[attr(unique)]
+    pub handle: Option<String>,
+    pub name: String,
+}
+
+/// A clock the test moves: epoch seconds in shared state.
+fn test_clock(start: u64) -> (Clock, Arc<AtomicU64>) {
+    let secs = Arc::new(AtomicU64::new(start));
+    let shared = secs.clone();
+    let clock =
+        Clock::from_fn(move || UNIX_EPOCH + Duration::from_secs(shared.load(Ordering::SeqCst)));
+    (clock, secs)
+}
+
+fn at(secs: u64) -> String {
+    String::at(UNIX_EPOCH + Duration::from_secs(secs))
+}
+
+fn key(pk: &str, sk: &str) -> Item {
+    Item::from([
+        ("PK".to_owned(), AttributeValue::S(pk.to_owned())),
+        ("SK".to_owned(), AttributeValue::S(sk.to_owned())),
+    ])
+}
+
+/// The stored item, if any, as any other client reads it.
+async fn stored<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> Option<Item> {
+    db.executor()
+        .get_item(GetItem {
+            table: db.table_name().into(),
+            key: key(pk, sk),
+            consistent: true,
+        })
+        .await
+        .unwrap()
+}
+
+fn s<'a>(item: &'a Item, name: &str) -> Option<&'a str> {
+    item.get(name)
+        .and_then(|v| v.as_s().ok())
+        .map(String::as_str)
+}
+
+/// `db` over a counting executor, its clock set.
+fn counted<E: Executor + Clone>(db: &Db<E>, clock: Clock) -> Db<Counting<E>> {
+    Db::with_executor(Counting::new(db.executor().clone()), db.table_name()).with_clock(clock)
+}
+
+fn ticket(number: u32, title: &str) -> Ticket {
+    Ticket {
+        repo: "core".into(),
+        number,
+        title: title.into(),
+        created_at: String::new(),
+        updated_at: String::new(),
+    }
+}
+
+/// The stored ticket's timestamps, and its index sort keys.
+async fn ticket_times<E: Executor>(db: &Db<E>, number: u32) -> [String; 4] {
+    let item = stored(db, &Ticket::pk("core", number).unwrap(), "TICKET")
+        .await
+        .expect("ticket exists");
+    ["createdAt", "updatedAt", "GSI1SK", "GSI2SK"].map(|a| s(&item, a).unwrap_or("").to_owned())
+}
+
+fn in_sync(created: u64, updated: u64) -> [String; 4] {
+    [
+        at(created),
+        at(updated),
+        format!("CREATED#{}", at(created)),
+        format!("UPDATED#{}", at(updated)),
+    ]
+}
+
+async fn timestamps<E: Executor + Clone>(base: &Db<E>) {
+    let (clock, now) = test_clock(1_800_000_000);
+    let db = counted(base, clock);
+
+    // Create with empty timestamps: both stamped with one reading, keys too.
+    db.create(&ticket(1, "crash")).await.unwrap();
+    assert_eq!(db.executor().count(), 1);
+    assert_eq!(
+        ticket_times(&db, 1).await,
+        in_sync(1_800_000_000, 1_800_000_000)
+    );
+    let found = Ticket::tickets_by_creation("core")
+        .sk_eq(&at(1_800_000_000))
+        .all(&db)
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1, "found by its stored creation time");
+    let read = found.into_iter().next().unwrap();
+    assert_eq!(read.created_at, at(1_800_000_000));
+
+    // A put of the item read keeps its creation time; updatedAt and the
+    // key built from it move.
+    now.store(1_800_000_100, Ordering::SeqCst);
+    db.executor().reset();
+    db.put(&Ticket {
+        title: "crash on start".into(),
+        ..read.clone()
+    })
+    .await
+    .unwrap();
+    assert_eq!(db.executor().count(), 1, "one PutItem");
+    assert_eq!(
+        ticket_times(&db, 1).await,
+        in_sync(1_800_000_000, 1_800_000_100)
+    );
+
+    // A put that does not know the creation time (empty) keeps the stored
+    // one: the first PutItem is refused with the stored item, the second
+    // carries its creation time.
+    now.store(1_800_000_200, Ordering::SeqCst);
+    db.executor().reset();
+    db.put(&ticket(1, "rebuilt from a form")).await.unwrap();
+    assert_eq!(db.executor().count(), 2, "PutItem, refused, then PutItem");
+    assert_eq!(
+        ticket_times(&db, 1).await,
+        in_sync(1_800_000_000, 1_800_000_200)
+    );
+    // A put of a new item with an empty creation time: stamped, one request.
+    db.executor().reset();
+    db.put(&ticket(2, "new")).await.unwrap();
+    assert_eq!(db.executor().count(), 1);
+    assert_eq!(
+        ticket_times(&db, 2).await,
+        in_sync(1_800_000_200, 1_800_000_200)
+    );
+
+    // An update stamps updatedAt and rewrites GSI2SK in the same request;
+    // GSI1SK (creation) stays.
+    now.store(1_800_000_300, Ordering::SeqCst);
+    db.executor().reset();
+    Ticket::update("core", 1)
+        .set(Ticket::fields().title, "fixed".to_owned())
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(db.executor().count(), 1, "one UpdateItem");
+    assert_eq!(
+        ticket_times(&db, 1).await,
+        in_sync(1_800_000_000, 1_800_000_300)
+    );
+    let active = Ticket::tickets_by_activity("core")
+        .sk_eq(&at(1_800_000_300))
+        .all(&db)
+        .await
+        .unwrap();
+    assert_eq!(active.len(), 1, "found by its stored update time");
+    assert_eq!(active[0].title, "fixed");
+    assert_eq!(active[0].updated_at, at(1_800_000_300));
+
+    // Transactions: one reading for every operation; a put with an empty
+    // creation time requires that the stored item has none.
+    now.store(1_800_000_400, Ordering::SeqCst);
+    let err = db
+        .transaction()
+        .put(&ticket(1, "overwrite"))
+        .create(&ticket(3, "third"))
+        .execute()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::TransactionCanceled { reasons } if reasons[0].code == "ConditionalCheckFailed"),
+        "{err:?}"
+    );
+    let current = db
+        .get_consistent::<Ticket>(Ticket::key("core", 1).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    db.transaction()
+        .put(&Ticket {
+            title: "overwritten".into(),
+            ..current
+        })
+        .create(&ticket(3, "third"))
+        .execute()
+        .await
+        .unwrap();
+    assert_eq!(
+        ticket_times(&db, 1).await,
+        in_sync(1_800_000_000, 1_800_000_400)
+    );
+    assert_eq!(
+        ticket_times(&db, 3).await,
+        in_sync(1_800_000_400, 1_800_000_400)
+    );
+
+    // Batch puts cannot condition: an empty creation time is refused, a
+    // known one kept.
+    now.store(1_800_000_500, Ordering::SeqCst);
+    db.executor().reset();
+    let err = db
+        .batch_write()
+        .put(&ticket(2, "lost?"))
+        .execute()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains("created_at")),
+        "{err:?}"
+    );
+    assert_eq!(db.executor().count(), 0, "nothing sent");
+    let two = db
+        .get_consistent::<Ticket>(Ticket::key("core", 2).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    db.batch_write()
+        .put(&Ticket {
+            title: "batched".into(),
+            ..two
+        })
+        .execute()
+        .await
+        .unwrap();
+    assert_eq!(
+        ticket_times(&db, 2).await,
+        in_sync(1_800_000_200, 1_800_000_500)
+    );
+
+    // Upserts: createdAt and the key built from it only when new.
+    now.store(1_800_000_600, Ordering::SeqCst);
+    let f = Ticket::fields();
+    Ticket::update("core", 4)
+        .set(f.title, "upserted".to_owned())
+        .upsert()
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(
+        ticket_times(&db, 4).await,
+        in_sync(1_800_000_600, 1_800_000_600)
+    );
+    now.store(1_800_000_700, Ordering::SeqCst);
+    Ticket::update("core", 4)
+        .set(f.title, "upserted again".to_owned())
+        .upsert()
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(
+        ticket_times(&db, 4).await,
+        in_sync(1_800_000_600, 1_800_000_700)
+    );
+
+    // Every ticket is found in both indexes by its stored times.
+    for n in 1..=4 {
+        let t = db
+            .get_consistent::<Ticket>(Ticket::key("core", n).unwrap())
+            .await
+            .unwrap()
+            .unwrap();
+        let by_creation = Ticket::tickets_by_creation("core")
+            .sk_eq(&t.created_at)
+            .all(&db)
+            .await
+            .unwrap();
+        assert!(by_creation.contains(&t), "ticket {n} by creation");
+        let by_activity = Ticket::tickets_by_activity("core")
+            .sk_eq(&t.updated_at)
+            .all(&db)
+            .await
+            .unwrap();
+        assert!(by_activity.contains(&t), "ticket {n} by activity");
+    }
+}
+
+#[tokio::test]
+async fn timestamps_in_keys_stay_in_sync() {
+    timestamps(&fresh_db::<SyncTable>("stamped-keys").await).await;
+    timestamps(&Db::in_memory::<SyncTable>("Sync").unwrap()).await;
+}
+
+fn task(id: &str, lane: &str, rank: u32, due: &str, open: bool) -> Task {
+    Task {
+        id: id.into(),
+        board: "b".into(),
+        lane: lane.into(),
+        rank,
+        due: due.into(),
+        open,
+        title: format!("task {id}"),
+    }
+}
+
+async fn partial_updates<E: Executor + Clone>(base: &Db<E>) {
+    let db = counted(base, Clock::system());
+    let f = Task::fields();
+    for t in [
+        task("t1", "todo", 3, "2026-03-01", true),
+        task("t2", "todo", 1, "2026-02-01", true),
+        task("t3", "todo", 2, "2026-01-01", false),
+    ] {
+        db.put(&t).await.unwrap();
+    }
+    let ids = |v: Vec<Task>| v.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(Task::lane("b", "todo").all(&db).await.unwrap()),
+        ["t2", "t3", "t1"]
+    );
+
+    // Only GSI1SK depends on `rank`: no field of GSI1PK is needed.
+    db.executor().reset();
+    Task::update("t1")
+        .set(f.rank, 0)
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(db.executor().count(), 1, "one UpdateItem");
+    let raw = stored(&db, "TASK#t1", "TASK").await.unwrap();
+    assert_eq!(
+        s(&raw, "GSI1PK"),
+        Some("BOARD#b#todo"),
+        "partition key untouched"
+    );
+    assert_eq!(s(&raw, "GSI1SK"), Some("RANK#0000000000"));
+    assert_eq!(
+        ids(Task::lane("b", "todo").all(&db).await.unwrap()),
+        ["t1", "t2", "t3"]
+    );
+
+    // GSI1PK needs `board` beside `lane`: refused before sending...
+    db.executor().reset();
+    let err = Task::update("t1")
+        .set(f.lane, "done".to_owned())
+        .execute(&db)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains("`GSI1PK` also needs `board`") && m.contains(".knowing(&item)")),
+        "{err}"
+    );
+    assert_eq!(db.executor().count(), 0);
+    // ...unless the item held supplies it, without sending it as a change.
+    let t1 = db
+        .get_consistent::<Task>(Task::key("t1").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    db.executor().reset();
+    Task::update("t1")
+        .set(f.lane, "done".to_owned())
+        .knowing(&t1)
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(db.executor().count(), 1, "one UpdateItem");
+    assert_eq!(ids(Task::lane("b", "done").all(&db).await.unwrap()), ["t1"]);
+    // A stale held item fails instead of writing a wrong key.
+    let err = Task::update("t1")
+        .set(f.lane, "todo".to_owned())
+        .knowing(&Task {
+            board: "other".into(),
+            ..t1.clone()
+        })
+        .execute(&db)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::ConditionFailed { .. }), "{err:?}");
+    assert_eq!(ids(Task::lane("b", "done").all(&db).await.unwrap()), ["t1"]);
+
+    // The sparse, sharded index: changing its sort key needs to know
+    // whether the item is in it.
+    let err = Task::update("t2")
+        .set(f.due, "2025-12-01".to_owned())
+        .execute(&db)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains("without setting `open`")),
+        "{err}"
+    );
+    let t2 = db
+        .get_consistent::<Task>(Task::key("t2").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let shard_key = s(&stored(&db, "TASK#t2", "TASK").await.unwrap(), "GSI2PK").map(str::to_owned);
+    db.executor().reset();
+    Task::update("t2")
+        .set(f.due, "2025-12-01".to_owned())
+        .knowing(&t2)
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(db.executor().count(), 1, "one UpdateItem");
+    let raw = stored(&db, "TASK#t2", "TASK").await.unwrap();
+    assert_eq!(s(&raw, "GSI2SK"), Some("DUE#2025-12-01"));
+    assert_eq!(
+        s(&raw, "GSI2PK").map(str::to_owned),
+        shard_key,
+        "same shard"
+    );
+    let open = |v: Vec<Task>| v.into_iter().map(|t| (t.id, t.due)).collect::<Vec<_>>();
+    assert_eq!(
+        open(Task::open_by_due("b").all(&db).await.unwrap()),
+        [
+            ("t2".into(), "2025-12-01".into()),
+            ("t1".into(), "2026-03-01".into())
+        ]
+    );
+    // A closed item is not in the index: a change of its sort key field
+    // writes nothing there.
+    let t3 = db
+        .get_consistent::<Task>(Task::key("t3").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    Task::update("t3")
+        .set(f.due, "2025-01-01".to_owned())
+        .knowing(&t3)
+        .execute(&db)
+        .await
+        .unwrap();
+    let raw = stored(&db, "TASK#t3", "TASK").await.unwrap();
+    assert!(
+        !raw.contains_key("GSI2PK") && !raw.contains_key("GSI2SK"),
+        "{raw:?}"
+    );
+    // Opening it writes both attributes, the shard from its primary key.
+    Task::update("t3")
+        .set(f.open, true)
+        .knowing(&Task {
+            due: "2025-01-01".into(),
+            ..t3
+        })
+        .execute(&db)
+        .await
+        .unwrap();
+    let encoded = task("t3", "todo", 2, "2025-01-01", true).to_item().unwrap();
+    let raw = stored(&db, "TASK#t3", "TASK").await.unwrap();
+    assert_eq!(raw.get("GSI2PK"), encoded.get("GSI2PK"));
+    assert_eq!(raw.get("GSI2SK"), encoded.get("GSI2SK"));
+    assert_eq!(
+        open(Task::open_by_due("b").all(&db).await.unwrap()),
+        [
+            ("t3".into(), "2025-01-01".into()),
+            ("t2".into(), "2025-12-01".into()),
+            ("t1".into(), "2026-03-01".into())
+        ]
+    );
+}
+
+#[tokio::test]
+async fn sort_key_only_update_needs_no_partition_fields() {
+    partial_updates(&fresh_db::<SyncTable>("partial-keys").await).await;
+    partial_updates(&Db::in_memory::<SyncTable>("Sync").unwrap()).await;
+}
+
+fn member(id: &str, email: &str) -> Member {
+    Member {
+        id: id.into(),
+        email: email.into(),
+        handle: None,
+        name: format!("member {id}"),
+    }
+}
+
+fn marker(field: &str, value: &str) -> String {
+    format!("UNIQUE#Member#{field}#{value}")
+}
+
+/// The owner of a marker, `None` when there is no marker.
+async fn owner<E: Executor>(db: &Db<E>, field: &str, value: &str) -> Option<String> {
+    let item = stored(db, &marker(field, value), "UNIQUE").await?;
+    assert_eq!(s(&item, "entityType"), Some("singletable.unique"));
+    assert_eq!(s(&item, "ownerSk"), Some("MEMBER"));
+    s(&item, "ownerPk").map(str::to_owned)
+}
+
+async fn unique_values<E: Executor + 'static>(db: Arc<Db<E>>) {
+    // 20 concurrent creates of one value: exactly one succeeds.
+    let tasks: Vec<_> = (0..20)
+        .map(|i| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                db.create(&member(&format!("m{i:02}"), "ana@example.com"))
+                    .await
+            })
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for (i, t) in tasks.into_iter().enumerate() {
+        match t.await.unwrap() {
+            Ok(()) => winners.push(format!("m{i:02}")),
+            Err(Error::UniqueViolation {
+                entity: "Member",
+                field: "email",
+            }) => {}
+            Err(e) => panic!("create {i}: {e:?}"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "{winners:?}");
+    let winner = &winners[0];
+    let members = db.scan_all::<Member>().await.unwrap();
+    assert_eq!(members.len(), 1, "losers wrote nothing: {members:?}");
+    assert_eq!(
+        owner(&*db, "email", "ana@example.com").await,
+        Some(format!("MEMBER#{winner}"))
+    );
+
+    // Changing the value moves the marker: it needs the old value.
+    let current = db
+        .get_consistent::<Member>(Member::key(winner).unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let f = Member::fields();
+    let err = Member::update(winner)
+        .set(f.email, "ana@new.example".to_owned())
+        .execute(&*db)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains(".knowing(&item)")),
+        "{err}"
+    );
+    Member::update(winner)
+        .set(f.email, "ana@new.example".to_owned())
+        .knowing(&current)
+        .execute(&*db)
+        .await
+        .unwrap();
+    assert_eq!(
+        owner(&*db, "email", "ana@example.com").await,
+        None,
+        "old marker gone"
+    );
+    assert_eq!(
+        owner(&*db, "email", "ana@new.example").await,
+        Some(format!("MEMBER#{winner}"))
+    );
+
+    // The old value is free again; the new one is taken.
+    db.create(&member("bea", "ana@example.com")).await.unwrap();
+    assert_eq!(
+        owner(&*db, "email", "ana@example.com").await,
+        Some("MEMBER#bea".into())
+    );
+    let err = db
+        .create(&member("cid", "ana@new.example"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::UniqueViolation { field: "email", .. }),
+        "{err:?}"
+    );
+    assert!(
+        db.get_consistent::<Member>(Member::key("cid").unwrap())
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    // A put moves markers too (it reads the stored item first), and an
+    // optional value holds a marker only when set.
+    db.put(&Member {
+        handle: Some("bea".into()),
+        ..member("bea", "bea@example.com")
+    })
+    .await
+    .unwrap();
+    assert_eq!(owner(&*db, "email", "ana@example.com").await, None);
+    assert_eq!(
+        owner(&*db, "email", "bea@example.com").await,
+        Some("MEMBER#bea".into())
+    );
+    assert_eq!(
+        owner(&*db, "handle", "bea").await,
+        Some("MEMBER#bea".into())
+    );
+    let err = db.put(&member("bea", "ana@new.example")).await.unwrap_err();
+    assert!(
+        matches!(err, Error::UniqueViolation { field: "email", .. }),
+        "{err:?}"
+    );
+    assert_eq!(
+        owner(&*db, "email", "bea@example.com").await,
+        Some("MEMBER#bea".into()),
+        "nothing moved"
+    );
+    // Removing the optional value releases its marker.
+    let bea = db
+        .get_consistent::<Member>(Member::key("bea").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    Member::update("bea")
+        .remove(f.handle)
+        .knowing(&bea)
+        .execute(&*db)
+        .await
+        .unwrap();
+    assert_eq!(owner(&*db, "handle", "bea").await, None);
+
+    // Markers are no entity's items.
+    assert_eq!(db.scan_all::<Member>().await.unwrap().len(), 2);
+
+    // Batches cannot move markers; transactions create them.
+    let err = db
+        .batch_write()
+        .put(&member("dan", "dan@example.com"))
+        .execute()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains("unique field `email`")),
+        "{err}"
+    );
+    let err = db
+        .transaction()
+        .put(&member("dan", "dan@example.com"))
+        .execute()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains("unique field `email`")),
+        "{err}"
+    );
+    let err = db
+        .transaction()
+        .create(&member("dan", "dan@example.com"))
+        .create(&member("eve", "bea@example.com"))
+        .execute()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::UniqueViolation { field: "email", .. }),
+        "{err:?}"
+    );
+    db.transaction()
+        .create(&member("dan", "dan@example.com"))
+        .execute()
+        .await
+        .unwrap();
+    assert_eq!(
+        owner(&*db, "email", "dan@example.com").await,
+        Some("MEMBER#dan".into())
+    );
+
+    // Deleting the item deletes its markers: the value can be reused.
+    db.delete::<Member>(Member::key(winner).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(owner(&*db, "email", "ana@new.example").await, None);
+    db.create(&member("fay", "ana@new.example")).await.unwrap();
+    assert_eq!(
+        owner(&*db, "email", "ana@new.example").await,
+        Some("MEMBER#fay".into())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn unique_value_is_enforced_under_concurrency() {
+    unique_values(Arc::new(fresh_db::<SyncTable>("unique").await)).await;
+    unique_values(Arc::new(Db::in_memory::<SyncTable>("Sync").unwrap())).await;
+}

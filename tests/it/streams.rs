@@ -1,0 +1,632 @@
+//! Typed stream records: the same writes on the embedded backend and on
+//! DynamoDB Local give the same stream records (the embedded change feed
+//! against DynamoDB Local's stream, read through the Streams API), and
+//! those records, delivered by either source or as the JSON a Lambda
+//! function receives, decode into the same typed changes under every view.
+
+use std::time::{Duration, SystemTime};
+
+use serde_json::{Value, json};
+use singletable::embedded::{Embedded, TableSchema};
+use singletable::stream::aws_sdk_dynamodbstreams::types as ddbs;
+use singletable::stream::{self, Change, Event, EventKind, StreamReader, StreamRecord, lambda};
+use singletable::{
+    Collection, Db, DecodeErrorKind, Entity, Error, Executor, Item, OtherTypes, StreamError,
+    StreamView, Table,
+};
+
+use crate::support::{endpoint, unique_table};
+
+macro_rules! view_table {
+    ($name:ident, $view:ident) => {
+        #[derive(Table)]
+        #[table(name = "Feed", stream = $view)]
+        pub struct $name;
+    };
+}
+view_table!(FeedTable, new_and_old_images);
+view_table!(KeysOnlyTable, keys_only);
+view_table!(NewImageTable, new_image);
+view_table!(OldImageTable, old_image);
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = FeedTable, name = "Order", rename_all = "camelCase")]
+#[pk("ORDER#<order_id>")]
+#[sk("DETAILS")]
+pub struct Order {
+    pub order_id: String,
+    pub status: String,
+    pub total: u32,
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = FeedTable, name = "Line", rename_all = "camelCase")]
+#[pk("ORDER#<order_id>")]
+#[sk("ITEM#<item_id>")]
+pub struct Line {
+    pub order_id: String,
+    pub item_id: String,
+    pub qty: u32,
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = FeedTable, name = "Note")]
+#[pk("NOTE#<id>")]
+#[sk("NOTE")]
+pub struct Note {
+    pub id: String,
+    pub text: String,
+}
+
+#[derive(Collection, Debug, Clone, PartialEq)]
+pub enum OrderLines {
+    Order(Order),
+    Line(Line),
+}
+
+fn order(id: &str, status: &str, total: u32) -> Order {
+    Order {
+        order_id: id.into(),
+        status: status.into(),
+        total,
+    }
+}
+
+fn line(order_id: &str, item_id: &str, qty: u32) -> Line {
+    Line {
+        order_id: order_id.into(),
+        item_id: item_id.into(),
+        qty,
+    }
+}
+
+/// The writes both backends see: every kind of write, plus writes that
+/// change nothing and so make no record.
+async fn scenario<E: Executor>(db: &Db<E>) -> singletable::Result<()> {
+    let f = Order::fields();
+    db.put(&order("o1", "NEW", 10)).await?; // INSERT
+    db.put(&line("o1", "i1", 2)).await?; // INSERT
+    db.put(&Note {
+        id: "n1".into(),
+        text: "hello".into(),
+    })
+    .await?; // INSERT
+    Order::update("o1")
+        .set(f.status, "PAID".to_owned())
+        .execute(db)
+        .await?; // MODIFY
+    db.put(&order("o1", "PAID", 10)).await?; // the same item: no record
+    db.delete::<Line>(Line::key("o1", "i1")?).await?; // REMOVE
+    db.delete::<Line>(Line::key("o1", "none")?).await?; // nothing to delete: no record
+    assert!(db.create(&order("o1", "X", 0)).await.is_err()); // condition failed: no record
+    db.transaction()
+        .put(&order("o2", "NEW", 5))
+        .update(Order::update("o1").set(f.total, 12))
+        .execute()
+        .await?; // INSERT, MODIFY
+    db.batch_write()
+        .put(&line("o2", "i2", 1))
+        .delete::<Note>(Note::key("n1")?)
+        .execute()
+        .await?; // INSERT, REMOVE
+    Ok(())
+}
+
+/// The typed Order changes of the scenario under `view`: (event, old, new).
+fn expected_orders(view: StreamView) -> Vec<(EventKind, Option<Order>, Option<Order>)> {
+    let new = |o: Order| view.has_new_image().then_some(o);
+    let old = |o: Order| view.has_old_image().then_some(o);
+    vec![
+        (EventKind::Insert, None, new(order("o1", "NEW", 10))),
+        (
+            EventKind::Modify,
+            old(order("o1", "NEW", 10)),
+            new(order("o1", "PAID", 10)),
+        ),
+        (EventKind::Insert, None, new(order("o2", "NEW", 5))),
+        (
+            EventKind::Modify,
+            old(order("o1", "PAID", 10)),
+            new(order("o1", "PAID", 12)),
+        ),
+    ]
+}
+
+fn flatten(changes: &[Change<Order>]) -> Vec<(EventKind, Option<Order>, Option<Order>)> {
+    changes
+        .iter()
+        .map(|c| {
+            (
+                c.event.kind(),
+                c.event.old_image().cloned(),
+                c.event.new_image().cloned(),
+            )
+        })
+        .collect()
+}
+
+const VIEWS: [StreamView; 4] = [
+    StreamView::KeysOnly,
+    StreamView::NewImage,
+    StreamView::OldImage,
+    StreamView::NewAndOldImages,
+];
+
+/// The records of the scenario on a fresh embedded table with `view`.
+async fn embedded_records(view: StreamView) -> Vec<StreamRecord> {
+    let exec = Embedded::new();
+    let mut schema = TableSchema::of::<FeedTable>();
+    schema.stream = Some(view);
+    exec.create_table_with("Feed", schema).unwrap();
+    let db = Db::with_executor(exec.clone(), "Feed");
+    let mut live = exec.subscribe("Feed").unwrap();
+    scenario(&db).await.unwrap();
+    let records = exec.change_feed("Feed").unwrap();
+    assert_eq!(
+        live.drain(),
+        records,
+        "the subscription sees the same records"
+    );
+    records
+}
+
+/// The records of the scenario on a fresh DynamoDB Local table with `view`,
+/// read through the Streams API.
+async fn local_records(view: StreamView) -> Vec<StreamRecord> {
+    let db = Db::local(&endpoint(), unique_table("stream"));
+    let created = match view {
+        StreamView::KeysOnly => db.create_table_if_missing::<KeysOnlyTable>().await,
+        StreamView::NewImage => db.create_table_if_missing::<NewImageTable>().await,
+        StreamView::OldImage => db.create_table_if_missing::<OldImageTable>().await,
+        StreamView::NewAndOldImages => db.create_table_if_missing::<FeedTable>().await,
+    };
+    assert!(created.unwrap());
+    let declared = match view {
+        StreamView::KeysOnly => db.verify::<KeysOnlyTable>().await,
+        StreamView::NewImage => db.verify::<NewImageTable>().await,
+        StreamView::OldImage => db.verify::<OldImageTable>().await,
+        StreamView::NewAndOldImages => db.verify::<FeedTable>().await,
+    };
+    assert_eq!(declared.unwrap(), [], "{view:?}: the stream is as declared");
+    scenario(&db).await.unwrap();
+    let arn = db
+        .stream_arn()
+        .await
+        .unwrap()
+        .expect("the table has a stream");
+    let records = StreamReader::local(&endpoint())
+        .read_all(&arn)
+        .await
+        .unwrap();
+    db.delete_table().await.unwrap();
+    records
+}
+
+fn decode_all<T: singletable::Decode>(
+    records: &[StreamRecord],
+    other: OtherTypes,
+) -> Vec<singletable::Result<Change<T>>> {
+    stream::changes::<T, _>(records, other).collect()
+}
+
+/// A value in DynamoDB's JSON shape, as Lambda events carry it.
+fn ddb_json(item: &Item) -> Value {
+    serde_json::to_value(serde_dynamo::Item::from(item.clone())).unwrap()
+}
+
+/// The records as the JSON of the DynamoDB event a Lambda function gets.
+fn lambda_event(records: &[StreamRecord]) -> String {
+    let records: Vec<Value> = records
+        .iter()
+        .map(|r| {
+            let mut change = json!({
+                "Keys": ddb_json(&r.keys),
+                "SequenceNumber": r.sequence_number,
+                "SizeBytes": r.size_bytes.unwrap_or(0),
+                "StreamViewType": r.view.map(StreamView::as_str),
+            });
+            if let Some(t) = r.approximate_creation_time {
+                let secs = t
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .unwrap()
+                    .as_secs_f64();
+                change["ApproximateCreationDateTime"] = json!(secs);
+            }
+            if let Some(i) = &r.new_image {
+                change["NewImage"] = ddb_json(i);
+            }
+            if let Some(i) = &r.old_image {
+                change["OldImage"] = ddb_json(i);
+            }
+            json!({
+                "eventID": r.event_id,
+                "eventName": r.event.as_str(),
+                "eventVersion": "1.1",
+                "eventSource": "aws:dynamodb",
+                "awsRegion": "us-east-1",
+                "eventSourceARN": "arn:aws:dynamodb:us-east-1:000000000000:table/Feed/stream/x",
+                "dynamodb": change,
+            })
+        })
+        .collect();
+    json!({ "Records": records }).to_string()
+}
+
+fn stream_reason(e: &Error) -> &StreamError {
+    match e {
+        Error::Stream { reason, .. } => reason,
+        other => panic!("expected a malformed-record error, got {other:?}"),
+    }
+}
+
+fn is_other_type(e: &Error) -> bool {
+    matches!(e, Error::Decode { source, .. } if matches!(source.kind(), DecodeErrorKind::EntityType { .. }))
+}
+
+/// Checks the decoded changes of one source's records under `view`.
+fn check_source(source: &str, view: StreamView, records: &[StreamRecord]) {
+    assert_eq!(records.len(), 9, "{source} {view:?}: one record per change");
+    let orders: Vec<Change<Order>> = decode_all(records, OtherTypes::Skip)
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{source} {view:?}: {e}"));
+    assert_eq!(flatten(&orders), expected_orders(view), "{source} {view:?}");
+    for c in &orders {
+        assert!(
+            c.key.pk == "ORDER#o1" || c.key.pk == "ORDER#o2",
+            "{:?}",
+            c.key
+        );
+        assert_eq!(c.key.sk.as_deref(), Some("DETAILS"));
+        assert!(!c.by_ttl);
+        let t = c
+            .approximate_creation_time
+            .expect("records carry their time");
+        let age = SystemTime::now().duration_since(t).unwrap_or_default();
+        assert!(age < Duration::from_secs(180), "{source}: time {t:?}");
+    }
+    let seqs: Vec<u128> = orders
+        .iter()
+        .map(|c| c.sequence_number.parse().unwrap())
+        .collect();
+    assert!(
+        seqs.windows(2).all(|w| w[0] < w[1]),
+        "{source}: sequence numbers grow"
+    );
+
+    // The collection reads orders and lines; notes are another type.
+    let both: Vec<Change<OrderLines>> = decode_all(records, OtherTypes::Skip)
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let kinds: Vec<(EventKind, bool)> = both
+        .iter()
+        .map(|c| (c.event.kind(), c.key.sk.as_deref() == Some("DETAILS")))
+        .collect();
+    use EventKind::*;
+    assert_eq!(
+        kinds,
+        [
+            (Insert, true),
+            (Insert, false),
+            (Modify, true),
+            (Remove, false),
+            (Insert, true),
+            (Modify, true),
+            (Insert, false)
+        ],
+        "{source} {view:?}"
+    );
+    if view.has_new_image() {
+        assert!(matches!(
+            &both[1].event,
+            Event::Insert { new: Some(OrderLines::Line(l)) } if *l == line("o1", "i1", 2)
+        ));
+    }
+
+    // Reported instead of skipped: each record of another type is an
+    // error of its own; the others still decode.
+    let reported = decode_all::<Order>(records, OtherTypes::Error);
+    assert_eq!(reported.len(), 9);
+    let others: Vec<bool> = reported
+        .iter()
+        .map(|r| r.as_ref().err().is_some_and(is_other_type))
+        .collect();
+    assert_eq!(
+        others,
+        [false, true, true, false, true, false, false, true, true],
+        "{source} {view:?}: lines and notes are reported"
+    );
+
+    // The same records as a Lambda function receives them decode alike.
+    let event = lambda::parse_event(lambda_event(records).as_bytes()).unwrap();
+    let via_lambda: Vec<Change<Order>> =
+        stream::changes::<Order, _>(&event.records, OtherTypes::Skip)
+            .collect::<Result<_, _>>()
+            .unwrap();
+    assert_eq!(via_lambda, orders, "{source} {view:?}: Lambda JSON");
+}
+
+const GOOD: &str = r#"{
+    "eventID": "e1", "eventName": "INSERT", "eventVersion": "1.1",
+    "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
+    "dynamodb": {
+        "ApproximateCreationDateTime": 1700000000,
+        "Keys": {"PK": {"S": "ORDER#o9"}, "SK": {"S": "DETAILS"}},
+        "NewImage": {"PK": {"S": "ORDER#o9"}, "SK": {"S": "DETAILS"}, "entityType": {"S": "Order"},
+                     "orderId": {"S": "o9"}, "status": {"S": "NEW"}, "total": {"N": "3"}},
+        "SequenceNumber": "111", "SizeBytes": 60, "StreamViewType": "NEW_IMAGE"
+    }
+}"#;
+
+/// `GOOD` with `edit` applied to its JSON.
+fn edited(edit: impl FnOnce(&mut Value)) -> Value {
+    let mut v: Value = serde_json::from_str(GOOD).unwrap();
+    edit(&mut v);
+    v
+}
+
+/// A malformed record: what it shows, the record, and the error expected.
+type Malformed = (&'static str, Value, fn(&StreamError) -> bool);
+
+/// Malformed records are typed errors, one per record, never panics.
+fn check_malformed() {
+    let cases: Vec<Malformed> = vec![
+        (
+            "unknown event name",
+            edited(|v| v["eventName"] = json!("UPSERT")),
+            |r| matches!(r, StreamError::UnknownEvent(n) if n == "UPSERT"),
+        ),
+        (
+            "no keys",
+            edited(|v| {
+                v["dynamodb"].as_object_mut().unwrap().remove("Keys");
+            }),
+            |r| *r == StreamError::Missing("Keys"),
+        ),
+        (
+            "no sequence number",
+            edited(|v| {
+                v["dynamodb"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("SequenceNumber");
+            }),
+            |r| *r == StreamError::Missing("SequenceNumber"),
+        ),
+        (
+            "sequence number not digits",
+            edited(|v| v["dynamodb"]["SequenceNumber"] = json!("12a")),
+            |r| matches!(r, StreamError::Invalid(_)),
+        ),
+        (
+            "insert with an old image",
+            edited(|v| v["dynamodb"]["OldImage"] = v["dynamodb"]["NewImage"].clone()),
+            |r| {
+                matches!(
+                    r,
+                    StreamError::UnexpectedImage {
+                        image: "OldImage",
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            "new-image insert without its image",
+            edited(|v| {
+                v["dynamodb"].as_object_mut().unwrap().remove("NewImage");
+            }),
+            |r| {
+                matches!(
+                    r,
+                    StreamError::MissingImage {
+                        image: "NewImage",
+                        view: "NEW_IMAGE",
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            "keys-only record with an image",
+            edited(|v| v["dynamodb"]["StreamViewType"] = json!("KEYS_ONLY")),
+            |r| {
+                matches!(
+                    r,
+                    StreamError::UnexpectedImage {
+                        image: "NewImage",
+                        ..
+                    }
+                )
+            },
+        ),
+        (
+            "key of another type",
+            edited(|v| {
+                v["dynamodb"]["Keys"]["PK"] = json!({"N": "1"});
+                v["dynamodb"]["NewImage"]["PK"] = json!({"N": "1"});
+            }),
+            |r| matches!(r, StreamError::Key(k) if k == "PK"),
+        ),
+        (
+            "image under another key",
+            edited(|v| v["dynamodb"]["NewImage"]["PK"] = json!({"S": "ORDER#other"})),
+            |r| matches!(r, StreamError::Key(k) if k == "PK"),
+        ),
+    ];
+    for (what, record, ok) in cases {
+        let text = json!({ "Records": [serde_json::from_str::<Value>(GOOD).unwrap(), record] })
+            .to_string();
+        let event = lambda::parse_event(text.as_bytes()).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let results: Vec<_> =
+            stream::changes::<Order, _>(&event.records, OtherTypes::Skip).collect();
+        assert_eq!(results.len(), 2, "{what}");
+        assert!(results[0].is_ok(), "{what}: the good record still decodes");
+        let err = results[1].as_ref().expect_err(what);
+        assert!(ok(stream_reason(err)), "{what}: {err:?}");
+        if let Error::Stream { event_id, .. } = err {
+            assert_eq!(
+                event_id.as_deref(),
+                Some("e1"),
+                "{what}: the error names the record"
+            );
+        }
+    }
+
+    // What is not a DynamoDB event at all.
+    for text in [
+        "not json".to_owned(),
+        edited(|v| v["dynamodb"]["NewImage"]["total"] = json!({"S": 5})).to_string(),
+        edited(|v| v["dynamodb"]["StreamViewType"] = json!("BOTH")).to_string(),
+    ] {
+        let wrapped = format!(r#"{{"Records": [{text}]}}"#);
+        let err = lambda::parse_event(wrapped.as_bytes()).unwrap_err();
+        assert!(
+            matches!(stream_reason(&err), StreamError::Json(_)),
+            "{err:?}"
+        );
+    }
+
+    // A well-formed record whose image is not an Order is a decode error.
+    let text =
+        json!({ "Records": [edited(|v| v["dynamodb"]["NewImage"]["total"] = json!({"S": "x"}))] })
+            .to_string();
+    let event = lambda::parse_event(text.as_bytes()).unwrap();
+    let err = stream::changes::<Order, _>(&event.records, OtherTypes::Skip)
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Decode { source, .. } if source.path() == "total"),
+        "{err:?}"
+    );
+
+    // Streams API records: the same checks through the SDK's types.
+    let keys = |pk: &str| {
+        [
+            ("PK".to_owned(), ddbs::AttributeValue::S(pk.into())),
+            ("SK".to_owned(), ddbs::AttributeValue::S("DETAILS".into())),
+        ]
+        .into_iter()
+        .collect::<std::collections::HashMap<_, _>>()
+    };
+    let body = |view: ddbs::StreamViewType| {
+        ddbs::StreamRecord::builder()
+            .set_keys(Some(keys("ORDER#o9")))
+            .sequence_number("5")
+            .stream_view_type(view)
+            .build()
+    };
+    let record = |name: &str, body: Option<ddbs::StreamRecord>| {
+        ddbs::Record::builder()
+            .event_id("s1")
+            .event_name(ddbs::OperationType::from(name))
+            .set_dynamodb(body)
+            .build()
+    };
+    let sdk_cases = [
+        (record("INSERT", None), StreamError::Missing("dynamodb")),
+        (
+            record("UPSERT", Some(body(ddbs::StreamViewType::KeysOnly))),
+            StreamError::UnknownEvent("UPSERT".into()),
+        ),
+        (
+            record("REMOVE", Some(body(ddbs::StreamViewType::OldImage))),
+            StreamError::MissingImage {
+                event: "REMOVE",
+                view: "OLD_IMAGE",
+                image: "OldImage",
+            },
+        ),
+        (
+            record(
+                "REMOVE",
+                Some(body(ddbs::StreamViewType::from("EVERYTHING"))),
+            ),
+            StreamError::UnknownView("EVERYTHING".into()),
+        ),
+    ];
+    for (r, expected) in sdk_cases {
+        let err = stream::changes::<Order, _>([r], OtherTypes::Skip)
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(stream_reason(&err), &expected);
+    }
+    // A keys-only Streams API record of an order decodes, without images.
+    let ok = record("REMOVE", Some(body(ddbs::StreamViewType::KeysOnly)));
+    let change = stream::changes::<Order, _>([ok], OtherTypes::Skip)
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(change.event, Event::Remove { old: None });
+    assert_eq!(change.key, Order::key("o9").unwrap());
+    // ... and one of a note is another type.
+    let note = ddbs::Record::builder()
+        .event_id("s2")
+        .event_name(ddbs::OperationType::Remove)
+        .dynamodb(
+            ddbs::StreamRecord::builder()
+                .set_keys(Some(
+                    [
+                        ("PK".to_owned(), ddbs::AttributeValue::S("NOTE#n".into())),
+                        ("SK".to_owned(), ddbs::AttributeValue::S("NOTE".into())),
+                    ]
+                    .into_iter()
+                    .collect(),
+                ))
+                .sequence_number("6")
+                .stream_view_type(ddbs::StreamViewType::KeysOnly)
+                .build(),
+        )
+        .build();
+    assert_eq!(
+        stream::changes::<Order, _>([note.clone()], OtherTypes::Skip).count(),
+        0
+    );
+    let err = stream::changes::<Order, _>([note], OtherTypes::Error)
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(is_other_type(&err), "{err:?}");
+}
+
+#[tokio::test]
+async fn stream_records_decode_to_typed_changes() {
+    for view in VIEWS {
+        check_source("embedded", view, &embedded_records(view).await);
+        check_source("DynamoDB Local", view, &local_records(view).await);
+    }
+    check_malformed();
+}
+
+#[tokio::test]
+async fn embedded_change_feed_matches_dynamodb_local_streams() {
+    let embedded = embedded_records(StreamView::NewAndOldImages).await;
+    let local = local_records(StreamView::NewAndOldImages).await;
+    assert_eq!(embedded.len(), local.len(), "as many records");
+    for (i, (e, l)) in embedded.iter().zip(&local).enumerate() {
+        assert_eq!(e.event, l.event, "record {i}: event");
+        assert_eq!(e.keys, l.keys, "record {i}: keys");
+        assert_eq!(e.new_image, l.new_image, "record {i}: new image");
+        assert_eq!(e.old_image, l.old_image, "record {i}: old image");
+        assert_eq!(e.view, l.view, "record {i}: view");
+        assert_eq!(e.size_bytes, l.size_bytes, "record {i}: size");
+        assert_eq!(e.by_ttl, l.by_ttl, "record {i}: ttl");
+    }
+    for records in [&embedded, &local] {
+        let seqs: Vec<u128> = records
+            .iter()
+            .map(|r| r.sequence_number.parse().unwrap())
+            .collect();
+        assert!(
+            seqs.windows(2).all(|w| w[0] < w[1]),
+            "commit order: {seqs:?}"
+        );
+        let mut ids: Vec<&str> = records.iter().map(|r| r.event_id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), records.len(), "event ids are unique");
+    }
+}
