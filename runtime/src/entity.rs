@@ -59,6 +59,21 @@ pub enum Projection {
 /// `StreamViewType`), declared with `#[table(stream = new_and_old_images)]`.
 /// Every record carries the item's key attributes; the view adds the item
 /// as it was before the write, after it, or both.
+///
+/// ```
+/// use singletable::{StreamView, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", stream = new_and_old_images)]
+/// pub struct App;
+///
+/// assert_eq!(App::STREAM, Some(StreamView::NewAndOldImages));
+/// let view = StreamView::from_name("NEW_AND_OLD_IMAGES").unwrap();
+/// assert_eq!(view.as_str(), "NEW_AND_OLD_IMAGES");
+/// assert!(view.has_new_image() && view.has_old_image());
+/// assert!(!StreamView::KeysOnly.has_new_image());
+/// assert_eq!(StreamView::from_name("ALL"), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum StreamView {
     /// `KEYS_ONLY`: the key attributes only.

@@ -74,6 +74,13 @@ impl Cmp {
 }
 
 /// One step below the top-level attribute of a [`Path`].
+///
+/// ```
+/// use singletable::expr::{Path, PathStep};
+///
+/// let p = Path::new("lines").index(3).key("price");
+/// assert_eq!(p.steps(), [PathStep::Index(3), PathStep::Key("price".into())]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PathStep {
     /// `.name`: an entry of a map, or a field of a nested document.
@@ -97,6 +104,12 @@ pub enum PathStep {
 /// assert_eq!(r.path(p.as_ref()), "#n0.#n1.#n2");
 /// assert_eq!(r.names["#n1"], "ana.b[0]");
 /// assert_eq!(r.path(Path::new("lines").index(3).as_ref()), "#n3[3]");
+///
+/// // A path without steps is a top-level attribute name.
+/// assert_eq!(p.attribute(), "reviewers");
+/// assert_eq!(p.steps().len(), 2);
+/// assert!(p.into_attribute().is_err());
+/// assert_eq!(Path::new("hits").into_attribute(), Ok("hits".to_string()));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Path {
@@ -176,6 +189,17 @@ impl From<&String> for Path {
 
 /// A borrowed [`Path`]: what renderers and evaluators read, for paths and
 /// top-level attribute names alike.
+///
+/// ```
+/// use singletable::expr::{Path, PathRef};
+///
+/// let top = PathRef::attribute("status");
+/// assert_eq!(top.levels(), 1);
+/// let deep = Path::new("address").key("city");
+/// assert_eq!(deep.as_ref().levels(), 2); // DynamoDB allows 32
+/// assert_eq!(deep.as_ref().to_path(), deep);
+/// assert_eq!(top.to_path(), Path::new("status"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PathRef<'a> {
     /// The top-level attribute.
@@ -326,6 +350,14 @@ impl Condition {
 
     /// `attribute_not_exists(path)`: [`Condition::NotExists`] for a
     /// top-level attribute, [`Condition::NotExistsAt`] for a deeper path.
+    ///
+    /// ```
+    /// use singletable::expr::{Condition, Path, Rendered};
+    ///
+    /// assert_eq!(Condition::not_exists("PK"), Condition::NotExists("PK".into()));
+    /// let deep = Condition::not_exists(Path::new("reviewers").key("ana"));
+    /// assert_eq!(Rendered::default().condition(&deep), "attribute_not_exists(#n0.#n1)");
+    /// ```
     pub fn not_exists(path: impl Into<Path>) -> Self {
         match path.into().into_attribute() {
             Ok(attribute) => Self::NotExists(attribute),

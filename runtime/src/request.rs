@@ -316,6 +316,14 @@ pub struct ScanRequest {
 /// One segment of a parallel Scan (`Segment`, `TotalSegments`): DynamoDB
 /// splits the items by the hash of their partition key into
 /// `total_segments` disjoint parts, which separate workers read at once.
+///
+/// ```
+/// use singletable::request::ScanSegment;
+///
+/// // Four workers, each reading one segment of the table.
+/// let segments: Vec<ScanSegment> = (0..4).map(|segment| ScanSegment { segment, total_segments: 4 }).collect();
+/// assert_eq!(segments[3].segment, 3);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ScanSegment {
     /// This segment, from 0.
@@ -542,6 +550,17 @@ pub enum SetValue {
 ///     UpdateAction::Delete("tags".into(), AttributeValue::Ss(vec!["old".into()])),
 /// ]);
 /// assert_eq!(text, "REMOVE #n0 ADD #n1 :v0 DELETE #n2 :v1");
+///
+/// // The constructors pick the variant that fits the path.
+/// use singletable::expr::Path;
+/// use singletable::request::ActionKind;
+/// let remove = UpdateAction::remove(Path::new("draft"));
+/// assert_eq!(remove, UpdateAction::Remove("draft".into()));
+/// let add = UpdateAction::add(Path::new("counts").key("2024"), AttributeValue::N("1".into()));
+/// assert_eq!(add.path().levels(), 2);
+/// assert!(matches!(add.kind(), ActionKind::Add(_)));
+/// let delete = UpdateAction::delete(Path::new("tags"), AttributeValue::Ss(vec!["old".into()]));
+/// assert!(matches!(delete, UpdateAction::Delete(..)));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum UpdateAction {
@@ -566,6 +585,13 @@ pub enum UpdateAction {
 }
 
 /// What an [`UpdateAction`] does, whatever form its path has.
+///
+/// ```
+/// use singletable::request::{ActionKind, UpdateAction};
+///
+/// let a = UpdateAction::Remove("draft".into());
+/// assert!(matches!(a.kind(), ActionKind::Remove));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ActionKind<'a> {
     /// `SET`

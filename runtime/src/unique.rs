@@ -28,6 +28,34 @@
 //! [`Db::create`](crate::Db::create), [`Db::put`](crate::Db::put),
 //! [`Update::knowing`](crate::Update::knowing) and
 //! [`Db::delete`](crate::Db::delete) for what each write needs.
+//!
+//! ```
+//! use singletable::{Db, Embedded, Entity, Error, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug)]
+//! #[entity(table = App)]
+//! #[pk("ACCOUNT#<id>")]
+//! #[sk("ACCOUNT")]
+//! pub struct Account {
+//!     pub id: String,
+//!     #[attr(unique)]
+//!     pub email: String,
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<App>("App")?;
+//! // One TransactWriteItems: the account and its marker UNIQUE#Account#email#ana@example.com.
+//! db.create(&Account { id: "a1".into(), email: "ana@example.com".into() }).await?;
+//! let taken = db.create(&Account { id: "a2".into(), email: "ana@example.com".into() }).await;
+//! assert!(matches!(taken, Err(Error::UniqueViolation { field: "email", .. })));
+//! assert_eq!(db.executor().item_count("App"), Some(2)); // the account and its marker
+//! # Ok::<(), Error>(())
+//! # }).unwrap();
+//! ```
 
 use std::marker::PhantomData;
 
@@ -39,14 +67,34 @@ use crate::request::{DeleteItem, PutItem, TransactWriteOp};
 use crate::value::{Attr, AttributeValue, Item};
 
 /// The entity type of marker items.
+///
+/// ```
+/// assert_eq!(singletable::unique::MARKER_TYPE, "singletable.unique");
+/// ```
 pub const MARKER_TYPE: &str = "singletable.unique";
 /// The literal first segment of every marker's partition key.
+///
+/// ```
+/// assert_eq!(singletable::unique::MARKER_PREFIX, "UNIQUE");
+/// ```
 pub const MARKER_PREFIX: &str = "UNIQUE";
 /// The sort key of every marker, in tables with a sort key.
+///
+/// ```
+/// assert_eq!(singletable::unique::MARKER_SK, "UNIQUE");
+/// ```
 pub const MARKER_SK: &str = "UNIQUE";
 /// The marker attribute holding the owner's partition key.
+///
+/// ```
+/// assert_eq!(singletable::unique::OWNER_PK, "ownerPk");
+/// ```
 pub const OWNER_PK: &str = "ownerPk";
 /// The marker attribute holding the owner's sort key.
+///
+/// ```
+/// assert_eq!(singletable::unique::OWNER_SK, "ownerSk");
+/// ```
 pub const OWNER_SK: &str = "ownerSk";
 
 /// Types a unique field can have: key parts, and `Option`s of them (`None`

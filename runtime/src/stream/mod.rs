@@ -82,6 +82,14 @@ pub use aws_sdk_dynamodbstreams;
 pub use sdk::StreamReader;
 
 /// What a write did to an item (`eventName`).
+///
+/// ```
+/// use singletable::stream::EventKind;
+///
+/// assert_eq!(EventKind::from_name("MODIFY"), Some(EventKind::Modify));
+/// assert_eq!(EventKind::Insert.as_str(), "INSERT");
+/// assert_eq!(EventKind::from_name("UPDATE"), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EventKind {
     /// `INSERT`: the item did not exist.
