@@ -276,6 +276,15 @@ impl Db<SdkExecutor> {
     /// The ARN of the table's current stream (DescribeTable's
     /// `LatestStreamArn`), `None` when the table has no stream: what a
     /// [`StreamReader`](crate::stream::StreamReader) reads.
+    ///
+    /// ```no_run
+    /// # async fn run() -> singletable::Result<()> {
+    /// let db = singletable::Db::from_env("Shop").await;
+    /// if let Some(arn) = db.stream_arn().await? { // DescribeTable
+    ///     println!("stream: {arn}");
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn stream_arn(&self) -> Result<Option<String>, Error> {
         let out = self
             .sdk()

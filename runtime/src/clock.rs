@@ -24,6 +24,38 @@
 //! with that creation time (conditioned on it still being the stored one):
 //! one request for a new item, two for an existing one. A stored creation
 //! time is never replaced by a put that did not name it.
+//!
+//! ```
+//! use std::time::{Duration, UNIX_EPOCH};
+//! use singletable::clock::Clock;
+//! use singletable::{Db, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug)]
+//! #[entity(table = App)]
+//! #[pk("NOTE#<id>")]
+//! #[sk("NOTE")]
+//! pub struct Note {
+//!     pub id: String,
+//!     #[attr(created_at)]
+//!     pub created: u64,
+//!     #[attr(updated_at)]
+//!     pub updated: u64,
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! // A fixed clock, for tests: every stamp is this instant.
+//! let at = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+//! let db = Db::in_memory::<App>("App")?.with_clock(Clock::fixed(at));
+//! db.create(&Note { id: "n1".into(), created: 0, updated: 0 }).await?;
+//! let note = db.get::<Note>(Note::key("n1")?).await?.unwrap();
+//! assert_eq!((note.created, note.updated), (1_700_000_000, 1_700_000_000));
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
 
 use std::fmt;
 use std::sync::Arc;
@@ -106,6 +138,14 @@ impl fmt::Debug for Clock {
 }
 
 /// Where a write's `created_at` comes from.
+///
+/// ```
+/// use std::time::UNIX_EPOCH;
+/// use singletable::clock::{Created, Stamp};
+///
+/// let stamp = Stamp::new(UNIX_EPOCH, Created::Keep);
+/// assert_eq!(stamp.created(), &Created::Keep);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Created {
     /// The write creates the item: the write's time.
@@ -126,6 +166,7 @@ pub enum Created {
 ///
 /// let stamp = Stamp::new(UNIX_EPOCH + Duration::from_secs(60), Created::Now);
 /// assert_eq!(stamp.now(), UNIX_EPOCH + Duration::from_secs(60));
+/// assert_eq!(stamp.created(), &Created::Now);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stamp {
@@ -151,6 +192,22 @@ impl Stamp {
 }
 
 /// Which automatic timestamp a field is.
+///
+/// ```
+/// use singletable::clock::TimeKind;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("NOTE#<id>")]
+/// #[sk("NOTE")]
+/// pub struct Note { pub id: String, #[attr(created_at)] pub created: u64, #[attr(updated_at)] pub updated: u64 }
+///
+/// let kinds: Vec<TimeKind> = Note::TIMESTAMPS.iter().map(|t| t.kind).collect();
+/// assert_eq!(kinds, [TimeKind::Created, TimeKind::Updated]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeKind {
     /// `#[attr(created_at)]`.
@@ -161,6 +218,27 @@ pub enum TimeKind {
 
 /// An automatic timestamp field, as the derive describes it to updates and
 /// upserts.
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use singletable::clock::AutoTime;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("NOTE#<id>")]
+/// #[sk("NOTE")]
+/// pub struct Note { pub id: String, #[attr(created_at)] pub created: u64, #[attr(updated_at)] pub updated: u64 }
+///
+/// let created: &AutoTime = &Note::TIMESTAMPS[0];
+/// assert_eq!((created.field, created.attribute), ("created", "created"));
+/// let at = (created.value)(UNIX_EPOCH + Duration::from_secs(60))?;
+/// assert_eq!(at.as_n().unwrap(), "60"); // u64 fields store epoch seconds
+/// assert!(created.key_part.is_none());  // not in a key template
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct AutoTime {
     /// The Rust field name.

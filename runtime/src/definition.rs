@@ -147,6 +147,20 @@ pub struct Throughput {
 }
 
 /// The table's stream (`StreamSpecification`).
+///
+/// ```
+/// use singletable::definition::{stream_specification, Billing, StreamSpecification, TableDefinition};
+/// use singletable::{StreamView, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", stream = new_image)]
+/// pub struct App;
+///
+/// let def = TableDefinition::of::<App>("App", Billing::OnDemand);
+/// assert_eq!(def.stream_view(), Some(StreamView::NewImage));
+/// let spec: StreamSpecification = stream_specification(StreamView::NewImage);
+/// assert_eq!((spec.stream_enabled, spec.stream_view_type.as_str()), (true, "NEW_IMAGE"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct StreamSpecification {
@@ -245,6 +259,12 @@ fn key(name: &str, kind: &str) -> KeyElement {
 }
 
 /// The `StreamSpecification` enabling a stream of `view`.
+///
+/// ```
+/// use singletable::{definition::stream_specification, StreamView};
+///
+/// assert_eq!(stream_specification(StreamView::KeysOnly).stream_view_type, "KEYS_ONLY");
+/// ```
 pub fn stream_specification(view: StreamView) -> StreamSpecification {
     StreamSpecification {
         stream_enabled: true,
@@ -351,6 +371,15 @@ impl TableDefinition {
     }
 
     /// The declared stream view, if any.
+    ///
+    /// ```
+    /// use singletable::definition::{Billing, TableDefinition};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// assert_eq!(TableDefinition::of::<App>("App", Billing::OnDemand).stream_view(), None);
+    /// ```
     pub fn stream_view(&self) -> Option<StreamView> {
         self.stream_specification
             .as_ref()

@@ -215,6 +215,23 @@ pub struct EntityShape {
 /// segments, each with the template's literal text (and, where a
 /// placeholder ends the segment, a non-empty value after it). Values are
 /// escaped (`#` as `%23`), so the split is exact.
+///
+/// ```
+/// use singletable::design::template_matches;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+/// let pk = User::SHAPE.pk;
+/// assert!(template_matches(&pk, "USER#ana"));
+/// assert!(!template_matches(&pk, "USER#ana#extra"));
+/// assert!(!template_matches(&pk, "USER#"));
+/// ```
 pub fn template_matches(template: &KeyShape, key: &str) -> bool {
     let mut parts = key.split('#');
     for seg in template.segs {

@@ -438,6 +438,26 @@ pub(crate) fn check_stored_key<T: Entity>(
 /// version (or without the attribute: version 1) read as the current type,
 /// through the migration declared for their version or the fields'
 /// defaults. The keys and the entity type do not depend on the version.
+///
+/// ```
+/// use singletable::{Document, Entity, SchemaVersion, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Document)]
+/// # pub struct CustomerV1 { pub id: String, pub name: String }
+/// # impl From<CustomerV1> for Customer {
+/// #     fn from(v: CustomerV1) -> Self { Customer { id: v.id, name: v.name, email: None } }
+/// # }
+/// #[derive(Entity)]
+/// #[entity(table = App, version = 2, migrate(v1 = CustomerV1))]
+/// #[pk("CUSTOMER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct Customer { pub id: String, pub name: String, pub email: Option<String> }
+///
+/// let v: SchemaVersion = Customer::SCHEMA.unwrap();
+/// assert_eq!((v.attribute, v.current, v.migrated), ("schemaVersion", 2, 1));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SchemaVersion {
     /// The attribute holding the version (`schemaVersion` unless the
@@ -482,6 +502,25 @@ pub struct Required {
 
 /// A `#[attr(unique)]` field, as the derive describes it (see
 /// [`crate::unique`]).
+///
+/// ```
+/// use singletable::entity::UniqueField;
+/// use singletable::{AttributeValue, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("ACCOUNT#<id>")]
+/// #[sk("ACCOUNT")]
+/// pub struct Account { pub id: String, #[attr(unique)] pub email: String }
+///
+/// let email: &UniqueField = &Account::UNIQUE[0];
+/// assert_eq!((email.field, email.attribute), ("email", "email"));
+/// let part = (email.part)(&AttributeValue::S("a#b".into()))?;
+/// assert_eq!(part.as_deref(), Some("a%23b")); // escaped like a key part
+/// # Ok::<(), singletable::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct UniqueField {
     /// The Rust field name.

@@ -321,6 +321,29 @@ pub struct CancellationReason {
 }
 
 /// Why a stream record is malformed (see [`Error::Stream`]).
+///
+/// ```
+/// use singletable::stream::{EventKind, StreamRecord};
+/// use singletable::{Error, Item, StreamError};
+///
+/// // An INSERT cannot carry the item as it was before.
+/// let record = StreamRecord {
+///     event_id: "e1".into(),
+///     event: EventKind::Insert,
+///     keys: Item::new(),
+///     new_image: Some(Item::new()),
+///     old_image: Some(Item::new()),
+///     sequence_number: "100".into(),
+///     approximate_creation_time: None,
+///     view: None,
+///     size_bytes: None,
+///     by_ttl: false,
+/// };
+/// match record.check() {
+///     Err(Error::Stream { reason: StreamError::UnexpectedImage { image, .. }, .. }) => assert_eq!(image, "OldImage"),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StreamError {

@@ -468,6 +468,8 @@ pub struct KeyCondition {
 /// use singletable::expr::KeyCondition;
 /// let key = KeyCondition { pk_attr: "PK".into(), pk: "USER#ana".into(), sk: None };
 /// assert_eq!(r.key_condition(&key), "#n3 = :v2");
+/// use singletable::expr::PathRef;
+/// assert_eq!(r.path(PathRef::attribute("hits")), "#n0");
 /// ```
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Rendered {

@@ -244,6 +244,17 @@ field_common!(PkField);
 /// Values are borrowed, never moved: an impl for owned values would make
 /// clippy's `needless_borrows_for_generic_args` flag every `f.x.eq(&v)` of
 /// a `Copy` value.
+///
+/// ```
+/// use singletable::fields::ValueFor;
+///
+/// fn compares_with_string<V: ValueFor<String>>(v: V) -> singletable::AttributeValue {
+///     v.to_value().unwrap()
+/// }
+/// assert_eq!(compares_with_string("OPEN"), compares_with_string(&"OPEN".to_string()));
+/// fn compares_with_u8<V: ValueFor<Option<u8>>>(_: V) {}
+/// compares_with_u8(&3u8); // an `Option<u8>` field compares with the value inside
+/// ```
 pub trait ValueFor<T> {
     /// The value as DynamoDB receives it.
     fn to_value(self) -> Result<AttributeValue, EncodeError>;

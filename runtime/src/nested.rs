@@ -61,6 +61,32 @@ use crate::value::Attr;
 /// A `#[derive(Document)]` struct: its fields can be named in paths
 /// (`f.address.field(|a| a.city)`); see the [module documentation](self)
 /// for an example. Implemented by the derive only.
+///
+/// ```
+/// # use std::collections::BTreeMap;
+/// # use singletable::{Document, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Address { pub city: String, pub zip: Option<String> }
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Line { pub sku: String, pub qty: u32 }
+/// # #[derive(Entity, Debug, Clone)]
+/// # #[entity(table = App, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order {
+/// #     pub id: String,
+/// #     pub address: Address,
+/// #     pub reviewers: BTreeMap<String, bool>,
+/// #     pub lines: Vec<Line>,
+/// #     pub note: Option<String>,
+/// #     pub visits: u32,
+/// # }
+/// let handles = <Address as Document>::fields();
+/// let _city = handles.city; // what `field(|a| a.city)` picks
+/// ```
 pub trait Document: Attr {
     /// The generated handles on the document's fields (`AddressFields`).
     type Fields: Copy;
@@ -71,6 +97,34 @@ pub trait Document: Attr {
 /// A field of a document, relative to the document: what the closure of
 /// `field(|a| a.city)` picks from the document's generated handles
 /// (`AddressFields`); see the [module documentation](self).
+///
+/// ```
+/// use singletable::nested::{DocField, Nested};
+/// # use std::collections::BTreeMap;
+/// # use singletable::{Document, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Address { pub city: String, pub zip: Option<String> }
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Line { pub sku: String, pub qty: u32 }
+/// # #[derive(Entity, Debug, Clone)]
+/// # #[entity(table = App, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order {
+/// #     pub id: String,
+/// #     pub address: Address,
+/// #     pub reviewers: BTreeMap<String, bool>,
+/// #     pub lines: Vec<Line>,
+/// #     pub note: Option<String>,
+/// #     pub visits: u32,
+/// # }
+/// let city: DocField<Address, String> = Address::fields().city;
+/// let path: Nested<Order, String> = Order::fields().address.field(|a| a.city);
+/// # let _ = (city, path);
+/// ```
 pub struct DocField<D, T> {
     name: &'static str,
     field: &'static str,
@@ -120,6 +174,34 @@ impl<D, T> std::fmt::Debug for DocField<D, T> {
 /// shorter), whatever its type. Setting one to `None` stores `NULL`, as
 /// the map or list itself would be encoded. See the [module
 /// documentation](self) for an example.
+///
+/// ```
+/// use singletable::nested::Entry;
+/// # use std::collections::BTreeMap;
+/// # use singletable::{Document, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Address { pub city: String, pub zip: Option<String> }
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Line { pub sku: String, pub qty: u32 }
+/// # #[derive(Entity, Debug, Clone)]
+/// # #[entity(table = App, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order {
+/// #     pub id: String,
+/// #     pub address: Address,
+/// #     pub reviewers: BTreeMap<String, bool>,
+/// #     pub lines: Vec<Line>,
+/// #     pub note: Option<String>,
+/// #     pub visits: u32,
+/// # }
+/// let ana: Entry<Order, bool> = Order::fields().reviewers.entry("ana");
+/// let qty: singletable::nested::Nested<Order, u32> = Order::fields().lines.at(2).field(|l| l.qty);
+/// let _update = Order::update("o1").set(ana, true).add(qty, 1); // SET #n0.#n1 = :v0 ADD #n2[2].#n3 :v1
+/// ```
 pub struct Entry<E, T> {
     attribute: &'static str,
     field: &'static str,
@@ -134,6 +216,33 @@ pub struct Entry<E, T> {
 /// values do; setting an `Option` field to `None` removes it, as the
 /// document codec leaves it out. See the [module documentation](self) for
 /// an example.
+///
+/// ```
+/// use singletable::nested::Nested;
+/// # use std::collections::BTreeMap;
+/// # use singletable::{Document, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Address { pub city: String, pub zip: Option<String> }
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Line { pub sku: String, pub qty: u32 }
+/// # #[derive(Entity, Debug, Clone)]
+/// # #[entity(table = App, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order {
+/// #     pub id: String,
+/// #     pub address: Address,
+/// #     pub reviewers: BTreeMap<String, bool>,
+/// #     pub lines: Vec<Line>,
+/// #     pub note: Option<String>,
+/// #     pub visits: u32,
+/// # }
+/// let zip: Nested<Order, Option<String>> = Order::fields().address.field(|a| a.zip);
+/// let _update = Order::update("o1").remove(zip); // REMOVE #n0.#n1
+/// ```
 pub struct Nested<E, T> {
     attribute: &'static str,
     field: &'static str,
@@ -210,6 +319,15 @@ impl<E, T> Nested<E, T> {
 
 /// Types stored as maps with string keys (and `Option`s of them): paths
 /// on them have `entry(key)`.
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use singletable::nested::MapType;
+///
+/// fn entry_type<M: MapType<Value = bool>>() {}
+/// entry_type::<BTreeMap<String, bool>>();
+/// entry_type::<Option<BTreeMap<String, bool>>>();
+/// ```
 pub trait MapType {
     /// The type of an entry.
     type Value;
@@ -226,6 +344,13 @@ impl<M: MapType> MapType for Option<M> {
 
 /// Types stored as lists (and `Option`s of them): paths on them have
 /// `at(index)`.
+///
+/// ```
+/// use singletable::nested::ListType;
+///
+/// fn element_type<L: ListType<Element = u8>>() {}
+/// element_type::<Vec<u8>>();
+/// ```
 pub trait ListType {
     /// The type of an element.
     type Element;
@@ -239,6 +364,34 @@ impl<L: ListType> ListType for Option<L> {
 
 /// Documents (and `Option`s of them): paths on them have
 /// `field(|d| d.name)`.
+///
+/// ```
+/// use singletable::nested::HoldsDocument;
+/// # use std::collections::BTreeMap;
+/// # use singletable::{Document, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Address { pub city: String, pub zip: Option<String> }
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Line { pub sku: String, pub qty: u32 }
+/// # #[derive(Entity, Debug, Clone)]
+/// # #[entity(table = App, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order {
+/// #     pub id: String,
+/// #     pub address: Address,
+/// #     pub reviewers: BTreeMap<String, bool>,
+/// #     pub lines: Vec<Line>,
+/// #     pub note: Option<String>,
+/// #     pub visits: u32,
+/// # }
+/// fn holds<H: HoldsDocument<Document = Address>>() {}
+/// holds::<Address>();
+/// holds::<Option<Address>>();
+/// ```
 pub trait HoldsDocument {
     /// The document.
     type Document: Document;

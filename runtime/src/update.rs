@@ -288,6 +288,34 @@ impl<E: Entity, T: Attr> Settable<E, T> for Nested<E, T> {
 /// Paths that are part of no key: the ones `set_if_not_exists`, `add`,
 /// `delete`, `append` and `prepend` accept, whose result the update cannot
 /// know, so no key could be rebuilt from it.
+///
+/// ```
+/// use singletable::update::NonKeyPath;
+/// # use std::collections::BTreeMap;
+/// # use singletable::{Document, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Address { pub city: String, pub zip: Option<String> }
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Line { pub sku: String, pub qty: u32 }
+/// # #[derive(Entity, Debug, Clone)]
+/// # #[entity(table = App, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order {
+/// #     pub id: String,
+/// #     pub address: Address,
+/// #     pub reviewers: BTreeMap<String, bool>,
+/// #     pub lines: Vec<Line>,
+/// #     pub note: Option<String>,
+/// #     pub visits: u32,
+/// # }
+/// fn non_key<P: NonKeyPath<Order, u32>>(_: P) {}
+/// non_key(Order::fields().visits);
+/// non_key(Order::fields().lines.at(0).field(|l| l.qty));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is part of a key; this update action cannot keep the key in sync",
     label = "a key field can only be changed with `set`",
@@ -300,6 +328,35 @@ impl<E: Entity, T: Attr> NonKeyPath<E, T> for Nested<E, T> {}
 
 /// Paths `remove` accepts: `Option` fields (they read back as `None`),
 /// `Option` fields of nested documents, map entries and list elements.
+///
+/// ```
+/// use singletable::update::Removable;
+/// # use std::collections::BTreeMap;
+/// # use singletable::{Document, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Address { pub city: String, pub zip: Option<String> }
+/// # #[derive(Document, Debug, Clone, PartialEq)]
+/// # pub struct Line { pub sku: String, pub qty: u32 }
+/// # #[derive(Entity, Debug, Clone)]
+/// # #[entity(table = App, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order {
+/// #     pub id: String,
+/// #     pub address: Address,
+/// #     pub reviewers: BTreeMap<String, bool>,
+/// #     pub lines: Vec<Line>,
+/// #     pub note: Option<String>,
+/// #     pub visits: u32,
+/// # }
+/// fn removable<T: singletable::Attr, P: Removable<Order, T>>(_: P) {}
+/// removable(Order::fields().note);
+/// removable(Order::fields().reviewers.entry("ana"));
+/// removable(Order::fields().address.field(|a| a.zip));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be removed",
     label = "only `Option` fields, map entries and list elements can be removed",

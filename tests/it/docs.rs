@@ -57,6 +57,10 @@ impl std::fmt::Display for Missing {
 struct Workspace {
     root: PathBuf,
     modules: BTreeMap<ModPath, Module>,
+    /// Each crate's default features: items behind another feature are
+    /// not part of the API a default build exposes (their examples run
+    /// with that feature), so they are left out.
+    defaults: BTreeMap<String, Vec<String>>,
 }
 
 /// The items of the facade at `root` (a workspace directory) that have no
@@ -65,8 +69,10 @@ fn missing_examples(root: &Path, facade: &str) -> Result<Vec<Missing>, String> {
     let mut ws = Workspace {
         root: root.to_owned(),
         modules: BTreeMap::new(),
+        defaults: BTreeMap::new(),
     };
-    for (name, lib) in workspace_crates(root)? {
+    for (name, lib, defaults) in workspace_crates(root)? {
+        ws.defaults.insert(name.clone(), defaults);
         ws.load(vec![name], &lib, Vec::new())?;
     }
     if !ws.modules.contains_key(&vec![facade.to_owned()]) {
@@ -86,8 +92,8 @@ fn missing_examples(root: &Path, facade: &str) -> Result<Vec<Missing>, String> {
 }
 
 /// The workspace's library crates: the root package and each member, by
-/// crate name (`-` as `_`), with their `src/lib.rs`.
-fn workspace_crates(root: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+/// crate name (`-` as `_`), with their `src/lib.rs` and default features.
+fn workspace_crates(root: &Path) -> Result<Vec<(String, PathBuf, Vec<String>)>, String> {
     let manifest = read(&root.join("Cargo.toml"))?;
     let mut dirs = vec![root.to_owned()];
     if let Some(start) = manifest.find("members") {
@@ -112,8 +118,25 @@ fn workspace_crates(root: &Path) -> Result<Vec<(String, PathBuf)>, String> {
                 Some(rest.trim().trim_matches('"').replace('-', "_"))
             })
             .ok_or_else(|| format!("no package name in {}", dir.display()))?;
+        let defaults = manifest
+            .lines()
+            .find_map(|l| {
+                let rest = l
+                    .trim()
+                    .strip_prefix("default")?
+                    .trim_start()
+                    .strip_prefix('=')?;
+                Some(
+                    rest.split('"')
+                        .skip(1)
+                        .step_by(2)
+                        .map(str::to_owned)
+                        .collect(),
+                )
+            })
+            .unwrap_or_default();
         if lib.exists() {
-            out.push((name, lib));
+            out.push((name, lib, defaults));
         }
     }
     Ok(out)
@@ -132,6 +155,17 @@ fn cfg_test(attrs: &[syn::Attribute]) -> bool {
     attrs
         .iter()
         .any(|a| is_ident(a, "cfg") && a.parse_args::<syn::Ident>().is_ok_and(|id| id == "test"))
+}
+
+/// `#[cfg(feature = "x")]` for a feature `x` that is not a default one.
+fn other_feature(attrs: &[syn::Attribute], defaults: &[String]) -> bool {
+    attrs.iter().any(|a| {
+        is_ident(a, "cfg") && a.parse_args::<syn::MetaNameValue>().is_ok_and(|nv| {
+            nv.path.is_ident("feature")
+                && matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })
+                        if !defaults.contains(&s.value()))
+        })
+    })
 }
 
 /// `#[doc(hidden)]`.
@@ -187,7 +221,19 @@ impl Workspace {
         };
         let mut attrs = outer;
         attrs.extend(parsed.attrs);
-        self.add(path, file.to_owned(), child_dir, attrs, parsed.items)
+        let defaults = self.defaults.get(&path[0]).cloned().unwrap_or_default();
+        let items = parsed
+            .items
+            .into_iter()
+            .filter(|item| {
+                let attrs: &[syn::Attribute] = match item {
+                    syn::Item::Impl(i) => &i.attrs,
+                    _ => vis_attrs(item).map_or(&[], |(_, a)| a),
+                };
+                !other_feature(attrs, &defaults)
+            })
+            .collect();
+        self.add(path, file.to_owned(), child_dir, attrs, items)
     }
 
     fn add(

@@ -13,6 +13,13 @@ use crate::value::{AttributeValue, Blob, Item};
 
 /// What a backfill has done so far, counted across the runs that resumed
 /// it.
+///
+/// ```
+/// use singletable::backfill::Counts;
+///
+/// let none = Counts::default();
+/// assert_eq!((none.scanned, none.rewritten, none.failed), (0, 0, 0));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Counts {
     /// Items the scan evaluated, of every entity type (`ScannedCount`;
@@ -66,6 +73,41 @@ enum Segment {
 /// [`Backfill::resume_from`](super::Backfill::resume_from) to go on after
 /// a crash. The items of the page being processed when it was taken are
 /// read again on resume; rewriting them again finds nothing to change.
+///
+/// ```
+/// use singletable::backfill::Checkpoint;
+/// # use singletable::{Db, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", gsi1)]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct OrderV1 { pub id: String, pub customer: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+/// # pub struct Order { pub id: String, pub customer: String }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # for i in 0..10 {
+/// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
+/// # }
+/// let report = db.backfill::<Order>().segments(2).run().await?;
+/// let saved: String = report.checkpoint.to_json(); // store it anywhere
+/// let checkpoint = Checkpoint::from_json(&saved)?;
+/// assert_eq!(checkpoint.entity(), "Order");
+/// assert_eq!(checkpoint.total_segments(), 2);
+/// assert_eq!(checkpoint.segments_done(), 2);
+/// assert!(checkpoint.is_done());
+/// assert_eq!(checkpoint.counts().rewritten, 10);
+/// assert!(Checkpoint::from_json("{}").is_err());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checkpoint {
     entity: String,

@@ -103,6 +103,41 @@ const DEFAULT_CONFLICT_RETRIES: u32 = 8;
 
 /// A progress report, sent after every page of every segment and once at
 /// the end.
+///
+/// ```
+/// use std::sync::Mutex;
+/// # use singletable::{Db, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", gsi1)]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct OrderV1 { pub id: String, pub customer: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+/// # pub struct Order { pub id: String, pub customer: String }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # for i in 0..10 {
+/// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
+/// # }
+/// let seen = Mutex::new(Vec::new());
+/// db.backfill::<Order>()
+///     .expected_items(10)
+///     .on_progress(|p| seen.lock().unwrap().push((p.counts.scanned, p.fraction(), p.done)))
+///     .run()
+///     .await?;
+/// let seen = seen.into_inner().unwrap();
+/// let (scanned, fraction, done) = *seen.last().unwrap();
+/// assert!(done && scanned >= 10 && fraction.is_some());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone)]
 pub struct Progress {
     /// Counts so far (including those of the runs this one resumed).
@@ -139,6 +174,36 @@ impl Progress {
 }
 
 /// An item a backfill could not rewrite, with the reason.
+///
+/// ```
+/// # use singletable::{Db, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", gsi1)]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct OrderV1 { pub id: String, pub customer: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+/// # pub struct Order { pub id: String, pub customer: String }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # for i in 0..10 {
+/// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
+/// # }
+/// let report = db.backfill::<Order>().run().await?;
+/// for failure in &report.failures {
+///     eprintln!("{:?}: {}", failure.key, failure.error); // none here
+/// }
+/// assert!(report.failures.is_empty());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug)]
 pub struct Failure {
     /// The key it is stored under.
@@ -151,6 +216,35 @@ pub struct Failure {
 }
 
 /// What a backfill did.
+///
+/// ```
+/// # use singletable::{Db, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", gsi1)]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct OrderV1 { pub id: String, pub customer: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+/// # pub struct Order { pub id: String, pub customer: String }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # for i in 0..10 {
+/// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
+/// # }
+/// let report = db.backfill::<Order>().run().await?;
+/// assert_eq!(report.counts.rewritten, 10);
+/// assert!(!report.dry_run && report.rate() >= 0.0);
+/// assert!(report.checkpoint.is_done());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug)]
 pub struct BackfillReport {
     /// Counts, including those of the runs this one resumed.
@@ -179,6 +273,51 @@ type ProgressFn<'a> = Box<dyn Fn(&Progress) + Send + Sync + 'a>;
 
 /// A backfill of entity `T`, built by [`Db::backfill`]; nothing is read
 /// until [`Backfill::run`].
+///
+/// ```
+/// use singletable::BatchPolicy;
+/// # use singletable::{Db, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", gsi1)]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct OrderV1 { pub id: String, pub customer: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+/// # pub struct Order { pub id: String, pub customer: String }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # for i in 0..10 {
+/// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
+/// # }
+/// // What would change, without writing (Scan only).
+/// let dry = db.backfill::<Order>().dry_run().run().await?;
+/// assert_eq!(dry.counts.rewritten, 10);
+///
+/// let report = db
+///     .backfill::<Order>()
+///     .segments(2)                 // a parallel Scan of two segments
+///     .page_size(4)                // Limit per Scan page
+///     .policy(BatchPolicy::default()) // retries of throttled requests
+///     .conflict_retries(3)         // re-reads after concurrent writes
+///     .expected_items(10)          // for the progress estimate
+///     .on_progress(|_| {})
+///     .run()
+///     .await?;
+/// assert_eq!(report.counts.rewritten, 10);
+///
+/// // A run resumed from its checkpoint finds nothing left to do.
+/// let again = db.backfill::<Order>().resume_from(report.checkpoint.clone()).run().await?;
+/// assert_eq!(again.counts.rewritten, report.counts.rewritten);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a backfill does nothing until it is run"]
 pub struct Backfill<'a, T, E> {
     db: &'a Db<E>,
@@ -199,6 +338,33 @@ impl<E: Executor> Db<E> {
     /// now. See [`crate::backfill`]. It reads the whole table (a Scan,
     /// which consumes read capacity for every item of every type) and
     /// writes one UpdateItem per item that differs.
+    ///
+    /// ```
+    /// # use singletable::{Db, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Shop, name = "Order")]
+    /// # #[pk("ORDER#<id>")]
+    /// # #[sk("DETAILS")]
+    /// # pub struct OrderV1 { pub id: String, pub customer: String }
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Shop, name = "Order")]
+    /// # #[pk("ORDER#<id>")]
+    /// # #[sk("DETAILS")]
+    /// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+    /// # pub struct Order { pub id: String, pub customer: String }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::in_memory::<Shop>("Shop")?;
+    /// # for i in 0..10 {
+    /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
+    /// # }
+    /// let report = db.backfill::<Order>().run().await?;
+    /// assert_eq!(report.counts.rewritten, 10);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn backfill<T: Entity>(&self) -> Backfill<'_, T, E> {
         Backfill {
             db: self,

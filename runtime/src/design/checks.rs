@@ -194,6 +194,27 @@ pub const fn primary_keys_collide(a: &EntityShape, b: &EntityShape) -> bool {
 /// Whether an entity's partition key can be the partition key of a
 /// unique-value marker, `UNIQUE#<entity>#<attribute>#<value>` (see
 /// [`crate::unique`]): then a query of its partition could read markers.
+///
+/// ```
+/// use singletable::design::partition_holds_markers;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("<kind>#<a>#<b>#<c>")]
+/// # #[sk("ANY")]
+/// # pub struct Any { pub kind: String, pub a: String, pub b: String, pub c: String }
+/// assert!(!partition_holds_markers(&User::SHAPE)); // "USER#..." is never "UNIQUE#..."
+/// // "<kind>#<a>#<b>#<c>" can be "UNIQUE#<entity>#<attribute>#<value>".
+/// assert!(partition_holds_markers(&Any::SHAPE));
+/// ```
 pub const fn partition_holds_markers(e: &EntityShape) -> bool {
     const ANY: KeySeg = KeySeg {
         lit: "",

@@ -106,6 +106,29 @@ impl Feed {
 /// The records of an embedded table's stream as they are committed, from
 /// [`Embedded::subscribe`](super::Embedded::subscribe): a
 /// [`Stream`](futures::Stream) that ends when the table is deleted.
+///
+/// ```
+/// use singletable::stream::EventKind;
+/// # use singletable::{Db, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", stream = new_image)]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order { pub id: String }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::in_memory::<Shop>("Shop")?;
+/// let mut feed = db.executor().subscribe("Shop")?;
+/// db.put(&Order { id: "o1".into() }).await?;
+/// let records = feed.drain();
+/// assert_eq!(records.len(), 1);
+/// assert_eq!(records[0].event, EventKind::Insert);
+/// assert!(feed.drain().is_empty()); // nothing new since
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug)]
 pub struct ChangeFeed {
     rx: UnboundedReceiver<StreamRecord>,

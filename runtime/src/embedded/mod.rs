@@ -404,6 +404,25 @@ impl Embedded {
     /// The records of `table`'s stream committed from now on, as they are
     /// committed: a [`Stream`](futures::Stream) a handler under test can
     /// consume while the code under test writes.
+    ///
+    /// ```
+    /// # use singletable::{Db, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", stream = keys_only)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("ORDER#<id>")]
+    /// # #[sk("DETAILS")]
+    /// # pub struct Order { pub id: String }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::in_memory::<Shop>("Shop")?;
+    /// let mut feed = db.executor().subscribe("Shop")?;
+    /// db.put(&Order { id: "o1".into() }).await?;
+    /// assert_eq!(feed.drain().len(), 1);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn subscribe(&self, table: &str) -> Result<ChangeFeed, Error> {
         let mut store = self.write();
         let t = store

@@ -125,6 +125,33 @@ impl EventKind {
 /// the images the stream's view carries, the sequence number (increasing
 /// within a shard; the records of one item are in order) and the
 /// approximate time of the write.
+///
+/// ```
+/// use singletable::stream::EventKind;
+/// # use singletable::{Db, Entity, OtherTypes, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", stream = new_and_old_images)]
+/// # pub struct Shop;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order { pub id: String, pub total: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// db.put(&Order { id: "o1".into(), total: 10 }).await?;
+/// db.put(&Order { id: "o1".into(), total: 12 }).await?;
+/// db.delete::<Order>(Order::key("o1")?).await?;
+/// let feed = db.executor().change_feed("Shop")?; // insert, modify, remove
+/// let record = &feed[1];
+/// record.check()?; // images as its view and event require
+/// assert_eq!(record.event, EventKind::Modify);
+/// assert_eq!(record.key::<Shop>()?, Order::key("o1")?);
+/// let change = record.clone().decode::<Order>(OtherTypes::Error)?.unwrap();
+/// assert_eq!(change.event.new_image().unwrap().total, 12);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamRecord {
     /// `eventID`: unique per record.
@@ -153,6 +180,30 @@ pub struct StreamRecord {
 /// A source of stream records: [`StreamRecord`] itself, a Lambda event's
 /// record (feature `lambda`), a DynamoDB Streams API record (feature
 /// `streams`).
+///
+/// ```
+/// use singletable::stream::{changes, IntoStreamRecord};
+/// # use singletable::{Db, Entity, OtherTypes, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", stream = new_and_old_images)]
+/// # pub struct Shop;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order { pub id: String, pub total: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// db.put(&Order { id: "o1".into(), total: 10 }).await?;
+/// db.put(&Order { id: "o1".into(), total: 12 }).await?;
+/// db.delete::<Order>(Order::key("o1")?).await?;
+/// let feed = db.executor().change_feed("Shop")?; // insert, modify, remove
+/// let first = feed[0].clone().into_stream_record()?; // records are their own source
+/// assert_eq!(changes::<Order, _>(&feed, OtherTypes::Skip).count(), 3);
+/// # let _ = first;
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 pub trait IntoStreamRecord {
     /// The record, or why it is malformed ([`Error::Stream`]).
     fn into_stream_record(self) -> Result<StreamRecord, Error>;
@@ -171,6 +222,33 @@ impl IntoStreamRecord for &StreamRecord {
 }
 
 /// A change of an item of type `T`, decoded from a stream record.
+///
+/// ```
+/// use singletable::stream::{changes, Change, EventKind};
+/// # use singletable::{Db, Entity, OtherTypes, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", stream = new_and_old_images)]
+/// # pub struct Shop;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order { pub id: String, pub total: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// db.put(&Order { id: "o1".into(), total: 10 }).await?;
+/// db.put(&Order { id: "o1".into(), total: 12 }).await?;
+/// db.delete::<Order>(Order::key("o1")?).await?;
+/// let feed = db.executor().change_feed("Shop")?; // insert, modify, remove
+/// let all: Vec<Change<Order>> = changes(feed, OtherTypes::Skip).collect::<Result<_, _>>()?;
+/// let kinds: Vec<EventKind> = all.iter().map(|c| c.event.kind()).collect();
+/// assert_eq!(kinds, [EventKind::Insert, EventKind::Modify, EventKind::Remove]);
+/// assert_eq!(all[2].event.old_image().unwrap().total, 12);
+/// assert!(all[2].event.new_image().is_none() && !all[2].by_ttl);
+/// assert!(all[0].sequence_number < all[1].sequence_number);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change<T> {
     /// What happened, with the images the stream's view carries.
@@ -191,6 +269,37 @@ pub struct Change<T> {
 /// What a write did, with the images a stream's view carries: `None` where
 /// the view leaves an image out (every image under `KEYS_ONLY`, the old one
 /// under `NEW_IMAGE`, the new one under `OLD_IMAGE`).
+///
+/// ```
+/// use singletable::stream::{changes, Event};
+/// # use singletable::{Db, Entity, OtherTypes, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", stream = new_and_old_images)]
+/// # pub struct Shop;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order { pub id: String, pub total: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// db.put(&Order { id: "o1".into(), total: 10 }).await?;
+/// db.put(&Order { id: "o1".into(), total: 12 }).await?;
+/// db.delete::<Order>(Order::key("o1")?).await?;
+/// let feed = db.executor().change_feed("Shop")?; // insert, modify, remove
+/// for change in changes::<Order, _>(&feed, OtherTypes::Skip) {
+///     let event = change?.event;
+///     assert_eq!(event.new_image().is_some(), event.kind() != singletable::stream::EventKind::Remove);
+///     assert_eq!(event.old_image().is_some(), event.kind() != singletable::stream::EventKind::Insert);
+///     match event {
+///         Event::Insert { new } => assert_eq!(new.unwrap().total, 10),
+///         Event::Modify { old, new } => assert!(old.unwrap().total < new.unwrap().total),
+///         Event::Remove { old } => assert!(old.is_some()),
+///     }
+/// }
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event<T> {
     /// The item was created.
@@ -242,6 +351,31 @@ impl<T> Event<T> {
 /// Decodes `records` into changes of `T`, one `Result` per record, in
 /// order; records of other entity types are left out under
 /// [`OtherTypes::Skip`] and are errors under [`OtherTypes::Error`].
+///
+/// ```
+/// use singletable::stream::changes;
+/// # use singletable::{Db, Entity, OtherTypes, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", stream = new_and_old_images)]
+/// # pub struct Shop;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = Shop, name = "Order")]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order { pub id: String, pub total: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// db.put(&Order { id: "o1".into(), total: 10 }).await?;
+/// db.put(&Order { id: "o1".into(), total: 12 }).await?;
+/// db.delete::<Order>(Order::key("o1")?).await?;
+/// let feed = db.executor().change_feed("Shop")?; // insert, modify, remove
+/// let totals: Vec<u32> = changes::<Order, _>(feed, OtherTypes::Skip)
+///     .filter_map(|c| c.ok()?.event.new_image().map(|o| o.total))
+///     .collect();
+/// assert_eq!(totals, [10, 12]);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 pub fn changes<T: Decode, R: IntoStreamRecord>(
     records: impl IntoIterator<Item = R>,
     other: OtherTypes,
