@@ -275,7 +275,7 @@ impl Db<SdkExecutor> {
 
     /// The ARN of the table's current stream (DescribeTable's
     /// `LatestStreamArn`), `None` when the table has no stream: what a
-    /// [`StreamReader`](crate::stream::StreamReader) reads.
+    /// `stream::StreamReader` (feature `streams`) reads.
     ///
     /// ```no_run
     /// # async fn run() -> singletable::Result<()> {

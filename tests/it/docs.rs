@@ -6,7 +6,9 @@
 //! included), into the workspace crates (members of the root manifest);
 //! `#[doc(hidden)]` items and modules, `__private` and `#[cfg(test)]` are
 //! left out, and so are re-exports of other crates' items (the SDK's
-//! `AttributeValue`). Every module, struct, enum, union, trait, function,
+//! `AttributeValue`) and items behind a feature that is not a default one
+//! (`#[cfg(feature = "lambda")]`: not in a default build, where `cargo test
+//! --doc` could not run their examples). Every module, struct, enum, union, trait, function,
 //! type alias, const, static and derive macro reached needs a Rust code
 //! block (run, or `no_run`; not `ignore`, `text` or `compile_fail`) in its
 //! own docs, `#[doc = include_str!(..)]` files included. Each `pub` method

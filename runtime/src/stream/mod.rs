@@ -11,7 +11,7 @@
 //! Records come from three places, all turned into one [`StreamRecord`]:
 //! a Lambda function's DynamoDB event (feature `lambda`, the
 //! `aws_lambda_events` types), the DynamoDB Streams API (feature
-//! `streams`, `aws-sdk-dynamodbstreams`, with a small [`StreamReader`]
+//! `streams`, `aws-sdk-dynamodbstreams`, with a small `StreamReader`
 //! for tests and tools), and the embedded change feed. [`changes`] (or
 //! [`StreamRecord::decode`]) then decodes each into a [`Change`]: an
 //! insert, a modification or a removal, with the item's key, the record's
@@ -520,11 +520,13 @@ impl StreamRecord {
 }
 
 /// The principal DynamoDB's TTL process deletes items as.
+#[cfg(any(feature = "lambda", feature = "streams"))]
 pub(crate) const TTL_PRINCIPAL: &str = "dynamodb.amazonaws.com";
 
 /// Builds a record from the fields every source has, checking what each
 /// source leaves optional.
 #[allow(clippy::too_many_arguments)]
+#[cfg(any(feature = "lambda", feature = "streams"))]
 pub(crate) fn record(
     event_id: Option<String>,
     event_name: Option<&str>,
