@@ -138,6 +138,33 @@ impl AttrReader for ItemAttrs {
     }
 }
 
+/// An [`AttrReader`] over a borrowed [`Item`]: strings and numbers are
+/// lent, other values copied; the item stays the caller's.
+#[derive(Debug)]
+pub struct ItemRef<'a> {
+    attrs: hash_map::Iter<'a, String, AttributeValue>,
+}
+
+impl<'a> ItemRef<'a> {
+    /// Reads `item`.
+    pub fn new(item: &'a Item) -> Self {
+        Self { attrs: item.iter() }
+    }
+}
+
+impl AttrReader for ItemRef<'_> {
+    #[inline]
+    fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        let (name, value) = self.attrs.next()?;
+        let value = match value {
+            AttributeValue::S(s) => AttrRef::S(s),
+            AttributeValue::N(n) => AttrRef::N(n),
+            other => AttrRef::Owned(other.clone()),
+        };
+        Some(Ok((name, value)))
+    }
+}
+
 /// The items of one response, each read through an [`AttrReader`].
 pub trait ItemReader: Send {
     /// The next item; `None` after the last one.

@@ -368,7 +368,8 @@ fn edited(edit: impl FnOnce(&mut Value)) -> Value {
 
 /// Malformed records are typed errors, one per record, never panics.
 fn check_malformed() {
-    let cases: Vec<(&str, Value, fn(&StreamError) -> bool)> = vec![
+    type Case = (&'static str, Value, fn(&StreamError) -> bool);
+    let cases: Vec<Case> = vec![
         (
             "unknown event name",
             edited(|v| v["eventName"] = json!("UPSERT")),

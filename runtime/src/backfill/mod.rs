@@ -504,6 +504,7 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
     /// there first.
     async fn item(&self, mut stored: Item) -> Result<Outcome, Error> {
         let db = self.backfill.db;
+        let policy = &self.backfill.policy;
         let key = plan::stored_key::<T::Table>(&stored);
         let fail = |error| {
             Ok(Outcome::Failed(Failure {
@@ -511,7 +512,8 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                 error,
             }))
         };
-        for _ in 0..=self.backfill.conflict_retries {
+        let (mut conflicts, mut retries) = (0, 0);
+        loop {
             let update = match plan::plan::<T>(db.table_name(), &stored) {
                 Ok(Plan::Unchanged) => return Ok(Outcome::Unchanged),
                 Ok(Plan::Gone) => return Ok(Outcome::Vanished),
@@ -521,12 +523,22 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
             if self.backfill.dry_run {
                 return Ok(Outcome::Rewritten);
             }
-            match self
-                .throttled(|| db.executor().update_item(update.clone()))
-                .await
-            {
+            // A retry plans the rewrite again (a function of the item read)
+            // instead of keeping a copy of every request.
+            match db.executor().update_item(*update).await {
                 Ok(_) => return Ok(Outcome::Rewritten),
+                Err(e) if e.is_throttling() && retries + 1 < policy.attempts() => {
+                    retries += 1;
+                    self.lock().checkpoint.counts_mut().throttled += 1;
+                    tokio::time::sleep(policy.delay(retries)).await;
+                }
+                Err(Error::ConditionFailed { .. })
+                    if conflicts >= self.backfill.conflict_retries =>
+                {
+                    return fail(Error::ConditionFailed { item: None });
+                }
                 Err(Error::ConditionFailed { item }) => {
+                    conflicts += 1;
                     self.lock().checkpoint.counts_mut().conflicts += 1;
                     match item {
                         Some(current) => stored = *current,
@@ -543,6 +555,5 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                 Err(e) => return Err(e),
             }
         }
-        fail(Error::ConditionFailed { item: None })
     }
 }

@@ -18,7 +18,7 @@ pub(crate) enum Plan {
     /// another entity type).
     Gone,
     /// This update rewrites it.
-    Rewrite(UpdateItem),
+    Rewrite(Box<UpdateItem>),
 }
 
 /// The attributes a key template writes: the table's and every index's
@@ -71,7 +71,17 @@ pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error>
     if crate::query::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
         return Ok(Plan::Gone);
     }
-    let entity = T::from_item(stored.clone())?;
+    // Read in place: the stored item is still needed for the condition.
+    let mut reader = crate::reader::ItemRef::new(stored);
+    let entity = T::read_item(&mut reader, crate::query::OtherTypes::Error)?.ok_or_else(|| {
+        Error::Decode {
+            entity: T::ENTITY_TYPE,
+            source: crate::error::DecodeError::new(crate::error::DecodeErrorKind::EntityType {
+                expected: T::ENTITY_TYPE,
+                found: String::new(),
+            }),
+        }
+    })?;
     let rebuilt = entity.to_item()?;
     let pk = <T::Table as Table>::PK;
     let sk = <T::Table as Table>::SK;
@@ -132,18 +142,15 @@ pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error>
             parts.push(Condition::NotExists(name.to_owned()));
         }
     }
-    let key = match T::primary_key(&entity) {
-        Ok(k) => k,
-        Err(e) => return Err(e),
-    };
-    Ok(Plan::Rewrite(UpdateItem {
+    let key = T::primary_key(&entity)?;
+    Ok(Plan::Rewrite(Box::new(UpdateItem {
         table: table.to_owned(),
         key: crate::db::key_item::<T::Table>(&key),
         actions,
         condition: all(parts),
         return_values: ReturnValues::None,
         return_on_condition_failure: true,
-    }))
+    })))
 }
 
 /// The primary key an item is stored under, for reports.

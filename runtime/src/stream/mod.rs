@@ -378,10 +378,12 @@ impl StreamRecord {
 }
 
 /// The principal DynamoDB's TTL process deletes items as.
+#[cfg(any(feature = "lambda", feature = "streams"))]
 pub(crate) const TTL_PRINCIPAL: &str = "dynamodb.amazonaws.com";
 
 /// Builds a record from the fields every source has, checking what each
 /// source leaves optional.
+#[cfg(any(feature = "lambda", feature = "streams"))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn record(
     event_id: Option<String>,
