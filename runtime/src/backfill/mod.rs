@@ -97,15 +97,18 @@ use plan::Plan;
 
 /// Segments a backfill scans in parallel unless told otherwise.
 const DEFAULT_SEGMENTS: u32 = 4;
+/// Within a page, progress is reported at most this often.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 /// Times an item is read again and its rewrite redone after concurrent
 /// writes, before it is reported.
 const DEFAULT_CONFLICT_RETRIES: u32 = 8;
 
-/// A progress report, sent after every page of every segment and once at
-/// the end.
+/// A progress report, sent after every page of every segment, every
+/// quarter second within a page, and once at the end.
 #[derive(Debug, Clone)]
 pub struct Progress {
-    /// Counts so far (including those of the runs this one resumed).
+    /// Counts so far (including those of the runs this one resumed, and
+    /// the items of the pages being processed).
     pub counts: Counts,
     /// Segments read to the end, of [`Progress::segments`].
     pub segments_done: u32,
@@ -121,7 +124,7 @@ pub struct Progress {
     pub estimated_total: Option<u64>,
     /// Estimated time left, from the rate and the estimated total.
     pub eta: Option<Duration>,
-    /// Where to resume from.
+    /// Where to resume from: the pages done, with their counts.
     pub checkpoint: Checkpoint,
     /// Whether the backfill is complete.
     pub done: bool,
@@ -220,8 +223,13 @@ impl<E: Executor> Db<E> {
 
 /// The state the segments share.
 struct Shared {
+    /// Positions and the counts of the pages done.
     checkpoint: Checkpoint,
+    /// Counts of the pages being processed, not in the checkpoint yet.
+    pending: Counts,
     failures: Vec<Failure>,
+    /// When progress was last reported.
+    reported: Instant,
 }
 
 impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
@@ -331,7 +339,9 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
         let started = Instant::now();
         let shared = Mutex::new(Shared {
             checkpoint,
+            pending: Counts::default(),
             failures: Vec::new(),
+            reported: started,
         });
         let run = Run {
             backfill: &self,
@@ -352,6 +362,7 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
         let Shared {
             checkpoint,
             failures,
+            ..
         } = shared
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -395,8 +406,10 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
     }
 
     fn progress(&self, done: bool) -> Progress {
-        let shared = self.lock();
-        let counts = shared.checkpoint.counts();
+        let mut shared = self.lock();
+        shared.reported = Instant::now();
+        let mut counts = shared.checkpoint.counts();
+        counts.add(&shared.pending);
         let elapsed = self.started.elapsed();
         let scanned = counts.scanned - self.resumed.scanned;
         let rate = scanned as f64 / elapsed.as_secs_f64().max(1e-9);
@@ -462,30 +475,51 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                 }),
             };
             let page = self.throttled(|| db.executor().scan(req.clone())).await?;
+            // Items of other types count as scanned at once, the entity's
+            // as each is processed, so progress follows the work.
             let matched = page.items.len() as u64;
-            let scanned = page.scanned.map_or(matched, |n| n as u64);
-            let outcomes: Vec<Result<Outcome, Error>> = futures::stream::iter(page.items)
+            let mut done = Counts {
+                scanned: page
+                    .scanned
+                    .map_or(0, |n| (n as u64).saturating_sub(matched)),
+                ..Counts::default()
+            };
+            self.lock().pending.add(&done);
+            let mut failures = Vec::new();
+            let mut outcomes = futures::stream::iter(page.items)
                 .map(|item| self.item(item))
-                .buffer_unordered(self.backfill.policy.concurrency())
-                .collect()
-                .await;
-            {
-                let mut shared = self.lock();
-                let counts = shared.checkpoint.counts_mut();
-                counts.scanned += scanned;
-                counts.matched += matched;
-                let mut failures = Vec::new();
-                for outcome in outcomes {
-                    match outcome? {
-                        Outcome::Unchanged => counts.unchanged += 1,
-                        Outcome::Rewritten => counts.rewritten += 1,
-                        Outcome::Vanished => counts.vanished += 1,
-                        Outcome::Failed(f) => {
-                            counts.failed += 1;
-                            failures.push(f);
-                        }
+                .buffer_unordered(self.backfill.policy.concurrency());
+            while let Some(outcome) = outcomes.next().await {
+                let mut one = Counts {
+                    scanned: 1,
+                    matched: 1,
+                    ..Counts::default()
+                };
+                match outcome? {
+                    Outcome::Unchanged => one.unchanged = 1,
+                    Outcome::Rewritten => one.rewritten = 1,
+                    Outcome::Vanished => one.vanished = 1,
+                    Outcome::Failed(f) => {
+                        one.failed = 1;
+                        failures.push(f);
                     }
                 }
+                done.add(&one);
+                let due = {
+                    let mut shared = self.lock();
+                    shared.pending.add(&one);
+                    shared.reported.elapsed() >= PROGRESS_EVERY
+                };
+                // A page can take seconds: report within it too.
+                if let (true, Some(f)) = (due, &self.backfill.progress) {
+                    f(&self.progress(false));
+                }
+            }
+            drop(outcomes);
+            {
+                let mut shared = self.lock();
+                shared.pending.sub(&done);
+                shared.checkpoint.counts_mut().add(&done);
                 shared.failures.extend(failures);
                 shared.checkpoint.advance(segment, page.last_key.as_ref())?;
             }
