@@ -18,6 +18,7 @@ mod shape;
 mod str_enum;
 mod table;
 mod template;
+mod version;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
