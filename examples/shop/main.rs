@@ -7,8 +7,13 @@
 //! table when missing and leaves its data in the table.
 //! `cargo run --example shop -- --design` prints the design document
 //! generated from the declarations.
+//! `cargo run --release --example shop -- --backfill [--items N]` writes N
+//! orders (default 10,000) as the code before the sharded index wrote
+//! them, then backfills their index keys with a progress bar; against a
+//! DynamoDB endpoint it uses a table of its own, deleted afterwards.
 
 mod app;
+mod backfill;
 mod model;
 
 use model::*;
@@ -29,6 +34,16 @@ async fn run() -> Result<()> {
         print!("{}", singletable::design::document::<AppTable>());
         return Ok(());
     }
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--backfill") {
+        let items = args
+            .iter()
+            .position(|a| a == "--items")
+            .and_then(|i| args.get(i + 1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(10_000);
+        return backfill_demo(items).await;
+    }
     let table = std::env::var("TABLE_NAME").unwrap_or_else(|_| "AppTable".to_owned());
     if std::env::var_os("DYNAMODB_ENDPOINT").is_some() {
         let db = Db::from_env(table).await;
@@ -44,5 +59,25 @@ async fn run() -> Result<()> {
         println!("embedded in-memory backend (set DYNAMODB_ENDPOINT to use a DynamoDB)");
         let db: Db<Embedded> = Db::in_memory::<AppTable>(table)?;
         app::tour(&db).await
+    }
+}
+
+async fn backfill_demo(items: usize) -> Result<()> {
+    if std::env::var_os("DYNAMODB_ENDPOINT").is_some() {
+        let table = format!("ShopBackfill-{}", std::process::id());
+        let db = Db::from_env(table).await;
+        db.create_table_if_missing::<AppTable>().await?;
+        println!(
+            "DynamoDB at {}, table {}",
+            std::env::var("DYNAMODB_ENDPOINT").unwrap_or_default(),
+            db.table_name()
+        );
+        let result = backfill::run(&db, items).await;
+        db.delete_table().await?;
+        result
+    } else {
+        println!("embedded in-memory backend");
+        let db: Db<Embedded> = Db::in_memory::<AppTable>("AppTable")?;
+        backfill::run(&db, items).await
     }
 }

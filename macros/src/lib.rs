@@ -23,6 +23,7 @@ mod str_enum;
 mod style;
 mod table;
 mod template;
+mod version;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

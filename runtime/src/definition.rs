@@ -642,3 +642,51 @@ pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drif
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::{GlobalIndex, LocalIndex};
+
+    struct Streamed;
+    impl Table for Streamed {
+        const NAME: &'static str = "Streamed";
+        const PK: &'static str = "PK";
+        const SK: Option<&'static str> = Some("SK");
+        const ENTITY_TYPE: &'static str = "entityType";
+        const GLOBAL_INDEXES: &'static [GlobalIndex] = &[];
+        const LOCAL_INDEXES: &'static [LocalIndex] = &[];
+        const RESERVED: &'static [&'static str] = &["PK", "SK", "entityType"];
+        const STREAM: Option<StreamView> = Some(StreamView::NewAndOldImages);
+    }
+
+    #[test]
+    fn the_stream_is_in_every_output_and_compared() {
+        let def = TableDefinition::of::<Streamed>("Streamed", Billing::OnDemand);
+        let cli: serde_json::Value = serde_json::from_str(&def.cli_json()).unwrap();
+        assert_eq!(
+            cli["StreamSpecification"],
+            serde_json::json!({ "StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES" })
+        );
+        let cfn: serde_json::Value = serde_json::from_str(&def.cloudformation("T")).unwrap();
+        assert_eq!(
+            cfn["T"]["Properties"]["StreamSpecification"],
+            serde_json::json!({ "StreamViewType": "NEW_AND_OLD_IMAGES" })
+        );
+        let mut actual = def.clone();
+        actual.stream_specification = None;
+        assert_eq!(
+            compare(&def, &actual),
+            [Drift::Stream {
+                declared: Some(StreamView::NewAndOldImages),
+                actual: None,
+            }]
+        );
+        actual.stream_specification = Some(stream_specification(StreamView::KeysOnly));
+        assert_eq!(
+            compare(&def, &actual)[0].to_string(),
+            "table stream is KEYS_ONLY, declared NEW_AND_OLD_IMAGES"
+        );
+        assert!(compare(&def, &def).is_empty());
+    }
+}

@@ -211,6 +211,43 @@ impl AttrReader for ItemAttrs {
     }
 }
 
+/// An [`AttrReader`] over a borrowed [`Item`]: strings and numbers are
+/// lent, other values copied; the item stays the caller's.
+///
+/// ```
+/// use singletable::reader::{collect_item, ItemRef};
+/// use singletable::{AttributeValue, Item};
+///
+/// let item: Item = [("PK".to_string(), AttributeValue::S("USER#ana".into()))].into();
+/// let copy = collect_item(&mut ItemRef::new(&item))?;
+/// assert_eq!(copy, item);
+/// # Ok::<(), singletable::DecodeError>(())
+/// ```
+#[derive(Debug)]
+pub struct ItemRef<'a> {
+    attrs: hash_map::Iter<'a, String, AttributeValue>,
+}
+
+impl<'a> ItemRef<'a> {
+    /// Reads `item`.
+    pub fn new(item: &'a Item) -> Self {
+        Self { attrs: item.iter() }
+    }
+}
+
+impl AttrReader for ItemRef<'_> {
+    #[inline]
+    fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        let (name, value) = self.attrs.next()?;
+        let value = match value {
+            AttributeValue::S(s) => AttrRef::S(s),
+            AttributeValue::N(n) => AttrRef::N(n),
+            other => AttrRef::Owned(other.clone()),
+        };
+        Some(Ok((name, value)))
+    }
+}
+
 /// The items of one response, each read through an [`AttrReader`]. An
 /// executor that stores items in its own form implements it to let the
 /// decoders read them in place.

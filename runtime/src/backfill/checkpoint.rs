@@ -45,6 +45,27 @@ pub struct Counts {
     pub throttled: u64,
 }
 
+impl Counts {
+    pub(crate) fn add(&mut self, other: &Counts) {
+        self.apply(other, u64::saturating_add);
+    }
+
+    pub(crate) fn sub(&mut self, other: &Counts) {
+        self.apply(other, u64::saturating_sub);
+    }
+
+    fn apply(&mut self, o: &Counts, f: fn(u64, u64) -> u64) {
+        self.scanned = f(self.scanned, o.scanned);
+        self.matched = f(self.matched, o.matched);
+        self.rewritten = f(self.rewritten, o.rewritten);
+        self.unchanged = f(self.unchanged, o.unchanged);
+        self.conflicts = f(self.conflicts, o.conflicts);
+        self.vanished = f(self.vanished, o.vanished);
+        self.failed = f(self.failed, o.failed);
+        self.throttled = f(self.throttled, o.throttled);
+    }
+}
+
 /// A key attribute value in DynamoDB's JSON shape (`{"S": "..."}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 enum KeyValue {

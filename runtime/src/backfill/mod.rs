@@ -97,12 +97,14 @@ use plan::Plan;
 
 /// Segments a backfill scans in parallel unless told otherwise.
 const DEFAULT_SEGMENTS: u32 = 4;
+/// Within a page, progress is reported at most this often.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 /// Times an item is read again and its rewrite redone after concurrent
 /// writes, before it is reported.
 const DEFAULT_CONFLICT_RETRIES: u32 = 8;
 
-/// A progress report, sent after every page of every segment and once at
-/// the end.
+/// A progress report, sent after every page of every segment, every
+/// quarter second within a page, and once at the end.
 ///
 /// ```
 /// use std::sync::Mutex;
@@ -140,7 +142,8 @@ const DEFAULT_CONFLICT_RETRIES: u32 = 8;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Progress {
-    /// Counts so far (including those of the runs this one resumed).
+    /// Counts so far (including those of the runs this one resumed, and
+    /// the items of the pages being processed).
     pub counts: Counts,
     /// Segments read to the end, of [`Progress::segments`].
     pub segments_done: u32,
@@ -156,7 +159,7 @@ pub struct Progress {
     pub estimated_total: Option<u64>,
     /// Estimated time left, from the rate and the estimated total.
     pub eta: Option<Duration>,
-    /// Where to resume from.
+    /// Where to resume from: the pages done, with their counts.
     pub checkpoint: Checkpoint,
     /// Whether the backfill is complete.
     pub done: bool,
@@ -386,8 +389,13 @@ impl<E: Executor> Db<E> {
 
 /// The state the segments share.
 struct Shared {
+    /// Positions and the counts of the pages done.
     checkpoint: Checkpoint,
+    /// Counts of the pages being processed, not in the checkpoint yet.
+    pending: Counts,
     failures: Vec<Failure>,
+    /// When progress was last reported.
+    reported: Instant,
 }
 
 impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
@@ -497,7 +505,9 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
         let started = Instant::now();
         let shared = Mutex::new(Shared {
             checkpoint,
+            pending: Counts::default(),
             failures: Vec::new(),
+            reported: started,
         });
         let run = Run {
             backfill: &self,
@@ -518,6 +528,7 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
         let Shared {
             checkpoint,
             failures,
+            ..
         } = shared
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -561,8 +572,10 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
     }
 
     fn progress(&self, done: bool) -> Progress {
-        let shared = self.lock();
-        let counts = shared.checkpoint.counts();
+        let mut shared = self.lock();
+        shared.reported = Instant::now();
+        let mut counts = shared.checkpoint.counts();
+        counts.add(&shared.pending);
         let elapsed = self.started.elapsed();
         let scanned = counts.scanned - self.resumed.scanned;
         let rate = scanned as f64 / elapsed.as_secs_f64().max(1e-9);
@@ -628,30 +641,51 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                 }),
             };
             let page = self.throttled(|| db.executor().scan(req.clone())).await?;
+            // Items of other types count as scanned at once, the entity's
+            // as each is processed, so progress follows the work.
             let matched = page.items.len() as u64;
-            let scanned = page.scanned.map_or(matched, |n| n as u64);
-            let outcomes: Vec<Result<Outcome, Error>> = futures::stream::iter(page.items)
+            let mut done = Counts {
+                scanned: page
+                    .scanned
+                    .map_or(0, |n| (n as u64).saturating_sub(matched)),
+                ..Counts::default()
+            };
+            self.lock().pending.add(&done);
+            let mut failures = Vec::new();
+            let mut outcomes = futures::stream::iter(page.items)
                 .map(|item| self.item(item))
-                .buffer_unordered(self.backfill.policy.concurrency())
-                .collect()
-                .await;
-            {
-                let mut shared = self.lock();
-                let counts = shared.checkpoint.counts_mut();
-                counts.scanned += scanned;
-                counts.matched += matched;
-                let mut failures = Vec::new();
-                for outcome in outcomes {
-                    match outcome? {
-                        Outcome::Unchanged => counts.unchanged += 1,
-                        Outcome::Rewritten => counts.rewritten += 1,
-                        Outcome::Vanished => counts.vanished += 1,
-                        Outcome::Failed(f) => {
-                            counts.failed += 1;
-                            failures.push(f);
-                        }
+                .buffer_unordered(self.backfill.policy.concurrency());
+            while let Some(outcome) = outcomes.next().await {
+                let mut one = Counts {
+                    scanned: 1,
+                    matched: 1,
+                    ..Counts::default()
+                };
+                match outcome? {
+                    Outcome::Unchanged => one.unchanged = 1,
+                    Outcome::Rewritten => one.rewritten = 1,
+                    Outcome::Vanished => one.vanished = 1,
+                    Outcome::Failed(f) => {
+                        one.failed = 1;
+                        failures.push(f);
                     }
                 }
+                done.add(&one);
+                let due = {
+                    let mut shared = self.lock();
+                    shared.pending.add(&one);
+                    shared.reported.elapsed() >= PROGRESS_EVERY
+                };
+                // A page can take seconds: report within it too.
+                if let (true, Some(f)) = (due, &self.backfill.progress) {
+                    f(&self.progress(false));
+                }
+            }
+            drop(outcomes);
+            {
+                let mut shared = self.lock();
+                shared.pending.sub(&done);
+                shared.checkpoint.counts_mut().add(&done);
                 shared.failures.extend(failures);
                 shared.checkpoint.advance(segment, page.last_key.as_ref())?;
             }
@@ -670,6 +704,7 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
     /// there first.
     async fn item(&self, mut stored: Item) -> Result<Outcome, Error> {
         let db = self.backfill.db;
+        let policy = &self.backfill.policy;
         let key = plan::stored_key::<T::Table>(&stored);
         let fail = |error| {
             Ok(Outcome::Failed(Failure {
@@ -677,7 +712,8 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                 error,
             }))
         };
-        for _ in 0..=self.backfill.conflict_retries {
+        let (mut conflicts, mut retries) = (0, 0);
+        loop {
             let update = match plan::plan::<T>(db.table_name(), &stored) {
                 Ok(Plan::Unchanged) => return Ok(Outcome::Unchanged),
                 Ok(Plan::Gone) => return Ok(Outcome::Vanished),
@@ -687,12 +723,22 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
             if self.backfill.dry_run {
                 return Ok(Outcome::Rewritten);
             }
-            match self
-                .throttled(|| db.executor().update_item(update.clone()))
-                .await
-            {
+            // A retry plans the rewrite again (a function of the item read)
+            // instead of keeping a copy of every request.
+            match db.executor().update_item(update).await {
                 Ok(_) => return Ok(Outcome::Rewritten),
+                Err(e) if e.is_throttling() && retries + 1 < policy.attempts() => {
+                    retries += 1;
+                    self.lock().checkpoint.counts_mut().throttled += 1;
+                    tokio::time::sleep(policy.delay(retries)).await;
+                }
+                Err(Error::ConditionFailed { .. })
+                    if conflicts >= self.backfill.conflict_retries =>
+                {
+                    return fail(Error::ConditionFailed { item: None });
+                }
                 Err(Error::ConditionFailed { item }) => {
+                    conflicts += 1;
                     self.lock().checkpoint.counts_mut().conflicts += 1;
                     match item {
                         Some(current) => stored = *current,
@@ -709,6 +755,5 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                 Err(e) => return Err(e),
             }
         }
-        fail(Error::ConditionFailed { item: None })
     }
 }

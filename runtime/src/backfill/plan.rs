@@ -71,7 +71,17 @@ pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error>
     if crate::query::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
         return Ok(Plan::Gone);
     }
-    let entity = T::from_item(stored.clone())?;
+    // Read in place: the stored item is still needed for the condition.
+    let mut reader = crate::reader::ItemRef::new(stored);
+    let entity = T::read_item(&mut reader, crate::query::OtherTypes::Error)?.ok_or_else(|| {
+        Error::Decode {
+            entity: T::ENTITY_TYPE,
+            source: crate::error::DecodeError::new(crate::error::DecodeErrorKind::EntityType {
+                expected: T::ENTITY_TYPE,
+                found: String::new(),
+            }),
+        }
+    })?;
     let rebuilt = entity.to_item()?;
     let pk = <T::Table as Table>::PK;
     let sk = <T::Table as Table>::SK;

@@ -525,6 +525,7 @@ pub(crate) const TTL_PRINCIPAL: &str = "dynamodb.amazonaws.com";
 
 /// Builds a record from the fields every source has, checking what each
 /// source leaves optional.
+#[cfg(any(feature = "lambda", feature = "streams"))]
 #[allow(clippy::too_many_arguments)]
 #[cfg(any(feature = "lambda", feature = "streams"))]
 pub(crate) fn record(

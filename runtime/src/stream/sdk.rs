@@ -149,7 +149,10 @@ impl StreamReader {
     /// oldest: each shard is read from `TRIM_HORIZON` until a `GetRecords`
     /// call returns no record (an open shard) or no next iterator (a
     /// closed one). The records of one item are in order; records of
-    /// different shards are not interleaved by time.
+    /// different shards are not interleaved by time. DynamoDB Local
+    /// answers with every record written so far; DynamoDB itself may
+    /// answer an open shard with an empty page before later records, so
+    /// against it this reads what it can see now.
     pub async fn read_all(&self, stream_arn: &str) -> Result<Vec<StreamRecord>, Error> {
         let mut shards: Vec<sdk::Shard> = Vec::new();
         let mut start: Option<String> = None;

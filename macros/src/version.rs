@@ -1,0 +1,140 @@
+//! `#[entity(version = N, migrate(vK = OldShape, ...))]`: the schema
+//! version written with every item, and how items of older versions are
+//! read as the current type.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::attr::{self, EntityOpts};
+use crate::entity::Ctx;
+
+/// A checked `#[entity(version = N, migrate(...))]`.
+pub struct Schema<'a> {
+    current: u32,
+    migrations: Vec<&'a attr::Migration>,
+}
+
+/// Checks `version` and `migrate`: versions start at 1, and migrations
+/// name older versions only.
+pub fn check<'a>(
+    opts: &'a EntityOpts,
+    errors: &mut darling::error::Accumulator,
+) -> Option<Schema<'a>> {
+    let migrations: Vec<&attr::Migration> = opts
+        .migrate
+        .as_ref()
+        .map(|m| m.list.iter().collect())
+        .unwrap_or_default();
+    let Some(version) = &opts.version else {
+        if let Some(m) = &opts.migrate {
+            errors.push(
+                darling::Error::custom(
+                    "`migrate(...)` needs the current schema version: add `version = N` to `#[entity(...)]`",
+                )
+                .with_span(&m.span),
+            );
+        }
+        return None;
+    };
+    let current = **version;
+    if current == 0 {
+        errors.push(
+            darling::Error::custom(
+                "schema versions start at 1; items without a version are version 1",
+            )
+            .with_span(&version.span()),
+        );
+        return None;
+    }
+    for m in &migrations {
+        if m.version >= current {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`v{}` is not older than the current version {current}; `migrate` lists the stored shapes of older versions",
+                    m.version
+                ))
+                .with_span(&m.span),
+            );
+        }
+    }
+    Some(Schema {
+        current,
+        migrations,
+    })
+}
+
+/// The code a schema version adds to the entity.
+pub struct Versioned {
+    /// `const SCHEMA`.
+    pub konst: TokenStream,
+    /// Writes the version attribute into `__item`.
+    pub insert: TokenStream,
+    /// Reads the stored version of `__item` and returns the migrated entity
+    /// for older shapes.
+    pub read: TokenStream,
+    /// No field may be stored under the version attribute.
+    pub checks: TokenStream,
+}
+
+pub fn expand(ctx: &Ctx, schema: Option<&Schema>) -> Versioned {
+    let krate = ctx.krate;
+    let Some(schema) = schema else {
+        return Versioned {
+            konst: TokenStream::new(),
+            insert: TokenStream::new(),
+            read: TokenStream::new(),
+            checks: TokenStream::new(),
+        };
+    };
+    let current = schema.current;
+    let text = current.to_string();
+    let migrated = schema
+        .migrations
+        .iter()
+        .map(|m| m.version)
+        .max()
+        .unwrap_or(0);
+    let entity = ctx.entity;
+    let arms = schema.migrations.iter().map(|m| {
+        let v = proc_macro2::Literal::u64_unsuffixed(u64::from(m.version));
+        let shape = &m.shape;
+        let call =
+            quote_spanned!(shape.span()=> #krate::__private::migrate::<#shape, Self>(__item));
+        quote!(#v => return #call,)
+    });
+    let checks = ctx.fields.iter().filter(|f| !f.skipped()).map(|f| {
+        let stored = &f.stored;
+        let msg = format!(
+            "field `{}` is stored as `{stored}`, the attribute that holds the schema version; rename it with `#[attr(rename = \"...\")]`",
+            f.name()
+        );
+        quote_spanned! {f.stored_span=>
+            const _: () = if #krate::__private::str_eq(TABLE.schema_version, #stored) { ::core::panic!(#msg) };
+        }
+    });
+    Versioned {
+        konst: quote! {
+            const SCHEMA: #krate::__private::Option<#krate::__private::SchemaVersion> =
+                #krate::__private::Some(#krate::__private::SchemaVersion {
+                    attribute: TABLE.schema_version,
+                    current: #current,
+                    migrated: #migrated,
+                });
+        },
+        insert: quote! {
+            __item.insert(
+                #krate::__private::String::from(TABLE.schema_version),
+                #krate::__private::AttributeValue::N(#krate::__private::String::from(#text)),
+            );
+        },
+        read: quote! {
+            #[allow(clippy::match_single_binding)]
+            match #krate::__private::schema_version_of(&__item, TABLE.schema_version, #entity, #current)? {
+                #(#arms)*
+                _ => {}
+            }
+        },
+        checks: quote!(#(#checks)*),
+    }
+}

@@ -1,0 +1,7 @@
+use singletable::Table;
+
+#[derive(Table)]
+#[table(name = "App", stream = new_and_old)]
+struct App;
+
+fn main() {}
