@@ -121,7 +121,9 @@ pub fn restyle(
                     }
                     text
                 }
-                None => lowercase_first(&full),
+                // darling's ` at migrate` names the option the span already
+                // points at.
+                None => lowercase_first(&message),
             };
             darling::Error::custom(text).with_span(&span)
         })

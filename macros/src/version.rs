@@ -21,7 +21,7 @@ pub fn check<'a>(
     opts: &'a EntityOpts,
     errors: &mut darling::error::Accumulator,
 ) -> Option<Schema<'a>> {
-    let migrations: Vec<&attr::Migration> = opts
+    let mut migrations: Vec<&attr::Migration> = opts
         .migrate
         .as_ref()
         .map(|m| m.list.iter().collect())
@@ -47,8 +47,11 @@ pub fn check<'a>(
         );
         return None;
     }
-    for m in &migrations {
-        if m.version >= current {
+    // A refused entry is left out of the expansion: its mistake is the one
+    // error.
+    migrations.retain(|m| {
+        let older = m.version < current;
+        if !older {
             errors.push(
                 darling::Error::custom(format!(
                     "`v{}` is not older than the current version {current}; `migrate` lists the stored shapes of older versions",
@@ -57,7 +60,8 @@ pub fn check<'a>(
                 .with_span(&m.span),
             );
         }
-    }
+        older
+    });
     Some(Schema {
         current,
         migrations,

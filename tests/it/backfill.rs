@@ -11,15 +11,11 @@ use std::time::Duration;
 use singletable::backfill::{Counts, Progress};
 use singletable::embedded::Embedded;
 use singletable::exec::BoxFuture;
-use singletable::request::{
-    BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
-    QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
-};
 use singletable::{
     BatchPolicy, Checkpoint, Counting, Db, Entity, Error, Executor, Item, SdkExecutor, Table,
 };
 
-use crate::support::{fresh_db, raw_item};
+use crate::support::{Layer, Layered, fresh_db, raw_item};
 
 #[derive(Table)]
 #[table(name = "Backfill", gsi1, gsi2)]
@@ -94,94 +90,27 @@ async fn assert_keys_follow_fields<E: Executor>(db: &Db<E>, o: &Order, backend: 
 
 type Hook = dyn Fn(&'static str, Option<&Item>) -> BoxFuture<'static, Option<Error>> + Send + Sync;
 
-/// An executor that lets a test act before each request (given the
-/// operation and, for UpdateItem, the key): fail it, or write first.
-struct Hooked<E> {
+/// A layer that lets a test act before each request (given the operation
+/// and, for requests of one key, the key): fail it, or write first.
+struct Before(Box<Hook>);
+
+impl Layer for Before {
+    fn before(&self, op: &'static str, key: Option<&Item>) -> BoxFuture<'static, Option<Error>> {
+        (self.0)(op, key)
+    }
+}
+
+/// `inner` with `before` run ahead of each request.
+fn hooked<E: Executor>(
     inner: E,
-    before: Box<Hook>,
-}
-
-impl<E: Executor> Hooked<E> {
-    fn new(
-        inner: E,
-        before: impl Fn(&'static str, Option<&Item>) -> BoxFuture<'static, Option<Error>>
-        + Send
-        + Sync
-        + 'static,
-    ) -> Self {
-        Self {
-            inner,
-            before: Box::new(before),
-        }
-    }
-
-    fn call<'a, T: Send + 'a>(
-        &'a self,
-        op: &'static str,
-        send: BoxFuture<'a, singletable::Result<T>>,
-    ) -> BoxFuture<'a, singletable::Result<T>> {
-        let hook = (self.before)(op, None);
-        Box::pin(async move {
-            match hook.await {
-                Some(e) => Err(e),
-                None => send.await,
-            }
-        })
-    }
-
-    fn call_keyed<'a, T: Send + 'a>(
-        &'a self,
-        op: &'static str,
-        key: &Item,
-        send: BoxFuture<'a, singletable::Result<T>>,
-    ) -> BoxFuture<'a, singletable::Result<T>> {
-        let hook = (self.before)(op, Some(key));
-        Box::pin(async move {
-            match hook.await {
-                Some(e) => Err(e),
-                None => send.await,
-            }
-        })
-    }
-}
-
-impl<E: Executor> Executor for Hooked<E> {
-    fn get_item(&self, req: GetItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.call("GetItem", self.inner.get_item(req))
-    }
-    fn put_item(&self, req: PutItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.call("PutItem", self.inner.put_item(req))
-    }
-    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.call("DeleteItem", self.inner.delete_item(req))
-    }
-    fn query(&self, req: QueryRequest) -> BoxFuture<'_, singletable::Result<Page>> {
-        self.call("Query", self.inner.query(req))
-    }
-    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, singletable::Result<Page>> {
-        self.call("Scan", self.inner.scan(req))
-    }
-    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, singletable::Result<()>> {
-        self.call("TransactWriteItems", self.inner.transact_write(req))
-    }
-    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        let key = req.key.clone();
-        self.call_keyed("UpdateItem", &key, self.inner.update_item(req))
-    }
-    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, singletable::Result<Vec<BatchOp>>> {
-        self.call("BatchWriteItem", self.inner.batch_write(req))
-    }
-    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, singletable::Result<BatchGetOutput>> {
-        self.call("BatchGetItem", self.inner.batch_get(req))
-    }
-    fn transact_get(
-        &self,
-        req: TransactGet,
-    ) -> BoxFuture<'_, singletable::Result<Vec<Option<Item>>>> {
-        self.call("TransactGetItems", self.inner.transact_get(req))
-    }
-    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, singletable::Result<Option<u64>>> {
-        self.inner.estimated_item_count(table)
+    before: impl Fn(&'static str, Option<&Item>) -> BoxFuture<'static, Option<Error>>
+    + Send
+    + Sync
+    + 'static,
+) -> Layered<E, Before> {
+    Layered {
+        inner,
+        layer: Before(Box::new(before)),
     }
 }
 
@@ -412,6 +341,7 @@ async fn concurrent<E: Executor + Clone + 'static>(exec: E, table: &str, backend
             let ledger = ledger.clone();
             let writer = writer.clone();
             let id = key
+                .filter(|_| op == "UpdateItem")
                 .and_then(|k| k.get("PK"))
                 .and_then(|v| v.as_s().ok())
                 .and_then(|pk| Order::parse_pk(pk).ok())
@@ -425,7 +355,7 @@ async fn concurrent<E: Executor + Clone + 'static>(exec: E, table: &str, backend
             })
         }
     };
-    let db = Db::with_executor(Hooked::new(exec.clone(), interfere), table);
+    let db = Db::with_executor(hooked(exec.clone(), interfere), table);
 
     // Odd orders: writers racing the backfill on other threads.
     let racers: Vec<_> = (0..2)
@@ -518,7 +448,7 @@ async fn resumes<E: Executor + Clone + 'static>(exec: E, table: &str, backend: &
     // 90th rewrite.
     let requests = Arc::new(AtomicUsize::new(0));
     let updates = Arc::new(AtomicUsize::new(0));
-    let flaky = Hooked::new(exec.clone(), {
+    let flaky = hooked(exec.clone(), {
         let (requests, updates) = (requests.clone(), updates.clone());
         move |op, _: Option<&Item>| -> BoxFuture<'static, Option<Error>> {
             let n = requests.fetch_add(1, Ordering::SeqCst) + 1;

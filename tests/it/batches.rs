@@ -9,16 +9,13 @@ use std::time::{Duration, Instant};
 
 use singletable::embedded::Embedded;
 use singletable::exec::BoxFuture;
-use singletable::request::{
-    BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
-    QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
-};
+use singletable::request::{BatchGet, BatchGetOutput, BatchOp, BatchWrite, PutItem};
 use singletable::{
     AttributeValue, BatchPolicy, Db, Entity, Error, Executor, Item, PrimaryKey, Table,
 };
 
 use crate::model::{AppTable, OrderItem};
-use crate::support::fresh_db;
+use crate::support::{Layer, Layered, fresh_db};
 
 /// What the test executor does to the batch calls it sees.
 #[derive(Debug, Default, Clone)]
@@ -50,8 +47,8 @@ struct Call {
     action: Action,
 }
 
-pub(crate) struct Hostile<E> {
-    inner: E,
+/// A layer that throttles, halves or refuses batch calls as its plan says.
+pub(crate) struct Hostile {
     plan: Mutex<Plan>,
     calls: Mutex<Vec<Call>>,
 }
@@ -62,15 +59,18 @@ const CODES: [&str; 3] = [
     "RequestLimitExceeded",
 ];
 
-impl<E: Executor> Hostile<E> {
-    pub(crate) fn new(inner: E) -> Self {
-        Self {
-            inner,
+/// `inner` behind a [`Hostile`] layer with an empty plan.
+pub(crate) fn hostile<E: Executor>(inner: E) -> Layered<E, Hostile> {
+    Layered {
+        inner,
+        layer: Hostile {
             plan: Mutex::new(Plan::default()),
             calls: Mutex::new(Vec::new()),
-        }
+        },
     }
+}
 
+impl Hostile {
     pub(crate) fn set(&self, plan: Plan) {
         *self.plan.lock().unwrap() = plan;
         self.calls.lock().unwrap().clear();
@@ -168,51 +168,31 @@ fn op_pk(op: &BatchOp) -> Option<&str> {
     }
 }
 
-impl<E: Executor> Executor for Hostile<E> {
-    fn get_item(&self, req: GetItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.inner.get_item(req)
-    }
-    fn put_item(&self, req: PutItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.inner.put_item(req)
-    }
-    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.inner.delete_item(req)
-    }
-    fn query(&self, req: QueryRequest) -> BoxFuture<'_, singletable::Result<Page>> {
-        self.inner.query(req)
-    }
-    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, singletable::Result<Page>> {
-        self.inner.scan(req)
-    }
-    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, singletable::Result<()>> {
-        self.inner.transact_write(req)
-    }
-    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.inner.update_item(req)
-    }
-    fn transact_get(
-        &self,
-        req: TransactGet,
-    ) -> BoxFuture<'_, singletable::Result<Vec<Option<Item>>>> {
-        self.inner.transact_get(req)
-    }
-    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, singletable::Result<Vec<BatchOp>>> {
+impl Layer for Hostile {
+    fn batch_write<'a, E: Executor>(
+        &'a self,
+        inner: &'a E,
+        req: BatchWrite,
+    ) -> BoxFuture<'a, singletable::Result<Vec<BatchOp>>> {
         Box::pin(async move {
             let table = req.table;
             let send = async |ops: Vec<BatchOp>| {
-                let left = self.inner.batch_write(BatchWrite { table, ops }).await?;
+                let left = inner.batch_write(BatchWrite { table, ops }).await?;
                 Ok((Vec::<()>::new(), left))
             };
             let (_, left) = self.serve("BatchWriteItem", req.ops, op_pk, send).await?;
             Ok(left)
         })
     }
-    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, singletable::Result<BatchGetOutput>> {
+    fn batch_get<'a, E: Executor>(
+        &'a self,
+        inner: &'a E,
+        req: BatchGet,
+    ) -> BoxFuture<'a, singletable::Result<BatchGetOutput>> {
         Box::pin(async move {
             let (table, consistent) = (req.table, req.consistent);
             let send = async |keys: Vec<Item>| {
-                let out = self
-                    .inner
+                let out = inner
                     .batch_get(BatchGet {
                         table,
                         keys,
@@ -260,8 +240,8 @@ fn sizes(calls: &[Call]) -> Vec<usize> {
 
 async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
     let plain = Db::with_executor(exec.clone(), table);
-    let db = Db::with_executor(Hostile::new(exec), table);
-    let hostile = db.executor();
+    let db = Db::with_executor(hostile(exec), table);
+    let hostile = &db.executor().layer;
     let policy = BatchPolicy {
         concurrency: 1,
         max_attempts: 6,

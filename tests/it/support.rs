@@ -3,8 +3,13 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use singletable::request::GetItem;
-use singletable::{AttributeValue, Db, Executor, Item, SdkExecutor, Table};
+use singletable::exec::{BoxFuture, CapacityMeter};
+use singletable::reader::{Items, ReaderPage};
+use singletable::request::{
+    BatchGet, BatchGetOutput, BatchOp, BatchWrite, CountPage, DeleteItem, GetItem, Page, PutItem,
+    QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
+};
+use singletable::{AttributeValue, Db, Error, Executor, Item, SdkExecutor, Table};
 
 /// The endpoint of the DynamoDB Local the test command started.
 pub fn endpoint() -> String {
@@ -54,7 +59,7 @@ pub async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> Item {
 /// Puts a raw item through the executor, as any other client could.
 pub async fn raw_put<E: Executor>(db: &Db<E>, item: Item) -> singletable::Result<()> {
     db.executor()
-        .put_item(singletable::request::PutItem {
+        .put_item(PutItem {
             table: db.table_name().into(),
             item,
             condition: None,
@@ -63,4 +68,118 @@ pub async fn raw_put<E: Executor>(db: &Db<E>, item: Item) -> singletable::Result
         })
         .await
         .map(drop)
+}
+
+/// What a test executor changes about the requests it passes on (fail some,
+/// hold some back, act first); every method's default leaves the request
+/// alone. [`Layered`] puts a layer in front of an executor.
+pub trait Layer: Send + Sync {
+    /// Runs before each request, given its operation name and, for requests
+    /// of one key (GetItem, UpdateItem, DeleteItem), the key: an error to
+    /// return instead of sending the request.
+    fn before(&self, op: &'static str, key: Option<&Item>) -> BoxFuture<'static, Option<Error>> {
+        let _ = (op, key);
+        Box::pin(async { None })
+    }
+
+    /// Sends a BatchWriteItem through `inner`.
+    fn batch_write<'a, E: Executor>(
+        &'a self,
+        inner: &'a E,
+        req: BatchWrite,
+    ) -> BoxFuture<'a, singletable::Result<Vec<BatchOp>>> {
+        inner.batch_write(req)
+    }
+
+    /// Sends a BatchGetItem through `inner`.
+    fn batch_get<'a, E: Executor>(
+        &'a self,
+        inner: &'a E,
+        req: BatchGet,
+    ) -> BoxFuture<'a, singletable::Result<BatchGetOutput>> {
+        inner.batch_get(req)
+    }
+}
+
+/// An executor with a [`Layer`] in front: what the layer leaves alone,
+/// in-place reads and capacity included, goes to `inner` unchanged.
+pub struct Layered<E, L> {
+    pub inner: E,
+    pub layer: L,
+}
+
+impl<E: Executor, L: Layer> Layered<E, L> {
+    fn guard<'a, T: Send + 'a>(
+        &'a self,
+        op: &'static str,
+        key: Option<&Item>,
+        send: BoxFuture<'a, singletable::Result<T>>,
+    ) -> BoxFuture<'a, singletable::Result<T>> {
+        let hook = self.layer.before(op, key);
+        Box::pin(async move {
+            match hook.await {
+                Some(e) => Err(e),
+                None => send.await,
+            }
+        })
+    }
+}
+
+impl<E: Executor, L: Layer> Executor for Layered<E, L> {
+    fn capacity(&self) -> Option<&CapacityMeter> {
+        self.inner.capacity()
+    }
+    fn get_item(&self, req: GetItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
+        let key = req.key.clone();
+        self.guard("GetItem", Some(&key), self.inner.get_item(req))
+    }
+    fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, singletable::Result<Items>> {
+        let key = req.key.clone();
+        self.guard("GetItem", Some(&key), self.inner.get_item_reader(req))
+    }
+    fn put_item(&self, req: PutItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
+        self.guard("PutItem", None, self.inner.put_item(req))
+    }
+    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
+        let key = req.key.clone();
+        self.guard("DeleteItem", Some(&key), self.inner.delete_item(req))
+    }
+    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
+        let key = req.key.clone();
+        self.guard("UpdateItem", Some(&key), self.inner.update_item(req))
+    }
+    fn query(&self, req: QueryRequest) -> BoxFuture<'_, singletable::Result<Page>> {
+        self.guard("Query", None, self.inner.query(req))
+    }
+    fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, singletable::Result<ReaderPage>> {
+        self.guard("Query", None, self.inner.query_reader(req))
+    }
+    fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, singletable::Result<CountPage>> {
+        self.guard("Query", None, self.inner.query_count(req))
+    }
+    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, singletable::Result<Page>> {
+        self.guard("Scan", None, self.inner.scan(req))
+    }
+    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, singletable::Result<()>> {
+        self.guard("TransactWriteItems", None, self.inner.transact_write(req))
+    }
+    fn transact_get(
+        &self,
+        req: TransactGet,
+    ) -> BoxFuture<'_, singletable::Result<Vec<Option<Item>>>> {
+        self.guard("TransactGetItems", None, self.inner.transact_get(req))
+    }
+    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, singletable::Result<Vec<BatchOp>>> {
+        self.guard(
+            "BatchWriteItem",
+            None,
+            self.layer.batch_write(&self.inner, req),
+        )
+    }
+    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, singletable::Result<BatchGetOutput>> {
+        self.guard("BatchGetItem", None, self.layer.batch_get(&self.inner, req))
+    }
+    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, singletable::Result<Option<u64>>> {
+        self.inner.estimated_item_count(table)
+    }
 }

@@ -13,8 +13,9 @@ use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
 use singletable::{Db, Error, Executor};
 
 use crate::app;
-use crate::batches::{Hostile, Plan};
+use crate::batches::{Hostile, Plan, hostile};
 use crate::model::*;
+use crate::support::Layered;
 use crate::support::fresh_db;
 
 /// A closed span: its name and every field recorded on it.
@@ -86,7 +87,7 @@ fn conventions(s: &Captured, name: &str, operation: &str, table: &str) {
     assert_eq!(s.get("aws.dynamodb.table_names"), Some(table), "{s:?}");
 }
 
-async fn spans<E: Executor>(db: &Db<Hostile<E>>, capture: &Capture, local: bool) {
+async fn spans<E: Executor>(db: &Db<Layered<E, Hostile>>, capture: &Capture, local: bool) {
     app::seed(db, &app::sample()).await.unwrap();
     capture.take();
 
@@ -162,7 +163,7 @@ async fn spans<E: Executor>(db: &Db<Hostile<E>>, capture: &Capture, local: bool)
     assert_eq!(seen[0].get("otel.status_code"), Some("ERROR"));
 
     // A batch throttled once: two attempts, the second a retry.
-    db.executor().set(Plan {
+    db.executor().layer.set(Plan {
         throttle: 1,
         ..Plan::default()
     });
@@ -202,10 +203,8 @@ async fn spans_follow_opentelemetry_conventions() {
     let capture = Capture::default();
     let _guard = tracing::subscriber::set_default(Registry::default().with(capture.clone()));
     let embedded = Db::in_memory::<AppTable>("AppTable").unwrap();
-    let embedded = embedded.map_executor(Hostile::new);
+    let embedded = embedded.map_executor(hostile);
     spans(&embedded, &capture, false).await;
-    let local = fresh_db::<AppTable>("spans")
-        .await
-        .map_executor(Hostile::new);
+    let local = fresh_db::<AppTable>("spans").await.map_executor(hostile);
     spans(&local, &capture, true).await;
 }

@@ -6,17 +6,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use singletable::exec::{BoxFuture, Counting};
-use singletable::request::{
-    BatchGet, BatchGetOutput, BatchOp, BatchWrite, DeleteItem, GetItem, Page, PutItem,
-    QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
-};
+use singletable::request::{BatchOp, BatchWrite};
 use singletable::{
-    AttributeValue, BatchPolicy, Db, Entity, Error, Executor, FieldPath, Item, SdkExecutor, Table,
+    AttributeValue, BatchPolicy, Db, Entity, Error, Executor, FieldPath, Item, Table,
 };
 
 use crate::app;
 use crate::model::*;
-use crate::support::{fresh_db, raw_item};
+use crate::support::{Layer, Layered, fresh_db, raw_item};
 
 fn raw_attr(item: &Item, name: &str) -> Option<String> {
     item.get(name).and_then(|v| v.as_s().ok()).cloned()
@@ -495,45 +492,19 @@ async fn transaction_cancellation_reasons_name_the_failing_operation() {
 
 /// An executor that processes only part of each batch, as DynamoDB does
 /// under load (DynamoDB Local never does).
+#[derive(Default)]
 struct Flaky {
-    inner: SdkExecutor,
     calls: AtomicUsize,
     returned_unprocessed: AtomicUsize,
     always_fail: bool,
 }
 
-impl Executor for Flaky {
-    fn get_item(&self, req: GetItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.inner.get_item(req)
-    }
-    fn put_item(&self, req: PutItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.inner.put_item(req)
-    }
-    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.inner.delete_item(req)
-    }
-    fn query(&self, req: QueryRequest) -> BoxFuture<'_, singletable::Result<Page>> {
-        self.inner.query(req)
-    }
-    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, singletable::Result<Page>> {
-        self.inner.scan(req)
-    }
-    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, singletable::Result<()>> {
-        self.inner.transact_write(req)
-    }
-    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, singletable::Result<Option<Item>>> {
-        self.inner.update_item(req)
-    }
-    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, singletable::Result<BatchGetOutput>> {
-        self.inner.batch_get(req)
-    }
-    fn transact_get(
-        &self,
-        req: TransactGet,
-    ) -> BoxFuture<'_, singletable::Result<Vec<Option<Item>>>> {
-        self.inner.transact_get(req)
-    }
-    fn batch_write(&self, mut req: BatchWrite) -> BoxFuture<'_, singletable::Result<Vec<BatchOp>>> {
+impl Layer for Flaky {
+    fn batch_write<'a, E: Executor>(
+        &'a self,
+        inner: &'a E,
+        mut req: BatchWrite,
+    ) -> BoxFuture<'a, singletable::Result<Vec<BatchOp>>> {
         Box::pin(async move {
             self.calls.fetch_add(1, Ordering::Relaxed);
             if self.always_fail {
@@ -549,7 +520,7 @@ impl Executor for Flaky {
             let mut left = if req.ops.is_empty() {
                 Vec::new()
             } else {
-                self.inner.batch_write(req).await?
+                inner.batch_write(req).await?
             };
             left.extend(rest);
             Ok(left)
@@ -560,11 +531,9 @@ impl Executor for Flaky {
 #[tokio::test]
 async fn batch_write_retries_unprocessed_items() {
     let plain = fresh_db::<AppTable>("batch").await;
-    let flaky = Flaky {
+    let flaky = Layered {
         inner: plain.executor().clone(),
-        calls: AtomicUsize::new(0),
-        returned_unprocessed: AtomicUsize::new(0),
-        always_fail: false,
+        layer: Flaky::default(),
     };
     let db = Db::with_executor(flaky, plain.table_name());
     let n = 10_000;
@@ -589,11 +558,15 @@ async fn batch_write_retries_unprocessed_items() {
     }
     batch.execute().await.unwrap();
     assert!(
-        db.executor().returned_unprocessed.load(Ordering::Relaxed) > 0,
+        db.executor()
+            .layer
+            .returned_unprocessed
+            .load(Ordering::Relaxed)
+            > 0,
         "the executor did hold items back"
     );
     assert!(
-        db.executor().calls.load(Ordering::Relaxed) > n / 25,
+        db.executor().layer.calls.load(Ordering::Relaxed) > n / 25,
         "retries happened"
     );
 
@@ -612,11 +585,12 @@ async fn batch_write_retries_unprocessed_items() {
 
     // When DynamoDB never processes them, every write comes back to the caller.
     let stuck = Db::with_executor(
-        Flaky {
+        Layered {
             inner: plain.executor().clone(),
-            calls: AtomicUsize::new(0),
-            returned_unprocessed: AtomicUsize::new(0),
-            always_fail: true,
+            layer: Flaky {
+                always_fail: true,
+                ..Flaky::default()
+            },
         },
         plain.table_name(),
     );
