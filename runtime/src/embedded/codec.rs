@@ -213,6 +213,57 @@ impl StoredCursor {
     }
 }
 
+/// Which attributes of a stored item [`pick`] reads, and where it puts
+/// them: `keys[i]` is the slot of the table's `i`-th key attribute (read
+/// from the position), `ids` pairs a name number with its slot.
+#[derive(Debug, Default)]
+pub(crate) struct Wanted {
+    pub(crate) keys: Vec<Option<usize>>,
+    pub(crate) ids: Vec<(usize, usize)>,
+}
+
+/// Reads the attributes `wanted` names out of a stored item (its position
+/// `pos`, whose key values start at `prefix`, and its stored `value`) into
+/// their slots of `out`, strings and numbers borrowed; the attributes it
+/// does not want are passed over undecoded. `None` when the bytes are
+/// malformed.
+pub(crate) fn pick<'a>(
+    pos: &'a [u8],
+    prefix: usize,
+    value: &'a [u8],
+    kinds: &[(Box<str>, KeyType)],
+    wanted: &Wanted,
+    out: &mut [Option<AttrRef<'a>>],
+) -> Option<()> {
+    let mut left = wanted.ids.len();
+    if let Some(last) = wanted.keys.iter().rposition(Option::is_some) {
+        let mut at = prefix;
+        for (i, (_, kind)) in kinds.iter().enumerate().take(last + 1) {
+            let v = read_key_ref(pos, &mut at, *kind)?;
+            if let Some(slot) = wanted.keys.get(i).copied().flatten() {
+                *out.get_mut(slot)? = Some(v);
+            }
+        }
+    }
+    let mut r = Reader { b: value, pos: 0 };
+    r.len()?;
+    let n = r.len()?;
+    for _ in 0..n {
+        if left == 0 {
+            break;
+        }
+        let id = r.len()?;
+        match wanted.ids.iter().find(|(i, _)| *i == id) {
+            Some(&(_, slot)) => {
+                *out.get_mut(slot)? = Some(r.value_ref()?);
+                left -= 1;
+            }
+            None => r.skip_value()?,
+        }
+    }
+    Some(())
+}
+
 /// Reads back a key value [`order_bytes`] wrote at `b[*at..]`.
 pub(crate) fn read_key(b: &[u8], at: &mut usize, kind: KeyType) -> Option<AttributeValue> {
     match kind {
@@ -331,6 +382,34 @@ impl<'a> Reader<'a> {
             }
             _ => self.value().map(AttrRef::Owned),
         }
+    }
+
+    /// Passes over a value without decoding it.
+    fn skip_value(&mut self) -> Option<()> {
+        match self.byte()? {
+            S | N | B => {
+                self.bytes()?;
+            }
+            FALSE | TRUE | NULL => {}
+            L => {
+                for _ in 0..self.len()? {
+                    self.skip_value()?;
+                }
+            }
+            M => {
+                for _ in 0..self.len()? {
+                    self.bytes()?;
+                    self.skip_value()?;
+                }
+            }
+            SS | NS | BS => {
+                for _ in 0..self.len()? {
+                    self.bytes()?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
     }
 
     fn string(&mut self) -> Option<String> {

@@ -108,6 +108,7 @@ mod cond;
 mod encoded;
 mod error;
 mod feed;
+mod filter;
 mod hash;
 mod number;
 mod path;

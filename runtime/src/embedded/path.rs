@@ -100,8 +100,15 @@ pub(crate) fn clash(a: PathRef<'_>, b: PathRef<'_>) -> Option<Clash> {
 /// The value at `p`, if every step resolves (a key in a map, an index
 /// inside a list).
 pub(crate) fn get<'a>(item: &'a Item, p: PathRef<'_>) -> Option<&'a AttributeValue> {
-    let mut v = item.get(p.attribute)?;
-    for step in p.steps {
+    below(item.get(p.attribute)?, p.steps)
+}
+
+/// The value `steps` below `v`, if every step resolves.
+pub(crate) fn below<'a>(
+    mut v: &'a AttributeValue,
+    steps: &[PathStep],
+) -> Option<&'a AttributeValue> {
+    for step in steps {
         v = match (step, v) {
             (PathStep::Key(k), AttributeValue::M(m)) => m.get(k)?,
             (PathStep::Index(i), AttributeValue::L(l)) => l.get(*i)?,

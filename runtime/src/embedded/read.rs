@@ -9,6 +9,7 @@ use super::codec::{escaped, order_bytes, prefix_end, stored_size};
 use super::cond;
 use super::encoded::EncodedItems;
 use super::error::{Fail, Res};
+use super::filter::Filter;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
 use super::value::{compare, item_size, type_name};
@@ -426,7 +427,7 @@ pub(crate) fn get_item_encoded(store: &Store, req: &GetItem) -> Res<EncodedItems
     Ok(out)
 }
 
-fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option<Item>)> {
+fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option<Item>)> {
     let t = store.table(&req.table)?;
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
     let limit = limit(req.limit)?;
@@ -551,31 +552,18 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
         (None, _) => (Bound::Included(lower.as_slice()), bound(&upper)),
     };
     let entries = target.entries(lo, hi, req.forward);
-    // The attributes a filter reads, decoded alone to evaluate it; the
+    // The attributes a filter reads are read in place to evaluate it; the
     // attributes a projection keeps, read through the encoded items.
-    let mut used = Vec::new();
-    if let Some(f) = &filter {
-        cond::paths(f, &mut used);
-        used.sort_unstable();
-        used.dedup();
-    }
     let keep: Option<Vec<String>> = match (req.projection.as_deref(), target.projected()) {
         (Some(p), _) => Some(p.to_vec()),
         (None, Some(p)) => Some(p.iter().map(|a| (*a).to_owned()).collect()),
         (None, None) => None,
     };
-    // Past 64 names a filter reads, the scratch item is rebuilt each time.
-    let mut scratch = Item::with_capacity(used.len());
-    let mut keeps = |pos: &[u8], bytes: &[u8]| -> Res<bool> {
-        match &filter {
+    let mut filter = filter.as_ref().map(|f| Filter::new(f, t));
+    let mut keeps = |pos: &'s [u8], bytes: &'s [u8]| -> Res<bool> {
+        match &mut filter {
             None => Ok(true),
-            Some(f) => {
-                if used.len() > 64 {
-                    scratch.clear();
-                }
-                target.table.decode_some(pos, bytes, &used, &mut scratch)?;
-                Ok(cond::eval(f, Some(&scratch)))
-            }
+            Some(f) => f.keeps(pos, bytes),
         }
     };
     let (rows, last_key, read) = match want {
@@ -607,7 +595,7 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
                 &target,
                 entries,
                 limit,
-                filter.as_ref(),
+                &mut keeps,
                 req.projection.as_deref(),
                 false,
             )?;
@@ -672,16 +660,16 @@ fn read_items<'a>(
     target: &Target<'a>,
     entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
     limit: Option<usize>,
-    filter: Option<&Condition>,
+    keeps: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
     projection: Option<&[String]>,
     count_all: bool,
 ) -> Res<(Vec<Item>, Option<Item>, usize, usize)> {
     let mut items = Vec::new();
     let (last_key, read, scanned) =
         read_page(target, entries, limit, count_all, &mut |pos, bytes| {
-            let item = target.table.decode(pos, bytes)?;
-            let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
+            let keep = keeps(pos, bytes)?;
             if keep {
+                let item = target.table.decode(pos, bytes)?;
                 items.push(target.project(item, projection));
             }
             Ok(keep)
@@ -733,8 +721,10 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
         }
         _ => entries,
     };
+    let mut filter = filter.as_ref().map(|f| Filter::new(f, t));
+    let mut keeps = |pos, bytes| filter.as_mut().map_or(Ok(true), |f| f.keeps(pos, bytes));
     let (items, last_key, read, scanned) =
-        read_items(&target, entries, limit, filter.as_ref(), None, true)?;
+        read_items(&target, entries, limit, &mut keeps, None, true)?;
     t.capacity.read(read_halves(read, req.consistent));
     Ok(Page {
         items,
