@@ -112,6 +112,7 @@ mod filter;
 mod hash;
 mod number;
 mod path;
+mod project;
 mod read;
 mod schema;
 mod snapshot;

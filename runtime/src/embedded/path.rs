@@ -97,6 +97,27 @@ pub(crate) fn clash(a: PathRef<'_>, b: PathRef<'_>) -> Option<Clash> {
     Some(Clash::Overlap)
 }
 
+/// Refuses the first two paths of one expression (in the order it lists
+/// them) that overlap or conflict, with DynamoDB's message after
+/// `Invalid <expression>: `.
+pub(crate) fn no_clash(paths: &[PathRef<'_>]) -> Result<(), String> {
+    for (i, &p) in paths.iter().enumerate() {
+        for &q in &paths[..i] {
+            let what = match clash(q, p) {
+                None => continue,
+                Some(Clash::Overlap) => "overlap",
+                Some(Clash::Conflict) => "conflict",
+            };
+            return Err(format!(
+                "Two document paths {what} with each other; must remove or rewrite one of these paths; path one: [{}], path two: [{}]",
+                describe(q),
+                describe(p)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The value at `p`, if every step resolves (a key in a map, an index
 /// inside a list).
 pub(crate) fn get<'a>(item: &'a Item, p: PathRef<'_>) -> Option<&'a AttributeValue> {
