@@ -554,6 +554,62 @@ mod tests {
         assert!(decode_item(&pos, 3, &enc[..enc.len() - 1], &keys, &names).is_none());
     }
 
+    /// Each attribute picked alone (the others passed over undecoded) is
+    /// the attribute decoding the whole item gives.
+    #[test]
+    fn picks_attributes_in_place() {
+        let mut item = Item::new();
+        item.insert("s".into(), AttributeValue::S("héllo".into()));
+        item.insert("n".into(), AttributeValue::N("-1.5".into()));
+        item.insert("b".into(), AttributeValue::B(Blob::new(vec![0, 1, 255])));
+        item.insert("t".into(), AttributeValue::Bool(false));
+        item.insert("z".into(), AttributeValue::Null(true));
+        item.insert("ss".into(), AttributeValue::Ss(vec!["a".into()]));
+        item.insert("ns".into(), AttributeValue::Ns(vec!["1".into()]));
+        item.insert("bs".into(), AttributeValue::Bs(vec![Blob::new(vec![7])]));
+        let mut inner = Item::new();
+        inner.insert(
+            "k".into(),
+            AttributeValue::L(vec![AttributeValue::N("2".into())]),
+        );
+        item.insert("m".into(), AttributeValue::M(inner));
+        item.insert("PK".into(), AttributeValue::S("key".into()));
+        let mut names: Vec<Box<str>> = Vec::new();
+        let enc = encode_item(&item, &|k| k == "PK", &mut |n| {
+            names.push(n.into());
+            names.len() - 1
+        });
+        let keys: [(Box<str>, KeyType); 1] = [("PK".into(), KeyType::S)];
+        let mut pos = vec![0; 3];
+        order_bytes(&AttributeValue::S("key".into()), &mut pos);
+        for (name, value) in &item {
+            let wanted = Wanted {
+                keys: vec![(name == "PK").then_some(0)],
+                ids: names
+                    .iter()
+                    .position(|n| **n == **name)
+                    .map(|id| (id, 0))
+                    .into_iter()
+                    .collect(),
+            };
+            let mut out = [None];
+            pick(&pos, 3, &enc, &keys, &wanted, &mut out).unwrap();
+            assert_eq!(
+                out[0].clone().map(AttrRef::into_owned).as_ref(),
+                Some(value),
+                "{name}"
+            );
+        }
+        let none = Wanted {
+            keys: vec![None],
+            ids: vec![(names.len(), 0)],
+        };
+        let mut out = [None];
+        pick(&pos, 3, &enc, &keys, &none, &mut out).unwrap();
+        assert!(out[0].is_none());
+        assert!(pick(&pos, 3, &enc[..enc.len() - 1], &keys, &none, &mut out).is_none());
+    }
+
     #[test]
     fn keys_read_back() {
         for v in [
