@@ -272,6 +272,10 @@ fn pattern(
             #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
                 self.0.stream(db)
             }
+            /// Returns only these attributes (a ProjectionExpression).
+            #vis fn project(self, attributes: &[&str]) -> #query_ty { self.0.project(attributes) }
+            /// Also returns the value at a typed path: a field, a map entry, a nested document's field, a list element (added to the ProjectionExpression).
+            #vis fn project_path<V: #p::Attr>(self, path: impl #p::FieldPath<#ident, V>) -> #query_ty { self.0.project_path(path) }
         }
     };
     let outside = quote_spanned! {name.span()=>

@@ -643,11 +643,11 @@ impl Rendered {
         parts.join(" ")
     }
 
-    /// Renders a projection of attribute names.
-    pub fn projection(&mut self, attrs: &[String]) -> String {
-        attrs
+    /// Renders a projection of document paths, every name a placeholder.
+    pub fn projection(&mut self, paths: &[Path]) -> String {
+        paths
             .iter()
-            .map(|a| self.name(a))
+            .map(|p| self.path(p.as_ref()))
             .collect::<Vec<_>>()
             .join(", ")
     }

@@ -55,7 +55,7 @@ use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::{DecodeError, DecodeErrorKind, Error};
 use crate::exec::Executor;
-use crate::expr::{Condition, KeyCondition, SortCondition};
+use crate::expr::{Condition, KeyCondition, Path, SortCondition};
 use crate::page::{self, CursorScope};
 use crate::reader::{AttrReader, ItemReader, Items, ReadEach};
 use crate::request::QueryRequest;
@@ -479,7 +479,7 @@ pub struct Query<T, I = OnTable> {
     limit: Option<u32>,
     consistent_read: bool,
     filter: Option<Condition>,
-    projection: Option<Vec<String>>,
+    projection: Option<Vec<Path>>,
     other: OtherTypes,
     include_expired: bool,
     _marker: PhantomData<fn() -> (T, I)>,
@@ -636,7 +636,107 @@ impl<T, I> Query<T, I> {
     /// still needs every required field, so this suits entities whose other
     /// fields are optional or defaulted.
     pub fn project(mut self, attributes: &[&str]) -> Self {
-        self.projection = Some(attributes.iter().map(|a| (*a).to_owned()).collect());
+        self.projection = Some(attributes.iter().map(|a| Path::new(*a)).collect());
+        self
+    }
+
+    /// Also returns the value at `path` (added to the projection): a field,
+    /// or a typed path below one, such as a map entry
+    /// (`f.reviewers.entry("ana")`), a nested document's field
+    /// (`f.address.field(|a| a.city)`) or a list element (`f.lines.at(0)`).
+    /// DynamoDB returns the attribute holding only what the paths name (a
+    /// list only the elements named, in order); every name is sent as its
+    /// own `#n` placeholder, so reserved words, dots and brackets in map
+    /// keys are safe. The decoder still needs every required field:
+    /// project those with [`Query::project`] first.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use singletable::{Db, Document, Entity, FieldPath, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Document, Debug, Clone, PartialEq, Default)]
+    /// pub struct Address { pub city: Option<String>, pub zip: Option<String> }
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(table = App, name = "Order")]
+    /// #[pk("USER#<user>")]
+    /// #[sk("ORDER#<id>")]
+    /// #[access(orders)]
+    /// pub struct Order {
+    ///     pub user: String,
+    ///     pub id: String,
+    ///     pub address: Option<Address>,
+    ///     pub reviewers: Option<BTreeMap<String, bool>>,
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::in_memory::<App>("App")?;
+    /// let address = Address { city: Some("Lyon".into()), zip: Some("69001".into()) };
+    /// let reviewers = BTreeMap::from([("ana.b".to_owned(), true), ("bob".to_owned(), false)]);
+    /// db.put(&Order { user: "u".into(), id: "1".into(), address: Some(address), reviewers: Some(reviewers) }).await?;
+    ///
+    /// let f = Order::fields();
+    /// let orders = Order::orders("u")
+    ///     .project(&["entityType", "user", "id"])
+    ///     .project_path(f.address.field(|a| a.city))   // #n3.#n4
+    ///     .project_path(f.reviewers.entry("ana.b"))    // #n5.#n6: one key, dot and all
+    ///     .all(&db)
+    ///     .await?;
+    /// assert_eq!(orders[0].address, Some(Address { city: Some("Lyon".into()), zip: None }));
+    /// assert_eq!(orders[0].reviewers, Some(BTreeMap::from([("ana.b".to_owned(), true)])));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn project_path<V: crate::value::Attr>(
+        mut self,
+        path: impl crate::fields::FieldPath<T, V>,
+    ) -> Self
+    where
+        T: Entity,
+    {
+        self.projection
+            .get_or_insert_with(Vec::new)
+            .push(path.path());
+        self
+    }
+
+    /// [`Query::project_path`] with untyped [`Path`]s, for a collection or
+    /// attributes the field handles do not name; added to the projection.
+    ///
+    /// ```
+    /// use singletable::expr::Path;
+    /// use singletable::{Db, Entity, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity, Debug, Clone)]
+    /// #[entity(table = App, name = "Task")]
+    /// #[pk("LIST#<list>")]
+    /// #[sk("TASK#<id>")]
+    /// #[access(tasks)]
+    /// pub struct Task { pub list: String, pub id: String, pub tags: Option<Vec<String>> }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::in_memory::<App>("App")?;
+    /// let tags = Some(vec!["a".into(), "b".into(), "c".into()]);
+    /// db.put(&Task { list: "l".into(), id: "1".into(), tags }).await?;
+    /// let tasks = Task::tasks("l")
+    ///     .project(&["entityType", "list", "id"])
+    ///     .project_raw([Path::new("tags").index(2), Path::new("tags").index(0)])
+    ///     .all(&db)
+    ///     .await?;
+    /// assert_eq!(tasks[0].tags, Some(vec!["a".to_owned(), "c".to_owned()])); // in list order
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn project_raw(mut self, paths: impl IntoIterator<Item = Path>) -> Self {
+        self.projection.get_or_insert_with(Vec::new).extend(paths);
         self
     }
 

@@ -266,8 +266,9 @@ pub struct QueryRequest {
     pub forward: bool,
     /// Strongly consistent read (tables and local indexes only).
     pub consistent: bool,
-    /// Attributes to return; `None` returns all projected attributes.
-    pub projection: Option<Vec<String>>,
+    /// Attributes (or document paths below them) to return; `None`
+    /// returns all projected attributes.
+    pub projection: Option<Vec<Path>>,
     /// Continue after this key (`ExclusiveStartKey`).
     pub start: Option<Item>,
 }

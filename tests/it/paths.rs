@@ -463,3 +463,79 @@ async fn typed_filter_and_conditional_put() {
     typed_conditions(&fresh_db::<PathTable>("typed").await).await;
     typed_conditions(&Db::in_memory::<PathTable>("Paths").unwrap()).await;
 }
+
+async fn nested_projections<E: Executor>(db: &Db<E>) {
+    let f = Doc::fields();
+    let mut d = doc("p", "d1", "OPEN", "Lyon");
+    // Map keys with a dot and brackets, and a reserved word.
+    d.reviewers.insert("a.b[0]".into(), yes());
+    let no = Verdict {
+        approved: false,
+        note: Some("later".into()),
+    };
+    d.reviewers.insert("name".into(), no);
+    d.reviewers.insert("zed".into(), yes());
+    db.put(&d).await.unwrap();
+    let base =
+        || Doc::docs_of_org("p").project(&["entityType", "org", "id", "status", "votes", "tags"]);
+    let got = base()
+        .project_path(f.address.field(|a| a.city))
+        .project_path(f.lines.at(1))
+        .project_path(f.reviewers.entry("a.b[0]"))
+        .project_path(f.reviewers.entry("name").field(|v| v.approved))
+        .project_path(f.reviewers.entry("nobody"))
+        .all(db)
+        .await
+        .unwrap();
+    let mut want = d.clone();
+    want.address.zip = None;
+    want.lines.remove(0);
+    want.reviewers.remove("zed");
+    want.reviewers.insert(
+        "name".into(),
+        Verdict {
+            approved: false,
+            note: None,
+        },
+    );
+    assert_eq!(got, [want]);
+
+    // List elements come back in list order, whatever the order named.
+    let raw = OrgItems::query(Doc::partition("p").unwrap())
+        .project(&[
+            "entityType",
+            "org",
+            "id",
+            "status",
+            "votes",
+            "tags",
+            "reviewers",
+            "address",
+        ])
+        .project_raw([
+            singletable::expr::Path::new("lines").index(1),
+            singletable::expr::Path::new("lines").index(0),
+        ])
+        .all(db)
+        .await
+        .unwrap();
+    assert_eq!(raw, [OrgItems::Doc(d.clone())]);
+
+    // Overlapping paths are refused before reading, as DynamoDB refuses them.
+    let err = base()
+        .project(&["entityType", "org", "id", "address"])
+        .project_path(f.address.field(|a| a.city))
+        .all(db)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Service { message, .. } if message.contains("overlap")),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn nested_path_projections() {
+    nested_projections(&fresh_db::<PathTable>("projections").await).await;
+    nested_projections(&Db::in_memory::<PathTable>("Paths").unwrap()).await;
+}

@@ -213,6 +213,57 @@ impl StoredCursor {
     }
 }
 
+/// Which attributes of a stored item [`pick`] reads, and where it puts
+/// them: `keys[i]` is the slot of the table's `i`-th key attribute (read
+/// from the position), `ids` pairs a name number with its slot.
+#[derive(Debug, Default)]
+pub(crate) struct Wanted {
+    pub(crate) keys: Vec<Option<usize>>,
+    pub(crate) ids: Vec<(usize, usize)>,
+}
+
+/// Reads the attributes `wanted` names out of a stored item (its position
+/// `pos`, whose key values start at `prefix`, and its stored `value`) into
+/// their slots of `out`, strings and numbers borrowed; the attributes it
+/// does not want are passed over undecoded. `None` when the bytes are
+/// malformed.
+pub(crate) fn pick<'a>(
+    pos: &'a [u8],
+    prefix: usize,
+    value: &'a [u8],
+    kinds: &[(Box<str>, KeyType)],
+    wanted: &Wanted,
+    out: &mut [Option<AttrRef<'a>>],
+) -> Option<()> {
+    let mut left = wanted.ids.len();
+    if let Some(last) = wanted.keys.iter().rposition(Option::is_some) {
+        let mut at = prefix;
+        for (i, (_, kind)) in kinds.iter().enumerate().take(last + 1) {
+            let v = read_key_ref(pos, &mut at, *kind)?;
+            if let Some(slot) = wanted.keys.get(i).copied().flatten() {
+                *out.get_mut(slot)? = Some(v);
+            }
+        }
+    }
+    let mut r = Reader { b: value, pos: 0 };
+    r.len()?;
+    let n = r.len()?;
+    for _ in 0..n {
+        if left == 0 {
+            break;
+        }
+        let id = r.len()?;
+        match wanted.ids.iter().find(|(i, _)| *i == id) {
+            Some(&(_, slot)) => {
+                *out.get_mut(slot)? = Some(r.value_ref()?);
+                left -= 1;
+            }
+            None => r.skip_value()?,
+        }
+    }
+    Some(())
+}
+
 /// Reads back a key value [`order_bytes`] wrote at `b[*at..]`.
 pub(crate) fn read_key(b: &[u8], at: &mut usize, kind: KeyType) -> Option<AttributeValue> {
     match kind {
@@ -331,6 +382,34 @@ impl<'a> Reader<'a> {
             }
             _ => self.value().map(AttrRef::Owned),
         }
+    }
+
+    /// Passes over a value without decoding it.
+    fn skip_value(&mut self) -> Option<()> {
+        match self.byte()? {
+            S | N | B => {
+                self.bytes()?;
+            }
+            FALSE | TRUE | NULL => {}
+            L => {
+                for _ in 0..self.len()? {
+                    self.skip_value()?;
+                }
+            }
+            M => {
+                for _ in 0..self.len()? {
+                    self.bytes()?;
+                    self.skip_value()?;
+                }
+            }
+            SS | NS | BS => {
+                for _ in 0..self.len()? {
+                    self.bytes()?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
     }
 
     fn string(&mut self) -> Option<String> {
@@ -473,6 +552,62 @@ mod tests {
         order_bytes(&AttributeValue::S("key".into()), &mut pos);
         assert_eq!(decode_item(&pos, 3, &enc, &keys, &names).unwrap(), item);
         assert!(decode_item(&pos, 3, &enc[..enc.len() - 1], &keys, &names).is_none());
+    }
+
+    /// Each attribute picked alone (the others passed over undecoded) is
+    /// the attribute decoding the whole item gives.
+    #[test]
+    fn picks_attributes_in_place() {
+        let mut item = Item::new();
+        item.insert("s".into(), AttributeValue::S("héllo".into()));
+        item.insert("n".into(), AttributeValue::N("-1.5".into()));
+        item.insert("b".into(), AttributeValue::B(Blob::new(vec![0, 1, 255])));
+        item.insert("t".into(), AttributeValue::Bool(false));
+        item.insert("z".into(), AttributeValue::Null(true));
+        item.insert("ss".into(), AttributeValue::Ss(vec!["a".into()]));
+        item.insert("ns".into(), AttributeValue::Ns(vec!["1".into()]));
+        item.insert("bs".into(), AttributeValue::Bs(vec![Blob::new(vec![7])]));
+        let mut inner = Item::new();
+        inner.insert(
+            "k".into(),
+            AttributeValue::L(vec![AttributeValue::N("2".into())]),
+        );
+        item.insert("m".into(), AttributeValue::M(inner));
+        item.insert("PK".into(), AttributeValue::S("key".into()));
+        let mut names: Vec<Box<str>> = Vec::new();
+        let enc = encode_item(&item, &|k| k == "PK", &mut |n| {
+            names.push(n.into());
+            names.len() - 1
+        });
+        let keys: [(Box<str>, KeyType); 1] = [("PK".into(), KeyType::S)];
+        let mut pos = vec![0; 3];
+        order_bytes(&AttributeValue::S("key".into()), &mut pos);
+        for (name, value) in &item {
+            let wanted = Wanted {
+                keys: vec![(name == "PK").then_some(0)],
+                ids: names
+                    .iter()
+                    .position(|n| **n == **name)
+                    .map(|id| (id, 0))
+                    .into_iter()
+                    .collect(),
+            };
+            let mut out = [None];
+            pick(&pos, 3, &enc, &keys, &wanted, &mut out).unwrap();
+            assert_eq!(
+                out[0].clone().map(AttrRef::into_owned).as_ref(),
+                Some(value),
+                "{name}"
+            );
+        }
+        let none = Wanted {
+            keys: vec![None],
+            ids: vec![(names.len(), 0)],
+        };
+        let mut out = [None];
+        pick(&pos, 3, &enc, &keys, &none, &mut out).unwrap();
+        assert!(out[0].is_none());
+        assert!(pick(&pos, 3, &enc[..enc.len() - 1], &keys, &none, &mut out).is_none());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
 use super::path;
-use super::value::{compare, expression_value, is_sortable, size_of, type_name};
+use super::value::{Val, compare, compare_vals, expression_value, is_sortable, type_name};
 use crate::expr::{Cmp, Condition, Operand, PathRef, Rendered};
 use crate::value::{AttributeValue, Item};
 
@@ -220,38 +220,76 @@ fn each_path<'a>(c: &'a Condition, out: &mut impl FnMut(PathRef<'a>)) {
     }
 }
 
-/// The value at `p` in `item`; `None` when there is no item or the path
-/// does not resolve.
-fn get<'a>(item: Option<&'a Item>, p: PathRef<'_>) -> Option<&'a AttributeValue> {
-    path::get(item?, p)
+/// What a condition reads its attributes from: an item map, no item (a
+/// conditional write on a missing item), or a stored item's attributes
+/// read in place ([`super::filter::Picked`]). One evaluator serves them
+/// all, so filters, conditional writes and transaction checks agree.
+pub(crate) trait Attrs {
+    /// The top-level attribute `name`, if the item has it.
+    fn attr(&self, name: &str) -> Option<Val<'_>>;
 }
 
-fn operand<'a>(op: &'a Operand, item: Option<&'a Item>) -> Option<Cow<'a, AttributeValue>> {
+impl Attrs for Item {
+    fn attr(&self, name: &str) -> Option<Val<'_>> {
+        self.get(name).map(Val::of)
+    }
+}
+
+/// The item a conditional write finds missing.
+struct NoItem;
+
+impl Attrs for NoItem {
+    fn attr(&self, _: &str) -> Option<Val<'_>> {
+        None
+    }
+}
+
+/// The value at `p`; `None` when the path does not resolve.
+fn get<'a, A: Attrs + ?Sized>(item: &'a A, p: PathRef<'_>) -> Option<Val<'a>> {
+    let top = item.attr(p.attribute)?;
+    if p.steps.is_empty() {
+        return Some(top);
+    }
+    match top {
+        Val::Other(v) => path::below(v, p.steps).map(Val::of),
+        _ => None,
+    }
+}
+
+fn operand<'a, A: Attrs + ?Sized>(op: &'a Operand, item: &'a A) -> Option<Val<'a>> {
     match op {
-        Operand::Path(p) => get(item, p.as_ref()).map(Cow::Borrowed),
-        Operand::Value(v) => Some(Cow::Borrowed(v)),
+        Operand::Path(p) => get(item, p.as_ref()),
+        Operand::Value(v) => Some(Val::of(v)),
         Operand::Size(p) => {
-            let n = size_of(get(item, p.as_ref())?)?;
-            Some(Cow::Owned(AttributeValue::N(n.to_string())))
+            let n = get(item, p.as_ref())?.size()?;
+            Some(Val::N(Cow::Owned(n.to_string())))
         }
     }
 }
 
-fn equal(a: Option<&AttributeValue>, b: Option<&AttributeValue>) -> bool {
+fn equal(a: Option<&Val<'_>>, b: Option<&Val<'_>>) -> bool {
     matches!((a, b), (Some(a), Some(b)) if a == b)
 }
 
 /// Whether a prepared condition holds for `item` (`None`: no item).
 pub(crate) fn eval(c: &Condition, item: Option<&Item>) -> bool {
+    match item {
+        Some(item) => holds(c, item),
+        None => holds(c, &NoItem),
+    }
+}
+
+/// Whether a prepared condition holds for the attributes `item` holds.
+pub(crate) fn holds<A: Attrs + ?Sized>(c: &Condition, item: &A) -> bool {
     match c {
         Condition::Compare(a, op, b) => {
             let (a, b) = (operand(a, item), operand(b, item));
-            let (a, b) = (a.as_deref(), b.as_deref());
+            let (a, b) = (a.as_ref(), b.as_ref());
             match op {
                 Cmp::Eq => equal(a, b),
                 Cmp::Ne => !equal(a, b),
                 _ => {
-                    let Some(ord) = a.zip(b).and_then(|(a, b)| compare(a, b)) else {
+                    let Some(ord) = a.zip(b).and_then(|(a, b)| compare_vals(a, b)) else {
                         return false;
                     };
                     match op {
@@ -265,10 +303,10 @@ pub(crate) fn eval(c: &Condition, item: Option<&Item>) -> bool {
         }
         Condition::Between(a, lo, hi) => {
             let (a, lo, hi) = (operand(a, item), operand(lo, item), operand(hi, item));
-            match (a.as_deref(), lo.as_deref(), hi.as_deref()) {
+            match (a, lo, hi) {
                 (Some(a), Some(lo), Some(hi)) => {
-                    compare(a, lo).is_some_and(Ordering::is_ge)
-                        && compare(a, hi).is_some_and(Ordering::is_le)
+                    compare_vals(&a, &lo).is_some_and(Ordering::is_ge)
+                        && compare_vals(&a, &hi).is_some_and(Ordering::is_le)
                 }
                 _ => false,
             }
@@ -276,36 +314,39 @@ pub(crate) fn eval(c: &Condition, item: Option<&Item>) -> bool {
         Condition::In(a, list) => {
             let a = operand(a, item);
             list.iter()
-                .any(|o| equal(a.as_deref(), operand(o, item).as_deref()))
+                .any(|o| equal(a.as_ref(), operand(o, item).as_ref()))
         }
         Condition::BeginsWith(p, v) => match (get(item, p.as_ref()), v) {
-            (Some(AttributeValue::S(s)), AttributeValue::S(prefix)) => {
-                s.starts_with(prefix.as_str())
-            }
-            (Some(AttributeValue::B(b)), AttributeValue::B(prefix)) => {
+            (Some(Val::S(s)), AttributeValue::S(prefix)) => s.starts_with(prefix.as_str()),
+            (Some(Val::Other(AttributeValue::B(b))), AttributeValue::B(prefix)) => {
                 b.as_ref().starts_with(prefix.as_ref())
             }
             _ => false,
         },
         Condition::Contains(p, v) => match (get(item, p.as_ref()), v) {
-            (Some(AttributeValue::S(s)), AttributeValue::S(part)) => s.contains(part.as_str()),
-            (Some(AttributeValue::B(b)), AttributeValue::B(part)) => {
-                let (b, part) = (b.as_ref(), part.as_ref());
-                part.is_empty() || b.windows(part.len()).any(|w| w == part)
-            }
-            (Some(AttributeValue::Ss(set)), AttributeValue::S(e)) => set.contains(e),
-            (Some(AttributeValue::Ns(set)), AttributeValue::N(e)) => set.contains(e),
-            (Some(AttributeValue::Bs(set)), AttributeValue::B(e)) => set.contains(e),
-            (Some(AttributeValue::L(list)), e) => list.contains(e),
+            (Some(Val::S(s)), AttributeValue::S(part)) => s.contains(part.as_str()),
+            (Some(Val::Other(found)), e) => match (found, e) {
+                (AttributeValue::B(b), AttributeValue::B(part)) => {
+                    let (b, part) = (b.as_ref(), part.as_ref());
+                    part.is_empty() || b.windows(part.len()).any(|w| w == part)
+                }
+                (AttributeValue::Ss(set), AttributeValue::S(e)) => set.contains(e),
+                (AttributeValue::Ns(set), AttributeValue::N(e)) => set.contains(e),
+                (AttributeValue::Bs(set), AttributeValue::B(e)) => set.contains(e),
+                (AttributeValue::L(list), e) => list.contains(e),
+                _ => false,
+            },
             _ => false,
         },
-        Condition::Exists(p) => item.is_some_and(|i| i.contains_key(p)),
-        Condition::NotExists(p) => !item.is_some_and(|i| i.contains_key(p)),
+        Condition::Exists(p) => item.attr(p).is_some(),
+        Condition::NotExists(p) => item.attr(p).is_none(),
         Condition::ExistsAt(p) => get(item, p.as_ref()).is_some(),
         Condition::NotExistsAt(p) => get(item, p.as_ref()).is_none(),
-        Condition::AttributeType(p, t) => get(item, p.as_ref()).is_some_and(|v| type_name(v) == *t),
-        Condition::And(a, b) => eval(a, item) && eval(b, item),
-        Condition::Or(a, b) => eval(a, item) || eval(b, item),
-        Condition::Not(a) => !eval(a, item),
+        Condition::AttributeType(p, t) => {
+            get(item, p.as_ref()).is_some_and(|v| v.type_name() == *t)
+        }
+        Condition::And(a, b) => holds(a, item) && holds(b, item),
+        Condition::Or(a, b) => holds(a, item) || holds(b, item),
+        Condition::Not(a) => !holds(a, item),
     }
 }

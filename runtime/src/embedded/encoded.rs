@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::codec::StoredCursor;
 use super::hash::PREFIX;
+use super::project::Projection;
 use super::schema::KeyType;
 use super::table::TableData;
 use crate::error::{DecodeError, DecodeErrorKind};
@@ -54,8 +55,8 @@ pub struct EncodedItems {
     /// The item being read and how far; `None` in the cursor once its bytes
     /// proved malformed.
     current: Option<([usize; 3], Option<StoredCursor>)>,
-    /// A projection: only these attributes are read out.
-    keep: Option<Vec<String>>,
+    /// A projection: only what it names is read out.
+    keep: Option<Projection>,
 }
 
 #[cold]
@@ -82,7 +83,7 @@ impl EncodedItems {
 
     /// Reads out only the attributes in `keep` (a projection), all when
     /// `None`.
-    pub(crate) fn keeping(mut self, keep: Option<Vec<String>>) -> Self {
+    pub(crate) fn keeping(mut self, keep: Option<Projection>) -> Self {
         self.keep = keep;
         self
     }
@@ -174,14 +175,22 @@ impl AttrReader for EncodedItems {
             return Some(Err(corrupt()));
         };
         loop {
-            match c.next(pos, value, &self.keys, &self.names)? {
-                Some((name, _))
-                    if self
-                        .keep
-                        .as_ref()
-                        .is_some_and(|k| !k.iter().any(|n| n == name)) => {}
-                Some(attr) => return Some(Ok(attr)),
+            let (name, v) = match c.next(pos, value, &self.keys, &self.names)? {
+                Some(attr) => attr,
                 None => return Some(Err(corrupt())),
+            };
+            let Some(keep) = &self.keep else {
+                return Some(Ok((name, v)));
+            };
+            match keep.attribute(name) {
+                None => {}
+                Some(node) if node.is_whole() => return Some(Ok((name, v))),
+                // Part of the attribute: only its projected part is copied.
+                Some(node) => {
+                    if let Some(part) = node.apply(v.into_owned()) {
+                        return Some(Ok((name, AttrRef::Owned(part))));
+                    }
+                }
             }
         }
     }

@@ -98,9 +98,13 @@
 //! [`Executor::query_reader`] and [`Executor::get_item_reader`]: the backend
 //! copies the stored bytes of the items into one buffer ([`EncodedItems`])
 //! and releases its lock; the generated decoders then read them in place
-//! (see [`crate::reader`]), without building item maps. Requests with a
-//! filter or projection, and indexes that project fewer attributes, answer
-//! with maps as [`Executor::query`] does.
+//! (see [`crate::reader`]), without building item maps. Filters,
+//! projections and indexes that project fewer attributes are applied in
+//! place too: a filter reads only the attributes it names out of the
+//! stored bytes (strings and numbers borrowed, the others passed over
+//! undecoded) and evaluates them with the same condition evaluator as
+//! conditional writes and transaction checks; a projection copies out only
+//! what it names.
 
 mod check;
 mod codec;
@@ -108,9 +112,11 @@ mod cond;
 mod encoded;
 mod error;
 mod feed;
+mod filter;
 mod hash;
 mod number;
 mod path;
+mod project;
 mod read;
 mod schema;
 mod snapshot;

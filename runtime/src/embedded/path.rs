@@ -97,11 +97,39 @@ pub(crate) fn clash(a: PathRef<'_>, b: PathRef<'_>) -> Option<Clash> {
     Some(Clash::Overlap)
 }
 
+/// Refuses the first two paths of one expression (in the order it lists
+/// them) that overlap or conflict, with DynamoDB's message after
+/// `Invalid <expression>: `.
+pub(crate) fn no_clash(paths: &[PathRef<'_>]) -> Result<(), String> {
+    for (i, &p) in paths.iter().enumerate() {
+        for &q in &paths[..i] {
+            let what = match clash(q, p) {
+                None => continue,
+                Some(Clash::Overlap) => "overlap",
+                Some(Clash::Conflict) => "conflict",
+            };
+            return Err(format!(
+                "Two document paths {what} with each other; must remove or rewrite one of these paths; path one: [{}], path two: [{}]",
+                describe(q),
+                describe(p)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The value at `p`, if every step resolves (a key in a map, an index
 /// inside a list).
 pub(crate) fn get<'a>(item: &'a Item, p: PathRef<'_>) -> Option<&'a AttributeValue> {
-    let mut v = item.get(p.attribute)?;
-    for step in p.steps {
+    below(item.get(p.attribute)?, p.steps)
+}
+
+/// The value `steps` below `v`, if every step resolves.
+pub(crate) fn below<'a>(
+    mut v: &'a AttributeValue,
+    steps: &[PathStep],
+) -> Option<&'a AttributeValue> {
+    for step in steps {
         v = match (step, v) {
             (PathStep::Key(k), AttributeValue::M(m)) => m.get(k)?,
             (PathStep::Index(i), AttributeValue::L(l)) => l.get(*i)?,

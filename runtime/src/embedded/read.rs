@@ -9,10 +9,13 @@ use super::codec::{escaped, order_bytes, prefix_end, stored_size};
 use super::cond;
 use super::encoded::EncodedItems;
 use super::error::{Fail, Res};
+use super::filter::Filter;
+use super::path;
+use super::project::Projection;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
 use super::value::{compare, item_size, type_name};
-use crate::expr::{Cmp, Condition, SortCondition};
+use crate::expr::{Cmp, Condition, Path, SortCondition};
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
     BatchGet, BatchGetOutput, CountPage, GetItem, Page, QueryRequest, ScanRequest, TransactGet,
@@ -222,16 +225,17 @@ impl<'a> Target<'a> {
             .collect()
     }
 
-    /// The attributes returned for an item.
-    fn project(&self, item: Item, projection: Option<&[String]>) -> Item {
-        let keep: Vec<&str> = match (projection, self.projected()) {
-            (Some(p), _) => p.iter().map(String::as_str).collect(),
-            (None, Some(p)) => p,
-            (None, None) => return item,
-        };
-        item.into_iter()
-            .filter(|(k, _)| keep.contains(&k.as_str()))
-            .collect()
+    /// What a read returns of the items: the request's projection, else
+    /// the attributes the index holds; `None` for whole items.
+    fn returned(&self, projection: Option<&[Path]>) -> Option<Projection> {
+        match (projection, self.projected()) {
+            (Some(p), _) => Some(Projection::new(p)),
+            (None, Some(p)) => {
+                let paths: Vec<Path> = p.into_iter().map(Path::new).collect();
+                Some(Projection::new(&paths))
+            }
+            (None, None) => None,
+        }
     }
 }
 
@@ -249,28 +253,29 @@ fn bound(b: &Option<Vec<u8>>) -> Bound<&[u8]> {
 }
 
 /// Checks a ProjectionExpression.
-fn projection(p: Option<&[String]>, target: &Target<'_>) -> Res<()> {
+fn projection(p: Option<&[Path]>, target: &Target<'_>) -> Res<()> {
     let Some(p) = p else { return Ok(()) };
+    let invalid = |m: String| Fail::validation(format!("Invalid ProjectionExpression: {m}"));
     if p.is_empty() {
-        return Err(Fail::validation(
-            "Invalid ProjectionExpression: The expression can not be empty;",
-        ));
+        return Err(invalid("The expression can not be empty;".into()));
     }
-    for (i, a) in p.iter().enumerate() {
-        if p[..i].contains(a) {
-            return Err(Fail::validation(format!(
-                "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [{a}], path two: [{a}]"
-            )));
-        }
+    let mut r = crate::expr::Rendered::default();
+    r.projection(p);
+    path::names(&r)?;
+    let paths: Vec<_> = p.iter().map(Path::as_ref).collect();
+    for q in &paths {
+        path::syntax(*q).map_err(invalid)?;
     }
+    path::no_clash(&paths).map_err(invalid)?;
     if let (Some((_, ix)), Some(projected)) = (target.index, target.projected())
         && ix.global
     {
-        let missing: Vec<&str> = p
+        let mut missing: Vec<&str> = p
             .iter()
-            .map(String::as_str)
+            .map(Path::attribute)
             .filter(|a| !projected.contains(a))
             .collect();
+        missing.dedup();
         if !missing.is_empty() {
             return Err(Fail::validation(format!(
                 "One or more parameter values were invalid: Global secondary index {} does not project [{}]",
@@ -426,7 +431,7 @@ pub(crate) fn get_item_encoded(store: &Store, req: &GetItem) -> Res<EncodedItems
     Ok(out)
 }
 
-fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option<Item>)> {
+fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option<Item>)> {
     let t = store.table(&req.table)?;
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
     let limit = limit(req.limit)?;
@@ -551,31 +556,14 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
         (None, _) => (Bound::Included(lower.as_slice()), bound(&upper)),
     };
     let entries = target.entries(lo, hi, req.forward);
-    // The attributes a filter reads, decoded alone to evaluate it; the
+    // The attributes a filter reads are read in place to evaluate it; the
     // attributes a projection keeps, read through the encoded items.
-    let mut used = Vec::new();
-    if let Some(f) = &filter {
-        cond::paths(f, &mut used);
-        used.sort_unstable();
-        used.dedup();
-    }
-    let keep: Option<Vec<String>> = match (req.projection.as_deref(), target.projected()) {
-        (Some(p), _) => Some(p.to_vec()),
-        (None, Some(p)) => Some(p.iter().map(|a| (*a).to_owned()).collect()),
-        (None, None) => None,
-    };
-    // Past 64 names a filter reads, the scratch item is rebuilt each time.
-    let mut scratch = Item::with_capacity(used.len());
-    let mut keeps = |pos: &[u8], bytes: &[u8]| -> Res<bool> {
-        match &filter {
+    let keep = target.returned(req.projection.as_deref());
+    let mut filter = filter.as_ref().map(|f| Filter::new(f, t));
+    let mut keeps = |pos: &'s [u8], bytes: &'s [u8]| -> Res<bool> {
+        match &mut filter {
             None => Ok(true),
-            Some(f) => {
-                if used.len() > 64 {
-                    scratch.clear();
-                }
-                target.table.decode_some(pos, bytes, &used, &mut scratch)?;
-                Ok(cond::eval(f, Some(&scratch)))
-            }
+            Some(f) => f.keeps(pos, bytes),
         }
     };
     let (rows, last_key, read) = match want {
@@ -603,14 +591,8 @@ fn run_query(store: &Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option
             (Rows::Count(n), last_key, read)
         }
         Want::Maps => {
-            let (items, last_key, read, _) = read_items(
-                &target,
-                entries,
-                limit,
-                filter.as_ref(),
-                req.projection.as_deref(),
-                false,
-            )?;
+            let (items, last_key, read, _) =
+                read_items(&target, entries, limit, &mut keeps, keep.as_ref(), false)?;
             (Rows::Items(items), last_key, read)
         }
     };
@@ -672,17 +654,20 @@ fn read_items<'a>(
     target: &Target<'a>,
     entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
     limit: Option<usize>,
-    filter: Option<&Condition>,
-    projection: Option<&[String]>,
+    keeps: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
+    projection: Option<&Projection>,
     count_all: bool,
 ) -> Res<(Vec<Item>, Option<Item>, usize, usize)> {
     let mut items = Vec::new();
     let (last_key, read, scanned) =
         read_page(target, entries, limit, count_all, &mut |pos, bytes| {
-            let item = target.table.decode(pos, bytes)?;
-            let keep = filter.is_none_or(|f| cond::eval(f, Some(&item)));
+            let keep = keeps(pos, bytes)?;
             if keep {
-                items.push(target.project(item, projection));
+                let item = target.table.decode(pos, bytes)?;
+                items.push(match projection {
+                    Some(p) => p.apply(item),
+                    None => item,
+                });
             }
             Ok(keep)
         })?;
@@ -733,8 +718,11 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
         }
         _ => entries,
     };
+    let returned = target.returned(None);
+    let mut filter = filter.as_ref().map(|f| Filter::new(f, t));
+    let mut keeps = |pos, bytes| filter.as_mut().map_or(Ok(true), |f| f.keeps(pos, bytes));
     let (items, last_key, read, scanned) =
-        read_items(&target, entries, limit, filter.as_ref(), None, true)?;
+        read_items(&target, entries, limit, &mut keeps, returned.as_ref(), true)?;
     t.capacity.read(read_halves(read, req.consistent));
     Ok(Page {
         items,

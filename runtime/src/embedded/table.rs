@@ -205,39 +205,18 @@ impl TableData {
             .ok_or_else(|| Fail::internal("stored item is corrupt"))
     }
 
-    /// Sets `item` to the attributes named in `names` of a stored item
-    /// (from its position and stored value): what a filter needs to be
-    /// evaluated, without decoding the rest. `item` is reused from item to
-    /// item, so its entries are allocated once.
-    pub(crate) fn decode_some(
-        &self,
-        pos: &[u8],
-        value: &[u8],
-        names: &[&str],
-        item: &mut Item,
-    ) -> Res<()> {
-        let corrupt = || Fail::internal("stored item is corrupt");
-        let mut cursor = codec::StoredCursor::start(value, PREFIX).ok_or_else(corrupt)?;
-        let mut found = 0u64;
-        while let Some(attr) = cursor.next(pos, value, &self.keys, &self.names) {
-            let (name, v) = attr.ok_or_else(corrupt)?;
-            let Some(i) = names.iter().position(|n| *n == name) else {
-                continue;
-            };
-            found |= 1u64.checked_shl(i as u32).unwrap_or(0);
-            match item.get_mut(name) {
-                Some(slot) => *slot = v.into_owned(),
-                None => {
-                    item.insert(name.to_owned(), v.into_owned());
-                }
-            }
+    /// What reading the attributes `names` of stored items takes: their
+    /// name numbers and key slots, found once per request.
+    pub(crate) fn wanted(&self, names: &[&str]) -> codec::Wanted {
+        let slot = |name: &str| names.iter().position(|n| *n == name);
+        codec::Wanted {
+            keys: self.keys.iter().map(|(k, _)| slot(k)).collect(),
+            ids: names
+                .iter()
+                .enumerate()
+                .filter_map(|(i, n)| self.ids.get(*n).map(|&id| (id, i)))
+                .collect(),
         }
-        for (i, n) in names.iter().enumerate() {
-            if found & 1u64.checked_shl(i as u32).unwrap_or(0) == 0 && i < 64 {
-                item.remove(*n);
-            }
-        }
-        Ok(())
     }
 
     pub(crate) fn index(&self, name: &str) -> Option<usize> {

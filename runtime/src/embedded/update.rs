@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
 use super::number::Num;
-use super::path::{self, Clash};
+use super::path;
 use super::value::{expression_value, type_name};
 use crate::expr::{PathRef, Rendered};
 use crate::request::{ActionKind, ReturnValues, SetValue, UpdateAction};
@@ -74,21 +74,8 @@ pub(crate) fn prepare(actions: &[UpdateAction]) -> Res<Vec<UpdateAction>> {
     // Paths as the expression text lists them.
     let mut listed: Vec<&UpdateAction> = actions.iter().collect();
     listed.sort_by_key(|a| clause(a));
-    for (i, a) in listed.iter().enumerate() {
-        let p = a.path();
-        for q in listed[..i].iter().map(|a| a.path()) {
-            let what = match path::clash(q, p) {
-                None => continue,
-                Some(Clash::Overlap) => "overlap",
-                Some(Clash::Conflict) => "conflict",
-            };
-            return Err(invalid(format!(
-                "Two document paths {what} with each other; must remove or rewrite one of these paths; path one: [{}], path two: [{}]",
-                path::describe(q),
-                path::describe(p)
-            )));
-        }
-    }
+    let paths: Vec<_> = listed.iter().map(|a| a.path()).collect();
+    path::no_clash(&paths).map_err(invalid)?;
     let mut out = Vec::with_capacity(actions.len());
     for a in actions {
         let p = a.path().to_path();

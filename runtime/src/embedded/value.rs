@@ -141,14 +141,85 @@ pub(crate) fn normalize_map_in_place(m: &mut Item) -> Res<()> {
     Ok(())
 }
 
+/// A value a condition reads, borrowed wherever it is: from an item map,
+/// or from a stored item's bytes (strings and numbers in place), so that
+/// evaluating a condition copies nothing. Strings and numbers are always
+/// `S` and `N`, never `Other`, so two views of one value are equal views.
+#[derive(Debug, Clone)]
+pub(crate) enum Val<'a> {
+    S(&'a str),
+    /// A number in canonical text (owned only for what `size()` returns).
+    N(std::borrow::Cow<'a, str>),
+    /// Any other value.
+    Other(&'a AttributeValue),
+}
+
+impl<'a> Val<'a> {
+    pub(crate) fn of(v: &'a AttributeValue) -> Self {
+        match v {
+            AttributeValue::S(s) => Val::S(s),
+            AttributeValue::N(n) => Val::N(std::borrow::Cow::Borrowed(n)),
+            other => Val::Other(other),
+        }
+    }
+
+    /// A value read from a stored item.
+    pub(crate) fn stored(v: &'a crate::reader::AttrRef<'_>) -> Self {
+        use crate::reader::AttrRef;
+        match v {
+            AttrRef::S(s) => Val::S(s),
+            AttrRef::N(n) => Val::N(std::borrow::Cow::Borrowed(n)),
+            AttrRef::Owned(v) => Val::of(v),
+        }
+    }
+
+    /// The type's name in DynamoDB's notation.
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self {
+            Val::S(_) => "S",
+            Val::N(_) => "N",
+            Val::Other(v) => type_name(v),
+        }
+    }
+
+    /// What `size()` returns; see [`size_of`].
+    pub(crate) fn size(&self) -> Option<usize> {
+        match self {
+            Val::S(s) => Some(s.encode_utf16().count()),
+            Val::N(_) => None,
+            Val::Other(v) => size_of(v),
+        }
+    }
+}
+
+impl PartialEq for Val<'_> {
+    /// Values are normalised (numbers canonical, sets sorted), so equal
+    /// values have equal representations.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Val::S(a), Val::S(b)) => a == b,
+            (Val::N(a), Val::N(b)) => a == b,
+            (Val::Other(a), Val::Other(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
 /// Order of two values of one scalar type (`S` by UTF-8 bytes, `N`
 /// numerically, `B` byte-wise); `None` for other or mixed types, which no
 /// comparison satisfies.
 pub(crate) fn compare(a: &AttributeValue, b: &AttributeValue) -> Option<Ordering> {
+    compare_vals(&Val::of(a), &Val::of(b))
+}
+
+/// [`compare`] of two views.
+pub(crate) fn compare_vals(a: &Val<'_>, b: &Val<'_>) -> Option<Ordering> {
     match (a, b) {
-        (AttributeValue::S(x), AttributeValue::S(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
-        (AttributeValue::B(x), AttributeValue::B(y)) => Some(x.as_ref().cmp(y.as_ref())),
-        (AttributeValue::N(x), AttributeValue::N(y)) => {
+        (Val::S(x), Val::S(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
+        (Val::Other(AttributeValue::B(x)), Val::Other(AttributeValue::B(y))) => {
+            Some(x.as_ref().cmp(y.as_ref()))
+        }
+        (Val::N(x), Val::N(y)) => {
             if let Some(ord) = compare_plain(x, y) {
                 return Some(ord);
             }

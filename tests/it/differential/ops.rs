@@ -387,7 +387,7 @@ pub struct Q {
     pub forward: bool,
     pub limit: Option<i32>,
     pub filter: Option<Condition>,
-    pub projection: Option<Vec<&'static str>>,
+    pub projection: Option<Vec<Path>>,
     pub consistent: bool,
     /// Pages to follow through LastEvaluatedKey.
     pub pages: u8,
@@ -436,10 +436,7 @@ impl Q {
             limit: self.limit,
             forward: self.forward,
             consistent: self.consistent,
-            projection: self
-                .projection
-                .as_ref()
-                .map(|p| p.iter().map(|a| (*a).to_owned()).collect()),
+            projection: self.projection.clone(),
             start,
         }
     }
@@ -461,7 +458,8 @@ fn query() -> impl Strategy<Value = Q> {
         let filter = prop_oneof![3 => Just(None), 1 => condition().prop_map(Some)];
         let projection = prop_oneof![
             6 => Just(None),
-            1 => prop::sample::subsequence(&["a", "s", "PK", "SK", "GSI1SK", "zz"][..], 0..3).prop_map(Some),
+            1 => prop::sample::subsequence(&["a", "s", "PK", "SK", "GSI1SK", "zz"][..], 0..3)
+                .prop_map(|p| Some(p.into_iter().map(Path::new).collect())),
         ];
         (
             Just(target),
@@ -866,8 +864,20 @@ pub fn paths_case() -> impl Strategy<Value = Vec<Op>> {
             rv,
             fail_item: true,
         });
-    let query =
-        prop_oneof![1 => Just(None), 2 => shaped_condition().prop_map(Some)].prop_map(|filter| {
+    // Projections of paths into the documents, overlapping ones included.
+    let projected = prop_oneof![
+        3 => shaped_path(),
+        1 => select(&["a", "l", "s", "SK"][..]).prop_map(Path::new),
+    ];
+    let projection = prop_oneof![
+        2 => Just(None),
+        1 => prop::collection::vec(projected, 1..4).prop_map(Some),
+    ];
+    let query = (
+        prop_oneof![1 => Just(None), 2 => shaped_condition().prop_map(Some)],
+        projection,
+    )
+        .prop_map(|(filter, projection)| {
             Op::Query(Q {
                 target: 0,
                 p: 0,
@@ -875,7 +885,7 @@ pub fn paths_case() -> impl Strategy<Value = Vec<Op>> {
                 forward: true,
                 limit: None,
                 filter,
-                projection: None,
+                projection,
                 consistent: true,
                 pages: 1,
             })
