@@ -32,7 +32,7 @@ use std::fmt;
 /// `Cursor`).
 ///
 /// ```
-/// use singletable::{Db, Entity, Error, Table};
+/// use singletable::{Db, Embedded, Entity, Error, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -45,7 +45,7 @@ use std::fmt;
 /// pub struct User { pub id: String, pub name: String }
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::in_memory::<App>("App")?;
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// let ana = User { id: "ana".into(), name: "Ana".into() };
 /// db.create(&ana).await?;
 /// // PutItem with attribute_not_exists(PK): ConditionalCheckFailedException.
@@ -277,7 +277,7 @@ impl Error {
 /// order).
 ///
 /// ```
-/// use singletable::{Db, Entity, Error, Table};
+/// use singletable::{Db, Embedded, Entity, Error, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -290,7 +290,7 @@ impl Error {
 /// pub struct User { pub id: String }
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::in_memory::<App>("App")?;
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "b".into() }).await?;
 /// let r = db.transaction()
 ///     .create(&User { id: "a".into() })
@@ -398,7 +398,7 @@ pub enum StreamError {
 /// Why a pagination cursor was refused (inside [`Error::Cursor`]).
 ///
 /// ```
-/// use singletable::{CursorError, Db, Entity, Error, Table};
+/// use singletable::{CursorError, Db, Embedded, Entity, Error, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -412,7 +412,7 @@ pub enum StreamError {
 /// pub struct Note { pub user: String, pub n: u32 }
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::in_memory::<App>("App")?;
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// for n in 0..3 {
 ///     db.put(&Note { user: "ana".into(), n }).await?;
 /// }

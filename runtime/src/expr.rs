@@ -265,7 +265,7 @@ pub enum Operand {
 /// the right one.
 ///
 /// ```
-/// use singletable::{AttributeValue, Condition, Db, Entity, Error, Table};
+/// use singletable::{AttributeValue, Condition, Db, Embedded, Entity, Error, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -286,7 +286,7 @@ pub enum Operand {
 /// assert_eq!(free.clone().and_maybe(None), free);
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::in_memory::<App>("App")?;
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "u1".into(), plan: "pro".into() }).await?;
 /// // PutItem with ConditionExpression: refused, nothing written.
 /// let r = db.put_if_raw(&User { id: "u1".into(), plan: "free".into() }, either).await;

@@ -18,8 +18,6 @@ pub mod collection;
 pub mod db;
 pub mod definition;
 pub mod design;
-#[cfg(feature = "embedded")]
-pub mod embedded;
 pub mod entity;
 pub mod error;
 pub mod exec;
@@ -44,13 +42,11 @@ pub mod unique;
 pub mod update;
 pub mod value;
 
-pub use backend::{Backend, SharedExecutor};
+pub use backend::{HoldsTables, SharedExecutor};
 pub use backfill::{Backfill, BackfillReport, Checkpoint};
 pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use clock::Clock;
 pub use db::Db;
-#[cfg(feature = "embedded")]
-pub use embedded::Embedded;
 pub use entity::{
     Entity, GlobalIndex, LocalIndex, Partition, Projection, SchemaVersion, StreamView, Table,
 };

@@ -588,7 +588,7 @@ impl<T, I> Query<T, I> {
     /// for the items of its entity only.
     ///
     /// ```
-    /// use singletable::{Db, Entity, FieldPath, Table};
+    /// use singletable::{Db, Embedded, Entity, FieldPath, Table};
     ///
     /// #[derive(Table)]
     /// #[table(name = "App")]
@@ -603,7 +603,7 @@ impl<T, I> Query<T, I> {
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> singletable::Result<()> {
-    /// let db = Db::in_memory::<App>("App")?;
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
     /// for (id, status) in [("1", "OPEN"), ("2", "DONE"), ("3", "OPEN")] {
     ///     db.put(&Task { list: "l".into(), id: id.into(), status: status.into() }).await?;
     /// }
@@ -889,6 +889,7 @@ impl<T: Decode, I> Query<T, I> {
     /// [`Query::all`].
     ///
     /// ```
+    /// # use singletable::Embedded;
     /// # use singletable::{Db, Entity, Table};
     /// # #[derive(Table)]
     /// # #[table(name = "Docs")]
@@ -903,7 +904,7 @@ impl<T: Decode, I> Query<T, I> {
     ///     pub n: u32,
     /// }
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::in_memory::<Docs>("Docs")?;
+    /// let db = Db::<Embedded>::in_memory::<Docs>("Docs")?;
     /// for n in 0..3 {
     ///     db.put(&Line { doc: "d".into(), n }).await?;
     /// }

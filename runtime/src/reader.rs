@@ -346,9 +346,6 @@ impl ItemReader for OwnedItems {
 pub enum Items {
     /// Items as maps.
     Maps(OwnedItems),
-    /// Items an embedded backend handed out encoded.
-    #[cfg(feature = "embedded")]
-    Embedded(crate::embedded::EncodedItems),
     /// Items behind any other reader.
     Reader(Box<dyn ItemReader>),
 }
@@ -369,8 +366,6 @@ impl ItemReader for Items {
     fn next_item(&mut self) -> Option<&mut dyn AttrReader> {
         match self {
             Items::Maps(r) => r.next_item(),
-            #[cfg(feature = "embedded")]
-            Items::Embedded(r) => r.next_item(),
             Items::Reader(r) => r.next_item(),
         }
     }
@@ -378,8 +373,6 @@ impl ItemReader for Items {
     fn remaining(&self) -> usize {
         match self {
             Items::Maps(r) => r.remaining(),
-            #[cfg(feature = "embedded")]
-            Items::Embedded(r) => r.remaining(),
             Items::Reader(r) => r.remaining(),
         }
     }
@@ -403,12 +396,6 @@ impl Items {
             Items::Maps(r) => {
                 for item in r.items {
                     each.read_map(item)?;
-                }
-            }
-            #[cfg(feature = "embedded")]
-            Items::Embedded(mut r) => {
-                while r.advance() {
-                    each.read(&mut r)?;
                 }
             }
             Items::Reader(mut r) => {

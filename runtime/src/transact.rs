@@ -322,7 +322,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
     /// Deletes the item with `key` only if the typed `condition` holds.
     ///
     /// ```
-    /// use singletable::{Db, Entity, Error, FieldPath, Table};
+    /// use singletable::{Db, Embedded, Entity, Error, FieldPath, Table};
     ///
     /// #[derive(Table)]
     /// #[table(name = "App")]
@@ -336,7 +336,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> singletable::Result<()> {
-    /// let db = Db::in_memory::<App>("App")?;
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
     /// let f = Seat::fields();
     /// db.put(&Seat { id: "a1".into(), holder: Some("ana".into()) }).await?;
     /// // One TransactWriteItems: the seat goes only if ana still holds it.

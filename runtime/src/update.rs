@@ -868,6 +868,7 @@ impl<E: Entity> Update<E> {
     /// key. Refused with `.upsert()`, and when `current` has another key.
     ///
     /// ```
+    /// # use singletable::Embedded;
     /// # #[derive(singletable::Table)]
     /// # #[table(name = "App", gsi1)]
     /// # struct App;
@@ -883,7 +884,7 @@ impl<E: Entity> Update<E> {
     /// }
     ///
     /// # futures::executor::block_on(async {
-    /// let db = singletable::Db::in_memory::<App>("App").unwrap();
+    /// let db = singletable::Db::<Embedded>::in_memory::<App>("App").unwrap();
     /// let doc = Doc { id: "d".into(), owner: "ana".into(), team: "red".into() };
     /// db.put(&doc).await.unwrap();
     /// // GSI1PK needs `team` too: taken from the held item, not changed.

@@ -201,7 +201,7 @@ async fn spans<E: Executor>(db: &Db<Hostile<E>>, capture: &Capture, local: bool)
 async fn spans_follow_opentelemetry_conventions() {
     let capture = Capture::default();
     let _guard = tracing::subscriber::set_default(Registry::default().with(capture.clone()));
-    let embedded = Db::in_memory::<AppTable>("AppTable").unwrap();
+    let embedded = Db::<singletable::Embedded>::in_memory::<AppTable>("AppTable").unwrap();
     let embedded = embedded.map_executor(Hostile::new);
     spans(&embedded, &capture, false).await;
     let local = fresh_db::<AppTable>("spans")
