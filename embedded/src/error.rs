@@ -5,10 +5,10 @@
 use std::fmt;
 
 // The runtime's error types, where this crate's files look for them.
-use crate::value::Item;
 pub(crate) use singletable_runtime::error::{
     CancellationReason, DecodeError, DecodeErrorKind, Error,
 };
+use singletable_runtime::value::Item;
 
 /// A DynamoDB service error raised by the embedded backend: the source of
 /// [`Error::Service`] when the request used [`Embedded`](super::Embedded),

@@ -46,27 +46,8 @@ use crate::entity::Table;
 use crate::error::Error;
 use crate::exec::{BoxFuture, Executor};
 
-/// Any executor, shared: what a [`Db`] holds when the backend is chosen
-/// at run time.
-///
-/// ```
-/// use singletable::{Db, Embedded, SharedExecutor};
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App")]
-/// # pub struct App;
-/// # #[derive(Entity, Debug, PartialEq)]
-/// # #[entity(table = App)]
-/// # #[pk("USER#<id>")]
-/// # #[sk("PROFILE")]
-/// # pub struct User { pub id: String }
-///
-/// let shared: Db<SharedExecutor> = Db::<Embedded>::in_memory::<App>("App")?.into_shared();
-/// let also: Db = shared.clone(); // `Db` is `Db<SharedExecutor>`
-/// assert_eq!(also.table_name(), "App");
-/// # Ok::<(), singletable::Error>(())
-/// ```
-pub type SharedExecutor = Arc<dyn Executor>;
+// The shared executor type is the executors' own (the default of `Db`).
+pub use crate::exec::SharedExecutor;
 
 /// A backend a [`Db::open`] can open a handle on: what the facade's
 /// `Backend` (the embedded backend, DynamoDB, DynamoDB Local) implements.

@@ -30,10 +30,9 @@ use crate::exec::Executor;
 use crate::expr::Condition;
 use crate::fields::Cond;
 use crate::key::PrimaryKey;
-use crate::query::OtherTypes;
+use crate::reader::OtherTypes;
 use crate::reader::{AttrReader, ReadEach};
 use crate::request::{DeleteItem, GetItem, PutItem, ScanRequest, TransactWrite};
-use crate::transact::Transaction;
 use crate::value::{AttributeValue, Item};
 
 /// A handle on a table: the executor that reaches DynamoDB, the table name,
@@ -142,7 +141,7 @@ use crate::value::{AttributeValue, Item};
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
-pub struct Db<E = crate::backend::SharedExecutor> {
+pub struct Db<E = crate::exec::SharedExecutor> {
     exec: E,
     table: String,
     cursor_secret: Vec<u8>,
@@ -652,16 +651,6 @@ impl<E: Executor> Db<E> {
                 None => return Ok(out),
             }
         }
-    }
-
-    /// Starts a TransactGetItems request.
-    pub fn read_transaction(&self) -> crate::transact::ReadTransaction<'_, E> {
-        crate::transact::ReadTransaction::new(self)
-    }
-
-    /// Starts a TransactWriteItems request.
-    pub fn transaction(&self) -> Transaction<'_, E> {
-        Transaction::new(self)
     }
 
     pub(crate) async fn run_transaction(&self, req: TransactWrite) -> Result<(), Error> {

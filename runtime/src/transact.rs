@@ -623,3 +623,17 @@ impl<'a, E: Executor> ReadTransaction<'a, E> {
         Ok(ReadResults { items })
     }
 }
+
+// The handle's entry points to transactions live beside them, so that
+// `db` names nothing built on top of it.
+impl<E: Executor> Db<E> {
+    /// Starts a TransactGetItems request.
+    pub fn read_transaction(&self) -> ReadTransaction<'_, E> {
+        ReadTransaction::new(self)
+    }
+
+    /// Starts a TransactWriteItems request.
+    pub fn transaction(&self) -> Transaction<'_, E> {
+        Transaction::new(self)
+    }
+}
