@@ -6,7 +6,6 @@
 //! builds its [`Db`] handle and nothing else changes:
 //!
 //! ```
-//! # use singletable_runtime as singletable;
 //! use singletable::{Db, Embedded, GlobalIndex, LocalIndex, Table};
 //!
 //! struct AppTable;
