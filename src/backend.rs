@@ -2,6 +2,21 @@
 //! the features enable (the embedded backend is a crate of its own, the
 //! SDK executor lives in the runtime), so the runtime names none of them.
 //! Everything else of the runtime's `backend` module is re-exported here.
+//!
+//! ```
+//! use singletable::backend::{Backend, SharedExecutor};
+//! use singletable::{Db, Table};
+//! # #[derive(Table)]
+//! # #[table(name = "App")]
+//! # pub struct App;
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! // One handle type, whichever backend the configuration names.
+//! let db: Db<SharedExecutor> = Db::open::<App>(Backend::Embedded, "App").await?;
+//! assert_eq!(db.table_name(), "App");
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
 
 pub use singletable_runtime::backend::*;
 use singletable_runtime::exec::BoxFuture;
