@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::Criterion;
-use singletable::{Collection, Db, Entity, FieldPath, Table};
+use singletable::{Collection, Db, Embedded, Entity, FieldPath, Table};
 use tokio::runtime::Runtime;
 
 #[derive(Table)]
@@ -47,7 +47,7 @@ pub enum OnIndex {
 
 fn main() {
     let rt = Runtime::new().expect("runtime");
-    let db = Db::in_memory::<ReadsTable>("Reads").expect("table");
+    let db = Db::<Embedded>::in_memory::<ReadsTable>("Reads").expect("table");
     rt.block_on(async {
         for t in 0..100 {
             let r = Reading {

@@ -79,5 +79,14 @@
 pub use singletable_macros::{Collection, Document, Entity, StrEnum, Table};
 pub use singletable_runtime::*;
 
+pub mod backend;
+pub use backend::Backend;
+/// The embedded backend (feature `embedded`): the crate
+/// `singletable-embedded`.
+#[cfg(feature = "embedded")]
+pub use singletable_embedded as embedded;
+#[cfg(feature = "embedded")]
+pub use singletable_embedded::Embedded;
+
 #[doc(hidden)]
 pub use singletable_runtime::__private;

@@ -44,90 +44,141 @@ use std::sync::Arc;
 use crate::db::Db;
 use crate::entity::Table;
 use crate::error::Error;
-use crate::exec::Executor;
+use crate::exec::{BoxFuture, Executor};
 
-/// Any executor, shared: what a [`Db`] holds when the backend is chosen
-/// at run time.
+// The shared executor type is the executors' own (the default of `Db`).
+pub use crate::exec::SharedExecutor;
+
+/// A backend a [`Db::open`] can open a handle on: what the facade's
+/// `Backend` (the embedded backend, DynamoDB, DynamoDB Local) implements.
+/// The runtime knows no backend of its own here: the facade, which sees
+/// every backend its features enable, makes the choice.
 ///
 /// ```
-/// use singletable::{Db, Embedded, SharedExecutor};
-/// # use singletable::{Entity, Table};
+/// use singletable::backend::Open;
+/// use singletable::{Backend, Db, Embedded, Error, Table};
+/// use singletable::exec::BoxFuture;
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
 /// # pub struct App;
-/// # #[derive(Entity, Debug, PartialEq)]
-/// # #[entity(table = App)]
-/// # #[pk("USER#<id>")]
-/// # #[sk("PROFILE")]
-/// # pub struct User { pub id: String }
 ///
-/// let shared: Db<SharedExecutor> = Db::<Embedded>::in_memory::<App>("App")?.into_shared();
-/// let also: Db = shared.clone(); // `Db` is `Db<SharedExecutor>`
-/// assert_eq!(also.table_name(), "App");
-/// # Ok::<(), singletable::Error>(())
-/// ```
-pub type SharedExecutor = Arc<dyn Executor>;
-
-/// Which DynamoDB a [`Db::open`] reaches. There is no default and no
-/// fallback: a service that meant DynamoDB never runs on memory because
-/// a variable was unset.
-///
-/// ```
-/// use singletable::{Backend, Db};
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App")]
-/// # pub struct App;
-/// # #[derive(Entity, Debug, PartialEq)]
-/// # #[entity(table = App)]
-/// # #[pk("USER#<id>")]
-/// # #[sk("PROFILE")]
-/// # pub struct User { pub id: String }
-///
-/// /// The backend from the service's own configuration: no default.
-/// fn backend(var: Option<&str>) -> Result<Backend, String> {
-///     match var {
-///         Some("memory") => Ok(Backend::Embedded),
-///         Some("local") => Ok(Backend::DynamoDbLocal { endpoint: "http://127.0.0.1:8000".into() }),
-///         Some("aws") => Ok(Backend::DynamoDb { endpoint: None }),
-///         other => Err(format!("BACKEND must be memory, local or aws, not {other:?}")),
+/// /// Always the embedded backend, whatever the configuration says.
+/// struct Memory;
+/// impl Open for Memory {
+///     fn open<T: Table>(self, table: String) -> BoxFuture<'static, Result<Db, Error>> {
+///         Box::pin(async move { Ok(Db::<Embedded>::in_memory::<T>(table)?.into_shared()) })
 ///     }
 /// }
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// assert!(backend(None).is_err());
-/// let db = Db::open::<App>(backend(Some("memory")).unwrap(), "App").await?;
-/// db.put(&User { id: "ana".into() }).await?;
+/// let db = Db::open::<App>(Memory, "App").await?;
+/// assert_eq!(db.table_name(), "App");
+/// let same = Db::open::<App>(Backend::Embedded, "App").await?;
+/// assert_eq!(same.table_name(), "App");
 /// # Ok::<(), singletable::Error>(())
 /// # }).unwrap();
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Backend {
-    /// The embedded in-process backend (feature `embedded`): DynamoDB's
-    /// semantics in this process's memory, lost when it exits (see
-    /// `Embedded::save`/`load` for snapshots). For tests and local runs.
-    Embedded,
-    /// DynamoDB through `aws-sdk-dynamodb` (feature `client`), configured
-    /// from the environment as `aws_config` does (region, credentials,
-    /// profile), at `endpoint` when given (DynamoDB Local, a VPC endpoint).
-    DynamoDb {
-        /// Endpoint URL; `None` for the region's default.
-        endpoint: Option<String>,
-    },
-    /// DynamoDB Local at this endpoint, with the static test credentials
-    /// it accepts (feature `client`).
-    DynamoDbLocal {
-        /// Endpoint URL, e.g. `http://127.0.0.1:8000`.
-        endpoint: String,
-    },
+pub trait Open {
+    /// A handle on table `table`, created as `T` declares it where the
+    /// backend holds its tables itself.
+    fn open<T: Table>(self, table: String)
+    -> BoxFuture<'static, Result<Db<SharedExecutor>, Error>>;
+}
+
+/// An executor that holds its tables itself, so that a handle can create
+/// them: the embedded backend implements it, and [`Db`] gains
+/// [`Db::in_memory`], [`Db::create_table_if_missing`] and
+/// [`Db::delete_table`] over it (the SDK handle has its own, which send
+/// CreateTable and DeleteTable).
+///
+/// ```
+/// use singletable::backend::HoldsTables;
+/// use singletable::{Db, Embedded, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+///
+/// let embedded = Embedded::new();
+/// assert!(embedded.create_table_if_missing::<App>("App")?);
+/// assert!(!embedded.create_table_if_missing::<App>("App")?);
+/// HoldsTables::delete_table(&embedded, "App")?;
+/// let db: Db<Embedded> = Db::with_executor(embedded, "App");
+/// assert!(!db.executor().has_table("App"));
+/// # Ok::<(), singletable::Error>(())
+/// ```
+pub trait HoldsTables: Executor + Sized {
+    /// A new, empty backend holding one table named `table`, laid out as
+    /// `T` declares it.
+    fn with_table<T: Table>(table: &str) -> Result<Self, Error>;
+    /// Creates table `table` as `T` declares it unless a table of that name
+    /// exists; whether it created it.
+    fn create_table_if_missing<T: Table>(&self, table: &str) -> Result<bool, Error>;
+    /// Deletes table `table`.
+    fn delete_table(&self, table: &str) -> Result<(), Error>;
+}
+
+impl<E: HoldsTables> Db<E> {
+    /// A handle on a new, empty in-memory backend holding one table named
+    /// `table`, laid out as `T` declares it. Fails only on a name DynamoDB
+    /// would refuse (3 to 255 characters of `a-z A-Z 0-9 _ - .`). The
+    /// backend's type is named once, on the handle or the call
+    /// (`Db::<Embedded>::in_memory`).
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    ///
+    /// let db: Db<Embedded> = Db::in_memory::<App>("App")?;
+    /// assert!(db.executor().has_table("App"));
+    /// assert!(Db::<Embedded>::in_memory::<App>("x").is_err()); // too short for DynamoDB
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn in_memory<T: Table>(table: impl Into<String>) -> Result<Self, Error> {
+        let table = table.into();
+        let exec = E::with_table::<T>(&table)?;
+        Ok(Self::with_executor(exec, table))
+    }
+
+    /// Creates this handle's table as `T` declares it unless a table of that
+    /// name exists; returns whether it created it (as the SDK handle's
+    /// method of the same name does against DynamoDB).
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::with_executor(Embedded::new(), "App");
+    /// assert!(db.create_table_if_missing::<App>().await?);
+    /// assert!(!db.create_table_if_missing::<App>().await?); // already there
+    /// db.delete_table().await?;
+    /// assert!(!db.executor().has_table("App"));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
+        self.executor()
+            .create_table_if_missing::<T>(self.table_name())
+    }
+
+    /// Deletes this handle's table.
+    pub async fn delete_table(&self) -> Result<(), Error> {
+        HoldsTables::delete_table(self.executor(), self.table_name())
+    }
 }
 
 impl Db<SharedExecutor> {
-    /// A handle on table `table` of `backend`. The embedded backend starts
-    /// empty with the table created as `T` declares it; DynamoDB tables are
-    /// not created (see `Db::create_table_if_missing` on the SDK handle, or
-    /// create them with the definition from `TableDefinition`).
+    /// A handle on table `table` of `backend` (the facade's `Backend`: the
+    /// embedded backend, DynamoDB or DynamoDB Local). The embedded backend
+    /// starts empty with the table created as `T` declares it; DynamoDB
+    /// tables are not created (see `Db::create_table_if_missing` on the SDK
+    /// handle, or create them with the definition from `TableDefinition`).
     ///
     /// ```
     /// use singletable::{Backend, Db};
@@ -161,27 +212,11 @@ impl Db<SharedExecutor> {
     /// let aws = Db::open::<App>(Backend::DynamoDb { endpoint: None }, "App").await?;
     /// # Ok(()) }
     /// ```
-    pub async fn open<T: Table>(backend: Backend, table: impl Into<String>) -> Result<Self, Error> {
-        let table = table.into();
-        match backend {
-            #[cfg(feature = "embedded")]
-            Backend::Embedded => Ok(Db::in_memory::<T>(table)?.into_shared()),
-            #[cfg(feature = "client")]
-            Backend::DynamoDb { endpoint } => {
-                let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
-                if let Some(e) = endpoint {
-                    loader = loader.endpoint_url(e);
-                }
-                let config = loader.load().await;
-                Ok(Db::new(aws_sdk_dynamodb::Client::new(&config), table).into_shared())
-            }
-            #[cfg(feature = "client")]
-            Backend::DynamoDbLocal { endpoint } => Ok(Db::local(&endpoint, table).into_shared()),
-            #[allow(unreachable_patterns)]
-            other => Err(Error::InvalidRequest(format!(
-                "backend {other:?} needs a feature of singletable this build does not enable (`embedded` or `client`)"
-            ))),
-        }
+    pub async fn open<T: Table>(
+        backend: impl Open,
+        table: impl Into<String>,
+    ) -> Result<Self, Error> {
+        backend.open::<T>(table.into()).await
     }
 }
 

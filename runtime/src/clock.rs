@@ -28,7 +28,7 @@
 //! ```
 //! use std::time::{Duration, UNIX_EPOCH};
 //! use singletable::clock::Clock;
-//! use singletable::{Db, Entity, Table};
+//! use singletable::{Db, Embedded, Entity, Table};
 //!
 //! #[derive(Table)]
 //! #[table(name = "App")]
@@ -49,7 +49,7 @@
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! // A fixed clock, for tests: every stamp is this instant.
 //! let at = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
-//! let db = Db::in_memory::<App>("App")?.with_clock(Clock::fixed(at));
+//! let db = Db::<Embedded>::in_memory::<App>("App")?.with_clock(Clock::fixed(at));
 //! db.create(&Note { id: "n1".into(), created: 0, updated: 0 }).await?;
 //! let note = db.get::<Note>(Note::key("n1")?).await?.unwrap();
 //! assert_eq!((note.created, note.updated), (1_700_000_000, 1_700_000_000));

@@ -30,10 +30,9 @@ use crate::exec::Executor;
 use crate::expr::Condition;
 use crate::fields::Cond;
 use crate::key::PrimaryKey;
-use crate::query::OtherTypes;
+use crate::reader::OtherTypes;
 use crate::reader::{AttrReader, ReadEach};
 use crate::request::{DeleteItem, GetItem, PutItem, ScanRequest, TransactWrite};
-use crate::transact::Transaction;
 use crate::value::{AttributeValue, Item};
 
 /// A handle on a table: the executor that reaches DynamoDB, the table name,
@@ -142,7 +141,7 @@ use crate::value::{AttributeValue, Item};
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
-pub struct Db<E = crate::backend::SharedExecutor> {
+pub struct Db<E = crate::exec::SharedExecutor> {
     exec: E,
     table: String,
     cursor_secret: Vec<u8>,
@@ -161,8 +160,23 @@ impl Db<crate::exec::SdkExecutor> {
     /// `DYNAMODB_ENDPOINT` is set, requests go to that endpoint instead
     /// (DynamoDB Local).
     pub async fn from_env(table: impl Into<String>) -> Self {
+        Self::configured(std::env::var("DYNAMODB_ENDPOINT").ok(), table).await
+    }
+
+    /// Loads the AWS configuration from the environment (region, credentials,
+    /// profile) the way `aws_config::load_defaults` does; requests go to
+    /// `endpoint` when given (DynamoDB Local, a VPC endpoint), to the
+    /// region's default otherwise.
+    ///
+    /// ```no_run
+    /// # use singletable::{Db, SdkExecutor};
+    /// # async fn run() {
+    /// let db: Db<SdkExecutor> = Db::configured(Some("http://127.0.0.1:8000".into()), "App").await;
+    /// # let _ = db; }
+    /// ```
+    pub async fn configured(endpoint: Option<String>, table: impl Into<String>) -> Self {
         let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
-        if let Ok(endpoint) = std::env::var("DYNAMODB_ENDPOINT") {
+        if let Some(endpoint) = endpoint {
             loader = loader.endpoint_url(endpoint);
         }
         let config = loader.load().await;
@@ -233,10 +247,10 @@ impl<E: Executor> Db<E> {
     /// # #[table(name = "App")]
     /// # struct App;
     /// use std::time::{Duration, UNIX_EPOCH};
-    /// use singletable::{Clock, Db};
+    /// use singletable::{Clock, Db, Embedded};
     ///
     /// let at = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
-    /// let db = Db::in_memory::<App>("App").unwrap().with_clock(Clock::fixed(at));
+    /// let db = Db::<Embedded>::in_memory::<App>("App").unwrap().with_clock(Clock::fixed(at));
     /// assert_eq!(db.clock().now(), at);
     /// ```
     pub fn with_clock(mut self, clock: Clock) -> Self {
@@ -387,6 +401,7 @@ impl<E: Executor> Db<E> {
     /// a value another item holds is [`Error::UniqueViolation`].
     ///
     /// ```
+    /// # use singletable::Embedded;
     /// # #[derive(singletable::Table)]
     /// # #[table(name = "App")]
     /// # struct App;
@@ -401,7 +416,7 @@ impl<E: Executor> Db<E> {
     /// }
     ///
     /// # futures::executor::block_on(async {
-    /// let db = singletable::Db::in_memory::<App>("App").unwrap();
+    /// let db = singletable::Db::<Embedded>::in_memory::<App>("App").unwrap();
     /// let page = Page { id: "p".into(), created_at: String::new() };
     /// db.put(&page).await.unwrap(); // new: stamped now
     /// let first = db.get::<Page>(Page::key("p").unwrap()).await.unwrap().unwrap();
@@ -445,7 +460,7 @@ impl<E: Executor> Db<E> {
     /// item.
     ///
     /// ```
-    /// use singletable::{Db, Entity, Error, FieldPath, Table};
+    /// use singletable::{Db, Embedded, Entity, Error, FieldPath, Table};
     ///
     /// #[derive(Table)]
     /// #[table(name = "App")]
@@ -459,7 +474,7 @@ impl<E: Executor> Db<E> {
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> singletable::Result<()> {
-    /// let db = Db::in_memory::<App>("App")?;
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
     /// let f = Account::fields();
     /// let open = Account { id: "a".into(), status: "OPEN".into() };
     /// db.put(&open).await?;
@@ -636,16 +651,6 @@ impl<E: Executor> Db<E> {
                 None => return Ok(out),
             }
         }
-    }
-
-    /// Starts a TransactGetItems request.
-    pub fn read_transaction(&self) -> crate::transact::ReadTransaction<'_, E> {
-        crate::transact::ReadTransaction::new(self)
-    }
-
-    /// Starts a TransactWriteItems request.
-    pub fn transaction(&self) -> Transaction<'_, E> {
-        Transaction::new(self)
     }
 
     pub(crate) async fn run_transaction(&self, req: TransactWrite) -> Result<(), Error> {

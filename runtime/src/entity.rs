@@ -27,8 +27,8 @@
 
 use crate::error::Error;
 use crate::key::PrimaryKey;
-use crate::query::OtherTypes;
 use crate::reader::AttrReader;
+use crate::reader::OtherTypes;
 use crate::value::Item;
 
 /// How a secondary index projects attributes (`Projection` of
@@ -209,10 +209,10 @@ pub trait Table: 'static {
     /// The entities declared with `#[table(entities(...))]`: the design
     /// document describes them and the derive checks them against each
     /// other at compile time.
-    const ENTITIES: &'static [crate::design::EntityShape] = &[];
+    const ENTITIES: &'static [crate::shape::EntityShape] = &[];
     /// The collections declared with `#[table(collections(...))]`: the
     /// design document lists them.
-    const COLLECTIONS: &'static [crate::collection::CollectionShape] = &[];
+    const COLLECTIONS: &'static [crate::shape::CollectionShape] = &[];
     /// The TTL attribute (epoch seconds), if the table has one.
     const TTL: Option<&'static str> = None;
     /// The table's stream, if it has one: what each record carries
@@ -285,10 +285,10 @@ pub trait Entity: Sized {
     const PK_TEMPLATE: &'static str;
 
     /// The entity's design: templates, indexes, access patterns.
-    const SHAPE: crate::design::EntityShape;
+    const SHAPE: crate::shape::EntityShape;
     /// The key templates of the entity's secondary indexes, which updates use
     /// to rewrite index keys.
-    const INDEX_KEYS: &'static [crate::update::IndexKeys] = &[];
+    const INDEX_KEYS: &'static [crate::shape::IndexKeys] = &[];
     /// The stored name of the `#[attr(version)]` field, if any.
     const VERSION: Option<&'static str> = None;
     /// The entity's schema version (`#[entity(version = 2)]`), written with
@@ -374,7 +374,7 @@ pub trait Entity: Sized {
         })?;
         let attr = <Self::Table as Table>::ENTITY_TYPE;
         if other == OtherTypes::Skip
-            && crate::query::entity_type_of(&item, attr).is_some_and(|t| t != Self::ENTITY_TYPE)
+            && crate::reader::entity_type_of(&item, attr).is_some_and(|t| t != Self::ENTITY_TYPE)
         {
             return Ok(None);
         }

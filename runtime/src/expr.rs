@@ -265,7 +265,7 @@ pub enum Operand {
 /// the right one.
 ///
 /// ```
-/// use singletable::{AttributeValue, Condition, Db, Entity, Error, Table};
+/// use singletable::{AttributeValue, Condition, Db, Embedded, Entity, Error, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -286,7 +286,7 @@ pub enum Operand {
 /// assert_eq!(free.clone().and_maybe(None), free);
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::in_memory::<App>("App")?;
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "u1".into(), plan: "pro".into() }).await?;
 /// // PutItem with ConditionExpression: refused, nothing written.
 /// let r = db.put_if_raw(&User { id: "u1".into(), plan: "free".into() }, either).await;
@@ -599,48 +599,6 @@ impl Rendered {
             out.push_str(&part);
         }
         out
-    }
-
-    /// Renders an update expression: `SET …, … REMOVE … ADD … DELETE …`.
-    pub fn update(&mut self, actions: &[crate::request::UpdateAction]) -> String {
-        use crate::request::{ActionKind, SetValue};
-        let (mut set, mut remove, mut add, mut delete) = (vec![], vec![], vec![], vec![]);
-        for a in actions {
-            let n = self.path(a.path());
-            match a.kind() {
-                ActionKind::Set(value) => {
-                    let text = match value {
-                        SetValue::Value(v) => format!("{n} = {}", self.value(v.clone())),
-                        SetValue::IfNotExists(v) => {
-                            format!("{n} = if_not_exists({n}, {})", self.value(v.clone()))
-                        }
-                        SetValue::Append(v) => {
-                            format!("{n} = list_append({n}, {})", self.value(v.clone()))
-                        }
-                        SetValue::Prepend(v) => {
-                            format!("{n} = list_append({}, {n})", self.value(v.clone()))
-                        }
-                        SetValue::Increment(v) => format!("{n} = {n} + {}", self.value(v.clone())),
-                    };
-                    set.push(text);
-                }
-                ActionKind::Remove => remove.push(n),
-                ActionKind::Add(v) => add.push(format!("{n} {}", self.value(v.clone()))),
-                ActionKind::Delete(v) => delete.push(format!("{n} {}", self.value(v.clone()))),
-            }
-        }
-        let mut parts = Vec::new();
-        for (kw, list) in [
-            ("SET", set),
-            ("REMOVE", remove),
-            ("ADD", add),
-            ("DELETE", delete),
-        ] {
-            if !list.is_empty() {
-                parts.push(format!("{kw} {}", list.join(", ")));
-            }
-        }
-        parts.join(" ")
     }
 
     /// Renders a projection of document paths, every name a placeholder.

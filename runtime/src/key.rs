@@ -669,7 +669,7 @@ impl<'a> KeyReader<'a> {
 /// `Entity::key(..)` builds it from typed values.
 ///
 /// ```
-/// use singletable::{Db, Entity, PrimaryKey, Table};
+/// use singletable::{Db, Embedded, Entity, PrimaryKey, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -684,7 +684,7 @@ impl<'a> KeyReader<'a> {
 /// let key = User::key("ana")?;
 /// assert_eq!(key, PrimaryKey { pk: "USER#ana".into(), sk: Some("PROFILE".into()) });
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::in_memory::<App>("App")?;
+/// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into() }).await?;
 /// assert!(db.get::<User>(key).await?.is_some()); // GetItem
 /// # Ok::<(), singletable::Error>(())

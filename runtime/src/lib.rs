@@ -2,6 +2,17 @@
 //! item codec and the traits that `#[derive(Table)]` and `#[derive(Entity)]`
 //! implement. Applications depend on the `singletable` facade crate, which
 //! re-exports everything here together with the derives.
+//!
+//! The modules are floors that import only downward, bottom first: values
+//! (`value`, the codec's errors), expressions and requests (`expr`,
+//! `request`), `error`, codecs and readers (`key`, `clock`, `page`,
+//! `reader`, …), executors (`exec`), declarations (`shape`, `entity`,
+//! `fields`, …), typed operations (`db`, `query`, `update`, `transact`, …),
+//! design tooling (`design`, `admin`); the README's "Layout of the code"
+//! lists every module and a test holds the code to it. No backend but the
+//! SDK executor is named here: the embedded backend is the crate
+//! `singletable-embedded`, built on these floors, and the facade's
+//! `Backend` chooses between them.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -13,13 +24,12 @@ pub mod backfill;
 pub mod batch;
 pub mod capacity;
 pub mod clock;
+mod codec_error;
 #[doc(hidden)]
 pub mod collection;
 pub mod db;
 pub mod definition;
 pub mod design;
-#[cfg(feature = "embedded")]
-pub mod embedded;
 pub mod entity;
 pub mod error;
 pub mod exec;
@@ -33,6 +43,7 @@ pub mod query;
 pub mod reader;
 pub mod request;
 mod serde_bridge;
+mod shape;
 pub mod shard;
 pub mod size;
 pub mod stream;
@@ -44,13 +55,11 @@ pub mod unique;
 pub mod update;
 pub mod value;
 
-pub use backend::{Backend, SharedExecutor};
+pub use backend::{HoldsTables, SharedExecutor};
 pub use backfill::{Backfill, BackfillReport, Checkpoint};
 pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use clock::Clock;
 pub use db::Db;
-#[cfg(feature = "embedded")]
-pub use embedded::Embedded;
 pub use entity::{
     Entity, GlobalIndex, LocalIndex, Partition, Projection, SchemaVersion, StreamView, Table,
 };

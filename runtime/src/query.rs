@@ -58,6 +58,8 @@ use crate::exec::Executor;
 use crate::expr::{Condition, KeyCondition, Path, SortCondition};
 use crate::page::{self, CursorScope};
 use crate::reader::{AttrReader, ItemReader, Items, ReadEach};
+// Decoding policy of the readers, named here where queries use it.
+pub use crate::reader::{OtherTypes, entity_type_of};
 use crate::request::QueryRequest;
 use crate::value::{AttributeValue, Item};
 
@@ -151,38 +153,6 @@ pub trait ConsistentRead {}
 impl ConsistentRead for OnTable {}
 impl ConsistentRead for OnLocalIndex {}
 
-/// What to do with an item of an entity type the query does not decode.
-///
-/// ```
-/// use singletable::{AttributeValue, Entity, Error, OtherTypes, Table};
-/// use singletable::reader::ItemAttrs;
-///
-/// #[derive(Table)]
-/// #[table(name = "App")]
-/// pub struct App;
-///
-/// #[derive(Entity, Debug)]
-/// #[entity(table = App)]
-/// #[pk("USER#<id>")]
-/// #[sk("PROFILE")]
-/// pub struct User { pub id: String }
-///
-/// let mut other = User { id: "ana".into() }.to_item()?;
-/// other.insert("entityType".into(), AttributeValue::S("Order".into()));
-/// assert!(User::read_item(&mut ItemAttrs::new(other.clone()), OtherTypes::Skip)?.is_none());
-/// assert!(matches!(User::read_item(&mut ItemAttrs::new(other), OtherTypes::Error), Err(Error::Decode { .. })));
-/// assert_eq!(OtherTypes::default(), OtherTypes::Error);
-/// # Ok::<(), singletable::Error>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OtherTypes {
-    /// Fail with a decode error (the default: a surprise is a design bug).
-    #[default]
-    Error,
-    /// Leave the item out of the results.
-    Skip,
-}
-
 /// Decodes items returned by a query: every entity, and the enums of
 /// `#[derive(Collection)]`.
 ///
@@ -206,7 +176,7 @@ pub enum OtherTypes {
 pub trait Decode: Sized {
     /// The table the items live in: its key and entity-type attributes are
     /// how stream records are read (see [`crate::stream`]).
-    type Table: crate::Table;
+    type Table: crate::entity::Table;
 
     /// Whether an item stored under this primary key can be one this type
     /// decodes, judged by the key templates alone (`pk`, and `sk` on a
@@ -293,37 +263,21 @@ impl<T: Decode> ReadEach for Collect<'_, T> {
     }
 }
 
-/// The entity type stored in an item, if any.
-///
-/// ```
-/// use singletable::{query::entity_type_of, AttributeValue, Item};
-///
-/// let item: Item = [("entityType".to_string(), AttributeValue::S("Order".into()))].into();
-/// assert_eq!(entity_type_of(&item, "entityType"), Some("Order"));
-/// assert_eq!(entity_type_of(&Item::new(), "entityType"), None);
-/// ```
-pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
-    match item.get(attribute) {
-        Some(AttributeValue::S(s)) => Some(s),
-        _ => None,
-    }
-}
-
 impl<T: Entity> Decode for T {
     type Table = T::Table;
 
     fn key_matches(pk: &str, sk: Option<&str>) -> bool {
         let shape = &T::SHAPE;
-        crate::design::template_matches(&shape.pk, pk)
+        crate::shape::template_matches(&shape.pk, pk)
             && match (&shape.sk, sk) {
-                (Some(t), Some(sk)) => crate::design::template_matches(t, sk),
+                (Some(t), Some(sk)) => crate::shape::template_matches(t, sk),
                 (None, None) => true,
                 _ => false,
             }
     }
 
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
-        let attr = <T::Table as crate::Table>::ENTITY_TYPE;
+        let attr = <T::Table as crate::entity::Table>::ENTITY_TYPE;
         if other == OtherTypes::Skip
             && entity_type_of(&item, attr).is_some_and(|t| t != T::ENTITY_TYPE)
         {
@@ -340,7 +294,7 @@ impl<T: Entity> Decode for T {
     }
 
     fn ttl_attribute() -> Option<&'static str> {
-        <T::Table as crate::Table>::TTL
+        <T::Table as crate::entity::Table>::TTL
     }
 
     fn cursor_scope() -> &'static str {
@@ -588,7 +542,7 @@ impl<T, I> Query<T, I> {
     /// for the items of its entity only.
     ///
     /// ```
-    /// use singletable::{Db, Entity, FieldPath, Table};
+    /// use singletable::{Db, Embedded, Entity, FieldPath, Table};
     ///
     /// #[derive(Table)]
     /// #[table(name = "App")]
@@ -603,7 +557,7 @@ impl<T, I> Query<T, I> {
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> singletable::Result<()> {
-    /// let db = Db::in_memory::<App>("App")?;
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
     /// for (id, status) in [("1", "OPEN"), ("2", "DONE"), ("3", "OPEN")] {
     ///     db.put(&Task { list: "l".into(), id: id.into(), status: status.into() }).await?;
     /// }
@@ -989,6 +943,7 @@ impl<T: Decode, I> Query<T, I> {
     /// [`Query::all`].
     ///
     /// ```
+    /// # use singletable::Embedded;
     /// # use singletable::{Db, Entity, Table};
     /// # #[derive(Table)]
     /// # #[table(name = "Docs")]
@@ -1003,7 +958,7 @@ impl<T: Decode, I> Query<T, I> {
     ///     pub n: u32,
     /// }
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::in_memory::<Docs>("Docs")?;
+    /// let db = Db::<Embedded>::in_memory::<Docs>("Docs")?;
     /// for n in 0..3 {
     ///     db.put(&Line { doc: "d".into(), n }).await?;
     /// }

@@ -37,85 +37,11 @@
 
 use std::collections::hash_map;
 
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::error::DecodeError;
 use crate::request::Page;
-use crate::value::{AttributeValue, Item, type_name};
-
-/// One attribute value: borrowed from the executor's storage for strings
-/// and numbers when it can be, owned otherwise.
-///
-/// ```
-/// use singletable::reader::AttrRef;
-/// use singletable::AttributeValue;
-///
-/// let s = AttrRef::S("ana");
-/// assert_eq!(s.as_s(), Some("ana"));
-/// assert_eq!(s.as_n(), None);
-/// assert_eq!(s.type_name(), "S");
-/// assert_eq!(s.clone().into_owned(), AttributeValue::S("ana".into()));
-/// let n = AttrRef::Owned(AttributeValue::N("42".into()));
-/// assert_eq!(n.as_n(), Some("42"));
-/// assert_eq!(n.wrong_type("S (String)").to_string(), "expected S (String), found N");
-/// ```
-// A plain tag byte keeps moves of the value aligned: measurably faster
-// through the reader calls than the layout the compiler picks otherwise.
-#[derive(Debug, Clone, PartialEq)]
-#[repr(u8)]
-pub enum AttrRef<'a> {
-    /// A string (`S`), borrowed.
-    S(&'a str),
-    /// A number (`N`), borrowed, as DynamoDB writes it.
-    N(&'a str),
-    /// Any value, owned.
-    Owned(AttributeValue),
-}
-
-impl AttrRef<'_> {
-    /// The value as an owned [`AttributeValue`].
-    pub fn into_owned(self) -> AttributeValue {
-        match self {
-            AttrRef::S(s) => AttributeValue::S(s.to_owned()),
-            AttrRef::N(n) => AttributeValue::N(n.to_owned()),
-            AttrRef::Owned(v) => v,
-        }
-    }
-
-    /// The string, if the value is one.
-    pub fn as_s(&self) -> Option<&str> {
-        match self {
-            AttrRef::S(s) => Some(s),
-            AttrRef::Owned(AttributeValue::S(s)) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// The number's text, if the value is one.
-    pub fn as_n(&self) -> Option<&str> {
-        match self {
-            AttrRef::N(n) => Some(n),
-            AttrRef::Owned(AttributeValue::N(n)) => Some(n),
-            _ => None,
-        }
-    }
-
-    /// DynamoDB's name for the value's type.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            AttrRef::S(_) => "S",
-            AttrRef::N(_) => "N",
-            AttrRef::Owned(v) => type_name(v),
-        }
-    }
-
-    /// The error for a value of the wrong type.
-    #[cold]
-    pub fn wrong_type(&self, expected: &'static str) -> DecodeError {
-        DecodeError::new(DecodeErrorKind::WrongType {
-            expected,
-            found: self.type_name(),
-        })
-    }
-}
+// Values read in place are values first: `AttrRef` lives with them.
+pub use crate::value::AttrRef;
+use crate::value::{AttributeValue, Item};
 
 /// The attributes of one item, read one at a time, in no particular order.
 ///
@@ -346,9 +272,6 @@ impl ItemReader for OwnedItems {
 pub enum Items {
     /// Items as maps.
     Maps(OwnedItems),
-    /// Items an embedded backend handed out encoded.
-    #[cfg(feature = "embedded")]
-    Embedded(crate::embedded::EncodedItems),
     /// Items behind any other reader.
     Reader(Box<dyn ItemReader>),
 }
@@ -369,8 +292,6 @@ impl ItemReader for Items {
     fn next_item(&mut self) -> Option<&mut dyn AttrReader> {
         match self {
             Items::Maps(r) => r.next_item(),
-            #[cfg(feature = "embedded")]
-            Items::Embedded(r) => r.next_item(),
             Items::Reader(r) => r.next_item(),
         }
     }
@@ -378,8 +299,6 @@ impl ItemReader for Items {
     fn remaining(&self) -> usize {
         match self {
             Items::Maps(r) => r.remaining(),
-            #[cfg(feature = "embedded")]
-            Items::Embedded(r) => r.remaining(),
             Items::Reader(r) => r.remaining(),
         }
     }
@@ -387,28 +306,22 @@ impl ItemReader for Items {
 
 /// Reads items one at a time, with static dispatch on the reader.
 pub(crate) trait ReadEach {
-    fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), crate::Error>;
+    fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), crate::error::Error>;
 
     /// An item already in a map: decoding from the map directly is faster
     /// than reading it attribute by attribute.
-    fn read_map(&mut self, item: Item) -> Result<(), crate::Error> {
+    fn read_map(&mut self, item: Item) -> Result<(), crate::error::Error> {
         self.read(&mut ItemAttrs::new(item))
     }
 }
 
 impl Items {
     /// Gives every item left to `each`, in order.
-    pub(crate) fn read_each(self, each: &mut impl ReadEach) -> Result<(), crate::Error> {
+    pub(crate) fn read_each(self, each: &mut impl ReadEach) -> Result<(), crate::error::Error> {
         match self {
             Items::Maps(r) => {
                 for item in r.items {
                     each.read_map(item)?;
-                }
-            }
-            #[cfg(feature = "embedded")]
-            Items::Embedded(mut r) => {
-                while r.advance() {
-                    each.read(&mut r)?;
                 }
             }
             Items::Reader(mut r) => {
@@ -446,6 +359,54 @@ impl From<Page> for ReaderPage {
             items: page.items.into(),
             last_key: page.last_key,
         }
+    }
+}
+
+/// What to do with an item of an entity type the query does not decode.
+///
+/// ```
+/// use singletable::{AttributeValue, Entity, Error, OtherTypes, Table};
+/// use singletable::reader::ItemAttrs;
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity, Debug)]
+/// #[entity(table = App)]
+/// #[pk("USER#<id>")]
+/// #[sk("PROFILE")]
+/// pub struct User { pub id: String }
+///
+/// let mut other = User { id: "ana".into() }.to_item()?;
+/// other.insert("entityType".into(), AttributeValue::S("Order".into()));
+/// assert!(User::read_item(&mut ItemAttrs::new(other.clone()), OtherTypes::Skip)?.is_none());
+/// assert!(matches!(User::read_item(&mut ItemAttrs::new(other), OtherTypes::Error), Err(Error::Decode { .. })));
+/// assert_eq!(OtherTypes::default(), OtherTypes::Error);
+/// # Ok::<(), singletable::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OtherTypes {
+    /// Fail with a decode error (the default: a surprise is a design bug).
+    #[default]
+    Error,
+    /// Leave the item out of the results.
+    Skip,
+}
+
+/// The entity type stored in an item, if any.
+///
+/// ```
+/// use singletable::{query::entity_type_of, AttributeValue, Item};
+///
+/// let item: Item = [("entityType".to_string(), AttributeValue::S("Order".into()))].into();
+/// assert_eq!(entity_type_of(&item, "entityType"), Some("Order"));
+/// assert_eq!(entity_type_of(&Item::new(), "entityType"), None);
+/// ```
+pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
+    match item.get(attribute) {
+        Some(AttributeValue::S(s)) => Some(s),
+        _ => None,
     }
 }
 

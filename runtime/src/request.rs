@@ -36,7 +36,7 @@
 //! # }).unwrap();
 //! ```
 
-use crate::expr::{Condition, KeyCondition, Path, PathRef};
+use crate::expr::{Condition, KeyCondition, Path, PathRef, Rendered};
 use crate::value::Item;
 
 /// GetItem: one item by its full primary key. One read unit per 4 KB
@@ -866,4 +866,49 @@ pub struct BatchGetOutput {
 pub struct TransactGet {
     /// `(table, key)` pairs, in order.
     pub gets: Vec<(String, Item)>,
+}
+
+// Rendering an update lives beside the actions it renders, so that the
+// expressions (`expr`) never name the requests built from them.
+impl Rendered {
+    /// Renders an update expression: `SET …, … REMOVE … ADD … DELETE …`.
+    pub fn update(&mut self, actions: &[UpdateAction]) -> String {
+        let (mut set, mut remove, mut add, mut delete) = (vec![], vec![], vec![], vec![]);
+        for a in actions {
+            let n = self.path(a.path());
+            match a.kind() {
+                ActionKind::Set(value) => {
+                    let text = match value {
+                        SetValue::Value(v) => format!("{n} = {}", self.value(v.clone())),
+                        SetValue::IfNotExists(v) => {
+                            format!("{n} = if_not_exists({n}, {})", self.value(v.clone()))
+                        }
+                        SetValue::Append(v) => {
+                            format!("{n} = list_append({n}, {})", self.value(v.clone()))
+                        }
+                        SetValue::Prepend(v) => {
+                            format!("{n} = list_append({}, {n})", self.value(v.clone()))
+                        }
+                        SetValue::Increment(v) => format!("{n} = {n} + {}", self.value(v.clone())),
+                    };
+                    set.push(text);
+                }
+                ActionKind::Remove => remove.push(n),
+                ActionKind::Add(v) => add.push(format!("{n} {}", self.value(v.clone()))),
+                ActionKind::Delete(v) => delete.push(format!("{n} {}", self.value(v.clone()))),
+            }
+        }
+        let mut parts = Vec::new();
+        for (kw, list) in [
+            ("SET", set),
+            ("REMOVE", remove),
+            ("ADD", add),
+            ("DELETE", delete),
+        ] {
+            if !list.is_empty() {
+                parts.push(format!("{kw} {}", list.join(", ")));
+            }
+        }
+        parts.join(" ")
+    }
 }

@@ -77,7 +77,7 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 /// and the cursor carries every shard's position.
 ///
 /// ```
-/// use singletable::{Db, Entity, ShardedQuery, Table};
+/// use singletable::{Db, Embedded, Entity, ShardedQuery, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "Shop", gsi1)]
@@ -92,7 +92,7 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 /// pub struct Order { pub id: String, pub date: String }
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::in_memory::<Shop>("Shop")?;
+/// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// for day in 1..=9 {
 ///     db.put(&Order { id: format!("o{day}"), date: format!("2024-05-0{day}") }).await?;
 /// }

@@ -18,6 +18,7 @@
 //! with `tracing-opentelemetry`, or print them with `tracing-subscriber`.
 //!
 //! ```
+//! # use singletable::Embedded;
 //! # use singletable::{Db, Entity, Table};
 //! # #[derive(Table)]
 //! # #[table(name = "Notes")]
@@ -28,7 +29,7 @@
 //! # #[sk("NOTE")]
 //! # pub struct Note { pub id: String }
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let db = Db::in_memory::<Notes>("Notes")?;
+//! let db = Db::<Embedded>::in_memory::<Notes>("Notes")?;
 //! // A `DynamoDB.PutItem` span with singletable.entity = "Note".
 //! db.put(&Note { id: "n".into() }).await?;
 //! # Ok::<(), singletable::Error>(())
@@ -130,6 +131,7 @@ pub(crate) fn count(span: &Span, items: usize) {
 
 /// Records what a response reports on the current request span (called by
 /// executors inside it).
+#[cfg(feature = "client")]
 pub(crate) fn response(scanned: Option<i64>, consumed: Option<f64>) {
     let span = Span::current();
     if let Some(s) = scanned {

@@ -322,7 +322,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
     /// Deletes the item with `key` only if the typed `condition` holds.
     ///
     /// ```
-    /// use singletable::{Db, Entity, Error, FieldPath, Table};
+    /// use singletable::{Db, Embedded, Entity, Error, FieldPath, Table};
     ///
     /// #[derive(Table)]
     /// #[table(name = "App")]
@@ -336,7 +336,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
     ///
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> singletable::Result<()> {
-    /// let db = Db::in_memory::<App>("App")?;
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
     /// let f = Seat::fields();
     /// db.put(&Seat { id: "a1".into(), holder: Some("ana".into()) }).await?;
     /// // One TransactWriteItems: the seat goes only if ana still holds it.
@@ -621,5 +621,19 @@ impl<'a, E: Executor> ReadTransaction<'a, E> {
             )));
         }
         Ok(ReadResults { items })
+    }
+}
+
+// The handle's entry points to transactions live beside them, so that
+// `db` names nothing built on top of it.
+impl<E: Executor> Db<E> {
+    /// Starts a TransactGetItems request.
+    pub fn read_transaction(&self) -> ReadTransaction<'_, E> {
+        ReadTransaction::new(self)
+    }
+
+    /// Starts a TransactWriteItems request.
+    pub fn transaction(&self) -> Transaction<'_, E> {
+        Transaction::new(self)
     }
 }

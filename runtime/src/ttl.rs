@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use std::time::{Duration, SystemTime};
-//! use singletable::{Db, Entity, Table};
+//! use singletable::{Db, Embedded, Entity, Table};
 //!
 //! #[derive(Table)]
 //! #[table(name = "App", ttl = "expiresAt")]
@@ -27,7 +27,7 @@
 //! }
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let db = Db::in_memory::<App>("App")?;
+//! let db = Db::<Embedded>::in_memory::<App>("App")?;
 //! let in_an_hour = SystemTime::now() + Duration::from_secs(3600);
 //! db.put(&Code { code: "live".into(), expires_at: Some(in_an_hour) }).await?;
 //! db.put(&Code { code: "gone".into(), expires_at: Some(SystemTime::UNIX_EPOCH) }).await?;

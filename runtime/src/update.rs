@@ -52,143 +52,14 @@ use crate::error::Error;
 use crate::exec::Executor;
 use crate::expr::{Condition, Path};
 use crate::fields::{Cond, Field, FieldPath, KeyField};
-use crate::key::{KeyPart, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, PrimaryKey};
+use crate::key::{KeyPart, PrimaryKey};
 use crate::nested::{Entry, Nested};
 use crate::request::{ReturnValues, SetValue, TransactWriteOp, UpdateAction, UpdateItem};
 use crate::value::{Attr, AttributeValue, Item};
 
 mod rewrite;
 
-/// One segment of a key template, as the derive describes it.
-///
-/// ```
-/// use singletable::update::Seg;
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App", gsi1)]
-/// # pub struct App;
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("PRODUCT#<id>")]
-/// #[sk("DETAILS")]
-/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>", when = published)]
-/// pub struct Product { pub id: String, pub category: String, pub published: bool }
-///
-/// let gsi1 = &Product::INDEX_KEYS[0];
-/// assert_eq!(gsi1.pk.unwrap().segments, [Seg::Lit("CATEGORY#"), Seg::Field("category")]);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seg {
-    /// Literal text.
-    Lit(&'static str),
-    /// A placeholder: the Rust field name.
-    Field(&'static str),
-}
-
-/// A key attribute and the template it is built from.
-///
-/// ```
-/// use singletable::update::KeyTemplate;
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App", gsi1)]
-/// # pub struct App;
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("PRODUCT#<id>")]
-/// #[sk("DETAILS")]
-/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>", when = published)]
-/// pub struct Product { pub id: String, pub category: String, pub published: bool }
-///
-/// let sk: KeyTemplate = Product::INDEX_KEYS[0].sk.unwrap();
-/// assert_eq!(sk.attr, "GSI1SK");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KeyTemplate {
-    /// The attribute (`GSI1PK`, …).
-    pub attr: &'static str,
-    /// The template.
-    pub segments: &'static [Seg],
-}
-
-/// When a secondary index holds the entity.
-///
-/// ```
-/// use singletable::update::When;
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App", gsi1)]
-/// # pub struct App;
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("PRODUCT#<id>")]
-/// #[sk("DETAILS")]
-/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>", when = published)]
-/// pub struct Product { pub id: String, pub category: String, pub published: bool }
-///
-/// assert_eq!(Product::INDEX_KEYS[0].when, When::Field("published"));
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum When {
-    /// Always.
-    Always,
-    /// While this `bool` field (Rust name) is true.
-    Field(&'static str),
-    /// While a function of the whole item returns true.
-    Function,
-}
-
-/// The key templates of one secondary index of an entity: what an update
-/// rebuilds index keys from (`Entity::INDEX_KEYS`).
-///
-/// ```
-/// use singletable::update::IndexKeys;
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App", gsi1)]
-/// # pub struct App;
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("PRODUCT#<id>")]
-/// #[sk("DETAILS")]
-/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>", when = published)]
-/// pub struct Product { pub id: String, pub category: String, pub published: bool }
-///
-/// let gsi1: &IndexKeys = &Product::INDEX_KEYS[0];
-/// assert_eq!((gsi1.index, gsi1.shards), ("gsi1", 1));
-/// assert_eq!(gsi1.pk.unwrap().attr, "GSI1PK");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IndexKeys {
-    /// `gsi1`, `lsi2`.
-    pub index: &'static str,
-    /// Partition key template (global indexes only).
-    pub pk: Option<KeyTemplate>,
-    /// Sort key template.
-    pub sk: Option<KeyTemplate>,
-    /// Sparse condition.
-    pub when: When,
-    /// Write shards of the partition key (1: not sharded).
-    pub shards: u16,
-}
-
-impl IndexKeys {
-    pub(crate) fn templates(&self) -> impl Iterator<Item = (&KeyTemplate, usize)> {
-        self.pk
-            .iter()
-            .map(|t| (t, MAX_PARTITION_KEY_BYTES))
-            .chain(self.sk.iter().map(|t| (t, MAX_SORT_KEY_BYTES)))
-    }
-
-    pub(crate) fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.templates().flat_map(|(t, _)| {
-            t.segments.iter().filter_map(|s| match s {
-                Seg::Field(f) => Some(*f),
-                Seg::Lit(_) => None,
-            })
-        })
-    }
-}
+pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
 
 /// Fields that can be set by an update: every stored field except the
 /// primary key's, and every path below a field (map entries, list
@@ -868,6 +739,7 @@ impl<E: Entity> Update<E> {
     /// key. Refused with `.upsert()`, and when `current` has another key.
     ///
     /// ```
+    /// # use singletable::Embedded;
     /// # #[derive(singletable::Table)]
     /// # #[table(name = "App", gsi1)]
     /// # struct App;
@@ -883,7 +755,7 @@ impl<E: Entity> Update<E> {
     /// }
     ///
     /// # futures::executor::block_on(async {
-    /// let db = singletable::Db::in_memory::<App>("App").unwrap();
+    /// let db = singletable::Db::<Embedded>::in_memory::<App>("App").unwrap();
     /// let doc = Doc { id: "d".into(), owner: "ana".into(), team: "red".into() };
     /// db.put(&doc).await.unwrap();
     /// // GSI1PK needs `team` too: taken from the held item, not changed.

@@ -36,7 +36,7 @@ pub struct Scan {
 async fn access_patterns_of_the_same_name_in_one_module() {
     let local = fresh_db::<Docs>("chunks").await;
     check_chunks(&local).await;
-    let embedded = Db::in_memory::<Docs>(unique_table("chunks")).unwrap();
+    let embedded = Db::<singletable::Embedded>::in_memory::<Docs>(unique_table("chunks")).unwrap();
     check_chunks(&embedded).await;
 }
 

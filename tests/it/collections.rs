@@ -261,7 +261,7 @@ async fn index_collection_reads_every_member_in_one_request() {
     let local = fresh_db::<OwnedTable>("owned").await;
     let local = Db::with_executor(Counting::new(local.executor().clone()), local.table_name());
     index_collections(&local).await;
-    let embedded = Db::in_memory::<OwnedTable>("Owned").unwrap();
+    let embedded = Db::<singletable::Embedded>::in_memory::<OwnedTable>("Owned").unwrap();
     let embedded = Db::with_executor(Counting::new(embedded.executor().clone()), "Owned");
     index_collections(&embedded).await;
 }
@@ -307,5 +307,5 @@ async fn counts<E: Executor>(db: &Db<E>) {
 #[tokio::test]
 async fn count_matches_all() {
     counts(&fresh_db::<AppTable>("counts").await).await;
-    counts(&Db::in_memory::<AppTable>("AppTable").unwrap()).await;
+    counts(&Db::<singletable::Embedded>::in_memory::<AppTable>("AppTable").unwrap()).await;
 }

@@ -251,7 +251,7 @@ mod tables {
         let db = Db::local(&endpoint(), unique_table("ttl"));
         db.create_table_if_missing::<Full>().await.unwrap();
         check_expiry(&db).await;
-        let embedded = Db::in_memory::<Full>(unique_table("ttl")).unwrap();
+        let embedded = Db::<singletable::Embedded>::in_memory::<Full>(unique_table("ttl")).unwrap();
         check_expiry(&embedded).await;
     }
 

@@ -342,7 +342,7 @@ async fn timestamps<E: Executor + Clone>(base: &Db<E>) {
 #[tokio::test]
 async fn timestamps_in_keys_stay_in_sync() {
     timestamps(&fresh_db::<SyncTable>("stamped-keys").await).await;
-    timestamps(&Db::in_memory::<SyncTable>("Sync").unwrap()).await;
+    timestamps(&Db::<singletable::Embedded>::in_memory::<SyncTable>("Sync").unwrap()).await;
 }
 
 fn task(id: &str, lane: &str, rank: u32, due: &str, open: bool) -> Task {
@@ -518,7 +518,7 @@ async fn partial_updates<E: Executor + Clone>(base: &Db<E>) {
 #[tokio::test]
 async fn sort_key_only_update_needs_no_partition_fields() {
     partial_updates(&fresh_db::<SyncTable>("partial-keys").await).await;
-    partial_updates(&Db::in_memory::<SyncTable>("Sync").unwrap()).await;
+    partial_updates(&Db::<singletable::Embedded>::in_memory::<SyncTable>("Sync").unwrap()).await;
 }
 
 fn member(id: &str, email: &str) -> Member {
@@ -727,5 +727,8 @@ async fn unique_values<E: Executor + 'static>(db: Arc<Db<E>>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn unique_value_is_enforced_under_concurrency() {
     unique_values(Arc::new(fresh_db::<SyncTable>("unique").await)).await;
-    unique_values(Arc::new(Db::in_memory::<SyncTable>("Sync").unwrap())).await;
+    unique_values(Arc::new(
+        Db::<singletable::Embedded>::in_memory::<SyncTable>("Sync").unwrap(),
+    ))
+    .await;
 }

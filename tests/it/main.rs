@@ -27,6 +27,7 @@ mod integrity;
 mod item_codec;
 mod key_codec;
 mod keys_in_sync;
+mod layers;
 mod lints;
 mod pagination;
 mod paths;

@@ -294,7 +294,7 @@ async fn map_entries<E: Executor>(db: &Db<E>) {
 #[tokio::test]
 async fn map_entry_update_and_condition() {
     map_entries(&fresh_db::<PathTable>("paths").await).await;
-    map_entries(&Db::in_memory::<PathTable>("Paths").unwrap()).await;
+    map_entries(&Db::<singletable::Embedded>::in_memory::<PathTable>("Paths").unwrap()).await;
 }
 
 fn ids(docs: &[Doc]) -> Vec<&str> {
@@ -461,7 +461,7 @@ async fn typed_conditions<E: Executor>(db: &Db<E>) {
 #[tokio::test]
 async fn typed_filter_and_conditional_put() {
     typed_conditions(&fresh_db::<PathTable>("typed").await).await;
-    typed_conditions(&Db::in_memory::<PathTable>("Paths").unwrap()).await;
+    typed_conditions(&Db::<singletable::Embedded>::in_memory::<PathTable>("Paths").unwrap()).await;
 }
 
 async fn nested_projections<E: Executor>(db: &Db<E>) {
@@ -537,5 +537,6 @@ async fn nested_projections<E: Executor>(db: &Db<E>) {
 #[tokio::test]
 async fn nested_path_projections() {
     nested_projections(&fresh_db::<PathTable>("projections").await).await;
-    nested_projections(&Db::in_memory::<PathTable>("Paths").unwrap()).await;
+    nested_projections(&Db::<singletable::Embedded>::in_memory::<PathTable>("Paths").unwrap())
+        .await;
 }

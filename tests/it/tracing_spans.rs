@@ -202,7 +202,7 @@ async fn spans<E: Executor>(db: &Db<Layered<E, Hostile>>, capture: &Capture, loc
 async fn spans_follow_opentelemetry_conventions() {
     let capture = Capture::default();
     let _guard = tracing::subscriber::set_default(Registry::default().with(capture.clone()));
-    let embedded = Db::in_memory::<AppTable>("AppTable").unwrap();
+    let embedded = Db::<singletable::Embedded>::in_memory::<AppTable>("AppTable").unwrap();
     let embedded = embedded.map_executor(hostile);
     spans(&embedded, &capture, false).await;
     let local = fresh_db::<AppTable>("spans").await.map_executor(hostile);

@@ -138,7 +138,12 @@ async fn patterns(db: &Db) {
 
 #[tokio::test]
 async fn tracker_example_access_patterns() {
-    patterns(&Db::in_memory::<Tracker>("Tracker").unwrap().into_shared()).await;
+    patterns(
+        &Db::<singletable::Embedded>::in_memory::<Tracker>("Tracker")
+            .unwrap()
+            .into_shared(),
+    )
+    .await;
     patterns(&fresh_db::<Tracker>("tracker").await.into_shared()).await;
 }
 

@@ -96,6 +96,7 @@ enum Segment {
 /// read again on resume; rewriting them again finds nothing to change.
 ///
 /// ```
+/// # use singletable::Embedded;
 /// use singletable::backfill::Checkpoint;
 /// # use singletable::{Db, Entity, Table};
 /// # #[derive(Table)]
@@ -113,7 +114,7 @@ enum Segment {
 /// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
 /// # pub struct Order { pub id: String, pub customer: String }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// # for i in 0..10 {
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }

@@ -22,7 +22,7 @@
 //! segment holds one page (at most 1 MB) at a time.
 //!
 //! ```
-//! use singletable::{Db, Entity, Table};
+//! use singletable::{Db, Embedded, Entity, Table};
 //!
 //! #[derive(Table)]
 //! #[table(name = "Shop", gsi1)]
@@ -51,7 +51,7 @@
 //! }
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let db = Db::in_memory::<Shop>("Shop")?;
+//! let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 //! for i in 0..10 {
 //!     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 //! }
@@ -107,6 +107,7 @@ const DEFAULT_CONFLICT_RETRIES: u32 = 8;
 /// quarter second within a page, and once at the end.
 ///
 /// ```
+/// # use singletable::Embedded;
 /// use std::sync::Mutex;
 /// # use singletable::{Db, Entity, Table};
 /// # #[derive(Table)]
@@ -124,7 +125,7 @@ const DEFAULT_CONFLICT_RETRIES: u32 = 8;
 /// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
 /// # pub struct Order { pub id: String, pub customer: String }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// # for i in 0..10 {
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
@@ -179,6 +180,7 @@ impl Progress {
 /// An item a backfill could not rewrite, with the reason.
 ///
 /// ```
+/// # use singletable::Embedded;
 /// # use singletable::{Db, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "Shop", gsi1)]
@@ -195,7 +197,7 @@ impl Progress {
 /// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
 /// # pub struct Order { pub id: String, pub customer: String }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// # for i in 0..10 {
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
@@ -221,6 +223,7 @@ pub struct Failure {
 /// What a backfill did.
 ///
 /// ```
+/// # use singletable::Embedded;
 /// # use singletable::{Db, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "Shop", gsi1)]
@@ -237,7 +240,7 @@ pub struct Failure {
 /// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
 /// # pub struct Order { pub id: String, pub customer: String }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// # for i in 0..10 {
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
@@ -278,7 +281,7 @@ type ProgressFn<'a> = Box<dyn Fn(&Progress) + Send + Sync + 'a>;
 /// until [`Backfill::run`].
 ///
 /// ```
-/// use singletable::BatchPolicy;
+/// use singletable::{BatchPolicy, Embedded};
 /// # use singletable::{Db, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "Shop", gsi1)]
@@ -295,7 +298,7 @@ type ProgressFn<'a> = Box<dyn Fn(&Progress) + Send + Sync + 'a>;
 /// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
 /// # pub struct Order { pub id: String, pub customer: String }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// # for i in 0..10 {
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
@@ -343,6 +346,7 @@ impl<E: Executor> Db<E> {
     /// writes one UpdateItem per item that differs.
     ///
     /// ```
+    /// # use singletable::Embedded;
     /// # use singletable::{Db, Entity, Table};
     /// # #[derive(Table)]
     /// # #[table(name = "Shop", gsi1)]
@@ -359,7 +363,7 @@ impl<E: Executor> Db<E> {
     /// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
     /// # pub struct Order { pub id: String, pub customer: String }
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// # let db = Db::in_memory::<Shop>("Shop")?;
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
     /// # for i in 0..10 {
     /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
     /// # }

@@ -60,6 +60,28 @@ pub use sdk::SdkExecutor;
 /// ```
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// Any executor, shared: what a [`Db`] holds when the backend is chosen
+/// at run time.
+///
+/// ```
+/// use singletable::{Db, Embedded, SharedExecutor};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// let shared: Db<SharedExecutor> = Db::<Embedded>::in_memory::<App>("App")?.into_shared();
+/// let also: Db = shared.clone(); // `Db` is `Db<SharedExecutor>`
+/// assert_eq!(also.table_name(), "App");
+/// # Ok::<(), singletable::Error>(())
+/// ```
+pub type SharedExecutor = Arc<dyn Executor>;
+
 /// Adds up the capacity units requests consumed, as DynamoDB reports them
 /// (`ConsumedCapacity.CapacityUnits` of each response; the SDK executor
 /// asks for `ReturnConsumedCapacity=TOTAL`).

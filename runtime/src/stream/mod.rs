@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use singletable::stream::{self, Event};
-//! use singletable::{Db, Entity, OtherTypes, Table};
+//! use singletable::{Db, Embedded, Entity, OtherTypes, Table};
 //!
 //! #[derive(Table)]
 //! #[table(name = "Shop", stream = new_and_old_images)]
@@ -36,7 +36,7 @@
 //! }
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let db = Db::in_memory::<Shop>("Shop")?;
+//! let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 //! db.put(&Order { id: "o1".into(), total: 10 }).await?;
 //! db.put(&Order { id: "o1".into(), total: 12 }).await?;
 //!
@@ -127,6 +127,7 @@ impl EventKind {
 /// approximate time of the write.
 ///
 /// ```
+/// # use singletable::Embedded;
 /// use singletable::stream::EventKind;
 /// # use singletable::{Db, Entity, OtherTypes, Table};
 /// # #[derive(Table)]
@@ -138,7 +139,7 @@ impl EventKind {
 /// # #[sk("DETAILS")]
 /// # pub struct Order { pub id: String, pub total: u32 }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// db.put(&Order { id: "o1".into(), total: 10 }).await?;
 /// db.put(&Order { id: "o1".into(), total: 12 }).await?;
 /// db.delete::<Order>(Order::key("o1")?).await?;
@@ -182,6 +183,7 @@ pub struct StreamRecord {
 /// `streams`).
 ///
 /// ```
+/// # use singletable::Embedded;
 /// use singletable::stream::{changes, IntoStreamRecord};
 /// # use singletable::{Db, Entity, OtherTypes, Table};
 /// # #[derive(Table)]
@@ -193,7 +195,7 @@ pub struct StreamRecord {
 /// # #[sk("DETAILS")]
 /// # pub struct Order { pub id: String, pub total: u32 }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// db.put(&Order { id: "o1".into(), total: 10 }).await?;
 /// db.put(&Order { id: "o1".into(), total: 12 }).await?;
 /// db.delete::<Order>(Order::key("o1")?).await?;
@@ -224,6 +226,7 @@ impl IntoStreamRecord for &StreamRecord {
 /// A change of an item of type `T`, decoded from a stream record.
 ///
 /// ```
+/// # use singletable::Embedded;
 /// use singletable::stream::{changes, Change, EventKind};
 /// # use singletable::{Db, Entity, OtherTypes, Table};
 /// # #[derive(Table)]
@@ -235,7 +238,7 @@ impl IntoStreamRecord for &StreamRecord {
 /// # #[sk("DETAILS")]
 /// # pub struct Order { pub id: String, pub total: u32 }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// db.put(&Order { id: "o1".into(), total: 10 }).await?;
 /// db.put(&Order { id: "o1".into(), total: 12 }).await?;
 /// db.delete::<Order>(Order::key("o1")?).await?;
@@ -271,6 +274,7 @@ pub struct Change<T> {
 /// under `NEW_IMAGE`, the new one under `OLD_IMAGE`).
 ///
 /// ```
+/// # use singletable::Embedded;
 /// use singletable::stream::{changes, Event};
 /// # use singletable::{Db, Entity, OtherTypes, Table};
 /// # #[derive(Table)]
@@ -282,7 +286,7 @@ pub struct Change<T> {
 /// # #[sk("DETAILS")]
 /// # pub struct Order { pub id: String, pub total: u32 }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// db.put(&Order { id: "o1".into(), total: 10 }).await?;
 /// db.put(&Order { id: "o1".into(), total: 12 }).await?;
 /// db.delete::<Order>(Order::key("o1")?).await?;
@@ -353,6 +357,7 @@ impl<T> Event<T> {
 /// [`OtherTypes::Skip`] and are errors under [`OtherTypes::Error`].
 ///
 /// ```
+/// # use singletable::Embedded;
 /// use singletable::stream::changes;
 /// # use singletable::{Db, Entity, OtherTypes, Table};
 /// # #[derive(Table)]
@@ -364,7 +369,7 @@ impl<T> Event<T> {
 /// # #[sk("DETAILS")]
 /// # pub struct Order { pub id: String, pub total: u32 }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::in_memory::<Shop>("Shop")?;
+/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// db.put(&Order { id: "o1".into(), total: 10 }).await?;
 /// db.put(&Order { id: "o1".into(), total: 12 }).await?;
 /// db.delete::<Order>(Order::key("o1")?).await?;

@@ -150,7 +150,7 @@ async fn scoped<E: Executor>(db: &Db<E>) {
 #[tokio::test]
 async fn cursor_of_another_entity_or_query_shape_is_refused() {
     scoped(&fresh_db::<CursorTable>("cursors").await).await;
-    scoped(&Db::in_memory::<CursorTable>("Cursors").unwrap()).await;
+    scoped(&Db::<singletable::Embedded>::in_memory::<CursorTable>("Cursors").unwrap()).await;
 }
 
 const HIDDEN_DOC: &str = "tenant-7f3a9c";
@@ -259,5 +259,5 @@ async fn opaque<E: Executor + Clone>(db: &Db<E>) {
 #[tokio::test]
 async fn cursors_reveal_no_key_values() {
     opaque(&fresh_db::<CursorTable>("opaque").await).await;
-    opaque(&Db::in_memory::<CursorTable>("Cursors").unwrap()).await;
+    opaque(&Db::<singletable::Embedded>::in_memory::<CursorTable>("Cursors").unwrap()).await;
 }

@@ -136,5 +136,6 @@ async fn refused_everywhere<E: Executor>(db: &Db<E>) {
 #[tokio::test]
 async fn key_fields_disagreeing_with_the_key_are_refused() {
     refused_everywhere(&fresh_db::<RecordTable>("keys").await).await;
-    refused_everywhere(&Db::in_memory::<RecordTable>("Records").unwrap()).await;
+    refused_everywhere(&Db::<singletable::Embedded>::in_memory::<RecordTable>("Records").unwrap())
+        .await;
 }

@@ -266,7 +266,7 @@ async fn size_check_agrees_with_dynamodb_local_at_the_boundary() {
     let local = fresh_db::<SizeTable>("sizes").await;
     raw_boundaries(&local, "DynamoDB Local").await;
     typed_boundary(&local, "DynamoDB Local").await;
-    let embedded = Db::in_memory::<SizeTable>("Sizes").unwrap();
+    let embedded = Db::<singletable::Embedded>::in_memory::<SizeTable>("Sizes").unwrap();
     raw_boundaries(&embedded, "embedded").await;
     typed_boundary(&embedded, "embedded").await;
 }

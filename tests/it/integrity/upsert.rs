@@ -164,7 +164,7 @@ async fn upsert_creates_a_readable_item() {
     upserts(&local).await;
     let counted = Db::with_executor(Counting::new(local.executor().clone()), local.table_name());
     refusals(&counted).await;
-    let embedded = Db::in_memory::<UpsertTable>("Upserts").unwrap();
+    let embedded = Db::<singletable::Embedded>::in_memory::<UpsertTable>("Upserts").unwrap();
     upserts(&embedded).await;
     let counted = Db::with_executor(Counting::new(embedded.executor().clone()), "Upserts");
     refusals(&counted).await;

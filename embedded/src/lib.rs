@@ -6,7 +6,6 @@
 //! builds its [`Db`] handle and nothing else changes:
 //!
 //! ```
-//! # use singletable_runtime as singletable;
 //! use singletable::{Db, Embedded, GlobalIndex, LocalIndex, Table};
 //!
 //! struct AppTable;
@@ -126,6 +125,11 @@ mod update;
 mod value;
 mod write;
 
+// The runtime's modules under the names this backend's files use: the
+// backend sits on the runtime's floors as a crate of its own.
+// (`value` and `error` are this crate's own: they re-export the runtime's types.)
+use singletable_runtime::{entity, exec, expr, reader, request, size, stream};
+
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -140,7 +144,6 @@ pub use schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 
 use self::error::{Fail, Res};
 use self::table::TableData;
-use crate::db::Db;
 use crate::entity::Table;
 use crate::error::Error;
 use crate::exec::{BoxFuture, CapacityMeter, Executor};
@@ -376,6 +379,7 @@ impl Embedded {
     /// exist or has no stream (`#[table(stream = ...)]`).
     ///
     /// ```
+    /// # use singletable::Embedded;
     /// # use singletable::{Db, Entity, Table};
     /// use singletable::stream::EventKind;
     /// # #[derive(Table)]
@@ -387,7 +391,7 @@ impl Embedded {
     /// # #[sk("LINE#<n>")]
     /// # pub struct Line { pub doc: String, pub n: u32 }
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::in_memory::<Docs>("Docs")?;
+    /// let db = Db::<Embedded>::in_memory::<Docs>("Docs")?;
     /// db.put(&Line { doc: "d".into(), n: 1 }).await?;
     /// db.delete::<Line>(Line::key("d", 1)?).await?;
     /// let kinds: Vec<EventKind> =
@@ -412,6 +416,7 @@ impl Embedded {
     /// consume while the code under test writes.
     ///
     /// ```
+    /// # use singletable::Embedded;
     /// # use singletable::{Db, Entity, Table};
     /// # #[derive(Table)]
     /// # #[table(name = "Shop", stream = keys_only)]
@@ -422,7 +427,7 @@ impl Embedded {
     /// # #[sk("DETAILS")]
     /// # pub struct Order { pub id: String }
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::in_memory::<Shop>("Shop")?;
+    /// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
     /// let mut feed = db.executor().subscribe("Shop")?;
     /// db.put(&Order { id: "o1".into() }).await?;
     /// assert_eq!(feed.drain().len(), 1);
@@ -565,64 +570,25 @@ impl Executor for Embedded {
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
         Box::pin(async move {
             read::get_item_encoded(&self.read(), &req)
-                .map(Items::Embedded)
+                .map(|items| Items::Reader(Box::new(items)))
                 .map_err(|e| e.into_error("GetItem"))
         })
     }
 }
 
-impl Db<Embedded> {
-    /// A handle on a new, empty in-memory backend holding one table named
-    /// `table`, laid out as `T` declares it. Fails only on a name DynamoDB
-    /// would refuse (3 to 255 characters of `a-z A-Z 0-9 _ - .`).
-    ///
-    /// ```
-    /// use singletable::{Db, Embedded};
-    /// # use singletable::Table;
-    /// # #[derive(Table)]
-    /// # #[table(name = "App", gsi1)]
-    /// # pub struct App;
-    ///
-    /// let db: Db<Embedded> = Db::in_memory::<App>("App")?;
-    /// assert!(db.executor().has_table("App"));
-    /// assert!(Db::in_memory::<App>("x").is_err()); // too short for DynamoDB
-    /// # Ok::<(), singletable::Error>(())
-    /// ```
-    pub fn in_memory<T: Table>(table: impl Into<String>) -> Result<Self, Error> {
-        let table = table.into();
+impl singletable_runtime::HoldsTables for Embedded {
+    fn with_table<T: Table>(table: &str) -> Result<Self, Error> {
         let embedded = Embedded::new();
-        embedded.create_table::<T>(&table)?;
-        Ok(Self::with_executor(embedded, table))
+        embedded.create_table::<T>(table)?;
+        Ok(embedded)
     }
 
-    /// Creates this handle's table as `T` declares it unless a table of that
-    /// name exists; returns whether it created it (as the SDK handle's
-    /// method of the same name does against DynamoDB).
-    ///
-    /// ```
-    /// use singletable::{Db, Embedded};
-    /// # use singletable::Table;
-    /// # #[derive(Table)]
-    /// # #[table(name = "App", gsi1)]
-    /// # pub struct App;
-    ///
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::with_executor(Embedded::new(), "App");
-    /// assert!(db.create_table_if_missing::<App>().await?);
-    /// assert!(!db.create_table_if_missing::<App>().await?); // already there
-    /// db.delete_table().await?;
-    /// assert!(!db.executor().has_table("App"));
-    /// # Ok::<(), singletable::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
-        self.executor()
-            .create(self.table_name(), TableSchema::of::<T>())
+    fn create_table_if_missing<T: Table>(&self, table: &str) -> Result<bool, Error> {
+        self.create(table, TableSchema::of::<T>())
             .map_err(|e| e.into_error("CreateTable"))
     }
 
-    /// Deletes this handle's table.
-    pub async fn delete_table(&self) -> Result<(), Error> {
-        self.executor().delete_table(self.table_name())
+    fn delete_table(&self, table: &str) -> Result<(), Error> {
+        Embedded::delete_table(self, table)
     }
 }

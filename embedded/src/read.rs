@@ -375,7 +375,7 @@ impl Rows {
     pub(crate) fn into_reader(self) -> Items {
         match self {
             Rows::Items(items) => items.into(),
-            Rows::Encoded(e) => Items::Embedded(e),
+            Rows::Encoded(e) => Items::Reader(Box::new(e)),
             Rows::Count(_) => Vec::new().into(),
         }
     }

@@ -4,8 +4,11 @@
 
 use std::fmt;
 
-use crate::error::{CancellationReason, Error};
-use crate::value::Item;
+// The runtime's error types, where this crate's files look for them.
+pub(crate) use singletable_runtime::error::{
+    CancellationReason, DecodeError, DecodeErrorKind, Error,
+};
+use singletable_runtime::value::Item;
 
 /// A DynamoDB service error raised by the embedded backend: the source of
 /// [`Error::Service`] when the request used [`Embedded`](super::Embedded),

@@ -108,6 +108,7 @@ impl Feed {
 /// [`Stream`](futures::Stream) that ends when the table is deleted.
 ///
 /// ```
+/// # use singletable::Embedded;
 /// use singletable::stream::EventKind;
 /// # use singletable::{Db, Entity, Table};
 /// # #[derive(Table)]
@@ -119,7 +120,7 @@ impl Feed {
 /// # #[sk("DETAILS")]
 /// # pub struct Order { pub id: String }
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::in_memory::<Shop>("Shop")?;
+/// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 /// let mut feed = db.executor().subscribe("Shop")?;
 /// db.put(&Order { id: "o1".into() }).await?;
 /// let records = feed.drain();

@@ -1,0 +1,105 @@
+//! Which backend a handle opens: the one place that sees every backend
+//! the features enable (the embedded backend is a crate of its own, the
+//! SDK executor lives in the runtime), so the runtime names none of them.
+//! Everything else of the runtime's `backend` module is re-exported here.
+//!
+//! ```
+//! use singletable::backend::{Backend, SharedExecutor};
+//! use singletable::{Db, Table};
+//! # #[derive(Table)]
+//! # #[table(name = "App")]
+//! # pub struct App;
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! // One handle type, whichever backend the configuration names.
+//! let db: Db<SharedExecutor> = Db::open::<App>(Backend::Embedded, "App").await?;
+//! assert_eq!(db.table_name(), "App");
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
+
+pub use singletable_runtime::backend::*;
+use singletable_runtime::exec::BoxFuture;
+use singletable_runtime::{Db, Error, Table};
+
+/// Which DynamoDB a [`Db::open`] reaches. There is no default and no
+/// fallback: a service that meant DynamoDB never runs on memory because
+/// a variable was unset.
+///
+/// ```
+/// use singletable::{Backend, Db};
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<id>")]
+/// # #[sk("PROFILE")]
+/// # pub struct User { pub id: String }
+///
+/// /// The backend from the service's own configuration: no default.
+/// fn backend(var: Option<&str>) -> Result<Backend, String> {
+///     match var {
+///         Some("memory") => Ok(Backend::Embedded),
+///         Some("local") => Ok(Backend::DynamoDbLocal { endpoint: "http://127.0.0.1:8000".into() }),
+///         Some("aws") => Ok(Backend::DynamoDb { endpoint: None }),
+///         other => Err(format!("BACKEND must be memory, local or aws, not {other:?}")),
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// assert!(backend(None).is_err());
+/// let db = Db::open::<App>(backend(Some("memory")).unwrap(), "App").await?;
+/// db.put(&User { id: "ana".into() }).await?;
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Backend {
+    /// The embedded in-process backend (feature `embedded`): DynamoDB's
+    /// semantics in this process's memory, lost when it exits (see
+    /// `Embedded::save`/`load` for snapshots). For tests and local runs.
+    Embedded,
+    /// DynamoDB through `aws-sdk-dynamodb` (feature `client`), configured
+    /// from the environment as `aws_config` does (region, credentials,
+    /// profile), at `endpoint` when given (DynamoDB Local, a VPC endpoint).
+    DynamoDb {
+        /// Endpoint URL; `None` for the region's default.
+        endpoint: Option<String>,
+    },
+    /// DynamoDB Local at this endpoint, with the static test credentials
+    /// it accepts (feature `client`).
+    DynamoDbLocal {
+        /// Endpoint URL, e.g. `http://127.0.0.1:8000`.
+        endpoint: String,
+    },
+}
+
+impl Open for Backend {
+    fn open<T: Table>(self, table: String) -> BoxFuture<'static, Result<Db, Error>> {
+        Box::pin(async move {
+            match self {
+                #[cfg(feature = "embedded")]
+                Backend::Embedded => {
+                    Ok(Db::<crate::Embedded>::in_memory::<T>(table)?.into_shared())
+                }
+                #[cfg(feature = "client")]
+                Backend::DynamoDb { endpoint } => {
+                    Ok(Db::<crate::SdkExecutor>::configured(endpoint, table)
+                        .await
+                        .into_shared())
+                }
+                #[cfg(feature = "client")]
+                Backend::DynamoDbLocal { endpoint } => {
+                    Ok(Db::local(&endpoint, table).into_shared())
+                }
+                #[allow(unreachable_patterns)]
+                other => Err(Error::InvalidRequest(format!(
+                    "backend {other:?} needs a feature of singletable this build does not enable (`embedded` or `client`)"
+                ))),
+            }
+        })
+    }
+}

@@ -1,0 +1,252 @@
+//! The runtime's modules form floors that import only downward (the
+//! README's "Code layout"): each module of `runtime/src` may name, through
+//! `crate::…` paths in its code, modules of its own floor or lower ones,
+//! and the modules import each other in no circle. Unit tests
+//! (`#[cfg(test)]`) and doc comments are left out; `lib.rs` gathers every
+//! floor and is exempt. The embedded backend is a crate of its own
+//! (`embedded/`), on top of the runtime: Cargo keeps the runtime from
+//! naming it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use quote::ToTokens;
+
+/// The floors, bottom first: a module's file or folder under `runtime/src`.
+const FLOORS: &[(&str, &[&str])] = &[
+    ("values", &["codec_error", "value", "capacity"]),
+    ("expressions and requests", &["expr", "request"]),
+    ("errors", &["error"]),
+    (
+        "codecs and readers",
+        &[
+            "key",
+            "timestamp",
+            "serde_bridge",
+            "clock",
+            "size",
+            "trace",
+            "page",
+            "reader",
+            "ttl",
+        ],
+    ),
+    ("executors", &["exec"]),
+    (
+        "declarations",
+        &[
+            "shape",
+            "entity",
+            "fields",
+            "unique",
+            "collection",
+            "definition",
+            "nested",
+        ],
+    ),
+    (
+        "typed operations",
+        &[
+            "db", "query", "batch", "guarded", "update", "transact", "shard", "backend", "stream",
+            "backfill",
+        ],
+    ),
+    ("design tooling", &["design", "admin"]),
+];
+
+fn cfg_test(attrs: &[syn::Attribute]) -> bool {
+    attrs
+        .iter()
+        .any(|a| a.path().is_ident("cfg") && a.meta.to_token_stream().to_string().contains("test"))
+}
+
+/// The modules named by `crate::m` and `crate::{m::…, n}` in `tokens`.
+fn crate_paths(tokens: TokenStream, out: &mut BTreeSet<String>) {
+    let tts: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tt) in tts.iter().enumerate() {
+        if let TokenTree::Group(g) = tt {
+            crate_paths(g.stream(), out);
+        }
+        let is_crate = matches!(tt, TokenTree::Ident(id) if id == "crate");
+        let colons = matches!(
+            (tts.get(i + 1), tts.get(i + 2)),
+            (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && b.as_char() == ':'
+        );
+        if !(is_crate && colons) {
+            continue;
+        }
+        match tts.get(i + 3) {
+            Some(TokenTree::Ident(m)) => {
+                out.insert(m.to_string());
+            }
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+                let mut start = true;
+                for t in g.stream() {
+                    match &t {
+                        TokenTree::Ident(m) if start => {
+                            out.insert(m.to_string());
+                            start = false;
+                        }
+                        TokenTree::Punct(p) if p.as_char() == ',' => start = true,
+                        _ => start = false,
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Module -> the modules its code names, over every file under `dir`.
+fn edges(src: &Path, dir: &Path, out: &mut BTreeMap<String, BTreeSet<String>>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            edges(src, &path, out);
+            continue;
+        }
+        if path.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        let rel = path.strip_prefix(src).expect("under src");
+        let first = rel.components().next().expect("a component");
+        let module = first
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_owned();
+        if module == "lib" {
+            continue;
+        }
+        let text = fs::read_to_string(&path).expect("read source");
+        let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut named = BTreeSet::new();
+        for item in file.items {
+            let attrs = match &item {
+                syn::Item::Mod(m) => &m.attrs,
+                syn::Item::Fn(f) => &f.attrs,
+                syn::Item::Use(u) => &u.attrs,
+                syn::Item::Impl(i) => &i.attrs,
+                _ => &Vec::new(),
+            };
+            if !cfg_test(attrs) {
+                crate_paths(item.into_token_stream(), &mut named);
+            }
+        }
+        named.remove(&module);
+        named.remove("__private");
+        out.entry(module).or_default().extend(named);
+    }
+}
+
+/// A circle through `from`, if any, as the path walked.
+fn circle(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    at: &str,
+    path: &mut Vec<String>,
+    done: &mut BTreeSet<String>,
+) -> Option<Vec<String>> {
+    if let Some(i) = path.iter().position(|p| p == at) {
+        let mut c = path[i..].to_vec();
+        c.push(at.to_owned());
+        return Some(c);
+    }
+    if !done.insert(at.to_owned()) {
+        return None;
+    }
+    path.push(at.to_owned());
+    for next in graph.get(at).into_iter().flatten() {
+        if let Some(c) = circle(graph, next, path, done) {
+            return Some(c);
+        }
+    }
+    path.pop();
+    None
+}
+
+/// What `lib.rs` re-exports at the root (`pub use m::{A, b::C}`): name ->
+/// module, so that `crate::A` counts as naming `m`.
+fn root_exports(src: &Path) -> BTreeMap<String, String> {
+    fn walk(tree: &syn::UseTree, first: Option<&str>, out: &mut BTreeMap<String, String>) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                let first = first.map_or_else(|| p.ident.to_string(), str::to_owned);
+                walk(&p.tree, Some(&first), out);
+            }
+            syn::UseTree::Name(n) => {
+                if let Some(m) = first {
+                    out.insert(n.ident.to_string(), m.to_owned());
+                }
+            }
+            syn::UseTree::Rename(r) => {
+                if let Some(m) = first {
+                    out.insert(r.rename.to_string(), m.to_owned());
+                }
+            }
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| walk(t, first, out)),
+            syn::UseTree::Glob(_) => {}
+        }
+    }
+    let text = fs::read_to_string(src.join("lib.rs")).expect("read lib.rs");
+    let file = syn::parse_file(&text).expect("parse lib.rs");
+    let mut out = BTreeMap::new();
+    for item in &file.items {
+        if let syn::Item::Use(u) = item {
+            walk(&u.tree, None, &mut out);
+        }
+    }
+    out
+}
+
+#[test]
+fn runtime_modules_import_only_downward() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/src");
+    let mut graph = BTreeMap::new();
+    edges(&src, &src, &mut graph);
+    let exports = root_exports(&src);
+    for (module, names) in &mut graph {
+        *names = std::mem::take(names)
+            .into_iter()
+            .map(|n| exports.get(&n).cloned().unwrap_or(n))
+            .filter(|n| n != module)
+            .collect();
+    }
+    let floor: BTreeMap<&str, usize> = FLOORS
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, ms))| ms.iter().map(move |m| (*m, i)))
+        .collect();
+    let mut faults = Vec::new();
+    for (module, names) in &graph {
+        let Some(&own) = floor.get(module.as_str()) else {
+            faults.push(format!(
+                "`{module}` is on no floor: add it to FLOORS (and the README)"
+            ));
+            continue;
+        };
+        for n in names {
+            match floor.get(n.as_str()) {
+                Some(&f) if f > own => faults.push(format!(
+                    "`{module}` ({}) names `{n}`, a floor up ({})",
+                    FLOORS[own].0, FLOORS[f].0
+                )),
+                Some(_) => {}
+                None => faults.push(format!("`{module}` names `{n}`, which is on no floor")),
+            }
+        }
+    }
+    let mut done = BTreeSet::new();
+    for module in graph.keys() {
+        if let Some(c) = circle(&graph, module, &mut Vec::new(), &mut done) {
+            faults.push(format!("modules import each other: {}", c.join(" -> ")));
+            break;
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
