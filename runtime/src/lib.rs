@@ -52,7 +52,8 @@ pub use db::Db;
 #[cfg(feature = "embedded")]
 pub use embedded::Embedded;
 pub use entity::{
-    Entity, GlobalIndex, LocalIndex, Partition, Projection, SchemaVersion, StreamView, Table,
+    AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Partition, Projection,
+    SchemaVersion, StreamView, Table,
 };
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
@@ -84,15 +85,17 @@ pub mod __private {
     pub use crate::entity::HeldField;
     pub use crate::entity::markers::*;
     pub use crate::entity::{
-        GsiAttrs, LsiAttrs, SchemaVersion, TableAttrs, contains, gsi_attrs, index_projection,
-        lsi_attrs, str_eq, table_attrs,
+        GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, check_attribute_keys, contains,
+        gsi_attrs, index_projection, key_attribute_value, key_type_eq, lsi_attrs, str_eq,
+        table_attrs,
     };
+    pub use crate::expr::AttrRange;
     pub use crate::expr::SortCondition;
     pub use crate::key::{
         KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback,
         WritePart, WritePartFallback, check_len, escape_into, unescape, write_part,
     };
-    pub use crate::query::{Target, entity_type_of, unknown_type};
+    pub use crate::query::{AttrTarget, Target, entity_type_of, unknown_type};
     pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
     pub use crate::shard::{shard_of, with_shard};
     pub use crate::ttl::{EpochSeconds, ttl_from_attr};

@@ -388,6 +388,7 @@ async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), Tes
                             pk_attr: pk_attr.to_owned(),
                             pk: pk.clone(),
                             sk: None,
+                            attrs: None,
                         },
                         filter: filter.clone(),
                         limit,

@@ -190,6 +190,7 @@ async fn embedded_transactions_are_atomic() {
                             pk_attr: "GSI1PK".into(),
                             pk: "BANK".into(),
                             sk: None,
+                            attrs: None,
                         },
                         filter: None,
                         limit: None,

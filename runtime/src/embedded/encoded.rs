@@ -216,6 +216,7 @@ mod tests {
                 pk_attr: pk_attr.into(),
                 pk: pk.into(),
                 sk: None,
+                attrs: None,
             },
             filter: None,
             limit: None,

@@ -431,6 +431,7 @@ impl Q {
                 pk_attr: pk_attr.to_owned(),
                 pk,
                 sk,
+                attrs: None,
             },
             filter: self.filter.clone(),
             limit: self.limit,
