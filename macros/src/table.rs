@@ -31,7 +31,8 @@ impl FromMeta for GsiKey {
                         syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
                     )
                     .map_err(darling::Error::from)?;
-                let expected = "expected `attribute = S`, `= N` or `= B`, e.g. `pk(tenantId = S, region = S)`";
+                let expected =
+                    "expected `attribute = S`, `= N` or `= B`, e.g. `pk(tenantId = S, region = S)`";
                 let mut errors = darling::Error::accumulator();
                 let mut attrs = Vec::new();
                 for m in &metas {
@@ -47,8 +48,7 @@ impl FromMeta for GsiKey {
                         syn::Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
                         _ => None,
                     };
-                    let Some(kind) = kind.filter(|k| matches!(k.as_str(), "S" | "N" | "B"))
-                    else {
+                    let Some(kind) = kind.filter(|k| matches!(k.as_str(), "S" | "N" | "B")) else {
                         errors.push(
                             darling::Error::custom(format!(
                                 "unknown key attribute type; expected `S` (string), `N` (number) or `B` (binary), e.g. `{name} = S`"
@@ -376,17 +376,18 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 )
             }
             None => {
-                let gpk = g.pk.as_ref().and_then(GsiKey::name).map_or_else(
-                    || format!("GSI{n}PK"),
-                    |s| s.as_str().to_owned(),
-                );
+                let gpk =
+                    g.pk.as_ref()
+                        .and_then(GsiKey::name)
+                        .map_or_else(|| format!("GSI{n}PK"), |s| s.as_str().to_owned());
                 let gsk = if g.no_sk.is_present() {
                     None
                 } else {
-                    Some(g.sk.as_ref().and_then(GsiKey::name).map_or_else(
-                        || format!("GSI{n}SK"),
-                        |s| s.as_str().to_owned(),
-                    ))
+                    Some(
+                        g.sk.as_ref()
+                            .and_then(GsiKey::name)
+                            .map_or_else(|| format!("GSI{n}SK"), |s| s.as_str().to_owned()),
+                    )
                 };
                 reserved.push((
                     gpk.clone(),

@@ -903,7 +903,9 @@ pub fn key_attribute_value<V: crate::value::Attr>(
     value: &V,
 ) -> Result<crate::value::AttributeValue, Error> {
     use crate::value::AttributeValue;
-    let v = value.to_attr().map_err(|source| Error::Encode { entity, source })?;
+    let v = value
+        .to_attr()
+        .map_err(|source| Error::Encode { entity, source })?;
     match &v {
         AttributeValue::S(s) if s.is_empty() => Err(Error::KeyValue {
             entity,
@@ -1018,6 +1020,13 @@ pub const fn gsi_attrs<T: markers::Gsi<N>, const N: u8>() -> GsiAttrs {
         pk: T::PK_ATTR,
         sk: T::SK_ATTR,
     }
+}
+
+/// The attributes of a multi-attribute global index key, for the derive
+/// (`None` for a template index).
+#[doc(hidden)]
+pub const fn gsi_attributes<T: markers::Gsi<N>, const N: u8>() -> Option<AttributeKey> {
+    <T as markers::Gsi<N>>::ATTRIBUTES
 }
 
 /// A local index's name and sort key attribute, for the derive.

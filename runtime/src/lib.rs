@@ -86,8 +86,8 @@ pub mod __private {
     pub use crate::entity::markers::*;
     pub use crate::entity::{
         GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, check_attribute_keys, contains,
-        gsi_attrs, index_projection, key_attribute_value, key_type_eq, lsi_attrs, str_eq,
-        table_attrs,
+        gsi_attributes, gsi_attrs, index_projection, key_attribute_value, key_type_eq, lsi_attrs,
+        str_eq, table_attrs,
     };
     pub use crate::expr::AttrRange;
     pub use crate::expr::SortCondition;

@@ -585,10 +585,7 @@ impl<T, I> Query<T, I> {
         key_attrs.dedup();
         q.key_attrs = key_attrs;
         let equal: Vec<(String, AttributeValue)> = match partition {
-            Ok(values) => values
-                .into_iter()
-                .map(|(a, v)| (a.to_owned(), v))
-                .collect(),
+            Ok(values) => values.into_iter().map(|(a, v)| (a.to_owned(), v)).collect(),
             Err(e) => {
                 q.error = Some(e);
                 Vec::new()
@@ -601,7 +598,11 @@ impl<T, I> Query<T, I> {
 
     /// Adds equality on the next sort attribute of a multi-attribute key.
     #[doc(hidden)]
-    pub fn with_attr_eq(mut self, attr: &'static str, value: Result<AttributeValue, Error>) -> Self {
+    pub fn with_attr_eq(
+        mut self,
+        attr: &'static str,
+        value: Result<AttributeValue, Error>,
+    ) -> Self {
         match (value, &mut self.attrs) {
             (Ok(v), Some((k, _))) => k.equal.push((attr.to_owned(), v)),
             (Ok(_), None) => {

@@ -374,6 +374,8 @@ async fn embedded_keys_sort_by_type() {
                 name: "SK".into(),
                 kind,
             }),
+            pk_rest: vec![],
+            sk_rest: vec![],
             projection: IndexProjection::KeysOnly,
         }],
         stream: None,

@@ -28,6 +28,7 @@ mod item_codec;
 mod key_codec;
 mod keys_in_sync;
 mod lints;
+mod multi_attribute;
 mod pagination;
 mod paths;
 mod reserved;

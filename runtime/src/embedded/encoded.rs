@@ -245,6 +245,8 @@ mod tests {
                     global: true,
                     pk: KeyAttr::s("g"),
                     sk: None,
+                    pk_rest: vec![],
+                    sk_rest: vec![],
                     projection: IndexProjection::All,
                 },
                 IndexSchema {
@@ -252,6 +254,8 @@ mod tests {
                     global: true,
                     pk: KeyAttr::s("g"),
                     sk: None,
+                    pk_rest: vec![],
+                    sk_rest: vec![],
                     projection: IndexProjection::KeysOnly,
                 },
             ],

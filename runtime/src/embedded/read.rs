@@ -367,7 +367,13 @@ fn key_range<'a>(
     let multi = hash.len() > 1 || range.len() > 1;
     let value_of = |k: &KeyAttr| key.equal.iter().find(|(a, _)| *a == k.name).map(|(_, v)| v);
     let known = |a: &str| hash.iter().chain(range).any(|k| k.name == a);
-    if key.equal.iter().map(|(a, _)| a).chain(key.range.as_ref().map(|(a, _)| a)).any(|a| !known(a)) {
+    if key
+        .equal
+        .iter()
+        .map(|(a, _)| a)
+        .chain(key.range.as_ref().map(|(a, _)| a))
+        .any(|a| !known(a))
+    {
         return Err(missed_key());
     }
     let missing: Vec<&str> = hash

@@ -424,8 +424,7 @@ fn has_type(v: &AttributeValue, k: &KeyAttr) -> bool {
 }
 
 fn tie_of(schema: &TableSchema, ix: &IndexSchema) -> Tie {
-    let names: Vec<&str> = ix.keys().map(|k| k.name.as_str())
-        .collect();
+    let names: Vec<&str> = ix.keys().map(|k| k.name.as_str()).collect();
     let has_pk = names.contains(&schema.pk.name.as_str());
     let has_sk = schema
         .sk
