@@ -130,6 +130,7 @@ impl StreamView {
 /// assert_eq!(KeyType::N.as_str(), "N");
 /// assert_eq!(KeyType::from_name("B"), Some(KeyType::B));
 /// assert_eq!(KeyType::from_name("BOOL"), None);
+/// assert_eq!(KeyType::of(&singletable::AttributeValue::N("1".into())), Some(KeyType::N));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum KeyType {
