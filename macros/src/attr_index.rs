@@ -163,7 +163,7 @@ pub fn check(decls: &[AttrIndexDecl], fields: &[Field], errors: &mut darling::er
                         .with_span(id),
                     );
                 }
-                Some(_) if all[..i].iter().any(|o| *o == *id) => errors.push(
+                Some(_) if all[..i].contains(id) => errors.push(
                     darling::Error::custom(format!(
                         "field `{name}` is twice in `#[{}]`; each key attribute is one field",
                         d.name()
