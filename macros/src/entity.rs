@@ -51,6 +51,7 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
                 pk: #krate::__private::KeyShape { template: "", segs: &[], cardinality: || #krate::__private::None },
                 sk: #krate::__private::None,
                 indexes: &[],
+                attribute_indexes: &[],
                 access: &[],
                 attributes: &[],
                 ttl: #krate::__private::None,

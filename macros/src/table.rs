@@ -707,12 +707,16 @@ fn entity_checks(
                     )
                 };
                 let (first, second) = (shards(&an, &bn), shards(&bn, &an));
+                let attributes = format!(
+                    "entities `{an}` and `{bn}` both map their fields onto `{ix}`, whose keys are the items' own attributes: nothing in the key tells them apart, so each one's queries read the other's items too; give one of them its own index"
+                );
                 // One check per pair and index, so one mistake is one error.
                 out.extend(quote_spanned! {span=>
                     const _: () = match #p::__private::index_collision(&#a_shape, &#b_shape, #ix) {
                         #p::__private::IndexCollision::None => {}
                         #p::__private::IndexCollision::SortKeys => ::core::panic!(#sort_keys),
                         #p::__private::IndexCollision::NoSortKey => ::core::panic!(#no_sort_key),
+                        #p::__private::IndexCollision::Attributes => ::core::panic!(#attributes),
                         #p::__private::IndexCollision::Shards { first: true } => ::core::panic!(#first),
                         #p::__private::IndexCollision::Shards { first: false } => ::core::panic!(#second),
                     };

@@ -78,9 +78,9 @@ pub use value::{Attr, AttributeValue, Blob, Item};
 pub mod __private {
     pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
     pub use crate::design::{
-        AccessShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape, KeySeg, KeyShape,
-        cardinality, index_collision, partition_holds_markers, primary_keys_collide,
-        table_queries_leak,
+        AccessShape, AttrIndexShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape,
+        KeySeg, KeyShape, cardinality, index_collision, partition_holds_markers,
+        primary_keys_collide, table_queries_leak,
     };
     pub use crate::entity::HeldField;
     pub use crate::entity::markers::*;
