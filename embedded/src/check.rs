@@ -127,7 +127,7 @@ pub(crate) fn item(schema: &TableSchema, mut item: Item) -> Res<Item> {
 /// Secondary-index key attributes may not hold an empty string or binary.
 pub(crate) fn index_values(schema: &TableSchema, item: &Item) -> Res<()> {
     for ix in &schema.indexes {
-        for k in std::iter::once(&ix.pk).chain(ix.sk.as_ref()) {
+        for k in ix.keys() {
             if item.get(&k.name).is_some_and(is_empty_key) {
                 return Err(Fail::validation(format!(
                     "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: {}, IndexKey: {}",
@@ -151,7 +151,7 @@ pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
         .into_iter()
         .chain(java_map_order(&global))
     {
-        for k in std::iter::once(&ix.pk).chain(ix.sk.as_ref()) {
+        for k in ix.keys() {
             let Some(v) = item.get(&k.name) else { continue };
             if is_empty_key(v) {
                 return index_values(schema, item);

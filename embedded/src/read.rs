@@ -15,7 +15,7 @@ use super::project::Projection;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
 use super::value::{compare, item_size, type_name};
-use crate::expr::{Cmp, Condition, Path, SortCondition};
+use crate::expr::{AttrRange, Cmp, Condition, Path, SortCondition};
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
     BatchGet, BatchGetOutput, CountPage, GetItem, Page, QueryRequest, ScanRequest, TransactGet,
@@ -66,17 +66,20 @@ impl<'a> Target<'a> {
         Ok(Self { table, index })
     }
 
-    fn hash(&self) -> &'a KeyAttr {
+    /// The partition attributes of the table or index read, in key-schema
+    /// order.
+    fn hash(&self) -> Vec<&'a KeyAttr> {
         match self.index {
-            Some((_, ix)) => &ix.pk,
-            None => &self.table.schema.pk,
+            Some((_, ix)) => ix.hash_keys().collect(),
+            None => vec![&self.table.schema.pk],
         }
     }
 
-    fn range(&self) -> Option<&'a KeyAttr> {
+    /// The sort attributes of the table or index read, in key-schema order.
+    fn range(&self) -> Vec<&'a KeyAttr> {
         match self.index {
-            Some((_, ix)) => ix.sk.as_ref(),
-            None => self.table.schema.sk.as_ref(),
+            Some((_, ix)) => ix.range_keys().collect(),
+            None => self.table.schema.sk.iter().collect(),
         }
     }
 
@@ -84,7 +87,7 @@ impl<'a> Target<'a> {
     fn key_attrs(&self) -> Vec<&'a KeyAttr> {
         let mut out: Vec<&KeyAttr> = self.table.schema.table_keys().collect();
         if let Some((_, ix)) = self.index {
-            for k in std::iter::once(&ix.pk).chain(ix.sk.as_ref()) {
+            for k in ix.keys() {
                 if !out.iter().any(|o| o.name == k.name) {
                     out.push(k);
                 }
@@ -118,8 +121,7 @@ impl<'a> Target<'a> {
         let mut used = Vec::new();
         cond::paths(&f, &mut used);
         if query {
-            let keys = std::iter::once(self.hash()).chain(self.range());
-            for k in keys {
+            for k in self.hash().into_iter().chain(self.range()) {
                 if used.contains(&k.name.as_str()) {
                     return Err(Fail::validation(format!(
                         "Filter Expression can only contain non-primary key attributes: Primary key attribute: {}",
@@ -299,15 +301,11 @@ fn missed_key() -> Fail {
     Fail::validation("Query condition missed key schema element")
 }
 
-fn s(v: &str) -> AttributeValue {
-    AttributeValue::S(v.to_owned())
-}
-
 /// Whether a sort key value satisfies a key condition.
-fn sort_holds(v: &AttributeValue, c: &SortCondition) -> bool {
-    let cmp = |x: &str| compare(v, &s(x));
+fn sort_holds(v: &AttributeValue, c: &AttrRange) -> bool {
+    let cmp = |x: &AttributeValue| compare(v, x);
     match c {
-        SortCondition::Compare(op, x) => cmp(x).is_some_and(|o| match op {
+        AttrRange::Compare(op, x) => cmp(x).is_some_and(|o| match op {
             Cmp::Eq => o.is_eq(),
             Cmp::Ne => o.is_ne(),
             Cmp::Lt => o.is_lt(),
@@ -315,10 +313,10 @@ fn sort_holds(v: &AttributeValue, c: &SortCondition) -> bool {
             Cmp::Gt => o.is_gt(),
             Cmp::Ge => o.is_ge(),
         }),
-        SortCondition::Between(lo, hi) => {
+        AttrRange::Between(lo, hi) => {
             cmp(lo).is_some_and(|o| o.is_ge()) && cmp(hi).is_some_and(|o| o.is_le())
         }
-        SortCondition::BeginsWith(p) => {
+        AttrRange::BeginsWith(p) => {
             matches!(v, AttributeValue::S(x) if x.starts_with(p.as_str()))
         }
     }
@@ -327,12 +325,12 @@ fn sort_holds(v: &AttributeValue, c: &SortCondition) -> bool {
 /// DynamoDB Local's `evaluateExclusive`: whether items may follow a sort
 /// key value in the direction of reading; an inclusive bound at the far end
 /// counts as reached.
-fn sort_continues(v: &AttributeValue, c: &SortCondition, forward: bool) -> bool {
-    let cmp = |x: &str| compare(v, &s(x));
+fn sort_continues(v: &AttributeValue, c: &AttrRange, forward: bool) -> bool {
+    let cmp = |x: &AttributeValue| compare(v, x);
     match c {
-        SortCondition::Compare(Cmp::Le, x) if forward => cmp(x).is_some_and(|o| o.is_lt()),
-        SortCondition::Compare(Cmp::Ge, x) if !forward => cmp(x).is_some_and(|o| o.is_gt()),
-        SortCondition::Between(lo, hi) => {
+        AttrRange::Compare(Cmp::Le, x) if forward => cmp(x).is_some_and(|o| o.is_lt()),
+        AttrRange::Compare(Cmp::Ge, x) if !forward => cmp(x).is_some_and(|o| o.is_gt()),
+        AttrRange::Between(lo, hi) => {
             let (lo, hi) = (cmp(lo), cmp(hi));
             if forward {
                 lo.is_some_and(|o| o.is_ge()) && hi.is_some_and(|o| o.is_lt())
@@ -342,6 +340,153 @@ fn sort_continues(v: &AttributeValue, c: &SortCondition, forward: bool) -> bool 
         }
         _ => sort_holds(v, c),
     }
+}
+
+fn type_mismatch() -> Fail {
+    Fail::validation(
+        "One or more parameter values were invalid: Condition parameter type does not match schema type",
+    )
+}
+
+fn empty_key(name: &str) -> Fail {
+    Fail::validation(format!(
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: {name}"
+    ))
+}
+
+/// A key condition checked the way DynamoDB checks it against the key
+/// schema read (one partition and sort attribute, or a multi-attribute
+/// key): the partition values and the sort equalities in key-schema order,
+/// and the range condition with its attribute.
+struct KeyRange<'a> {
+    hash: Vec<AttributeValue>,
+    sort_eq: Vec<AttributeValue>,
+    range: Option<(&'a KeyAttr, AttrRange)>,
+}
+
+fn key_range<'a>(
+    key: &crate::expr::AttrKeyCondition,
+    hash: &[&'a KeyAttr],
+    range: &[&'a KeyAttr],
+) -> Res<KeyRange<'a>> {
+    let multi = hash.len() > 1 || range.len() > 1;
+    let value_of = |k: &KeyAttr| key.equal.iter().find(|(a, _)| *a == k.name).map(|(_, v)| v);
+    let known = |a: &str| hash.iter().chain(range).any(|k| k.name == a);
+    if key
+        .equal
+        .iter()
+        .map(|(a, _)| a)
+        .chain(key.range.as_ref().map(|(a, _)| a))
+        .any(|a| !known(a))
+    {
+        return Err(missed_key());
+    }
+    let missing: Vec<&str> = hash
+        .iter()
+        .filter(|k| value_of(k).is_none())
+        .map(|k| k.name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        if !multi {
+            return Err(missed_key());
+        }
+        return Err(Fail::validation(format!(
+            "HASH key attributes {} must have equality conditions specified in the query",
+            missing.join(", ")
+        )));
+    }
+    // The sort attribute the last condition is on: the range condition's,
+    // else the last one compared for equality.
+    let last = match &key.range {
+        Some((a, _)) => range.iter().position(|k| k.name == *a),
+        None => range.iter().rposition(|k| value_of(k).is_some()),
+    };
+    if let Some(last) = last {
+        let before: Vec<&str> = range[..last]
+            .iter()
+            .filter(|k| value_of(k).is_none())
+            .map(|k| k.name.as_str())
+            .collect();
+        if !before.is_empty() {
+            return Err(Fail::validation(format!(
+                "RANGE key attributes {} must have equality conditions specified in the query because a condition is present on key attribute {}",
+                before.join(", "),
+                range[last].name
+            )));
+        }
+    } else if key.range.is_some() {
+        // On a partition attribute.
+        return Err(missed_key());
+    }
+    let check = |k: &KeyAttr, v: &AttributeValue| -> Res<()> {
+        if type_name(v) != k.kind.name() {
+            return Err(type_mismatch());
+        }
+        match v {
+            AttributeValue::S(x) if x.is_empty() => Err(empty_key(&k.name)),
+            AttributeValue::B(x) if x.as_ref().is_empty() => Err(empty_key(&k.name)),
+            _ => Ok(()),
+        }
+    };
+    let mut out = KeyRange {
+        hash: Vec::with_capacity(hash.len()),
+        sort_eq: Vec::new(),
+        range: None,
+    };
+    for k in hash {
+        let v = super::value::expression_value(value_of(k).ok_or_else(missed_key)?)?;
+        check(k, &v)?;
+        out.hash.push(v);
+    }
+    let eq_count = match (&key.range, last) {
+        (Some(_), Some(last)) => last,
+        (None, Some(last)) => last + 1,
+        _ => 0,
+    };
+    for k in &range[..eq_count] {
+        let v = super::value::expression_value(value_of(k).ok_or_else(missed_key)?)?;
+        check(k, &v)?;
+        out.sort_eq.push(v);
+    }
+    if let (Some((_, c)), Some(last)) = (&key.range, last) {
+        let k = range[last];
+        let norm = super::value::expression_value;
+        let c = match c {
+            AttrRange::Compare(Cmp::Ne, _) => {
+                return Err(Fail::validation(
+                    "Invalid KeyConditionExpression: Invalid operator used in KeyConditionExpression: <>",
+                ));
+            }
+            AttrRange::Compare(op, v) => AttrRange::Compare(*op, norm(v)?),
+            AttrRange::Between(lo, hi) => AttrRange::Between(norm(lo)?, norm(hi)?),
+            AttrRange::BeginsWith(p) => {
+                if k.kind.name() == "N" {
+                    return Err(Fail::validation(
+                        "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N",
+                    ));
+                }
+                AttrRange::BeginsWith(p.clone())
+            }
+        };
+        for v in c.values() {
+            check(k, &v)?;
+        }
+        if let AttrRange::Between(lo, hi) = &c
+            && compare(lo, hi).is_some_and(|o| o.is_gt())
+        {
+            let shown = |v: &AttributeValue| match v {
+                AttributeValue::S(x) | AttributeValue::N(x) => format!("{{{}:{x}}}", type_name(v)),
+                other => format!("{other:?}"),
+            };
+            return Err(Fail::validation(format!(
+                "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {}, upper bound operand: AttributeValue: {}",
+                shown(lo),
+                shown(hi)
+            )));
+        }
+        out.range = Some((k, c));
+    }
+    Ok(out)
 }
 
 /// The items a Query or GetItem read: maps, or encoded for reading in
@@ -436,72 +581,30 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows,
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
     let limit = limit(req.limit)?;
     let hash = target.hash();
-    if req.key.pk_attr != hash.name {
-        return Err(missed_key());
-    }
-    if hash.kind.name() != "S" {
-        return Err(Fail::validation(
-            "One or more parameter values were invalid: Condition parameter type does not match schema type",
-        ));
-    }
-    let empty_key = |name: &str| {
-        Fail::validation(format!(
-            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: {name}"
-        ))
-    };
-    if req.key.pk.is_empty() {
-        return Err(empty_key(&hash.name));
-    }
-    let sort = match &req.key.sk {
-        None => None,
-        Some((attr, c)) => {
-            let range = target
-                .range()
-                .filter(|r| &r.name == attr)
-                .ok_or_else(missed_key)?;
-            if range.kind.name() != "S" {
-                return Err(Fail::validation(
-                    "One or more parameter values were invalid: Condition parameter type does not match schema type",
-                ));
-            }
-            let values: Vec<&String> = match c {
-                SortCondition::Compare(_, v) | SortCondition::BeginsWith(v) => vec![v],
-                SortCondition::Between(lo, hi) => vec![lo, hi],
-            };
-            if values.iter().any(|v| v.is_empty()) {
-                return Err(empty_key(&range.name));
-            }
-            if let SortCondition::Compare(Cmp::Ne, _) = c {
-                return Err(Fail::validation(
-                    "Invalid KeyConditionExpression: Invalid operator used in KeyConditionExpression: <>",
-                ));
-            }
-            if let SortCondition::Between(lo, hi) = c
-                && lo.as_bytes() > hi.as_bytes()
-            {
-                return Err(Fail::validation(format!(
-                    "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {{S:{lo}}}, upper bound operand: AttributeValue: {{S:{hi}}}"
-                )));
-            }
-            Some((range, c))
-        }
-    };
+    let range_keys = target.range();
+    let key = req.key.typed();
+    let cond = key_range(&key, &hash, &range_keys)?;
     let filter = target.filter(req.filter.as_ref(), true)?;
     projection(req.projection.as_deref(), &target)?;
 
-    // The byte range of the partition and sort condition.
-    let part = match target.index {
-        Some((i, _)) => t.index_partition(i, &s(&req.key.pk)),
-        None => TableData::partition(&s(&req.key.pk)),
+    // The byte range of the partition, the sort equalities and the range
+    // condition: order bytes delimit themselves, so the prefix of the
+    // attributes compared for equality bounds every item they match.
+    let mut part = match target.index {
+        Some((i, _)) => t.index_partition(i, &cond.hash.iter().collect::<Vec<_>>()),
+        None => TableData::partition(&cond.hash[0]),
     };
-    let at = |v: &str| {
+    for v in &cond.sort_eq {
+        order_bytes(v, &mut part);
+    }
+    let at = |v: &AttributeValue| {
         let mut p = part.clone();
-        order_bytes(&s(v), &mut p);
+        order_bytes(v, &mut p);
         p
     };
-    let (lower, upper): (Vec<u8>, Option<Vec<u8>>) = match sort.map(|(_, c)| c) {
+    let (lower, upper): (Vec<u8>, Option<Vec<u8>>) = match cond.range.as_ref().map(|(_, c)| c) {
         None => (part.clone(), prefix_end(&part)),
-        Some(SortCondition::Compare(op, v)) => {
+        Some(AttrRange::Compare(op, v)) => {
             let p = at(v);
             match op {
                 Cmp::Eq => (p.clone(), prefix_end(&p)),
@@ -511,8 +614,8 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows,
                 _ => (p, prefix_end(&part)),
             }
         }
-        Some(SortCondition::Between(lo, hi)) => (at(lo), prefix_end(&at(hi))),
-        Some(SortCondition::BeginsWith(pre)) => {
+        Some(AttrRange::Between(lo, hi)) => (at(lo), prefix_end(&at(hi))),
+        Some(AttrRange::BeginsWith(pre)) => {
             let mut p = part.clone();
             escaped(pre.as_bytes(), &mut p);
             let end = prefix_end(&p);
@@ -523,9 +626,15 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows,
     // only when it lies within the key condition, read as exclusive at the
     // far end for the table's own sort key.
     let table_sk = t.schema.sk.as_ref().map(|k| k.name.as_str());
+    let equal: Vec<(&str, &AttributeValue)> = hash
+        .iter()
+        .zip(&cond.hash)
+        .chain(range_keys.iter().zip(&cond.sort_eq))
+        .map(|(k, v)| (k.name.as_str(), v))
+        .collect();
     let within = |key: &Item| {
-        key.get(&hash.name) == Some(&s(&req.key.pk))
-            && sort.is_none_or(|(range, c)| {
+        equal.iter().all(|(a, v)| key.get(*a) == Some(*v))
+            && cond.range.as_ref().is_none_or(|(range, c)| {
                 key.get(&range.name).is_some_and(|v| {
                     if Some(range.name.as_str()) == table_sk {
                         sort_continues(v, c, req.forward)
@@ -707,7 +816,7 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
             let target = &target;
             Box::new(entries.filter(move |(key, value)| {
                 let hash = target.item(key, value).ok().and_then(|item| {
-                    let ipk = item.get(&target.hash().name)?;
+                    let ipk = item.get(&target.hash().first()?.name)?;
                     Some(super::hash::of_value(&super::codec::hash_bytes(ipk)))
                 });
                 hash.is_some_and(|h| {

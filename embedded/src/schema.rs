@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::error::{Fail, Res};
 use crate::entity::{Projection, StreamView, Table};
 
-/// Scalar type of a key attribute (`AttributeType` in CreateTable).
+/// Scalar type of a key attribute (`AttributeType` in CreateTable); the
+/// same type the table declarations use.
 ///
 /// ```
 /// use singletable::embedded::{KeyAttr, KeyType};
@@ -15,25 +16,7 @@ use crate::entity::{Projection, StreamView, Table};
 /// assert_eq!(KeyAttr::s("PK").kind, KeyType::S);
 /// # let _ = counter;
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum KeyType {
-    /// String.
-    S,
-    /// Number.
-    N,
-    /// Binary.
-    B,
-}
-
-impl KeyType {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            KeyType::S => "S",
-            KeyType::N => "N",
-            KeyType::B => "B",
-        }
-    }
-}
+pub use crate::entity::KeyType;
 
 /// A key attribute: its name and scalar type.
 ///
@@ -108,8 +91,32 @@ pub struct IndexSchema {
     pub pk: KeyAttr,
     /// Sort key of the index.
     pub sk: Option<KeyAttr>,
+    /// The further partition key attributes of a multi-attribute key, after
+    /// `pk` (empty for a single-attribute key).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pk_rest: Vec<KeyAttr>,
+    /// The further sort key attributes of a multi-attribute key, after `sk`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sk_rest: Vec<KeyAttr>,
     /// Projected attributes.
     pub projection: IndexProjection,
+}
+
+impl IndexSchema {
+    /// The partition (HASH) attributes, in key-schema order.
+    pub(crate) fn hash_keys(&self) -> impl Iterator<Item = &KeyAttr> {
+        std::iter::once(&self.pk).chain(&self.pk_rest)
+    }
+
+    /// The sort (RANGE) attributes, in key-schema order.
+    pub(crate) fn range_keys(&self) -> impl Iterator<Item = &KeyAttr> {
+        self.sk.iter().chain(&self.sk_rest)
+    }
+
+    /// Every key attribute, partition attributes first.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &KeyAttr> {
+        self.hash_keys().chain(self.range_keys())
+    }
 }
 
 /// A table's key schema and secondary indexes, for
@@ -161,11 +168,21 @@ impl TableSchema {
     pub fn of<T: Table>() -> Self {
         let mut indexes = Vec::new();
         for g in T::GLOBAL_INDEXES {
+            let attr = |(name, kind, _): (&str, KeyType, bool)| KeyAttr {
+                name: name.to_owned(),
+                kind,
+            };
+            let (mut hash, mut range): (Vec<_>, Vec<_>) =
+                g.key_attributes().partition(|(_, _, partition)| *partition);
+            let sk = (!range.is_empty()).then(|| attr(range.remove(0)));
+            let pk = attr(hash.remove(0));
             indexes.push(IndexSchema {
                 name: g.name.to_owned(),
                 global: true,
-                pk: KeyAttr::s(g.pk),
-                sk: g.sk.map(KeyAttr::s),
+                pk,
+                sk,
+                pk_rest: hash.into_iter().map(attr).collect(),
+                sk_rest: range.into_iter().map(attr).collect(),
                 projection: projection(g.projection),
             });
         }
@@ -175,6 +192,8 @@ impl TableSchema {
                 global: false,
                 pk: KeyAttr::s(T::PK),
                 sk: Some(KeyAttr::s(l.sk)),
+                pk_rest: Vec::new(),
+                sk_rest: Vec::new(),
                 projection: projection(l.projection),
             });
         }
@@ -217,7 +236,30 @@ impl TableSchema {
                     ix.name
                 )));
             }
-            types.extend(std::iter::once(&ix.pk).chain(ix.sk.as_ref()));
+            if !ix.global && (!ix.pk_rest.is_empty() || !ix.sk_rest.is_empty()) {
+                return Err(Fail::validation(
+                    "Key Schema too big.  Key Schema must at most consist of the hash and range key of a table",
+                ));
+            }
+            if ix.pk_rest.len() > 3 {
+                return Err(Fail::validation(
+                    "Too many partition keys. GSI can have at most 4 partition keys",
+                ));
+            }
+            if ix.sk_rest.len() > 3 || (ix.sk.is_none() && !ix.sk_rest.is_empty()) {
+                return Err(Fail::validation(
+                    "Too many sort keys. GSI can have at most 4 sort keys",
+                ));
+            }
+            let keys: Vec<&KeyAttr> = ix.keys().collect();
+            if keys
+                .iter()
+                .enumerate()
+                .any(|(i, a)| keys[..i].iter().any(|b| b.name == a.name))
+            {
+                return Err(Fail::validation("Two keys can not have the same name"));
+            }
+            types.extend(keys);
         }
         for (i, a) in types.iter().enumerate() {
             if a.name.is_empty() {

@@ -231,16 +231,22 @@ impl TableData {
         out
     }
 
-    /// The start of an index partition's positions: a global index orders
-    /// its partitions by key value (as DynamoDB Local scans them), a local
-    /// index like the table.
-    pub(crate) fn index_partition(&self, i: usize, ipk: &AttributeValue) -> Vec<u8> {
-        if self.schema.indexes[i].global {
-            let mut out = Vec::with_capacity(24);
-            order_bytes(ipk, &mut out);
-            out
-        } else {
-            Self::partition(ipk)
+    /// The start of an index partition's positions, from the values of its
+    /// partition attributes (one, or those of a multi-attribute key in
+    /// key-schema order): a global index orders its partitions by key value
+    /// (as DynamoDB Local scans them), a local index like the table. Each
+    /// value's order bytes delimit themselves, so a multi-attribute key
+    /// orders as the tuple of its typed values.
+    pub(crate) fn index_partition(&self, i: usize, hash: &[&AttributeValue]) -> Vec<u8> {
+        match hash {
+            [pk] if !self.schema.indexes[i].global => Self::partition(pk),
+            _ => {
+                let mut out = Vec::with_capacity(24 * hash.len());
+                for v in hash {
+                    order_bytes(v, &mut out);
+                }
+                out
+            }
         }
     }
 
@@ -261,14 +267,11 @@ impl TableData {
     pub(crate) fn index_position(&self, i: usize, item: &Item) -> Option<Vec<u8>> {
         let ix = &self.schema.indexes[i];
         let get = |k: &KeyAttr| item.get(&k.name).filter(|v| has_type(v, k));
-        let ipk = get(&ix.pk)?;
-        let isk = match &ix.sk {
-            Some(k) => Some(get(k)?),
-            None => None,
-        };
-        let mut out = self.index_partition(i, ipk);
-        if let Some(isk) = isk {
-            order_bytes(isk, &mut out);
+        let hash = ix.hash_keys().map(get).collect::<Option<Vec<_>>>()?;
+        let range = ix.range_keys().map(get).collect::<Option<Vec<_>>>()?;
+        let mut out = self.index_partition(i, &hash);
+        for v in range {
+            order_bytes(v, &mut out);
         }
         self.tail(i, item, &mut out);
         Some(out)
@@ -369,7 +372,7 @@ impl TableData {
             IndexProjection::All => true,
             p => {
                 self.schema.table_keys().any(key)
-                    || std::iter::once(&ix.pk).chain(ix.sk.as_ref()).any(key)
+                    || ix.keys().any(key)
                     || matches!(p, IndexProjection::Include(attrs) if attrs.iter().any(|a| a == name))
             }
         }
@@ -400,10 +403,7 @@ fn has_type(v: &AttributeValue, k: &KeyAttr) -> bool {
 }
 
 fn tie_of(schema: &TableSchema, ix: &IndexSchema) -> Tie {
-    let names: Vec<&str> = std::iter::once(&ix.pk)
-        .chain(ix.sk.as_ref())
-        .map(|k| k.name.as_str())
-        .collect();
+    let names: Vec<&str> = ix.keys().map(|k| k.name.as_str()).collect();
     let has_pk = names.contains(&schema.pk.name.as_str());
     let has_sk = schema
         .sk

@@ -11,6 +11,9 @@ use singletable::{Collection, Entity, StrEnum, Table};
     gsi1,
     gsi2,
     gsi3,
+    // Keyed on the orders' own attributes (a multi-attribute key): no
+    // synthetic GSI4PK/GSI4SK, dates compared as dates within a status.
+    gsi4(pk(status = S), sk(createdAt = S)),
     entities(User, OrderSummary, Order, OrderItem, Product),
     collections(OrderWithItems)
 )]
@@ -65,9 +68,13 @@ pub struct OrderSummary {
 // The same pattern without the single hot `ORDERBYDATE` partition: writes
 // spread over 4 shards, queries read the 4 concurrently and merge by date.
 #[gsi3(pk = "ORDERBYDATE", sk = "DATE#<created_at>", shards = 4)]
+// Orders of a status in a date range, on the orders' own `status` and
+// `createdAt` attributes.
+#[gsi4(pk(status), sk(created_at))]
 #[access(orders_by_status, index = gsi1)]
 #[access(orders_by_date, index = gsi2)]
 #[access(orders_by_date_sharded, index = gsi3)]
+#[access(orders_by_status_and_date, index = gsi4)]
 pub struct Order {
     pub order_id: String,
     pub user_id: String,

@@ -117,9 +117,15 @@ fn resolve<'a>(access: &Access, keys: &'a Keys) -> Result<Resolved<'a>, darling:
 
 /// Reports access patterns that read an index the entity does not declare.
 pub fn check(accesses: &[Access], keys: &Keys, errors: &mut darling::error::Accumulator) {
-    for access in accesses {
+    for access in accesses.iter().filter(|a| attr_index(a, keys).is_none()) {
         errors.handle(resolve(access, keys));
     }
+}
+
+/// The multi-attribute index a pattern reads, if it reads one.
+fn attr_index<'a>(access: &Access, keys: &'a Keys) -> Option<&'a crate::attr_index::AttrIndexDecl> {
+    let index = access.index.as_ref()?.to_string();
+    keys.attr_indexes.iter().find(|d| d.name() == index)
 }
 
 fn pascal(name: &str) -> String {
@@ -132,12 +138,19 @@ fn pascal(name: &str) -> String {
 pub fn expand(
     ctx: &Ctx,
     ident: &syn::Ident,
+    table: &syn::Path,
     keys: &Keys,
     accesses: &[Access],
 ) -> (TokenStream, TokenStream) {
     let mut outside = TokenStream::new();
     let mut inside = TokenStream::new();
     for access in accesses {
+        if let Some(d) = attr_index(access, keys) {
+            let (o, i) = crate::attr_index::pattern(ctx, ident, table, &access.name, d);
+            outside.extend(o);
+            inside.extend(i);
+            continue;
+        }
         // `check` reported every pattern that does not resolve; one whose
         // index is wrong is still generated, on the table, so that its
         // callers raise no second error.

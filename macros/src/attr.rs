@@ -274,6 +274,8 @@ pub struct Keys {
     pub pk_span: Span,
     pub sk: Option<(Template, Span)>,
     pub indexes: Vec<IndexDecl>,
+    /// Global indexes keyed on the items' own attributes.
+    pub attr_indexes: Vec<crate::attr_index::AttrIndexDecl>,
 }
 
 /// Reads `#[pk]`, `#[sk]`, `#[gsiN]` and `#[lsiN]`; a repeated attribute is
@@ -288,6 +290,7 @@ pub fn parse_keys(
         pk_span: ident.span(),
         sk: None,
         indexes: Vec::new(),
+        attr_indexes: Vec::new(),
     };
     let mut seen: Vec<String> = Vec::new();
     let mut pk_seen = false;
@@ -336,6 +339,11 @@ pub fn parse_keys(
                 let Ok(n) = gsi[3..].parse::<u8>() else {
                     continue;
                 };
+                if crate::attr_index::is_multi(attr) {
+                    keys.attr_indexes
+                        .extend(crate::attr_index::parse(attr, n, errors));
+                    continue;
+                }
                 let Some(args) = errors.handle(GsiArgs::from_meta(&attr.meta)) else {
                     continue;
                 };

@@ -51,6 +51,7 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
                 pk: #krate::__private::KeyShape { template: "", segs: &[], cardinality: || #krate::__private::None },
                 sk: #krate::__private::None,
                 indexes: &[],
+                attribute_indexes: &[],
                 access: &[],
                 attributes: &[],
                 ttl: #krate::__private::None,
@@ -125,6 +126,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let schema = crate::version::check(&opts, &mut errors);
     check_templates(&keys, &fields, &mut errors);
     check_indexes(&keys, &fields, &mut errors);
+    crate::attr_index::check(&keys.attr_indexes, &fields, &mut errors);
     access::check(&accesses, &keys, &mut errors);
     crate::fields::check(&fields, &keys, &mut errors);
     // After a mistake in the declaration, the API is still generated from
@@ -198,7 +200,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         .map(|k| ctx.prefixes(k));
     let pair_builders = ctx.pair_builders(&keys);
 
-    let (access_types, access_impls) = access::expand(&ctx, ident, &keys, &accesses);
+    let (access_types, access_impls) = access::expand(&ctx, ident, table, &keys, &accesses);
+    let attr_index_checks =
+        crate::attr_index::consts_and_checks(&ctx, table, &keys.attr_indexes, !lenient);
     let (fields_type, fields_impls) = crate::fields::expand(&ctx, &keys);
     let entity_items = crate::fields::entity_items(&ctx, &keys);
     let shape = crate::shape::entity_shape(&ctx, &keys, &accesses);
@@ -322,6 +326,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             #[allow(unused_imports)]
             use #krate::__private::{ReadPartFallback as _, UniquePartFallback as _, WritePartFallback as _};
             #checks
+            #attr_index_checks
             #versioned_checks
             #access_impls
             #fields_impls
@@ -365,6 +370,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     self.__singletable_key_attrs(&mut __item)?;
                     #versioned_insert
                     #encode_ref
+                    #krate::__private::check_attribute_keys::<#table>(#entity_lit, &__item)?;
                     #krate::__private::Ok(__item)
                 }
 
@@ -376,6 +382,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     self.__singletable_key_attrs(&mut __item)?;
                     #versioned_insert
                     #encode_owned
+                    #krate::__private::check_attribute_keys::<#table>(#entity_lit, &__item)?;
                     #krate::__private::Ok(__item)
                 }
 
@@ -508,7 +515,7 @@ fn check_indexes(keys: &attr::Keys, fields: &[Field], errors: &mut darling::erro
     }
 }
 
-fn closest<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
+pub(crate) fn closest<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
     candidates
         .iter()
         .map(|c| (strsim::jaro_winkler(name, c), c))
@@ -517,7 +524,7 @@ fn closest<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
         .map(|(_, c)| c.as_str())
 }
 
-fn list(names: &[String]) -> String {
+pub(crate) fn list(names: &[String]) -> String {
     if names.is_empty() {
         return "none".into();
     }
@@ -1130,7 +1137,7 @@ impl Ctx<'_> {
 }
 
 /// Re-spans a path so a trait error about it points at `span`.
-fn respan(path: &syn::Path, span: Span) -> TokenStream {
+pub(crate) fn respan(path: &syn::Path, span: Span) -> TokenStream {
     let tokens = quote!(#path);
     tokens
         .into_iter()

@@ -12,6 +12,7 @@
 
 mod access;
 mod attr;
+mod attr_index;
 mod case;
 mod collection;
 mod document;

@@ -81,6 +81,17 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
             #p::__private::IndexShape { name: #n, global: #global, pk: #ipk, sk: #isk, sparse: #sparse, shards: #shards }
         }
     });
+    let attribute_indexes = keys.attr_indexes.iter().map(|d| {
+        let n = d.name();
+        let stored = |ids: &[syn::Ident]| -> Vec<String> {
+            ids.iter()
+                .filter_map(|id| ctx.fields.iter().find(|f| f.ident == *id))
+                .map(|f| f.stored.clone())
+                .collect()
+        };
+        let (pk, sk) = (stored(&d.pk), stored(&d.sk));
+        quote!(#p::__private::AttrIndexShape { name: #n, partition: &[#(#pk),*], sort: &[#(#sk),*] })
+    });
     let access = accesses.iter().map(|a| {
         let n = a.name.to_string();
         let index = opt(
@@ -113,6 +124,7 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
             pk: #pk,
             sk: #sk,
             indexes: &[#(#indexes),*],
+            attribute_indexes: &[#(#attribute_indexes),*],
             access: &[#(#access),*],
             attributes: &[#(#attributes),*],
             ttl: #ttl,

@@ -161,6 +161,11 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         }
 
         #[automatically_derived]
+        impl #krate::__private::KeyScalar for #ident {
+            const KIND: #krate::KeyType = #krate::KeyType::S;
+        }
+
+        #[automatically_derived]
         impl #krate::KeyPartDecode for #ident {
             fn read_key_part(segment: &str) -> ::core::result::Result<Self, #krate::KeyError> {
                 let __s = #krate::__private::unescape(segment)?;

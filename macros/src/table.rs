@@ -3,17 +3,97 @@
 use darling::util::{Flag, Override, PathList, SpannedValue};
 use darling::{FromDeriveInput, FromMeta};
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
+
+/// One attribute of a multi-attribute key: `tenantId = S`.
+struct KeyAttrDecl {
+    name: String,
+    kind: String,
+    span: Span,
+}
+
+/// A global index's `pk`/`sk`: the synthetic attribute's name
+/// (`pk = "GSI1PK"`), or the attributes of a multi-attribute key
+/// (`pk(tenantId = S, region = S)`).
+enum GsiKey {
+    Name(SpannedValue<String>),
+    Attrs(Vec<KeyAttrDecl>, Span),
+}
+
+impl FromMeta for GsiKey {
+    fn from_meta(item: &syn::Meta) -> darling::Result<Self> {
+        match item {
+            syn::Meta::List(list) => {
+                let span = list.path.span();
+                let metas = list
+                    .parse_args_with(
+                        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                    )
+                    .map_err(darling::Error::from)?;
+                let expected =
+                    "expected `attribute = S`, `= N` or `= B`, e.g. `pk(tenantId = S, region = S)`";
+                let mut errors = darling::Error::accumulator();
+                let mut attrs = Vec::new();
+                for m in &metas {
+                    let syn::Meta::NameValue(nv) = m else {
+                        errors.push(darling::Error::custom(expected).with_span(m));
+                        continue;
+                    };
+                    let Some(name) = nv.path.get_ident() else {
+                        errors.push(darling::Error::custom(expected).with_span(&nv.path));
+                        continue;
+                    };
+                    let kind = match &nv.value {
+                        syn::Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
+                        _ => None,
+                    };
+                    let Some(kind) = kind.filter(|k| matches!(k.as_str(), "S" | "N" | "B")) else {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "unknown key attribute type; expected `S` (string), `N` (number) or `B` (binary), e.g. `{name} = S`"
+                            ))
+                            .with_span(&nv.value),
+                        );
+                        continue;
+                    };
+                    attrs.push(KeyAttrDecl {
+                        name: name.to_string(),
+                        kind,
+                        span: name.span(),
+                    });
+                }
+                errors.finish()?;
+                if attrs.is_empty() {
+                    return Err(darling::Error::custom(expected).with_span(&list.path));
+                }
+                Ok(GsiKey::Attrs(attrs, span))
+            }
+            other => {
+                let v: SpannedValue<String> = FromMeta::from_meta(other)?;
+                Ok(GsiKey::Name(v))
+            }
+        }
+    }
+}
+
+impl GsiKey {
+    fn name(&self) -> Option<&SpannedValue<String>> {
+        match self {
+            GsiKey::Name(n) => Some(n),
+            GsiKey::Attrs(..) => None,
+        }
+    }
+}
 
 #[derive(FromMeta, Default)]
 struct GsiOpts {
     #[darling(default)]
     name: Option<String>,
     #[darling(default)]
-    pk: Option<SpannedValue<String>>,
+    pk: Option<GsiKey>,
     #[darling(default)]
-    sk: Option<SpannedValue<String>>,
+    sk: Option<GsiKey>,
     #[darling(default)]
     no_sk: Flag,
     #[darling(default)]
@@ -242,6 +322,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 
     let mut gsi_defs = Vec::new();
     let mut gsi_impls = Vec::new();
+    // The attributes of multi-attribute keys: name, type, index, span.
+    let mut multi_attrs: Vec<(String, String, u8, Span)> = Vec::new();
     let gsis: [(u8, &Option<Override<GsiOpts>>); 20] = [
         (1, &o.gsi1),
         (2, &o.gsi2),
@@ -271,37 +353,63 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             Override::Inherit => &default,
             Override::Explicit(g) => g,
         };
-        let gpk =
-            g.pk.as_ref()
-                .map_or_else(|| format!("GSI{n}PK"), |s| s.as_str().to_owned());
-        let gsk = if g.no_sk.is_present() {
-            None
-        } else {
-            Some(
-                g.sk.as_ref()
-                    .map_or_else(|| format!("GSI{n}SK"), |s| s.as_str().to_owned()),
-            )
-        };
         let gname = g.name.clone().unwrap_or_else(|| format!("GSI{n}"));
         let proj = projection(&g.keys_only, &g.include, &mut errors, &krate).tokens;
-        reserved.push((
-            gpk.clone(),
-            format!("the partition key of `gsi{n}`"),
-            spanned(&g.pk),
-        ));
-        if let Some(gsk) = &gsk {
-            reserved.push((
-                gsk.clone(),
-                format!("the sort key of `gsi{n}`"),
-                spanned(&g.sk),
-            ));
-        }
+        let multi = multi_key(n, g, &mut errors);
+        let (gpk, gsk, attributes) = match &multi {
+            Some((partition, sort)) => {
+                for a in partition.iter().chain(sort) {
+                    multi_attrs.push((a.name.clone(), a.kind.clone(), n, a.span));
+                }
+                let list = |attrs: &[&KeyAttrDecl]| {
+                    let items = attrs.iter().map(|a| {
+                        let (name, kind) = (&a.name, format_ident!("{}", a.kind));
+                        quote!(#krate::KeyAttribute { name: #name, kind: #krate::KeyType::#kind })
+                    });
+                    quote!(&[#(#items),*])
+                };
+                let (p, s) = (list(partition), list(sort));
+                (
+                    partition[0].name.clone(),
+                    sort.first().map(|a| a.name.clone()),
+                    quote!(::core::option::Option::Some(#krate::AttributeKey { partition: #p, sort: #s })),
+                )
+            }
+            None => {
+                let gpk =
+                    g.pk.as_ref()
+                        .and_then(GsiKey::name)
+                        .map_or_else(|| format!("GSI{n}PK"), |s| s.as_str().to_owned());
+                let gsk = if g.no_sk.is_present() {
+                    None
+                } else {
+                    Some(
+                        g.sk.as_ref()
+                            .and_then(GsiKey::name)
+                            .map_or_else(|| format!("GSI{n}SK"), |s| s.as_str().to_owned()),
+                    )
+                };
+                reserved.push((
+                    gpk.clone(),
+                    format!("the partition key of `gsi{n}`"),
+                    spanned(&g.pk.as_ref().and_then(GsiKey::name).cloned()),
+                ));
+                if let Some(gsk) = &gsk {
+                    reserved.push((
+                        gsk.clone(),
+                        format!("the sort key of `gsi{n}`"),
+                        spanned(&g.sk.as_ref().and_then(GsiKey::name).cloned()),
+                    ));
+                }
+                (gpk, gsk, quote!(::core::option::Option::None))
+            }
+        };
         let gsk_tokens = match &gsk {
             Some(s) => quote!(::core::option::Option::Some(#s)),
             None => quote!(::core::option::Option::None),
         };
         gsi_defs.push(quote! {
-            #krate::GlobalIndex { number: #n, name: #gname, pk: #gpk, sk: #gsk_tokens, projection: #proj }
+            #krate::GlobalIndex { number: #n, name: #gname, pk: #gpk, sk: #gsk_tokens, projection: #proj, attributes: #attributes }
         });
         gsi_impls.push(quote! {
             #[automatically_derived]
@@ -309,6 +417,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 const NAME: &'static str = #gname;
                 const PK_ATTR: &'static str = #gpk;
                 const SK_ATTR: ::core::option::Option<&'static str> = #gsk_tokens;
+                const ATTRIBUTES: ::core::option::Option<#krate::AttributeKey> = #attributes;
             }
         });
     }
@@ -369,6 +478,29 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     "attribute name `{a}` is both {first} and {role}; give each key its own attribute name"
                 ))
                 .with_span(&span),
+            );
+        }
+    }
+    // A multi-attribute key's attributes are the entities' own fields: they
+    // may be shared between indexes (with one type), never be a synthetic
+    // key or the entity-type attribute.
+    for (i, (a, kind, n, span)) in multi_attrs.iter().enumerate() {
+        if let Some((_, role, _)) = reserved.iter().find(|(b, ..)| b == a) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute name `{a}` of `gsi{n}`'s key is also {role}; name an attribute the entities store"
+                ))
+                .with_span(span),
+            );
+        } else if let Some((_, other, m, _)) = multi_attrs[..i]
+            .iter()
+            .find(|(b, k, ..)| b == a && k != kind)
+        {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute `{a}` is `{kind}` here but `{other}` in `gsi{m}`; an attribute has one type in every key"
+                ))
+                .with_span(span),
             );
         }
     }
@@ -575,12 +707,16 @@ fn entity_checks(
                     )
                 };
                 let (first, second) = (shards(&an, &bn), shards(&bn, &an));
+                let attributes = format!(
+                    "entities `{an}` and `{bn}` both map their fields onto `{ix}`, whose keys are the items' own attributes: nothing in the key tells them apart, so each one's queries read the other's items too; give one of them its own index"
+                );
                 // One check per pair and index, so one mistake is one error.
                 out.extend(quote_spanned! {span=>
                     const _: () = match #p::__private::index_collision(&#a_shape, &#b_shape, #ix) {
                         #p::__private::IndexCollision::None => {}
                         #p::__private::IndexCollision::SortKeys => ::core::panic!(#sort_keys),
                         #p::__private::IndexCollision::NoSortKey => ::core::panic!(#no_sort_key),
+                        #p::__private::IndexCollision::Attributes => ::core::panic!(#attributes),
                         #p::__private::IndexCollision::Shards { first: true } => ::core::panic!(#first),
                         #p::__private::IndexCollision::Shards { first: false } => ::core::panic!(#second),
                     };
@@ -595,4 +731,71 @@ fn entity_checks(
         };
     });
     out
+}
+
+/// The partition and sort attributes of a multi-attribute key, checked as
+/// CreateTable checks them; `None` for a template index.
+fn multi_key<'a>(
+    n: u8,
+    g: &'a GsiOpts,
+    errors: &mut darling::error::Accumulator,
+) -> Option<(Vec<&'a KeyAttrDecl>, Vec<&'a KeyAttrDecl>)> {
+    let partition = match &g.pk {
+        Some(GsiKey::Attrs(a, _)) => a,
+        _ => {
+            if let Some(GsiKey::Attrs(_, span)) = &g.sk {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "`gsi{n}` has sort attributes `sk(...)` but a synthetic partition key; declare its partition attributes too, e.g. `pk(tenantId = S)`"
+                    ))
+                    .with_span(span),
+                );
+            }
+            return None;
+        }
+    };
+    let sort: Vec<&KeyAttrDecl> = match &g.sk {
+        Some(GsiKey::Attrs(a, _)) => a.iter().collect(),
+        Some(GsiKey::Name(name)) => {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`gsi{n}` has partition attributes `pk(...)`, so its sort key is attributes too: `sk(createdAt = N)`, or no `sk` for none"
+                ))
+                .with_span(&name.span()),
+            );
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    if g.no_sk.is_present() && !sort.is_empty() {
+        errors.push(
+            darling::Error::custom("`sk(...)` and `no_sk` contradict each other; keep one")
+                .with_span(&g.no_sk.span()),
+        );
+    }
+    let partition: Vec<&KeyAttrDecl> = partition.iter().collect();
+    for (attrs, what) in [(&partition, "partition"), (&sort, "sort")] {
+        if let Some(fifth) = attrs.get(4) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`gsi{n}` has {} {what} attributes; DynamoDB allows at most 4",
+                    attrs.len()
+                ))
+                .with_span(&fifth.span),
+            );
+        }
+    }
+    let all: Vec<&&KeyAttrDecl> = partition.iter().chain(&sort).collect();
+    for (i, a) in all.iter().enumerate() {
+        if all[..i].iter().any(|b| b.name == a.name) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute `{}` is twice in `gsi{n}`'s key; each key attribute is listed once",
+                    a.name
+                ))
+                .with_span(&a.span),
+            );
+        }
+    }
+    Some((partition, sort))
 }

@@ -25,7 +25,7 @@
 
 use serde::Serialize;
 
-use crate::entity::{Projection, StreamView, Table};
+use crate::entity::{KeyType, Projection, StreamView, Table};
 
 /// How the table is billed.
 ///
@@ -79,7 +79,8 @@ pub struct KeyElement {
     pub key_type: String,
 }
 
-/// `AttributeDefinitions` entry: only key attributes, all strings.
+/// `AttributeDefinitions` entry: only key attributes; strings, but for the
+/// declared types of multi-attribute index keys.
 ///
 /// ```
 /// # use singletable::Table;
@@ -95,7 +96,8 @@ pub struct KeyElement {
 pub struct AttributeDefinition {
     /// Attribute name.
     pub attribute_name: String,
-    /// `S`: singletable keys are strings.
+    /// `S` for the synthetic keys; `S`, `N` or `B` as a multi-attribute
+    /// index declares its attributes.
     pub attribute_type: String,
 }
 
@@ -309,21 +311,24 @@ impl TableDefinition {
                 write_capacity_units: write,
             }),
         };
-        let mut attrs: Vec<&str> = vec![T::PK];
+        let mut attrs: Vec<(&str, KeyType)> = vec![(T::PK, KeyType::S)];
         let mut key_schema = vec![key(T::PK, "HASH")];
         if let Some(sk) = T::SK {
-            attrs.push(sk);
+            attrs.push((sk, KeyType::S));
             key_schema.push(key(sk, "RANGE"));
         }
         let global = T::GLOBAL_INDEXES
             .iter()
             .map(|g| {
-                attrs.push(g.pk);
-                let mut ks = vec![key(g.pk, "HASH")];
-                if let Some(sk) = g.sk {
-                    attrs.push(sk);
-                    ks.push(key(sk, "RANGE"));
-                }
+                // Every HASH attribute, then every RANGE attribute: a
+                // multi-attribute key lists several of each, in order.
+                let ks = g
+                    .key_attributes()
+                    .map(|(name, kind, partition)| {
+                        attrs.push((name, kind));
+                        key(name, if partition { "HASH" } else { "RANGE" })
+                    })
+                    .collect();
                 IndexDef {
                     index_name: g.name.to_owned(),
                     key_schema: ks,
@@ -335,7 +340,7 @@ impl TableDefinition {
         let local = T::LOCAL_INDEXES
             .iter()
             .map(|l| {
-                attrs.push(l.sk);
+                attrs.push((l.sk, KeyType::S));
                 IndexDef {
                     index_name: l.name.to_owned(),
                     key_schema: vec![key(T::PK, "HASH"), key(l.sk, "RANGE")],
@@ -344,15 +349,15 @@ impl TableDefinition {
                 }
             })
             .collect();
-        attrs.sort_unstable();
-        attrs.dedup();
+        attrs.sort_unstable_by_key(|(a, _)| *a);
+        attrs.dedup_by_key(|(a, _)| *a);
         Self {
             table_name: name.to_owned(),
             attribute_definitions: attrs
                 .into_iter()
-                .map(|a| AttributeDefinition {
+                .map(|(a, kind)| AttributeDefinition {
                     attribute_name: a.to_owned(),
-                    attribute_type: "S".into(),
+                    attribute_type: kind.as_str().into(),
                 })
                 .collect(),
             key_schema,
@@ -471,12 +476,15 @@ pub enum Drift {
         /// Described.
         actual: ProjectionDef,
     },
-    /// A key attribute is not a string.
+    /// A key attribute has another type than declared (`S` for the
+    /// synthetic keys, the declared one for a multi-attribute key).
     AttributeType {
         /// Attribute name.
         attribute: String,
         /// Described type.
         actual: String,
+        /// Declared type.
+        declared: String,
     },
     /// The table's stream is not the declared one: missing, extra, or of
     /// another view.
@@ -531,10 +539,14 @@ impl std::fmt::Display for Drift {
                 "index `{index}` projects {}, declared {}",
                 actual.projection_type, declared.projection_type
             ),
-            Drift::AttributeType { attribute, actual } => {
+            Drift::AttributeType {
+                attribute,
+                actual,
+                declared,
+            } => {
                 write!(
                     f,
-                    "key attribute `{attribute}` has type {actual}, expected S"
+                    "key attribute `{attribute}` has type {actual}, declared {declared}"
                 )
             }
             Drift::Stream { declared, actual } => {
@@ -577,10 +589,18 @@ pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drif
         });
     }
     for a in &actual.attribute_definitions {
-        if a.attribute_type != "S" {
+        // An attribute the declaration does not key on is reported through
+        // the key schemas; singletable's own keys are strings.
+        let declared = declared
+            .attribute_definitions
+            .iter()
+            .find(|d| d.attribute_name == a.attribute_name)
+            .map_or("S", |d| d.attribute_type.as_str());
+        if a.attribute_type != declared {
             out.push(Drift::AttributeType {
                 attribute: a.attribute_name.clone(),
                 actual: a.attribute_type.clone(),
+                declared: declared.to_owned(),
             });
         }
     }

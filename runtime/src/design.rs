@@ -40,7 +40,9 @@ use crate::entity::Table;
 mod checks;
 
 // The shapes are data the derives declare; they sit below the traits.
-pub use crate::shape::{AccessShape, EntityShape, IndexShape, KeySeg, KeyShape, template_matches};
+pub use crate::shape::{
+    AccessShape, AttrIndexShape, EntityShape, IndexShape, KeySeg, KeyShape, template_matches,
+};
 
 pub use checks::{
     IndexCollision, index_collision, index_queries_leak, keys_overlap, partition_holds_markers,
@@ -88,8 +90,14 @@ pub fn layout_table<T: Table>() -> String {
     let mut columns: Vec<String> = vec![T::PK.to_owned()];
     columns.extend(T::SK.map(str::to_owned));
     for g in T::GLOBAL_INDEXES {
-        columns.push(g.pk.to_owned());
-        columns.extend(g.sk.map(str::to_owned));
+        match g.attributes {
+            // A multi-attribute key: one column per attribute.
+            Some(k) => columns.extend(k.all().map(|a| a.name.to_owned())),
+            None => {
+                columns.push(g.pk.to_owned());
+                columns.extend(g.sk.map(str::to_owned));
+            }
+        }
     }
     for l in T::LOCAL_INDEXES {
         columns.push(l.sk.to_owned());
@@ -103,6 +111,18 @@ pub fn layout_table<T: Table>() -> String {
             cells.push(cell(e.sk.as_ref(), ""));
         }
         for g in T::GLOBAL_INDEXES {
+            if let Some(k) = g.attributes {
+                // The entity's own attributes, typed, when it maps them.
+                let mapped = e.attribute_index(&format!("gsi{}", g.number)).is_some();
+                cells.extend(k.all().map(|a| {
+                    if mapped {
+                        format!("`<{}>` ({})", a.name, a.kind.as_str())
+                    } else {
+                        String::new()
+                    }
+                }));
+                continue;
+            }
             let ix = e.index(&format!("gsi{}", g.number));
             let suffix = ix
                 .and_then(|i| i.sparse)
@@ -161,6 +181,31 @@ pub fn access_table<T: Table>() -> String {
         String::from("| access pattern | index | key condition | returns |\n|---|---|---|---|\n");
     for e in T::ENTITIES {
         for a in e.access {
+            if let Some(ix) = a.index.and_then(|n| e.attribute_index(n)) {
+                let number: u8 = ix.name[3..].parse().unwrap_or(0);
+                let g = T::GLOBAL_INDEXES.iter().find(|g| g.number == number);
+                let eq: Vec<String> = ix
+                    .partition
+                    .iter()
+                    .map(|p| format!("`{p} = :{p}`"))
+                    .collect();
+                let mut cond = eq.join(" and ");
+                if !ix.sort.is_empty() {
+                    let _ = write!(
+                        cond,
+                        ", sort `{}` (equality on a prefix, then one range condition)",
+                        ix.sort.join("`, `")
+                    );
+                }
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {cond} | {} |",
+                    a.name,
+                    g.map_or(ix.name, |g| g.name),
+                    e.name
+                );
+                continue;
+            }
             let (index, pk_attr, sk_attr, pk, sk) =
                 match a.index.and_then(|n| e.index(n).map(|i| (n, i))) {
                     Some((n, ix)) => {

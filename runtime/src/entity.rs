@@ -120,6 +120,122 @@ impl StreamView {
     }
 }
 
+/// Scalar type of a key attribute (`AttributeType` in CreateTable): what a
+/// multi-attribute index declares for each of its attributes, and what the
+/// embedded backend's schemas say of every key.
+///
+/// ```
+/// use singletable::KeyType;
+///
+/// assert_eq!(KeyType::N.as_str(), "N");
+/// assert_eq!(KeyType::from_name("B"), Some(KeyType::B));
+/// assert_eq!(KeyType::from_name("BOOL"), None);
+/// assert_eq!(KeyType::of(&singletable::AttributeValue::N("1".into())), Some(KeyType::N));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum KeyType {
+    /// String.
+    S,
+    /// Number.
+    N,
+    /// Binary.
+    B,
+}
+
+impl KeyType {
+    /// DynamoDB's name: `S`, `N` or `B`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            KeyType::S => "S",
+            KeyType::N => "N",
+            KeyType::B => "B",
+        }
+    }
+
+    pub(crate) const fn name(self) -> &'static str {
+        self.as_str()
+    }
+
+    /// The type DynamoDB names `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "S" => KeyType::S,
+            "N" => KeyType::N,
+            "B" => KeyType::B,
+            _ => return None,
+        })
+    }
+
+    /// The type of a value, `None` for a value no key can hold.
+    pub fn of(value: &crate::value::AttributeValue) -> Option<Self> {
+        use crate::value::AttributeValue;
+        match value {
+            AttributeValue::S(_) => Some(KeyType::S),
+            AttributeValue::N(_) => Some(KeyType::N),
+            AttributeValue::B(_) => Some(KeyType::B),
+            _ => None,
+        }
+    }
+}
+
+/// One attribute of a multi-attribute index key: a stored attribute of the
+/// items themselves, with its scalar type.
+///
+/// ```
+/// use singletable::{KeyAttribute, KeyType, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1(pk(tenantId = S), sk(status = S, createdAt = N)))]
+/// pub struct App;
+///
+/// let key = App::GLOBAL_INDEXES[0].attributes.unwrap();
+/// assert_eq!(key.sort[1], KeyAttribute { name: "createdAt", kind: KeyType::N });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyAttribute {
+    /// Attribute name.
+    pub name: &'static str,
+    /// Scalar type.
+    pub kind: KeyType,
+}
+
+/// The key of a global index keyed on the items' own attributes (DynamoDB's
+/// multi-attribute keys): one to four partition attributes, up to four sort
+/// attributes, in key-schema order. No synthetic key attribute is written
+/// for such an index; an item lacking one of them is not in it.
+///
+/// ```
+/// use singletable::{AttributeKey, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", gsi1(pk(tenantId = S, region = S), sk(createdAt = N)))]
+/// pub struct App;
+///
+/// let key: AttributeKey = App::GLOBAL_INDEXES[0].attributes.unwrap();
+/// let names: Vec<&str> = key.all().map(|a| a.name).collect();
+/// assert_eq!(names, ["tenantId", "region", "createdAt"]);
+/// assert!(key.holds("region") && !key.holds("status"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttributeKey {
+    /// Partition (HASH) attributes.
+    pub partition: &'static [KeyAttribute],
+    /// Sort (RANGE) attributes.
+    pub sort: &'static [KeyAttribute],
+}
+
+impl AttributeKey {
+    /// Every key attribute, partition attributes first.
+    pub fn all(&self) -> impl Iterator<Item = &'static KeyAttribute> + use<> {
+        self.partition.iter().chain(self.sort.iter())
+    }
+
+    /// Whether `name` is one of the key's attributes.
+    pub fn holds(&self, name: &str) -> bool {
+        self.all().any(|a| a.name == name)
+    }
+}
+
 /// A global secondary index as declared on a table.
 ///
 /// ```
@@ -131,7 +247,7 @@ impl StreamView {
 ///
 /// assert_eq!(
 ///     App::GLOBAL_INDEXES[0],
-///     GlobalIndex { number: 1, name: "ByEmail", pk: "GSI1PK", sk: None, projection: Projection::All },
+///     GlobalIndex { number: 1, name: "ByEmail", pk: "GSI1PK", sk: None, projection: Projection::All, attributes: None },
 /// );
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +262,43 @@ pub struct GlobalIndex {
     pub sk: Option<&'static str>,
     /// Projected attributes.
     pub projection: Projection,
+    /// The attributes of a multi-attribute key (`gsi1(pk(a = S), sk(b = N))`);
+    /// `None` for an index keyed on synthetic attributes built from
+    /// templates. For a multi-attribute key, `pk` and `sk` name its first
+    /// partition and sort attributes.
+    pub attributes: Option<AttributeKey>,
+}
+
+impl GlobalIndex {
+    /// Every key attribute with its type, partition attributes first:
+    /// the synthetic string attributes of a template index, the declared
+    /// ones of a multi-attribute index.
+    ///
+    /// ```
+    /// use singletable::{KeyType, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1, gsi2(pk(tenantId = S), sk(at = N)))]
+    /// # pub struct App;
+    /// let keys = |i: usize| App::GLOBAL_INDEXES[i].key_attributes().map(|(n, t, _)| (n, t)).collect::<Vec<_>>();
+    /// assert_eq!(keys(0), [("GSI1PK", KeyType::S), ("GSI1SK", KeyType::S)]);
+    /// assert_eq!(keys(1), [("tenantId", KeyType::S), ("at", KeyType::N)]);
+    /// ```
+    pub fn key_attributes(&self) -> impl Iterator<Item = (&'static str, KeyType, bool)> + use<> {
+        let (partition, sort): (Vec<_>, Vec<_>) = match self.attributes {
+            Some(k) => (
+                k.partition.iter().map(|a| (a.name, a.kind)).collect(),
+                k.sort.iter().map(|a| (a.name, a.kind)).collect(),
+            ),
+            None => (
+                vec![(self.pk, KeyType::S)],
+                self.sk.map(|s| (s, KeyType::S)).into_iter().collect(),
+            ),
+        };
+        partition
+            .into_iter()
+            .map(|(n, t)| (n, t, true))
+            .chain(sort.into_iter().map(|(n, t)| (n, t, false)))
+    }
 }
 
 /// A local secondary index as declared on a table: same partition key as the
@@ -668,6 +821,137 @@ pub fn index_projection<T: Table>(index: &str) -> Projection {
         .unwrap_or(Projection::All)
 }
 
+/// Checks a value for attribute `attribute` of a multi-attribute index
+/// key: DynamoDB refuses empty strings and binaries there, and a value of
+/// another type than the index declares.
+fn check_key_attribute(
+    entity: &'static str,
+    attribute: &'static KeyAttribute,
+    value: &crate::value::AttributeValue,
+) -> Result<(), Error> {
+    use crate::value::AttributeValue;
+    let empty = match value {
+        AttributeValue::S(s) => s.is_empty(),
+        AttributeValue::B(b) => b.as_ref().is_empty(),
+        _ => false,
+    };
+    if empty {
+        return Err(Error::KeyValue {
+            entity,
+            field: attribute.name,
+            reason: crate::error::KeyError::Empty,
+        });
+    }
+    if KeyType::of(value) != Some(attribute.kind) {
+        return Err(Error::InvalidRequest(format!(
+            "attribute `{}` of `{entity}` holds a {} value, but it is a key attribute of type {} of a multi-attribute index",
+            attribute.name,
+            crate::value::type_name(value),
+            attribute.kind.as_str()
+        )));
+    }
+    Ok(())
+}
+
+/// The multi-attribute index key attribute named `name`, if any.
+fn key_attribute<T: Table>(name: &str) -> Option<&'static KeyAttribute> {
+    T::GLOBAL_INDEXES
+        .iter()
+        .filter_map(|g| g.attributes)
+        .flat_map(|k| k.partition.iter().chain(k.sort))
+        .find(|a| a.name == name)
+}
+
+/// Checks what an item gives the attributes of the table's multi-attribute
+/// index keys (see [`check_key_attribute`]); called by every encoded item,
+/// so no put, batch or transaction sends one DynamoDB refuses.
+#[doc(hidden)]
+pub fn check_attribute_keys<T: Table>(entity: &'static str, item: &Item) -> Result<(), Error> {
+    for k in T::GLOBAL_INDEXES.iter().filter_map(|g| g.attributes) {
+        for a in k.partition.iter().chain(k.sort) {
+            if let Some(v) = item.get(a.name) {
+                check_key_attribute(entity, a, v)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks what an update's `SET` actions give the attributes of the
+/// table's multi-attribute index keys.
+pub(crate) fn check_attribute_key_actions<T: Table>(
+    entity: &'static str,
+    actions: &[crate::request::UpdateAction],
+) -> Result<(), Error> {
+    use crate::request::{SetValue, UpdateAction};
+    for action in actions {
+        if let UpdateAction::Set(name, SetValue::Value(v) | SetValue::IfNotExists(v)) = action
+            && let Some(a) = key_attribute::<T>(name)
+        {
+            check_key_attribute(entity, a, v)?;
+        }
+    }
+    Ok(())
+}
+
+/// A field's value as a query's key condition compares it, for attribute
+/// `attribute` of a multi-attribute index key: DynamoDB refuses empty
+/// strings and binaries there.
+#[doc(hidden)]
+pub fn key_attribute_value<V: crate::value::Attr>(
+    entity: &'static str,
+    field: &'static str,
+    value: &V,
+) -> Result<crate::value::AttributeValue, Error> {
+    use crate::value::AttributeValue;
+    let v = value
+        .to_attr()
+        .map_err(|source| Error::Encode { entity, source })?;
+    match &v {
+        AttributeValue::S(s) if s.is_empty() => Err(Error::KeyValue {
+            entity,
+            field,
+            reason: crate::error::KeyError::Empty,
+        }),
+        AttributeValue::B(b) if b.as_ref().is_empty() => Err(Error::KeyValue {
+            entity,
+            field,
+            reason: crate::error::KeyError::Empty,
+        }),
+        _ => Ok(v),
+    }
+}
+
+/// The scalar type a Rust type is stored as, for the derive's check that
+/// a field fits the multi-attribute index attribute it is mapped to.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an attribute of a multi-attribute index key",
+    label = "this field is mapped to a key attribute",
+    note = "key attributes are strings (`String`, string enums), numbers (integers) or binaries (`Vec<u8>`)"
+)]
+pub trait KeyScalar {
+    /// `S`, `N` or `B`.
+    const KIND: KeyType;
+}
+
+macro_rules! key_scalar {
+    ($kind:ident: $($t:ty),*) => { $(impl KeyScalar for $t { const KIND: KeyType = KeyType::$kind; })* };
+}
+key_scalar!(S: String, &str, char);
+key_scalar!(N: u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+key_scalar!(B: Vec<u8>, crate::value::Blob);
+
+impl<T: KeyScalar> KeyScalar for Option<T> {
+    const KIND: KeyType = T::KIND;
+}
+
+/// Whether two key types are the same, in const context.
+#[doc(hidden)]
+pub const fn key_type_eq(a: KeyType, b: KeyType) -> bool {
+    a as u8 == b as u8
+}
+
 /// Const-evaluable string equality, used by the derive's compile-time checks.
 #[doc(hidden)]
 pub const fn str_eq(a: &str, b: &str) -> bool {
@@ -739,6 +1023,13 @@ pub const fn gsi_attrs<T: markers::Gsi<N>, const N: u8>() -> GsiAttrs {
     }
 }
 
+/// The attributes of a multi-attribute global index key, for the derive
+/// (`None` for a template index).
+#[doc(hidden)]
+pub const fn gsi_attributes<T: markers::Gsi<N>, const N: u8>() -> Option<AttributeKey> {
+    <T as markers::Gsi<N>>::ATTRIBUTES
+}
+
 /// A local index's name and sort key attribute, for the derive.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
@@ -774,6 +1065,9 @@ pub mod markers {
         const PK_ATTR: &'static str;
         /// Sort key attribute, if the index has one.
         const SK_ATTR: Option<&'static str>;
+        /// The attributes of a multi-attribute key, `None` for a template
+        /// index.
+        const ATTRIBUTES: Option<super::AttributeKey> = None;
     }
 
     /// Implemented by tables that declare local index `lsi<N>`.

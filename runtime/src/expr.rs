@@ -404,6 +404,7 @@ impl Condition {
 ///     pk_attr: "PK".into(),
 ///     pk: "USER#ana".into(),
 ///     sk: Some(("SK".into(), SortCondition::BeginsWith("ORDER#".into()))),
+///     attrs: None,
 /// };
 /// let mut r = Rendered::default();
 /// assert_eq!(r.key_condition(&k), "#n0 = :v0 AND begins_with(#n1, :v1)");
@@ -430,6 +431,7 @@ pub enum SortCondition {
 ///     pk_attr: "GSI1PK".into(),
 ///     pk: "STATUS#NEW".into(),
 ///     sk: Some(("GSI1SK".into(), SortCondition::Compare(Cmp::Lt, "ORDER#5".into()))),
+///     attrs: None,
 /// };
 /// assert_eq!(Rendered::default().key_condition(&k), "#n0 = :v0 AND #n1 < :v1");
 /// ```
@@ -441,6 +443,101 @@ pub struct KeyCondition {
     pub pk: String,
     /// Sort key attribute and condition.
     pub sk: Option<(String, SortCondition)>,
+    /// The key condition of a multi-attribute index, on typed values; when
+    /// set, it is the whole condition and the fields above are unused.
+    pub attrs: Option<AttrKeyCondition>,
+}
+
+impl KeyCondition {
+    /// The condition as equalities and at most one range condition on
+    /// typed values: what every key condition is, whatever its key.
+    ///
+    /// ```
+    /// use singletable::expr::{AttrRange, KeyCondition, SortCondition};
+    /// use singletable::AttributeValue;
+    ///
+    /// let k = KeyCondition { pk_attr: "PK".into(), pk: "USER#ana".into(), sk: Some(("SK".into(), SortCondition::BeginsWith("O#".into()))), attrs: None };
+    /// let t = k.typed();
+    /// assert_eq!(t.equal, [("PK".to_string(), AttributeValue::S("USER#ana".into()))]);
+    /// assert_eq!(t.range, Some(("SK".to_string(), AttrRange::BeginsWith("O#".into()))));
+    /// ```
+    pub fn typed(&self) -> AttrKeyCondition {
+        if let Some(a) = &self.attrs {
+            return a.clone();
+        }
+        let s = |v: &String| AttributeValue::S(v.clone());
+        AttrKeyCondition {
+            equal: vec![(self.pk_attr.clone(), s(&self.pk))],
+            range: self.sk.as_ref().map(|(attr, c)| {
+                let r = match c {
+                    SortCondition::Compare(op, v) => AttrRange::Compare(*op, s(v)),
+                    SortCondition::Between(lo, hi) => AttrRange::Between(s(lo), s(hi)),
+                    SortCondition::BeginsWith(p) => AttrRange::BeginsWith(p.clone()),
+                };
+                (attr.clone(), r)
+            }),
+        }
+    }
+}
+
+/// A condition on one typed key attribute: the last condition of a key
+/// condition, on the sort attribute after those compared for equality.
+///
+/// ```
+/// use singletable::expr::AttrRange;
+/// use singletable::{AttributeValue, Cmp};
+///
+/// let after = AttrRange::Compare(Cmp::Gt, AttributeValue::N("1700000000".into()));
+/// assert_eq!(after.values().len(), 1);
+/// assert_eq!(AttrRange::BeginsWith("2024-".into()).values(), [AttributeValue::S("2024-".into())]);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum AttrRange {
+    /// `attr <op> value` (`<>` is not allowed in key conditions).
+    Compare(Cmp, AttributeValue),
+    /// `attr BETWEEN lo AND hi`, both included.
+    Between(AttributeValue, AttributeValue),
+    /// `begins_with(attr, prefix)`, on a string attribute.
+    BeginsWith(String),
+}
+
+impl AttrRange {
+    /// The values the condition compares with.
+    pub fn values(&self) -> Vec<AttributeValue> {
+        match self {
+            AttrRange::Compare(_, v) => vec![v.clone()],
+            AttrRange::Between(lo, hi) => vec![lo.clone(), hi.clone()],
+            AttrRange::BeginsWith(p) => vec![AttributeValue::S(p.clone())],
+        }
+    }
+}
+
+/// A key condition on typed attributes (DynamoDB's rules for a
+/// multi-attribute key): equality on every partition attribute and on a
+/// left-to-right prefix of the sort attributes, then at most one range
+/// condition on the next sort attribute.
+///
+/// ```
+/// use singletable::expr::{AttrKeyCondition, AttrRange, KeyCondition, Rendered};
+/// use singletable::{AttributeValue, Cmp};
+///
+/// let attrs = AttrKeyCondition {
+///     equal: vec![
+///         ("tenantId".into(), AttributeValue::S("t1".into())),
+///         ("status".into(), AttributeValue::S("OPEN".into())),
+///     ],
+///     range: Some(("createdAt".into(), AttrRange::Compare(Cmp::Ge, AttributeValue::N("5".into())))),
+/// };
+/// let k = KeyCondition { pk_attr: String::new(), pk: String::new(), sk: None, attrs: Some(attrs) };
+/// assert_eq!(Rendered::default().key_condition(&k), "#n0 = :v0 AND #n1 = :v1 AND #n2 >= :v2");
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AttrKeyCondition {
+    /// Attributes compared for equality, in key-schema order.
+    pub equal: Vec<(String, AttributeValue)>,
+    /// The range condition, on the sort attribute after the last one
+    /// compared for equality.
+    pub range: Option<(String, AttrRange)>,
 }
 
 /// Expression text plus its placeholder maps: what becomes a request's
@@ -466,7 +563,7 @@ pub struct KeyCondition {
 /// assert_eq!(r.names.len(), 3);
 ///
 /// use singletable::expr::KeyCondition;
-/// let key = KeyCondition { pk_attr: "PK".into(), pk: "USER#ana".into(), sk: None };
+/// let key = KeyCondition { pk_attr: "PK".into(), pk: "USER#ana".into(), sk: None, attrs: None };
 /// assert_eq!(r.key_condition(&key), "#n3 = :v2");
 /// use singletable::expr::PathRef;
 /// assert_eq!(r.path(PathRef::attribute("hits")), "#n0");
@@ -580,25 +677,28 @@ impl Rendered {
 
     /// Renders a key condition.
     pub fn key_condition(&mut self, k: &KeyCondition) -> String {
-        let pk = self.name(&k.pk_attr);
-        let pv = self.value(AttributeValue::S(k.pk.clone()));
-        let mut out = format!("{pk} = {pv}");
-        if let Some((attr, cond)) = &k.sk {
-            let sk = self.name(attr);
-            let s = |r: &mut Self, v: &String| r.value(AttributeValue::S(v.clone()));
-            let part = match cond {
-                SortCondition::Compare(op, v) => format!("{sk} {} {}", op.symbol(), s(self, v)),
-                SortCondition::Between(lo, hi) => {
-                    let lo = s(self, lo);
-                    let hi = s(self, hi);
-                    format!("{sk} BETWEEN {lo} AND {hi}")
-                }
-                SortCondition::BeginsWith(p) => format!("begins_with({sk}, {})", s(self, p)),
-            };
-            out.push_str(" AND ");
-            out.push_str(&part);
+        let k = k.typed();
+        let mut parts = Vec::with_capacity(k.equal.len() + 1);
+        for (attr, v) in k.equal {
+            let n = self.name(&attr);
+            let v = self.value(v);
+            parts.push(format!("{n} = {v}"));
         }
-        out
+        if let Some((attr, cond)) = k.range {
+            let n = self.name(&attr);
+            parts.push(match cond {
+                AttrRange::Compare(op, v) => format!("{n} {} {}", op.symbol(), self.value(v)),
+                AttrRange::Between(lo, hi) => {
+                    let lo = self.value(lo);
+                    let hi = self.value(hi);
+                    format!("{n} BETWEEN {lo} AND {hi}")
+                }
+                AttrRange::BeginsWith(p) => {
+                    format!("begins_with({n}, {})", self.value(AttributeValue::S(p)))
+                }
+            });
+        }
+        parts.join(" AND ")
     }
 
     /// Renders a projection of document paths, every name a placeholder.

@@ -61,7 +61,8 @@ pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use clock::Clock;
 pub use db::Db;
 pub use entity::{
-    Entity, GlobalIndex, LocalIndex, Partition, Projection, SchemaVersion, StreamView, Table,
+    AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Partition, Projection,
+    SchemaVersion, StreamView, Table,
 };
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
@@ -86,22 +87,24 @@ pub use value::{Attr, AttributeValue, Blob, Item};
 pub mod __private {
     pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
     pub use crate::design::{
-        AccessShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape, KeySeg, KeyShape,
-        cardinality, index_collision, partition_holds_markers, primary_keys_collide,
-        table_queries_leak,
+        AccessShape, AttrIndexShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape,
+        KeySeg, KeyShape, cardinality, index_collision, partition_holds_markers,
+        primary_keys_collide, table_queries_leak,
     };
     pub use crate::entity::HeldField;
     pub use crate::entity::markers::*;
     pub use crate::entity::{
-        GsiAttrs, LsiAttrs, SchemaVersion, TableAttrs, contains, gsi_attrs, index_projection,
-        lsi_attrs, str_eq, table_attrs,
+        GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, check_attribute_keys, contains,
+        gsi_attributes, gsi_attrs, index_projection, key_attribute_value, key_type_eq, lsi_attrs,
+        str_eq, table_attrs,
     };
+    pub use crate::expr::AttrRange;
     pub use crate::expr::SortCondition;
     pub use crate::key::{
         KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback,
         WritePart, WritePartFallback, check_len, escape_into, unescape, write_part,
     };
-    pub use crate::query::{Target, entity_type_of, unknown_type};
+    pub use crate::query::{AttrTarget, Target, entity_type_of, unknown_type};
     pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
     pub use crate::shard::{shard_of, with_shard};
     pub use crate::ttl::{EpochSeconds, ttl_from_attr};

@@ -98,7 +98,9 @@ pub struct CursorScope<'a> {
     pub pattern: &'a str,
     /// Partition key value of the query.
     pub partition: &'a str,
-    /// Partition key attribute queried (table or index).
+    /// Partition key attribute queried (table or index); empty for a
+    /// multi-attribute key, whose start keys may hold numbers and binaries
+    /// and whose `partition` stands for its partition attributes' values.
     pub pk_attr: &'a str,
     /// Attributes allowed in the start key: key attributes of the table and
     /// of the index queried.
@@ -251,6 +253,12 @@ struct Payload {
     /// Shape digest.
     q: [u8; 16],
     e: Vec<(String, String)>,
+    /// Number key attributes of the start key (multi-attribute keys).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    n: Vec<(String, String)>,
+    /// Binary key attributes of the start key (multi-attribute keys).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    b: Vec<(String, Vec<u8>)>,
     /// Sharded queries: per shard, whether it is exhausted and where it
     /// continues.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -283,6 +291,74 @@ fn strings(item: &Item) -> Option<Vec<(String, String)>> {
     }
     e.sort();
     Some(e)
+}
+
+/// The start key's attributes by type: strings, numbers, binaries. Only a
+/// multi-attribute key's scope (no `pk_attr`) takes numbers and binaries.
+type Typed = (
+    Vec<(String, String)>,
+    Vec<(String, String)>,
+    Vec<(String, Vec<u8>)>,
+);
+
+fn typed(scope: &CursorScope<'_>, item: &Item) -> Option<Typed> {
+    if !scope.pk_attr.is_empty() {
+        return Some((strings(item)?, Vec::new(), Vec::new()));
+    }
+    let (mut e, mut n, mut b) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, v) in item {
+        match v {
+            AttributeValue::S(s) => e.push((k.clone(), s.clone())),
+            AttributeValue::N(x) => n.push((k.clone(), x.clone())),
+            AttributeValue::B(x) => b.push((k.clone(), x.as_ref().to_vec())),
+            _ => return None,
+        }
+    }
+    e.sort();
+    n.sort();
+    b.sort();
+    Some((e, n, b))
+}
+
+/// The partition of a query on a multi-attribute key, as its cursors
+/// name it: a canonical text of the partition attributes' typed values.
+pub(crate) fn partition_text(values: &[(String, AttributeValue)]) -> String {
+    let mut out = Vec::new();
+    for (k, v) in values {
+        canonical(&AttributeValue::S(k.clone()), &mut out);
+        canonical(v, &mut out);
+    }
+    URL_SAFE_NO_PAD.encode(Sha256::digest(&out))
+}
+
+/// A shape digest that also covers the typed sort conditions of a query on
+/// a multi-attribute key.
+pub(crate) fn with_sort_attrs(
+    shape: [u8; 16],
+    equal: &[(String, AttributeValue)],
+    range: Option<&(String, crate::expr::AttrRange)>,
+) -> [u8; 16] {
+    let mut out = shape.to_vec();
+    for (k, v) in equal {
+        canonical(&AttributeValue::S(k.clone()), &mut out);
+        canonical(v, &mut out);
+    }
+    if let Some((k, r)) = range {
+        canonical(&AttributeValue::S(k.clone()), &mut out);
+        let op = match r {
+            crate::expr::AttrRange::Compare(op, _) => format!("{op:?}"),
+            crate::expr::AttrRange::Between(..) => "between".into(),
+            crate::expr::AttrRange::BeginsWith(_) => "begins_with".into(),
+        };
+        canonical(&AttributeValue::S(op), &mut out);
+        for v in r.values() {
+            canonical(&v, &mut out);
+        }
+    }
+    let full = Sha256::digest(&out);
+    let mut d = [0; 16];
+    d.copy_from_slice(&full[..16]);
+    d
 }
 
 /// The cipher and the nonce key derived from a cursor secret.
@@ -363,19 +439,32 @@ fn open(secret: &[u8], scope: &CursorScope<'_>, cursor: &str) -> Result<Payload,
     Ok(payload)
 }
 
-/// A start key from a cursor, checked: only key attributes, as strings,
-/// with the expected partition key value.
+/// A start key from a cursor, checked: only key attributes, strings (and,
+/// for a multi-attribute key, numbers and binaries), with the expected
+/// partition key value (a multi-attribute key's partition is checked
+/// through the scope's partition text).
 fn start_key(
     scope: &CursorScope<'_>,
-    entries: Vec<(String, String)>,
+    (e, n, b): Typed,
     partition: &str,
 ) -> Result<Item, CursorError> {
-    let mut item = Item::with_capacity(entries.len());
-    for (k, v) in entries {
+    let mut item = Item::with_capacity(e.len() + n.len() + b.len());
+    let values = e
+        .into_iter()
+        .map(|(k, v)| (k, AttributeValue::S(v)))
+        .chain(n.into_iter().map(|(k, v)| (k, AttributeValue::N(v))))
+        .chain(
+            b.into_iter()
+                .map(|(k, v)| (k, AttributeValue::B(crate::value::Blob::new(v)))),
+        );
+    for (k, v) in values {
         if !scope.key_attrs.contains(&k.as_str()) || item.contains_key(&k) {
             return Err(CursorError::Malformed);
         }
-        item.insert(k, AttributeValue::S(v));
+        item.insert(k, v);
+    }
+    if scope.pk_attr.is_empty() {
+        return Ok(item);
     }
     match item.get(scope.pk_attr) {
         Some(AttributeValue::S(pk)) if pk == partition => Ok(item),
@@ -390,6 +479,8 @@ fn payload(scope: &CursorScope<'_>) -> Payload {
         k: scope.partition.to_owned(),
         q: scope.shape,
         e: Vec::new(),
+        n: Vec::new(),
+        b: Vec::new(),
         s: Vec::new(),
     }
 }
@@ -479,7 +570,7 @@ pub fn decode_shards(
             let start = if e.is_empty() {
                 None
             } else {
-                Some(start_key(scope, e, &shard_pk(i))?)
+                Some(start_key(scope, (e, Vec::new(), Vec::new()), &shard_pk(i))?)
             };
             Ok(ShardPosition { done, start })
         })
@@ -487,7 +578,8 @@ pub fn decode_shards(
 }
 
 /// Encodes `LastEvaluatedKey` as a cursor for `scope`. Key attributes that
-/// are not strings (never produced by singletable's keys) give `None`.
+/// are not strings give `None`, unless the scope is a multi-attribute
+/// key's (an empty `pk_attr`), whose attributes may be numbers or binaries.
 ///
 /// ```
 /// use singletable::page::{encode, shape_digest, CursorScope};
@@ -509,10 +601,13 @@ pub fn decode_shards(
 /// assert_eq!(encode(b"secret", &scope, &numeric), None);
 /// ```
 pub fn encode(secret: &[u8], scope: &CursorScope<'_>, last_key: &Item) -> Option<String> {
+    let (e, n, b) = typed(scope, last_key)?;
     seal(
         secret,
         &Payload {
-            e: strings(last_key)?,
+            e,
+            n,
+            b,
             ..payload(scope)
         },
     )
@@ -539,7 +634,7 @@ pub fn decode(secret: &[u8], scope: &CursorScope<'_>, cursor: &str) -> Result<It
     if !payload.s.is_empty() {
         return Err(CursorError::Malformed);
     }
-    start_key(scope, payload.e, scope.partition)
+    start_key(scope, (payload.e, payload.n, payload.b), scope.partition)
 }
 
 /// The cursor secret of a handle that was given none: random, drawn once

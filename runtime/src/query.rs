@@ -52,10 +52,12 @@ use std::marker::PhantomData;
 use futures::Stream;
 
 use crate::db::Db;
-use crate::entity::Entity;
+use crate::entity::{AttributeKey, Entity};
 use crate::error::{DecodeError, DecodeErrorKind, Error};
 use crate::exec::Executor;
-use crate::expr::{Condition, KeyCondition, Path, SortCondition};
+use crate::expr::{
+    AttrKeyCondition, AttrRange, Condition, KeyCondition, Path, Rendered, SortCondition,
+};
 use crate::page::{self, CursorScope};
 use crate::reader::{AttrReader, ItemReader, Items, ReadEach};
 // Decoding policy of the readers, named here where queries use it.
@@ -428,6 +430,9 @@ pub struct Query<T, I = OnTable> {
     key_attrs: Vec<&'static str>,
     pk: String,
     sk: Option<SortCondition>,
+    /// The key condition of a query on a multi-attribute index, and the
+    /// index's key.
+    attrs: Option<(AttrKeyCondition, AttributeKey)>,
     error: Option<Error>,
     forward: bool,
     limit: Option<u32>,
@@ -450,6 +455,18 @@ impl<T, I> std::fmt::Debug for Query<T, I> {
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
+}
+
+/// Where a query on a multi-attribute index reads, as generated code
+/// describes it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct AttrTarget {
+    pub pattern: &'static str,
+    pub index: &'static str,
+    pub key: AttributeKey,
+    pub table_pk: &'static str,
+    pub table_sk: Option<&'static str>,
 }
 
 /// Where a query reads, as generated code describes it.
@@ -485,6 +502,7 @@ impl<T, I> Query<T, I> {
             key_attrs,
             pk,
             sk: None,
+            attrs: None,
             error,
             forward: true,
             limit: None,
@@ -495,6 +513,82 @@ impl<T, I> Query<T, I> {
             include_expired: false,
             _marker: PhantomData,
         }
+    }
+
+    /// A query of a multi-attribute index's partition, given the values
+    /// of its partition attributes in key-schema order (or the error that
+    /// building them gave).
+    #[doc(hidden)]
+    pub fn on_attributes(
+        target: AttrTarget,
+        partition: Result<Vec<(&'static str, AttributeValue)>, Error>,
+    ) -> Self {
+        let mut q = Self::new(
+            Target {
+                pattern: target.pattern,
+                index: Some(target.index),
+                pk_attr: "",
+                sk_attr: None,
+                table_pk: target.table_pk,
+                table_sk: target.table_sk,
+            },
+            Ok(String::new()),
+        );
+        let mut key_attrs = vec![target.table_pk];
+        key_attrs.extend(target.table_sk);
+        key_attrs.extend(target.key.all().map(|a| a.name));
+        key_attrs.sort_unstable();
+        key_attrs.dedup();
+        q.key_attrs = key_attrs;
+        let equal: Vec<(String, AttributeValue)> = match partition {
+            Ok(values) => values.into_iter().map(|(a, v)| (a.to_owned(), v)).collect(),
+            Err(e) => {
+                q.error = Some(e);
+                Vec::new()
+            }
+        };
+        q.pk = page::partition_text(&equal);
+        q.attrs = Some((AttrKeyCondition { equal, range: None }, target.key));
+        q
+    }
+
+    /// Adds equality on the next sort attribute of a multi-attribute key.
+    #[doc(hidden)]
+    pub fn with_attr_eq(
+        mut self,
+        attr: &'static str,
+        value: Result<AttributeValue, Error>,
+    ) -> Self {
+        match (value, &mut self.attrs) {
+            (Ok(v), Some((k, _))) => k.equal.push((attr.to_owned(), v)),
+            (Ok(_), None) => {
+                self.error.get_or_insert(Error::InvalidRequest(format!(
+                    "a condition on `{attr}` on a query of no multi-attribute index"
+                )));
+            }
+            (Err(e), _) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self
+    }
+
+    /// Sets the range condition on a sort attribute of a multi-attribute
+    /// key (the last condition).
+    #[doc(hidden)]
+    pub fn with_attr_range(mut self, attr: &'static str, range: Result<AttrRange, Error>) -> Self {
+        match (range, &mut self.attrs) {
+            (Ok(r), Some((k, _))) => k.range = Some((attr.to_owned(), r)),
+            (Ok(_), None) => {
+                self.error.get_or_insert(Error::InvalidRequest(format!(
+                    "a condition on `{attr}` on a query of no multi-attribute index"
+                )));
+            }
+            (Err(e), _) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self
     }
 
     /// Sets the sort-key condition (from a generated, typed builder).
@@ -718,6 +812,7 @@ impl<T, I> Query<T, I> {
             key_attrs: self.key_attrs.clone(),
             pk,
             sk: self.sk.clone(),
+            attrs: self.attrs.clone(),
             error: None,
             forward: self.forward,
             limit: self.limit,
@@ -762,13 +857,19 @@ impl<T, I> Query<T, I> {
             partition: &self.pk,
             pk_attr: self.pk_attr,
             key_attrs: &self.key_attrs,
-            shape: page::shape_digest(
-                self.index,
-                self.forward,
-                self.sk.as_ref(),
-                self.filter.as_ref(),
-                shards,
-            ),
+            shape: {
+                let shape = page::shape_digest(
+                    self.index,
+                    self.forward,
+                    self.sk.as_ref(),
+                    self.filter.as_ref(),
+                    shards,
+                );
+                match &self.attrs {
+                    Some((k, _)) => page::with_sort_attrs(shape, &k.equal, k.range.as_ref()),
+                    None => shape,
+                }
+            },
         }
     }
 
@@ -787,6 +888,20 @@ impl<T, I> Query<T, I> {
             }
             (None, _) => None,
         };
+        if let (Some((_, key)), Some(filter)) = (&self.attrs, &self.filter) {
+            // DynamoDB refuses a filter on a key attribute of the index read
+            // ("Filter Expression can only contain non-primary key
+            // attributes").
+            let mut r = Rendered::default();
+            r.condition(filter);
+            if let Some(a) = key.all().find(|a| r.names.values().any(|n| n == a.name)) {
+                return Err(Error::InvalidRequest(format!(
+                    "the filter names `{}`, a key attribute of index `{}`, which DynamoDB refuses in a query's filter; put the condition in the key condition (the query's sort methods) instead",
+                    a.name,
+                    self.index.unwrap_or("")
+                )));
+            }
+        }
         Ok(QueryRequest {
             table: table.to_owned(),
             index: self.index.map(str::to_owned),
@@ -794,6 +909,7 @@ impl<T, I> Query<T, I> {
                 pk_attr: self.pk_attr.to_owned(),
                 pk: self.pk.clone(),
                 sk,
+                attrs: self.attrs.as_ref().map(|(k, _)| k.clone()),
             },
             filter: self.filter.clone(),
             limit: limit.map(|l| i32::try_from(l).unwrap_or(i32::MAX)),

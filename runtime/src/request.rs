@@ -235,6 +235,7 @@ pub struct ConditionCheck {
 ///         pk_attr: "PK".into(),
 ///         pk: User::pk("ana")?,
 ///         sk: Some(("SK".into(), SortCondition::BeginsWith("PROF".into()))),
+///         attrs: None,
 ///     },
 ///     filter: None,
 ///     limit: Some(10),
@@ -435,7 +436,7 @@ pub struct Page {
 /// let query = QueryRequest {
 ///     table: "App".into(),
 ///     index: None,
-///     key: KeyCondition { pk_attr: "PK".into(), pk: User::pk("ana")?, sk: None },
+///     key: KeyCondition { pk_attr: "PK".into(), pk: User::pk("ana")?, sk: None, attrs: None },
 ///     filter: None,
 ///     limit: None,
 ///     forward: true,

@@ -903,6 +903,7 @@ impl<E: Entity> Update<E> {
                 "an update needs at least one action".into(),
             ));
         }
+        crate::entity::check_attribute_key_actions::<E::Table>(E::ENTITY_TYPE, &actions)?;
         Ok(UpdateWrite {
             request: UpdateItem {
                 table: table.to_owned(),

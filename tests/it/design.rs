@@ -60,6 +60,7 @@ mod tables {
         gsi2(keys_only),
         gsi3(pk = "ByOwner", sk = "ByOwnerSort", include(title, size)),
         gsi4(no_sk),
+        gsi5(pk(title = S), sk(size = N, id = S)),
         lsi1,
         ttl = "expiresAt",
         entities(Note)
@@ -72,7 +73,9 @@ mod tables {
     #[sk("NOTE")]
     #[gsi1(pk = "TITLE#<title>", sk = "NOTE#<id>")]
     #[lsi1(sk = "SIZE#<size>")]
+    #[gsi5(pk(title), sk(size, id))]
     #[access(notes_by_title, index = gsi1)]
+    #[access(notes_by_size, index = gsi5)]
     pub struct Note {
         pub id: String,
         pub title: String,
@@ -104,7 +107,7 @@ mod tables {
             .map(|g| g.index_name.as_str())
             .collect();
         names.sort_unstable();
-        assert_eq!(names, ["GSI1", "GSI2", "GSI3", "GSI4"]);
+        assert_eq!(names, ["GSI1", "GSI2", "GSI3", "GSI4", "GSI5"]);
         let gsi3 = described
             .global_secondary_indexes
             .iter()
@@ -118,6 +121,73 @@ mod tables {
             .find(|g| g.index_name == "GSI4")
             .unwrap();
         assert_eq!(gsi4.key_schema.len(), 1, "gsi4 has no sort key");
+        // The multi-attribute index: its HASH and RANGE attributes in
+        // order, each typed, and no synthetic attribute.
+        let gsi5 = described
+            .global_secondary_indexes
+            .iter()
+            .find(|g| g.index_name == "GSI5")
+            .unwrap();
+        let keys: Vec<(&str, &str)> = gsi5
+            .key_schema
+            .iter()
+            .map(|k| (k.attribute_name.as_str(), k.key_type.as_str()))
+            .collect();
+        assert_eq!(
+            keys,
+            [("title", "HASH"), ("size", "RANGE"), ("id", "RANGE")]
+        );
+        let types: Vec<(&str, &str)> = described
+            .attribute_definitions
+            .iter()
+            .filter(|a| ["title", "size", "id"].contains(&a.attribute_name.as_str()))
+            .map(|a| (a.attribute_name.as_str(), a.attribute_type.as_str()))
+            .collect();
+        assert_eq!(types, [("id", "S"), ("size", "N"), ("title", "S")]);
+        assert!(
+            !Note {
+                id: "n".into(),
+                title: "t".into(),
+                size: 1,
+                expires_at: None
+            }
+            .to_item()
+            .unwrap()
+            .keys()
+            .any(|k| k.starts_with("GSI5"))
+        );
+        // A key attribute of another type on the deployed table is drift.
+        let mut retyped = described.clone();
+        for a in &mut retyped.attribute_definitions {
+            if a.attribute_name == "size" {
+                a.attribute_type = "S".into();
+            }
+        }
+        let drift = singletable::definition::compare(&declared, &retyped);
+        assert_eq!(
+            drift,
+            [Drift::AttributeType {
+                attribute: "size".into(),
+                actual: "S".into(),
+                declared: "N".into(),
+            }]
+        );
+        assert_eq!(
+            drift[0].to_string(),
+            "key attribute `size` has type S, declared N"
+        );
+        let mut reordered = described.clone();
+        if let Some(g) = reordered
+            .global_secondary_indexes
+            .iter_mut()
+            .find(|g| g.index_name == "GSI5")
+        {
+            g.key_schema.swap(1, 2);
+        }
+        assert!(matches!(
+            &singletable::definition::compare(&declared, &reordered)[..],
+            [Drift::IndexKeySchema { index, .. }] if index == "GSI5"
+        ));
         assert_eq!(
             described.local_secondary_indexes[0].key_schema[1].attribute_name,
             "LSI1SK"
@@ -128,14 +198,22 @@ mod tables {
         // The CLI document and the CloudFormation resource say the same.
         let cli: serde_json::Value = serde_json::from_str(&declared.cli_json()).unwrap();
         assert_eq!(cli["BillingMode"], "PAY_PER_REQUEST");
-        assert_eq!(cli["GlobalSecondaryIndexes"].as_array().unwrap().len(), 4);
+        assert_eq!(cli["GlobalSecondaryIndexes"].as_array().unwrap().len(), 5);
+        assert_eq!(
+            cli["GlobalSecondaryIndexes"][4]["KeySchema"],
+            serde_json::json!([
+                { "AttributeName": "title", "KeyType": "HASH" },
+                { "AttributeName": "size", "KeyType": "RANGE" },
+                { "AttributeName": "id", "KeyType": "RANGE" },
+            ])
+        );
         assert_eq!(
             cli["GlobalSecondaryIndexes"][1]["Projection"]["ProjectionType"],
             "KEYS_ONLY"
         );
         assert_eq!(
             cli["AttributeDefinitions"].as_array().unwrap().len(),
-            10,
+            13,
             "only key attributes: {cli}"
         );
         let cfn: serde_json::Value =
@@ -148,6 +226,14 @@ mod tables {
         assert_eq!(
             cfn["NotesTable"]["Properties"]["KeySchema"],
             cli["KeySchema"]
+        );
+        assert_eq!(
+            cfn["NotesTable"]["Properties"]["GlobalSecondaryIndexes"][4]["KeySchema"],
+            cli["GlobalSecondaryIndexes"][4]["KeySchema"]
+        );
+        assert_eq!(
+            cfn["NotesTable"]["Properties"]["AttributeDefinitions"],
+            cli["AttributeDefinitions"]
         );
 
         // Provisioned billing applies to the table and each global index.

@@ -2,7 +2,9 @@
 //! requests (puts, conditional writes, updates with every action, deletes,
 //! queries with every key condition in both directions with limits,
 //! filters and pagination, scans, transactions that succeed and fail,
-//! batches) run through the `Executor` trait on both, and every answer must
+//! batches; a multi-attribute index `GSI3` written by all of them and
+//! queried with every key-condition shape, allowed or not) run through the
+//! `Executor` trait on both, and every answer must
 //! be the same: items, their order, errors (kind, cancellation codes and
 //! items, not message text), page boundaries and LastEvaluatedKeys.
 //!
@@ -29,6 +31,7 @@ use self::ops::{Op, Request};
     name = "Differential",
     gsi1,
     gsi2(no_sk, keys_only),
+    gsi3(pk(mt = S, mr = N), sk(ms = S, mn = N)),
     lsi1(include(a, n))
 )]
 pub struct DiffTable;
@@ -246,6 +249,10 @@ fn backends<T: Table>(prefix: &str) -> (tokio::runtime::Runtime, Backends) {
 static CASE: AtomicUsize = AtomicUsize::new(0);
 /// Queries without a limit that took more than one page.
 static SIZE_PAGES: AtomicUsize = AtomicUsize::new(0);
+/// Queries of the multi-attribute index `GSI3` that returned items, and
+/// those that both backends refused, by the shape of their sort conditions.
+static MULTI_ITEMS: [AtomicUsize; 5] = [const { AtomicUsize::new(0) }; 5];
+static MULTI_REFUSED: [AtomicUsize; 5] = [const { AtomicUsize::new(0) }; 5];
 
 async fn run_case(b: &Backends, ops: &[Op]) -> Result<(), TestCaseError> {
     // Unique across runs too: DynamoDB Local remembers transaction tokens
@@ -263,6 +270,20 @@ async fn run_case(b: &Backends, ops: &[Op]) -> Result<(), TestCaseError> {
             return Err(TestCaseError::fail(format!(
                 "operation {i} (prefix {prefix}) answered differently\n  DynamoDB Local: {local:?}\n  embedded:       {embedded:?}\n  operation: {op:?}"
             )));
+        }
+        if let Op::Query(q) = op
+            && q.target == 4
+        {
+            let shape = q.multi.1 as usize % 5;
+            match &local {
+                Answer::Pages(p) if p.iter().any(|(items, _)| !items.is_empty()) => {
+                    MULTI_ITEMS[shape].fetch_add(1, Ordering::SeqCst);
+                }
+                Answer::Service(_) => {
+                    MULTI_REFUSED[shape].fetch_add(1, Ordering::SeqCst);
+                }
+                _ => {}
+            }
         }
     }
     Ok(())
@@ -290,6 +311,22 @@ fn embedded_backend_matches_dynamodb_local() {
     if let Err(e) = result {
         panic!("{e}");
     }
+    // The multi-attribute index was read with each allowed shape, and each
+    // shape DynamoDB refuses was refused by both.
+    let load = |a: &[AtomicUsize; 5]| {
+        a.iter()
+            .map(|c| c.load(Ordering::SeqCst))
+            .collect::<Vec<_>>()
+    };
+    let (items, refused) = (load(&MULTI_ITEMS), load(&MULTI_REFUSED));
+    assert!(
+        items[..3].iter().all(|n| *n > 0),
+        "GSI3 queries with items by shape: {items:?}"
+    );
+    assert!(
+        refused[3..].iter().all(|n| *n > 0),
+        "GSI3 queries refused by shape: {refused:?}"
+    );
 }
 
 /// Document paths below attributes (map entries, list elements, deeper):
@@ -388,6 +425,7 @@ async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), Tes
                             pk_attr: pk_attr.to_owned(),
                             pk: pk.clone(),
                             sk: None,
+                            attrs: None,
                         },
                         filter: filter.clone(),
                         limit,

@@ -29,6 +29,7 @@ mod key_codec;
 mod keys_in_sync;
 mod layers;
 mod lints;
+mod multi_attribute;
 mod pagination;
 mod paths;
 mod reserved;

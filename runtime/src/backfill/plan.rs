@@ -23,10 +23,11 @@ pub(crate) enum Plan {
 
 /// The attributes a key template writes: the table's and every index's
 /// key attributes (the table's own key attributes are never rewritten:
-/// they are the item's identity).
+/// they are the item's identity). A multi-attribute index's attributes are
+/// the items' own fields, which no template writes.
 fn index_key_attributes<T: Table>() -> Vec<&'static str> {
     let mut out = Vec::new();
-    for g in T::GLOBAL_INDEXES {
+    for g in T::GLOBAL_INDEXES.iter().filter(|g| g.attributes.is_none()) {
         out.push(g.pk);
         out.extend(g.sk);
     }

@@ -432,6 +432,9 @@ pub enum IndexCollision {
     /// The index has no sort key, so a query reads the whole partition, and
     /// the partition keys can be equal.
     NoSortKey,
+    /// Both map their fields onto the multi-attribute index: its keys are
+    /// the items' own attributes, with nothing to tell the entities apart.
+    Attributes,
     /// One partition key is sharded (stored with a `#<shard>` suffix), and
     /// the other, unsharded, can produce the same keys; `first` tells
     /// whether the first entity is the sharded one.
@@ -474,6 +477,9 @@ pub enum IndexCollision {
 /// assert_eq!(index_collision(&Order::SHAPE, &Extra::SHAPE, "gsi1"), IndexCollision::SortKeys);
 /// ```
 pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> IndexCollision {
+    if maps_attribute_index(a, index) && maps_attribute_index(b, index) {
+        return IndexCollision::Attributes;
+    }
     let mut i = 0;
     while i < a.indexes.len() {
         let x = a.indexes[i];
@@ -655,6 +661,7 @@ mod tests {
             pk: key(pk),
             sk: sk.map(key),
             indexes: &[],
+            attribute_indexes: &[],
             access: &[],
             attributes: &[],
             ttl: None,
@@ -765,4 +772,16 @@ mod tests {
             IndexCollision::None
         );
     }
+}
+
+/// Whether entity `e` maps its fields onto multi-attribute index `index`.
+const fn maps_attribute_index(e: &EntityShape, index: &str) -> bool {
+    let mut i = 0;
+    while i < e.attribute_indexes.len() {
+        if crate::entity::str_eq(e.attribute_indexes[i].name, index) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }

@@ -78,6 +78,7 @@ async fn case(b: &Backends, writes: &[Write]) -> Result<(), TestCaseError> {
                             pk_attr: pk_attr.to_owned(),
                             pk: format!("{prefix}g{g}"),
                             sk: None,
+                            attrs: None,
                         },
                         filter: None,
                         limit,

@@ -5,7 +5,9 @@
 
 use proptest::prelude::*;
 use proptest::sample::select;
-use singletable::expr::{Cmp, Condition, KeyCondition, Operand, Path, SortCondition};
+use singletable::expr::{
+    AttrKeyCondition, AttrRange, Cmp, Condition, KeyCondition, Operand, Path, SortCondition,
+};
 use singletable::request::{
     BatchGet, BatchOp, BatchWrite, ConditionCheck, DeleteItem, GetItem, PutItem, QueryRequest,
     ReturnValues, ScanRequest, ScanSegment, SetValue, TransactGet, TransactWrite, TransactWriteOp,
@@ -35,8 +37,16 @@ const TYPES: [&str; 11] = [
 ];
 /// Attributes items carry besides keys.
 const ATTRS: [&str; 7] = ["a", "s", "n", "l", "ss", "ns", "b"];
-/// Index key attributes of the test table.
-const INDEX_ATTRS: [&str; 4] = ["GSI1PK", "GSI1SK", "GSI2PK", "LSI1SK"];
+/// Index key attributes of the test table: the synthetic ones, then the
+/// attributes of the multi-attribute index `GSI3` (`mt` S, `mr` N
+/// partition; `ms` S, `mn` N sort).
+const INDEX_ATTRS: [&str; 8] = [
+    "GSI1PK", "GSI1SK", "GSI2PK", "LSI1SK", "mt", "mr", "ms", "mn",
+];
+/// Index key attributes updates write (see `update_attr`).
+const UPDATE_INDEX_ATTRS: [&str; 7] = ["GSI1PK", "GSI1SK", "GSI2PK", "mt", "mr", "ms", "mn"];
+/// Numbers of `GSI3`'s sort attribute `mn`: negative, fractions, exponents.
+const INDEX_NUMS: [&str; 7] = ["-1", "0", "1", "2.5", "10", "1e2", "-0.5"];
 
 /// A value, concrete once a case's prefix is known.
 #[derive(Debug, Clone)]
@@ -156,9 +166,14 @@ fn value() -> impl Strategy<Value = Val> {
 /// A value for an index key attribute: mostly of the index's type.
 fn index_value(attr: &'static str) -> BoxedStrategy<Val> {
     let good = match attr {
-        "GSI1PK" | "GSI2PK" => (0u8..2).prop_map(Val::Part).boxed(),
+        "GSI1PK" | "GSI2PK" | "mt" => (0u8..2).prop_map(Val::Part).boxed(),
+        "mr" => select(&["1", "2"][..]).prop_map(Val::N).boxed(),
+        "mn" => select(&INDEX_NUMS[..]).prop_map(Val::N).boxed(),
         _ => select(&INDEX_SORT_KEYS[..]).prop_map(Val::S).boxed(),
     };
+    if matches!(attr, "mr" | "mn") {
+        return prop_oneof![30 => good, 1 => Just(Val::S("x"))].boxed();
+    }
     prop_oneof![
         30 => good,
         1 => Just(Val::N("1")),
@@ -191,7 +206,20 @@ fn attrs() -> impl Strategy<Value = Vec<(&'static str, Val)>> {
         select(&INDEX_ATTRS[..]).prop_flat_map(|a| index_value(a).prop_map(move |v| (a, v))),
         0..4,
     );
-    (plain, index).prop_map(|(mut a, i)| {
+    // Half the items carry every key attribute of GSI3, so its queries
+    // find some.
+    let multi = prop_oneof![
+        1 => Just(Vec::new()),
+        1 => (
+            index_value("mt"),
+            index_value("mr"),
+            index_value("ms"),
+            index_value("mn")
+        )
+            .prop_map(|(t, r, s, n)| vec![("mt", t), ("mr", r), ("ms", s), ("mn", n)]),
+    ];
+    (plain, index, multi).prop_map(|(mut a, i, m)| {
+        a.extend(m);
         a.extend(i);
         a
     })
@@ -319,7 +347,7 @@ impl Act {
 fn update_attr() -> impl Strategy<Value = &'static str> {
     prop_oneof![
         12 => select(&ATTRS[..]),
-        3 => select(&INDEX_ATTRS[..3]),
+        3 => select(&UPDATE_INDEX_ATTRS[..]),
         1 => select(&["PK", "SK"][..]),
     ]
 }
@@ -377,7 +405,8 @@ fn return_values() -> impl Strategy<Value = ReturnValues> {
     )
 }
 
-/// A query: target 0 table, 1 GSI1, 2 GSI2 (no sort key, keys only), 3 LSI1.
+/// A query: target 0 table, 1 GSI1, 2 GSI2 (no sort key, keys only), 3 LSI1,
+/// 4 GSI3 (multi-attribute key: partition `mt`, `mr`; sort `ms`, `mn`).
 #[derive(Debug, Clone)]
 pub struct Q {
     pub target: u8,
@@ -391,6 +420,11 @@ pub struct Q {
     pub consistent: bool,
     /// Pages to follow through LastEvaluatedKey.
     pub pages: u8,
+    /// On GSI3: the value of `mr`, and the shape of the sort conditions: 0
+    /// none, 1 a condition on `ms` (`sort`), 2 `ms = sort.1` and a condition
+    /// on `mn` (`nums`), 3 a condition on `mn` alone (refused: `ms` is
+    /// skipped), 4 `begins_with` on `mn` (refused: a number).
+    pub multi: (u8, u8, (u8, &'static str, &'static str)),
 }
 
 impl Q {
@@ -411,6 +445,9 @@ impl Q {
                 format!("{prefix}P{}", self.p),
             ),
         };
+        if self.target == 4 {
+            return self.multi_request(table, prefix, start);
+        }
         let sk = self.sort.map(|(kind, a, b)| {
             let (a, b) = (a.to_owned(), b.to_owned());
             let cond = match kind {
@@ -431,6 +468,61 @@ impl Q {
                 pk_attr: pk_attr.to_owned(),
                 pk,
                 sk,
+                attrs: None,
+            },
+            filter: self.filter.clone(),
+            limit: self.limit,
+            forward: self.forward,
+            consistent: self.consistent,
+            projection: self
+                .projection
+                .as_ref()
+                .map(|p| p.iter().map(|a| (*a).to_owned()).collect()),
+            start,
+        }
+    }
+}
+
+impl Q {
+    fn multi_request(&self, table: &str, prefix: &str, start: Option<Item>) -> QueryRequest {
+        let (mr, shape, (nkind, n1, n2)) = self.multi;
+        let s = |v: &str| AttributeValue::S(v.to_owned());
+        let n = |v: &str| AttributeValue::N(v.to_owned());
+        let range = |kind: u8, a: AttributeValue, b: AttributeValue, prefix: &str| match kind {
+            0 => AttrRange::Compare(Cmp::Eq, a),
+            1 => AttrRange::Compare(Cmp::Lt, a),
+            2 => AttrRange::Compare(Cmp::Le, a),
+            3 => AttrRange::Compare(Cmp::Gt, a),
+            4 => AttrRange::Compare(Cmp::Ge, a),
+            5 => AttrRange::Between(a, b),
+            _ => AttrRange::BeginsWith(prefix.to_owned()),
+        };
+        let mut equal = vec![
+            ("mt".to_owned(), s(&format!("{prefix}g{}", self.p))),
+            ("mr".to_owned(), n(["1", "2"][mr as usize % 2])),
+        ];
+        let (kind, a, b) = self.sort.unwrap_or((0, "k1", "k2"));
+        let range = match shape {
+            0 => None,
+            1 => Some(("ms".to_owned(), range(kind, s(a), s(b), a))),
+            2 => {
+                equal.push(("ms".to_owned(), s(a)));
+                Some(("mn".to_owned(), range(nkind.min(5), n(n1), n(n2), n1)))
+            }
+            3 => Some(("mn".to_owned(), range(nkind.min(5), n(n1), n(n2), n1))),
+            _ => {
+                equal.push(("ms".to_owned(), s(a)));
+                Some(("mn".to_owned(), AttrRange::BeginsWith(n1.to_owned())))
+            }
+        };
+        QueryRequest {
+            table: table.to_owned(),
+            index: Some("GSI3".to_owned()),
+            key: KeyCondition {
+                pk_attr: String::new(),
+                pk: String::new(),
+                sk: None,
+                attrs: Some(AttrKeyCondition { equal, range }),
             },
             filter: self.filter.clone(),
             limit: self.limit,
@@ -450,7 +542,16 @@ fn sort_value(target: u8) -> BoxedStrategy<&'static str> {
 }
 
 fn query() -> impl Strategy<Value = Q> {
-    (0u8..4).prop_flat_map(|target| {
+    query_of(prop_oneof![4 => 0u8..4, 1 => Just(4u8)])
+}
+
+/// A query of the multi-attribute index `GSI3`.
+fn multi_query() -> impl Strategy<Value = Q> {
+    query_of(Just(4u8))
+}
+
+fn query_of(target: impl Strategy<Value = u8>) -> impl Strategy<Value = Q> {
+    target.prop_flat_map(|target| {
         let sort = prop_oneof![
             1 => Just(None),
             3 => (0u8..7, sort_value(target), sort_value(target)).prop_map(Some),
@@ -471,9 +572,14 @@ fn query() -> impl Strategy<Value = Q> {
             projection,
             prop::bool::weighted(0.1),
             1u8..4,
+            (
+                prop_oneof![4 => Just(0u8), 1 => Just(1u8)],
+                prop_oneof![2 => Just(0u8), 4 => Just(1u8), 6 => Just(2u8), 1 => Just(3u8), 1 => Just(4u8)],
+                (0u8..6, select(&INDEX_NUMS[..]), select(&INDEX_NUMS[..])),
+            ),
         )
             .prop_map(
-                |(target, p, sort, forward, limit, filter, projection, consistent, pages)| Q {
+                |(target, p, sort, forward, limit, filter, projection, consistent, pages, multi)| Q {
                     target,
                     p,
                     sort,
@@ -483,6 +589,7 @@ fn query() -> impl Strategy<Value = Q> {
                     projection,
                     consistent,
                     pages,
+                    multi,
                 },
             )
     })
@@ -555,8 +662,28 @@ pub enum Op {
     TransactGet(Vec<Key>),
 }
 
+/// An item of `GSI3` and nothing else: every key attribute, of its type
+/// (almost always).
+fn multi_attrs() -> impl Strategy<Value = Attrs> {
+    (
+        index_value("mt"),
+        prop_oneof![4 => Just(Val::N("1")), 1 => index_value("mr")],
+        index_value("ms"),
+        index_value("mn"),
+        prop::option::of((select(&ATTRS[..2]), scalar())),
+    )
+        .prop_map(|(t, r, s, n, extra)| {
+            let mut v = vec![("mt", t), ("mr", r), ("ms", s), ("mn", n)];
+            v.extend(extra);
+            v
+        })
+}
+
 pub fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
+        4 => (key(), multi_attrs()).prop_map(
+            |(key, attrs)| Op::Put { key, attrs, cond: None, return_old: false, fail_item: false }
+        ),
         8 => (key(), attrs(), maybe_condition(), any::<bool>(), any::<bool>()).prop_map(
             |(key, attrs, cond, return_old, fail_item)| Op::Put { key, attrs, cond, return_old, fail_item }
         ),
@@ -567,6 +694,7 @@ pub fn op() -> impl Strategy<Value = Op> {
         ),
         2 => (key(), any::<bool>()).prop_map(|(k, c)| Op::Get(k, c)),
         8 => query().prop_map(Op::Query),
+        4 => multi_query().prop_map(Op::Query),
         1 => (
             // Local indexes are not scanned: DynamoDB Local orders a scan of
             // one by sort key where its queries order by hash (see the
@@ -888,6 +1016,7 @@ pub fn paths_case() -> impl Strategy<Value = Vec<Op>> {
                 projection,
                 consistent: true,
                 pages: 1,
+                multi: (0, 0, (0, "0", "0")),
             })
         });
     let step = prop_oneof![

@@ -1,0 +1,521 @@
+//! Multi-attribute index keys: `#[gsi4(pk(tenant_id, region), sk(status,
+//! created_at))]` maps fields, in order, onto the attributes the table
+//! declares for `gsi4` (`#[table(gsi4(pk(tenantId = S, ...), sk(...)))]`).
+//! No synthetic attribute is written; the compile-time checks hold each
+//! field to its attribute's name and type, and the access patterns of such
+//! an index follow DynamoDB's key-condition rules in their types: one
+//! argument per partition attribute, then, sort attribute by sort
+//! attribute, `<field>_eq` (which leads to the next attribute's methods) or
+//! one range condition (which ends the key condition).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::entity::Ctx;
+use crate::model::{self, ArgKind, Field};
+
+/// `#[gsiN(pk(a, b), sk(c, d))]` on an entity.
+pub struct AttrIndexDecl {
+    pub n: u8,
+    /// The `gsiN` token.
+    pub span: Span,
+    pub pk: Vec<syn::Ident>,
+    pub sk: Vec<syn::Ident>,
+}
+
+impl AttrIndexDecl {
+    pub fn name(&self) -> String {
+        format!("gsi{}", self.n)
+    }
+}
+
+/// Whether `#[gsiN(...)]` is the multi-attribute form: `pk(...)` is a list.
+pub fn is_multi(attr: &syn::Attribute) -> bool {
+    attr.parse_args_with(
+        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+    )
+    .is_ok_and(|metas| {
+        metas
+            .iter()
+            .any(|m| matches!(m, syn::Meta::List(l) if l.path.is_ident("pk") || l.path.is_ident("sk")))
+    })
+}
+
+/// Reads `#[gsiN(pk(a, b), sk(c))]`.
+pub fn parse(
+    attr: &syn::Attribute,
+    n: u8,
+    errors: &mut darling::error::Accumulator,
+) -> Option<AttrIndexDecl> {
+    let metas = match attr
+        .parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+    {
+        Ok(m) => m,
+        Err(e) => {
+            errors.push(e.into());
+            return None;
+        }
+    };
+    let mut decl = AttrIndexDecl {
+        n,
+        span: attr.path().span(),
+        pk: Vec::new(),
+        sk: Vec::new(),
+    };
+    let mut seen_sk = false;
+    for m in &metas {
+        let fields = |l: &syn::MetaList, errors: &mut darling::error::Accumulator| match l
+            .parse_args_with(
+                syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated,
+            ) {
+            Ok(ids) if !ids.is_empty() => ids.into_iter().collect(),
+            _ => {
+                errors.push(
+                        darling::Error::custom(format!(
+                            "expected field names, e.g. `#[gsi{n}(pk(tenant_id, region), sk(status, created_at))]`"
+                        ))
+                        .with_span(&l.delimiter.span().join()),
+                    );
+                Vec::new()
+            }
+        };
+        match m {
+            syn::Meta::List(l) if l.path.is_ident("pk") => decl.pk = fields(l, errors),
+            syn::Meta::List(l) if l.path.is_ident("sk") => {
+                seen_sk = true;
+                decl.sk = fields(l, errors);
+            }
+            other => {
+                let what = other
+                    .path()
+                    .get_ident()
+                    .map_or_else(String::new, ToString::to_string);
+                let msg = match what.as_str() {
+                    "when" => format!(
+                        "`when` does not apply to a multi-attribute index: an item is in `gsi{n}` while it has every key attribute; make a key field an `Option` for a sparse index"
+                    ),
+                    "shards" => format!(
+                        "`shards` does not apply to a multi-attribute index: DynamoDB spreads `gsi{n}` over its partition attributes' values; add a partition attribute instead"
+                    ),
+                    "pk" | "sk" => format!(
+                        "a multi-attribute index maps fields, not templates: `{what}(field, ...)`"
+                    ),
+                    _ => format!(
+                        "unknown option `{what}` in a multi-attribute `#[gsi{n}(...)]`; expected `pk(field, ...)` and `sk(field, ...)`"
+                    ),
+                };
+                errors.push(darling::Error::custom(msg).with_span(other.path()));
+            }
+        }
+    }
+    if decl.pk.is_empty() && !metas.is_empty() && !seen_sk {
+        return None;
+    }
+    if decl.pk.is_empty() {
+        errors.push(
+            darling::Error::custom(format!(
+                "missing `pk(...)`; name the fields of `gsi{n}`'s partition attributes, e.g. `#[gsi{n}(pk(tenant_id), sk(created_at))]`"
+            ))
+            .with_span(attr.path()),
+        );
+        return None;
+    }
+    Some(decl)
+}
+
+/// The fields named exist, are stored, and each is named once.
+pub fn check(decls: &[AttrIndexDecl], fields: &[Field], errors: &mut darling::error::Accumulator) {
+    let names: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skipped())
+        .map(Field::name)
+        .collect();
+    for d in decls {
+        let all: Vec<&syn::Ident> = d.pk.iter().chain(&d.sk).collect();
+        for (i, id) in all.iter().enumerate() {
+            let name = id.to_string();
+            match fields.iter().find(|f| f.name() == name) {
+                None => {
+                    let hint = match crate::entity::closest(&name, &names) {
+                        Some(c) => format!("did you mean `{c}`?"),
+                        None => format!("fields are {}", crate::entity::list(&names)),
+                    };
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown field `{name}` in `#[{}]`; {hint}",
+                            d.name()
+                        ))
+                        .with_span(id),
+                    );
+                }
+                Some(f) if f.skipped() || f.opts.serde.is_present() => {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "field `{name}` is {}, so it cannot be a key attribute of `{}`",
+                            if f.skipped() {
+                                "not stored (`skip`)"
+                            } else {
+                                "stored through serde"
+                            },
+                            d.name()
+                        ))
+                        .with_span(id),
+                    );
+                }
+                Some(_) if all[..i].contains(id) => errors.push(
+                    darling::Error::custom(format!(
+                        "field `{name}` is twice in `#[{}]`; each key attribute is one field",
+                        d.name()
+                    ))
+                    .with_span(id),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+fn konst(n: u8) -> syn::Ident {
+    format_ident!("GSI{}_ATTRIBUTES", n)
+}
+
+/// The table's declaration of each multi-attribute index, read once (a
+/// table without the index is one error, here), and the checks of each
+/// field against its attribute, each on the field's name in the attribute.
+pub fn consts_and_checks(
+    ctx: &Ctx,
+    table: &syn::Path,
+    decls: &[AttrIndexDecl],
+    checks: bool,
+) -> TokenStream {
+    let p = ctx.krate;
+    let mut out = TokenStream::new();
+    for d in decls {
+        let n = d.n;
+        let k = konst(n);
+        let span = d.span;
+        let t = crate::entity::respan(table, span);
+        out.extend(quote_spanned! {span=>
+            #[allow(dead_code)]
+            const #k: ::core::option::Option<#p::AttributeKey> = #p::__private::gsi_attributes::<#t, #n>();
+        });
+        if !checks {
+            continue;
+        }
+        let name = d.name();
+        let (np, ns) = (d.pk.len(), d.sk.len());
+        let template = format!(
+            "`{name}` is keyed on synthetic attributes on the table; map it with templates (`#[{name}(pk = \"...\")]`) or declare its attributes on the table, e.g. `{name}(pk(tenantId = S))`"
+        );
+        let count = |what: &str, given: usize| {
+            format!(
+                "this entity maps {given} field(s) onto `{name}`'s {what} attributes, but the table declares another number; map one field per attribute, in the table's order"
+            )
+        };
+        let (pc, sc) = (count("partition", np), count("sort", ns));
+        out.extend(quote_spanned! {span=>
+            const _: () = match #k {
+                ::core::option::Option::None => ::core::panic!(#template),
+                ::core::option::Option::Some(__k) => {
+                    if __k.partition.len() != #np { ::core::panic!(#pc) }
+                    if __k.sort.len() != #ns { ::core::panic!(#sc) }
+                }
+            };
+        });
+        for (list, what, ids) in [("partition", "partition", &d.pk), ("sort", "sort", &d.sk)] {
+            let list = format_ident!("{}", list);
+            for (i, id) in ids.iter().enumerate() {
+                let Some(f) = ctx.fields.iter().find(|f| f.ident == *id) else {
+                    continue;
+                };
+                let stored = &f.stored;
+                let ty = &f.ty;
+                let pos = i + 1;
+                let name_msg = format!(
+                    "field `{id}` is stored as `{stored}`, but {what} attribute {pos} of `{name}` has another name on the table; store the field under that name (`#[attr(rename = \"...\")]`) or map the right field"
+                );
+                let type_msg = format!(
+                    "the type of field `{id}` does not match the type (`S`, `N` or `B`) that {what} attribute {pos} of `{name}` has on the table; change the field's type or the table's declaration"
+                );
+                let isp = id.span();
+                out.extend(quote_spanned! {isp=>
+                    const _: () = match #k {
+                        ::core::option::Option::Some(__k) if __k.#list.len() > #i => {
+                            if !#p::__private::str_eq(__k.#list[#i].name, #stored) { ::core::panic!(#name_msg) }
+                        }
+                        _ => {}
+                    };
+                });
+                let tsp = ty.span();
+                out.extend(quote_spanned! {tsp=>
+                    const _: () = match #k {
+                        ::core::option::Option::Some(__k) if __k.#list.len() > #i => {
+                            if !#p::__private::key_type_eq(__k.#list[#i].kind, <#ty as #p::__private::KeyScalar>::KIND) { ::core::panic!(#type_msg) }
+                        }
+                        _ => {}
+                    };
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The type a query argument of field `f` has: the field's own (inside an
+/// `Option`, which only makes the index sparse), as key builders take it.
+fn arg(f: &Field) -> (TokenStream, ArgKind) {
+    let ty = option_inner(&f.ty).unwrap_or(&f.ty);
+    (model::arg_type(ty), model::arg_kind(ty))
+}
+
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else { return None };
+    let seg = p.path.segments.last()?;
+    if seg.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
+fn is_string(f: &Field) -> bool {
+    matches!(arg(f).1, ArgKind::Str)
+}
+
+/// `Result<AttributeValue>` of argument `v` for field `f`.
+fn value(ctx: &Ctx, f: &Field, v: &TokenStream) -> TokenStream {
+    let p = ctx.krate;
+    let entity = ctx.entity;
+    let field = f.name();
+    let r = match arg(f).1 {
+        ArgKind::Str => quote!(&#p::__private::String::from(#v)),
+        ArgKind::Copy => quote!(&#v),
+        ArgKind::Ref => quote!(#v),
+    };
+    quote!(#p::__private::key_attribute_value(#entity, #field, #r))
+}
+
+fn pascal(name: &str) -> String {
+    crate::case::RenameRule::Pascal.apply(name)
+}
+
+/// The query function and stage types of access pattern `name` on
+/// multi-attribute index `d`: `(outside, inside)` as in
+/// [`crate::access::expand`].
+pub fn pattern(
+    ctx: &Ctx,
+    ident: &syn::Ident,
+    table: &syn::Path,
+    name: &syn::Ident,
+    d: &AttrIndexDecl,
+) -> (TokenStream, TokenStream) {
+    let p = ctx.krate;
+    let vis = ctx.vis;
+    let pattern_str = name.to_string();
+    let n = d.n;
+    let k = konst(n);
+    let q = quote!(#p::Query<#ident, #p::OnGlobalIndex>);
+    let field = |id: &syn::Ident| ctx.fields.iter().find(|f| f.ident == *id);
+    let (Some(pk_fields), Some(sk_fields)) = (
+        d.pk.iter().map(field).collect::<Option<Vec<&Field>>>(),
+        d.sk.iter().map(field).collect::<Option<Vec<&Field>>>(),
+    ) else {
+        return (TokenStream::new(), TokenStream::new());
+    };
+    // Stage i offers the conditions on sort attribute i.
+    let stage = |i: usize| {
+        if i == 0 {
+            format_ident!("{}{}Query", ident, pascal(&pattern_str), span = name.span())
+        } else {
+            format_ident!(
+                "{}{}QueryAfter{}",
+                ident,
+                pascal(&pattern_str),
+                pascal(&sk_fields[i - 1].name()),
+                span = name.span()
+            )
+        }
+    };
+    let params: Vec<TokenStream> = pk_fields
+        .iter()
+        .map(|f| {
+            let id = &f.ident;
+            let ty = arg(f).0;
+            quote!(#id: #ty)
+        })
+        .collect();
+    let values = pk_fields.iter().map(|f| {
+        let stored = &f.stored;
+        let id = &f.ident;
+        let v = value(ctx, f, &quote!(#id));
+        quote!((#stored, #v?))
+    });
+    let where_ = format!(
+        "index `{}`, partition attributes {}",
+        d.name(),
+        pk_fields
+            .iter()
+            .map(|f| format!("`{}`", f.stored))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let first = stage(0);
+    let doc = format!(
+        "Access pattern `{pattern_str}`: one Query on {where_}. Sort conditions (equality on a left-to-right prefix of the sort attributes, then at most one range condition), order, limit and pagination are on the returned [`{first}`]."
+    );
+    let mut outside = TokenStream::new();
+    let mut inside = quote! {
+        #[automatically_derived]
+        #[allow(clippy::too_many_arguments)]
+        impl #ident {
+            #[doc = #doc]
+            #vis fn #name(#(#params),*) -> #first {
+                let __partition = (|| -> #p::Result<#p::__private::Vec<(&'static str, #p::__private::AttributeValue)>> {
+                    #p::__private::Ok(#p::__private::vec![#(#values),*])
+                })();
+                let __key = match #k {
+                    ::core::option::Option::Some(__k) => __k,
+                    ::core::option::Option::None => #p::AttributeKey { partition: &[], sort: &[] },
+                };
+                #first(<#q>::on_attributes(
+                    #p::__private::AttrTarget {
+                        pattern: #pattern_str,
+                        index: <#table as #p::__private::Gsi<#n>>::NAME,
+                        key: __key,
+                        table_pk: <#table as #p::Table>::PK,
+                        table_sk: <#table as #p::Table>::SK,
+                    },
+                    __partition,
+                ).skip_other_types())
+            }
+        }
+    };
+    for i in 0..=sk_fields.len() {
+        let ty = stage(i);
+        let doc = format!(
+            "The query of access pattern `{pattern_str}` of `{ident}`{}.",
+            match i {
+                0 => String::new(),
+                _ => format!(", after equality on `{}`", sk_fields[i - 1].name()),
+            }
+        );
+        outside.extend(quote_spanned! {name.span()=>
+            #[doc = #doc]
+            #[must_use = "a query does nothing until it is run with page, all, first or stream"]
+            #[allow(dead_code)]
+            #vis struct #ty(#q);
+        });
+        let mut methods = TokenStream::new();
+        if let Some(f) = sk_fields.get(i) {
+            let fname = f.name();
+            let stored = &f.stored;
+            let (aty, _) = arg(f);
+            let next = if i + 1 < sk_fields.len() {
+                let next = stage(i + 1);
+                quote!(#next)
+            } else {
+                q.clone()
+            };
+            let eq = format_ident!("{}_eq", fname);
+            let v = value(ctx, f, &quote!(value));
+            let wrap = if i + 1 < sk_fields.len() {
+                quote!(#next(self.0.with_attr_eq(#stored, #v)))
+            } else {
+                quote!(self.0.with_attr_eq(#stored, #v))
+            };
+            let doc = format!("`{stored} = value`; the next sort attribute's conditions follow.");
+            methods.extend(quote! {
+                #[doc = #doc]
+                #vis fn #eq(self, value: #aty) -> #next { #wrap }
+            });
+            for (m, op) in [("lt", "Lt"), ("le", "Le"), ("gt", "Gt"), ("ge", "Ge")] {
+                let method = format_ident!("{}_{}", fname, m);
+                let op = format_ident!("{}", op);
+                let doc = format!("`{stored} {m} value`: the last condition of the key.");
+                methods.extend(quote! {
+                    #[doc = #doc]
+                    #vis fn #method(self, value: #aty) -> #q {
+                        self.0.with_attr_range(#stored, #v.map(|__v| #p::__private::AttrRange::Compare(#p::Cmp::#op, __v)))
+                    }
+                });
+            }
+            let between = format_ident!("{}_between", fname);
+            let lo = value(ctx, f, &quote!(from));
+            let hi = value(ctx, f, &quote!(to));
+            let doc = format!(
+                "`{stored} BETWEEN from AND to`, both included: the last condition of the key."
+            );
+            methods.extend(quote! {
+                #[doc = #doc]
+                #vis fn #between(self, from: #aty, to: #aty) -> #q {
+                    let __range = match (#lo, #hi) {
+                        (#p::__private::Ok(__a), #p::__private::Ok(__b)) => #p::__private::Ok(#p::__private::AttrRange::Between(__a, __b)),
+                        (#p::__private::Err(__e), _) | (_, #p::__private::Err(__e)) => #p::__private::Err(__e),
+                    };
+                    self.0.with_attr_range(#stored, __range)
+                }
+            });
+            if is_string(f) {
+                let bw = format_ident!("{}_begins_with", fname);
+                let doc =
+                    format!("`begins_with({stored}, prefix)`: the last condition of the key.");
+                let entity = ctx.entity;
+                methods.extend(quote! {
+                    #[doc = #doc]
+                    #vis fn #bw(self, prefix: &str) -> #q {
+                        let __p = if prefix.is_empty() {
+                            #p::__private::Err(#p::Error::KeyValue { entity: #entity, field: #fname, reason: #p::KeyError::Empty })
+                        } else {
+                            #p::__private::Ok(#p::__private::AttrRange::BeginsWith(#p::__private::String::from(prefix)))
+                        };
+                        self.0.with_attr_range(#stored, __p)
+                    }
+                });
+            }
+        }
+        inside.extend(quote! {
+            #[automatically_derived]
+            #[allow(dead_code)]
+            impl #ty {
+                #methods
+                /// The underlying query, with the key conditions so far.
+                #vis fn into_query(self) -> #q { self.0 }
+                /// Descending order of the sort attributes.
+                #vis fn newest_first(self) -> #q { self.0.newest_first() }
+                /// At most `n` items (page size for `page`, total for `all`/`stream`).
+                #vis fn limit(self, n: u32) -> #q { self.0.limit(n) }
+                /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost; DynamoDB refuses one on the index's key attributes).
+                #vis fn filter(self, filter: #p::Cond<#ident>) -> #q { self.0.filter(filter) }
+                /// Keeps only items matching an untyped `filter`.
+                #vis fn filter_raw(self, filter: #p::Condition) -> #q { self.0.filter_raw(filter) }
+                /// One page (one Query request) and the cursor to the next.
+                #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#ident>> {
+                    self.0.page(db, cursor).await
+                }
+                /// Every matching item, following every page.
+                #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#ident>> {
+                    self.0.all(db).await
+                }
+                /// Counts the matching items (`Select=COUNT`, every page).
+                #vis async fn count<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<u64> {
+                    self.0.count(db).await
+                }
+                /// The first matching item.
+                #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#ident>> {
+                    self.0.first(db).await
+                }
+                /// Items one by one, fetching pages lazily.
+                #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
+                    self.0.stream(db)
+                }
+            }
+        });
+    }
+    (outside, inside)
+}

@@ -1,0 +1,18 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "Tickets", gsi1(pk(tenantId = S)))]
+pub struct Tickets;
+
+#[derive(Entity)]
+#[entity(table = Tickets, rename_all = "camelCase")]
+#[pk("TICKET#<id>")]
+#[sk("TICKET")]
+#[gsi1(pk(tenant_id), when = open)]
+pub struct Ticket {
+    pub id: String,
+    pub tenant_id: String,
+    pub open: bool,
+}
+
+fn main() {}
