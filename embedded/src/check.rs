@@ -85,7 +85,7 @@ pub(crate) fn shape(schema: &TableSchema, key: &Item) -> Result<(), &'static str
     for a in attrs {
         match key.get(&a.name) {
             None => return Err("The provided key element does not match the schema"),
-            Some(v) if type_name(v) != a.kind.name() => {
+            Some(v) if type_name(v) != a.kind.as_str() => {
                 return Err("One or more parameter values were invalid: Type mismatch for key");
             }
             Some(_) => {}
@@ -105,11 +105,11 @@ pub(crate) fn item(schema: &TableSchema, mut item: Item) -> Res<Item> {
                 "One of the required keys was not given a value",
             ));
         };
-        if type_name(v) != a.kind.name() {
+        if type_name(v) != a.kind.as_str() {
             return Err(Fail::validation(format!(
                 "One or more parameter values were invalid: Type mismatch for key {} expected: {} actual: {}",
                 a.name,
-                a.kind.name(),
+                a.kind.as_str(),
                 type_name(v)
             )));
         }
@@ -162,7 +162,7 @@ pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
             ) {
                 return Err(Fail::validation("Invalid attribute value type"));
             }
-            if type_name(v) != k.kind.name() {
+            if type_name(v) != k.kind.as_str() {
                 return Err(Fail::OpValidation(
                     "One or more parameter values were invalid: Type mismatch for Index Key".into(),
                 ));

@@ -15,7 +15,7 @@ use super::project::Projection;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
 use super::value::{compare, item_size, type_name};
-use crate::expr::{AttrRange, Cmp, Condition, Path, SortCondition};
+use crate::expr::{AttrRange, Cmp, Condition, Path};
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
     BatchGet, BatchGetOutput, CountPage, GetItem, Page, QueryRequest, ScanRequest, TransactGet,
@@ -163,7 +163,7 @@ impl<'a> Target<'a> {
                         a.name
                     )));
                 }
-                Some(v) if type_name(v) == a.kind.name() => {}
+                Some(v) if type_name(v) == a.kind.as_str() => {}
                 _ => {
                     return Err(Fail::validation(
                         "The provided starting key is invalid: The provided key element does not match the schema",
@@ -419,7 +419,7 @@ fn key_range<'a>(
         return Err(missed_key());
     }
     let check = |k: &KeyAttr, v: &AttributeValue| -> Res<()> {
-        if type_name(v) != k.kind.name() {
+        if type_name(v) != k.kind.as_str() {
             return Err(type_mismatch());
         }
         match v {
@@ -460,7 +460,7 @@ fn key_range<'a>(
             AttrRange::Compare(op, v) => AttrRange::Compare(*op, norm(v)?),
             AttrRange::Between(lo, hi) => AttrRange::Between(norm(lo)?, norm(hi)?),
             AttrRange::BeginsWith(p) => {
-                if k.kind.name() == "N" {
+                if k.kind.as_str() == "N" {
                     return Err(Fail::validation(
                         "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N",
                     ));

@@ -399,7 +399,7 @@ impl TableData {
 }
 
 fn has_type(v: &AttributeValue, k: &KeyAttr) -> bool {
-    super::value::type_name(v) == k.kind.name()
+    super::value::type_name(v) == k.kind.as_str()
 }
 
 fn tie_of(schema: &TableSchema, ix: &IndexSchema) -> Tie {

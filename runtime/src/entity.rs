@@ -152,10 +152,6 @@ impl KeyType {
         }
     }
 
-    pub(crate) const fn name(self) -> &'static str {
-        self.as_str()
-    }
-
     /// The type DynamoDB names `name`.
     pub fn from_name(name: &str) -> Option<Self> {
         Some(match name {

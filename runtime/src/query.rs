@@ -722,7 +722,7 @@ impl<T, I> Query<T, I> {
     /// }
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::in_memory::<App>("App")?;
+    /// let db = Db::<singletable::Embedded>::in_memory::<App>("App")?;
     /// let address = Address { city: Some("Lyon".into()), zip: Some("69001".into()) };
     /// let reviewers = BTreeMap::from([("ana.b".to_owned(), true), ("bob".to_owned(), false)]);
     /// db.put(&Order { user: "u".into(), id: "1".into(), address: Some(address), reviewers: Some(reviewers) }).await?;
@@ -771,7 +771,7 @@ impl<T, I> Query<T, I> {
     /// pub struct Task { pub list: String, pub id: String, pub tags: Option<Vec<String>> }
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::in_memory::<App>("App")?;
+    /// let db = Db::<singletable::Embedded>::in_memory::<App>("App")?;
     /// let tags = Some(vec!["a".into(), "b".into(), "c".into()]);
     /// db.put(&Task { list: "l".into(), id: "1".into(), tags }).await?;
     /// let tasks = Task::tasks("l")

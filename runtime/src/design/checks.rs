@@ -546,6 +546,18 @@ pub const fn index_queries_leak(a: &EntityShape, b: &EntityShape, index: &str) -
     !matches!(index_collision(a, b, index), IndexCollision::None)
 }
 
+/// Whether entity `e` maps its fields onto multi-attribute index `index`.
+const fn maps_attribute_index(e: &EntityShape, index: &str) -> bool {
+    let mut i = 0;
+    while i < e.attribute_indexes.len() {
+        if crate::entity::str_eq(e.attribute_indexes[i].name, index) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -772,16 +784,4 @@ mod tests {
             IndexCollision::None
         );
     }
-}
-
-/// Whether entity `e` maps its fields onto multi-attribute index `index`.
-const fn maps_attribute_index(e: &EntityShape, index: &str) -> bool {
-    let mut i = 0;
-    while i < e.attribute_indexes.len() {
-        if crate::entity::str_eq(e.attribute_indexes[i].name, index) {
-            return true;
-        }
-        i += 1;
-    }
-    false
 }
