@@ -12,16 +12,17 @@
 # Both depend on this workspace by path (the entity crate on `singletable`
 # with its default features). All dependencies are built first; then, for
 # each crate, `touch src/lib.rs` and an incremental debug `cargo build` of
-# just that crate is timed RUNS times (default 3) and the median printed.
+# just that crate is timed RUNS times (default 11), the two crates in turn,
+# and the medians (of the times and of each run's ratio) printed.
 #
-# Knobs (environment): STRUCTS (default 50), RUNS (default 3).
+# Knobs (environment): STRUCTS (default 50), RUNS (default 11).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly ROOT
 readonly OUT="$ROOT/target/compile-bench"
 readonly STRUCTS="${STRUCTS:-50}"
-readonly RUNS="${RUNS:-3}"
+readonly RUNS="${RUNS:-11}"
 export CARGO_TARGET_DIR="$OUT/target"
 
 mkdir -p "$OUT/entity/src" "$OUT/serde/src"
@@ -124,28 +125,39 @@ echo "building dependencies (debug, once) in ${OUT#"$ROOT"/}/target ..." >&2
 cargo build -q -p compile-bench-entity
 cargo build -q -p compile-bench-serde
 
-# Median of the incremental rebuild times of one crate, in milliseconds.
-measure() {
-  local krate=$1 dir=$2 times=() start end
-  # One untimed rebuild first, so every timed run starts from the same state.
-  touch "$OUT/$dir/src/lib.rs"
-  cargo build -q -p "$krate"
-  for ((r = 0; r < RUNS; r++)); do
-    touch "$OUT/$dir/src/lib.rs"
-    start=$(date +%s%N)
-    cargo build -q -p "$krate"
-    end=$(date +%s%N)
-    times+=($(((end - start) / 1000000)))
-  done
-  echo "  $krate runs (ms): ${times[*]}" >&2
-  printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p"
+# One incremental rebuild of crate $1 (directory $2), in milliseconds.
+rebuild() {
+  local start end
+  touch "$OUT/$2/src/lib.rs"
+  start=$(date +%s%N)
+  cargo build -q -p "$1"
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000000))
 }
 
-entity_ms=$(measure compile-bench-entity entity)
-serde_ms=$(measure compile-bench-serde serde)
+median() {
+  printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"
+}
+
+# One untimed rebuild of each first, so every timed run starts from the
+# same state; then the two crates in turn (entity, serde, entity, ...), so
+# that a change in the machine's speed reaches both, and the ratio is taken
+# run by run.
+rebuild compile-bench-entity entity >/dev/null
+rebuild compile-bench-serde serde >/dev/null
+entity_runs=() serde_runs=() ratios=()
+for ((r = 0; r < RUNS; r++)); do
+  e=$(rebuild compile-bench-entity entity)
+  s=$(rebuild compile-bench-serde serde)
+  entity_runs+=("$e")
+  serde_runs+=("$s")
+  ratios+=("$(awk -v a="$e" -v b="$s" 'BEGIN { printf "%.3f", a / b }')")
+done
+echo "  compile-bench-entity runs (ms): ${entity_runs[*]}" >&2
+echo "  compile-bench-serde runs (ms):  ${serde_runs[*]}" >&2
 
 echo
-echo "incremental debug build of $STRUCTS structs (touch src/lib.rs; cargo build), median of $RUNS:"
-printf '  %-44s %6d ms\n' "#[derive(singletable::Entity)] + Table" "$entity_ms"
-printf '  %-44s %6d ms\n' "#[derive(serde::Serialize, Deserialize)]" "$serde_ms"
-awk -v a="$entity_ms" -v b="$serde_ms" 'BEGIN { if (b > 0) printf "  ratio entity / serde: %.2fx\n", a / b }'
+echo "incremental debug build of $STRUCTS structs (touch src/lib.rs; cargo build), median of $RUNS, in turn:"
+printf '  %-44s %6d ms\n' "#[derive(singletable::Entity)] + Table" "$(median "${entity_runs[@]}")"
+printf '  %-44s %6d ms\n' "#[derive(serde::Serialize, Deserialize)]" "$(median "${serde_runs[@]}")"
+echo "  ratio entity / serde (median of the runs' ratios): $(median "${ratios[@]}")x"

@@ -521,8 +521,17 @@ pub(crate) fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn items_round_trip() {
+    /// An item with one attribute of each type (a long name inside the
+    /// map), its table key `PK`, encoded: the item, its encoding, the
+    /// interned names, the key types and the stored key's order bytes.
+    #[allow(clippy::type_complexity)]
+    fn sample_item() -> (
+        Item,
+        Vec<u8>,
+        Vec<Box<str>>,
+        [(Box<str>, KeyType); 1],
+        Vec<u8>,
+    ) {
         let mut item = Item::new();
         item.insert("s".into(), AttributeValue::S("héllo".into()));
         item.insert("n".into(), AttributeValue::N("-1.5".into()));
@@ -538,7 +547,10 @@ mod tests {
         let mut inner = Item::new();
         inner.insert(
             "x".repeat(300),
-            AttributeValue::L(vec![AttributeValue::S(String::new())]),
+            AttributeValue::L(vec![
+                AttributeValue::S(String::new()),
+                AttributeValue::N("2".into()),
+            ]),
         );
         item.insert("m".into(), AttributeValue::M(inner));
         item.insert("PK".into(), AttributeValue::S("key".into()));
@@ -550,6 +562,12 @@ mod tests {
         let keys: [(Box<str>, KeyType); 1] = [("PK".into(), KeyType::S)];
         let mut pos = vec![0; 3];
         order_bytes(&AttributeValue::S("key".into()), &mut pos);
+        (item, enc, names, keys, pos)
+    }
+
+    #[test]
+    fn items_round_trip() {
+        let (item, enc, names, keys, pos) = sample_item();
         assert_eq!(decode_item(&pos, 3, &enc, &keys, &names).unwrap(), item);
         assert!(decode_item(&pos, 3, &enc[..enc.len() - 1], &keys, &names).is_none());
     }
@@ -558,30 +576,7 @@ mod tests {
     /// the attribute decoding the whole item gives.
     #[test]
     fn picks_attributes_in_place() {
-        let mut item = Item::new();
-        item.insert("s".into(), AttributeValue::S("héllo".into()));
-        item.insert("n".into(), AttributeValue::N("-1.5".into()));
-        item.insert("b".into(), AttributeValue::B(Blob::new(vec![0, 1, 255])));
-        item.insert("t".into(), AttributeValue::Bool(false));
-        item.insert("z".into(), AttributeValue::Null(true));
-        item.insert("ss".into(), AttributeValue::Ss(vec!["a".into()]));
-        item.insert("ns".into(), AttributeValue::Ns(vec!["1".into()]));
-        item.insert("bs".into(), AttributeValue::Bs(vec![Blob::new(vec![7])]));
-        let mut inner = Item::new();
-        inner.insert(
-            "k".into(),
-            AttributeValue::L(vec![AttributeValue::N("2".into())]),
-        );
-        item.insert("m".into(), AttributeValue::M(inner));
-        item.insert("PK".into(), AttributeValue::S("key".into()));
-        let mut names: Vec<Box<str>> = Vec::new();
-        let enc = encode_item(&item, &|k| k == "PK", &mut |n| {
-            names.push(n.into());
-            names.len() - 1
-        });
-        let keys: [(Box<str>, KeyType); 1] = [("PK".into(), KeyType::S)];
-        let mut pos = vec![0; 3];
-        order_bytes(&AttributeValue::S("key".into()), &mut pos);
+        let (item, enc, names, keys, pos) = sample_item();
         for (name, value) in &item {
             let wanted = Wanted {
                 keys: vec![(name == "PK").then_some(0)],

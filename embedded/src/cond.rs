@@ -16,17 +16,6 @@ const MAX_EXPRESSION: usize = 4096;
 
 const TYPES: [&str; 10] = ["S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"];
 
-fn symbol(op: Cmp) -> &'static str {
-    match op {
-        Cmp::Eq => "=",
-        Cmp::Ne => "<>",
-        Cmp::Lt => "<",
-        Cmp::Le => "<=",
-        Cmp::Gt => ">",
-        Cmp::Ge => ">=",
-    }
-}
-
 struct Checker<'a> {
     /// `ConditionExpression`, `FilterExpression`.
     kind: &'a str,
@@ -80,11 +69,11 @@ impl Checker<'_> {
     fn check(&self, c: &Condition) -> Res<Condition> {
         Ok(match c {
             Condition::Compare(a, op, b) => {
-                self.distinct(symbol(*op), a, &[b])?;
+                self.distinct(op.symbol(), a, &[b])?;
                 let (a, b) = (self.operand(a)?, self.operand(b)?);
                 if !matches!(op, Cmp::Eq | Cmp::Ne) {
-                    self.sortable(symbol(*op), &a)?;
-                    self.sortable(symbol(*op), &b)?;
+                    self.sortable(op.symbol(), &a)?;
+                    self.sortable(op.symbol(), &b)?;
                 }
                 Condition::Compare(a, *op, b)
             }

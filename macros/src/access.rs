@@ -174,7 +174,8 @@ fn pattern(
     access: &Access,
     r: &Resolved,
 ) -> (TokenStream, TokenStream) {
-    let krate = ctx.krate;
+    // The query type goes outside the `const _` block.
+    let krate = ctx.outer;
     let vis = ctx.vis;
     let p = krate;
     let name = &access.name;
@@ -263,6 +264,7 @@ fn pattern(
     } else {
         quote! {
             /// Strongly consistent read (twice the read cost).
+            #[inline]
             #vis fn consistent(self) -> #query_ty { self.0.consistent() }
         }
     };
@@ -282,12 +284,15 @@ fn pattern(
                 self.0.first(db).await
             }
             /// Items one by one, fetching pages lazily.
+            #[inline]
             #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
                 self.0.stream(db)
             }
             /// Returns only these attributes (a ProjectionExpression).
+            #[inline]
             #vis fn project(self, attributes: &[&str]) -> #query_ty { self.0.project(attributes) }
             /// Also returns the value at a typed path: a field, a map entry, a nested document's field, a list element (added to the ProjectionExpression).
+            #[inline]
             #vis fn project_path<V: #p::Attr>(self, path: impl #p::FieldPath<#ident, V>) -> #query_ty { self.0.project_path(path) }
         }
     };
@@ -302,6 +307,7 @@ fn pattern(
         #[allow(clippy::too_many_arguments)]
         impl #ident {
             #[doc = #doc]
+            #[inline]
             #vis fn #name(#(#params),*) -> #wrapper {
                 let __q = #construct;
                 #wrapper(#scope)
@@ -316,16 +322,22 @@ fn pattern(
 
             /// The underlying query, without a sort-key condition beyond the
             /// entity's own scope.
+            #[inline]
             #vis fn into_query(self) -> #query_ty { self.0 }
             /// Descending sort-key order.
+            #[inline]
             #vis fn newest_first(self) -> #query_ty { self.0.newest_first() }
             /// At most `n` items (page size for `page`, total for `all`/`stream`).
+            #[inline]
             #vis fn limit(self, n: u32) -> #query_ty { self.0.limit(n) }
             /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost).
+            #[inline]
             #vis fn filter(self, filter: #p::Cond<#ident>) -> #query_ty { self.0.filter(filter) }
             /// Keeps only items matching an untyped `filter`.
+            #[inline]
             #vis fn filter_raw(self, filter: #p::Condition) -> #query_ty { self.0.filter_raw(filter) }
             /// Skips items of other entity types instead of failing on them.
+            #[inline]
             #vis fn skip_other_types(self) -> #query_ty { self.0.skip_other_types() }
             /// One page (one Query request) and the cursor to the next.
             #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#ident>> {
@@ -403,6 +415,7 @@ fn sort_methods(ctx: &Ctx, t: &Template, builder: &str, query_ty: &TokenStream) 
         );
         out.extend(quote! {
             #[doc = #doc]
+            #[inline]
             #vis fn #m(self, #(#params),*) -> #query_ty {
                 self.0.with_sort(#entity_ty::#builder_id(#(#idents),*).map(|__k| #p::SortCondition::Compare(#p::Cmp::#op, __k)))#skip
             }
@@ -435,6 +448,7 @@ fn sort_methods(ctx: &Ctx, t: &Template, builder: &str, query_ty: &TokenStream) 
     );
     out.extend(quote! {
         #[doc = #doc]
+        #[inline]
         #vis fn sk_between(self, from: #bound_ty, to: #bound_ty) -> #query_ty {
             #destructure_from
             #destructure_to
@@ -466,6 +480,7 @@ fn sort_methods(ctx: &Ctx, t: &Template, builder: &str, query_ty: &TokenStream) 
         );
         out.extend(quote! {
             #[doc = #doc]
+            #[inline]
             #vis fn #m(self, #(#params),*) -> #query_ty {
                 self.0.with_sort(#entity_ty::#prefix_builder(#(#ids),*).map(#p::SortCondition::BeginsWith))
             }

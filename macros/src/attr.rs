@@ -103,15 +103,16 @@ impl EntityOpts {
     /// Reads `#[entity(...)]`; a missing `table = ...` is reported on the
     /// attribute, where darling would point at the derive.
     pub fn parse(input: &syn::DeriveInput) -> darling::Result<Self> {
-        match missing_key(
-            input,
-            "entity",
-            "table",
-            "name the struct that derives `Table`, e.g. `#[entity(table = AppTable)]`",
-        ) {
-            Some(err) => Err(err),
-            None => Self::from_derive_input(input),
-        }
+        // Looked for only when darling refuses the input: most inputs parse.
+        Self::from_derive_input(input).map_err(|e| {
+            missing_key(
+                input,
+                "entity",
+                "table",
+                "name the struct that derives `Table`, e.g. `#[entity(table = AppTable)]`",
+            )
+            .unwrap_or(e)
+        })
     }
 }
 

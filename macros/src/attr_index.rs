@@ -190,6 +190,7 @@ pub fn consts_and_checks(
     checks: bool,
 ) -> TokenStream {
     let p = ctx.krate;
+    let pv = ctx.private;
     let mut out = TokenStream::new();
     for d in decls {
         let n = d.n;
@@ -198,7 +199,7 @@ pub fn consts_and_checks(
         let t = crate::entity::respan(table, span);
         out.extend(quote_spanned! {span=>
             #[allow(dead_code)]
-            const #k: ::core::option::Option<#p::AttributeKey> = #p::__private::gsi_attributes::<#t, #n>();
+            const #k: ::core::option::Option<#p::AttributeKey> = #pv::gsi_attributes::<#t, #n>();
         });
         if !checks {
             continue;
@@ -216,10 +217,10 @@ pub fn consts_and_checks(
         let (pc, sc) = (count("partition", np), count("sort", ns));
         out.extend(quote_spanned! {span=>
             const _: () = match #k {
-                ::core::option::Option::None => ::core::panic!(#template),
+                ::core::option::Option::None => __private::fail(#template),
                 ::core::option::Option::Some(__k) => {
-                    if __k.partition.len() != #np { ::core::panic!(#pc) }
-                    if __k.sort.len() != #ns { ::core::panic!(#sc) }
+                    if __k.partition.len() != #np { __private::fail(#pc) }
+                    if __k.sort.len() != #ns { __private::fail(#sc) }
                 }
             };
         });
@@ -242,7 +243,7 @@ pub fn consts_and_checks(
                 out.extend(quote_spanned! {isp=>
                     const _: () = match #k {
                         ::core::option::Option::Some(__k) if __k.#list.len() > #i => {
-                            if !#p::__private::str_eq(__k.#list[#i].name, #stored) { ::core::panic!(#name_msg) }
+                            if !#pv::str_eq(__k.#list[#i].name, #stored) { __private::fail(#name_msg) }
                         }
                         _ => {}
                     };
@@ -251,7 +252,7 @@ pub fn consts_and_checks(
                 out.extend(quote_spanned! {tsp=>
                     const _: () = match #k {
                         ::core::option::Option::Some(__k) if __k.#list.len() > #i => {
-                            if !#p::__private::key_type_eq(__k.#list[#i].kind, <#ty as #p::__private::KeyScalar>::KIND) { ::core::panic!(#type_msg) }
+                            if !#pv::key_type_eq(__k.#list[#i].kind, <#ty as #pv::KeyScalar>::KIND) { __private::fail(#type_msg) }
                         }
                         _ => {}
                     };
@@ -290,15 +291,15 @@ fn is_string(f: &Field) -> bool {
 
 /// `Result<AttributeValue>` of argument `v` for field `f`.
 fn value(ctx: &Ctx, f: &Field, v: &TokenStream) -> TokenStream {
-    let p = ctx.krate;
+    let pv = ctx.private;
     let entity = ctx.entity;
     let field = f.name();
     let r = match arg(f).1 {
-        ArgKind::Str => quote!(&#p::__private::String::from(#v)),
+        ArgKind::Str => quote!(&#pv::String::from(#v)),
         ArgKind::Copy => quote!(&#v),
         ArgKind::Ref => quote!(#v),
     };
-    quote!(#p::__private::key_attribute_value(#entity, #field, #r))
+    quote!(#pv::key_attribute_value(#entity, #field, #r))
 }
 
 fn pascal(name: &str) -> String {
@@ -315,7 +316,8 @@ pub fn pattern(
     name: &syn::Ident,
     d: &AttrIndexDecl,
 ) -> (TokenStream, TokenStream) {
-    let p = ctx.krate;
+    // The query types go outside the `const _` block.
+    let p = ctx.outer;
     let vis = ctx.vis;
     let pattern_str = name.to_string();
     let n = d.n;
@@ -375,6 +377,7 @@ pub fn pattern(
         #[allow(clippy::too_many_arguments)]
         impl #ident {
             #[doc = #doc]
+            #[inline]
             #vis fn #name(#(#params),*) -> #first {
                 let __partition = (|| -> #p::Result<#p::__private::Vec<(&'static str, #p::__private::AttributeValue)>> {
                     #p::__private::Ok(#p::__private::vec![#(#values),*])
@@ -432,6 +435,7 @@ pub fn pattern(
             let doc = format!("`{stored} = value`; the next sort attribute's conditions follow.");
             methods.extend(quote! {
                 #[doc = #doc]
+                #[inline]
                 #vis fn #eq(self, value: #aty) -> #next { #wrap }
             });
             for (m, op) in [("lt", "Lt"), ("le", "Le"), ("gt", "Gt"), ("ge", "Ge")] {
@@ -440,6 +444,7 @@ pub fn pattern(
                 let doc = format!("`{stored} {m} value`: the last condition of the key.");
                 methods.extend(quote! {
                     #[doc = #doc]
+                    #[inline]
                     #vis fn #method(self, value: #aty) -> #q {
                         self.0.with_attr_range(#stored, #v.map(|__v| #p::__private::AttrRange::Compare(#p::Cmp::#op, __v)))
                     }
@@ -453,6 +458,7 @@ pub fn pattern(
             );
             methods.extend(quote! {
                 #[doc = #doc]
+                #[inline]
                 #vis fn #between(self, from: #aty, to: #aty) -> #q {
                     let __range = match (#lo, #hi) {
                         (#p::__private::Ok(__a), #p::__private::Ok(__b)) => #p::__private::Ok(#p::__private::AttrRange::Between(__a, __b)),
@@ -468,6 +474,7 @@ pub fn pattern(
                 let entity = ctx.entity;
                 methods.extend(quote! {
                     #[doc = #doc]
+                    #[inline]
                     #vis fn #bw(self, prefix: &str) -> #q {
                         let __p = if prefix.is_empty() {
                             #p::__private::Err(#p::Error::KeyValue { entity: #entity, field: #fname, reason: #p::KeyError::Empty })
@@ -485,14 +492,19 @@ pub fn pattern(
             impl #ty {
                 #methods
                 /// The underlying query, with the key conditions so far.
+                #[inline]
                 #vis fn into_query(self) -> #q { self.0 }
                 /// Descending order of the sort attributes.
+                #[inline]
                 #vis fn newest_first(self) -> #q { self.0.newest_first() }
                 /// At most `n` items (page size for `page`, total for `all`/`stream`).
+                #[inline]
                 #vis fn limit(self, n: u32) -> #q { self.0.limit(n) }
                 /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost; DynamoDB refuses one on the index's key attributes).
+                #[inline]
                 #vis fn filter(self, filter: #p::Cond<#ident>) -> #q { self.0.filter(filter) }
                 /// Keeps only items matching an untyped `filter`.
+                #[inline]
                 #vis fn filter_raw(self, filter: #p::Condition) -> #q { self.0.filter_raw(filter) }
                 /// One page (one Query request) and the cursor to the next.
                 #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#ident>> {
@@ -511,6 +523,7 @@ pub fn pattern(
                     self.0.first(db).await
                 }
                 /// Items one by one, fetching pages lazily.
+                #[inline]
                 #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
                     self.0.stream(db)
                 }

@@ -38,15 +38,17 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         .map(|p| quote!(#p))
         .unwrap_or_else(|| quote!(::singletable));
     let ident = &opts.ident;
+    let private = quote!(#krate::__private);
     let codec = Codec {
         krate: &krate,
+        private: &private,
         fields: &fields,
+        entity: None,
     };
-    let same = |e: TokenStream| e;
-    let encode_ref = codec.encode(false, same);
-    let encode_owned = codec.encode(true, same);
+    let encode_ref = codec.encode(false);
+    let encode_owned = codec.encode(true);
     let scan = codec.scan(None);
-    let init = codec.init(false, same);
+    let init = codec.init(false);
     let n = codec.stored_count();
     let name = ident.to_string();
     let validate = codec.validate(&name, true);

@@ -140,11 +140,16 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         repair_templates(&mut keys, &fields);
     }
 
-    let krate = opts
+    let outer = opts
         .krate
         .as_ref()
         .map(|p| quote!(#p))
         .unwrap_or_else(|| quote!(::singletable));
+    // Inside the derive's `const _` block the crate is named by one
+    // identifier (`use ::singletable as __singletable;`): shorter code,
+    // less for the compiler to read. Code outside it uses `outer`.
+    let krate = quote!(__singletable);
+    let pv = quote!(__private);
     let ident = &opts.ident;
     let vis = &input.vis;
     let entity_name = opts.name.clone().unwrap_or_else(|| ident.to_string());
@@ -187,6 +192,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 
     let ctx = Ctx {
         krate: &krate,
+        private: &pv,
+        outer: &outer,
         entity_ident: ident,
         entity: &entity_name,
         fields: &fields,
@@ -211,25 +218,29 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     } else {
         ctx.compile_checks(table, &keys)
     };
+    let entity_lit = entity_name.as_str();
     let codec = Codec {
         krate: &krate,
+        private: &pv,
         fields: &fields,
+        entity: Some(entity_lit),
     };
-    let entity_lit = entity_name.as_str();
-    let wrap_encode =
-        |e: TokenStream| quote!(#krate::Error::Encode { entity: #entity_lit, source: #e });
-    let wrap_decode =
-        |e: TokenStream| quote!(#krate::Error::Decode { entity: #entity_lit, source: #e });
-    let encode_ref = codec.encode(false, wrap_encode);
-    let encode_owned = codec.encode(true, wrap_encode);
-    let read = codec.read(
-        Some((quote!(TABLE.entity_type), quote!(#entity_lit))),
-        wrap_decode,
-    );
-    let init_read = codec.init(true, wrap_decode);
-    let scan = codec.scan(Some(quote!(TABLE.entity_type)));
-    let init_scanned = codec.init(false, wrap_decode);
+    let encode_ref = codec.encode(false);
+    let encode_owned = codec.encode(true);
+    let read = codec.read(Some(entity_lit));
+    let init_read = codec.init(true);
     let validate = codec.validate(&entity_name, true);
+    let validate = if validate.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            #[inline]
+            fn validate(&self) -> #krate::Result<()> {
+                #validate
+                #pv::Ok(())
+            }
+        }
+    };
     let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 2;
     let key_inserts = ctx.key_inserts(&keys, &[]);
     let versioned = crate::version::expand(&ctx, schema.as_ref());
@@ -241,17 +252,18 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         TokenStream::new()
     } else {
         quote! {
+            #[inline]
             fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
                 __reader: &mut __R,
                 __other: #krate::OtherTypes,
-            ) -> #krate::Result<#krate::__private::Option<Self>> {
+            ) -> #krate::Result<#pv::Option<Self>> {
                 #read
-                if !#krate::__private::check_entity_type(__entity_type, TABLE.entity_type, #entity_lit, __other)? {
-                    return #krate::__private::Ok(#krate::__private::None);
+                if !__seen.is_entity(&TABLE, #entity_lit, __other)? {
+                    return #pv::Ok(#pv::None);
                 }
                 let __entity = Self { #init_read };
-                #krate::__private::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
-                #krate::__private::Ok(#krate::__private::Some(__entity))
+                __seen.check_key(&__entity)?;
+                #pv::Ok(#pv::Some(__entity))
             }
         }
     };
@@ -261,6 +273,30 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         read: versioned_read,
         checks: versioned_checks,
     } = versioned;
+    // Unversioned entities decode owned items with the same reader code
+    // (moving the values out of the map): one decoder per entity.
+    let from_item = if schema.is_some() {
+        let scan = codec.scan(Some(quote!(TABLE.entity_type)));
+        let init_scanned = codec.init(false);
+        quote! {
+            #[inline]
+            fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
+                #versioned_read
+                #scan
+                #pv::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
+                let __entity = Self { #init_scanned };
+                #pv::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
+                #pv::Ok(__entity)
+            }
+        }
+    } else {
+        quote! {
+            #[inline]
+            fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
+                #pv::read_owned::<Self>(__item)
+            }
+        }
+    };
     let pk_expr = ctx.self_call(pk, "pk");
     let pk_template = pk.text();
     let partition_fn = {
@@ -275,8 +311,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         );
         quote! {
             #[doc = #doc]
+            #[inline]
             #vis fn partition(#(#params),*) -> #krate::Result<#krate::Partition<#table>> {
-                #krate::__private::Ok(#krate::Partition::new(Self::pk(#(#args),*)?))
+                #pv::Ok(#krate::Partition::new(Self::pk(#(#args),*)?))
             }
         }
     };
@@ -299,8 +336,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         );
         Some(quote! {
             #[doc = #doc]
+            #[inline]
             #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::Partition<#table, #krate::entity::OnGsi<#n>>> {
-                #krate::__private::Ok(#krate::Partition::new(Self::#builder(#(#args),*)?))
+                #pv::Ok(#krate::Partition::new(Self::#builder(#(#args),*)?))
             }
         })
     });
@@ -311,9 +349,9 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let sk_expr = match &keys.sk {
         Some((sk, _)) => {
             let call = ctx.self_call(sk, "sk");
-            quote!(#krate::__private::Some(#call))
+            quote!(#pv::Some(#call))
         }
-        None => quote!(#krate::__private::None),
+        None => quote!(#pv::None),
     };
 
     Ok(quote! {
@@ -322,9 +360,13 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         #fields_type
 
         const _: () = {
+            #[allow(unused_imports)]
+            use #outer as __singletable;
+            #[allow(unused_imports)]
+            use #outer::__private;
             // The fallbacks of the key part probes (see `Ctx::write_part`).
             #[allow(unused_imports)]
-            use #krate::__private::{ReadPartFallback as _, UniquePartFallback as _, WritePartFallback as _};
+            use #pv::{ReadPartFallback as _, UniquePartFallback as _, WritePartFallback as _};
             #checks
             #attr_index_checks
             #versioned_checks
@@ -340,9 +382,10 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 #(#prefixes)*
                 #(#parsers)*
 
+                #[inline]
                 fn __singletable_key_attrs(&self, __item: &mut #krate::Item) -> #krate::Result<()> {
                     #key_inserts
-                    #krate::__private::Ok(())
+                    #pv::Ok(())
                 }
             }
 
@@ -355,46 +398,38 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 #entity_items
                 #versioned_const
 
+                #[inline]
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
-                    #krate::__private::Ok(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr })
+                    #pv::Ok(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr })
                 }
 
-                fn validate(&self) -> #krate::Result<()> {
-                    #validate
-                    #krate::__private::Ok(())
-                }
+                #validate
 
+                #[inline]
                 fn to_item(&self) -> #krate::Result<#krate::Item> {
                     #krate::Entity::validate(self)?;
-                    let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
+                    let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
                     self.__singletable_key_attrs(&mut __item)?;
                     #versioned_insert
                     #encode_ref
-                    #krate::__private::check_attribute_keys::<#table>(#entity_lit, &__item)?;
-                    #krate::__private::Ok(__item)
+                    #pv::check_attribute_keys::<#table>(#entity_lit, &__item)?;
+                    #pv::Ok(__item)
                 }
 
                 #stamped
 
+                #[inline]
                 fn into_item(self) -> #krate::Result<#krate::Item> {
                     #krate::Entity::validate(&self)?;
-                    let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
+                    let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
                     self.__singletable_key_attrs(&mut __item)?;
                     #versioned_insert
                     #encode_owned
-                    #krate::__private::check_attribute_keys::<#table>(#entity_lit, &__item)?;
-                    #krate::__private::Ok(__item)
+                    #pv::check_attribute_keys::<#table>(#entity_lit, &__item)?;
+                    #pv::Ok(__item)
                 }
 
-                fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
-                    #versioned_read
-                    #scan
-                    #krate::__private::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
-                    let __entity = Self { #init_scanned };
-                    #krate::__private::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
-                    #krate::__private::Ok(__entity)
-                }
-
+                #from_item
                 #read_item
             }
         };
@@ -536,7 +571,12 @@ pub(crate) fn list(names: &[String]) -> String {
 }
 
 pub(crate) struct Ctx<'a> {
+    /// The crate's path inside the derive's `const _` block.
     pub krate: &'a TokenStream,
+    /// The crate's `__private` module inside the block.
+    pub private: &'a TokenStream,
+    /// The crate's path outside it (the types users name).
+    pub outer: &'a TokenStream,
     pub entity_ident: &'a syn::Ident,
     pub entity: &'a str,
     pub fields: &'a [Field],
@@ -553,10 +593,10 @@ impl Ctx<'_> {
     }
 
     fn max_len(&self, role: Role) -> TokenStream {
-        let krate = self.krate;
+        let pv = self.private;
         match role {
-            Role::Partition => quote!(#krate::__private::MAX_PARTITION_KEY_BYTES),
-            Role::Sort => quote!(#krate::__private::MAX_SORT_KEY_BYTES),
+            Role::Partition => quote!(#pv::MAX_PARTITION_KEY_BYTES),
+            Role::Sort => quote!(#pv::MAX_SORT_KEY_BYTES),
         }
     }
 
@@ -580,11 +620,11 @@ impl Ctx<'_> {
     /// `assert_key_part` at the field, and not again at every builder: use it
     /// for every key part.
     pub fn write_part(&self, f: &Field, out: TokenStream) -> TokenStream {
-        let krate = self.krate;
+        let pv = self.private;
         let entity = self.entity;
         let ident = &f.ident;
         let field = f.name();
-        quote!(#krate::__private::WritePart(&#ident).write_part(#entity, #field, #out))
+        quote!(#pv::WritePart(&#ident).write_part(#entity, #field, #out))
     }
 
     pub fn params(&self, names: &[&str]) -> Vec<TokenStream> {
@@ -602,7 +642,7 @@ impl Ctx<'_> {
     /// The key's expected length: its literal text plus each value's
     /// `KeyPart::size_hint`, so the builder allocates once.
     fn capacity(&self, segments: &[Segment]) -> TokenStream {
-        let krate = self.krate;
+        let pv = self.private;
         let lit: usize = segments
             .iter()
             .map(|s| match s {
@@ -614,7 +654,7 @@ impl Ctx<'_> {
             Segment::Lit(_) => None,
             Segment::Field(name) => {
                 let ident = &self.field(name).ident;
-                Some(quote!(+ #krate::__private::WritePart(&#ident).size_hint()))
+                Some(quote!(+ #pv::WritePart(&#ident).size_hint()))
             }
         });
         quote!(#lit #(#hints)*)
@@ -623,6 +663,7 @@ impl Ctx<'_> {
     /// `pub fn pk(user_id: &str) -> Result<String>`.
     fn builder(&self, k: &KeyFn) -> TokenStream {
         let krate = self.krate;
+        let pv = self.private;
         let vis = self.vis;
         let name = format_ident!("{}", k.name);
         let names = k.template.fields();
@@ -639,11 +680,12 @@ impl Ctx<'_> {
         );
         quote! {
             #[doc = #doc]
-            #vis fn #name(#(#params),*) -> #krate::Result<#krate::__private::String> {
-                let mut __k = #krate::__private::String::with_capacity(#cap);
+            #[inline]
+            #vis fn #name(#(#params),*) -> #krate::Result<#pv::String> {
+                let mut __k = #pv::String::with_capacity(#cap);
                 #write
-                #krate::__private::check_len(#entity, #attr_label, &__k, #max)?;
-                #krate::__private::Ok(__k)
+                #pv::check_len(#entity, #attr_label, &__k, #max)?;
+                #pv::Ok(__k)
             }
         }
     }
@@ -678,6 +720,7 @@ impl Ctx<'_> {
     /// `pub fn key(...) -> Result<PrimaryKey>` and `pub fn gsi1_key(...) -> Result<IndexKey>`.
     fn pair_builders(&self, keys: &attr::Keys) -> Vec<TokenStream> {
         let krate = self.krate;
+        let pv = self.private;
         let vis = self.vis;
         let mut out = Vec::new();
         let mut pair = |fn_name: String,
@@ -709,15 +752,16 @@ impl Ctx<'_> {
             let sk_expr = match &sk {
                 Some((t, b)) => {
                     let c = call(t, b);
-                    quote!(#krate::__private::Some(#c))
+                    quote!(#pv::Some(#c))
                 }
-                None => quote!(#krate::__private::None),
+                None => quote!(#pv::None),
             };
             let name = format_ident!("{}", fn_name);
             out.push(quote! {
                 #[doc = #doc]
+                #[inline]
                 #vis fn #name(#(#params),*) -> #krate::Result<#ty> {
-                    #krate::__private::Ok(#ty { pk: #pk_expr, sk: #sk_expr })
+                    #pv::Ok(#ty { pk: #pk_expr, sk: #sk_expr })
                 }
             });
         };
@@ -752,6 +796,7 @@ impl Ctx<'_> {
     /// `sk_prefix()` gives `ORDER#`, `sk_prefix_date(d)` gives `ORDER#<d>#`.
     fn prefixes(&self, k: &KeyFn) -> TokenStream {
         let krate = self.krate;
+        let pv = self.private;
         let vis = self.vis;
         let entity = self.entity;
         let segments = &k.template.segments;
@@ -792,11 +837,12 @@ impl Ctx<'_> {
             );
             out.extend(quote! {
                 #[doc = #doc]
-                #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::__private::String> {
-                    let mut __k = #krate::__private::String::new();
+                #[inline]
+                #vis fn #fn_name(#(#params),*) -> #krate::Result<#pv::String> {
+                    let mut __k = #pv::String::new();
                     #write
-                    #krate::__private::check_len(#entity, #label, &__k, #max)?;
-                    #krate::__private::Ok(__k)
+                    #pv::check_len(#entity, #label, &__k, #max)?;
+                    #pv::Ok(__k)
                 }
             });
         }
@@ -814,6 +860,7 @@ impl Ctx<'_> {
         version_insert: &TokenStream,
     ) -> TokenStream {
         let krate = self.krate;
+        let pv = self.private;
         let entity = self.entity;
         let mut locals = TokenStream::new();
         let mut overrides: Vec<(String, syn::Ident)> = Vec::new();
@@ -821,9 +868,9 @@ impl Ctx<'_> {
             let (id, ty, stored) = (&f.ident, &f.ty, &f.stored);
             let local = format_ident!("__stamped_{}", f.name());
             let value = if f.opts.created_at.is_present() {
-                quote_spanned!(ty.span()=> #krate::__private::created_value::<#ty>(&self.#id, __stamp, #entity, #stored)?)
+                quote_spanned!(ty.span()=> #pv::created_value::<#ty>(&self.#id, __stamp, #entity, #stored)?)
             } else if f.opts.updated_at.is_present() {
-                quote_spanned!(ty.span()=> #krate::__private::updated_value::<#ty>(__stamp))
+                quote_spanned!(ty.span()=> #pv::updated_value::<#ty>(__stamp))
             } else {
                 continue;
             };
@@ -834,21 +881,17 @@ impl Ctx<'_> {
             return TokenStream::new();
         }
         let key_inserts = self.key_inserts(keys, &overrides);
-        let entity_lit = entity;
-        let encode = codec.encode_with(
-            false,
-            |e| quote!(#krate::Error::Encode { entity: #entity_lit, source: #e }),
-            &overrides,
-        );
+        let encode = codec.encode_with(false, &overrides);
         quote! {
+            #[inline]
             fn to_item_stamped(&self, __stamp: &#krate::clock::Stamp) -> #krate::Result<#krate::Item> {
                 #krate::Entity::validate(self)?;
                 #locals
-                let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#capacity);
-                #key_inserts
+                let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
+                { let __item = &mut __item; #key_inserts }
                 #version_insert
                 #encode
-                #krate::__private::Ok(__item)
+                #pv::Ok(__item)
             }
         }
     }
@@ -857,6 +900,7 @@ impl Ctx<'_> {
     /// for one placeholder).
     fn parser(&self, k: &KeyFn) -> TokenStream {
         let krate = self.krate;
+        let pv = self.private;
         let vis = self.vis;
         let entity = self.entity;
         let text = k.template.text();
@@ -873,7 +917,7 @@ impl Ctx<'_> {
                 let ty = &f.ty;
                 let ident = format_ident!("__{}", f.name());
                 // Through the probe, like `Ctx::write_part`.
-                let read = quote!(#krate::__private::ReadPart::<#ty>::NEW.read_part(&mut __r)?);
+                let read = quote!(#pv::ReadPart::<#ty>::NEW.read_part(&mut __r)?);
                 if seen.contains(&name.as_str()) {
                     quote!(let _: #ty = #read;)
                 } else {
@@ -895,31 +939,35 @@ impl Ctx<'_> {
         );
         quote! {
             #[doc = #doc]
+            #[inline]
             #vis fn #fn_name(key: &str) -> #krate::Result<#ret_ty> {
-                let mut __r = #krate::__private::KeyReader::new(#entity, #text, key);
+                let mut __r = #pv::KeyReader::new(#entity, #text, key);
                 #(#steps)*
                 __r.finish()?;
-                #krate::__private::Ok(#ret)
+                #pv::Ok(#ret)
             }
         }
     }
 
     /// Compile-time checks against the table, each spanned on the token to fix.
     fn compile_checks(&self, table: &syn::Path, keys: &attr::Keys) -> TokenStream {
-        let krate = self.krate;
+        let pv = self.private;
         let mut out = TokenStream::new();
         let table_span = table.span();
         out.extend(quote_spanned! {table_span=>
-            const TABLE: #krate::__private::TableAttrs = #krate::__private::table_attrs::<#table>();
+            const TABLE: #pv::TableAttrs = #pv::table_attrs::<#table>();
         });
+        // The checks of one const (it stops at the first that fails), each
+        // panic spanned on its token.
+        let mut checks = TokenStream::new();
         let entity = self.entity;
         match &keys.sk {
             Some((_, span)) => {
                 let msg = format!(
                     "entity `{entity}` declares `#[sk]`, but its table has no sort key; remove `#[sk]` or give the table a sort key"
                 );
-                out.extend(quote_spanned! {*span=>
-                    const _: () = if TABLE.sk.is_none() { ::core::panic!(#msg) };
+                checks.extend(quote_spanned! {*span=>
+                    if TABLE.sk.is_none() { __private::fail(#msg) }
                 });
             }
             None => {
@@ -927,27 +975,36 @@ impl Ctx<'_> {
                     "entity `{entity}` declares no `#[sk]`, but its table has a sort key; add `#[sk(\"...\")]` to the entity"
                 );
                 let span = keys.pk_span;
-                out.extend(quote_spanned! {span=>
-                    const _: () = if TABLE.sk.is_some() { ::core::panic!(#msg) };
+                checks.extend(quote_spanned! {span=>
+                    if TABLE.sk.is_some() { __private::fail(#msg) }
                 });
             }
         }
         for index in &keys.indexes {
             out.extend(self.index_check(table, index));
         }
-        // Stored names must not collide with the table's key attributes.
-        for f in self.fields.iter().filter(|f| !f.skipped()) {
-            let stored = &f.stored;
+        // Stored names must not collide with the table's key attributes:
+        // one check for all fields, each field's message spanned on it.
+        let stored: Vec<&Field> = self.fields.iter().filter(|f| !f.skipped()).collect();
+        let names = stored.iter().map(|f| &f.stored);
+        let arms = stored.iter().enumerate().map(|(i, f)| {
             let msg = format!(
-                "field `{}` is stored as `{stored}`, a key or entity-type attribute of the table; rename it with `#[attr(rename = \"...\")]`",
-                f.name()
+                "field `{}` is stored as `{}`, a key or entity-type attribute of the table; rename it with `#[attr(rename = \"...\")]`",
+                f.name(),
+                f.stored
             );
-            out.extend(quote_spanned! {f.stored_span=>
-                const _: () = if #krate::__private::contains(TABLE.reserved, #stored) { ::core::panic!(#msg) };
+            quote_spanned! {f.stored_span=> #i => __private::fail(#msg), }
+        });
+        if !stored.is_empty() {
+            checks.extend(quote! {
+                match #pv::first_reserved(TABLE.reserved, &[#(#names),*]) {
+                    #(#arms)*
+                    _ => {}
+                }
             });
         }
         // Placeholder types must be key parts; the error points at the type.
-        let mut asserts = TokenStream::new();
+        let asserts = &mut checks;
         let mut done: Vec<String> = Vec::new();
         let all_templates = keys.pk.iter().chain(keys.sk.iter().map(|(t, _)| t)).chain(
             keys.indexes
@@ -962,24 +1019,24 @@ impl Ctx<'_> {
                 done.push(name.to_owned());
                 let ty = &self.field(name).ty;
                 asserts.extend(quote_spanned! {ty.span()=>
-                    #krate::__private::assert_key_part::<#ty>();
+                    #pv::assert_key_part::<#ty>();
                 });
             }
         }
         for f in self.fields.iter().filter(|f| f.opts.unique.is_present()) {
             let ty = &f.ty;
             asserts.extend(quote_spanned! {ty.span()=>
-                #krate::__private::assert_unique::<#ty>();
+                #pv::assert_unique::<#ty>();
             });
         }
         out.extend(quote! {
-            const _: () = { #asserts };
+            const _: () = { #checks };
         });
         out
     }
 
     fn index_check(&self, table: &syn::Path, index: &IndexDecl) -> TokenStream {
-        let krate = self.krate;
+        let pv = self.private;
         let span = index.span;
         let name = index.name();
         let table = respan(table, span);
@@ -1002,14 +1059,14 @@ impl Ctx<'_> {
                     quote!(#konst.sk.is_some())
                 };
                 quote_spanned! {span=>
-                    const #konst: #krate::__private::GsiAttrs = #krate::__private::gsi_attrs::<#table, #n>();
-                    const _: () = if #cond { ::core::panic!(#msg) };
+                    const #konst: #pv::GsiAttrs = #pv::gsi_attrs::<#table, #n>();
+                    const _: () = if #cond { __private::fail(#msg) };
                 }
             }
             IndexKind::Lsi(n) => {
                 let konst = format_ident!("LSI{}", n);
                 quote_spanned! {span=>
-                    const #konst: #krate::__private::LsiAttrs = #krate::__private::lsi_attrs::<#table, #n>();
+                    const #konst: #pv::LsiAttrs = #pv::lsi_attrs::<#table, #n>();
                 }
             }
         }
@@ -1018,35 +1075,26 @@ impl Ctx<'_> {
     /// Statements inserting the key attributes, the index key attributes
     /// whose conditions hold, and the entity type into `__item`.
     fn key_inserts(&self, keys: &attr::Keys, overrides: &[(String, syn::Ident)]) -> TokenStream {
-        let krate = self.krate;
+        let pv = self.private;
         let entity = self.entity;
-        let s = |e: TokenStream| quote!(#krate::__private::AttributeValue::S(#e));
+        let s = |e: TokenStream| quote!(#pv::AttributeValue::S(#e));
         let mut out = TokenStream::new();
         // The primary key values, kept for shard suffixes.
         let pk = keys
             .pk
             .as_ref()
             .map(|t| self.self_call_with(t, "pk", overrides));
-        out.extend(quote!(let __pk_value: #krate::__private::String = #pk;));
+        out.extend(quote!(let __pk_value: #pv::String = #pk;));
         let sk_value = match &keys.sk {
             Some((t, _)) => {
                 let call = self.self_call_with(t, "sk", overrides);
-                quote!(#krate::__private::Some(#call))
+                quote!(#pv::Some(#call))
             }
-            None => quote!(#krate::__private::None::<#krate::__private::String>),
+            None => quote!(#pv::None::<#pv::String>),
         };
         out.extend(quote! {
-            let __sk_value: #krate::__private::Option<#krate::__private::String> = #sk_value;
-            __item.insert(
-                #krate::__private::String::from(TABLE.pk),
-                #krate::__private::AttributeValue::S(__pk_value.clone()),
-            );
-            if let (#krate::__private::Some(__a), #krate::__private::Some(__v)) = (TABLE.sk, &__sk_value) {
-                __item.insert(
-                    #krate::__private::String::from(__a),
-                    #krate::__private::AttributeValue::S(__v.clone()),
-                );
-            }
+            let __sk_value: #pv::Option<#pv::String> = #sk_value;
+            #pv::insert_primary(__item, &TABLE, &__pk_value, __sk_value.as_deref(), #entity);
         });
         for index in &keys.indexes {
             let n = index.name();
@@ -1058,23 +1106,21 @@ impl Ctx<'_> {
                         let call = self.self_call_with(t, &format!("{n}_pk"), overrides);
                         let value = if index.shards > 1 {
                             let shards = index.shards;
-                            quote!(#krate::__private::with_shard(
+                            quote!(#pv::with_shard(
                                 &#call,
-                                #krate::__private::shard_of(&__pk_value, __sk_value.as_deref(), #shards),
+                                #pv::shard_of(&__pk_value, __sk_value.as_deref(), #shards),
                             ))
                         } else {
                             call
                         };
                         let v = s(value);
-                        inserts.extend(
-                            quote!(__item.insert(#krate::__private::String::from(#konst.pk), #v);),
-                        );
+                        inserts.extend(quote!(__item.insert(#pv::String::from(#konst.pk), #v);));
                     }
                     if let Some(t) = &index.sk {
                         let v = s(self.self_call_with(t, &format!("{n}_sk"), overrides));
                         inserts.extend(quote! {
-                            if let #krate::__private::Some(__a) = #konst.sk {
-                                __item.insert(#krate::__private::String::from(__a), #v);
+                            if let #pv::Some(__a) = #konst.sk {
+                                __item.insert(#pv::String::from(__a), #v);
                             }
                         });
                     }
@@ -1083,9 +1129,7 @@ impl Ctx<'_> {
                     let konst = format_ident!("LSI{}", num);
                     if let Some(t) = &index.sk {
                         let v = s(self.self_call_with(t, &format!("{n}_sk"), overrides));
-                        inserts.extend(
-                            quote!(__item.insert(#krate::__private::String::from(#konst.sk), #v);),
-                        );
+                        inserts.extend(quote!(__item.insert(#pv::String::from(#konst.sk), #v);));
                     }
                 }
             }
@@ -1097,12 +1141,6 @@ impl Ctx<'_> {
                 }
             }
         }
-        out.extend(quote! {
-            __item.insert(
-                #krate::__private::String::from(TABLE.entity_type),
-                #krate::__private::AttributeValue::S(#krate::__private::String::from(#entity)),
-            );
-        });
         out
     }
 

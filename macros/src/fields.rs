@@ -142,7 +142,8 @@ fn check_unique(
 /// `(outside, inside)`: the fields struct goes outside the derive's `const _`
 /// block, the impls inside.
 pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
-    let p = ctx.krate;
+    // The handles' type goes outside the `const _` block.
+    let p = ctx.outer;
     let vis = ctx.vis;
     let ident = ctx.entity_ident;
     let fields_ty = format_ident!("{}Fields", ident);
@@ -199,10 +200,17 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
     let outside = quote! {
         #[doc = #struct_doc]
         #[allow(dead_code)]
-        #[derive(Debug, Clone, Copy)]
+        #[derive(Debug)]
         #vis struct #fields_ty {
             #(#decls,)*
         }
+        // By hand: the derived `Clone` checks each field's type again.
+        impl ::core::clone::Clone for #fields_ty {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl ::core::marker::Copy for #fields_ty {}
     };
 
     // update(key fields…)
@@ -214,7 +222,7 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
         quote! {
             (#n, {
                 let mut __s = #p::__private::String::new();
-                #write.map(|()| __s)
+                #write.and(#p::__private::Ok(__s))
             })
         }
     });
@@ -234,7 +242,10 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
                     return #p::__private::Err(#p::Error::Validation { entity: #entity, field: #field, message: __msg });
                 }
             },
-            None => TokenStream::new(),
+            None => {
+                let encode = quote_spanned!(ty.span()=> <#ty as #p::__private::FieldCodec>::key_value(#entity, #stored, #owned));
+                return quote!((#stored, #encode));
+            }
         };
         let encode = quote_spanned!(ty.span()=> <#ty as #p::Attr>::to_attr(__v));
         quote! {
@@ -253,6 +264,7 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
         #[allow(clippy::too_many_arguments, dead_code)]
         impl #ident {
             /// Typed handles on this entity's fields, for conditions and updates.
+            #[inline]
             #vis const fn fields() -> #fields_ty {
                 #fields_ty { #(#inits,)* }
             }
@@ -260,9 +272,10 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             #(#check_fns)*
 
             #[doc = #update_doc]
+            #[inline]
             #vis fn update(#(#params),*) -> #p::Update<Self> {
-                #p::Update::new(Self::key(#(#args),*), #p::__private::vec![#(#parts),*])
-                    .with_key_values(#p::__private::vec![#(#key_values),*])
+                #p::Update::new(Self::key(#(#args),*), #p::__private::Vec::from([#(#parts),*]))
+                    .with_key_values(#p::__private::Vec::from([#(#key_values),*]))
             }
         }
     };
@@ -272,10 +285,11 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
 /// `const INDEX_KEYS` and the version items of the `Entity` impl.
 pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
     let p = ctx.krate;
+    let pv = ctx.private;
     let segs = |t: &Template| {
         let s = t.segments.iter().map(|s| match s {
-            Segment::Lit(text) => quote!(#p::__private::Seg::Lit(#text)),
-            Segment::Field(f) => quote!(#p::__private::Seg::Field(#f)),
+            Segment::Lit(text) => quote!(#pv::Seg::Lit(#text)),
+            Segment::Field(f) => quote!(#pv::Seg::Field(#f)),
         });
         quote!(&[#(#s),*])
     };
@@ -286,12 +300,12 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
                 let k = format_ident!("GSI{}", n);
                 let pk = ix.pk.as_ref().map(|t| {
                     let s = segs(t);
-                    quote!(#p::__private::Some(#p::__private::KeyTemplate { attr: #k.pk, segments: #s }))
+                    quote!(#pv::Some(#pv::KeyTemplate { attr: #k.pk, segments: #s }))
                 });
                 let sk = ix.sk.as_ref().map(|t| {
                     let s = segs(t);
-                    quote!(#p::__private::Some(#p::__private::KeyTemplate {
-                        attr: match #k.sk { #p::__private::Some(__a) => __a, #p::__private::None => "" },
+                    quote!(#pv::Some(#pv::KeyTemplate {
+                        attr: match #k.sk { #pv::Some(__a) => __a, #pv::None => "" },
                         segments: #s,
                     }))
                 });
@@ -301,32 +315,40 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
                 let k = format_ident!("LSI{}", n);
                 let sk = ix.sk.as_ref().map(|t| {
                     let s = segs(t);
-                    quote!(#p::__private::Some(#p::__private::KeyTemplate { attr: #k.sk, segments: #s }))
+                    quote!(#pv::Some(#pv::KeyTemplate { attr: #k.sk, segments: #s }))
                 });
                 (None, sk)
             }
         };
-        let none = quote!(#p::__private::None);
+        let none = quote!(#pv::None);
         let pk = pk.unwrap_or_else(|| none.clone());
         let sk = sk.unwrap_or(none);
         let when = match &ix.when {
-            None => quote!(#p::__private::When::Always),
-            Some(path) => match path.get_ident().and_then(|id| ctx.fields.iter().find(|f| f.ident == *id)) {
+            None => quote!(#pv::When::Always),
+            Some(path) => match path
+                .get_ident()
+                .and_then(|id| ctx.fields.iter().find(|f| f.ident == *id))
+            {
                 Some(f) => {
                     let n = f.name();
-                    quote!(#p::__private::When::Field(#n))
+                    quote!(#pv::When::Field(#n))
                 }
-                None => quote!(#p::__private::When::Function),
+                None => quote!(#pv::When::Function),
             },
         };
         let shards = ix.shards;
         quote! {
-            #p::__private::IndexKeys { index: #name, pk: #pk, sk: #sk, when: #when, shards: #shards }
+            #pv::IndexKeys { index: #name, pk: #pk, sk: #sk, when: #when, shards: #shards }
         }
     });
-    let mut out = quote! {
-        const INDEX_KEYS: &'static [#p::__private::IndexKeys] = &[#(#indexes),*];
-    };
+    // Empty lists are left to the trait's defaults.
+    let indexes: Vec<TokenStream> = indexes.collect();
+    let mut out = TokenStream::new();
+    if !indexes.is_empty() {
+        out.extend(quote! {
+            const INDEX_KEYS: &'static [#pv::IndexKeys] = &[#(#indexes),*];
+        });
+    }
     let entity = ctx.entity;
     let in_keys: Vec<&str> = primary_fields(keys)
         .into_iter()
@@ -343,15 +365,15 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
             } else {
                 quote!(#p::clock::TimeKind::Updated)
             };
-            let value = quote_spanned!(ty.span()=> |__t| #p::__private::time_attr::<#ty>(__t, #entity, #stored));
+            let value = quote_spanned!(ty.span()=> |__t| #pv::time_attr::<#ty>(__t, #entity, #stored));
             let key_part = if in_keys.contains(&name.as_str()) {
-                quote!(#p::__private::Some(|__t| {
-                    let __v: #ty = #p::__private::Timestamp::at(__t);
-                    let mut __s = #p::__private::String::new();
-                    #p::__private::WritePart(&__v).write_part(#entity, #name, &mut __s).map(|()| __s)
+                quote!(#pv::Some(|__t| {
+                    let __v: #ty = #pv::Timestamp::at(__t);
+                    let mut __s = #pv::String::new();
+                    #pv::WritePart(&__v).write_part(#entity, #name, &mut __s).and(#pv::Ok(__s))
                 }))
             } else {
-                quote!(#p::__private::None)
+                quote!(#pv::None)
             };
             quote! {
                 #p::clock::AutoTime { field: #name, attribute: #stored, kind: #kind, value: #value, key_part: #key_part }
@@ -371,20 +393,23 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
         .map(|f| {
             let (ty, name) = (&f.ty, f.name());
             let absent_ok = if f.opts.serde.is_present() {
-                quote!(|| false)
+                quote!(#pv::never)
             } else if f.opts.ttl.is_present() {
-                quote_spanned!(ty.span()=> || #p::__private::ttl_from_attr::<#ty>(#p::__private::None).is_ok())
+                quote_spanned!(ty.span()=> #pv::ttl_absent_ok::<#ty>)
             } else {
-                quote_spanned!(ty.span()=> || <#ty as #p::Attr>::from_absent().is_ok())
+                quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::absent_ok)
             };
             quote!(#p::entity::Required { field: #name, absent_ok: #absent_ok })
         });
     out.extend(quote! {
         const REQUIRED: &'static [#p::entity::Required] = &[#(#required),*];
     });
-    out.extend(quote! {
-        const TIMESTAMPS: &'static [#p::clock::AutoTime] = &[#(#stamps),*];
-    });
+    let stamps: Vec<TokenStream> = stamps.collect();
+    if !stamps.is_empty() {
+        out.extend(quote! {
+            const TIMESTAMPS: &'static [#p::clock::AutoTime] = &[#(#stamps),*];
+        });
+    }
     let created: Vec<_> = ctx
         .fields
         .iter()
@@ -393,7 +418,7 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
     if !created.is_empty() {
         let set = created.iter().map(|f| {
             let (id, ty) = (&f.ident, &f.ty);
-            quote_spanned!(ty.span()=> !<#ty as #p::__private::Timestamp>::is_unset(&self.#id))
+            quote_spanned!(ty.span()=> !<#ty as #pv::Timestamp>::is_unset(&self.#id))
         });
         out.extend(quote! {
             fn created_at_set(&self) -> bool {
@@ -411,13 +436,16 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
                 #p::entity::UniqueField {
                     field: #name,
                     attribute: #stored,
-                    part: |__v| #p::__private::UniquePart::<#ty>::NEW.part(__v, #entity, #name, #stored),
+                    part: |__v| #pv::UniquePart::<#ty>::NEW.part(__v, #entity, #name, #stored),
                 }
             }
         });
-    out.extend(quote! {
-        const UNIQUE: &'static [#p::entity::UniqueField] = &[#(#unique),*];
-    });
+    let unique: Vec<TokenStream> = unique.collect();
+    if !unique.is_empty() {
+        out.extend(quote! {
+            const UNIQUE: &'static [#p::entity::UniqueField] = &[#(#unique),*];
+        });
+    }
     // The fields `Update::knowing` takes from a held item: index template
     // fields and sparse condition fields, primary-key fields aside.
     let primary = primary_fields(keys);
@@ -446,24 +474,24 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
         let f = ctx.field(n);
         let (id, stored) = (&f.ident, &f.stored);
         quote! {
-            #p::__private::HeldField {
+            #pv::HeldField {
                 field: #n,
                 attribute: #stored,
-                part: #p::__private::Some({
-                    let mut __s = #p::__private::String::new();
-                    #p::__private::WritePart(&self.#id).write_part(#entity, #n, &mut __s).map(|()| __s)
+                part: #pv::Some({
+                    let mut __s = #pv::String::new();
+                    #pv::WritePart(&self.#id).write_part(#entity, #n, &mut __s).and(#pv::Ok(__s))
                 }),
             }
         }
     });
     let held_bools = held_when.iter().map(|n| {
         let stored = &ctx.field(n).stored;
-        quote!(#p::__private::HeldField { field: #n, attribute: #stored, part: #p::__private::None })
+        quote!(#pv::HeldField { field: #n, attribute: #stored, part: #pv::None })
     });
     if !held.is_empty() || !held_when.is_empty() {
         out.extend(quote! {
-            fn held_fields(&self) -> #p::__private::Vec<#p::__private::HeldField> {
-                #p::__private::vec![#(#held_parts,)* #(#held_bools,)*]
+            fn held_fields(&self) -> #pv::Vec<#pv::HeldField> {
+                #pv::vec![#(#held_parts,)* #(#held_bools,)*]
             }
         });
     }
@@ -473,10 +501,10 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
         let ty = &v.ty;
         let check = quote_spanned!(ty.span()=> let __v: u64 = self.#id;);
         out.extend(quote! {
-            const VERSION: #p::__private::Option<&'static str> = #p::__private::Some(#stored);
-            fn version(&self) -> #p::__private::Option<u64> {
+            const VERSION: #pv::Option<&'static str> = #pv::Some(#stored);
+            fn version(&self) -> #pv::Option<u64> {
                 #check
-                #p::__private::Some(__v)
+                #pv::Some(__v)
             }
             fn set_version(&mut self, version: u64) {
                 self.#id = version;

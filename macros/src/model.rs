@@ -221,25 +221,57 @@ pub fn arg_from_self(field: &Field) -> TokenStream {
 /// documents. `on_err` wraps an `EncodeError`/`DecodeError` expression.
 pub struct Codec<'a> {
     pub krate: &'a TokenStream,
+    /// The crate's `__private` module (a shorter path inside a derive's
+    /// `const _` block).
+    pub private: &'a TokenStream,
     pub fields: &'a [Field],
+    /// The entity's name when the codec is an entity's: its errors are
+    /// `Error`s naming it. A document's are `EncodeError`/`DecodeError`s.
+    pub entity: Option<&'a str>,
 }
 
 impl Codec<'_> {
-    /// Statements inserting every stored field of `self` into `__item`.
-    /// With `owned`, values are moved out of `self`.
-    pub fn encode(&self, owned: bool, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
-        self.encode_with(owned, wrap, &[])
+    /// A call of the runtime's per-field step `name` for a field of type
+    /// `ty` (see `field_codec` in the runtime), spanned on the type: the
+    /// entity's version takes the entity's name first and returns an
+    /// `Error`, the document's (`doc_` + name) an `EncodeError` or
+    /// `DecodeError`.
+    fn step(&self, name: &str, ty: &syn::Type, args: TokenStream) -> TokenStream {
+        let pv = self.private;
+        match self.entity {
+            Some(entity) => {
+                let f = quote::format_ident!("{}", name);
+                quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::#f(#entity, #args))
+            }
+            None => {
+                let f = quote::format_ident!("doc_{}", name);
+                quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::#f(#args))
+            }
+        }
+    }
+
+    /// `result` (a `Result` with an `EncodeError`, or with a `DecodeError`
+    /// when `decode`) with this codec's error type.
+    fn lift(&self, result: TokenStream, decode: bool) -> TokenStream {
+        let pv = self.private;
+        match (self.entity, decode) {
+            (Some(entity), false) => quote!(#pv::encoded(#entity, #result)),
+            (Some(entity), true) => quote!(#pv::decoded(#entity, #result)),
+            (None, _) => result,
+        }
+    }
+
+    /// Statements inserting every stored field of `self` into `__item`, in
+    /// a body whose `?` returns this codec's error. With `owned`, values
+    /// are moved out of `self`.
+    pub fn encode(&self, owned: bool) -> TokenStream {
+        self.encode_with(owned, &[])
     }
 
     /// Like [`Codec::encode`], reading the fields named in `overrides` from
     /// the given locals (of the field's type) instead of `self`.
-    pub fn encode_with(
-        &self,
-        owned: bool,
-        wrap: impl Fn(TokenStream) -> TokenStream,
-        overrides: &[(String, syn::Ident)],
-    ) -> TokenStream {
-        let krate = self.krate;
+    pub fn encode_with(&self, owned: bool, overrides: &[(String, syn::Ident)]) -> TokenStream {
+        let pv = self.private;
         let stmts = self.fields.iter().filter(|f| !f.skipped()).map(|f| {
             let ident = &f.ident;
             let stored = &f.stored;
@@ -250,38 +282,33 @@ impl Codec<'_> {
             };
             if f.opts.ttl.is_present() {
                 // TTL: epoch seconds as N, which DynamoDB's TTL reads.
-                let seconds = quote_spanned!(ty.span()=> <#ty as #krate::__private::EpochSeconds>::to_epoch(&#place));
+                let seconds =
+                    quote_spanned!(ty.span()=> <#ty as #pv::EpochSeconds>::to_epoch(&#place));
                 return quote! {
-                    if let #krate::__private::Some(__s) = #seconds {
+                    if let #pv::Some(__s) = #seconds {
                         __item.insert(
-                            #krate::__private::String::from(#stored),
-                            #krate::__private::AttributeValue::N(__s.to_string()),
+                            #pv::String::from(#stored),
+                            #pv::AttributeValue::N(__s.to_string()),
                         );
                     }
                 };
             }
-            let value = if f.opts.serde.is_present() {
-                quote!(#krate::__private::serde_to_attr(&#place))
-            } else if owned {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::into_attr(#place))
-            } else {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::to_attr(&#place))
-            };
-            let err = wrap(quote!(__e.at(#stored)));
-            let absent = if f.opts.serde.is_present() {
-                quote!(false)
-            } else {
-                quote_spanned!(ty.span()=> <#ty as #krate::Attr>::is_absent(&#place))
-            };
-            quote! {
-                if !#absent {
-                    let __v = match #value {
-                        #krate::__private::Ok(__v) => __v,
-                        #krate::__private::Err(__e) => return #krate::__private::Err(#err),
-                    };
-                    __item.insert(#krate::__private::String::from(#stored), __v);
-                }
+            if f.opts.serde.is_present() {
+                let value = self.lift(
+                    quote!(#pv::serde_to_attr(&#place).map_err(|__e| __e.at(#stored))),
+                    false,
+                );
+                return quote! {
+                    __item.insert(#pv::String::from(#stored), #value?);
+                };
             }
+            // One generic call per field.
+            let call = if owned {
+                self.step("put_owned", ty, quote!(&mut __item, #stored, #place))
+            } else {
+                self.step("put", ty, quote!(&mut __item, #stored, &#place))
+            };
+            quote!(#call?;)
         });
         quote!(#(#stmts)*)
     }
@@ -318,31 +345,31 @@ impl Codec<'_> {
     /// faster than [`Codec::read`], whose per-attribute protocol pays off
     /// only when values can be borrowed.
     pub fn scan(&self, entity_type: Option<TokenStream>) -> TokenStream {
-        let krate = self.krate;
+        let pv = self.private;
         let stored_key_decls = quote! {
-            let mut __stored_pk: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
-            let mut __stored_sk: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
+            let mut __stored_pk: #pv::Option<#pv::AttributeValue> = #pv::None;
+            let mut __stored_sk: #pv::Option<#pv::AttributeValue> = #pv::None;
         };
         let stored = self.stored();
         let decls = stored.iter().map(|(i, _)| {
             let slot = Self::slot(*i);
-            quote!(let mut #slot: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;)
+            quote!(let mut #slot: #pv::Option<#pv::AttributeValue> = #pv::None;)
         });
         let arms = stored.iter().map(|(i, f)| {
             let slot = Self::slot(*i);
             let name = &f.stored;
-            quote!(#name => #slot = #krate::__private::Some(__v),)
+            quote!(#name => #slot = #pv::Some(__v),)
         });
         let (type_decl, type_arm) = match entity_type {
             Some(attr) => (
                 quote! {
-                    let mut __entity_type: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
+                    let mut __entity_type: #pv::Option<#pv::AttributeValue> = #pv::None;
                     #stored_key_decls
                 },
                 quote! {
-                    __name if __name == #attr => __entity_type = #krate::__private::Some(__v),
-                    __name if __name == TABLE.pk => __stored_pk = #krate::__private::Some(__v),
-                    __name if TABLE.sk == #krate::__private::Some(__name) => __stored_sk = #krate::__private::Some(__v),
+                    __name if __name == #attr => __entity_type = #pv::Some(__v),
+                    __name if __name == TABLE.pk => __stored_pk = #pv::Some(__v),
+                    __name if TABLE.sk == #pv::Some(__name) => __stored_sk = #pv::Some(__v),
                 },
             ),
             None => (TokenStream::new(), TokenStream::new()),
@@ -363,29 +390,21 @@ impl Codec<'_> {
     /// Statements reading every attribute of `__reader` (an `AttrReader`)
     /// once: each stored field's value is decoded into one local per field
     /// (a `Result`, so that an error is reported only once the entity type
-    /// is known), for entities the entity-type attribute is checked into
-    /// `__entity_type` and the table's key attributes are kept in
-    /// `__stored_pk`/`__stored_sk`, and other attributes are skipped without
-    /// being copied. Read the locals with
-    /// [`Codec::init`].
-    pub fn read(
-        &self,
-        entity_type: Option<(TokenStream, TokenStream)>,
-        wrap: impl Fn(TokenStream) -> TokenStream,
-    ) -> TokenStream {
+    /// is known), and for entities (`entity_type` given: the expected type)
+    /// the entity-type attribute and the table's key attributes are kept in
+    /// `__seen` (a `Seen`); other attributes are skipped without being
+    /// copied. Read the locals with [`Codec::init`].
+    pub fn read(&self, entity_type: Option<&str>) -> TokenStream {
         let krate = self.krate;
-        let stored_key_decls = quote! {
-            let mut __stored_pk: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
-            let mut __stored_sk: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;
-        };
+        let pv = self.private;
         let stored = self.stored();
         let decls = stored.iter().map(|(i, f)| {
             let slot = Self::slot(*i);
             let ty = &f.ty;
             if Self::read_in_place(f) {
-                quote!(let mut #slot: #krate::__private::Option<#krate::__private::Result<#ty, #krate::DecodeError>> = #krate::__private::None;)
+                quote!(let mut #slot: #pv::Slot<#ty> = #pv::None;)
             } else {
-                quote!(let mut #slot: #krate::__private::Option<#krate::__private::AttributeValue> = #krate::__private::None;)
+                quote!(let mut #slot: #pv::Option<#pv::AttributeValue> = #pv::None;)
             }
         });
         let arms = stored.iter().map(|(i, f)| {
@@ -393,56 +412,43 @@ impl Codec<'_> {
             let name = &f.stored;
             let ty = &f.ty;
             if Self::read_in_place(f) {
-                let read = quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_attr_ref(__v));
-                quote!(#name => #slot = #krate::__private::Some(#read),)
+                let read = quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::read_slot(__v));
+                quote!(#name => #slot = #read,)
             } else {
-                quote!(#name => #slot = #krate::__private::Some(__v.into_owned()),)
+                quote!(#name => #slot = #pv::Some(__v.into_owned()),)
             }
         });
-        let unreadable = wrap(quote!(__e));
         // Entities also read the table's key attributes, which the
         // decoded fields must rebuild (see `check_stored_key`); so they
         // read with `next_attr`, which does not leave them out.
-        let (type_decl, type_arm, next) = match entity_type {
-            Some((attr, expected)) => (
-                quote! {
-                    let mut __entity_type: #krate::__private::Option<#krate::__private::TypeSeen> = #krate::__private::None;
-                    #stored_key_decls
-                },
-                quote! {
-                    __name if __name == #attr => __entity_type = #krate::__private::Some(#krate::__private::TypeSeen::of(&__v, #expected)),
-                    __name if __name == TABLE.pk => __stored_pk = #krate::__private::Some(__v.into_owned()),
-                    __name if TABLE.sk == #krate::__private::Some(__name) => __stored_sk = #krate::__private::Some(__v.into_owned()),
-                },
+        let (seen, other, next) = match entity_type {
+            Some(expected) => (
+                quote!(let mut __seen = #pv::Seen::default();),
+                quote!(__name => __seen.other(&TABLE, __name, __v, #expected),),
                 quote!(next_attr),
             ),
-            None => (
-                TokenStream::new(),
-                TokenStream::new(),
-                quote!(next_data_attr),
-            ),
+            None => (TokenStream::new(), quote!(_ => {}), quote!(next_data_attr)),
         };
+        let attr = self.lift(quote!(__attr), true);
         quote! {
             #(#decls)*
-            #type_decl
-            while let #krate::__private::Some(__attr) = #krate::reader::AttrReader::#next(__reader) {
-                let (__k, __v) = match __attr {
-                    #krate::__private::Ok(__attr) => __attr,
-                    #krate::__private::Err(__e) => return #krate::__private::Err(#unreadable),
-                };
+            #seen
+            while let #pv::Some(__attr) = #krate::reader::AttrReader::#next(__reader) {
+                let (__k, __v) = #attr?;
                 match __k {
                     #(#arms)*
-                    #type_arm
-                    _ => {}
+                    #other
                 }
             }
         }
     }
 
     /// Field initializers from the locals [`Codec::read`] (`in_place`) or
-    /// [`Codec::scan`] filled.
-    pub fn init(&self, in_place: bool, wrap: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+    /// [`Codec::scan`] filled, in a body whose `?` returns this codec's
+    /// error.
+    pub fn init(&self, in_place: bool) -> TokenStream {
         let krate = self.krate;
+        let pv = self.private;
         let inits = self.fields.iter().enumerate().map(|(i, f)| {
             let ident = &f.ident;
             let ty = &f.ty;
@@ -451,46 +457,46 @@ impl Codec<'_> {
             if f.skipped() {
                 let value = match &f.opts.default {
                     Some(darling::util::Override::Explicit(path)) => quote!(#path()),
-                    _ => quote_spanned!(ty.span()=> <#ty as #krate::__private::Default>::default()),
+                    _ => quote_spanned!(ty.span()=> <#ty as #pv::Default>::default()),
                 };
                 return quote!(#ident: #value);
             }
-            let err = wrap(quote!(__e.at(#stored)));
             if f.opts.ttl.is_present() {
-                let read = quote_spanned!(ty.span()=> #krate::__private::ttl_from_attr::<#ty>(#slot));
-                return quote! {
-                    #ident: match #read {
-                        #krate::__private::Ok(__v) => __v,
-                        #krate::__private::Err(__e) => return #krate::__private::Err(#err),
-                    }
-                };
+                let read = quote_spanned!(ty.span()=> #pv::ttl_from_attr::<#ty>(#slot));
+                let read = self.lift(quote!(#read.map_err(|__e| __e.at(#stored))), true);
+                return quote!(#ident: #read?);
             }
             let absent = match &f.opts.default {
-                Some(darling::util::Override::Explicit(path)) => quote!(#krate::__private::Ok(#path())),
+                Some(darling::util::Override::Explicit(path)) => quote!(#pv::Ok(#path())),
                 Some(darling::util::Override::Inherit) => {
-                    quote_spanned!(ty.span()=> #krate::__private::Ok(<#ty as #krate::__private::Default>::default()))
+                    quote_spanned!(ty.span()=> #pv::Ok(<#ty as #pv::Default>::default()))
                 }
                 None if f.opts.serde.is_present() => {
-                    quote!(#krate::__private::Err(#krate::DecodeError::missing()))
+                    quote!(#pv::Err(#krate::DecodeError::missing()))
                 }
-                None => quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_absent()),
+                None => {
+                    let step = if in_place { "take_read" } else { "take" };
+                    let call = self.step(step, ty, quote!(#slot, #stored));
+                    return quote!(#ident: #call?);
+                }
             };
             let present = if f.opts.serde.is_present() {
-                quote!(#krate::__private::serde_from_attr::<#ty>(__v))
+                quote!(#pv::serde_from_attr::<#ty>(__v))
             } else if in_place {
                 quote!(__v)
             } else {
                 quote_spanned!(ty.span()=> <#ty as #krate::Attr>::from_attr(__v))
             };
-            quote! {
-                #ident: match match #slot {
-                    #krate::__private::Some(__v) => #present,
-                    #krate::__private::None => #absent,
-                } {
-                    #krate::__private::Ok(__v) => __v,
-                    #krate::__private::Err(__e) => return #krate::__private::Err(#err),
-                }
-            }
+            let value = self.lift(
+                quote! {
+                    match #slot {
+                        #pv::Some(__v) => #present,
+                        #pv::None => #absent,
+                    }.map_err(|__e| __e.at(#stored))
+                },
+                true,
+            );
+            quote!(#ident: #value?)
         });
         quote!(#(#inits),*)
     }
@@ -500,12 +506,13 @@ impl Codec<'_> {
     /// generate them for their update handles); others are checked inline.
     pub fn validate(&self, entity: &str, check_fns: bool) -> TokenStream {
         let krate = self.krate;
+        let pv = self.private;
         let checks = self.fields.iter().filter(|f| !f.skipped()).map(|f| {
             let ident = &f.ident;
             let field = f.name();
             let fail = |msg: TokenStream| {
                 quote! {
-                    return #krate::__private::Err(#krate::Error::Validation {
+                    return #pv::Err(#krate::Error::Validation {
                         entity: #entity,
                         field: #field,
                         message: #msg,
@@ -515,7 +522,7 @@ impl Codec<'_> {
             match check_fn(f).filter(|_| check_fns) {
                 Some(check) => {
                     let e = fail(quote!(__msg));
-                    quote!(if let #krate::__private::Err(__msg) = Self::#check(&self.#ident) { #e })
+                    quote!(if let #pv::Err(__msg) = Self::#check(&self.#ident) { #e })
                 }
                 None => checks(krate, f, &quote!((&self.#ident)), fail),
             }

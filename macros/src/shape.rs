@@ -21,7 +21,7 @@ fn stored_text(ctx: &Ctx, t: &Template) -> String {
 }
 
 fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
-    let p = ctx.krate;
+    let pv = ctx.private;
     let text = stored_text(ctx, t);
     // Placeholders never contain `#` and always end a segment, so a plain
     // split of the template text gives the segments.
@@ -30,47 +30,47 @@ fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
             Some(i) => (&seg[..i], true),
             None => (seg, false),
         };
-        quote!(#p::__private::KeySeg { lit: #lit, field: #field })
+        quote!(#pv::KeySeg { lit: #lit, field: #field })
     });
     let cards = t.fields().into_iter().map(|n| {
         let ty = &ctx.field(n).ty;
         quote!({
             #[allow(unused_imports)]
-            use #p::__private::CardFallback as _;
-            (&#p::__private::Card::<#ty>(#p::__private::PhantomData)).get()
+            use #pv::CardFallback as _;
+            (&#pv::Card::<#ty>(#pv::PhantomData)).get()
         })
     });
     quote! {
-        #p::__private::KeyShape {
+        #pv::KeyShape {
             template: #text,
             segs: &[#(#segs),*],
-            cardinality: || #p::__private::cardinality(&[#(#cards),*]),
+            cardinality: || #pv::cardinality(&[#(#cards),*]),
         }
     }
 }
 
-fn opt(p: &TokenStream, t: Option<TokenStream>) -> TokenStream {
+fn opt(pv: &TokenStream, t: Option<TokenStream>) -> TokenStream {
     match t {
-        Some(t) => quote!(#p::__private::Some(#t)),
-        None => quote!(#p::__private::None),
+        Some(t) => quote!(#pv::Some(#t)),
+        None => quote!(#pv::None),
     }
 }
 
 pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream {
-    let p = ctx.krate;
+    let pv = ctx.private;
     let name = ctx.entity;
     let Some(pk) = keys.pk.as_ref() else {
         return TokenStream::new();
     };
     let pk = key_shape(ctx, pk);
-    let sk = opt(p, keys.sk.as_ref().map(|(t, _)| key_shape(ctx, t)));
+    let sk = opt(pv, keys.sk.as_ref().map(|(t, _)| key_shape(ctx, t)));
     let indexes = keys.indexes.iter().map(|ix| {
         let n = ix.name();
         let global = matches!(ix.kind, IndexKind::Gsi(_));
-        let ipk = opt(p, ix.pk.as_ref().map(|t| key_shape(ctx, t)));
-        let isk = opt(p, ix.sk.as_ref().map(|t| key_shape(ctx, t)));
+        let ipk = opt(pv, ix.pk.as_ref().map(|t| key_shape(ctx, t)));
+        let isk = opt(pv, ix.sk.as_ref().map(|t| key_shape(ctx, t)));
         let sparse = opt(
-            p,
+            pv,
             ix.when.as_ref().map(|w| {
                 let text = quote!(#w).to_string().replace(' ', "");
                 quote!(#text)
@@ -78,7 +78,7 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
         );
         let shards = ix.shards;
         quote! {
-            #p::__private::IndexShape { name: #n, global: #global, pk: #ipk, sk: #isk, sparse: #sparse, shards: #shards }
+            #pv::IndexShape { name: #n, global: #global, pk: #ipk, sk: #isk, sparse: #sparse, shards: #shards }
         }
     });
     let attribute_indexes = keys.attr_indexes.iter().map(|d| {
@@ -90,18 +90,18 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
                 .collect()
         };
         let (pk, sk) = (stored(&d.pk), stored(&d.sk));
-        quote!(#p::__private::AttrIndexShape { name: #n, partition: &[#(#pk),*], sort: &[#(#sk),*] })
+        quote!(#pv::AttrIndexShape { name: #n, partition: &[#(#pk),*], sort: &[#(#sk),*] })
     });
     let access = accesses.iter().map(|a| {
         let n = a.name.to_string();
         let index = opt(
-            p,
+            pv,
             a.index.as_ref().map(|i| {
                 let s = i.to_string();
                 quote!(#s)
             }),
         );
-        quote!(#p::__private::AccessShape { name: #n, index: #index })
+        quote!(#pv::AccessShape { name: #n, index: #index })
     });
     let attributes = ctx
         .fields
@@ -109,7 +109,7 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
         .filter(|f| !f.skipped())
         .map(|f| &f.stored);
     let ttl = opt(
-        p,
+        pv,
         ctx.fields
             .iter()
             .find(|f| f.opts.ttl.is_present())
@@ -119,7 +119,7 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
             }),
     );
     quote! {
-        const SHAPE: #p::__private::EntityShape = #p::__private::EntityShape {
+        const SHAPE: #pv::EntityShape = #pv::EntityShape {
             name: #name,
             pk: #pk,
             sk: #sk,

@@ -82,7 +82,7 @@ pub struct Versioned {
 }
 
 pub fn expand(ctx: &Ctx, schema: Option<&Schema>) -> Versioned {
-    let krate = ctx.krate;
+    let pv = ctx.private;
     let Some(schema) = schema else {
         return Versioned {
             konst: TokenStream::new(),
@@ -103,8 +103,7 @@ pub fn expand(ctx: &Ctx, schema: Option<&Schema>) -> Versioned {
     let arms = schema.migrations.iter().map(|m| {
         let v = proc_macro2::Literal::u64_unsuffixed(u64::from(m.version));
         let shape = &m.shape;
-        let call =
-            quote_spanned!(shape.span()=> #krate::__private::migrate::<#shape, Self>(__item));
+        let call = quote_spanned!(shape.span()=> #pv::migrate::<#shape, Self>(__item));
         quote!(#v => return #call,)
     });
     let checks = ctx.fields.iter().filter(|f| !f.skipped()).map(|f| {
@@ -114,13 +113,13 @@ pub fn expand(ctx: &Ctx, schema: Option<&Schema>) -> Versioned {
             f.name()
         );
         quote_spanned! {f.stored_span=>
-            const _: () = if #krate::__private::str_eq(TABLE.schema_version, #stored) { ::core::panic!(#msg) };
+            const _: () = if #pv::str_eq(TABLE.schema_version, #stored) { __private::fail(#msg) };
         }
     });
     Versioned {
         konst: quote! {
-            const SCHEMA: #krate::__private::Option<#krate::__private::SchemaVersion> =
-                #krate::__private::Some(#krate::__private::SchemaVersion {
+            const SCHEMA: #pv::Option<#pv::SchemaVersion> =
+                #pv::Some(#pv::SchemaVersion {
                     attribute: TABLE.schema_version,
                     current: #current,
                     migrated: #migrated,
@@ -128,13 +127,13 @@ pub fn expand(ctx: &Ctx, schema: Option<&Schema>) -> Versioned {
         },
         insert: quote! {
             __item.insert(
-                #krate::__private::String::from(TABLE.schema_version),
-                #krate::__private::AttributeValue::N(#krate::__private::String::from(#text)),
+                #pv::String::from(TABLE.schema_version),
+                #pv::AttributeValue::N(#pv::String::from(#text)),
             );
         },
         read: quote! {
             #[allow(clippy::match_single_binding)]
-            match #krate::__private::schema_version_of(&__item, TABLE.schema_version, #entity, #current)? {
+            match #pv::schema_version_of(&__item, TABLE.schema_version, #entity, #current)? {
                 #(#arms)*
                 _ => {}
             }

@@ -495,8 +495,11 @@ pub trait Entity: Sized {
     fn primary_key(&self) -> Result<PrimaryKey, Error>;
 
     /// Checks the declared field validations. Called by [`Entity::to_item`]
-    /// and [`Entity::into_item`], so no write skips it.
-    fn validate(&self) -> Result<(), Error>;
+    /// and [`Entity::into_item`], so no write skips it. The default (an
+    /// entity that declares none) accepts every value.
+    fn validate(&self) -> Result<(), Error> {
+        Ok(())
+    }
 
     /// Encodes the item, with its key attributes, the index key attributes
     /// whose conditions hold, and the entity-type attribute.
@@ -999,6 +1002,21 @@ pub const fn contains(names: &[&str], name: &str) -> bool {
         i += 1;
     }
     false
+}
+
+/// The position of the first of `names` that is one of `reserved`
+/// (`usize::MAX` when none is), for the derive's compile-time check that
+/// no field is stored under a key attribute's name.
+#[doc(hidden)]
+pub const fn first_reserved(reserved: &[&str], names: &[&str]) -> usize {
+    let mut i = 0;
+    while i < names.len() {
+        if contains(reserved, names[i]) {
+            return i;
+        }
+        i += 1;
+    }
+    usize::MAX
 }
 
 /// A global index's key attribute names, for the derive.

@@ -61,7 +61,15 @@ pub enum Cmp {
 }
 
 impl Cmp {
-    fn symbol(self) -> &'static str {
+    /// The operator as DynamoDB's expressions write it.
+    ///
+    /// ```
+    /// use singletable::Cmp;
+    ///
+    /// assert_eq!(Cmp::Ne.symbol(), "<>");
+    /// assert_eq!(Cmp::Ge.symbol(), ">=");
+    /// ```
+    pub fn symbol(self) -> &'static str {
         match self {
             Cmp::Eq => "=",
             Cmp::Ne => "<>",

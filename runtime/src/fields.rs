@@ -161,7 +161,8 @@ pub struct PkField<E, T> {
     _m: PhantomData<fn() -> (E, T)>,
 }
 
-/// `new` and `checked` of the handles whose values updates set.
+/// `new`, `checked` and `check` of the handles whose values updates set
+/// (also `nested::DocField`).
 macro_rules! settable_field {
     ($ty:ident) => {
         impl<E, T> $ty<E, T> {
@@ -188,6 +189,8 @@ macro_rules! settable_field {
             }
 
             /// Runs the field's declared validations on `value`.
+            // (A `DocField`'s run through the paths made from it.)
+            #[allow(dead_code)]
             pub(crate) fn check(&self, value: &T) -> Result<(), String> {
                 self.check.map_or(Ok(()), |check| check(value))
             }
@@ -197,6 +200,7 @@ macro_rules! settable_field {
 
 settable_field!(Field);
 settable_field!(KeyField);
+pub(crate) use settable_field;
 
 impl<E, T> PkField<E, T> {
     #[doc(hidden)]

@@ -34,6 +34,7 @@ pub mod entity;
 pub mod error;
 pub mod exec;
 pub mod expr;
+mod field_codec;
 pub mod fields;
 mod guarded;
 pub mod key;
@@ -95,11 +96,14 @@ pub mod __private {
     pub use crate::entity::markers::*;
     pub use crate::entity::{
         GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, check_attribute_keys, contains,
-        gsi_attributes, gsi_attrs, index_projection, key_attribute_value, key_type_eq, lsi_attrs,
-        str_eq, table_attrs,
+        first_reserved, gsi_attributes, gsi_attrs, index_projection, key_attribute_value,
+        key_type_eq, lsi_attrs, str_eq, table_attrs,
     };
     pub use crate::expr::AttrRange;
     pub use crate::expr::SortCondition;
+    pub use crate::field_codec::{
+        put as doc_put, put_owned as doc_put_owned, take as doc_take, take_read as doc_take_read,
+    };
     pub use crate::key::{
         KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback,
         WritePart, WritePartFallback, check_len, escape_into, unescape, write_part,
@@ -176,6 +180,223 @@ pub mod __private {
         }
     }
 
+    /// Fails a compile-time check of the derive with `message`, at the
+    /// check's call (it tracks its caller): a function, not `panic!`, so
+    /// that the many checks expand no macro.
+    #[track_caller]
+    pub const fn fail(message: &'static str) -> ! {
+        panic!("{}", message)
+    }
+
+    /// Adds the entity to the error of encoding one of its attributes.
+    #[inline]
+    pub fn encoded<T>(
+        entity: &'static str,
+        result: Result<T, crate::EncodeError>,
+    ) -> crate::Result<T> {
+        result.map_err(|source| crate::Error::Encode { entity, source })
+    }
+
+    /// Adds the entity to the error of decoding one of its attributes.
+    #[inline]
+    pub fn decoded<T>(
+        entity: &'static str,
+        result: Result<T, crate::DecodeError>,
+    ) -> crate::Result<T> {
+        result.map_err(|source| crate::Error::Decode { entity, source })
+    }
+
+    /// The per-field steps of the derived codecs (see `field_codec`), for
+    /// every [`Attr`](crate::Attr) type. The derive calls them as
+    /// `<T as FieldCodec>::put(..)`: a field type that is no `Attr` then
+    /// gets one error, however many steps name it. The entity's steps take
+    /// the entity's name first and return an `Error`; the document's
+    /// (`doc_`) return an `EncodeError` or `DecodeError`.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be stored as a DynamoDB attribute",
+        label = "this field's type has no DynamoDB representation",
+        note = "derive `Document` for nested structs or `StrEnum` for unit enums, or add `#[attr(serde)]` to store it through serde"
+    )]
+    pub trait FieldCodec: Sized {
+        /// `field_codec::put` for a field of `entity`.
+        fn put(
+            entity: &'static str,
+            item: &mut crate::Item,
+            name: &'static str,
+            value: &Self,
+        ) -> crate::Result<()>;
+
+        /// `field_codec::put_owned` for a field of `entity`.
+        fn put_owned(
+            entity: &'static str,
+            item: &mut crate::Item,
+            name: &'static str,
+            value: Self,
+        ) -> crate::Result<()>;
+
+        /// `field_codec::take` for a field of `entity`.
+        fn take(
+            entity: &'static str,
+            slot: Option<AttributeValue>,
+            name: &str,
+        ) -> crate::Result<Self>;
+
+        /// `field_codec::take_read` for a field of `entity`.
+        fn take_read(entity: &'static str, slot: Slot<Self>, name: &str) -> crate::Result<Self>;
+
+        /// Decodes an attribute's value into its field's [`Slot`].
+        fn read_slot(value: crate::reader::AttrRef<'_>) -> Slot<Self>;
+
+        /// A key field's value as a stored attribute, for an upsert.
+        fn key_value(
+            entity: &'static str,
+            name: &str,
+            value: &Self,
+        ) -> crate::Result<AttributeValue>;
+
+        /// Whether the field decodes from an absent attribute.
+        fn absent_ok() -> bool;
+
+        /// `field_codec::put`, for a document's field.
+        fn doc_put(
+            item: &mut crate::Item,
+            name: &'static str,
+            value: &Self,
+        ) -> Result<(), crate::EncodeError>;
+
+        /// `field_codec::put_owned`, for a document's field.
+        fn doc_put_owned(
+            item: &mut crate::Item,
+            name: &'static str,
+            value: Self,
+        ) -> Result<(), crate::EncodeError>;
+
+        /// `field_codec::take`, for a document's field.
+        fn doc_take(slot: Option<AttributeValue>, name: &str) -> Result<Self, crate::DecodeError>;
+    }
+
+    impl<T: crate::Attr> FieldCodec for T {
+        #[inline]
+        fn put(
+            entity: &'static str,
+            item: &mut crate::Item,
+            name: &'static str,
+            value: &Self,
+        ) -> crate::Result<()> {
+            encoded(entity, doc_put(item, name, value))
+        }
+
+        #[inline]
+        fn put_owned(
+            entity: &'static str,
+            item: &mut crate::Item,
+            name: &'static str,
+            value: Self,
+        ) -> crate::Result<()> {
+            encoded(entity, doc_put_owned(item, name, value))
+        }
+
+        #[inline]
+        fn take(
+            entity: &'static str,
+            slot: Option<AttributeValue>,
+            name: &str,
+        ) -> crate::Result<Self> {
+            decoded(entity, doc_take(slot, name))
+        }
+
+        #[inline]
+        fn take_read(entity: &'static str, slot: Slot<Self>, name: &str) -> crate::Result<Self> {
+            decoded(entity, doc_take_read(slot, name))
+        }
+
+        #[inline]
+        fn read_slot(value: crate::reader::AttrRef<'_>) -> Slot<Self> {
+            Some(T::from_attr_ref(value))
+        }
+
+        #[inline]
+        fn key_value(
+            entity: &'static str,
+            name: &str,
+            value: &Self,
+        ) -> crate::Result<AttributeValue> {
+            encoded(entity, value.to_attr().map_err(|e| e.at(name)))
+        }
+
+        fn absent_ok() -> bool {
+            T::from_absent().is_ok()
+        }
+
+        #[inline]
+        fn doc_put(
+            item: &mut crate::Item,
+            name: &'static str,
+            value: &Self,
+        ) -> Result<(), crate::EncodeError> {
+            doc_put(item, name, value)
+        }
+
+        #[inline]
+        fn doc_put_owned(
+            item: &mut crate::Item,
+            name: &'static str,
+            value: Self,
+        ) -> Result<(), crate::EncodeError> {
+            doc_put_owned(item, name, value)
+        }
+
+        #[inline]
+        fn doc_take(slot: Option<AttributeValue>, name: &str) -> Result<Self, crate::DecodeError> {
+            doc_take(slot, name)
+        }
+    }
+
+    /// Inserts an item's primary key attributes (`sk` when the table has
+    /// a sort key) and its entity type.
+    #[inline]
+    pub fn insert_primary(
+        item: &mut crate::Item,
+        table: &TableAttrs,
+        pk: &str,
+        sk: Option<&str>,
+        entity: &str,
+    ) {
+        item.insert(String::from(table.pk), AttributeValue::S(pk.to_owned()));
+        if let (Some(attr), Some(sk)) = (table.sk, sk) {
+            item.insert(String::from(attr), AttributeValue::S(sk.to_owned()));
+        }
+        item.insert(
+            String::from(table.entity_type),
+            AttributeValue::S(entity.to_owned()),
+        );
+    }
+
+    /// Whether a TTL field of type `T` decodes from an absent attribute.
+    pub fn ttl_absent_ok<T: EpochSeconds>() -> bool {
+        ttl_from_attr::<T>(None).is_ok()
+    }
+
+    /// `false`, for fields (through serde) that never decode from an
+    /// absent attribute.
+    pub fn never() -> bool {
+        false
+    }
+
+    /// `Entity::from_item` of an entity that reads items attribute by
+    /// attribute: the owned item's values are moved, not copied.
+    pub fn read_owned<T: crate::Entity>(item: crate::Item) -> crate::Result<T> {
+        let mut reader = crate::reader::ItemAttrs::new(item);
+        match T::read_item(&mut reader, crate::OtherTypes::Error)? {
+            Some(entity) => Ok(entity),
+            // Never with `OtherTypes::Error`; an error rather than a panic.
+            None => Err(crate::Error::Decode {
+                entity: T::ENTITY_TYPE,
+                source: crate::DecodeError::missing().at(<T::Table as crate::Table>::ENTITY_TYPE),
+            }),
+        }
+    }
+
     /// What an item's entity-type attribute held, seen while reading it.
     pub enum TypeSeen {
         /// The expected type.
@@ -196,6 +417,60 @@ pub mod __private {
                 Some(s) => Self::Other(s.to_owned()),
                 None => Self::NotString(value.type_name()),
             }
+        }
+    }
+
+    /// A field's value decoded as an item was read: `None` until the
+    /// attribute is met, then the decoded value or its error (reported once
+    /// the item's entity type is known).
+    pub type Slot<T> = Option<Result<T, crate::DecodeError>>;
+
+    /// What an entity's decoder keeps of the table's own attributes while
+    /// reading an item: the entity type and the key it was stored under.
+    #[derive(Default)]
+    pub struct Seen {
+        entity_type: Option<TypeSeen>,
+        pk: Option<AttributeValue>,
+        sk: Option<AttributeValue>,
+    }
+
+    impl Seen {
+        /// An attribute that is no field of an entity of type `expected`:
+        /// kept when it is one of the table's own, skipped otherwise.
+        #[inline]
+        pub fn other(
+            &mut self,
+            table: &TableAttrs,
+            name: &str,
+            value: crate::reader::AttrRef<'_>,
+            expected: &str,
+        ) {
+            if name == table.entity_type {
+                self.entity_type = Some(TypeSeen::of(&value, expected));
+            } else if name == table.pk {
+                self.pk = Some(value.into_owned());
+            } else if table.sk == Some(name) {
+                self.sk = Some(value.into_owned());
+            }
+        }
+
+        /// Whether the item is of type `expected` (see
+        /// [`check_entity_type`]).
+        #[inline]
+        pub fn is_entity(
+            &mut self,
+            table: &TableAttrs,
+            expected: &'static str,
+            other: crate::OtherTypes,
+        ) -> crate::Result<bool> {
+            check_entity_type(self.entity_type.take(), table.entity_type, expected, other)
+        }
+
+        /// Refuses a decoded entity whose fields build another key than the
+        /// one the item was stored under (see [`check_stored_key`]).
+        #[inline]
+        pub fn check_key<T: crate::Entity>(self, entity: &T) -> crate::Result<()> {
+            check_stored_key(entity, self.pk, self.sk)
         }
     }
 

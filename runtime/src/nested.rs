@@ -132,28 +132,7 @@ pub struct DocField<D, T> {
     _m: PhantomData<fn() -> (D, T)>,
 }
 
-impl<D, T> DocField<D, T> {
-    #[doc(hidden)]
-    pub const fn new(name: &'static str, field: &'static str) -> Self {
-        Self {
-            name,
-            field,
-            check: None,
-            _m: PhantomData,
-        }
-    }
-
-    /// A handle whose field declares validations: `check` runs them.
-    #[doc(hidden)]
-    pub const fn checked(name: &'static str, field: &'static str, check: Check<T>) -> Self {
-        Self {
-            name,
-            field,
-            check: Some(check),
-            _m: PhantomData,
-        }
-    }
-}
+crate::fields::settable_field!(DocField);
 
 impl<D, T> Clone for DocField<D, T> {
     fn clone(&self) -> Self {

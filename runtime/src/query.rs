@@ -554,31 +554,28 @@ impl<T, I> Query<T, I> {
 
     /// Adds equality on the next sort attribute of a multi-attribute key.
     #[doc(hidden)]
-    pub fn with_attr_eq(
-        mut self,
-        attr: &'static str,
-        value: Result<AttributeValue, Error>,
-    ) -> Self {
-        match (value, &mut self.attrs) {
-            (Ok(v), Some((k, _))) => k.equal.push((attr.to_owned(), v)),
-            (Ok(_), None) => {
-                self.error.get_or_insert(Error::InvalidRequest(format!(
-                    "a condition on `{attr}` on a query of no multi-attribute index"
-                )));
-            }
-            (Err(e), _) => {
-                self.error.get_or_insert(e);
-            }
-        }
-        self
+    pub fn with_attr_eq(self, attr: &'static str, value: Result<AttributeValue, Error>) -> Self {
+        self.with_attr_condition(attr, value, |k, v| k.equal.push((attr.to_owned(), v)))
     }
 
     /// Sets the range condition on a sort attribute of a multi-attribute
     /// key (the last condition).
     #[doc(hidden)]
-    pub fn with_attr_range(mut self, attr: &'static str, range: Result<AttrRange, Error>) -> Self {
-        match (range, &mut self.attrs) {
-            (Ok(r), Some((k, _))) => k.range = Some((attr.to_owned(), r)),
+    pub fn with_attr_range(self, attr: &'static str, range: Result<AttrRange, Error>) -> Self {
+        self.with_attr_condition(attr, range, |k, r| k.range = Some((attr.to_owned(), r)))
+    }
+
+    /// Adds a condition on a sort attribute of a multi-attribute key with
+    /// `add`; the first error (of the value, or of a query on no such
+    /// index) is kept for the request.
+    fn with_attr_condition<V>(
+        mut self,
+        attr: &'static str,
+        value: Result<V, Error>,
+        add: impl FnOnce(&mut AttrKeyCondition, V),
+    ) -> Self {
+        match (value, &mut self.attrs) {
+            (Ok(v), Some((k, _))) => add(k, v),
             (Ok(_), None) => {
                 self.error.get_or_insert(Error::InvalidRequest(format!(
                     "a condition on `{attr}` on a query of no multi-attribute index"

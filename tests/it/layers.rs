@@ -16,7 +16,10 @@ use quote::ToTokens;
 
 /// The floors, bottom first: a module's file or folder under `runtime/src`.
 const FLOORS: &[(&str, &[&str])] = &[
-    ("values", &["codec_error", "value", "capacity"]),
+    (
+        "values",
+        &["codec_error", "value", "field_codec", "capacity"],
+    ),
     ("expressions and requests", &["expr", "request"]),
     ("errors", &["error"]),
     (

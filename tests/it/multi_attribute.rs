@@ -598,5 +598,44 @@ async fn shop_orders_by_status_and_date() {
         // No synthetic key is written for it.
         let order = &crate::app::sample().orders[0].0;
         assert!(!order.to_item().unwrap().contains_key("GSI4PK"));
+
+        // The order's collection (its partition on the table, with its
+        // items) reads it as the multi-attribute index does, before and
+        // after a transaction moves it in that index.
+        let (order, items) = crate::app::sample()
+            .orders
+            .into_iter()
+            .find(|(o, items)| o.status == OrderStatus::Pending && !items.is_empty())
+            .unwrap();
+        let read = |db: &Db, id: String| {
+            let db = db.clone();
+            async move {
+                crate::model::OrderWithItems::query(Order::partition(&id).unwrap())
+                    .all(&db)
+                    .await
+                    .unwrap()
+            }
+        };
+        let members = read(&db, order.order_id.clone()).await;
+        assert_eq!(members.len(), 1 + items.len());
+        assert!(members.contains(&crate::model::OrderWithItems::Order(order.clone())));
+        let moved =
+            crate::app::change_status(&db, &order, OrderStatus::Pending, OrderStatus::Shipped)
+                .await
+                .unwrap();
+        let members = read(&db, order.order_id.clone()).await;
+        assert!(members.contains(&crate::model::OrderWithItems::Order(moved.clone())));
+        let shipped = Order::orders_by_status_and_date(&OrderStatus::Shipped)
+            .created_at_eq(&moved.created_at)
+            .all(&db)
+            .await
+            .unwrap();
+        assert!(shipped.contains(&moved), "{shipped:?}");
+        let pending = Order::orders_by_status_and_date(&OrderStatus::Pending)
+            .created_at_eq(&moved.created_at)
+            .all(&db)
+            .await
+            .unwrap();
+        assert!(pending.iter().all(|o| o.order_id != moved.order_id));
     }
 }

@@ -90,6 +90,11 @@ fn conventions(s: &Captured, name: &str, operation: &str, table: &str) {
 async fn spans<E: Executor>(db: &Db<Layered<E, Hostile>>, capture: &Capture, local: bool) {
     app::seed(db, &app::sample()).await.unwrap();
     capture.take();
+    // Other tests run on other threads without a subscriber: a span
+    // callsite they registered while this test's (thread-local) subscriber
+    // was being set can keep tracing's cached "never" interest. Rebuilding
+    // the cache makes every callsite ask the subscribers present now.
+    tracing::callsite::rebuild_interest_cache();
 
     // An access pattern over several pages.
     let orders = OrderSummary::orders_of_user("u-ana")
@@ -163,6 +168,7 @@ async fn spans<E: Executor>(db: &Db<Layered<E, Hostile>>, capture: &Capture, loc
     assert_eq!(seen[0].get("otel.status_code"), Some("ERROR"));
 
     // A batch throttled once: two attempts, the second a retry.
+    tracing::callsite::rebuild_interest_cache();
     db.executor().layer.set(Plan {
         throttle: 1,
         ..Plan::default()
