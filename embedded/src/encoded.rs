@@ -110,6 +110,7 @@ impl EncodedItems {
 impl EncodedItems {
     /// Moves to the next item, which `self` then reads as an
     /// [`AttrReader`]; `false` after the last one.
+    #[inline]
     pub(crate) fn advance(&mut self) -> bool {
         let Some(&span) = self.spans.get(self.next) else {
             self.current = None;
@@ -138,6 +139,10 @@ impl ItemReader for EncodedItems {
 
     fn remaining(&self) -> usize {
         self.spans.len() - self.next
+    }
+
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
     }
 }
 

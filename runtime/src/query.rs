@@ -980,18 +980,26 @@ impl<T: Decode, I> Query<T, I> {
 
     /// Decodes a page's items into `out`, leaving out items of other types
     /// (when skipped) and items whose TTL has passed (unless included).
-    pub(crate) fn read_items(&self, items: Items, out: &mut Vec<T>) -> Result<(), Error> {
+    pub(crate) fn read_items<E: Executor>(
+        &self,
+        db: &Db<E>,
+        items: Items,
+        out: &mut Vec<T>,
+    ) -> Result<(), Error> {
         out.reserve(items.remaining());
         let ttl = if self.include_expired {
             None
         } else {
             T::ttl_attribute()
         };
-        items.read_each(&mut Collect {
-            other: self.other,
-            expiry: crate::ttl::Expiry::new(ttl),
-            out,
-        })
+        db.executor().read_page(
+            items,
+            &mut Collect {
+                other: self.other,
+                expiry: crate::ttl::Expiry::new(ttl),
+                out,
+            },
+        )
     }
 
     /// One Query request: at most 1 MB read (or `limit` items evaluated),
@@ -1009,7 +1017,7 @@ impl<T: Decode, I> Query<T, I> {
         let req = self.request(db.table_name(), start, self.limit)?;
         let raw = self.send(db, req, 1).await?;
         let mut items = Vec::new();
-        self.read_items(raw.items, &mut items)?;
+        self.read_items(db, raw.items, &mut items)?;
         let cursor = match raw.last_key {
             Some(k) => Some(
                 page::encode(db.cursor_secret(), &self.scope(0), &k).ok_or_else(|| {
@@ -1037,7 +1045,7 @@ impl<T: Decode, I> Query<T, I> {
             let req = self.request(db.table_name(), start.take(), remaining)?;
             page += 1;
             let raw = self.send(db, req, page).await?;
-            self.read_items(raw.items, &mut out)?;
+            self.read_items(db, raw.items, &mut out)?;
             match raw.last_key {
                 Some(k) => start = Some(k),
                 None => break,
@@ -1188,7 +1196,7 @@ impl<T: Decode, I> Query<T, I> {
                 st.pages += 1;
                 let raw = st.query.send(db, req, st.pages).await?;
                 let mut items = Vec::new();
-                st.query.read_items(raw.items, &mut items)?;
+                st.query.read_items(db, raw.items, &mut items)?;
                 st.buffer.extend(items);
                 match raw.last_key {
                     Some(k) => st.start = Some(k),

@@ -216,6 +216,14 @@ pub trait ItemReader: Send {
 
     /// How many items are left.
     fn remaining(&self) -> usize;
+
+    /// The reader as `Any`, for an executor that reads its own readers'
+    /// items with static dispatch (see `Executor::read_page`); `None` by
+    /// default.
+    #[doc(hidden)]
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        None
+    }
 }
 
 /// An [`ItemReader`] over owned [`Item`]s.
@@ -304,8 +312,11 @@ impl ItemReader for Items {
     }
 }
 
-/// Reads items one at a time, with static dispatch on the reader.
-pub(crate) trait ReadEach {
+/// Reads items one at a time, with static dispatch on the reader: what a
+/// page's decoder gives `Executor::read_page`.
+#[doc(hidden)]
+pub trait ReadEach {
+    /// Reads one item.
     fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), crate::error::Error>;
 
     /// An item already in a map: decoding from the map directly is faster
@@ -317,7 +328,8 @@ pub(crate) trait ReadEach {
 
 impl Items {
     /// Gives every item left to `each`, in order.
-    pub(crate) fn read_each(self, each: &mut impl ReadEach) -> Result<(), crate::error::Error> {
+    #[doc(hidden)]
+    pub fn read_each(self, each: &mut impl ReadEach) -> Result<(), crate::error::Error> {
         match self {
             Items::Maps(r) => {
                 for item in r.items {

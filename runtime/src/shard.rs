@@ -317,7 +317,7 @@ impl<T: Decode> ShardedQuery<T> {
             };
             lane.resume = Some(key_of(&item, &key_attrs));
             let mut decoded = Vec::with_capacity(1);
-            lane.query.read_items(vec![item].into(), &mut decoded)?;
+            lane.query.read_items(db, vec![item].into(), &mut decoded)?;
             out.extend(decoded);
         }
         let finished = lanes.iter().all(|l| l.done && l.buffer.is_empty());
