@@ -128,7 +128,8 @@ fn attr_index<'a>(access: &Access, keys: &'a Keys) -> Option<&'a crate::attr_ind
     keys.attr_indexes.iter().find(|d| d.name() == index)
 }
 
-fn pascal(name: &str) -> String {
+/// `name` in PascalCase, for the generated query types' names.
+pub(crate) fn pascal(name: &str) -> String {
     crate::case::RenameRule::Pascal.apply(name)
 }
 

@@ -302,10 +302,6 @@ fn value(ctx: &Ctx, f: &Field, v: &TokenStream) -> TokenStream {
     quote!(#pv::key_attribute_value(#entity, #field, #r))
 }
 
-fn pascal(name: &str) -> String {
-    crate::case::RenameRule::Pascal.apply(name)
-}
-
 /// The query function and stage types of access pattern `name` on
 /// multi-attribute index `d`: `(outside, inside)` as in
 /// [`crate::access::expand`].
@@ -333,13 +329,18 @@ pub fn pattern(
     // Stage i offers the conditions on sort attribute i.
     let stage = |i: usize| {
         if i == 0 {
-            format_ident!("{}{}Query", ident, pascal(&pattern_str), span = name.span())
+            format_ident!(
+                "{}{}Query",
+                ident,
+                crate::access::pascal(&pattern_str),
+                span = name.span()
+            )
         } else {
             format_ident!(
                 "{}{}QueryAfter{}",
                 ident,
-                pascal(&pattern_str),
-                pascal(&sk_fields[i - 1].name()),
+                crate::access::pascal(&pattern_str),
+                crate::access::pascal(&sk_fields[i - 1].name()),
                 span = name.span()
             )
         }

@@ -101,9 +101,6 @@ pub mod __private {
     };
     pub use crate::expr::AttrRange;
     pub use crate::expr::SortCondition;
-    pub use crate::field_codec::{
-        put as doc_put, put_owned as doc_put_owned, take as doc_take, take_read as doc_take_read,
-    };
     pub use crate::key::{
         KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback,
         WritePart, WritePartFallback, check_len, escape_into, unescape, write_part,
@@ -283,7 +280,7 @@ pub mod __private {
             name: &'static str,
             value: &Self,
         ) -> crate::Result<()> {
-            encoded(entity, doc_put(item, name, value))
+            encoded(entity, crate::field_codec::put(item, name, value))
         }
 
         #[inline]
@@ -293,7 +290,7 @@ pub mod __private {
             name: &'static str,
             value: Self,
         ) -> crate::Result<()> {
-            encoded(entity, doc_put_owned(item, name, value))
+            encoded(entity, crate::field_codec::put_owned(item, name, value))
         }
 
         #[inline]
@@ -302,12 +299,12 @@ pub mod __private {
             slot: Option<AttributeValue>,
             name: &str,
         ) -> crate::Result<Self> {
-            decoded(entity, doc_take(slot, name))
+            decoded(entity, crate::field_codec::take(slot, name))
         }
 
         #[inline]
         fn take_read(entity: &'static str, slot: Slot<Self>, name: &str) -> crate::Result<Self> {
-            decoded(entity, doc_take_read(slot, name))
+            decoded(entity, crate::field_codec::take_read(slot, name))
         }
 
         #[inline]
@@ -334,7 +331,7 @@ pub mod __private {
             name: &'static str,
             value: &Self,
         ) -> Result<(), crate::EncodeError> {
-            doc_put(item, name, value)
+            crate::field_codec::put(item, name, value)
         }
 
         #[inline]
@@ -343,12 +340,12 @@ pub mod __private {
             name: &'static str,
             value: Self,
         ) -> Result<(), crate::EncodeError> {
-            doc_put_owned(item, name, value)
+            crate::field_codec::put_owned(item, name, value)
         }
 
         #[inline]
         fn doc_take(slot: Option<AttributeValue>, name: &str) -> Result<Self, crate::DecodeError> {
-            doc_take(slot, name)
+            crate::field_codec::take(slot, name)
         }
     }
 

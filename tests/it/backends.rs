@@ -1,11 +1,10 @@
 //! One test body, one handle type, both backends: `&Db` is
 //! `&Db<SharedExecutor>`, and the backend is chosen at run time.
 
-use singletable::{Backend, Db, Error};
+use singletable::{Db, Error};
 
 use crate::app;
 use crate::model::*;
-use crate::support::fresh_db;
 
 /// No generics: the same code runs on whatever `db` reaches.
 async fn body(db: &Db) {
@@ -38,19 +37,9 @@ async fn body(db: &Db) {
 
 #[tokio::test]
 async fn one_test_body_runs_on_both_backends() {
-    let embedded: Db = Db::open::<AppTable>(Backend::Embedded, "AppTable")
-        .await
-        .unwrap();
+    // `Db::open` chooses the backend at run time (see `support::both`).
+    let [local, embedded] = crate::support::both::<AppTable>("shared").await;
     body(&embedded).await;
-    let local = fresh_db::<AppTable>("shared").await;
-    let local: Db = Db::open::<AppTable>(
-        Backend::DynamoDbLocal {
-            endpoint: crate::support::endpoint(),
-        },
-        local.table_name(),
-    )
-    .await
-    .unwrap();
     body(&local).await;
     // The SDK handle converts to the same type, onto the same table.
     let converted: Db = Db::local(&crate::support::endpoint(), local.table_name()).into_shared();

@@ -2,9 +2,9 @@
 //! keyed on the items' own typed attributes, queried with DynamoDB's
 //! key-condition rules, on DynamoDB Local and on the embedded backend alike.
 
-use singletable::{Backend, Db, Entity, Error, FieldPath, StringPath, Table};
+use singletable::{Db, Entity, Error, FieldPath, StringPath, Table};
 
-use crate::support::fresh_db;
+use crate::support::both;
 
 #[derive(Table)]
 #[table(
@@ -42,23 +42,6 @@ fn ticket(id: &str, tenant: &str, region: u32, status: Option<&str>, at: i64) ->
         created_at: at,
         expires_at: None,
     }
-}
-
-/// The same table on DynamoDB Local and in the embedded backend.
-async fn both(prefix: &str) -> [Db; 2] {
-    let local = fresh_db::<Tickets>(prefix).await;
-    let local: Db = Db::open::<Tickets>(
-        Backend::DynamoDbLocal {
-            endpoint: crate::support::endpoint(),
-        },
-        local.table_name(),
-    )
-    .await
-    .unwrap();
-    let embedded: Db = Db::open::<Tickets>(Backend::Embedded, "Tickets")
-        .await
-        .unwrap();
-    [local, embedded]
 }
 
 fn data() -> Vec<Ticket> {
@@ -141,7 +124,7 @@ pub struct Locked {
 
 #[tokio::test]
 async fn multi_attribute_index_queries_against_dynamodb_local() {
-    for db in both("multi-query").await {
+    for db in both::<Tickets>("multi-query").await {
         for t in data() {
             db.put(&t).await.unwrap();
         }
@@ -287,7 +270,7 @@ async fn multi_attribute_index_queries_against_dynamodb_local() {
 
 #[tokio::test]
 async fn multi_attribute_index_is_sparse() {
-    for db in both("multi-sparse").await {
+    for db in both::<Tickets>("multi-sparse").await {
         db.put(&ticket("a", "acme", 1, Some("OPEN"), 1))
             .await
             .unwrap();
@@ -340,7 +323,7 @@ async fn multi_attribute_index_is_sparse() {
 
 #[tokio::test]
 async fn multi_attribute_update_moves_item_in_index() {
-    for db in both("multi-update").await {
+    for db in both::<Tickets>("multi-update").await {
         let f = Ticket::fields();
         db.put(&ticket("a", "acme", 1, Some("OPEN"), 10))
             .await
@@ -559,19 +542,7 @@ mod design {
 #[tokio::test]
 async fn shop_orders_by_status_and_date() {
     use crate::model::{AppTable, Order, OrderStatus};
-    let local = fresh_db::<AppTable>("shop-multi").await;
-    let local: Db = Db::open::<AppTable>(
-        Backend::DynamoDbLocal {
-            endpoint: crate::support::endpoint(),
-        },
-        local.table_name(),
-    )
-    .await
-    .unwrap();
-    let embedded: Db = Db::open::<AppTable>(Backend::Embedded, "AppTable")
-        .await
-        .unwrap();
-    for db in [local, embedded] {
+    for db in both::<AppTable>("shop-multi").await {
         crate::app::seed(&db, &crate::app::sample()).await.unwrap();
         for status in [
             OrderStatus::Pending,

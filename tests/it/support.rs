@@ -9,7 +9,7 @@ use singletable::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, CountPage, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
 };
-use singletable::{AttributeValue, Db, Error, Executor, Item, SdkExecutor, Table};
+use singletable::{AttributeValue, Backend, Db, Error, Executor, Item, SdkExecutor, Table};
 
 /// The endpoint of the DynamoDB Local the test command started.
 pub fn endpoint() -> String {
@@ -38,6 +38,23 @@ pub async fn fresh_db<T: Table>(prefix: &str) -> Db<SdkExecutor> {
         "table name should be fresh"
     );
     db
+}
+
+/// The shared handle on a fresh table laid out as `T` declares it, on
+/// DynamoDB Local, and on an embedded table of the same declaration: one
+/// type, so one test body runs on both.
+pub async fn both<T: Table>(prefix: &str) -> [Db; 2] {
+    let local = fresh_db::<T>(prefix).await;
+    let local: Db = Db::open::<T>(
+        Backend::DynamoDbLocal {
+            endpoint: endpoint(),
+        },
+        local.table_name(),
+    )
+    .await
+    .unwrap();
+    let embedded: Db = Db::open::<T>(Backend::Embedded, T::NAME).await.unwrap();
+    [local, embedded]
 }
 
 /// A raw item by key, through the executor (what any other client reads).
