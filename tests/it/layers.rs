@@ -57,6 +57,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         ],
     ),
     ("design tooling", &["design", "admin"]),
+    ("support for generated code", &["__private"]),
 ];
 
 fn cfg_test(attrs: &[syn::Attribute]) -> bool {

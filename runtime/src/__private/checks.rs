@@ -1,0 +1,200 @@
+//! What a decoded item is checked against: its entity type, the key it
+//! is stored under, its schema version.
+
+use super::*;
+
+/// What an item's entity-type attribute held, seen while reading it.
+pub enum TypeSeen {
+    /// The expected type.
+    Matches,
+    /// Another entity type.
+    Other(String),
+    /// Not a string: DynamoDB's name for its type.
+    NotString(&'static str),
+}
+
+impl TypeSeen {
+    /// Compares the attribute's value with the expected type, copying
+    /// it only when it differs.
+    #[inline]
+    pub fn of(value: &crate::reader::AttrRef<'_>, expected: &str) -> Self {
+        match value.as_s() {
+            Some(s) if s == expected => Self::Matches,
+            Some(s) => Self::Other(s.to_owned()),
+            None => Self::NotString(value.type_name()),
+        }
+    }
+}
+
+/// A field's value decoded as an item was read: `None` until the
+/// attribute is met, then the decoded value or its error (reported once
+/// the item's entity type is known).
+pub type Slot<T> = Option<Result<T, crate::DecodeError>>;
+
+/// What an entity's decoder keeps of the table's own attributes while
+/// reading an item: the entity type and the key it was stored under.
+#[derive(Default)]
+pub struct Seen {
+    entity_type: Option<TypeSeen>,
+    pk: Option<AttributeValue>,
+    sk: Option<AttributeValue>,
+}
+
+impl Seen {
+    /// An attribute that is no field of an entity of type `expected`:
+    /// kept when it is one of the table's own, skipped otherwise.
+    #[inline]
+    pub fn other(
+        &mut self,
+        table: &TableAttrs,
+        name: &str,
+        value: crate::reader::AttrRef<'_>,
+        expected: &str,
+    ) {
+        if name == table.entity_type {
+            self.entity_type = Some(TypeSeen::of(&value, expected));
+        } else if name == table.pk {
+            self.pk = Some(value.into_owned());
+        } else if table.sk == Some(name) {
+            self.sk = Some(value.into_owned());
+        }
+    }
+
+    /// Whether the item is of type `expected` (see
+    /// [`check_entity_type`]).
+    #[inline]
+    pub fn is_entity(
+        &mut self,
+        table: &TableAttrs,
+        expected: &'static str,
+        other: crate::OtherTypes,
+    ) -> crate::Result<bool> {
+        check_entity_type(self.entity_type.take(), table.entity_type, expected, other)
+    }
+
+    /// Refuses a decoded entity whose fields build another key than the
+    /// one the item was stored under (see [`check_stored_key`]).
+    #[inline]
+    pub fn check_key<T: crate::Entity>(self, entity: &T) -> crate::Result<()> {
+        check_stored_key(entity, self.pk, self.sk)
+    }
+}
+
+/// Checks the entity-type attribute read from an item (`None` when it
+/// was absent): `Ok(false)` when it names another entity type and
+/// `other` says to skip those, an error when it is absent, not a
+/// string, or another type that is not skipped.
+pub fn check_entity_type(
+    seen: Option<TypeSeen>,
+    attribute: &str,
+    expected: &'static str,
+    other: crate::OtherTypes,
+) -> crate::Result<bool> {
+    use crate::error::{DecodeError, DecodeErrorKind};
+    let fail = |e: DecodeError| crate::Error::Decode {
+        entity: expected,
+        source: e.at(attribute),
+    };
+    match seen {
+        Some(TypeSeen::Matches) => Ok(true),
+        Some(TypeSeen::Other(_)) if other == crate::OtherTypes::Skip => Ok(false),
+        Some(TypeSeen::Other(found)) => Err(fail(DecodeError::new(DecodeErrorKind::EntityType {
+            expected,
+            found,
+        }))),
+        Some(TypeSeen::NotString(found)) => {
+            Err(fail(DecodeError::new(DecodeErrorKind::WrongType {
+                expected: "S (entity type)",
+                found,
+            })))
+        }
+        None => Err(fail(DecodeError::missing())),
+    }
+}
+
+/// Checks the value of the entity-type attribute, `None` when absent.
+pub fn check_entity_type_value(
+    found: Option<AttributeValue>,
+    attribute: &str,
+    expected: &'static str,
+) -> crate::Result<()> {
+    use crate::reader::AttrRef;
+    let seen = found.map(|v| match v {
+        AttributeValue::S(s) => TypeSeen::of(&AttrRef::S(&s), expected),
+        other => TypeSeen::of(&AttrRef::Owned(other), expected),
+    });
+    check_entity_type(seen, attribute, expected, crate::OtherTypes::Error).map(|_| ())
+}
+
+/// Refuses an item whose key attributes are not the key its decoded
+/// fields build: key fields are stored as plain attributes too, and a
+/// value that contradicts the key would redirect the next write of the
+/// entity to another item. `None` (the attribute was not read, for
+/// example under a projection) contradicts nothing.
+pub fn check_stored_key<T: crate::Entity>(
+    entity: &T,
+    pk: Option<AttributeValue>,
+    sk: Option<AttributeValue>,
+) -> crate::Result<()> {
+    if pk.is_none() && sk.is_none() {
+        return Ok(());
+    }
+    crate::entity::check_stored_key(entity, pk, sk)
+}
+
+/// The schema version stored with an item of `entity` (version 1 when
+/// the attribute is absent: written before the entity declared
+/// versions); an error when it is not a number or is newer than
+/// `current`.
+pub fn schema_version_of(
+    item: &crate::Item,
+    attribute: &str,
+    entity: &'static str,
+    current: u32,
+) -> crate::Result<u64> {
+    use crate::error::{DecodeError, DecodeErrorKind};
+    let fail = |kind| crate::Error::Decode {
+        entity,
+        source: DecodeError::new(kind).at(attribute),
+    };
+    match item.get(attribute) {
+        None => Ok(1),
+        Some(AttributeValue::N(n)) => match n.parse::<u64>() {
+            Ok(v) if v <= u64::from(current) => Ok(v),
+            Ok(stored) => Err(fail(DecodeErrorKind::SchemaVersion { stored, current })),
+            Err(_) => Err(fail(DecodeErrorKind::InvalidNumber {
+                value: n.clone(),
+                ty: "u64 (schema version)",
+            })),
+        },
+        Some(other) => Err(crate::Error::Decode {
+            entity,
+            source: crate::value::wrong_type("N (schema version)", other).at(attribute),
+        }),
+    }
+}
+
+/// Reads an item stored in an older shape of `New`: decodes it as the
+/// old shape `Old` (a `#[derive(Document)]` struct of the stored
+/// attributes) and converts it with `From`. The entity type is checked
+/// first, and the converted entity's key fields must still build the
+/// key the item is stored under.
+pub fn migrate<Old: crate::Attr, New: crate::Entity + From<Old>>(
+    item: crate::Item,
+) -> crate::Result<New> {
+    let table = crate::entity::table_attrs::<New::Table>();
+    check_entity_type_value(
+        item.get(table.entity_type).cloned(),
+        table.entity_type,
+        New::ENTITY_TYPE,
+    )?;
+    let pk = item.get(table.pk).cloned();
+    let sk = table.sk.and_then(|a| item.get(a).cloned());
+    let old = Old::from_attr(AttributeValue::M(item)).map_err(|source| crate::Error::Decode {
+        entity: New::ENTITY_TYPE,
+        source,
+    })?;
+    let new = New::from(old);
+    check_stored_key(&new, pk, sk)?;
+    Ok(new)
+}

@@ -1,0 +1,223 @@
+//! The item codec's per-field steps, called by generated `to_item`,
+//! `from_item` and `read_item`.
+
+use super::*;
+
+/// Length for `min_len`/`max_len` validations: characters for strings,
+/// elements for collections.
+#[allow(clippy::len_without_is_empty)]
+pub trait Len {
+    /// The length.
+    fn len(&self) -> usize;
+}
+impl Len for String {
+    fn len(&self) -> usize {
+        self.chars().count()
+    }
+}
+impl<T> Len for Vec<T> {
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+}
+impl<T, S> Len for ::std::collections::HashSet<T, S> {
+    fn len(&self) -> usize {
+        ::std::collections::HashSet::len(self)
+    }
+}
+impl<T> Len for ::std::collections::BTreeSet<T> {
+    fn len(&self) -> usize {
+        ::std::collections::BTreeSet::len(self)
+    }
+}
+impl<K, V, S> Len for HashMap<K, V, S> {
+    fn len(&self) -> usize {
+        HashMap::len(self)
+    }
+}
+impl<K, V> Len for ::std::collections::BTreeMap<K, V> {
+    fn len(&self) -> usize {
+        ::std::collections::BTreeMap::len(self)
+    }
+}
+impl<T: Len> Len for Option<T> {
+    fn len(&self) -> usize {
+        self.as_ref().map_or(0, Len::len)
+    }
+}
+
+/// Adds the entity to the error of encoding one of its attributes.
+#[inline]
+pub fn encoded<T>(entity: &'static str, result: Result<T, crate::EncodeError>) -> crate::Result<T> {
+    result.map_err(|source| crate::Error::Encode { entity, source })
+}
+
+/// Adds the entity to the error of decoding one of its attributes.
+#[inline]
+pub fn decoded<T>(entity: &'static str, result: Result<T, crate::DecodeError>) -> crate::Result<T> {
+    result.map_err(|source| crate::Error::Decode { entity, source })
+}
+
+/// The per-field steps of the derived codecs (see `field_codec`), for
+/// every [`Attr`](crate::Attr) type. The derive calls them as
+/// `<T as FieldCodec>::put(..)`: a field type that is no `Attr` then
+/// gets one error, however many steps name it. The entity's steps take
+/// the entity's name first and return an `Error`; the document's
+/// (`doc_`) return an `EncodeError` or `DecodeError`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as a DynamoDB attribute",
+    label = "this field's type has no DynamoDB representation",
+    note = "derive `Document` for nested structs or `StrEnum` for unit enums, or add `#[attr(serde)]` to store it through serde"
+)]
+pub trait FieldCodec: Sized {
+    /// `field_codec::put` for a field of `entity`.
+    fn put(
+        entity: &'static str,
+        item: &mut crate::Item,
+        name: &'static str,
+        value: &Self,
+    ) -> crate::Result<()>;
+
+    /// `field_codec::put_owned` for a field of `entity`.
+    fn put_owned(
+        entity: &'static str,
+        item: &mut crate::Item,
+        name: &'static str,
+        value: Self,
+    ) -> crate::Result<()>;
+
+    /// `field_codec::take` for a field of `entity`.
+    fn take(entity: &'static str, slot: Option<AttributeValue>, name: &str) -> crate::Result<Self>;
+
+    /// `field_codec::take_read` for a field of `entity`.
+    fn take_read(entity: &'static str, slot: Slot<Self>, name: &str) -> crate::Result<Self>;
+
+    /// Decodes an attribute's value into its field's [`Slot`].
+    fn read_slot(value: crate::reader::AttrRef<'_>) -> Slot<Self>;
+
+    /// A key field's value as a stored attribute, for an upsert.
+    fn key_value(entity: &'static str, name: &str, value: &Self) -> crate::Result<AttributeValue>;
+
+    /// Whether the field decodes from an absent attribute.
+    fn absent_ok() -> bool;
+
+    /// `field_codec::put`, for a document's field.
+    fn doc_put(
+        item: &mut crate::Item,
+        name: &'static str,
+        value: &Self,
+    ) -> Result<(), crate::EncodeError>;
+
+    /// `field_codec::put_owned`, for a document's field.
+    fn doc_put_owned(
+        item: &mut crate::Item,
+        name: &'static str,
+        value: Self,
+    ) -> Result<(), crate::EncodeError>;
+
+    /// `field_codec::take`, for a document's field.
+    fn doc_take(slot: Option<AttributeValue>, name: &str) -> Result<Self, crate::DecodeError>;
+}
+
+impl<T: crate::Attr> FieldCodec for T {
+    #[inline]
+    fn put(
+        entity: &'static str,
+        item: &mut crate::Item,
+        name: &'static str,
+        value: &Self,
+    ) -> crate::Result<()> {
+        encoded(entity, crate::field_codec::put(item, name, value))
+    }
+
+    #[inline]
+    fn put_owned(
+        entity: &'static str,
+        item: &mut crate::Item,
+        name: &'static str,
+        value: Self,
+    ) -> crate::Result<()> {
+        encoded(entity, crate::field_codec::put_owned(item, name, value))
+    }
+
+    #[inline]
+    fn take(entity: &'static str, slot: Option<AttributeValue>, name: &str) -> crate::Result<Self> {
+        decoded(entity, crate::field_codec::take(slot, name))
+    }
+
+    #[inline]
+    fn take_read(entity: &'static str, slot: Slot<Self>, name: &str) -> crate::Result<Self> {
+        decoded(entity, crate::field_codec::take_read(slot, name))
+    }
+
+    #[inline]
+    fn read_slot(value: crate::reader::AttrRef<'_>) -> Slot<Self> {
+        Some(T::from_attr_ref(value))
+    }
+
+    #[inline]
+    fn key_value(entity: &'static str, name: &str, value: &Self) -> crate::Result<AttributeValue> {
+        encoded(entity, value.to_attr().map_err(|e| e.at(name)))
+    }
+
+    fn absent_ok() -> bool {
+        T::from_absent().is_ok()
+    }
+
+    #[inline]
+    fn doc_put(
+        item: &mut crate::Item,
+        name: &'static str,
+        value: &Self,
+    ) -> Result<(), crate::EncodeError> {
+        crate::field_codec::put(item, name, value)
+    }
+
+    #[inline]
+    fn doc_put_owned(
+        item: &mut crate::Item,
+        name: &'static str,
+        value: Self,
+    ) -> Result<(), crate::EncodeError> {
+        crate::field_codec::put_owned(item, name, value)
+    }
+
+    #[inline]
+    fn doc_take(slot: Option<AttributeValue>, name: &str) -> Result<Self, crate::DecodeError> {
+        crate::field_codec::take(slot, name)
+    }
+}
+
+/// Inserts an item's primary key attributes (`sk` when the table has
+/// a sort key) and its entity type.
+#[inline]
+pub fn insert_primary(
+    item: &mut crate::Item,
+    table: &TableAttrs,
+    pk: &str,
+    sk: Option<&str>,
+    entity: &str,
+) {
+    item.insert(String::from(table.pk), AttributeValue::S(pk.to_owned()));
+    if let (Some(attr), Some(sk)) = (table.sk, sk) {
+        item.insert(String::from(attr), AttributeValue::S(sk.to_owned()));
+    }
+    item.insert(
+        String::from(table.entity_type),
+        AttributeValue::S(entity.to_owned()),
+    );
+}
+
+/// `Entity::from_item` of an entity that reads items attribute by
+/// attribute: the owned item's values are moved, not copied.
+pub fn read_owned<T: crate::Entity>(item: crate::Item) -> crate::Result<T> {
+    let mut reader = crate::reader::ItemAttrs::new(item);
+    match T::read_item(&mut reader, crate::OtherTypes::Error)? {
+        Some(entity) => Ok(entity),
+        // Never with `OtherTypes::Error`; an error rather than a panic.
+        None => Err(crate::Error::Decode {
+            entity: T::ENTITY_TYPE,
+            source: crate::DecodeError::missing().at(<T::Table as crate::Table>::ENTITY_TYPE),
+        }),
+    }
+}
