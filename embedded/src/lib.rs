@@ -128,7 +128,7 @@ mod write;
 // The runtime's modules under the names this backend's files use: the
 // backend sits on the runtime's floors as a crate of its own.
 // (`value` and `error` are this crate's own: they re-export the runtime's types.)
-use singletable_runtime::{entity, exec, expr, reader, request, size, stream};
+use singletable_runtime::{capacity, entity, exec, expr, reader, request, size, stream};
 
 use std::collections::HashMap;
 use std::fmt;

@@ -15,6 +15,7 @@ use super::project::Projection;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
 use super::value::{compare, item_size, type_name};
+use crate::capacity::{self, Read};
 use crate::expr::{AttrRange, Cmp, Condition, Path};
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
@@ -27,11 +28,15 @@ const PAGE_BYTES: usize = 1024 * 1024;
 /// BatchGetItem returns at most 16 MB; the rest is unprocessed.
 const BATCH_GET_BYTES: usize = 16 * 1024 * 1024;
 
-/// Read units in halves: 4 KB units, rounded up; a strongly consistent
-/// read costs two halves per unit, an eventually consistent one one.
+/// Read units in halves, by the runtime's one rule
+/// ([`capacity::read_halves`]).
 pub(crate) fn read_halves(bytes: usize, consistent: bool) -> u64 {
-    let units = bytes.div_ceil(4096).max(1) as u64;
-    if consistent { units * 2 } else { units }
+    let read = if consistent {
+        Read::Strong
+    } else {
+        Read::Eventual
+    };
+    capacity::read_halves(bytes, read)
 }
 
 pub(crate) fn get_item(store: &Store, req: &GetItem) -> Res<Option<Item>> {
@@ -933,8 +938,10 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
     let mut out = Vec::with_capacity(found.len());
     for (t, pos) in found {
         let item = t.item(&pos)?;
-        t.capacity
-            .read(2 * read_halves(item.as_ref().map_or(0, item_size), true));
+        t.capacity.read(capacity::read_halves(
+            item.as_ref().map_or(0, item_size),
+            Read::Transactional,
+        ));
         out.push(item);
     }
     Ok(out)

@@ -394,7 +394,7 @@ impl TableData {
             .filter(|(k, _)| self.projects(i, k))
             .map(|(k, v)| k.len() + super::value::value_size(v))
             .sum();
-        size.div_ceil(1024).max(1) as u64
+        crate::capacity::write_blocks(size)
     }
 }
 

@@ -24,7 +24,7 @@ pub(super) fn write_units(old: Option<&Item>, new: Option<&Item>) -> u64 {
 /// Write units of a write replacing an item of `old` bytes (0 for none)
 /// by one of `new` bytes.
 fn units_of(old: usize, new: usize) -> u64 {
-    old.max(new).div_ceil(1024).max(1) as u64
+    crate::capacity::write_blocks(old.max(new))
 }
 
 pub(super) fn condition(c: Option<&Condition>) -> Res<Option<Condition>> {

@@ -40,8 +40,43 @@ pub enum Read {
     Transactional,
 }
 
-fn units(bytes: usize, block: usize) -> f64 {
-    bytes.max(1).div_ceil(block) as f64
+/// Read units of reading `bytes` as `read` does, in half units (exact,
+/// with no rounding of floats): the size rounded up to 4 KB, at least one
+/// block, each block one half unit eventually consistent, two strongly
+/// consistent, four inside TransactGetItems. The one implementation of
+/// DynamoDB's read rule: [`read_units`] and the embedded backend's meter
+/// both count with it.
+///
+/// ```
+/// use singletable::capacity::{read_halves, Read};
+///
+/// assert_eq!(read_halves(0, Read::Eventual), 1);        // at least one block
+/// assert_eq!(read_halves(4096, Read::Strong), 2);       // one unit
+/// assert_eq!(read_halves(4097, Read::Transactional), 8); // two blocks, 4x
+/// ```
+pub fn read_halves(bytes: usize, read: Read) -> u64 {
+    let blocks = bytes.max(1).div_ceil(4096) as u64;
+    match read {
+        Read::Eventual => blocks,
+        Read::Strong => blocks * 2,
+        Read::Transactional => blocks * 4,
+    }
+}
+
+/// Write units of writing `bytes` (an item, or one index entry): the size
+/// rounded up to 1 KB, at least one. The one implementation of DynamoDB's
+/// write rule: [`write_units`] and the embedded backend's meter both count
+/// with it (a transactional write is twice this).
+///
+/// ```
+/// use singletable::capacity::write_blocks;
+///
+/// assert_eq!(write_blocks(0), 1);
+/// assert_eq!(write_blocks(1024), 1);
+/// assert_eq!(write_blocks(1025), 2);
+/// ```
+pub fn write_blocks(bytes: usize) -> u64 {
+    bytes.max(1).div_ceil(1024) as u64
 }
 
 /// Read units of GetItem for an item of `bytes`, rounded up to 4 KB.
@@ -53,12 +88,7 @@ fn units(bytes: usize, block: usize) -> f64 {
 /// assert_eq!(read_units(4097, Read::Strong), 2.0);
 /// ```
 pub fn read_units(bytes: usize, read: Read) -> f64 {
-    let base = units(bytes, 4096);
-    match read {
-        Read::Eventual => base / 2.0,
-        Read::Strong => base,
-        Read::Transactional => base * 2.0,
-    }
+    read_halves(bytes, read) as f64 / 2.0
 }
 
 /// Read units of a Query or Scan page that read items of these sizes: the
@@ -86,8 +116,8 @@ pub fn query_units(item_bytes: &[usize], read: Read) -> f64 {
 /// assert_eq!(write_units(2048, false, &[100, 100]), 4.0); // two index entries
 /// ```
 pub fn write_units(bytes: usize, transactional: bool, index_writes: &[usize]) -> f64 {
-    let item = units(bytes, 1024) + index_writes.iter().map(|b| units(*b, 1024)).sum::<f64>();
-    if transactional { item * 2.0 } else { item }
+    let item = write_blocks(bytes) + index_writes.iter().map(|b| write_blocks(*b)).sum::<u64>();
+    (if transactional { item * 2 } else { item }) as f64
 }
 
 #[cfg(test)]
