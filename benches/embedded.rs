@@ -67,6 +67,86 @@ pub struct Reading {
     pub unit: String,
 }
 
+#[derive(Table)]
+#[table(name = "BenchOne", gsi1)]
+pub struct OneIndex;
+
+#[derive(Table)]
+#[table(name = "BenchTwo", gsi1, gsi2)]
+pub struct TwoIndexes;
+
+/// A reading in a table with one global index (its sensor's readings by
+/// value).
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = OneIndex, name = "Reading", rename_all = "camelCase")]
+#[pk("SENSOR#<sensor>")]
+#[sk("T#<t>")]
+#[gsi1(pk = "UNIT#<unit>", sk = "T#<t>")]
+pub struct Indexed1 {
+    pub sensor: String,
+    pub t: u32,
+    pub value: f64,
+    pub unit: String,
+}
+
+/// The same reading in a table with two global indexes.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = TwoIndexes, name = "Reading", rename_all = "camelCase")]
+#[pk("SENSOR#<sensor>")]
+#[sk("T#<t>")]
+#[gsi1(pk = "UNIT#<unit>", sk = "T#<t>")]
+#[gsi2(pk = "ALL", sk = "S#<sensor>#T#<t>")]
+pub struct Indexed2 {
+    pub sensor: String,
+    pub t: u32,
+    pub value: f64,
+    pub unit: String,
+}
+
+/// PutItem of the same reading into tables with no, one and two global
+/// indexes, over 1000 keys (after the first thousand, each put replaces
+/// an item and moves nothing in the indexes).
+fn put_indexes(c: &mut Criterion, rt: &Runtime) {
+    let none: Db<Embedded> = Db::in_memory::<BenchTable>("Bench0").expect("table");
+    let one: Db<Embedded> = Db::in_memory::<OneIndex>("BenchOne").expect("table");
+    let two: Db<Embedded> = Db::in_memory::<TwoIndexes>("BenchTwo").expect("table");
+    let mut g = c.benchmark_group("put_indexes");
+    let mut n = 0u32;
+    g.bench_function("none", |b| {
+        b.iter(|| {
+            n = n.wrapping_add(1);
+            rt.block_on(none.put(&reading("p", n % 1000))).expect("put");
+        })
+    });
+    g.bench_function("one", |b| {
+        b.iter(|| {
+            n = n.wrapping_add(1);
+            let r = reading("p", n % 1000);
+            let r = Indexed1 {
+                sensor: r.sensor,
+                t: r.t,
+                value: r.value,
+                unit: r.unit,
+            };
+            rt.block_on(one.put(&r)).expect("put");
+        })
+    });
+    g.bench_function("two", |b| {
+        b.iter(|| {
+            n = n.wrapping_add(1);
+            let r = reading("p", n % 1000);
+            let r = Indexed2 {
+                sensor: r.sensor,
+                t: r.t,
+                value: r.value,
+                unit: r.unit,
+            };
+            rt.block_on(two.put(&r)).expect("put");
+        })
+    });
+    g.finish();
+}
+
 fn reading(sensor: &str, t: u32) -> Reading {
     Reading {
         sensor: sensor.into(),
@@ -193,6 +273,7 @@ fn main() {
         .configure_from_args();
     ops(&mut c, &rt, "embedded", &embedded);
     overheads(&mut c, &rt, &embedded);
+    put_indexes(&mut c, &rt);
     match &local {
         Some(db) => ops::<SdkExecutor>(&mut c, &rt, "dynamodb_local", db),
         None => eprintln!("DYNAMODB_ENDPOINT not set: DynamoDB Local side skipped"),

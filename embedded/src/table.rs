@@ -12,7 +12,7 @@
 //! item without the key attributes its position holds, attribute names as
 //! numbers into the table's name list; for an index, the table position).
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::cmp::Ordering as Order;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -21,8 +21,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::codec::{self, hash_bytes, order_bytes};
 use super::error::{Fail, Res};
 use super::hash::{self, PREFIX};
+use super::number::Num;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
+use super::value::Val;
 use crate::exec::CapacityMeter;
+use crate::reader::AttrRef;
 use crate::value::{AttributeValue, Item};
 
 /// Which hash orders index entries whose index keys are equal; DynamoDB
@@ -265,13 +268,35 @@ impl TableData {
     /// Where `item` sits in index `i`, `None` when it lacks one of the
     /// index's key attributes (sparse index) or has it with another type.
     pub(crate) fn index_position(&self, i: usize, item: &Item) -> Option<Vec<u8>> {
+        self.view_position(i, item)
+    }
+
+    /// [`Self::index_position`] of an item seen through a [`View`].
+    fn view_position<V: View + ?Sized>(&self, i: usize, item: &V) -> Option<Vec<u8>> {
         let ix = &self.schema.indexes[i];
-        let get = |k: &KeyAttr| item.get(&k.name).filter(|v| has_type(v, k));
+        let get = |k: &KeyAttr| {
+            item.attr(&k.name)
+                .filter(|v| v.type_name() == k.kind.as_str())
+        };
         let hash = ix.hash_keys().map(get).collect::<Option<Vec<_>>>()?;
         let range = ix.range_keys().map(get).collect::<Option<Vec<_>>>()?;
-        let mut out = self.index_partition(i, &hash);
-        for v in range {
-            order_bytes(v, &mut out);
+        let mut out = match hash.as_slice() {
+            [pk] if !ix.global => {
+                let mut out = Vec::with_capacity(PREFIX + 48);
+                out.extend_from_slice(&hash::of_value(&val_hash_bytes(pk))[..PREFIX]);
+                val_order_bytes(pk, &mut out);
+                out
+            }
+            _ => {
+                let mut out = Vec::with_capacity(48 * hash.len());
+                for v in &hash {
+                    val_order_bytes(v, &mut out);
+                }
+                out
+            }
+        };
+        for v in &range {
+            val_order_bytes(v, &mut out);
         }
         self.tail(i, item, &mut out);
         Some(out)
@@ -279,26 +304,25 @@ impl TableData {
 
     /// The part of an index position after the index keys: the tie-break
     /// hash, then the table key.
-    fn tail(&self, i: usize, item: &Item, out: &mut Vec<u8>) {
+    fn tail<V: View + ?Sized>(&self, i: usize, item: &V, out: &mut Vec<u8>) {
         let null = AttributeValue::Null(true);
-        let pk = item.get(&self.schema.pk.name).unwrap_or(&null);
-        let sk = self
-            .schema
-            .sk
-            .as_ref()
-            .map(|k| item.get(&k.name).unwrap_or(&null));
+        let get = |name: &str| item.attr(name).unwrap_or(Val::Other(&null));
+        let pk = get(&self.schema.pk.name);
+        let sk = self.schema.sk.as_ref().map(|k| get(&k.name));
         let digest = match self.indexes[i].tie {
             Tie::None => None,
-            Tie::Hash => Some(hash::of_value(&hash_bytes(pk))),
-            Tie::Range => sk.map(|sk| hash::of_value(&hash_bytes(sk))),
-            Tie::HashRange => sk.map(|sk| hash::of_key(&hash_bytes(pk), &hash_bytes(sk))),
+            Tie::Hash => Some(hash::of_value(&val_hash_bytes(&pk))),
+            Tie::Range => sk.as_ref().map(|sk| hash::of_value(&val_hash_bytes(sk))),
+            Tie::HashRange => sk
+                .as_ref()
+                .map(|sk| hash::of_key(&val_hash_bytes(&pk), &val_hash_bytes(sk))),
         };
         if let Some(d) = digest {
             out.extend_from_slice(&d[..PREFIX]);
         }
-        order_bytes(pk, out);
-        if let Some(sk) = sk {
-            order_bytes(sk, out);
+        val_order_bytes(&pk, out);
+        if let Some(sk) = &sk {
+            val_order_bytes(sk, out);
         }
     }
 
@@ -313,27 +337,70 @@ impl TableData {
         if let Some(feed) = &mut self.feed {
             feed.record(&self.schema, old, new);
         }
+        let (moves, units) = self.index_moves(new, old);
+        self.apply(pos, new, moves);
+        units
+    }
+
+    /// [`Self::write`] of `new` over whatever is stored at `pos`, which is
+    /// read in place (never decoded into a map) for the index upkeep: what
+    /// a put that reads nothing of the replaced item costs. A table with a
+    /// stream decodes it, as the change feed records it.
+    pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item) -> Res<u64> {
+        if self.feed.is_some() {
+            let old = self.item(&pos)?;
+            return Ok(self.write(pos, Some(new), old.as_ref()));
+        }
+        let (moves, units) = match self.items.get(pos.as_slice()) {
+            None => self.index_moves::<Item>(Some(new), None),
+            Some(e) => {
+                let old = Stored::read(e, &self.keys, &self.names)
+                    .ok_or_else(|| Fail::internal("stored item is corrupt"))?;
+                self.index_moves(Some(new), Some(&old))
+            }
+        };
+        self.apply(pos, Some(new), moves);
+        Ok(units)
+    }
+
+    /// How each index's entry moves when `old` becomes `new` (the old
+    /// position and the new, `None` for no change), and the write units
+    /// the index writes cost.
+    fn index_moves<O: View + ?Sized>(&self, new: Option<&Item>, old: Option<&O>) -> (Moves, u64) {
         let mut units = 0;
+        let mut moves = Vec::with_capacity(self.indexes.len());
         for i in 0..self.indexes.len() {
-            let before = old.and_then(|o| self.index_position(i, o));
-            let after = new.and_then(|n| self.index_position(i, n));
-            let entry = |item: &Item| self.entry_units(i, item);
+            let before = old.and_then(|o| self.view_position(i, o));
+            let after = new.and_then(|n| self.view_position(i, n));
             units += match (&before, &after, old, new) {
                 (Some(b), Some(a), Some(o), Some(n)) if a == b => {
                     if self.projected_eq(i, o, n) {
                         0
                     } else {
-                        entry(n)
+                        self.entry_units(i, n)
                     }
                 }
                 _ => {
-                    before.as_ref().zip(old).map_or(0, |(_, o)| entry(o))
-                        + after.as_ref().zip(new).map_or(0, |(_, n)| entry(n))
+                    before
+                        .as_ref()
+                        .zip(old)
+                        .map_or(0, |(_, o)| self.entry_units(i, o))
+                        + after
+                            .as_ref()
+                            .zip(new)
+                            .map_or(0, |(_, n)| self.entry_units(i, n))
                 }
             };
-            if before == after {
-                continue;
-            }
+            moves.push((before != after).then_some((before, after)));
+        }
+        (moves, units)
+    }
+
+    /// Stores `new` at `pos` (deletes when `None`) and moves the index
+    /// entries as [`Self::index_moves`] planned.
+    fn apply(&mut self, pos: Vec<u8>, new: Option<&Item>, moves: Moves) {
+        for (i, m) in moves.into_iter().enumerate() {
+            let Some((before, after)) = m else { continue };
             if let Some(b) = before {
                 self.indexes[i].entries.remove(b.as_slice());
             }
@@ -361,7 +428,6 @@ impl TableData {
                 self.items.remove(pos.as_slice());
             }
         }
-        units
     }
 
     /// Whether index `i` holds this attribute.
@@ -378,28 +444,118 @@ impl TableData {
         }
     }
 
-    fn projected_eq(&self, i: usize, a: &Item, b: &Item) -> bool {
-        a.iter()
-            .filter(|(k, _)| self.projects(i, k))
-            .all(|(k, v)| b.get(k) == Some(v))
-            && b.keys()
-                .filter(|k| self.projects(i, k))
-                .all(|k| a.contains_key(k))
+    fn projected_eq<A: View + ?Sized>(&self, i: usize, a: &A, b: &Item) -> bool {
+        let mut eq = true;
+        a.each(&mut |k, v| {
+            eq = eq && (!self.projects(i, k) || b.get(k).map(Val::of) == Some(v));
+        });
+        eq && b
+            .keys()
+            .filter(|k| self.projects(i, k))
+            .all(|k| a.attr(k).is_some())
     }
 
     /// Write units of the index entry for `item`.
-    fn entry_units(&self, i: usize, item: &Item) -> u64 {
-        let size: usize = item
-            .iter()
-            .filter(|(k, _)| self.projects(i, k))
-            .map(|(k, v)| k.len() + super::value::value_size(v))
-            .sum();
+    fn entry_units<V: View + ?Sized>(&self, i: usize, item: &V) -> u64 {
+        let mut size = 0;
+        item.each(&mut |k, v| {
+            if self.projects(i, k) {
+                size += k.len() + val_size(&v);
+            }
+        });
         crate::capacity::write_blocks(size)
     }
 }
 
-fn has_type(v: &AttributeValue, k: &KeyAttr) -> bool {
-    super::value::type_name(v) == k.kind.as_str()
+/// Per index, how its entry moves: `None` when it stays, else the old
+/// position and the new (`None` for none).
+type Moves = Vec<Option<(Option<Vec<u8>>, Option<Vec<u8>>)>>;
+
+/// An item as the index upkeep reads it: a map, or a stored item read in
+/// place.
+pub(crate) trait View {
+    /// The attribute `name`, if the item has it.
+    fn attr(&self, name: &str) -> Option<Val<'_>>;
+    /// Every attribute, in no particular order.
+    fn each(&self, f: &mut dyn FnMut(&str, Val<'_>));
+}
+
+impl View for Item {
+    fn attr(&self, name: &str) -> Option<Val<'_>> {
+        self.get(name).map(Val::of)
+    }
+    fn each(&self, f: &mut dyn FnMut(&str, Val<'_>)) {
+        for (k, v) in self {
+            f(k, Val::of(v));
+        }
+    }
+}
+
+/// A stored item's attributes, strings and numbers borrowed from its
+/// bytes: one small vector, no map and no copied string.
+struct Stored<'a> {
+    attrs: Vec<(&'a str, AttrRef<'a>)>,
+}
+
+impl<'a> Stored<'a> {
+    /// The attributes of a stored entry; `None` when its bytes are
+    /// malformed.
+    fn read(e: &'a Entry, keys: &'a [(Box<str>, KeyType)], names: &'a [Box<str>]) -> Option<Self> {
+        let (pos, value) = (e.key(), e.value());
+        let mut cursor = codec::StoredCursor::start(value, PREFIX)?;
+        let mut attrs = Vec::with_capacity(16);
+        while let Some(attr) = cursor.next(pos, value, keys, names) {
+            attrs.push(attr?);
+        }
+        Some(Self { attrs })
+    }
+}
+
+impl View for Stored<'_> {
+    fn attr(&self, name: &str) -> Option<Val<'_>> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| Val::stored(v))
+    }
+    fn each(&self, f: &mut dyn FnMut(&str, Val<'_>)) {
+        for (k, v) in &self.attrs {
+            f(k, Val::stored(v));
+        }
+    }
+}
+
+/// [`order_bytes`] of a view.
+fn val_order_bytes(v: &Val<'_>, out: &mut Vec<u8>) {
+    match v {
+        Val::S(s) => {
+            codec::escaped(s.as_bytes(), out);
+            out.extend_from_slice(&[0, 0]);
+        }
+        Val::N(n) => match Num::parse(n) {
+            Ok(n) => n.order_bytes(out),
+            Err(_) => out.push(0),
+        },
+        Val::Other(v) => order_bytes(v, out),
+    }
+}
+
+/// [`hash_bytes`] of a view.
+fn val_hash_bytes<'a>(v: &'a Val<'_>) -> Cow<'a, [u8]> {
+    match v {
+        Val::S(s) => Cow::Borrowed(s.as_bytes()),
+        Val::N(n) => Cow::Owned(Num::parse(n).map(|n| n.local_bytes()).unwrap_or_default()),
+        Val::Other(v) => hash_bytes(v),
+    }
+}
+
+/// The size of a view's value, as DynamoDB counts it.
+fn val_size(v: &Val<'_>) -> usize {
+    match v {
+        Val::S(s) => s.len(),
+        Val::N(n) => crate::size::number_size(n),
+        Val::Other(v) => super::value::value_size(v),
+    }
 }
 
 fn tie_of(schema: &TableSchema, ix: &IndexSchema) -> Tie {

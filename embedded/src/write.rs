@@ -62,16 +62,17 @@ pub(crate) fn put_item(store: &mut Store, req: PutItem) -> Res<Option<Item>> {
     let cond = condition(req.condition.as_ref())?;
     check::index_types(&t.schema, &item)?;
     let pos = t.position(&item);
-    // The replaced item is decoded only when something reads it: its
-    // size, all the write units need, is stored with it.
-    let (old, old_size) =
-        if cond.is_some() || req.return_old || !t.indexes.is_empty() || t.feed.is_some() {
-            let old = current(t, &pos)?;
-            let size = old.as_ref().map_or(0, item_size);
-            (old, size)
-        } else {
-            (None, t.stored_size(&pos))
-        };
+    // The replaced item is decoded only when a condition, the caller or the
+    // change feed reads it: its size is stored with it, and the index upkeep
+    // reads it in place.
+    if cond.is_none() && !req.return_old && t.feed.is_none() {
+        let units = units_of(t.stored_size(&pos), item_size(&item));
+        let index_units = t.write_over(pos, &item)?;
+        t.capacity.write(units + index_units);
+        return Ok(None);
+    }
+    let old = current(t, &pos)?;
+    let old_size = old.as_ref().map_or(0, item_size);
     if !holds(cond.as_ref(), old.as_ref()) {
         let item = on_failure(req.return_on_condition_failure, old);
         return Err(Fail::Condition(item));
