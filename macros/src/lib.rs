@@ -10,21 +10,8 @@
 //! every error is reported on the token to fix, all errors of one derive
 //! together, with a stub impl beside them so no follow-up errors appear.
 
-mod access;
-mod attr;
-mod attr_index;
-mod case;
-mod collection;
-mod document;
-mod entity;
-mod fields;
-mod model;
-mod shape;
-mod str_enum;
-mod style;
-mod table;
-mod template;
-mod version;
+mod expand;
+mod internals;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
@@ -33,7 +20,7 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(Table, attributes(table))]
 pub fn derive_table(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    table::derive(&input).into()
+    expand::table::derive(&input).into()
 }
 
 #[doc = include_str!("../doc/entity.md")]
@@ -47,26 +34,26 @@ pub fn derive_table(input: TokenStream) -> TokenStream {
 )]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    entity::derive(&input).into()
+    expand::entity::derive(&input).into()
 }
 
 #[doc = include_str!("../doc/document.md")]
 #[proc_macro_derive(Document, attributes(document, attr))]
 pub fn derive_document(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    document::derive(&input).into()
+    expand::document::derive(&input).into()
 }
 
 #[doc = include_str!("../doc/str_enum.md")]
 #[proc_macro_derive(StrEnum, attributes(str_enum))]
 pub fn derive_str_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    str_enum::derive(&input).into()
+    expand::str_enum::derive(&input).into()
 }
 
 #[doc = include_str!("../doc/collection.md")]
 #[proc_macro_derive(Collection, attributes(collection))]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    collection::derive(&input).into()
+    expand::collection::derive(&input).into()
 }

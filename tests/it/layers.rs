@@ -66,45 +66,64 @@ fn cfg_test(attrs: &[syn::Attribute]) -> bool {
         .any(|a| a.path().is_ident("cfg") && a.meta.to_token_stream().to_string().contains("test"))
 }
 
-/// The modules named by `crate::m` and `crate::{m::…, n}` in `tokens`.
-fn crate_paths(tokens: TokenStream, out: &mut BTreeSet<String>) {
+/// The modules named by `crate::m` and `crate::{m::…, n}` in `tokens`, each
+/// as its first `depth` segments (`crate::a::b::C` at depth 2 is `a::b`).
+fn crate_paths(tokens: TokenStream, depth: usize, out: &mut BTreeSet<String>) {
     let tts: Vec<TokenTree> = tokens.into_iter().collect();
     for (i, tt) in tts.iter().enumerate() {
         if let TokenTree::Group(g) = tt {
-            crate_paths(g.stream(), out);
+            crate_paths(g.stream(), depth, out);
         }
         let is_crate = matches!(tt, TokenTree::Ident(id) if id == "crate");
-        let colons = matches!(
-            (tts.get(i + 1), tts.get(i + 2)),
-            (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && b.as_char() == ':'
-        );
-        if !(is_crate && colons) {
-            continue;
-        }
-        match tts.get(i + 3) {
-            Some(TokenTree::Ident(m)) => {
-                out.insert(m.to_string());
-            }
-            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
-                let mut start = true;
-                for t in g.stream() {
-                    match &t {
-                        TokenTree::Ident(m) if start => {
-                            out.insert(m.to_string());
-                            start = false;
-                        }
-                        TokenTree::Punct(p) if p.as_char() == ',' => start = true,
-                        _ => start = false,
-                    }
-                }
-            }
-            _ => {}
+        if is_crate && colons(&tts, i + 1) {
+            path_from(&tts[i + 3..], &mut Vec::new(), depth, out);
         }
     }
 }
 
-/// Module -> the modules its code names, over every file under `dir`.
-fn edges(src: &Path, dir: &Path, out: &mut BTreeMap<String, BTreeSet<String>>) {
+/// Whether `tts[at..]` starts with `::`.
+fn colons(tts: &[TokenTree], at: usize) -> bool {
+    matches!(
+        (tts.get(at), tts.get(at + 1)),
+        (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && b.as_char() == ':'
+    )
+}
+
+/// Reads the rest of a path after `crate::` (or after `prefix::`), naming
+/// each module it reaches at `depth` segments or where it ends.
+fn path_from(
+    tts: &[TokenTree],
+    prefix: &mut Vec<String>,
+    depth: usize,
+    out: &mut BTreeSet<String>,
+) {
+    match tts.first() {
+        Some(TokenTree::Ident(m)) if m == "self" => {
+            out.insert(prefix.join("::"));
+        }
+        Some(TokenTree::Ident(m)) => {
+            prefix.push(m.to_string());
+            if prefix.len() >= depth || !colons(tts, 1) {
+                out.insert(prefix.join("::"));
+            } else {
+                path_from(&tts[3..], prefix, depth, out);
+            }
+            prefix.pop();
+        }
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            for piece in inner.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+                path_from(piece, prefix, depth, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Module -> the modules its code names, over every file under `dir`; a
+/// module is the first `depth` segments of its file's path (`a/mod.rs` is
+/// `a`, `a/b.rs` at depth 2 is `a::b`).
+fn edges(src: &Path, dir: &Path, depth: usize, out: &mut BTreeMap<String, BTreeSet<String>>) {
     let mut entries: Vec<_> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("dir entry").path())
@@ -112,19 +131,27 @@ fn edges(src: &Path, dir: &Path, out: &mut BTreeMap<String, BTreeSet<String>>) {
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            edges(src, &path, out);
+            edges(src, &path, depth, out);
             continue;
         }
         if path.extension().is_none_or(|x| x != "rs") {
             continue;
         }
         let rel = path.strip_prefix(src).expect("under src");
-        let first = rel.components().next().expect("a component");
-        let module = first
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_owned();
+        let mut segments: Vec<String> = rel
+            .components()
+            .take(depth)
+            .map(|c| {
+                c.as_os_str()
+                    .to_string_lossy()
+                    .trim_end_matches(".rs")
+                    .to_owned()
+            })
+            .collect();
+        if segments.len() > 1 && segments.last().is_some_and(|l| l == "mod") {
+            segments.pop();
+        }
+        let module = segments.join("::");
         if module == "lib" {
             continue;
         }
@@ -140,7 +167,7 @@ fn edges(src: &Path, dir: &Path, out: &mut BTreeMap<String, BTreeSet<String>>) {
                 _ => &Vec::new(),
             };
             if !cfg_test(attrs) {
-                crate_paths(item.into_token_stream(), &mut named);
+                crate_paths(item.into_token_stream(), depth, &mut named);
             }
         }
         named.remove(&module);
@@ -212,7 +239,7 @@ fn root_exports(src: &Path) -> BTreeMap<String, String> {
 fn runtime_modules_import_only_downward() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/src");
     let mut graph = BTreeMap::new();
-    edges(&src, &src, &mut graph);
+    edges(&src, &src, 1, &mut graph);
     let exports = root_exports(&src);
     for (module, names) in &mut graph {
         *names = std::mem::take(names)
@@ -243,6 +270,47 @@ fn runtime_modules_import_only_downward() {
                 Some(_) => {}
                 None => faults.push(format!("`{module}` names `{n}`, which is on no floor")),
             }
+        }
+    }
+    let mut done = BTreeSet::new();
+    for module in graph.keys() {
+        if let Some(c) = circle(&graph, module, &mut Vec::new(), &mut done) {
+            faults.push(format!("modules import each other: {}", c.join(" -> ")));
+            break;
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The derive macros are a pipeline (serde_derive's `internals/` under
+/// `ser`/`de`): the model in `macros/src/internals` (attributes, templates,
+/// checks, the context) never names a generator in `macros/src/expand`,
+/// and no two modules import each other, directly or around a circle.
+#[test]
+fn macros_modules_import_only_downward() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("macros/src");
+    let mut graph = BTreeMap::new();
+    edges(&src, &src, 2, &mut graph);
+    assert!(
+        graph.keys().any(|m| m.starts_with("internals::"))
+            && graph.keys().any(|m| m.starts_with("expand::")),
+        "macros/src has no internals/ and expand/ modules: {:?}",
+        graph.keys().collect::<Vec<_>>()
+    );
+    let layer = |m: &str| m.split("::").next().unwrap_or_default().to_owned();
+    let mut faults = Vec::new();
+    for (module, names) in &graph {
+        match layer(module).as_str() {
+            "internals" => faults.extend(
+                names
+                    .iter()
+                    .filter(|n| layer(n) == "expand")
+                    .map(|n| format!("`{module}` (the model) names the generator `{n}`")),
+            ),
+            "expand" => {}
+            _ => faults.push(format!(
+                "`{module}` is neither model (internals/) nor generator (expand/)"
+            )),
         }
     }
     let mut done = BTreeSet::new();

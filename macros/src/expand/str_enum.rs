@@ -39,7 +39,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     };
     let o = EnumOpts::from_derive_input(input)?;
     let mut errors = darling::Error::accumulator();
-    let rule = crate::attr::rename_rule(&o.rename_all, &mut errors);
+    let rule = crate::internals::attr::rename_rule(&o.rename_all, &mut errors);
     let krate = o
         .krate
         .as_ref()

@@ -8,173 +8,13 @@
 //! attribute, `<field>_eq` (which leads to the next attribute's methods) or
 //! one range condition (which ends the key condition).
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::entity::Ctx;
-use crate::model::{self, ArgKind, Field};
-
-/// `#[gsiN(pk(a, b), sk(c, d))]` on an entity.
-pub struct AttrIndexDecl {
-    pub n: u8,
-    /// The `gsiN` token.
-    pub span: Span,
-    pub pk: Vec<syn::Ident>,
-    pub sk: Vec<syn::Ident>,
-}
-
-impl AttrIndexDecl {
-    pub fn name(&self) -> String {
-        format!("gsi{}", self.n)
-    }
-}
-
-/// Whether `#[gsiN(...)]` is the multi-attribute form: `pk(...)` is a list.
-pub fn is_multi(attr: &syn::Attribute) -> bool {
-    attr.parse_args_with(
-        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-    )
-    .is_ok_and(|metas| {
-        metas
-            .iter()
-            .any(|m| matches!(m, syn::Meta::List(l) if l.path.is_ident("pk") || l.path.is_ident("sk")))
-    })
-}
-
-/// Reads `#[gsiN(pk(a, b), sk(c))]`.
-pub fn parse(
-    attr: &syn::Attribute,
-    n: u8,
-    errors: &mut darling::error::Accumulator,
-) -> Option<AttrIndexDecl> {
-    let metas = match attr
-        .parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
-    {
-        Ok(m) => m,
-        Err(e) => {
-            errors.push(e.into());
-            return None;
-        }
-    };
-    let mut decl = AttrIndexDecl {
-        n,
-        span: attr.path().span(),
-        pk: Vec::new(),
-        sk: Vec::new(),
-    };
-    let mut seen_sk = false;
-    for m in &metas {
-        let fields = |l: &syn::MetaList, errors: &mut darling::error::Accumulator| match l
-            .parse_args_with(
-                syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated,
-            ) {
-            Ok(ids) if !ids.is_empty() => ids.into_iter().collect(),
-            _ => {
-                errors.push(
-                        darling::Error::custom(format!(
-                            "expected field names, e.g. `#[gsi{n}(pk(tenant_id, region), sk(status, created_at))]`"
-                        ))
-                        .with_span(&l.delimiter.span().join()),
-                    );
-                Vec::new()
-            }
-        };
-        match m {
-            syn::Meta::List(l) if l.path.is_ident("pk") => decl.pk = fields(l, errors),
-            syn::Meta::List(l) if l.path.is_ident("sk") => {
-                seen_sk = true;
-                decl.sk = fields(l, errors);
-            }
-            other => {
-                let what = other
-                    .path()
-                    .get_ident()
-                    .map_or_else(String::new, ToString::to_string);
-                let msg = match what.as_str() {
-                    "when" => format!(
-                        "`when` does not apply to a multi-attribute index: an item is in `gsi{n}` while it has every key attribute; make a key field an `Option` for a sparse index"
-                    ),
-                    "shards" => format!(
-                        "`shards` does not apply to a multi-attribute index: DynamoDB spreads `gsi{n}` over its partition attributes' values; add a partition attribute instead"
-                    ),
-                    "pk" | "sk" => format!(
-                        "a multi-attribute index maps fields, not templates: `{what}(field, ...)`"
-                    ),
-                    _ => format!(
-                        "unknown option `{what}` in a multi-attribute `#[gsi{n}(...)]`; expected `pk(field, ...)` and `sk(field, ...)`"
-                    ),
-                };
-                errors.push(darling::Error::custom(msg).with_span(other.path()));
-            }
-        }
-    }
-    if decl.pk.is_empty() && !metas.is_empty() && !seen_sk {
-        return None;
-    }
-    if decl.pk.is_empty() {
-        errors.push(
-            darling::Error::custom(format!(
-                "missing `pk(...)`; name the fields of `gsi{n}`'s partition attributes, e.g. `#[gsi{n}(pk(tenant_id), sk(created_at))]`"
-            ))
-            .with_span(attr.path()),
-        );
-        return None;
-    }
-    Some(decl)
-}
-
-/// The fields named exist, are stored, and each is named once.
-pub fn check(decls: &[AttrIndexDecl], fields: &[Field], errors: &mut darling::error::Accumulator) {
-    let names: Vec<String> = fields
-        .iter()
-        .filter(|f| !f.skipped())
-        .map(Field::name)
-        .collect();
-    for d in decls {
-        let all: Vec<&syn::Ident> = d.pk.iter().chain(&d.sk).collect();
-        for (i, id) in all.iter().enumerate() {
-            let name = id.to_string();
-            match fields.iter().find(|f| f.name() == name) {
-                None => {
-                    let hint = match crate::entity::closest(&name, &names) {
-                        Some(c) => format!("did you mean `{c}`?"),
-                        None => format!("fields are {}", crate::entity::list(&names)),
-                    };
-                    errors.push(
-                        darling::Error::custom(format!(
-                            "unknown field `{name}` in `#[{}]`; {hint}",
-                            d.name()
-                        ))
-                        .with_span(id),
-                    );
-                }
-                Some(f) if f.skipped() || f.opts.serde.is_present() => {
-                    errors.push(
-                        darling::Error::custom(format!(
-                            "field `{name}` is {}, so it cannot be a key attribute of `{}`",
-                            if f.skipped() {
-                                "not stored (`skip`)"
-                            } else {
-                                "stored through serde"
-                            },
-                            d.name()
-                        ))
-                        .with_span(id),
-                    );
-                }
-                Some(_) if all[..i].contains(id) => errors.push(
-                    darling::Error::custom(format!(
-                        "field `{name}` is twice in `#[{}]`; each key attribute is one field",
-                        d.name()
-                    ))
-                    .with_span(id),
-                ),
-                Some(_) => {}
-            }
-        }
-    }
-}
+use crate::internals::attr_index::AttrIndexDecl;
+use crate::internals::ctx::Ctx;
+use crate::internals::model::{self, ArgKind, Field};
 
 fn konst(n: u8) -> syn::Ident {
     format_ident!("GSI{}_ATTRIBUTES", n)
@@ -196,7 +36,7 @@ pub fn consts_and_checks(
         let n = d.n;
         let k = konst(n);
         let span = d.span;
-        let t = crate::entity::respan(table, span);
+        let t = crate::internals::ctx::respan(table, span);
         out.extend(quote_spanned! {span=>
             #[allow(dead_code)]
             const #k: ::core::option::Option<#p::AttributeKey> = #pv::gsi_attributes::<#t, #n>();
@@ -304,7 +144,7 @@ fn value(ctx: &Ctx, f: &Field, v: &TokenStream) -> TokenStream {
 
 /// The query function and stage types of access pattern `name` on
 /// multi-attribute index `d`: `(outside, inside)` as in
-/// [`crate::access::expand`].
+/// [`crate::expand::access::expand`].
 pub fn pattern(
     ctx: &Ctx,
     ident: &syn::Ident,
@@ -332,15 +172,15 @@ pub fn pattern(
             format_ident!(
                 "{}{}Query",
                 ident,
-                crate::access::pascal(&pattern_str),
+                crate::internals::case::pascal(&pattern_str),
                 span = name.span()
             )
         } else {
             format_ident!(
                 "{}{}QueryAfter{}",
                 ident,
-                crate::access::pascal(&pattern_str),
-                crate::access::pascal(&sk_fields[i - 1].name()),
+                crate::internals::case::pascal(&pattern_str),
+                crate::internals::case::pascal(&sk_fields[i - 1].name()),
                 span = name.span()
             )
         }

@@ -6,8 +6,8 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::attr::{self, EntityOpts};
-use crate::entity::Ctx;
+use crate::internals::attr::{self, EntityOpts};
+use crate::internals::ctx::Ctx;
 
 /// A checked `#[entity(version = N, migrate(...))]`.
 pub struct Schema<'a> {

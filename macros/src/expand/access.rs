@@ -7,9 +7,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::parse::ParseStream;
 
-use crate::attr::{IndexKind, Keys, Template};
-use crate::entity::Ctx;
-use crate::template::{self, Segment};
+use crate::internals::attr::{IndexKind, Keys, Template};
+use crate::internals::case::pascal;
+use crate::internals::ctx::Ctx;
+use crate::internals::template::{self, Segment};
 
 /// One `#[access(...)]` declaration.
 pub struct Access {
@@ -123,14 +124,12 @@ pub fn check(accesses: &[Access], keys: &Keys, errors: &mut darling::error::Accu
 }
 
 /// The multi-attribute index a pattern reads, if it reads one.
-fn attr_index<'a>(access: &Access, keys: &'a Keys) -> Option<&'a crate::attr_index::AttrIndexDecl> {
+fn attr_index<'a>(
+    access: &Access,
+    keys: &'a Keys,
+) -> Option<&'a crate::internals::attr_index::AttrIndexDecl> {
     let index = access.index.as_ref()?.to_string();
     keys.attr_indexes.iter().find(|d| d.name() == index)
-}
-
-/// `name` in PascalCase, for the generated query types' names.
-pub(crate) fn pascal(name: &str) -> String {
-    crate::case::RenameRule::Pascal.apply(name)
 }
 
 /// The generated code for every access pattern: `(outside, inside)`, where
@@ -147,7 +146,7 @@ pub fn expand(
     let mut inside = TokenStream::new();
     for access in accesses {
         if let Some(d) = attr_index(access, keys) {
-            let (o, i) = crate::attr_index::pattern(ctx, ident, table, &access.name, d);
+            let (o, i) = crate::expand::attr_index::pattern(ctx, ident, table, &access.name, d);
             outside.extend(o);
             inside.extend(i);
             continue;
@@ -425,7 +424,7 @@ fn sort_methods(ctx: &Ctx, t: &Template, builder: &str, query_ty: &TokenStream) 
     // between: one value per bound for a single placeholder, tuples otherwise.
     let arg_tys: Vec<TokenStream> = fields
         .iter()
-        .map(|n| crate::model::arg_type(&ctx.field(n).ty))
+        .map(|n| crate::internals::model::arg_type(&ctx.field(n).ty))
         .collect();
     let (bound_ty, destructure_from, destructure_to, from_args, to_args) = if fields.len() == 1 {
         let ty = &arg_tys[0];

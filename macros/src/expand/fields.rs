@@ -6,9 +6,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::attr::{IndexKind, Keys, Template};
-use crate::entity::Ctx;
-use crate::template::Segment;
+use crate::internals::attr::{IndexKind, Keys, Template};
+use crate::internals::ctx::Ctx;
+use crate::internals::template::Segment;
 
 /// Fields of the primary key templates.
 fn primary_fields(keys: &Keys) -> Vec<&str> {
@@ -34,7 +34,7 @@ fn index_fields(keys: &Keys) -> Vec<&str> {
 
 /// Checks on `#[attr(version)]`: at most one, not in a key, not skipped.
 pub fn check(
-    ctx_fields: &[crate::model::Field],
+    ctx_fields: &[crate::internals::model::Field],
     keys: &Keys,
     errors: &mut darling::error::Accumulator,
 ) {
@@ -108,7 +108,7 @@ fn templates_using(keys: &Keys, name: &str) -> Vec<String> {
 /// Checks on `#[attr(unique)]`: a stored field of a key-part type that is
 /// in no key template, each error at the `unique` token.
 fn check_unique(
-    ctx_fields: &[crate::model::Field],
+    ctx_fields: &[crate::internals::model::Field],
     keys: &Keys,
     errors: &mut darling::error::Accumulator,
 ) {
@@ -153,7 +153,11 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
     let mut decls = Vec::new();
     let mut inits = Vec::new();
     let mut check_fns = Vec::new();
-    for f in ctx.fields.iter().filter(|f| crate::model::has_handle(f)) {
+    for f in ctx
+        .fields
+        .iter()
+        .filter(|f| crate::internals::model::has_handle(f))
+    {
         let fid = &f.ident;
         let ty = &f.ty;
         let name = f.name();
@@ -170,10 +174,10 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             #[doc = #doc]
             pub #fid: #p::#kind<#ident, #ty>
         });
-        let check = crate::model::check_fn(f);
+        let check = crate::internals::model::check_fn(f);
         if let Some(check) = &check {
             // Puts call it from `validate`; updates through the handle.
-            let body = crate::model::checks(
+            let body = crate::internals::model::checks(
                 p,
                 f,
                 &quote!(__v),
@@ -231,12 +235,12 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
     let key_values = primary.iter().map(|n| {
         let f = ctx.field(n);
         let (id, ty, stored, field) = (&f.ident, &f.ty, &f.stored, f.name());
-        let owned = match crate::model::arg_kind(ty) {
-            crate::model::ArgKind::Str => quote!(&#p::__private::String::from(#id)),
-            crate::model::ArgKind::Copy => quote!(&#id),
-            crate::model::ArgKind::Ref => quote!(#id),
+        let owned = match crate::internals::model::arg_kind(ty) {
+            crate::internals::model::ArgKind::Str => quote!(&#p::__private::String::from(#id)),
+            crate::internals::model::ArgKind::Copy => quote!(&#id),
+            crate::internals::model::ArgKind::Ref => quote!(#id),
         };
-        let check = match crate::model::check_fn(f) {
+        let check = match crate::internals::model::check_fn(f) {
             Some(check) => quote! {
                 if let #p::__private::Err(__msg) = Self::#check(__v) {
                     return #p::__private::Err(#p::Error::Validation { entity: #entity, field: #field, message: __msg });

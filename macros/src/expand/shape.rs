@@ -4,10 +4,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::access::Access;
-use crate::attr::{IndexKind, Keys, Template};
-use crate::entity::Ctx;
-use crate::template::Segment;
+use crate::expand::access::Access;
+use crate::internals::attr::{IndexKind, Keys, Template};
+use crate::internals::ctx::Ctx;
+use crate::internals::template::Segment;
 
 /// The template with stored attribute names in its placeholders.
 fn stored_text(ctx: &Ctx, t: &Template) -> String {

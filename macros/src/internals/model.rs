@@ -5,8 +5,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::attr::FieldOpts;
-use crate::case::RenameRule;
+use crate::internals::attr::FieldOpts;
+use crate::internals::case::RenameRule;
 
 /// One field with its stored attribute name.
 pub struct Field {
@@ -86,8 +86,11 @@ pub fn fields(
         // A field whose `#[attr]` is wrong stays in the model with default
         // options, so key templates naming it raise no second error.
         let parsed = FieldOpts::from_field(f).map_err(|e| {
-            crate::style::restyle(e, "attr", || {
-                Some(crate::style::listed(crate::style::FIELD_OPTIONS, ""))
+            crate::internals::style::restyle(e, "attr", || {
+                Some(crate::internals::style::listed(
+                    crate::internals::style::FIELD_OPTIONS,
+                    "",
+                ))
             })
         });
         let Some(opts) = errors.handle(parsed).or_else(|| {
@@ -95,7 +98,7 @@ pub fn fields(
             let mut clean = f.clone();
             if let Some(attrs) = FieldOpts::from_field(f)
                 .err()
-                .and_then(|e| crate::style::without_unknown(&f.attrs, "attr", &e))
+                .and_then(|e| crate::internals::style::without_unknown(&f.attrs, "attr", &e))
             {
                 clean.attrs = attrs;
                 if let Ok(opts) = FieldOpts::from_field(&clean) {

@@ -232,7 +232,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         )
         .with_span(&input.ident));
     }
-    if let Some(err) = crate::attr::missing_key(
+    if let Some(err) = crate::internals::attr::missing_key(
         input,
         "table",
         "name",
@@ -246,15 +246,15 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         Err(e) => {
             // An unknown option: report it, and go on without it, so the
             // entities of the table raise no second error.
-            let repaired =
-                crate::style::without_unknown(&input.attrs, "table", &e).and_then(|attrs| {
+            let repaired = crate::internals::style::without_unknown(&input.attrs, "table", &e)
+                .and_then(|attrs| {
                     let mut input = input.clone();
                     input.attrs = attrs;
                     TableOpts::from_derive_input(&input).ok()
                 });
-            let e = crate::style::restyle(e, "table", || {
-                Some(crate::style::listed(
-                    crate::style::TABLE_OPTIONS,
+            let e = crate::internals::style::restyle(e, "table", || {
+                Some(crate::internals::style::listed(
+                    crate::internals::style::TABLE_OPTIONS,
                     "`gsi1`…`gsi20`, `lsi1`…`lsi5`",
                 ))
             });

@@ -223,6 +223,9 @@ mod tests {
         assert_eq!(declared(include_str!("attr.rs"), "FieldOpts"), field);
         let mut table: Vec<String> = TABLE_OPTIONS.iter().map(|s| (*s).to_owned()).collect();
         table.sort();
-        assert_eq!(declared(include_str!("table.rs"), "TableOpts"), table);
+        assert_eq!(
+            declared(include_str!("../expand/table.rs"), "TableOpts"),
+            table
+        );
     }
 }

@@ -105,6 +105,11 @@ fn capitalize(word: &str) -> String {
     }
 }
 
+/// `name` in PascalCase, for the generated query types' names.
+pub(crate) fn pascal(name: &str) -> String {
+    RenameRule::Pascal.apply(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::RenameRule::*;

@@ -5,8 +5,8 @@ use darling::FromDeriveInput;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::attr::{self, DocumentOpts};
-use crate::model::{self, Codec};
+use crate::internals::attr::{self, DocumentOpts};
+use crate::internals::model::{self, Codec};
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
     expand(input).unwrap_or_else(|e| {

@@ -2,14 +2,16 @@
 //! key parsers and the item codec.
 
 use darling::FromDeriveInput;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::access;
-use crate::attr::{self, EntityOpts, IndexDecl, IndexKind, Template};
-use crate::model::{self, Codec, Field};
-use crate::template::Segment;
+use crate::expand::access;
+use crate::internals::attr::{self, EntityOpts, IndexDecl, IndexKind, Template};
+use crate::internals::check::{check_indexes, check_templates, repair_templates};
+use crate::internals::ctx::{Ctx, respan};
+use crate::internals::model::{self, Codec, Field};
+use crate::internals::template::Segment;
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
     match expand(input) {
@@ -74,7 +76,7 @@ fn entity_probe() -> Option<String> {
     );
     EntityOpts::from_derive_input(&probe)
         .err()
-        .and_then(crate::style::probe_options)
+        .and_then(crate::internals::style::probe_options)
 }
 
 /// Which key a template fills, for naming and size limits.
@@ -98,13 +100,13 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         Ok(opts) => opts,
         Err(e) => {
             // An unknown option: report it, and go on without it.
-            let repaired =
-                crate::style::without_unknown(&input.attrs, "entity", &e).and_then(|attrs| {
+            let repaired = crate::internals::style::without_unknown(&input.attrs, "entity", &e)
+                .and_then(|attrs| {
                     let mut input = input.clone();
                     input.attrs = attrs;
                     EntityOpts::parse(&input).ok()
                 });
-            let e = crate::style::restyle(e, "entity", entity_probe);
+            let e = crate::internals::style::restyle(e, "entity", entity_probe);
             match repaired {
                 Some(opts) => {
                     errors.push(e);
@@ -123,12 +125,12 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 
     let accesses = access::parse(&opts.attrs, &mut errors);
 
-    let schema = crate::version::check(&opts, &mut errors);
+    let schema = crate::expand::version::check(&opts, &mut errors);
     check_templates(&keys, &fields, &mut errors);
     check_indexes(&keys, &fields, &mut errors);
-    crate::attr_index::check(&keys.attr_indexes, &fields, &mut errors);
+    crate::internals::check::check_attr_indexes(&keys.attr_indexes, &fields, &mut errors);
     access::check(&accesses, &keys, &mut errors);
-    crate::fields::check(&fields, &keys, &mut errors);
+    crate::expand::fields::check(&fields, &keys, &mut errors);
     // After a mistake in the declaration, the API is still generated from
     // a repaired model (a misspelt placeholder reads as the field it was
     // closest to), so that the code calling it raises no second error;
@@ -209,10 +211,10 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 
     let (access_types, access_impls) = access::expand(&ctx, ident, table, &keys, &accesses);
     let attr_index_checks =
-        crate::attr_index::consts_and_checks(&ctx, table, &keys.attr_indexes, !lenient);
-    let (fields_type, fields_impls) = crate::fields::expand(&ctx, &keys);
-    let entity_items = crate::fields::entity_items(&ctx, &keys);
-    let shape = crate::shape::entity_shape(&ctx, &keys, &accesses);
+        crate::expand::attr_index::consts_and_checks(&ctx, table, &keys.attr_indexes, !lenient);
+    let (fields_type, fields_impls) = crate::expand::fields::expand(&ctx, &keys);
+    let entity_items = crate::expand::fields::entity_items(&ctx, &keys);
+    let shape = crate::expand::shape::entity_shape(&ctx, &keys, &accesses);
     let checks = if lenient {
         TokenStream::new()
     } else {
@@ -243,7 +245,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     };
     let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 2;
     let key_inserts = ctx.key_inserts(&keys, &[]);
-    let versioned = crate::version::expand(&ctx, schema.as_ref());
+    let versioned = crate::expand::version::expand(&ctx, schema.as_ref());
     let stamped = ctx.stamped_encoder(&keys, &codec, capacity, &versioned.insert);
 
     // Versioned entities read through `from_item` (the trait's default
@@ -267,7 +269,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             }
         }
     };
-    let crate::version::Versioned {
+    let crate::expand::version::Versioned {
         konst: versioned_const,
         insert: versioned_insert,
         read: versioned_read,
@@ -434,153 +436,6 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             }
         };
     })
-}
-
-/// Replaces each placeholder that names no stored field by the closest
-/// stored field (or drops it), after `check_templates` reported it.
-fn repair_templates(keys: &mut attr::Keys, fields: &[Field]) {
-    let stored: Vec<String> = fields
-        .iter()
-        .filter(|f| !f.skipped())
-        .map(Field::name)
-        .collect();
-    let repair = |t: &mut Template| {
-        t.segments.retain_mut(|seg| match seg {
-            Segment::Field(name) if !stored.contains(name) => match closest(name, &stored) {
-                Some(best) => {
-                    *name = best.to_owned();
-                    true
-                }
-                None => false,
-            },
-            _ => true,
-        });
-    };
-    if let Some(t) = keys.pk.as_mut() {
-        repair(t);
-    }
-    if let Some((t, _)) = keys.sk.as_mut() {
-        repair(t);
-    }
-    for ix in &mut keys.indexes {
-        if let Some(t) = ix.pk.as_mut() {
-            repair(t);
-        }
-        if let Some(t) = ix.sk.as_mut() {
-            repair(t);
-        }
-    }
-}
-
-/// Every placeholder names a stored field.
-fn check_templates(keys: &attr::Keys, fields: &[Field], errors: &mut darling::error::Accumulator) {
-    let mut templates: Vec<(&Template, String)> = Vec::new();
-    if let Some(pk) = &keys.pk {
-        templates.push((pk, "#[pk]".into()));
-    }
-    if let Some((sk, _)) = &keys.sk {
-        templates.push((sk, "#[sk]".into()));
-    }
-    for index in &keys.indexes {
-        let n = index.name();
-        if let Some(t) = &index.pk {
-            templates.push((t, format!("#[{n}(pk)]")));
-        }
-        if let Some(t) = &index.sk {
-            templates.push((t, format!("#[{n}(sk)]")));
-        }
-    }
-    let stored: Vec<String> = fields
-        .iter()
-        .filter(|f| !f.skipped())
-        .map(Field::name)
-        .collect();
-    for (template, place) in templates {
-        for name in template.fields() {
-            match fields.iter().find(|f| f.name() == name) {
-                Some(f) if f.skipped() => errors.push(
-                    darling::Error::custom(format!(
-                        "placeholder `<{name}>` in `{place}` names a skipped field; a key can only be built from stored fields"
-                    ))
-                    .with_span(&template.lit),
-                ),
-                Some(_) => {}
-                None => {
-                    let hint = match closest(name, &stored) {
-                        Some(best) => format!("did you mean `{best}`?"),
-                        None => format!("fields are {}", list(&stored)),
-                    };
-                    errors.push(
-                        darling::Error::custom(format!(
-                            "unknown field `{name}` in `{place}` template; {hint}"
-                        ))
-                        .with_span(&template.lit),
-                    );
-                }
-            }
-        }
-    }
-}
-
-/// Index declarations are complete and sparse conditions make sense.
-fn check_indexes(keys: &attr::Keys, fields: &[Field], errors: &mut darling::error::Accumulator) {
-    for index in &keys.indexes {
-        if let Some(when) = &index.when
-            && let Some(id) = when.get_ident()
-            && let Some(f) = fields.iter().find(|f| f.ident == *id)
-            && f.skipped()
-        {
-            errors.push(
-                            darling::Error::custom(format!(
-                                "sparse condition `{id}` is a skipped field; use a stored `bool` field or a function `fn(&Self) -> bool`"
-                            ))
-                            .with_span(when),
-                        );
-        }
-        if let IndexKind::Lsi(_) = index.kind
-            && keys.sk.is_none()
-        {
-            errors.push(
-                    darling::Error::custom(
-                        "a local index needs the table's sort key; declare `#[sk(\"...\")]` on the entity",
-                    )
-                    .with_span(&index.span),
-                );
-        }
-    }
-}
-
-pub(crate) fn closest<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (strsim::jaro_winkler(name, c), c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c.as_str())
-}
-
-pub(crate) fn list(names: &[String]) -> String {
-    if names.is_empty() {
-        return "none".into();
-    }
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-pub(crate) struct Ctx<'a> {
-    /// The crate's path inside the derive's `const _` block.
-    pub krate: &'a TokenStream,
-    /// The crate's `__private` module inside the block.
-    pub private: &'a TokenStream,
-    /// The crate's path outside it (the types users name).
-    pub outer: &'a TokenStream,
-    pub entity_ident: &'a syn::Ident,
-    pub entity: &'a str,
-    pub fields: &'a [Field],
-    pub vis: &'a syn::Visibility,
 }
 
 impl Ctx<'_> {
@@ -814,7 +669,7 @@ impl Ctx<'_> {
                 continue;
             }
             let prefix = &segments[..pos];
-            let names: Vec<&str> = crate::template::fields(prefix);
+            let names: Vec<&str> = crate::internals::template::fields(prefix);
             let fn_name = if n_fields == 0 {
                 format_ident!("{}_prefix", k.name)
             } else {
@@ -1172,16 +1027,4 @@ impl Ctx<'_> {
             #krate::__private::SparseCondition::holds(&#when(self))
         )
     }
-}
-
-/// Re-spans a path so a trait error about it points at `span`.
-pub(crate) fn respan(path: &syn::Path, span: Span) -> TokenStream {
-    let tokens = quote!(#path);
-    tokens
-        .into_iter()
-        .map(|mut tt| {
-            tt.set_span(span);
-            tt
-        })
-        .collect()
 }

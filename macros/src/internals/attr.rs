@@ -6,8 +6,8 @@ use darling::{FromDeriveInput, FromField, FromMeta};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
-use crate::case::RenameRule;
-use crate::template::{self, Segment};
+use crate::internals::case::RenameRule;
+use crate::internals::template::{self, Segment};
 
 /// `#[entity(...)]` and the forwarded key attributes.
 #[derive(FromDeriveInput)]
@@ -276,7 +276,7 @@ pub struct Keys {
     pub sk: Option<(Template, Span)>,
     pub indexes: Vec<IndexDecl>,
     /// Global indexes keyed on the items' own attributes.
-    pub attr_indexes: Vec<crate::attr_index::AttrIndexDecl>,
+    pub attr_indexes: Vec<crate::internals::attr_index::AttrIndexDecl>,
 }
 
 /// Reads `#[pk]`, `#[sk]`, `#[gsiN]` and `#[lsiN]`; a repeated attribute is
@@ -340,9 +340,9 @@ pub fn parse_keys(
                 let Ok(n) = gsi[3..].parse::<u8>() else {
                     continue;
                 };
-                if crate::attr_index::is_multi(attr) {
+                if crate::internals::attr_index::is_multi(attr) {
                     keys.attr_indexes
-                        .extend(crate::attr_index::parse(attr, n, errors));
+                        .extend(crate::internals::attr_index::parse(attr, n, errors));
                     continue;
                 }
                 let Some(args) = errors.handle(GsiArgs::from_meta(&attr.meta)) else {

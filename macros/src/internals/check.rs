@@ -1,0 +1,186 @@
+//! Checks that need the whole model: key templates name stored fields, indexes
+//! are declared with what they need.
+
+use crate::internals::attr::{self, IndexKind, Template};
+use crate::internals::attr_index::AttrIndexDecl;
+use crate::internals::hint::{closest, list};
+use crate::internals::model::Field;
+use crate::internals::template::Segment;
+
+/// Replaces each placeholder that names no stored field by the closest
+/// stored field (or drops it), after `check_templates` reported it.
+pub(crate) fn repair_templates(keys: &mut attr::Keys, fields: &[Field]) {
+    let stored: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skipped())
+        .map(Field::name)
+        .collect();
+    let repair = |t: &mut Template| {
+        t.segments.retain_mut(|seg| match seg {
+            Segment::Field(name) if !stored.contains(name) => match closest(name, &stored) {
+                Some(best) => {
+                    *name = best.to_owned();
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+    };
+    if let Some(t) = keys.pk.as_mut() {
+        repair(t);
+    }
+    if let Some((t, _)) = keys.sk.as_mut() {
+        repair(t);
+    }
+    for ix in &mut keys.indexes {
+        if let Some(t) = ix.pk.as_mut() {
+            repair(t);
+        }
+        if let Some(t) = ix.sk.as_mut() {
+            repair(t);
+        }
+    }
+}
+
+/// Every placeholder names a stored field.
+pub(crate) fn check_templates(
+    keys: &attr::Keys,
+    fields: &[Field],
+    errors: &mut darling::error::Accumulator,
+) {
+    let mut templates: Vec<(&Template, String)> = Vec::new();
+    if let Some(pk) = &keys.pk {
+        templates.push((pk, "#[pk]".into()));
+    }
+    if let Some((sk, _)) = &keys.sk {
+        templates.push((sk, "#[sk]".into()));
+    }
+    for index in &keys.indexes {
+        let n = index.name();
+        if let Some(t) = &index.pk {
+            templates.push((t, format!("#[{n}(pk)]")));
+        }
+        if let Some(t) = &index.sk {
+            templates.push((t, format!("#[{n}(sk)]")));
+        }
+    }
+    let stored: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skipped())
+        .map(Field::name)
+        .collect();
+    for (template, place) in templates {
+        for name in template.fields() {
+            match fields.iter().find(|f| f.name() == name) {
+                Some(f) if f.skipped() => errors.push(
+                    darling::Error::custom(format!(
+                        "placeholder `<{name}>` in `{place}` names a skipped field; a key can only be built from stored fields"
+                    ))
+                    .with_span(&template.lit),
+                ),
+                Some(_) => {}
+                None => {
+                    let hint = match closest(name, &stored) {
+                        Some(best) => format!("did you mean `{best}`?"),
+                        None => format!("fields are {}", list(&stored)),
+                    };
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown field `{name}` in `{place}` template; {hint}"
+                        ))
+                        .with_span(&template.lit),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Index declarations are complete and sparse conditions make sense.
+pub(crate) fn check_indexes(
+    keys: &attr::Keys,
+    fields: &[Field],
+    errors: &mut darling::error::Accumulator,
+) {
+    for index in &keys.indexes {
+        if let Some(when) = &index.when
+            && let Some(id) = when.get_ident()
+            && let Some(f) = fields.iter().find(|f| f.ident == *id)
+            && f.skipped()
+        {
+            errors.push(
+                            darling::Error::custom(format!(
+                                "sparse condition `{id}` is a skipped field; use a stored `bool` field or a function `fn(&Self) -> bool`"
+                            ))
+                            .with_span(when),
+                        );
+        }
+        if let IndexKind::Lsi(_) = index.kind
+            && keys.sk.is_none()
+        {
+            errors.push(
+                    darling::Error::custom(
+                        "a local index needs the table's sort key; declare `#[sk(\"...\")]` on the entity",
+                    )
+                    .with_span(&index.span),
+                );
+        }
+    }
+}
+
+/// The fields named exist, are stored, and each is named once.
+pub(crate) fn check_attr_indexes(
+    decls: &[AttrIndexDecl],
+    fields: &[Field],
+    errors: &mut darling::error::Accumulator,
+) {
+    let names: Vec<String> = fields
+        .iter()
+        .filter(|f| !f.skipped())
+        .map(Field::name)
+        .collect();
+    for d in decls {
+        let all: Vec<&syn::Ident> = d.pk.iter().chain(&d.sk).collect();
+        for (i, id) in all.iter().enumerate() {
+            let name = id.to_string();
+            match fields.iter().find(|f| f.name() == name) {
+                None => {
+                    let hint = match closest(&name, &names) {
+                        Some(c) => format!("did you mean `{c}`?"),
+                        None => format!("fields are {}", list(&names)),
+                    };
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown field `{name}` in `#[{}]`; {hint}",
+                            d.name()
+                        ))
+                        .with_span(id),
+                    );
+                }
+                Some(f) if f.skipped() || f.opts.serde.is_present() => {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "field `{name}` is {}, so it cannot be a key attribute of `{}`",
+                            if f.skipped() {
+                                "not stored (`skip`)"
+                            } else {
+                                "stored through serde"
+                            },
+                            d.name()
+                        ))
+                        .with_span(id),
+                    );
+                }
+                Some(_) if all[..i].contains(id) => errors.push(
+                    darling::Error::custom(format!(
+                        "field `{name}` is twice in `#[{}]`; each key attribute is one field",
+                        d.name()
+                    ))
+                    .with_span(id),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+}
