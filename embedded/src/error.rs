@@ -110,6 +110,7 @@ impl Fail {
             Fail::OpValidation(message) => Fail::validation(message).into_error(operation),
             Fail::Service(e) => Error::Service {
                 operation,
+                code: Some(e.code.to_owned()),
                 message: e.to_string(),
                 source: Box::new(e),
             },

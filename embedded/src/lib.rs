@@ -483,6 +483,7 @@ fn no_stream(table: &str) -> Error {
 fn io_error(operation: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> Error {
     Error::Service {
         operation,
+        code: None,
         message: e.to_string(),
         source: Box::new(e),
     }

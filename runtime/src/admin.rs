@@ -9,6 +9,8 @@ use aws_sdk_dynamodb::types::{
     TimeToLiveStatus,
 };
 
+use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+
 use crate::db::Db;
 use crate::definition::{
     self, Billing, Drift, IndexDef, KeyElement, ProjectionDef, TableDefinition, Throughput,
@@ -21,12 +23,13 @@ fn build_err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::InvalidRequest(format!("{what}: {e}"))
 }
 
-fn service<E: std::error::Error + Send + Sync + 'static>(
+fn service<E: std::error::Error + ProvideErrorMetadata + Send + Sync + 'static>(
     operation: &'static str,
     e: aws_sdk_dynamodb::error::SdkError<E>,
 ) -> Error {
     Error::Service {
         operation,
+        code: e.code().map(str::to_owned),
         message: aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string(),
         source: Box::new(e),
     }

@@ -140,12 +140,38 @@ use crate::value::{AttributeValue, Item};
 /// # let _ = (described, tables);
 /// # Ok(()) }
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Db<E = crate::exec::SharedExecutor> {
     exec: E,
     table: String,
     cursor_secret: Vec<u8>,
     clock: Clock,
+}
+
+/// Shows the table and the executor's type, never the cursor secret
+/// (whoever reads a log line with it could forge cursors).
+///
+/// ```
+/// use singletable::{Db, Embedded, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// let db = Db::<Embedded>::in_memory::<App>("App")?.with_cursor_secret(b"hush".to_vec());
+/// let shown = format!("{db:?}");
+/// assert!(shown.contains("\"App\"") && shown.contains("<redacted>"));
+/// assert!(!shown.contains("hush") && !shown.contains("104, 117"));
+/// # Ok::<(), singletable::Error>(())
+/// ```
+impl<E> std::fmt::Debug for Db<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Db")
+            .field("table", &self.table)
+            .field("executor", &std::any::type_name::<E>())
+            .field("cursor_secret", &format_args!("<redacted>"))
+            .finish_non_exhaustive()
+    }
 }
 
 #[cfg(feature = "client")]
@@ -352,28 +378,35 @@ impl<E: Executor> Db<E> {
     /// ```
     pub async fn put_versioned<T: Entity>(&self, item: &mut T) -> Result<(), Error> {
         let Some(attr) = T::VERSION else {
-            return Err(Error::InvalidRequest(format!(
-                "`{}` has no `#[attr(version)]` field",
-                T::ENTITY_TYPE
-            )));
+            return Err(Error::NotVersioned {
+                entity: T::ENTITY_TYPE,
+            });
         };
         let current = item.version().unwrap_or(0);
         let next = current + 1;
-        item.set_version(next);
+        // The item is encoded with the next version; the guard puts the
+        // caller's version back unless the write succeeded, also when this
+        // future is dropped mid-request, so a retry sends the version read.
+        let guard = VersionGuard {
+            item,
+            keep: current,
+        };
+        guard.item.set_version(next);
         let result = if current == 0 {
-            self.create_item(&*item, true).await
+            self.create_item(&*guard.item, true).await
         } else {
             let condition = Condition::eq(attr, AttributeValue::N(current.to_string()));
-            self.guarded_put(&*item, Some(condition), false)
+            self.guarded_put(&*guard.item, Some(condition), false)
                 .await
                 .map(drop)
         };
-        item.set_version(current);
+        let mut guard = guard;
+        if result.is_ok() {
+            guard.keep = next;
+        }
+        drop(guard);
         match result {
-            Ok(()) => {
-                item.set_version(next);
-                Ok(())
-            }
+            Ok(()) => Ok(()),
             Err(Error::ConditionFailed { item: found }) => {
                 let found = found.and_then(|i| match i.get(attr) {
                     Some(AttributeValue::N(n)) => n.parse().ok(),
@@ -808,5 +841,19 @@ impl<T: Entity> ReadEach for GetOne<T> {
         })?;
         self.found = Some(entity);
         Ok(())
+    }
+}
+
+/// Sets an item's version to `keep` when dropped: what
+/// [`Db::put_versioned`] leaves in the caller's item whether the write
+/// succeeded, failed or was cancelled.
+struct VersionGuard<'a, T: Entity> {
+    item: &'a mut T,
+    keep: u64,
+}
+
+impl<T: Entity> Drop for VersionGuard<'_, T> {
+    fn drop(&mut self) {
+        self.item.set_version(self.keep);
     }
 }

@@ -179,6 +179,21 @@ pub enum Error {
     /// (an update that would leave an index key stale, a missing version).
     #[error("request not sent: {0}")]
     InvalidRequest(String),
+    /// A transaction with no operation: refused before sending, as
+    /// DynamoDB refuses a TransactWriteItems or TransactGetItems of zero
+    /// items with a ValidationException.
+    #[error("request not sent: a {operation} needs at least one operation")]
+    EmptyTransaction {
+        /// `TransactWriteItems` or `TransactGetItems`.
+        operation: &'static str,
+    },
+    /// [`Db::put_versioned`](crate::Db::put_versioned) of an entity without
+    /// an `#[attr(version)]` field: there is no version to check.
+    #[error("request not sent: `{entity}` has no `#[attr(version)]` field")]
+    NotVersioned {
+        /// Entity written.
+        entity: &'static str,
+    },
     /// A transaction was cancelled; each reason names its operation.
     #[error("transaction cancelled: {}", reasons.iter().filter(|r| r.code != "None").map(|r| format!("operation {} failed with {}", r.index, r.code)).collect::<Vec<_>>().join(", "))]
     TransactionCanceled {
@@ -197,6 +212,11 @@ pub enum Error {
     Service {
         /// The operation (`PutItem`, `Query`, …).
         operation: &'static str,
+        /// DynamoDB's error code (`ValidationException`,
+        /// `ResourceNotFoundException`, …), when the service answered;
+        /// `None` for a failure before any answer (network, I/O). Read it
+        /// with [`Error::code`].
+        code: Option<String>,
         /// The service's error code and message.
         message: String,
         /// The SDK error.
@@ -267,6 +287,53 @@ pub const THROTTLING_CODES: &[&str] = &[
 ];
 
 impl Error {
+    /// DynamoDB's error code for a failure DynamoDB (or the embedded
+    /// backend, which answers with the same codes) reported:
+    /// `ConditionalCheckFailedException` for [`Error::ConditionFailed`],
+    /// `TransactionCanceledException` for [`Error::TransactionCanceled`],
+    /// the throttling code for [`Error::Throttled`], and the service's code
+    /// for [`Error::Service`] (`ValidationException`,
+    /// `ResourceNotFoundException`, …; `None` when no answer came, as on a
+    /// network failure). `None` for everything refused before a request
+    /// was sent, and for singletable's readings of an answer
+    /// ([`Error::NotFound`], [`Error::VersionConflict`],
+    /// [`Error::UniqueViolation`]): match those variants instead.
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded, Entity, Error, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity, Debug)]
+    /// #[entity(table = App)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("PROFILE")]
+    /// pub struct User { pub id: String }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let ana = User { id: "ana".into() };
+    /// db.create(&ana).await?;
+    /// let err = db.create(&ana).await.unwrap_err();
+    /// assert_eq!(err.code(), Some("ConditionalCheckFailedException"));
+    /// let missing = Db::with_executor(Embedded::new(), "Missing");
+    /// let err = missing.get::<User>(User::key("ana")?).await.unwrap_err();
+    /// assert_eq!(err.code(), Some("ResourceNotFoundException"));
+    /// # Ok::<(), Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            Error::ConditionFailed { .. } => Some("ConditionalCheckFailedException"),
+            Error::TransactionCanceled { .. } => Some("TransactionCanceledException"),
+            Error::Throttled { code, .. } => Some(code),
+            Error::Service { code, .. } => code.as_deref(),
+            _ => None,
+        }
+    }
+
     /// Whether DynamoDB throttled the request ([`Error::Throttled`]): the
     /// same request may succeed later, after a backoff.
     pub fn is_throttling(&self) -> bool {

@@ -434,13 +434,18 @@ impl<'a, E: Executor> Transaction<'a, E> {
         self.ops.is_empty()
     }
 
-    /// Sends the transaction: one TransactWriteItems request.
+    /// Sends the transaction: one TransactWriteItems request. A
+    /// transaction without operations is refused with
+    /// [`Error::EmptyTransaction`] before anything is sent, as DynamoDB
+    /// refuses a TransactWriteItems of zero items (ValidationException).
     pub async fn execute(self) -> Result<(), Error> {
         if let Some(e) = self.error {
             return Err(e);
         }
         if self.ops.is_empty() {
-            return Ok(());
+            return Err(Error::EmptyTransaction {
+                operation: "TransactWriteItems",
+            });
         }
         if self.ops.len() > MAX_TRANSACTION_OPS {
             return Err(Error::Limit(format!(
@@ -594,8 +599,15 @@ impl<'a, E: Executor> ReadTransaction<'a, E> {
         }
     }
 
-    /// Sends the request: one TransactGetItems.
+    /// Sends the request: one TransactGetItems. A request without reads is
+    /// refused with [`Error::EmptyTransaction`] before anything is sent, as
+    /// DynamoDB refuses a TransactGetItems of zero items.
     pub async fn execute(self) -> Result<ReadResults, Error> {
+        if self.gets.is_empty() {
+            return Err(Error::EmptyTransaction {
+                operation: "TransactGetItems",
+            });
+        }
         if self.gets.len() > MAX_TRANSACTION_OPS {
             return Err(Error::Limit(format!(
                 "a transaction holds at most {MAX_TRANSACTION_OPS} operations, this one {}",

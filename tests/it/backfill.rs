@@ -126,6 +126,7 @@ fn throttled() -> Error {
 fn crashed() -> Error {
     Error::Service {
         operation: "test",
+        code: None,
         message: "the process crashed".into(),
         source: Box::new(std::io::Error::other("crash")),
     }

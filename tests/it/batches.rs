@@ -130,6 +130,7 @@ impl Hostile {
             }
             Action::Invalid => Err(Error::Service {
                 operation,
+                code: Some("ValidationException".into()),
                 message: "ValidationException: injected by the test executor".into(),
                 source: "injected validation error".into(),
             }),

@@ -23,6 +23,7 @@ mod design;
 mod differential;
 mod docs;
 mod embedded;
+mod errors;
 mod integrity;
 mod item_codec;
 mod key_codec;

@@ -548,7 +548,7 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
 }
 
 fn is_validation(e: &Error) -> bool {
-    matches!(e, Error::Service { message, .. } if message.contains("ValidationException"))
+    e.code() == Some("ValidationException")
 }
 
 /// What happened to one item.

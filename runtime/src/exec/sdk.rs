@@ -120,6 +120,7 @@ where
         },
         None => Error::Service {
             operation,
+            code: err.code().map(str::to_owned),
             message,
             source: Box::new(err),
         },

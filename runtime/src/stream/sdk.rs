@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodbstreams::Client;
-use aws_sdk_dynamodbstreams::error::DisplayErrorContext;
+use aws_sdk_dynamodbstreams::error::{DisplayErrorContext, ProvideErrorMetadata};
 use aws_sdk_dynamodbstreams::types::{self as sdk, ShardIteratorType};
 
 use super::{IntoStreamRecord, StreamRecord, TTL_PRINCIPAL};
@@ -94,12 +94,13 @@ impl IntoStreamRecord for &sdk::Record {
     }
 }
 
-fn service<E: std::error::Error + Send + Sync + 'static>(
+fn service<E: std::error::Error + ProvideErrorMetadata + Send + Sync + 'static>(
     operation: &'static str,
     e: aws_sdk_dynamodbstreams::error::SdkError<E>,
 ) -> Error {
     Error::Service {
         operation,
+        code: e.code().map(str::to_owned),
         message: DisplayErrorContext(&e).to_string(),
         source: Box::new(e),
     }
