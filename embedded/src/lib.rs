@@ -105,6 +105,8 @@
 //! conditional writes and transaction checks; a projection copies out only
 //! what it names.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod check;
 mod codec;
 mod cond;

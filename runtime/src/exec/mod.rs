@@ -45,6 +45,7 @@ use crate::value::Item;
 
 #[cfg(feature = "client")]
 mod sdk;
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 #[cfg(feature = "client")]
 pub use sdk::SdkExecutor;
 

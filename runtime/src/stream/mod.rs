@@ -70,14 +70,17 @@ use crate::key::PrimaryKey;
 use crate::query::{Decode, OtherTypes};
 use crate::value::{AttributeValue, Item};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
 #[cfg(feature = "lambda")]
 pub mod lambda;
 #[cfg(feature = "streams")]
 mod sdk;
 /// The DynamoDB Streams SDK whose records [`StreamReader`] reads (feature
 /// `streams`), for naming its types.
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
 pub use aws_sdk_dynamodbstreams;
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
 pub use sdk::StreamReader;
 
