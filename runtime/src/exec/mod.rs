@@ -61,7 +61,7 @@ pub use sdk::SdkExecutor;
 /// ```
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// Any executor, shared: what a [`Db`] holds when the backend is chosen
+/// Any executor, shared: what a [`Db`](crate::Db) holds when the backend is chosen
 /// at run time.
 ///
 /// ```
