@@ -73,6 +73,7 @@
 //! chosen with [`Backend`]; and [`Error`], which names what DynamoDB
 //! answered or why nothing was sent.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -83,8 +84,10 @@ pub mod backend;
 pub use backend::Backend;
 /// The embedded backend (feature `embedded`): the crate
 /// `singletable-embedded`.
+#[cfg_attr(docsrs, doc(cfg(feature = "embedded")))]
 #[cfg(feature = "embedded")]
 pub use singletable_embedded as embedded;
+#[cfg_attr(docsrs, doc(cfg(feature = "embedded")))]
 #[cfg(feature = "embedded")]
 pub use singletable_embedded::Embedded;
 

@@ -1,9 +1,10 @@
 //! [`Embedded`]: an in-process DynamoDB for development and tests, with
 //! DynamoDB's semantics for every request singletable sends.
 //!
-//! It executes the same request values as [`SdkExecutor`](crate::SdkExecutor)
+//! It executes the same request values as
+//! [`SdkExecutor`](https://docs.rs/singletable/latest/singletable/struct.SdkExecutor.html)
 //! (the [`Executor`] trait), so the application picks the backend when it
-//! builds its [`Db`] handle and nothing else changes:
+//! builds its [`Db`](singletable_runtime::Db) handle and nothing else changes:
 //!
 //! ```
 //! use singletable::{Db, Embedded, GlobalIndex, LocalIndex, Table};
@@ -104,6 +105,8 @@
 //! undecoded) and evaluates them with the same condition evaluator as
 //! conditional writes and transaction checks; a projection copies out only
 //! what it names.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod check;
 mod codec;

@@ -10,6 +10,8 @@
 //! every error is reported on the token to fix, all errors of one derive
 //! together, with a stub impl beside them so no follow-up errors appear.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod expand;
 mod internals;
 

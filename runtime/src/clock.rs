@@ -326,6 +326,7 @@ impl<T: Timestamp> Timestamp for Option<T> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 #[cfg(feature = "chrono")]
 impl Timestamp for chrono::DateTime<chrono::Utc> {
     fn at(time: SystemTime) -> Self {
@@ -336,6 +337,7 @@ impl Timestamp for chrono::DateTime<chrono::Utc> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "time")))]
 #[cfg(feature = "time")]
 impl Timestamp for time::OffsetDateTime {
     fn at(time: SystemTime) -> Self {

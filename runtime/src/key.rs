@@ -728,6 +728,7 @@ pub struct IndexKey {
     pub sk: Option<String>,
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
 #[cfg(feature = "uuid")]
 impl KeyPart for uuid::Uuid {
     fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {

@@ -14,6 +14,7 @@
 //! `singletable-embedded`, built on these floors, and the facade's
 //! `Backend` chooses between them.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -69,6 +70,7 @@ pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
     Result, StreamError,
 };
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 #[cfg(feature = "client")]
 pub use exec::SdkExecutor;
 pub use exec::{Counting, Executor};

@@ -33,6 +33,7 @@ mod canonical;
 #[cfg(any(feature = "chrono", feature = "time"))]
 use canonical::{Civil, LEN, Unwritable, invalid_key, invalid_timestamp};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 #[cfg(feature = "chrono")]
 mod chrono_impls {
     use chrono::{DateTime, Datelike, NaiveDate, Timelike, Utc};
@@ -113,6 +114,7 @@ mod chrono_impls {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "time")))]
 #[cfg(feature = "time")]
 mod time_impls {
     use time::format_description::well_known::Rfc3339;
@@ -196,6 +198,7 @@ mod time_impls {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
 #[cfg(feature = "uuid")]
 impl crate::value::Attr for uuid::Uuid {
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
@@ -211,6 +214,7 @@ impl crate::value::Attr for uuid::Uuid {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "rust_decimal")))]
 #[cfg(feature = "rust_decimal")]
 impl crate::value::Attr for rust_decimal::Decimal {
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {

@@ -145,6 +145,7 @@ impl<T: EpochSeconds> EpochSeconds for Option<T> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 #[cfg(feature = "chrono")]
 impl EpochSeconds for chrono::DateTime<chrono::Utc> {
     fn to_epoch(&self) -> Option<i64> {
@@ -160,6 +161,7 @@ impl EpochSeconds for chrono::DateTime<chrono::Utc> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "time")))]
 #[cfg(feature = "time")]
 impl EpochSeconds for time::OffsetDateTime {
     fn to_epoch(&self) -> Option<i64> {

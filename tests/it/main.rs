@@ -31,6 +31,7 @@ mod keys_in_sync;
 mod layers;
 mod lints;
 mod multi_attribute;
+mod packaging;
 mod pagination;
 mod paths;
 mod reserved;

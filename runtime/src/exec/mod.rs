@@ -45,6 +45,7 @@ use crate::value::Item;
 
 #[cfg(feature = "client")]
 mod sdk;
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 #[cfg(feature = "client")]
 pub use sdk::SdkExecutor;
 
@@ -60,7 +61,7 @@ pub use sdk::SdkExecutor;
 /// ```
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// Any executor, shared: what a [`Db`] holds when the backend is chosen
+/// Any executor, shared: what a [`Db`](crate::Db) holds when the backend is chosen
 /// at run time.
 ///
 /// ```

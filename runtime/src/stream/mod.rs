@@ -6,7 +6,7 @@
 //! (or `keys_only`, `new_image`, `old_image`): CreateTable enables it with
 //! that view, [`Db::verify`](crate::Db) reports a table whose stream
 //! differs, and the embedded backend keeps the same records in a change
-//! feed ([`Embedded::change_feed`](crate::Embedded::change_feed)).
+//! feed ([`Embedded::change_feed`](https://docs.rs/singletable/latest/singletable/struct.Embedded.html#method.change_feed)).
 //!
 //! Records come from three places, all turned into one [`StreamRecord`]:
 //! a Lambda function's DynamoDB event (feature `lambda`, the
@@ -70,14 +70,17 @@ use crate::key::PrimaryKey;
 use crate::query::{Decode, OtherTypes};
 use crate::value::{AttributeValue, Item};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
 #[cfg(feature = "lambda")]
 pub mod lambda;
 #[cfg(feature = "streams")]
 mod sdk;
 /// The DynamoDB Streams SDK whose records [`StreamReader`] reads (feature
 /// `streams`), for naming its types.
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
 pub use aws_sdk_dynamodbstreams;
+#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
 pub use sdk::StreamReader;
 

@@ -1,0 +1,156 @@
+//! Ready to publish: `cargo package --workspace` builds every package from
+//! its `.crate` (the verification a publish runs), each `.crate` carries
+//! both license files and none of the repository's tests, ui snapshots,
+//! caches or build output, and the toolchain pin is the declared MSRV.
+//! Needs no DynamoDB; the packaging check runs a nested cargo on the same
+//! target directory (the outer `cargo test` has released its lock).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The string value of the first `key = "value"` line of a TOML file.
+fn toml_value(file: &str, key: &str) -> String {
+    let text = std::fs::read_to_string(root().join(file))
+        .unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
+    text.lines()
+        .find_map(|line| {
+            let (k, v) = line.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
+        })
+        .unwrap_or_else(|| panic!("{file} has no `{key} = ...` line"))
+}
+
+/// `rust-toolchain.toml` pins the MSRV itself, so every build under the
+/// pin (CI's clippy and tests) checks that `rust-version` holds, and the
+/// two cannot drift apart; the ui snapshots are for the same release.
+#[test]
+fn rust_version_is_the_pinned_toolchain() {
+    let channel = toml_value("rust-toolchain.toml", "channel");
+    let msrv = toml_value("Cargo.toml", "rust-version");
+    assert!(
+        channel == msrv || channel == format!("{msrv}.0"),
+        "rust-toolchain.toml pins {channel} but Cargo.toml declares rust-version = {msrv}: \
+         change both (and the ui snapshots, tests/compile_fail.rs) together"
+    );
+    let compile_fail = std::fs::read_to_string(root().join("tests/compile_fail.rs")).unwrap();
+    assert!(
+        compile_fail.contains(&format!("const PINNED: &str = \"rustc {msrv}.\";")),
+        "tests/compile_fail.rs's PINNED is not rustc {msrv}: the ui snapshots are for another compiler"
+    );
+}
+
+#[test]
+fn workspace_packages_verify() {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let started = Instant::now();
+    let mut command = Command::new(&cargo);
+    // The variables cargo set for this test, not for builds: a build script
+    // that reads one (ring's reads CARGO_MANIFEST_DIR) would be rerun, and
+    // with it everything above it, here and again in the next `cargo test`.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_BIN_EXE_")
+            || [
+                "CARGO_MANIFEST_DIR",
+                "CARGO_MANIFEST_PATH",
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_RUSTC_CURRENT_DIR",
+                "OUT_DIR",
+            ]
+            .contains(&&*name)
+        {
+            command.env_remove(&*name);
+        }
+    }
+    let output = command
+        .current_dir(root())
+        // --allow-dirty: the check runs on a working tree being edited too;
+        // `include` in each manifest decides what goes in, not git.
+        .args(["package", "--workspace", "--locked", "--allow-dirty"])
+        .arg("--target-dir")
+        .arg(&target)
+        .output()
+        .expect("cannot run cargo package");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    eprintln!("cargo package --workspace: {:.0?}", started.elapsed());
+    assert!(
+        output.status.success(),
+        "cargo package --workspace failed:\n{stderr}"
+    );
+    // The facade's tests, benches and examples stay in the repository, and
+    // cargo says so for each target the manifest names; any other warning
+    // (missing metadata, a file it cannot find) fails the check.
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .filter(|l| {
+            !(l.starts_with("warning: ignoring ")
+                && l.ends_with("is not included in the published package"))
+        })
+        .collect();
+    assert!(
+        warnings.is_empty(),
+        "cargo package --workspace warns:\n{stderr}"
+    );
+
+    let version = env!("CARGO_PKG_VERSION");
+    for (name, extra) in [
+        ("singletable", &["README.md", "src/lib.rs"][..]),
+        ("singletable-macros", &["src/lib.rs", "doc/entity.md"][..]),
+        ("singletable-runtime", &["src/lib.rs"][..]),
+        ("singletable-embedded", &["src/lib.rs"][..]),
+    ] {
+        let krate = target.join(format!("package/{name}-{version}.crate"));
+        let list = Command::new("tar")
+            .arg("-tzf")
+            .arg(&krate)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot list {}: {e}", krate.display()));
+        assert!(list.status.success(), "cannot list {}", krate.display());
+        let prefix = format!("{name}-{version}/");
+        let files: Vec<String> = String::from_utf8_lossy(&list.stdout)
+            .lines()
+            .map(|l| l.strip_prefix(&prefix).unwrap_or(l).to_owned())
+            .collect();
+        for wanted in ["LICENSE-MIT", "LICENSE-APACHE", "Cargo.toml"]
+            .iter()
+            .chain(extra)
+        {
+            assert!(
+                files.iter().any(|f| f == wanted),
+                "{name}'s .crate has no {wanted}: {files:?}"
+            );
+        }
+        let stray: Vec<&String> = files
+            .iter()
+            .filter(|f| {
+                [
+                    "tests/",
+                    "benches/",
+                    "examples/",
+                    ".cache/",
+                    "target/",
+                    ".ci/",
+                    "scripts/",
+                ]
+                .iter()
+                .any(|dir| f.starts_with(dir) || f.contains(&format!("/{dir}")))
+            })
+            .collect();
+        assert!(
+            stray.is_empty(),
+            "{name}'s .crate carries repository-only files: {stray:?}"
+        );
+    }
+}
