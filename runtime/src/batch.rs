@@ -381,6 +381,26 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
     /// throttling, may not have been), the attempts made for them and the
     /// error of the last attempt, if it failed; an invalid batch (duplicate
     /// keys, an item over 400 KB) is refused before anything is sent.
+    ///
+    /// An empty batch sends no request and succeeds: the writer splits its
+    /// writes into requests, and no writes make no request (DynamoDB itself
+    /// refuses a BatchWriteItem of zero items, so none is ever sent). A
+    /// transaction, which is one request, refuses to be empty instead
+    /// ([`Error::EmptyTransaction`]).
+    ///
+    /// ```
+    /// # use singletable::{Counting, Db, Embedded, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let embedded = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let db = Db::with_executor(Counting::new(embedded.executor().clone()), "App");
+    /// db.batch_write().execute().await?;
+    /// assert_eq!(db.executor().count(), 0); // no request was sent
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn execute(self) -> Result<(), Error> {
         if let Some(e) = self.error {
             return Err(e);
