@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use super::number::Num;
 use super::schema::KeyType;
+use super::value::Val;
 use crate::reader::AttrRef;
 use crate::value::{AttributeValue, Blob, Item};
 
@@ -464,13 +465,16 @@ impl<'a> Reader<'a> {
 /// The bytes DynamoDB Local hashes for a key value: UTF-8 of a string,
 /// the bytes of a binary, Local's decimal encoding of a number.
 pub(crate) fn hash_bytes(v: &AttributeValue) -> Cow<'_, [u8]> {
+    hash_val(&Val::of(v))
+}
+
+/// [`hash_bytes`] of a value seen in place (a map's or a stored item's).
+pub(crate) fn hash_val<'a>(v: &Val<'a>) -> Cow<'a, [u8]> {
     match v {
-        AttributeValue::S(s) => Cow::Borrowed(s.as_bytes()),
-        AttributeValue::B(b) => Cow::Borrowed(b.as_ref()),
-        AttributeValue::N(n) => {
-            Cow::Owned(Num::parse(n).map(|n| n.local_bytes()).unwrap_or_default())
-        }
-        _ => Cow::Borrowed(&[]),
+        Val::S(s) => Cow::Borrowed(s.as_bytes()),
+        Val::Other(AttributeValue::B(b)) => Cow::Borrowed(b.as_ref()),
+        Val::N(n) => Cow::Owned(Num::parse(n).map(|n| n.local_bytes()).unwrap_or_default()),
+        Val::Other(_) => Cow::Borrowed(&[]),
     }
 }
 
@@ -487,20 +491,25 @@ pub(crate) fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
 
 /// Order-preserving, self-delimiting encoding of a key value.
 pub(crate) fn order_bytes(v: &AttributeValue, out: &mut Vec<u8>) {
+    order_val(&Val::of(v), out);
+}
+
+/// [`order_bytes`] of a value seen in place (a map's or a stored item's).
+pub(crate) fn order_val(v: &Val<'_>, out: &mut Vec<u8>) {
     match v {
-        AttributeValue::S(s) => {
+        Val::S(s) => {
             escaped(s.as_bytes(), out);
             out.extend_from_slice(&[0, 0]);
         }
-        AttributeValue::B(b) => {
+        Val::Other(AttributeValue::B(b)) => {
             escaped(b.as_ref(), out);
             out.extend_from_slice(&[0, 0]);
         }
-        AttributeValue::N(n) => match Num::parse(n) {
+        Val::N(n) => match Num::parse(n) {
             Ok(n) => n.order_bytes(out),
             Err(_) => out.push(0),
         },
-        _ => out.push(0),
+        Val::Other(_) => out.push(0),
     }
 }
 

@@ -14,7 +14,7 @@ use super::path;
 use super::project::Projection;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
-use super::value::{compare, item_size, type_name};
+use super::value::{Val, compare, item_size, type_name};
 use crate::capacity::{self, Read};
 use crate::expr::{AttrRange, Cmp, Condition, Path};
 use crate::reader::{Items, ReaderPage};
@@ -596,7 +596,7 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows,
     // condition: order bytes delimit themselves, so the prefix of the
     // attributes compared for equality bounds every item they match.
     let mut part = match target.index {
-        Some((i, _)) => t.index_partition(i, &cond.hash.iter().collect::<Vec<_>>()),
+        Some((i, _)) => t.index_partition(i, &cond.hash.iter().map(Val::of).collect::<Vec<_>>()),
         None => TableData::partition(&cond.hash[0]),
     };
     for v in &cond.sort_eq {

@@ -12,16 +12,15 @@
 //! item without the key attributes its position holds, attribute names as
 //! numbers into the table's name list; for an index, the table position).
 
-use std::borrow::{Borrow, Cow};
+use std::borrow::Borrow;
 use std::cmp::Ordering as Order;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::codec::{self, hash_bytes, order_bytes};
+use super::codec::{self, order_bytes};
 use super::error::{Fail, Res};
 use super::hash::{self, PREFIX};
-use super::number::Num;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 use super::value::Val;
 use crate::exec::CapacityMeter;
@@ -142,10 +141,6 @@ pub(crate) struct TableData {
     pub(crate) feed: Option<super::feed::Feed>,
 }
 
-fn hash_prefix(v: &AttributeValue, out: &mut Vec<u8>) {
-    out.extend_from_slice(&hash::of_value(&hash_bytes(v))[..PREFIX]);
-}
-
 impl TableData {
     pub(crate) fn new(schema: TableSchema, meter: Arc<CapacityMeter>) -> Self {
         let indexes = schema
@@ -228,9 +223,14 @@ impl TableData {
 
     /// The start of a table partition's positions.
     pub(crate) fn partition(pk: &AttributeValue) -> Vec<u8> {
+        Self::partition_of(&Val::of(pk))
+    }
+
+    /// [`Self::partition`] of a value seen in place.
+    fn partition_of(pk: &Val<'_>) -> Vec<u8> {
         let mut out = Vec::with_capacity(PREFIX + 24);
-        hash_prefix(pk, &mut out);
-        order_bytes(pk, &mut out);
+        out.extend_from_slice(&hash::of_value(&codec::hash_val(pk))[..PREFIX]);
+        codec::order_val(pk, &mut out);
         out
     }
 
@@ -240,13 +240,13 @@ impl TableData {
     /// (as DynamoDB Local scans them), a local index like the table. Each
     /// value's order bytes delimit themselves, so a multi-attribute key
     /// orders as the tuple of its typed values.
-    pub(crate) fn index_partition(&self, i: usize, hash: &[&AttributeValue]) -> Vec<u8> {
+    pub(crate) fn index_partition(&self, i: usize, hash: &[Val<'_>]) -> Vec<u8> {
         match hash {
-            [pk] if !self.schema.indexes[i].global => Self::partition(pk),
+            [pk] if !self.schema.indexes[i].global => Self::partition_of(pk),
             _ => {
                 let mut out = Vec::with_capacity(24 * hash.len());
                 for v in hash {
-                    order_bytes(v, &mut out);
+                    codec::order_val(v, &mut out);
                 }
                 out
             }
@@ -280,23 +280,9 @@ impl TableData {
         };
         let hash = ix.hash_keys().map(get).collect::<Option<Vec<_>>>()?;
         let range = ix.range_keys().map(get).collect::<Option<Vec<_>>>()?;
-        let mut out = match hash.as_slice() {
-            [pk] if !ix.global => {
-                let mut out = Vec::with_capacity(PREFIX + 48);
-                out.extend_from_slice(&hash::of_value(&val_hash_bytes(pk))[..PREFIX]);
-                val_order_bytes(pk, &mut out);
-                out
-            }
-            _ => {
-                let mut out = Vec::with_capacity(48 * hash.len());
-                for v in &hash {
-                    val_order_bytes(v, &mut out);
-                }
-                out
-            }
-        };
+        let mut out = self.index_partition(i, &hash);
         for v in &range {
-            val_order_bytes(v, &mut out);
+            codec::order_val(v, &mut out);
         }
         self.tail(i, item, &mut out);
         Some(out)
@@ -311,18 +297,18 @@ impl TableData {
         let sk = self.schema.sk.as_ref().map(|k| get(&k.name));
         let digest = match self.indexes[i].tie {
             Tie::None => None,
-            Tie::Hash => Some(hash::of_value(&val_hash_bytes(&pk))),
-            Tie::Range => sk.as_ref().map(|sk| hash::of_value(&val_hash_bytes(sk))),
+            Tie::Hash => Some(hash::of_value(&codec::hash_val(&pk))),
+            Tie::Range => sk.as_ref().map(|sk| hash::of_value(&codec::hash_val(sk))),
             Tie::HashRange => sk
                 .as_ref()
-                .map(|sk| hash::of_key(&val_hash_bytes(&pk), &val_hash_bytes(sk))),
+                .map(|sk| hash::of_key(&codec::hash_val(&pk), &codec::hash_val(sk))),
         };
         if let Some(d) = digest {
             out.extend_from_slice(&d[..PREFIX]);
         }
-        val_order_bytes(&pk, out);
+        codec::order_val(&pk, out);
         if let Some(sk) = &sk {
-            val_order_bytes(sk, out);
+            codec::order_val(sk, out);
         }
     }
 
@@ -522,30 +508,6 @@ impl View for Stored<'_> {
         for (k, v) in &self.attrs {
             f(k, Val::stored(v));
         }
-    }
-}
-
-/// [`order_bytes`] of a view.
-fn val_order_bytes(v: &Val<'_>, out: &mut Vec<u8>) {
-    match v {
-        Val::S(s) => {
-            codec::escaped(s.as_bytes(), out);
-            out.extend_from_slice(&[0, 0]);
-        }
-        Val::N(n) => match Num::parse(n) {
-            Ok(n) => n.order_bytes(out),
-            Err(_) => out.push(0),
-        },
-        Val::Other(v) => order_bytes(v, out),
-    }
-}
-
-/// [`hash_bytes`] of a view.
-fn val_hash_bytes<'a>(v: &'a Val<'_>) -> Cow<'a, [u8]> {
-    match v {
-        Val::S(s) => Cow::Borrowed(s.as_bytes()),
-        Val::N(n) => Cow::Owned(Num::parse(n).map(|n| n.local_bytes()).unwrap_or_default()),
-        Val::Other(v) => hash_bytes(v),
     }
 }
 

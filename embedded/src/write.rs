@@ -62,10 +62,10 @@ pub(crate) fn put_item(store: &mut Store, req: PutItem) -> Res<Option<Item>> {
     let cond = condition(req.condition.as_ref())?;
     check::index_types(&t.schema, &item)?;
     let pos = t.position(&item);
-    // The replaced item is decoded only when a condition, the caller or the
-    // change feed reads it: its size is stored with it, and the index upkeep
-    // reads it in place.
-    if cond.is_none() && !req.return_old && t.feed.is_none() {
+    // The replaced item is decoded only when a condition or the caller reads
+    // it (or the change feed, which `write_over` sees to): its size is
+    // stored with it, and the index upkeep reads it in place.
+    if cond.is_none() && !req.return_old {
         let units = units_of(t.stored_size(&pos), item_size(&item));
         let index_units = t.write_over(pos, &item)?;
         t.capacity.write(units + index_units);
