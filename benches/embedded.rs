@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::Duration;
 
 use criterion::Criterion;
+use singletable::SdkDb;
 use singletable::embedded::Embedded;
 use singletable::{Db, Entity, Executor, SdkExecutor, Table};
 use tokio::runtime::Runtime;

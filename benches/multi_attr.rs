@@ -12,6 +12,7 @@
 use std::time::Duration;
 
 use criterion::Criterion;
+use singletable::SdkDb;
 use singletable::{Backend, Db, Entity, Table};
 use tokio::runtime::Runtime;
 

@@ -35,6 +35,7 @@ use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use criterion::Criterion;
 use model::*;
+use singletable::SdkDb;
 use singletable::{AttributeValue, Db, Item, SdkExecutor};
 use tokio::runtime::Runtime;
 

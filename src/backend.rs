@@ -86,15 +86,15 @@ impl Open for Backend {
                     Ok(Db::<crate::Embedded>::in_memory::<T>(table)?.into_shared())
                 }
                 #[cfg(feature = "client")]
-                Backend::DynamoDb { endpoint } => {
-                    Ok(Db::<crate::SdkExecutor>::configured(endpoint, table)
+                Backend::DynamoDb { endpoint } => Ok(
+                    <Db<crate::SdkExecutor> as crate::SdkDb>::configured(endpoint, table)
                         .await
-                        .into_shared())
-                }
+                        .into_shared(),
+                ),
                 #[cfg(feature = "client")]
-                Backend::DynamoDbLocal { endpoint } => {
-                    Ok(Db::local(&endpoint, table).into_shared())
-                }
+                Backend::DynamoDbLocal { endpoint } => Ok(
+                    <Db<crate::SdkExecutor> as crate::SdkDb>::local(&endpoint, table).into_shared(),
+                ),
                 #[allow(unreachable_patterns)]
                 other => Err(Error::InvalidRequest(format!(
                     "backend {other:?} needs a feature of singletable this build does not enable (`embedded` or `client`)"

@@ -69,9 +69,17 @@
 //!
 //! At run time: [`Db`] (every operation, one request each), the access
 //! patterns' [`Query`], [`Update`], [`Transaction`], [`BatchWriter`];
-//! the backends [`Embedded`] (in process) and [`SdkExecutor`] (DynamoDB),
-//! chosen with [`Backend`]; and [`Error`], which names what DynamoDB
-//! answered or why nothing was sent.
+//! the backends [`Embedded`] (in process) and [`SdkExecutor`] (DynamoDB,
+//! with [`SdkDb`]'s constructors and table administration), chosen with
+//! [`Backend`]; and [`Error`], which names what DynamoDB answered or why
+//! nothing was sent. Off the request path: the design document
+//! ([`design`]), table definitions and drift ([`definition`]) and capacity
+//! estimates ([`capacity`]).
+//!
+//! The facade gathers the workspace's crates: `singletable-runtime` (the
+//! request path), `singletable-macros` (the derives), `singletable-tools`
+//! (the tooling), `singletable-aws` (the AWS driver, feature `client`) and
+//! `singletable-embedded` (the in-process backend, feature `embedded`).
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
@@ -81,6 +89,104 @@ pub use singletable_macros::{Collection, Document, Entity, StrEnum, Table};
 pub use singletable_runtime::*;
 
 pub mod backend;
+
+/// The AWS driver (feature `client`): the crate `singletable-aws`.
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+#[cfg(feature = "client")]
+pub use singletable_aws as aws;
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+#[cfg(feature = "client")]
+pub use singletable_aws::{SdkDb, SdkExecutor};
+
+pub use singletable_tools::definition;
+
+pub mod capacity {
+    //! Capacity units by DynamoDB's rules: the rules themselves (the
+    //! runtime's, which the embedded backend meters with) and the
+    //! estimates built on them (`singletable-tools`), to know what an item
+    //! or an operation costs before running it.
+    //!
+    //! * A read unit covers 4 KB read with strong consistency; an
+    //!   eventually consistent read costs half; a transactional read twice.
+    //!   GetItem rounds the item up to 4 KB; Query and Scan round the sum
+    //!   of the items read.
+    //! * A write unit covers 1 KB, rounded up per item; transactional
+    //!   writes cost twice. Every global or local index the write changes
+    //!   costs a write of the index entry on top.
+    //!
+    //! ```
+    //! use singletable::capacity::{query_units, read_units, write_units, Read};
+    //!
+    //! // A 6 KB item: 2 read units strongly consistent, 1 eventually.
+    //! assert_eq!(read_units(6 * 1024, Read::Strong), 2.0);
+    //! assert_eq!(read_units(6 * 1024, Read::Eventual), 1.0);
+    //! // Ten 500-byte items in one Query page: 5000 bytes, rounded once.
+    //! assert_eq!(query_units(&[500; 10], Read::Strong), 2.0);
+    //! // A 1.5 KB put that also writes one index entry of 200 bytes.
+    //! assert_eq!(write_units(1536, false, &[200]), 3.0);
+    //! ```
+    pub use singletable_runtime::capacity::*;
+    pub use singletable_tools::capacity::*;
+}
+
+pub mod design {
+    //! The single-table design as data and what is generated from it: the
+    //! shapes the derives declare and the compile-time checks across the
+    //! entities of one table (the runtime's), and the layout and
+    //! access-pattern document with its design warnings
+    //! (`singletable-tools`).
+    //!
+    //! ```
+    //! use singletable::{Entity, StrEnum, Table};
+    //!
+    //! #[derive(Table)]
+    //! #[table(name = "App", gsi1, entities(User, Order))]
+    //! pub struct App;
+    //!
+    //! #[derive(StrEnum, Debug, Clone, Copy, PartialEq)]
+    //! pub enum Status { New, Shipped }
+    //!
+    //! #[derive(Entity)]
+    //! #[entity(table = App, rename_all = "camelCase")]
+    //! #[pk("USER#<user_id>")]
+    //! #[sk("PROFILE")]
+    //! pub struct User { pub user_id: String }
+    //!
+    //! #[derive(Entity)]
+    //! #[entity(table = App, rename_all = "camelCase")]
+    //! #[pk("USER#<user_id>")]
+    //! #[sk("ORDER#<order_id>")]
+    //! #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<order_id>")]
+    //! #[access(by_status, index = gsi1)]
+    //! pub struct Order { pub user_id: String, pub order_id: String, pub status: Status }
+    //!
+    //! let doc = singletable::design::document::<App>();
+    //! assert!(doc.starts_with("# `App` single-table design"));
+    //! assert!(doc.contains("| Order | `USER#<userId>` | `ORDER#<orderId>` | `STATUS#<status>` | `ORDER#<orderId>` |"));
+    //! // Two statuses only: every write of an order lands in one of two GSI1 partitions.
+    //! assert!(doc.contains("## Design warnings"));
+    //! // The checks the derives run at compile time, callable too:
+    //! assert!(!singletable::design::primary_keys_collide(&User::SHAPE, &Order::SHAPE));
+    //! ```
+    pub use singletable_runtime::design::*;
+    pub use singletable_tools::design::*;
+}
+
+pub mod stream {
+    //! Stream records as typed changes (the runtime's `stream`), and with
+    //! feature `streams` the AWS driver's reader of whole streams.
+    //!
+    //! ```
+    //! use singletable::stream::{EventKind, StreamView};
+    //!
+    //! assert_eq!(EventKind::from_name("MODIFY"), Some(EventKind::Modify));
+    //! assert_eq!(StreamView::from_name("NEW_AND_OLD_IMAGES"), Some(StreamView::NewAndOldImages));
+    //! ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
+    #[cfg(feature = "streams")]
+    pub use singletable_aws::StreamReader;
+    pub use singletable_runtime::stream::*;
+}
 pub use backend::Backend;
 /// The embedded backend (feature `embedded`): the crate
 /// `singletable-embedded`.

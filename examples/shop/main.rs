@@ -17,6 +17,7 @@ mod backfill;
 mod model;
 
 use model::*;
+use singletable::SdkDb;
 use singletable::embedded::Embedded;
 use singletable::{Db, Result};
 

@@ -9,6 +9,7 @@
 
 mod tracker;
 
+use singletable::SdkDb;
 use singletable::{Backend, Db, Result};
 use tracker::app;
 use tracker::model::Tracker;

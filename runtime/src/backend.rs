@@ -167,7 +167,24 @@ impl<E: HoldsTables> Db<E> {
             .create_table_if_missing::<T>(self.table_name())
     }
 
-    /// Deletes this handle's table.
+    /// Deletes this handle's table (a `ResourceNotFoundException` when it
+    /// does not exist, as DynamoDB answers).
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// db.delete_table().await?;
+    /// let again = db.delete_table().await.unwrap_err();
+    /// assert_eq!(again.code(), Some("ResourceNotFoundException"));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn delete_table(&self) -> Result<(), Error> {
         HoldsTables::delete_table(self.executor(), self.table_name())
     }

@@ -113,33 +113,9 @@ use crate::value::{AttributeValue, Item};
 /// # }).unwrap();
 /// ```
 ///
-/// Against DynamoDB (`no_run`: it needs the service or DynamoDB Local):
-///
-/// ```no_run
-/// use singletable::definition::Billing;
-/// use singletable::Db;
-/// # use singletable::Table;
-/// # #[derive(Table)]
-/// # #[table(name = "AppTable", gsi1)]
-/// # pub struct AppTable;
-///
-/// # async fn run() -> singletable::Result<()> {
-/// let db = Db::from_env("AppTable").await;              // aws_config; DYNAMODB_ENDPOINT if set
-/// let local = Db::local("http://127.0.0.1:8000", "AppTable");
-/// let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-/// let explicit = Db::new(aws_sdk_dynamodb::Client::new(&config), "AppTable");
-///
-/// local.create_table_if_missing::<AppTable>().await?;   // CreateTable (+ UpdateTimeToLive)
-/// local.create_table_with::<AppTable>(Billing::Provisioned { read: 5, write: 5 }).await?;
-/// let described = db.describe().await?;                 // DescribeTable, DescribeTimeToLive
-/// for drift in db.verify::<AppTable>().await? {          // declaration against DescribeTable
-///     eprintln!("drift: {drift}");
-/// }
-/// let tables = explicit.sdk().list_tables().send().await; // the SDK client, for the rest
-/// local.delete_table().await?;                           // DeleteTable
-/// # let _ = (described, tables);
-/// # Ok(()) }
-/// ```
+/// Against DynamoDB, the AWS driver's trait `SdkDb` (crate `singletable-aws`)
+/// (feature `client`, `singletable::SdkDb`) adds the constructors
+/// (`Db::from_env`, `Db::local`, `Db::new`) and table administration.
 #[derive(Clone)]
 pub struct Db<E = crate::exec::SharedExecutor> {
     exec: E,
@@ -171,61 +147,6 @@ impl<E> std::fmt::Debug for Db<E> {
             .field("executor", &std::any::type_name::<E>())
             .field("cursor_secret", &format_args!("<redacted>"))
             .finish_non_exhaustive()
-    }
-}
-
-#[cfg(feature = "client")]
-impl Db<crate::exec::SdkExecutor> {
-    /// A handle over an SDK client configured as usual (`aws_config`).
-    pub fn new(client: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self {
-        Self::with_executor(crate::exec::SdkExecutor::new(client), table)
-    }
-
-    /// Loads the AWS configuration from the environment (region, credentials,
-    /// profile) the way `aws_config::load_defaults` does; when
-    /// `DYNAMODB_ENDPOINT` is set, requests go to that endpoint instead
-    /// (DynamoDB Local).
-    pub async fn from_env(table: impl Into<String>) -> Self {
-        Self::configured(std::env::var("DYNAMODB_ENDPOINT").ok(), table).await
-    }
-
-    /// Loads the AWS configuration from the environment (region, credentials,
-    /// profile) the way `aws_config::load_defaults` does; requests go to
-    /// `endpoint` when given (DynamoDB Local, a VPC endpoint), to the
-    /// region's default otherwise.
-    ///
-    /// ```no_run
-    /// # use singletable::{Db, SdkExecutor};
-    /// # async fn run() {
-    /// let db: Db<SdkExecutor> = Db::configured(Some("http://127.0.0.1:8000".into()), "App").await;
-    /// # let _ = db; }
-    /// ```
-    pub async fn configured(endpoint: Option<String>, table: impl Into<String>) -> Self {
-        let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
-        if let Some(endpoint) = endpoint {
-            loader = loader.endpoint_url(endpoint);
-        }
-        let config = loader.load().await;
-        Self::new(aws_sdk_dynamodb::Client::new(&config), table)
-    }
-
-    /// A handle on DynamoDB Local at `endpoint`, with the static test
-    /// credentials it accepts.
-    pub fn local(endpoint: &str, table: impl Into<String>) -> Self {
-        let config = aws_sdk_dynamodb::Config::builder()
-            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
-            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
-            .endpoint_url(endpoint)
-            .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
-                "test", "test", None, None, "static",
-            ))
-            .build();
-        Self::new(aws_sdk_dynamodb::Client::from_conf(config), table)
-    }
-
-    /// The SDK client, for requests singletable does not model.
-    pub fn sdk(&self) -> &aws_sdk_dynamodb::Client {
-        self.exec.client()
     }
 }
 

@@ -30,7 +30,9 @@ pub use crate::codec_error::{DecodeError, DecodeErrorKind, EncodeError};
 /// answered (`ConditionFailed` for ConditionalCheckFailedException,
 /// `TransactionCanceled` with its CancellationReasons, `Throttled`), or
 /// what was refused before any request was sent (`KeyValue`,
-/// `KeyTooLong`, `ItemTooLarge`, `Validation`, `InvalidRequest`, `Limit`,
+/// `KeyTooLong`, `ItemTooLarge`, `Validation`, `UpdateNeedsItem`,
+/// `UpsertIncomplete`, `TransactionTooLarge`, `TransactionItemTwice`,
+/// `EmptyTransaction`, `NotVersioned`, `InvalidRequest`, `Limit`,
 /// `Cursor`).
 ///
 /// ```
@@ -186,6 +188,65 @@ pub enum Error {
     EmptyTransaction {
         /// `TransactWriteItems` or `TransactGetItems`.
         operation: &'static str,
+    },
+    /// An update that must write a key it cannot build: an index key
+    /// attribute (or the marker of a `#[attr(unique)]` value) is built from
+    /// a field the update neither sets nor knows. Set `needs` in the same
+    /// update, or give the item read before with
+    /// [`.knowing(&item)`](crate::Update::knowing) (the update is then
+    /// conditioned on what it knew). Nothing was sent. The derive's design
+    /// document lists the updates that need it.
+    #[error("request not sent: {message}")]
+    UpdateNeedsItem {
+        /// Entity updated.
+        entity: &'static str,
+        /// What the update must write: the index key attribute
+        /// (`GSI1PK`), or the unique field whose marker moves.
+        writes: &'static str,
+        /// The field it lacks (Rust name).
+        needs: &'static str,
+        /// What was refused and what to do, in words.
+        message: String,
+    },
+    /// An upsert (`.upsert()`, which may create the item) lacks what a new
+    /// item needs: fields an item could not be read without, or fields a
+    /// key of the new item is built from. Set them in the upsert, or create
+    /// the item with `create` or `put`. Nothing was sent.
+    #[error("request not sent: {message}")]
+    UpsertIncomplete {
+        /// Entity upserted.
+        entity: &'static str,
+        /// The fields the upsert must set (Rust names).
+        fields: Vec<&'static str>,
+        /// What was refused and what to do, in words.
+        message: String,
+    },
+    /// A transaction over DynamoDB's limits, refused before sending as
+    /// DynamoDB refuses it (ValidationException): more than `max`
+    /// operations.
+    #[error(
+        "request not sent: a {operation} holds at most {max} operations, this one {operations}"
+    )]
+    TransactionTooLarge {
+        /// `TransactWriteItems` or `TransactGetItems`.
+        operation: &'static str,
+        /// Operations in the transaction.
+        operations: usize,
+        /// DynamoDB's limit, 100.
+        max: usize,
+    },
+    /// Two operations of one transaction on the same item, which DynamoDB
+    /// refuses (ValidationException); refused before sending.
+    #[error(
+        "request not sent: operation {index} touches the same item as an earlier operation ({pk:?} / {sk:?}); DynamoDB allows one operation per item in a transaction"
+    )]
+    TransactionItemTwice {
+        /// Position of the second operation on the item.
+        index: usize,
+        /// The item's partition key.
+        pk: String,
+        /// The item's sort key, on a table that has one.
+        sk: Option<String>,
     },
     /// [`Db::put_versioned`](crate::Db::put_versioned) of an entity without
     /// an `#[attr(version)]` field: there is no version to check.

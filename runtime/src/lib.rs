@@ -8,18 +8,19 @@
 //! `request`), `error`, codecs and readers (`key`, `clock`, `page`,
 //! `reader`, …), executors (`exec`), declarations (`shape`, `entity`,
 //! `fields`, …), typed operations (`db`, `query`, `update`, `transact`, …),
-//! design tooling (`design`, `admin`); the README's "Layout of the code"
-//! lists every module and a test holds the code to it. No backend but the
-//! SDK executor is named here: the embedded backend is the crate
-//! `singletable-embedded`, built on these floors, and the facade's
-//! `Backend` chooses between them.
+//! the design's shapes and checks (`design`); the README's "Layout of the
+//! code" lists every module and a test holds the code to it. No backend is
+//! named here and no HTTP client is built: the AWS driver is the crate
+//! `singletable-aws`, the embedded backend the crate
+//! `singletable-embedded`, both built on these floors, and the facade's
+//! `Backend` chooses between them. Tooling off the request path (the design
+//! document, table definitions and drift, capacity estimates) is the crate
+//! `singletable-tools`.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "client")]
-mod admin;
 pub mod backend;
 pub mod backfill;
 pub mod batch;
@@ -29,7 +30,6 @@ mod codec_error;
 #[doc(hidden)]
 pub mod collection;
 pub mod db;
-pub mod definition;
 pub mod design;
 pub mod entity;
 pub mod error;
@@ -70,9 +70,6 @@ pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
     Result, StreamError,
 };
-#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
-#[cfg(feature = "client")]
-pub use exec::SdkExecutor;
 pub use exec::{Counting, Executor};
 pub use expr::{Cmp, Condition, Operand, SortCondition};
 pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, StringPath, ValueFor};

@@ -244,11 +244,48 @@ pub fn template_matches(template: &KeyShape, key: &str) -> bool {
 }
 
 impl EntityShape {
-    pub(crate) fn index(&self, name: &str) -> Option<&IndexShape> {
+    /// The entity's keys on the index named `name` (`gsi1`, `lsi1`), if it
+    /// declares them.
+    ///
+    /// ```
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    /// #[derive(Entity)]
+    /// #[entity(table = App)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("PROFILE")]
+    /// #[gsi1(pk = "EMAIL#<email>", sk = "USER")]
+    /// pub struct User { pub id: String, pub email: String }
+    ///
+    /// assert_eq!(User::SHAPE.index("gsi1").unwrap().pk.as_ref().unwrap().template, "EMAIL#<email>");
+    /// assert!(User::SHAPE.index("gsi2").is_none());
+    /// assert!(User::SHAPE.attribute_index("gsi1").is_none()); // synthetic keys, not attributes
+    /// ```
+    pub fn index(&self, name: &str) -> Option<&IndexShape> {
         self.indexes.iter().find(|i| i.name == name)
     }
 
-    pub(crate) fn attribute_index(&self, name: &str) -> Option<&AttrIndexShape> {
+    /// The entity's multi-attribute keys on the index named `name`, if it
+    /// maps that index's keys to its own attributes (see [`Self::index`]).
+    ///
+    /// ```
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1(pk(status = S), sk(createdAt = S)))]
+    /// # pub struct App;
+    /// #[derive(Entity)]
+    /// #[entity(table = App, rename_all = "camelCase")]
+    /// #[pk("ORDER#<id>")]
+    /// #[sk("ORDER")]
+    /// #[gsi1(pk(status), sk(created_at))]
+    /// pub struct Order { pub id: String, pub status: String, pub created_at: String }
+    ///
+    /// assert!(Order::SHAPE.attribute_index("gsi1").is_some());
+    /// assert!(Order::SHAPE.index("gsi1").is_none()); // no synthetic keys
+    /// ```
+    pub fn attribute_index(&self, name: &str) -> Option<&AttrIndexShape> {
         self.attribute_indexes.iter().find(|i| i.name == name)
     }
 }

@@ -129,10 +129,16 @@ pub(crate) fn count(span: &Span, items: usize) {
     span.record("aws.dynamodb.count", items as u64);
 }
 
-/// Records what a response reports on the current request span (called by
-/// executors inside it).
-#[cfg(feature = "client")]
-pub(crate) fn response(scanned: Option<i64>, consumed: Option<f64>) {
+/// Records what a response reports on the current request span: the items
+/// it scanned and the capacity it consumed. Executors call it inside the
+/// span [`Db`](crate::Db) opens for the request (the AWS driver's does for
+/// every response); outside any span it does nothing.
+///
+/// ```
+/// // No span is entered here: recording is a no-op, never a panic.
+/// singletable::trace::record_response(Some(3), Some(0.5));
+/// ```
+pub fn record_response(scanned: Option<i64>, consumed: Option<f64>) {
     let span = Span::current();
     if let Some(s) = scanned {
         span.record("aws.dynamodb.scanned_count", s);

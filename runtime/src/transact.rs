@@ -60,7 +60,7 @@ use crate::update::Update;
 /// for n in 0..=MAX_TRANSACTION_OPS {
 ///     tx = tx.put(&User { n });
 /// }
-/// assert!(matches!(tx.execute().await, Err(Error::Limit(_)))); // 101: not sent
+/// assert!(matches!(tx.execute().await, Err(Error::TransactionTooLarge { operations: 101, max: 100, .. }))); // not sent
 /// # Ok::<(), Error>(())
 /// # }).unwrap();
 /// ```
@@ -210,12 +210,11 @@ impl<'a, E: Executor> Transaction<'a, E> {
         }
         let result = key.and_then(|key| {
             if self.keys.contains(&key) {
-                return Err(Error::Limit(format!(
-                    "operation {} touches the same item as an earlier operation ({:?} / {:?}); DynamoDB allows one operation per item in a transaction",
-                    self.ops.len(),
-                    key.pk,
-                    key.sk
-                )));
+                return Err(Error::TransactionItemTwice {
+                    index: self.ops.len(),
+                    pk: key.pk,
+                    sk: key.sk,
+                });
             }
             Ok((key, op()?))
         });
@@ -448,10 +447,11 @@ impl<'a, E: Executor> Transaction<'a, E> {
             });
         }
         if self.ops.len() > MAX_TRANSACTION_OPS {
-            return Err(Error::Limit(format!(
-                "a transaction holds at most {MAX_TRANSACTION_OPS} operations, this one {}",
-                self.ops.len()
-            )));
+            return Err(Error::TransactionTooLarge {
+                operation: "TransactWriteItems",
+                operations: self.ops.len(),
+                max: MAX_TRANSACTION_OPS,
+            });
         }
         let result = self
             .db
@@ -609,10 +609,11 @@ impl<'a, E: Executor> ReadTransaction<'a, E> {
             });
         }
         if self.gets.len() > MAX_TRANSACTION_OPS {
-            return Err(Error::Limit(format!(
-                "a transaction holds at most {MAX_TRANSACTION_OPS} operations, this one {}",
-                self.gets.len()
-            )));
+            return Err(Error::TransactionTooLarge {
+                operation: "TransactGetItems",
+                operations: self.gets.len(),
+                max: MAX_TRANSACTION_OPS,
+            });
         }
         let n = self.gets.len();
         let span = crate::trace::span(

@@ -716,7 +716,7 @@ impl<E: Entity> Update<E> {
     /// also needs another field is refused). It must set every field the
     /// entity cannot read as absent (non-`Option` fields without a
     /// default), or it is refused before sending
-    /// ([`Error::InvalidRequest`]); its values pass the fields'
+    /// ([`Error::UpsertIncomplete`], naming the fields); its values pass the fields'
     /// validations. It applies only where no item or an item of this
     /// entity type exists (otherwise [`Error::ConditionFailed`]).
     /// Versioned entities are created with `put_versioned` instead, and an
@@ -995,12 +995,16 @@ fn upsert_preconditions<E: Entity>(
     if missing.is_empty() {
         Ok(())
     } else {
-        Err(Error::InvalidRequest(format!(
-            "an upsert of `{}` may create the item, which could not be read without `{}`; set {} in the upsert, or create the item with `create` or `put`",
-            E::ENTITY_TYPE,
-            missing.join("`, `"),
-            if missing.len() == 1 { "it" } else { "them" },
-        )))
+        Err(Error::UpsertIncomplete {
+            entity: E::ENTITY_TYPE,
+            message: format!(
+                "an upsert of `{}` may create the item, which could not be read without `{}`; set {} in the upsert, or create the item with `create` or `put`",
+                E::ENTITY_TYPE,
+                missing.join("`, `"),
+                if missing.len() == 1 { "it" } else { "them" },
+            ),
+            fields: missing,
+        })
     }
 }
 

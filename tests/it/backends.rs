@@ -1,6 +1,7 @@
 //! One test body, one handle type, both backends: `&Db` is
 //! `&Db<SharedExecutor>`, and the backend is chosen at run time.
 
+use singletable::SdkDb;
 use singletable::{Db, Error};
 
 use crate::app;

@@ -49,7 +49,7 @@ fn design_document_describes_patterns_and_warns() {
 
 mod tables {
     use singletable::definition::{Billing, Drift, TableDefinition};
-    use singletable::{Db, Entity, Table};
+    use singletable::{Db, Entity, SdkDb, Table};
 
     use crate::support::{endpoint, unique_table};
 
@@ -402,7 +402,7 @@ mod tables {
 mod capacity {
     use singletable::capacity::{self, Read};
     use singletable::size::item_size;
-    use singletable::{Db, Entity, Table};
+    use singletable::{Db, Entity, SdkDb, Table};
 
     use crate::support::{endpoint, unique_table};
 
@@ -484,7 +484,7 @@ mod capacity {
 }
 
 mod timestamps {
-    use singletable::{Db, Entity, Table};
+    use singletable::{Db, Entity, SdkDb, Table};
 
     use crate::support::{endpoint, unique_table};
 
@@ -576,7 +576,7 @@ mod timestamps {
 mod sharding {
     use std::collections::BTreeSet;
 
-    use singletable::{AttributeValue, Entity};
+    use singletable::{AttributeValue, Entity, SdkDb};
 
     use crate::model::*;
     use crate::support::fresh_db;

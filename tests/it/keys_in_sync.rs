@@ -401,7 +401,7 @@ async fn partial_updates<E: Executor + Clone>(base: &Db<E>) {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::InvalidRequest(m) if m.contains("`GSI1PK` also needs `board`") && m.contains(".knowing(&item)")),
+        matches!(&err, Error::UpdateNeedsItem { writes: "GSI1PK", needs: "board", message: m, .. } if m.contains("`GSI1PK` also needs `board`") && m.contains(".knowing(&item)")),
         "{err}"
     );
     assert_eq!(db.executor().count(), 0);
@@ -441,7 +441,7 @@ async fn partial_updates<E: Executor + Clone>(base: &Db<E>) {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::InvalidRequest(m) if m.contains("without setting `open`")),
+        matches!(&err, Error::UpdateNeedsItem { needs: "open", message: m, .. } if m.contains("without setting `open`")),
         "{err}"
     );
     let t2 = db
@@ -586,7 +586,7 @@ async fn unique_values<E: Executor + 'static>(db: Arc<Db<E>>) {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::InvalidRequest(m) if m.contains(".knowing(&item)")),
+        matches!(&err, Error::UpdateNeedsItem { writes: "email", needs: "email", message: m, .. } if m.contains(".knowing(&item)")),
         "{err}"
     );
     Member::update(winner)

@@ -3,9 +3,10 @@
 //! `crate::…` paths in its code, modules of its own floor or lower ones,
 //! and the modules import each other in no circle. Unit tests
 //! (`#[cfg(test)]`) and doc comments are left out; `lib.rs` gathers every
-//! floor and is exempt. The embedded backend is a crate of its own
-//! (`embedded/`), on top of the runtime: Cargo keeps the runtime from
-//! naming it.
+//! floor and is exempt. The embedded backend (`embedded/`), the AWS
+//! driver (`aws/`) and the tooling (`tools/`) are crates of their own, on
+//! top of the runtime: Cargo keeps the runtime from naming them, and
+//! `runtime_builds_no_http_client` keeps the driver's HTTP stack out of it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -56,7 +57,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "backfill",
         ],
     ),
-    ("design tooling", &["design", "admin"]),
+    ("design checks", &["design"]),
     ("support for generated code", &["__private"]),
 ];
 
@@ -318,4 +319,61 @@ fn macros_modules_import_only_downward() {
     }
     faults.extend(any_circle(&graph));
     assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// The request path builds without the AWS driver's HTTP stack: no
+/// `aws-config`, no hyper, no rustls in the runtime's dependencies with
+/// every feature on (the driver, `singletable-aws`, brings them), and the
+/// runtime depends on neither the driver nor the tooling.
+#[test]
+fn runtime_builds_no_http_client() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let tree = |package: &str| {
+        let out = std::process::Command::new(&cargo)
+            .args([
+                "tree",
+                "--offline",
+                "-e",
+                "normal",
+                "--prefix",
+                "none",
+                "--all-features",
+                "-p",
+            ])
+            .arg(package)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("cargo tree runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+            .collect::<BTreeSet<String>>()
+    };
+    let runtime = tree("singletable-runtime");
+    let forbidden = [
+        "aws-config",
+        "hyper",
+        "hyper-rustls",
+        "rustls",
+        "singletable-aws",
+        "singletable-tools",
+        "singletable-embedded",
+    ];
+    let found: Vec<&str> = forbidden
+        .iter()
+        .copied()
+        .filter(|c| runtime.contains(*c))
+        .collect();
+    assert!(found.is_empty(), "the runtime depends on {found:?}");
+    // The check can fail: the driver does bring the HTTP stack.
+    let driver = tree("singletable-aws");
+    assert!(
+        driver.contains("aws-config") && driver.contains("hyper"),
+        "{driver:?}"
+    );
 }

@@ -1,6 +1,7 @@
 //! Pagination against DynamoDB Local: 1 MB pages, cursors, streams.
 
 use futures::TryStreamExt;
+use singletable::SdkDb;
 use singletable::exec::Counting;
 use singletable::{CursorError, Db, Entity, Error, SdkExecutor, Table};
 

@@ -1,5 +1,6 @@
 //! The shop example's access patterns against DynamoDB Local.
 
+use singletable::SdkDb;
 use singletable::embedded::Embedded;
 use singletable::exec::Counting;
 use singletable::{AttributeValue, Db, Error, Executor, SdkExecutor};

@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use singletable::SdkDb;
 use singletable::exec::{BoxFuture, CapacityMeter};
 use singletable::reader::{Items, ReaderPage};
 use singletable::request::{

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use singletable::SdkDb;
 use singletable::exec::{BoxFuture, Counting};
 use singletable::request::{BatchOp, BatchWrite};
 use singletable::{
@@ -151,8 +152,13 @@ async fn dependent_key_needs_every_field() {
         .await
         .unwrap_err();
     match &err {
-        Error::InvalidRequest(msg) => assert!(msg.contains("`team`"), "{msg}"),
-        other => panic!("expected InvalidRequest, got {other:?}"),
+        Error::UpdateNeedsItem {
+            writes: "GSI1PK",
+            needs: "team",
+            message,
+            ..
+        } => assert!(message.contains("`team`"), "{message}"),
+        other => panic!("expected UpdateNeedsItem, got {other:?}"),
     }
     assert_eq!(db.executor().count(), 0, "nothing was sent");
 }
@@ -462,7 +468,10 @@ async fn transaction_cancellation_reasons_name_the_failing_operation() {
         .execute()
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Limit(_)), "{err:?}");
+    assert!(
+        matches!(err, Error::TransactionItemTwice { index: 1, .. }),
+        "{err:?}"
+    );
     // More than 100 operations: refused before sending.
     let users: Vec<User> = (0..101)
         .map(|i| User {
@@ -474,7 +483,14 @@ async fn transaction_cancellation_reasons_name_the_failing_operation() {
     for u in &users {
         tx = tx.put(u);
     }
-    assert!(matches!(tx.execute().await, Err(Error::Limit(_))));
+    assert!(matches!(
+        tx.execute().await,
+        Err(Error::TransactionTooLarge {
+            operation: "TransactWriteItems",
+            operations: 101,
+            max: 100
+        })
+    ));
 
     // A read transaction returns typed items.
     let mut rt = db.read_transaction();

@@ -43,12 +43,6 @@ use crate::request::{
 };
 use crate::value::Item;
 
-#[cfg(feature = "client")]
-mod sdk;
-#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
-#[cfg(feature = "client")]
-pub use sdk::SdkExecutor;
-
 /// A boxed future returned by executors.
 ///
 /// ```

@@ -75,14 +75,11 @@ use crate::value::{AttributeValue, Item};
 pub mod lambda;
 #[cfg(feature = "streams")]
 mod sdk;
-/// The DynamoDB Streams SDK whose records [`StreamReader`] reads (feature
-/// `streams`), for naming its types.
+/// The DynamoDB Streams SDK whose records become [`StreamRecord`]s
+/// (feature `streams`), for naming its types.
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
 pub use aws_sdk_dynamodbstreams;
-#[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
-#[cfg(feature = "streams")]
-pub use sdk::StreamReader;
 
 /// What a write did to an item (`eventName`).
 ///

@@ -1,11 +1,10 @@
-//! The DynamoDB Streams API (feature `streams`): its records as
-//! [`StreamRecord`]s, and a reader of a whole stream for tests and tools.
+//! The DynamoDB Streams API's records (feature `streams`) as
+//! [`StreamRecord`]s. Only the SDK's types are used here; the reader that
+//! calls the API is the AWS driver's (`singletable::aws::StreamReader`).
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodbstreams::Client;
-use aws_sdk_dynamodbstreams::error::{DisplayErrorContext, ProvideErrorMetadata};
-use aws_sdk_dynamodbstreams::types::{self as sdk, ShardIteratorType};
+use aws_sdk_dynamodbstreams::types as sdk;
 
 use super::{IntoStreamRecord, StreamRecord, TTL_PRINCIPAL};
 use crate::error::{Error, StreamError};
@@ -91,131 +90,5 @@ impl IntoStreamRecord for sdk::Record {
 impl IntoStreamRecord for &sdk::Record {
     fn into_stream_record(self) -> Result<StreamRecord, Error> {
         convert(self.clone())
-    }
-}
-
-fn service<E: std::error::Error + ProvideErrorMetadata + Send + Sync + 'static>(
-    operation: &'static str,
-    e: aws_sdk_dynamodbstreams::error::SdkError<E>,
-) -> Error {
-    Error::Service {
-        operation,
-        code: e.code().map(str::to_owned),
-        message: DisplayErrorContext(&e).to_string(),
-        source: Box::new(e),
-    }
-}
-
-/// Reads a table's stream through the DynamoDB Streams API
-/// (`DescribeStream`, `GetShardIterator`, `GetRecords`): every record still
-/// in the stream, shard by shard, parents before children. Meant for tests
-/// and tools; production consumers read streams through Lambda or the
-/// Kinesis Client Library, which track positions and shard lineage.
-#[derive(Debug, Clone)]
-pub struct StreamReader {
-    client: Client,
-}
-
-/// GetRecords calls per shard before [`StreamReader::read_all`] gives up
-/// on a shard that keeps returning records.
-const MAX_PAGES: usize = 10_000;
-
-impl StreamReader {
-    /// Reads through an SDK client configured as usual.
-    pub fn new(client: Client) -> Self {
-        Self { client }
-    }
-
-    /// A reader of DynamoDB Local's streams at `endpoint` (the same URL as
-    /// its tables), with the static test credentials it accepts.
-    pub fn local(endpoint: &str) -> Self {
-        let config = aws_sdk_dynamodbstreams::Config::builder()
-            .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
-            .region(aws_sdk_dynamodbstreams::config::Region::new("us-east-1"))
-            .endpoint_url(endpoint)
-            .credentials_provider(aws_sdk_dynamodbstreams::config::Credentials::new(
-                "test", "test", None, None, "static",
-            ))
-            .build();
-        Self::new(Client::from_conf(config))
-    }
-
-    /// The SDK client.
-    pub fn client(&self) -> &Client {
-        &self.client
-    }
-
-    /// Every record of the stream `stream_arn` (a table's
-    /// `LatestStreamArn`, see [`Db::stream_arn`](crate::Db)), from the
-    /// oldest: each shard is read from `TRIM_HORIZON` until a `GetRecords`
-    /// call returns no record (an open shard) or no next iterator (a
-    /// closed one). The records of one item are in order; records of
-    /// different shards are not interleaved by time. DynamoDB Local
-    /// answers with every record written so far; DynamoDB itself may
-    /// answer an open shard with an empty page before later records, so
-    /// against it this reads what it can see now.
-    pub async fn read_all(&self, stream_arn: &str) -> Result<Vec<StreamRecord>, Error> {
-        let mut shards: Vec<sdk::Shard> = Vec::new();
-        let mut start: Option<String> = None;
-        loop {
-            let out = self
-                .client
-                .describe_stream()
-                .stream_arn(stream_arn)
-                .set_exclusive_start_shard_id(start.take())
-                .send()
-                .await
-                .map_err(|e| service("DescribeStream", e))?;
-            let Some(desc) = out.stream_description else {
-                break;
-            };
-            shards.extend(desc.shards.unwrap_or_default());
-            match desc.last_evaluated_shard_id {
-                Some(id) => start = Some(id),
-                None => break,
-            }
-        }
-        // Parents first: a shard whose parent is listed comes after it.
-        let mut ordered: Vec<sdk::Shard> = Vec::with_capacity(shards.len());
-        while !shards.is_empty() {
-            let ready = shards.iter().position(|s| {
-                s.parent_shard_id()
-                    .is_none_or(|p| !shards.iter().any(|o| o.shard_id() == Some(p)))
-            });
-            ordered.push(shards.remove(ready.unwrap_or(0)));
-        }
-        let mut records = Vec::new();
-        for shard in &ordered {
-            let Some(id) = shard.shard_id() else { continue };
-            let out = self
-                .client
-                .get_shard_iterator()
-                .stream_arn(stream_arn)
-                .shard_id(id)
-                .shard_iterator_type(ShardIteratorType::TrimHorizon)
-                .send()
-                .await
-                .map_err(|e| service("GetShardIterator", e))?;
-            let mut iterator = out.shard_iterator;
-            for _ in 0..MAX_PAGES {
-                let Some(it) = iterator.take() else { break };
-                let out = self
-                    .client
-                    .get_records()
-                    .shard_iterator(it)
-                    .send()
-                    .await
-                    .map_err(|e| service("GetRecords", e))?;
-                let page = out.records.unwrap_or_default();
-                if page.is_empty() {
-                    break;
-                }
-                for r in page {
-                    records.push(convert(r)?);
-                }
-                iterator = out.next_shard_iterator;
-            }
-        }
-        Ok(records)
     }
 }

@@ -258,20 +258,30 @@ impl Rewrite<'_> {
                                 .filter(|t| ix.fields().any(|f| f == *t))
                                 .collect();
                             let by_stamp = stamps.iter().all(|t| self.stamped.contains(t));
-                            return Err(Error::InvalidRequest(if by_stamp {
-                                format!(
-                                    "every update of `{}` stamps `{}` (an automatic timestamp), a key field of sparse index `{}`, which needs `{w}` to know whether the item is in the index; set `{w}` in the same update, or {KNOWING}",
-                                    E::ENTITY_TYPE,
-                                    stamps.join("`, `"),
-                                    ix.index
-                                )
-                            } else {
-                                format!(
-                                    "this update of `{}` changes a key of sparse index `{}` without setting `{w}`; set `{w}` in the same update so the index entry is written or removed correctly, or {KNOWING}",
-                                    E::ENTITY_TYPE,
-                                    ix.index
-                                )
-                            }));
+                            let writes = ix
+                                .pk
+                                .as_ref()
+                                .or(ix.sk.as_ref())
+                                .map_or(ix.index, |t| t.attr);
+                            return Err(Error::UpdateNeedsItem {
+                                entity: E::ENTITY_TYPE,
+                                writes,
+                                needs: w,
+                                message: if by_stamp {
+                                    format!(
+                                        "every update of `{}` stamps `{}` (an automatic timestamp), a key field of sparse index `{}`, which needs `{w}` to know whether the item is in the index; set `{w}` in the same update, or {KNOWING}",
+                                        E::ENTITY_TYPE,
+                                        stamps.join("`, `"),
+                                        ix.index
+                                    )
+                                } else {
+                                    format!(
+                                        "this update of `{}` changes a key of sparse index `{}` without setting `{w}`; set `{w}` in the same update so the index entry is written or removed correctly, or {KNOWING}",
+                                        E::ENTITY_TYPE,
+                                        ix.index
+                                    )
+                                },
+                            });
                         }
                     },
                 },
@@ -322,16 +332,20 @@ impl Rewrite<'_> {
             // changes.
             let other = template_fields(t).find(|g| *g != created && !self.primary.contains(g));
             if other.is_some() || ix.when != When::Always {
-                return Err(Error::InvalidRequest(format!(
-                    "an upsert of `{}` may create the item, and `{}` of index `{}` is built from `{created}`, which an upsert sets only on a new item{}; set `{created}` in the upsert, or create the item with `create` or `put`",
-                    E::ENTITY_TYPE,
-                    t.attr,
-                    ix.index,
-                    match other {
-                        Some(g) => format!(" and from `{g}`"),
-                        None => " in a sparse index".to_owned(),
-                    },
-                )));
+                return Err(Error::UpsertIncomplete {
+                    entity: E::ENTITY_TYPE,
+                    fields: vec![created],
+                    message: format!(
+                        "an upsert of `{}` may create the item, and `{}` of index `{}` is built from `{created}`, which an upsert sets only on a new item{}; set `{created}` in the upsert, or create the item with `create` or `put`",
+                        E::ENTITY_TYPE,
+                        t.attr,
+                        ix.index,
+                        match other {
+                            Some(g) => format!(" and from `{g}`"),
+                            None => " in a sparse index".to_owned(),
+                        },
+                    ),
+                });
             }
         }
         if ix.shards > 1 && ix.pk.as_ref().is_some_and(|pk| pk.attr == t.attr) {
@@ -347,7 +361,7 @@ impl Rewrite<'_> {
     }
 
     /// The refusal of an update that cannot build `t`, which needs `f`.
-    fn missing<E: Entity>(&self, ix: &IndexKeys, t: &KeyTemplate, f: &str) -> Error {
+    fn missing<E: Entity>(&self, ix: &IndexKeys, t: &KeyTemplate, f: &'static str) -> Error {
         let entity = E::ENTITY_TYPE;
         let (attr, index) = (t.attr, ix.index);
         let changed: Vec<&str> = self
@@ -356,11 +370,16 @@ impl Rewrite<'_> {
             .copied()
             .filter(|c| template_fields(t).any(|g| g == *c))
             .collect();
-        Error::InvalidRequest(if self.upsert {
-            format!(
-                "an upsert of `{entity}` may create the item, and `{attr}` of index `{index}` needs `{f}`, which the update does not set; set `{f}` in the upsert, or create the item with `create` or `put`"
-            )
-        } else if changed.is_empty() {
+        if self.upsert {
+            return Error::UpsertIncomplete {
+                entity,
+                fields: vec![f],
+                message: format!(
+                    "an upsert of `{entity}` may create the item, and `{attr}` of index `{index}` needs `{f}`, which the update does not set; set `{f}` in the upsert, or create the item with `create` or `put`"
+                ),
+            };
+        }
+        let message = if changed.is_empty() {
             let w = match ix.when {
                 When::Field(w) => w,
                 _ => "",
@@ -378,7 +397,13 @@ impl Rewrite<'_> {
                 "this update of `{entity}` changes `{}`, which index `{index}` is keyed on, but `{attr}` also needs `{f}`, which the update does not set; set `{f}` in the same update, or {KNOWING}",
                 changed.join("`, `"),
             )
-        })
+        };
+        Error::UpdateNeedsItem {
+            entity,
+            writes: attr,
+            needs: f,
+            message,
+        }
     }
 
     /// The marker moves of the unique values the update changes: each
@@ -417,9 +442,14 @@ impl Rewrite<'_> {
                 }
             };
             let Some(held) = self.held else {
-                return Err(Error::InvalidRequest(format!(
-                    "this update of `{entity}` changes `{field}`, a unique field, so the marker of its old value moves in the same transaction; {KNOWING}"
-                )));
+                return Err(Error::UpdateNeedsItem {
+                    entity,
+                    writes: field,
+                    needs: field,
+                    message: format!(
+                        "this update of `{entity}` changes `{field}`, a unique field, so the marker of its old value moves in the same transaction; {KNOWING}"
+                    ),
+                });
             };
             self.guard(u.attribute);
             let old = unique::part_in(u, Some(&held.item))?;

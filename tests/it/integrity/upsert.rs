@@ -119,7 +119,14 @@ async fn refusals<E: Executor>(db: &Db<Counting<E>>) {
         .execute(db)
         .await;
     match missing {
-        Err(Error::InvalidRequest(msg)) => assert!(msg.contains("`age`"), "{msg}"),
+        Err(Error::UpsertIncomplete {
+            entity: "Member",
+            fields,
+            message,
+        }) => {
+            assert_eq!(fields, ["age"]);
+            assert!(message.contains("`age`"), "{message}");
+        }
         other => panic!("an upsert without `age` was not refused: {other:?}"),
     }
     let invalid = Member::update("m2")

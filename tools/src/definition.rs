@@ -1,8 +1,8 @@
 //! The table definition a [`Table`] declaration implies: key schema, every
 //! index with its projection, billing, TTL. One value, three outputs: the
-//! CreateTable request ([`Db::create_table_if_missing`](crate::Db)), a JSON
+//! CreateTable request (`Db::create_table_if_missing`), a JSON
 //! document for `aws dynamodb create-table --cli-input-json`, and a
-//! CloudFormation resource. [`Db::verify`](crate::Db) compares it with
+//! CloudFormation resource. `Db::verify` compares it with
 //! DescribeTable and reports drift.
 //!
 //! ```
@@ -25,7 +25,7 @@
 
 use serde::Serialize;
 
-use crate::entity::{KeyType, Projection, StreamView, Table};
+use singletable_runtime::entity::{KeyType, Projection, StreamView, Table};
 
 /// How the table is billed.
 ///
@@ -666,7 +666,7 @@ pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drif
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::entity::{GlobalIndex, LocalIndex};
+    use singletable_runtime::entity::{GlobalIndex, LocalIndex};
 
     struct Streamed;
     impl Table for Streamed {

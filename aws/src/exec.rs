@@ -2,31 +2,33 @@
 //! become SDK calls.
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
     self as sdk, ConsumedCapacity, ReturnConsumedCapacity, ReturnValue,
     ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 
-use super::{BoxFuture, Executor};
-use crate::error::{CancellationReason, Error, THROTTLING_CODES};
-use crate::expr::{Condition, Rendered};
-use crate::request::{
+use singletable_runtime::error::{CancellationReason, Error};
+use singletable_runtime::exec::{BoxFuture, CapacityMeter, Executor};
+use singletable_runtime::expr::{Condition, Rendered};
+use singletable_runtime::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, ConditionCheck, CountPage, DeleteItem, GetItem,
     Page, PutItem, QueryRequest, ReturnValues, ScanRequest, TransactGet, TransactWrite,
     TransactWriteOp, UpdateItem,
 };
-use crate::value::Item;
+use singletable_runtime::trace;
+use singletable_runtime::value::Item;
+
+use crate::service_error;
 
 /// Sends requests to DynamoDB through an `aws_sdk_dynamodb::Client`: one
 /// SDK call per request (GetItem, Query, TransactWriteItems, ...), with
 /// `ReturnConsumedCapacity=TOTAL`, the SDK's own retries, and its errors
-/// mapped to [`Error`](crate::Error) (throttling to `Error::Throttled`).
+/// mapped to [`Error`] (throttling to `Error::Throttled`).
 ///
 /// Needs a DynamoDB to talk to, so not run here:
 ///
 /// ```no_run
-/// use singletable::{Db, SdkExecutor};
+/// use singletable::{Db, SdkDb, SdkExecutor};
 ///
 /// # async fn run() {
 /// let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
@@ -38,7 +40,7 @@ use crate::value::Item;
 #[derive(Debug, Clone)]
 pub struct SdkExecutor {
     client: Client,
-    meter: std::sync::Arc<super::CapacityMeter>,
+    meter: std::sync::Arc<CapacityMeter>,
 }
 
 impl SdkExecutor {
@@ -76,10 +78,30 @@ impl SdkExecutor {
         }
     }
 
+    /// An executor on DynamoDB Local at `endpoint`, with the static test
+    /// credentials it accepts (what `Db::local` uses).
+    ///
+    /// ```
+    /// let exec = singletable::SdkExecutor::local("http://127.0.0.1:8000");
+    /// // Local's static credentials and region; requests go to the endpoint.
+    /// assert_eq!(exec.client().config().region().map(|r| r.as_ref()), Some("us-east-1"));
+    /// ```
+    pub fn local(endpoint: &str) -> Self {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+            .endpoint_url(endpoint)
+            .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
+                "test", "test", None, None, "static",
+            ))
+            .build();
+        Self::new(Client::from_conf(config))
+    }
+
     fn record(&self, c: Option<&ConsumedCapacity>) {
         if let Some(units) = c.and_then(ConsumedCapacity::capacity_units) {
             self.meter.add(units);
-            crate::trace::response(None, Some(units));
+            trace::record_response(None, Some(units));
         }
     }
 
@@ -92,38 +114,13 @@ impl SdkExecutor {
             self.meter.add(*u);
         }
         if !units.is_empty() {
-            crate::trace::response(None, Some(units.iter().sum()));
+            trace::record_response(None, Some(units.iter().sum()));
         }
     }
 
     /// The SDK client, for requests singletable does not model.
     pub fn client(&self) -> &Client {
         &self.client
-    }
-}
-
-/// The SDK's error as singletable's: throttling (by the service's error
-/// code, whichever operation's error type carries it) becomes
-/// [`Error::Throttled`], so that callers such as batches can retry it.
-fn service_error<E, R>(operation: &'static str, err: SdkError<E, R>) -> Error
-where
-    E: std::error::Error + ProvideErrorMetadata + Send + Sync + 'static,
-    R: std::fmt::Debug + Send + Sync + 'static,
-{
-    let message = DisplayErrorContext(&err).to_string();
-    match err.code().filter(|c| THROTTLING_CODES.contains(c)) {
-        Some(code) => Error::Throttled {
-            operation,
-            code: code.to_owned(),
-            message,
-            source: Box::new(err),
-        },
-        None => Error::Service {
-            operation,
-            code: err.code().map(str::to_owned),
-            message,
-            source: Box::new(err),
-        },
     }
 }
 
@@ -146,7 +143,7 @@ fn build_put(req: &PutItem, r: &mut Rendered) -> Option<String> {
 }
 
 impl Executor for SdkExecutor {
-    fn capacity(&self) -> Option<&super::CapacityMeter> {
+    fn capacity(&self) -> Option<&CapacityMeter> {
         Some(&self.meter)
     }
 
@@ -243,7 +240,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
-            crate::trace::response(Some(i64::from(out.scanned_count)), None);
+            trace::record_response(Some(i64::from(out.scanned_count)), None);
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
@@ -261,7 +258,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
-            crate::trace::response(Some(i64::from(out.scanned_count)), None);
+            trace::record_response(Some(i64::from(out.scanned_count)), None);
             Ok(CountPage {
                 count: usize::try_from(out.count).unwrap_or(0),
                 scanned: usize::try_from(out.scanned_count).ok(),
@@ -298,7 +295,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Scan", e))?;
             self.record(out.consumed_capacity());
-            crate::trace::response(Some(i64::from(out.scanned_count)), None);
+            trace::record_response(Some(i64::from(out.scanned_count)), None);
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
@@ -617,55 +614,4 @@ fn transact_item(op: TransactWriteOp) -> Result<TransactWriteItem, Error> {
         }
     };
     Ok(item)
-}
-
-#[cfg(test)]
-mod tests {
-    use aws_sdk_dynamodb::error::{ErrorMetadata, SdkError};
-    use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemError;
-    use aws_sdk_dynamodb::types::error::ProvisionedThroughputExceededException;
-
-    use super::service_error;
-    use crate::error::{Error, THROTTLING_CODES};
-
-    fn meta(code: &str) -> ErrorMetadata {
-        ErrorMetadata::builder()
-            .code(code)
-            .message("slow down")
-            .build()
-    }
-
-    #[test]
-    fn throttling_codes_map_to_throttled() {
-        // Unmodelled codes come as generic errors, with their code.
-        for code in THROTTLING_CODES {
-            let err = SdkError::service_error(BatchWriteItemError::generic(meta(code)), ());
-            match service_error("BatchWriteItem", err) {
-                Error::Throttled {
-                    operation, code: c, ..
-                } => {
-                    assert_eq!(operation, "BatchWriteItem");
-                    assert_eq!(c, *code);
-                }
-                other => panic!("{code}: expected Throttled, got {other:?}"),
-            }
-        }
-        // A modelled exception carries the code the response named.
-        let modelled = BatchWriteItemError::ProvisionedThroughputExceededException(
-            ProvisionedThroughputExceededException::builder()
-                .message("slow down")
-                .meta(meta("ProvisionedThroughputExceededException"))
-                .build(),
-        );
-        let err = service_error("BatchWriteItem", SdkError::service_error(modelled, ()));
-        assert!(err.is_throttling(), "{err:?}");
-        // Anything else stays a service error.
-        let err = SdkError::service_error(
-            BatchWriteItemError::generic(meta("ValidationException")),
-            (),
-        );
-        let err = service_error("BatchWriteItem", err);
-        assert!(matches!(err, Error::Service { .. }), "{err:?}");
-        assert!(!err.is_throttling());
-    }
 }

@@ -1,0 +1,296 @@
+//! Creating and verifying the table a [`Table`] declaration describes
+//! (CreateTable, UpdateTimeToLive, DescribeTable, DeleteTable), for
+//! deployment checks, development, tests and examples: what
+//! [`SdkDb`](crate::SdkDb)'s administration methods send.
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, ProvisionedThroughput,
+    ScalarAttributeType, StreamSpecification, StreamViewType, TimeToLiveSpecification,
+    TimeToLiveStatus,
+};
+
+use aws_sdk_dynamodb::Client;
+use singletable_runtime::{Error, Table};
+use singletable_tools::definition::{
+    self, Billing, Drift, IndexDef, KeyElement, ProjectionDef, TableDefinition, Throughput,
+};
+
+use crate::service_error as service;
+
+fn build_err(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::InvalidRequest(format!("{what}: {e}"))
+}
+
+fn sdk_keys(keys: &[KeyElement]) -> Result<Vec<KeySchemaElement>, Error> {
+    keys.iter()
+        .map(|k| {
+            KeySchemaElement::builder()
+                .attribute_name(&k.attribute_name)
+                .key_type(KeyType::from(k.key_type.as_str()))
+                .build()
+                .map_err(|e| build_err("key schema", e))
+        })
+        .collect()
+}
+
+fn sdk_projection(p: &ProjectionDef) -> SdkProjection {
+    SdkProjection::builder()
+        .projection_type(ProjectionType::from(p.projection_type.as_str()))
+        .set_non_key_attributes(p.non_key_attributes.clone())
+        .build()
+}
+
+fn sdk_throughput(t: &Option<Throughput>) -> Result<Option<ProvisionedThroughput>, Error> {
+    t.as_ref()
+        .map(|t| {
+            ProvisionedThroughput::builder()
+                .read_capacity_units(t.read_capacity_units)
+                .write_capacity_units(t.write_capacity_units)
+                .build()
+                .map_err(|e| build_err("throughput", e))
+        })
+        .transpose()
+}
+
+fn from_sdk_keys(keys: &[KeySchemaElement]) -> Vec<KeyElement> {
+    keys.iter()
+        .map(|k| KeyElement {
+            attribute_name: k.attribute_name().to_owned(),
+            key_type: k.key_type().as_str().to_owned(),
+        })
+        .collect()
+}
+
+fn from_sdk_projection(p: Option<&SdkProjection>) -> ProjectionDef {
+    ProjectionDef {
+        projection_type: p
+            .and_then(|p| p.projection_type())
+            .map_or("ALL", ProjectionType::as_str)
+            .to_owned(),
+        non_key_attributes: p
+            .map(|p| p.non_key_attributes().to_vec())
+            .filter(|v| !v.is_empty()),
+    }
+}
+
+/// Creates table `name` as `T` declares it (key schema, every global and
+/// local index with its projection, the billing mode given, the stream,
+/// TTL) unless a table of that name exists. Returns whether it created it.
+pub(crate) async fn create_table<T: Table>(
+    client: &Client,
+    name: &str,
+    billing: Billing,
+) -> Result<bool, Error> {
+    match client.describe_table().table_name(name).send().await {
+        Ok(_) => return Ok(false),
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|s| s.is_resource_not_found_exception()) => {}
+        Err(e) => return Err(service("DescribeTable", e)),
+    }
+    let def = TableDefinition::of::<T>(name, billing);
+    let defs = def
+        .attribute_definitions
+        .iter()
+        .map(|a| {
+            AttributeDefinition::builder()
+                .attribute_name(&a.attribute_name)
+                .attribute_type(ScalarAttributeType::from(a.attribute_type.as_str()))
+                .build()
+                .map_err(|e| build_err("attribute definition", e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let gsis = def
+        .global_secondary_indexes
+        .iter()
+        .map(|g| {
+            GlobalSecondaryIndex::builder()
+                .index_name(&g.index_name)
+                .set_key_schema(Some(sdk_keys(&g.key_schema)?))
+                .projection(sdk_projection(&g.projection))
+                .set_provisioned_throughput(sdk_throughput(&g.provisioned_throughput)?)
+                .build()
+                .map_err(|e| build_err("global index", e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let lsis = def
+        .local_secondary_indexes
+        .iter()
+        .map(|l| {
+            LocalSecondaryIndex::builder()
+                .index_name(&l.index_name)
+                .set_key_schema(Some(sdk_keys(&l.key_schema)?))
+                .projection(sdk_projection(&l.projection))
+                .build()
+                .map_err(|e| build_err("local index", e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let stream = def
+        .stream_specification
+        .as_ref()
+        .map(|s| {
+            StreamSpecification::builder()
+                .stream_enabled(s.stream_enabled)
+                .stream_view_type(StreamViewType::from(s.stream_view_type.as_str()))
+                .build()
+                .map_err(|e| build_err("stream", e))
+        })
+        .transpose()?;
+    client
+        .create_table()
+        .table_name(name)
+        .set_stream_specification(stream)
+        .set_attribute_definitions(Some(defs))
+        .set_key_schema(Some(sdk_keys(&def.key_schema)?))
+        .set_global_secondary_indexes((!gsis.is_empty()).then_some(gsis))
+        .set_local_secondary_indexes((!lsis.is_empty()).then_some(lsis))
+        .billing_mode(BillingMode::from(def.billing_mode.as_str()))
+        .set_provisioned_throughput(sdk_throughput(&def.provisioned_throughput)?)
+        .send()
+        .await
+        .map_err(|e| service("CreateTable", e))?;
+    if let Some(ttl) = &def.ttl_attribute {
+        client
+            .update_time_to_live()
+            .table_name(name)
+            .time_to_live_specification(
+                TimeToLiveSpecification::builder()
+                    .attribute_name(ttl)
+                    .enabled(true)
+                    .build()
+                    .map_err(|e| build_err("TTL", e))?,
+            )
+            .send()
+            .await
+            .map_err(|e| service("UpdateTimeToLive", e))?;
+    }
+    Ok(true)
+}
+
+/// The table as DynamoDB describes it (DescribeTable and
+/// DescribeTimeToLive), in the shape of a [`TableDefinition`].
+pub(crate) async fn describe(client: &Client, name: &str) -> Result<TableDefinition, Error> {
+    let out = client
+        .describe_table()
+        .table_name(name)
+        .send()
+        .await
+        .map_err(|e| service("DescribeTable", e))?;
+    let t = out
+        .table
+        .ok_or_else(|| Error::InvalidRequest("DescribeTable returned no table".into()))?;
+    let ttl = client
+        .describe_time_to_live()
+        .table_name(name)
+        .send()
+        .await
+        .map_err(|e| service("DescribeTimeToLive", e))?;
+    let ttl_attribute = ttl.time_to_live_description.and_then(|d| {
+        matches!(
+            d.time_to_live_status(),
+            Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+        )
+        .then(|| d.attribute_name().map(str::to_owned))
+        .flatten()
+    });
+    let throughput = t.provisioned_throughput().and_then(|p| {
+        Some(Throughput {
+            read_capacity_units: p.read_capacity_units()?,
+            write_capacity_units: p.write_capacity_units()?,
+        })
+    });
+    let on_demand = t
+        .billing_mode_summary()
+        .and_then(|b| b.billing_mode())
+        .is_some_and(|m| *m == BillingMode::PayPerRequest);
+    let mut attribute_definitions: Vec<definition::AttributeDefinition> = t
+        .attribute_definitions()
+        .iter()
+        .map(|a| definition::AttributeDefinition {
+            attribute_name: a.attribute_name().to_owned(),
+            attribute_type: a.attribute_type().as_str().to_owned(),
+        })
+        .collect();
+    attribute_definitions.sort_by(|a, b| a.attribute_name.cmp(&b.attribute_name));
+    Ok(TableDefinition {
+        table_name: t.table_name().unwrap_or_default().to_owned(),
+        attribute_definitions,
+        key_schema: from_sdk_keys(t.key_schema()),
+        global_secondary_indexes: t
+            .global_secondary_indexes()
+            .iter()
+            .map(|g| IndexDef {
+                index_name: g.index_name().unwrap_or_default().to_owned(),
+                key_schema: from_sdk_keys(g.key_schema()),
+                projection: from_sdk_projection(g.projection()),
+                provisioned_throughput: None,
+            })
+            .collect(),
+        local_secondary_indexes: t
+            .local_secondary_indexes()
+            .iter()
+            .map(|l| IndexDef {
+                index_name: l.index_name().unwrap_or_default().to_owned(),
+                key_schema: from_sdk_keys(l.key_schema()),
+                projection: from_sdk_projection(l.projection()),
+                provisioned_throughput: None,
+            })
+            .collect(),
+        billing_mode: if on_demand {
+            "PAY_PER_REQUEST"
+        } else {
+            "PROVISIONED"
+        }
+        .into(),
+        provisioned_throughput: if on_demand { None } else { throughput },
+        stream_specification: t
+            .stream_specification()
+            .filter(|s| s.stream_enabled())
+            .map(|s| definition::StreamSpecification {
+                stream_enabled: true,
+                stream_view_type: s
+                    .stream_view_type()
+                    .map_or("", StreamViewType::as_str)
+                    .to_owned(),
+            }),
+        ttl_attribute,
+    })
+}
+
+/// The ARN of the table's current stream (DescribeTable's
+/// `LatestStreamArn`), `None` when the table has no stream.
+pub(crate) async fn stream_arn(client: &Client, name: &str) -> Result<Option<String>, Error> {
+    let out = client
+        .describe_table()
+        .table_name(name)
+        .send()
+        .await
+        .map_err(|e| service("DescribeTable", e))?;
+    Ok(out.table.and_then(|t| {
+        t.stream_specification()
+            .is_some_and(|s| s.stream_enabled())
+            .then_some(t.latest_stream_arn)
+            .flatten()
+    }))
+}
+
+/// Compares the table DynamoDB describes with declaration `T`: missing or
+/// extra indexes, wrong key schemas, wrong projections, non-string key
+/// attributes, the stream and its view, TTL. An empty list means no drift.
+pub(crate) async fn verify<T: Table>(client: &Client, name: &str) -> Result<Vec<Drift>, Error> {
+    let declared = TableDefinition::of::<T>(name, Billing::OnDemand);
+    let actual = describe(client, name).await?;
+    Ok(definition::compare(&declared, &actual))
+}
+
+/// Deletes table `name` (DeleteTable).
+pub(crate) async fn delete_table(client: &Client, name: &str) -> Result<(), Error> {
+    client
+        .delete_table()
+        .table_name(name)
+        .send()
+        .await
+        .map_err(|e| service("DeleteTable", e))?;
+    Ok(())
+}
