@@ -280,9 +280,7 @@ impl<T: Entity> Decode for T {
 
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
         let attr = <T::Table as crate::entity::Table>::ENTITY_TYPE;
-        if other == OtherTypes::Skip
-            && entity_type_of(&item, attr).is_some_and(|t| t != T::ENTITY_TYPE)
-        {
+        if other == OtherTypes::Skip && entity_type_of(&item, attr) != Some(T::ENTITY_TYPE) {
             return Ok(None);
         }
         T::from_item(item).map(Some)
@@ -785,7 +783,9 @@ impl<T, I> Query<T, I> {
         self
     }
 
-    /// Skips items of other entity types instead of failing on them.
+    /// Skips items of other entity types instead of failing on them, and
+    /// items it cannot attribute to any (no entity-type attribute, as items
+    /// other clients of the table write, or one that is not a string).
     pub fn skip_other_types(mut self) -> Self {
         self.other = OtherTypes::Skip;
         self

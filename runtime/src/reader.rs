@@ -402,7 +402,9 @@ pub enum OtherTypes {
     /// Fail with a decode error (the default: a surprise is a design bug).
     #[default]
     Error,
-    /// Leave the item out of the results.
+    /// Leave the item out of the results: an item of another entity type,
+    /// and one no entity type can be read from (no entity-type attribute,
+    /// as items other clients wrote have, or one that is not a string).
     Skip,
 }
 

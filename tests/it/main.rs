@@ -24,6 +24,7 @@ mod differential;
 mod docs;
 mod embedded;
 mod errors;
+mod existing;
 mod integrity;
 mod item_codec;
 mod key_codec;

@@ -81,9 +81,10 @@ impl Seen {
 }
 
 /// Checks the entity-type attribute read from an item (`None` when it
-/// was absent): `Ok(false)` when it names another entity type and
-/// `other` says to skip those, an error when it is absent, not a
-/// string, or another type that is not skipped.
+/// was absent): `Ok(false)` when `other` says to skip items of other
+/// types and this one is not of type `expected` (another type, no type at
+/// all, as items other clients wrote, or a type that is not a string); an
+/// error for those when they are not skipped.
 pub fn check_entity_type(
     seen: Option<TypeSeen>,
     attribute: &str,
@@ -97,7 +98,8 @@ pub fn check_entity_type(
     };
     match seen {
         Some(TypeSeen::Matches) => Ok(true),
-        Some(TypeSeen::Other(_)) if other == crate::OtherTypes::Skip => Ok(false),
+        // An item it cannot attribute to `expected` is another's.
+        _ if other == crate::OtherTypes::Skip => Ok(false),
         Some(TypeSeen::Other(found)) => Err(fail(DecodeError::new(DecodeErrorKind::EntityType {
             expected,
             found,
