@@ -2,12 +2,18 @@
 //! templates, case rules, indexes), the checks that need the whole model,
 //! and the context generators read. Nothing here names `crate::expand`.
 
+pub mod access;
 pub mod attr;
 pub mod attr_index;
 pub mod case;
 pub mod check;
+pub mod collection;
 pub mod ctx;
+pub mod entity;
 pub mod hint;
 pub mod model;
+pub mod str_enum;
 pub mod style;
+pub mod table;
 pub mod template;
+pub mod version;

@@ -172,6 +172,32 @@ pub fn without_unknown(
     Some(out)
 }
 
+/// Parses `input` with `parse`; after an unknown option in `#[attr(...)]`,
+/// parses it again without that option, and gives the (restyled) error
+/// beside the result, so the derive reports it and still has a model.
+/// `probe` lists the valid options, as for [`restyle`].
+pub fn parse_repaired<T>(
+    input: &syn::DeriveInput,
+    attr: &str,
+    parse: impl Fn(&syn::DeriveInput) -> darling::Result<T>,
+    probe: impl FnOnce() -> Option<String>,
+) -> Result<(T, Option<darling::Error>), darling::Error> {
+    let e = match parse(input) {
+        Ok(t) => return Ok((t, None)),
+        Err(e) => e,
+    };
+    let repaired = without_unknown(&input.attrs, attr, &e).and_then(|attrs| {
+        let mut input = input.clone();
+        input.attrs = attrs;
+        parse(&input).ok()
+    });
+    let e = restyle(e, attr, probe);
+    match repaired {
+        Some(t) => Ok((t, Some(e))),
+        None => Err(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,9 +249,6 @@ mod tests {
         assert_eq!(declared(include_str!("attr.rs"), "FieldOpts"), field);
         let mut table: Vec<String> = TABLE_OPTIONS.iter().map(|s| (*s).to_owned()).collect();
         table.sort();
-        assert_eq!(
-            declared(include_str!("../expand/table.rs"), "TableOpts"),
-            table
-        );
+        assert_eq!(declared(include_str!("table.rs"), "TableOpts"), table);
     }
 }
