@@ -11,7 +11,47 @@ use syn::spanned::Spanned;
 use crate::internals::collection::{self, Collection, Index};
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    expand(input).unwrap_or_else(syn::Error::into_compile_error)
+    super::or_stub(
+        expand(input).map_err(syn::Error::into_compile_error),
+        || stub(input),
+    )
+}
+
+/// The collection's traits and `query`, emitted beside errors that left no
+/// member to read the table from.
+fn stub(input: &syn::DeriveInput) -> TokenStream {
+    let p = quote!(::singletable);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let vis = &input.vis;
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::collection::HasShape for #ident #ty_generics #where_clause {
+            const SHAPE: #p::collection::CollectionShape = #p::collection::CollectionShape {
+                name: "",
+                index: #p::__private::None,
+                sk_prefix: #p::__private::None,
+                partition: "",
+                members: &[],
+            };
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #p::Decode for #ident #ty_generics #where_clause {
+            type Table = #p::__private::StubTable;
+            fn decode(_: #p::Item, _: #p::OtherTypes) -> #p::Result<#p::__private::Option<Self>> {
+                ::core::unimplemented!()
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[allow(dead_code)]
+            #vis fn query(_: #p::Partition<#p::__private::StubTable>) -> #p::Query<Self, #p::OnTable> {
+                ::core::unimplemented!()
+            }
+        }
+    }
 }
 
 /// What every part of the expansion names.
@@ -54,11 +94,22 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
         index_name,
         p,
     };
-    let checks = c.variants.iter().map(|(_, ty)| member_check(&n, &c, ty));
+    // After a mistake the members' checks are left out: they would only
+    // repeat it (an index left out reads the table).
+    let reported = c.errors.clone().map(syn::Error::into_compile_error);
+    let checks: Vec<TokenStream> = if reported.is_some() {
+        Vec::new()
+    } else {
+        c.variants
+            .iter()
+            .map(|(_, ty)| member_check(&n, &c, ty))
+            .collect()
+    };
     let shape = shape_impl(&n, &c);
     let decode = decode_impl(&n, &c);
     let query = query_fn(&n, &c, &input.vis);
     Ok(quote! {
+        #reported
         #(#checks)*
 
         #shape

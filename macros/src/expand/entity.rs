@@ -15,14 +15,9 @@ use crate::internals::model::{self, Codec, Field};
 use crate::internals::template::Segment;
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    match expand(input) {
-        Ok(tokens) => tokens,
-        Err(err) => {
-            let errors = err.write_errors();
-            let stub = stub(input);
-            quote!(#errors #stub)
-        }
-    }
+    super::or_stub(expand(input).map_err(darling::Error::write_errors), || {
+        stub(input)
+    })
 }
 
 /// An `Entity` impl emitted beside the errors, so the only errors the user

@@ -7,37 +7,51 @@ use quote::quote;
 use crate::internals::str_enum::{self, StrEnum};
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    expand(input).unwrap_or_else(darling::Error::write_errors)
+    expand(input)
 }
 
-fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
+/// The enum's API, after a mistake too (from the variants that could be
+/// read, or none), so that the code using it raises no second error.
+fn expand(input: &syn::DeriveInput) -> TokenStream {
     let mut errors = darling::Error::accumulator();
-    let e = match str_enum::parse(input, &mut errors) {
-        Ok(e) => e,
-        Err(err) => {
-            let _ = errors.into_inner();
-            return Err(err);
+    let e = str_enum::parse(input, &mut errors).unwrap_or_else(|err| {
+        errors.push(err);
+        StrEnum {
+            ident: input.ident.clone(),
+            krate: None,
+            variants: Vec::new(),
+            partial: true,
         }
-    };
-    errors.finish()?;
+    });
+    let errors = errors.into_inner();
+    let lenient = !errors.is_empty();
+    let reported = lenient.then(|| darling::Error::multiple(errors).write_errors());
     let krate = e
         .krate
         .as_ref()
         .map(|p| quote!(#p))
         .unwrap_or_else(|| quote!(::singletable));
-    let inherent = inherent_impl(&e);
+    let inherent = inherent_impl(&e, lenient);
     let attr = attr_impls(&krate, &e);
     let key_part = key_part_impls(&krate, &e);
-    Ok(quote! {
+    quote! {
+        #reported
         #inherent
         #attr
         #key_part
-    })
+    }
 }
 
 /// `as_str`, `from_str_value` and `VARIANTS`.
-fn inherent_impl(e: &StrEnum) -> TokenStream {
+fn inherent_impl(e: &StrEnum, lenient: bool) -> TokenStream {
     let ident = &e.ident;
+    // Beside an error: the variants left out, and strings given twice.
+    let (rest, allow) = if lenient {
+        let rest = e.partial.then(|| quote!(_ => ::core::unreachable!(),));
+        (rest, Some(quote!(#[allow(unreachable_patterns)])))
+    } else {
+        (None, None)
+    };
     let idents = e.variants.iter().map(|(v, _)| v);
     let names = e.variants.iter().map(|(_, n)| n);
     let (idents2, names2) = (idents.clone(), names.clone());
@@ -46,11 +60,13 @@ fn inherent_impl(e: &StrEnum) -> TokenStream {
         #[automatically_derived]
         impl #ident {
             /// The string stored for this variant.
+            #allow
             pub const fn as_str(&self) -> &'static str {
-                match self { #(Self::#idents => #names,)* }
+                match self { #(Self::#idents => #names,)* #rest }
             }
 
             /// The variant stored as `s`, if any.
+            #allow
             pub fn from_str_value(s: &str) -> ::core::option::Option<Self> {
                 match s {
                     #(#names2 => ::core::option::Option::Some(Self::#idents2),)*

@@ -7,15 +7,98 @@ use syn::spanned::Spanned;
 use crate::internals::table::{self, Gsi, KeyAttrDecl, Lsi, Projection};
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    expand(input).unwrap_or_else(darling::Error::write_errors)
+    super::or_stub(expand(input).map_err(darling::Error::write_errors), || {
+        stub(input)
+    })
+}
+
+/// A `Table` impl and the index impls of every `gsiN`/`lsiN` written in
+/// `#[table(...)]`, emitted beside errors that left no model, so the
+/// entities of the table raise no second error.
+fn stub(input: &syn::DeriveInput) -> TokenStream {
+    let metas: Vec<syn::Meta> = input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("table"))
+        .filter_map(|a| {
+            a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            )
+            .ok()
+        })
+        .flatten()
+        .collect();
+    let has = |m: &syn::Meta, flag: &str| match m {
+        syn::Meta::List(l) => l
+            .parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            )
+            .is_ok_and(|inner| inner.iter().any(|i| i.path().is_ident(flag))),
+        _ => false,
+    };
+    let krate = metas
+        .iter()
+        .find_map(|m| match m {
+            syn::Meta::NameValue(nv) if nv.path.is_ident("crate") => match &nv.value {
+                syn::Expr::Path(p) => Some(quote!(#p)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .unwrap_or_else(|| quote!(::singletable));
+    let sk = |no_sk: bool| option_str((!no_sk).then_some(""));
+    let table_sk = sk(metas.iter().any(|m| m.path().is_ident("no_sk")));
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let indexes = metas.iter().filter_map(|m| {
+        let name = m.path().get_ident()?.to_string();
+        let number = |rest: &str, max: u8| rest.parse::<u8>().ok().filter(|n| (1..=max).contains(n));
+        if let Some(n) = name.strip_prefix("gsi").and_then(|r| number(r, 20)) {
+            let gsk = sk(has(m, "no_sk"));
+            return Some(quote! {
+                #[automatically_derived]
+                impl #impl_generics #krate::__private::Gsi<#n> for #ident #ty_generics #where_clause {
+                    const NAME: &'static str = "";
+                    const PK_ATTR: &'static str = "";
+                    const SK_ATTR: ::core::option::Option<&'static str> = #gsk;
+                    const ATTRIBUTES: ::core::option::Option<#krate::AttributeKey> = ::core::option::Option::None;
+                }
+            });
+        }
+        let n = name.strip_prefix("lsi").and_then(|r| number(r, 5))?;
+        Some(quote! {
+            #[automatically_derived]
+            impl #impl_generics #krate::__private::Lsi<#n> for #ident #ty_generics #where_clause {
+                const NAME: &'static str = "";
+                const SK_ATTR: &'static str = "";
+            }
+        })
+    });
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::Table for #ident #ty_generics #where_clause {
+            const NAME: &'static str = "";
+            const PK: &'static str = "";
+            const SK: ::core::option::Option<&'static str> = #table_sk;
+            const ENTITY_TYPE: &'static str = "";
+            const GLOBAL_INDEXES: &'static [#krate::GlobalIndex] = &[];
+            const LOCAL_INDEXES: &'static [#krate::LocalIndex] = &[];
+            const RESERVED: &'static [&'static str] = &[];
+        }
+        #(#indexes)*
+    }
 }
 
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let (o, unknown_option) = table::parse(input)?;
-    let unknown_option = unknown_option.map(darling::Error::write_errors);
     let mut errors = darling::Error::accumulator();
+    errors.extend(unknown_option);
     let model = table::model(&o, &mut errors);
-    errors.finish()?;
+    // After a mistake the table is still declared, from its model, so its
+    // entities raise no second error; the checks across its entities are
+    // left out.
+    let errors = errors.into_inner();
+    let reported = (!errors.is_empty()).then(|| darling::Error::multiple(errors).write_errors());
     let krate = o
         .krate
         .as_ref()
@@ -26,18 +109,22 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         .as_ref()
         .map(|l| l.iter().collect())
         .unwrap_or_default();
-    let checks = entity_checks(
-        &krate,
-        &o.ident,
-        &entities,
-        &model.index_names(),
-        o.ttl.as_ref().map(|t| t.as_str()),
-    );
+    let checks = if reported.is_some() {
+        TokenStream::new()
+    } else {
+        entity_checks(
+            &krate,
+            &o.ident,
+            &entities,
+            &model.index_names(),
+            o.ttl.as_ref().map(|t| t.as_str()),
+        )
+    };
     let table_impl = table_impl(&krate, &model, &entities);
     let gsi_impls = model.gsis.iter().map(|g| gsi_impl(&krate, &o.ident, g));
     let lsi_impls = model.lsis.iter().map(|l| lsi_impl(&krate, &o.ident, l));
     Ok(quote! {
-        #unknown_option
+        #reported
         #checks
         #table_impl
         #(#gsi_impls)*

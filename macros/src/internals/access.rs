@@ -16,6 +16,9 @@ pub struct Access {
 pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator) -> Vec<Access> {
     let mut out: Vec<Access> = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("access")) {
+        // A wrong option is reported and left out: the pattern is still
+        // generated, so its callers raise no second error.
+        let mut wrong: Vec<syn::Error> = Vec::new();
         let parsed = attr.parse_args_with(|input: ParseStream| {
             let name: syn::Ident = input.parse()?;
             let mut index = None;
@@ -26,19 +29,27 @@ pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator)
                 }
                 let key: syn::Ident = input.parse()?;
                 if key != "index" {
-                    return Err(syn::Error::new(
+                    wrong.push(syn::Error::new(
                         key.span(),
                         format!("unknown option `{key}` in `#[access]`; expected `index = gsiN` or `index = lsiN`"),
                     ));
-                }
-                if index.is_some() {
-                    return Err(syn::Error::new(key.span(), "duplicate `index` option in `#[access]`"));
+                    // Past its value, to the next option.
+                    if input.parse::<Option<syn::Token![=]>>()?.is_some() {
+                        input.parse::<syn::Expr>()?;
+                    }
+                    continue;
                 }
                 input.parse::<syn::Token![=]>()?;
-                index = Some(input.parse::<syn::Ident>()?);
+                let value = input.parse::<syn::Ident>()?;
+                if index.is_some() {
+                    wrong.push(syn::Error::new(key.span(), "duplicate `index` option in `#[access]`"));
+                } else {
+                    index = Some(value);
+                }
             }
             Ok(Access { name, index })
         });
+        errors.extend(wrong.into_iter().map(darling::Error::from));
         match parsed {
             Ok(a) => {
                 if out.iter().any(|o| o.name == a.name) {

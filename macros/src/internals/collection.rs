@@ -17,55 +17,81 @@ pub enum Index {
     Lsi(u8),
 }
 
-pub fn options(input: &syn::DeriveInput) -> Result<Options, syn::Error> {
+/// Adds `e` to the errors found so far.
+fn push(errors: &mut Option<syn::Error>, e: syn::Error) {
+    match errors {
+        Some(all) => all.combine(e),
+        None => *errors = Some(e),
+    }
+}
+
+/// Reads `#[collection(...)]`. A wrong option is reported into `errors`
+/// and left out, so the collection still reads its table or index.
+pub fn options(input: &syn::DeriveInput, errors: &mut Option<syn::Error>) -> Options {
     let mut out = Options::default();
     for attr in input
         .attrs
         .iter()
         .filter(|a| a.path().is_ident("collection"))
     {
-        attr.parse_nested_meta(|meta| {
+        let parsed = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("index") {
                 let ident: syn::Ident = meta.value()?.parse()?;
                 let text = ident.to_string();
-                let number = |rest: &str| rest.parse::<u8>().ok().filter(|n| (1..=20).contains(n));
+                let number = |rest: &str, max: u8| rest.parse::<u8>().ok().filter(|n| (1..=max).contains(n));
                 let index = match (text.strip_prefix("gsi"), text.strip_prefix("lsi")) {
-                    (Some(n), _) => number(n).map(Index::Gsi),
-                    (_, Some(n)) => number(n).map(Index::Lsi),
+                    (Some(n), _) => number(n, 20).map(Index::Gsi),
+                    (_, Some(n)) => number(n, 5).map(Index::Lsi),
                     _ => None,
                 };
-                let Some(index) = index else {
-                    return Err(syn::Error::new(
+                match index {
+                    None => push(errors, syn::Error::new(
                         ident.span(),
                         format!("unknown index `{text}`; write `index = gsiN` (1 to 20) or `index = lsiN` (1 to 5), or leave `index` out for the table"),
-                    ));
-                };
-                if out.index.is_some() {
-                    return Err(meta.error("duplicate `index`; a collection reads one index"));
+                    )),
+                    Some(_) if out.index.is_some() => {
+                        push(errors, meta.error("duplicate `index`; a collection reads one index"));
+                    }
+                    Some(index) => out.index = Some((index, ident)),
                 }
-                out.index = Some((index, ident));
-                Ok(())
             } else if meta.path.is_ident("sk_prefix") {
                 let lit: syn::LitStr = meta.value()?.parse()?;
                 if lit.value().is_empty() {
-                    return Err(syn::Error::new(lit.span(), "empty `sk_prefix`; leave it out to read the whole partition"));
+                    push(errors, syn::Error::new(lit.span(), "empty `sk_prefix`; leave it out to read the whole partition"));
+                } else if out.sk_prefix.is_some() {
+                    push(errors, meta.error("duplicate `sk_prefix`"));
+                } else {
+                    out.sk_prefix = Some(lit);
                 }
-                if out.sk_prefix.is_some() {
-                    return Err(meta.error("duplicate `sk_prefix`"));
-                }
-                out.sk_prefix = Some(lit);
-                Ok(())
             } else {
-                Err(meta.error("unknown option; `#[collection(...)]` takes `index = gsiN | lsiN` and `sk_prefix = \"...\"`"))
+                let name = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                let options = ["index".to_owned(), "sk_prefix".to_owned()];
+                let hint = match crate::internals::hint::closest(&name, &options) {
+                    Some(best) => format!("did you mean `{best}`? "),
+                    None => String::new(),
+                };
+                push(errors, meta.error(format!("unknown option `{name}` in `#[collection(...)]`; {hint}options are `index = gsiN | lsiN`, `sk_prefix = \"...\"`")));
+                // Past its value, to the next option.
+                if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::Expr>()?;
+                } else if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                    meta.input.parse::<proc_macro2::Group>()?;
+                }
             }
-        })?;
+            Ok(())
+        });
+        if let Err(e) = parsed {
+            push(errors, e);
+        }
     }
-    Ok(out)
+    out
 }
 
 /// A read and checked `#[derive(Collection)]`.
 pub struct Collection<'a> {
     pub opts: Options,
+    /// Every mistake found; what could be read is still in the model.
+    pub errors: Option<syn::Error>,
     /// Each variant and the entity it holds.
     pub variants: Vec<(&'a syn::Ident, &'a syn::Type)>,
 }
@@ -78,21 +104,33 @@ impl<'a> Collection<'a> {
 }
 
 /// Reads the collection: an enum of one-entity variants, and its options.
+/// A variant that holds no single entity is reported and left out; an
+/// input without a model (not an enum, generic, no member) is an error.
 pub fn parse(input: &syn::DeriveInput) -> Result<Collection<'_>, syn::Error> {
-    let opts = options(input)?;
+    let mut errors: Option<syn::Error> = None;
+    let opts = options(input, &mut errors);
+    let fail = |mut errors: Option<syn::Error>, e: syn::Error| {
+        push(&mut errors, e);
+        errors.unwrap_or_else(|| unreachable!("one error was pushed"))
+    };
     let syn::Data::Enum(data) = &input.data else {
-        return Err(syn::Error::new(
-            input.ident.span(),
-            "`#[derive(Collection)]` needs an enum with one single-field variant per entity, e.g. `enum OrderDetails { Order(Order), Item(OrderItem) }`",
+        return Err(fail(
+            errors,
+            syn::Error::new(
+                input.ident.span(),
+                "`#[derive(Collection)]` needs an enum with one single-field variant per entity, e.g. `enum OrderDetails { Order(Order), Item(OrderItem) }`",
+            ),
         ));
     };
     if !input.generics.params.is_empty() {
-        return Err(syn::Error::new(
-            input.generics.span(),
-            "`#[derive(Collection)]` does not support generic enums",
+        return Err(fail(
+            errors,
+            syn::Error::new(
+                input.generics.span(),
+                "`#[derive(Collection)]` does not support generic enums",
+            ),
         ));
     }
-    let mut errors: Option<syn::Error> = None;
     let mut variants = Vec::new();
     for v in &data.variants {
         match &v.fields {
@@ -107,21 +145,25 @@ pub fn parse(input: &syn::DeriveInput) -> Result<Collection<'_>, syn::Error> {
                         v.ident, v.ident
                     ),
                 );
-                match &mut errors {
-                    Some(all) => all.combine(e),
-                    None => errors = Some(e),
-                }
+                push(&mut errors, e);
             }
         }
     }
-    if let Some(e) = errors {
-        return Err(e);
-    }
-    if variants.is_empty() {
-        return Err(syn::Error::new(
-            input.ident.span(),
-            "`#[derive(Collection)]` needs at least one variant",
+    if variants.is_empty() && data.variants.is_empty() {
+        return Err(fail(
+            errors,
+            syn::Error::new(
+                input.ident.span(),
+                "`#[derive(Collection)]` needs at least one variant",
+            ),
         ));
     }
-    Ok(Collection { opts, variants })
+    match errors {
+        Some(e) if variants.is_empty() => Err(e),
+        errors => Ok(Collection {
+            opts,
+            errors,
+            variants,
+        }),
+    }
 }

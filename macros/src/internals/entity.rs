@@ -3,8 +3,6 @@
 //! repaired (a misspelt placeholder reads as the field it was closest to)
 //! so the API can still be generated from it.
 
-use darling::FromDeriveInput;
-
 use crate::internals::access::{self, Access};
 use crate::internals::attr::{self, EntityOpts, Keys};
 use crate::internals::check;
@@ -29,18 +27,6 @@ impl Entity<'_> {
     }
 }
 
-/// darling's error for `#[entity(...)]` holding only an unknown probe
-/// option: it lists every option.
-fn entity_probe() -> Option<String> {
-    let probe: syn::DeriveInput = syn::parse_quote!(
-        #[entity(__probe)]
-        struct __Probe;
-    );
-    EntityOpts::from_derive_input(&probe)
-        .err()
-        .and_then(crate::internals::style::probe_options)
-}
-
 /// Reads `#[entity(...)]`; an unknown option is reported into `errors` and
 /// left out.
 pub fn parse_opts(
@@ -48,7 +34,9 @@ pub fn parse_opts(
     errors: &mut darling::error::Accumulator,
 ) -> Result<EntityOpts, darling::Error> {
     let (opts, unknown) =
-        crate::internals::style::parse_repaired(input, "entity", EntityOpts::parse, entity_probe)?;
+        crate::internals::style::parse_repaired(input, "entity", EntityOpts::parse, || {
+            crate::internals::style::options_of::<EntityOpts>("entity")
+        })?;
     if let Some(e) = unknown {
         errors.push(e);
     }

@@ -30,9 +30,12 @@ pub struct StrEnum {
     pub krate: Option<syn::Path>,
     /// Each unit variant and the string stored for it.
     pub variants: Vec<(syn::Ident, String)>,
+    /// Whether a variant with fields was left out.
+    pub partial: bool,
 }
 
-/// Reads the enum; every mistake in it is reported into `errors`.
+/// Reads the enum; every mistake in it is reported into `errors`, and an
+/// unknown option or a variant with fields is left out of the model.
 pub fn parse(
     input: &syn::DeriveInput,
     errors: &mut darling::error::Accumulator,
@@ -43,12 +46,20 @@ pub fn parse(
         )
         .with_span(&input.ident));
     };
-    let o = EnumOpts::from_derive_input(input)?;
+    let (o, unknown) = crate::internals::style::parse_repaired(
+        input,
+        "str_enum",
+        EnumOpts::from_derive_input,
+        || Some("`crate`, `rename_all` on the enum, `rename` on a variant".to_owned()),
+    )?;
+    errors.extend(unknown);
     let rule = crate::internals::attr::rename_rule(&o.rename_all, errors);
     let variants = o.data.take_enum().unwrap_or_default();
     let mut out: Vec<(syn::Ident, String)> = Vec::new();
+    let mut partial = false;
     for v in &variants {
         if !v.fields.is_unit() {
+            partial = true;
             errors.push(
                 darling::Error::custom(format!(
                     "variant `{}` has fields; `#[derive(StrEnum)]` stores unit variants only, as strings",
@@ -89,5 +100,6 @@ pub fn parse(
         ident: o.ident,
         krate: o.krate,
         variants: out,
+        partial,
     })
 }
