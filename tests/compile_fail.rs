@@ -5,13 +5,25 @@
 //! to one compiler; review every `.stderr` after `TRYBUILD=overwrite`.
 //! `UI_CASES='tests/ui/collection/*.rs'` runs only the cases it matches.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 /// The compiler release the `.stderr` snapshots were written with.
 const PINNED: &str = "rustc 1.95.";
 
-#[test]
-fn compile_fail() {
+/// The cases of `every_derive_emits_its_api_after_an_error`, which the
+/// `compile_fail` test leaves to it.
+const AFTER_ERROR: &str = "tests/ui/after_error";
+
+/// One trybuild run at a time: the runs share one project directory.
+static TRYBUILD: Mutex<()> = Mutex::new(());
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn assert_pinned() {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let output = Command::new(&rustc)
         .arg("--version")
@@ -25,19 +37,90 @@ fn compile_fail() {
          or regenerate the snapshots with TRYBUILD=overwrite and review every one",
         version.trim()
     );
-    trybuild::TestCases::new().compile_fail(
-        std::env::var("UI_CASES")
-            .as_deref()
-            .unwrap_or("tests/ui/**/*.rs"),
-    );
+}
+
+/// Runs trybuild on the cases `globs` match.
+fn run_cases(globs: &[String]) {
+    let _one = TRYBUILD.lock().unwrap_or_else(|e| e.into_inner());
+    let t = trybuild::TestCases::new();
+    for glob in globs {
+        t.compile_fail(glob);
+    }
+}
+
+#[test]
+fn compile_fail() {
+    assert_pinned();
+    let globs = match std::env::var("UI_CASES") {
+        Ok(cases) if cases.starts_with(AFTER_ERROR) => Vec::new(),
+        Ok(cases) => vec![cases],
+        Err(_) => {
+            let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("tests/ui"))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.is_dir() && !p.ends_with("after_error"))
+                .collect();
+            dirs.sort();
+            dirs.iter()
+                .map(|d| format!("tests/ui/{}/*.rs", d.file_name().unwrap().to_string_lossy()))
+                .collect()
+        }
+    };
+    run_cases(&globs);
+}
+
+/// The errors in a `.stderr` snapshot.
+fn errors_in(stderr: &Path) -> usize {
+    std::fs::read_to_string(stderr)
+        .unwrap_or_else(|e| panic!("{}: {e}", stderr.display()))
+        .lines()
+        .filter(|l| l.starts_with("error:") || l.starts_with("error["))
+        .count()
+}
+
+/// A mistake in each derive, followed by code that uses what the derive
+/// generates: the derive still emits its API beside its error, so that no
+/// later error follows from the first.
+#[test]
+fn every_derive_emits_its_api_after_an_error() {
+    assert_pinned();
+    let asked = std::env::var("UI_CASES").ok();
+    if asked.as_deref().is_none_or(|c| c.starts_with(AFTER_ERROR)) {
+        let glob = asked.unwrap_or_else(|| format!("{AFTER_ERROR}/*.rs"));
+        run_cases(&[glob]);
+    }
+    let dir = root().join(AFTER_ERROR);
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    cases.sort();
+    let stem = |p: &Path| p.file_stem().unwrap().to_string_lossy().into_owned();
+    let mut wrong = Vec::new();
+    for derive in ["table", "entity", "collection", "document", "str_enum"] {
+        if !cases
+            .iter()
+            .any(|c| stem(c).starts_with(&format!("{derive}_")))
+        {
+            wrong.push(format!("no case `{AFTER_ERROR}/{derive}_*.rs`"));
+        }
+    }
+    for case in &cases {
+        let stderr = case.with_extension("stderr");
+        match errors_in(&stderr) {
+            1 => {}
+            n => wrong.push(format!("{} holds {n} errors", stderr.display())),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// One mistake gives one error: every snapshot holds exactly one.
 #[test]
 fn every_snapshot_holds_one_error() {
     let mut wrong = Vec::new();
-    let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
-    let mut dirs = vec![ui];
+    let mut dirs = vec![root().join("tests/ui")];
     let mut seen = 0;
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -46,11 +129,7 @@ fn every_snapshot_holds_one_error() {
                 dirs.push(path);
             } else if path.extension().is_some_and(|e| e == "stderr") {
                 seen += 1;
-                let text = std::fs::read_to_string(&path).unwrap();
-                let errors = text
-                    .lines()
-                    .filter(|l| l.starts_with("error:") || l.starts_with("error["))
-                    .count();
+                let errors = errors_in(&path);
                 if errors != 1 {
                     wrong.push(format!("{} holds {errors} errors", path.display()));
                 }

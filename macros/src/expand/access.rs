@@ -5,132 +5,12 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::parse::ParseStream;
 
+use crate::internals::access::{Access, Resolved, attr_index, resolve};
 use crate::internals::attr::{IndexKind, Keys, Template};
 use crate::internals::case::pascal;
 use crate::internals::ctx::Ctx;
 use crate::internals::template::{self, Segment};
-
-/// One `#[access(...)]` declaration.
-pub struct Access {
-    pub name: syn::Ident,
-    /// `gsi1`, `lsi2`; `None` for the table.
-    pub index: Option<syn::Ident>,
-}
-
-/// Reads every `#[access(name, index = gsiN)]`.
-pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator) -> Vec<Access> {
-    let mut out: Vec<Access> = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("access")) {
-        let parsed = attr.parse_args_with(|input: ParseStream| {
-            let name: syn::Ident = input.parse()?;
-            let mut index = None;
-            while !input.is_empty() {
-                input.parse::<syn::Token![,]>()?;
-                if input.is_empty() {
-                    break;
-                }
-                let key: syn::Ident = input.parse()?;
-                if key != "index" {
-                    return Err(syn::Error::new(
-                        key.span(),
-                        format!("unknown option `{key}` in `#[access]`; expected `index = gsiN` or `index = lsiN`"),
-                    ));
-                }
-                if index.is_some() {
-                    return Err(syn::Error::new(key.span(), "duplicate `index` option in `#[access]`"));
-                }
-                input.parse::<syn::Token![=]>()?;
-                index = Some(input.parse::<syn::Ident>()?);
-            }
-            Ok(Access { name, index })
-        });
-        match parsed {
-            Ok(a) => {
-                if out.iter().any(|o| o.name == a.name) {
-                    errors.push(
-                        darling::Error::custom(format!("duplicate access pattern `{}`", a.name))
-                            .with_span(&a.name),
-                    );
-                } else {
-                    out.push(a);
-                }
-            }
-            Err(e) => errors.push(darling::Error::from(e)),
-        }
-    }
-    out
-}
-
-/// What a pattern reads, resolved against the entity's key declarations.
-struct Resolved<'a> {
-    pk: &'a Template,
-    pk_builder: String,
-    sk: Option<&'a Template>,
-    sk_builder: String,
-    kind: Option<IndexKind>,
-    shards: u16,
-}
-
-fn resolve<'a>(access: &Access, keys: &'a Keys) -> Result<Resolved<'a>, darling::Error> {
-    let pk = keys
-        .pk
-        .as_ref()
-        .ok_or_else(|| darling::Error::custom("missing `#[pk]`").with_span(&access.name))?;
-    let Some(index) = &access.index else {
-        return Ok(Resolved {
-            pk,
-            pk_builder: "pk".into(),
-            sk: keys.sk.as_ref().map(|(t, _)| t),
-            sk_builder: "sk".into(),
-            kind: None,
-            shards: 1,
-        });
-    };
-    let name = index.to_string();
-    let decl = keys.indexes.iter().find(|i| i.name() == name).ok_or_else(|| {
-        darling::Error::custom(format!(
-            "access pattern `{}` reads `{name}`, but this entity declares no `#[{name}(...)]`; declare the entity's keys in that index first",
-            access.name
-        ))
-        .with_span(index)
-    })?;
-    Ok(match decl.kind {
-        IndexKind::Gsi(_) => Resolved {
-            pk: decl.pk.as_ref().unwrap_or(pk),
-            pk_builder: format!("{name}_pk"),
-            sk: decl.sk.as_ref(),
-            sk_builder: format!("{name}_sk"),
-            kind: Some(decl.kind),
-            shards: decl.shards,
-        },
-        IndexKind::Lsi(_) => Resolved {
-            pk,
-            pk_builder: "pk".into(),
-            sk: decl.sk.as_ref(),
-            sk_builder: format!("{name}_sk"),
-            kind: Some(decl.kind),
-            shards: 1,
-        },
-    })
-}
-
-/// Reports access patterns that read an index the entity does not declare.
-pub fn check(accesses: &[Access], keys: &Keys, errors: &mut darling::error::Accumulator) {
-    for access in accesses.iter().filter(|a| attr_index(a, keys).is_none()) {
-        errors.handle(resolve(access, keys));
-    }
-}
-
-/// The multi-attribute index a pattern reads, if it reads one.
-fn attr_index<'a>(
-    access: &Access,
-    keys: &'a Keys,
-) -> Option<&'a crate::internals::attr_index::AttrIndexDecl> {
-    let index = access.index.as_ref()?.to_string();
-    keys.attr_indexes.iter().find(|d| d.name() == index)
-}
 
 /// The generated code for every access pattern: `(outside, inside)`, where
 /// the query types go outside the derive's `const _` block so users can name
@@ -183,7 +63,73 @@ fn pattern(
     // Named after the entity too: two entities of one module may declare
     // patterns of the same name (`Report::chunks`, `Scan::chunks`).
     let wrapper = format_ident!("{}{}Query", ident, pascal(&pattern_str), span = name.span());
-    let (marker, target) = match r.kind {
+    let (marker, target) = target(p, r, &pattern_str);
+    let sharded = r.shards > 1;
+    let plain_ty = quote!(#p::Query<#ident, #marker>);
+    let query_ty = if sharded {
+        quote!(#p::ShardedQuery<#ident>)
+    } else {
+        plain_ty.clone()
+    };
+
+    let pk_fields = r.pk.fields();
+    let params = ctx.params(&pk_fields);
+    let pk_builder = format_ident!("{}", r.pk_builder);
+    let pk_args = pk_fields.iter().map(|n| {
+        let id = &ctx.field(n).ident;
+        quote!(#id)
+    });
+    let scope = default_scope(ctx, r.sk);
+    let where_ = match &access.index {
+        Some(i) => format!("index `{i}`"),
+        None => "the table".to_owned(),
+    };
+    let sk_text = r.sk.map(Template::text).unwrap_or_default();
+    let doc = format!(
+        "Access pattern `{pattern_str}`: one Query on {where_}, partition `{}`{}. Sort-key conditions, order, limit and pagination are on the returned [`{wrapper}`].",
+        r.pk.text(),
+        if sk_text.is_empty() {
+            String::new()
+        } else {
+            format!(", sort key `{sk_text}`")
+        },
+    );
+    let wrapper_doc = format!("The query of access pattern `{pattern_str}` of `{ident}`.");
+
+    let shards = r.shards;
+    let construct = if sharded {
+        quote!(#p::ShardedQuery::new(<#plain_ty>::new(#target, Self::#pk_builder(#(#pk_args),*)), #shards))
+    } else {
+        quote!(<#plain_ty>::new(#target, Self::#pk_builder(#(#pk_args),*)))
+    };
+    let outside = quote_spanned! {name.span()=>
+        #[doc = #wrapper_doc]
+        #[must_use = "a query does nothing until it is run with page, all, first or stream"]
+        #[allow(dead_code)]
+        #vis struct #wrapper(#query_ty);
+    };
+    let wrapper_impl = query_type_impl(ctx, r, &wrapper, &query_ty);
+    let inside = quote! {
+        #[automatically_derived]
+        #[allow(clippy::too_many_arguments)]
+        impl #ident {
+            #[doc = #doc]
+            #[inline]
+            #vis fn #name(#(#params),*) -> #wrapper {
+                let __q = #construct;
+                #wrapper(#scope)
+            }
+        }
+
+        #wrapper_impl
+    };
+    (outside, inside)
+}
+
+/// The query's place marker type and its `Target`: the table, or the
+/// index the pattern reads.
+fn target(p: &TokenStream, r: &Resolved, pattern_str: &str) -> (TokenStream, TokenStream) {
+    match r.kind {
         None => (
             quote!(#p::OnTable),
             quote!(#p::__private::Target {
@@ -223,41 +169,24 @@ fn pattern(
                 }),
             )
         }
-    };
+    }
+}
+
+/// The query type's methods: its sort-key conditions, then what every
+/// query offers (the unsharded ones also `first`, `stream` and
+/// projections).
+fn query_type_impl(
+    ctx: &Ctx,
+    r: &Resolved,
+    wrapper: &syn::Ident,
+    query_ty: &TokenStream,
+) -> TokenStream {
+    let p = ctx.outer;
+    let vis = ctx.vis;
+    let ident = ctx.entity_ident;
     let sharded = r.shards > 1;
-    let plain_ty = quote!(#p::Query<#ident, #marker>);
-    let query_ty = if sharded {
-        quote!(#p::ShardedQuery<#ident>)
-    } else {
-        plain_ty.clone()
-    };
-
-    let pk_fields = r.pk.fields();
-    let params = ctx.params(&pk_fields);
-    let pk_builder = format_ident!("{}", r.pk_builder);
-    let pk_args = pk_fields.iter().map(|n| {
-        let id = &ctx.field(n).ident;
-        quote!(#id)
-    });
-    let scope = default_scope(ctx, r.sk);
-    let where_ = match &access.index {
-        Some(i) => format!("index `{i}`"),
-        None => "the table".to_owned(),
-    };
-    let sk_text = r.sk.map(Template::text).unwrap_or_default();
-    let doc = format!(
-        "Access pattern `{pattern_str}`: one Query on {where_}, partition `{}`{}. Sort-key conditions, order, limit and pagination are on the returned [`{wrapper}`].",
-        r.pk.text(),
-        if sk_text.is_empty() {
-            String::new()
-        } else {
-            format!(", sort key `{sk_text}`")
-        },
-    );
-    let wrapper_doc = format!("The query of access pattern `{pattern_str}` of `{ident}`.");
-
     let sk_methods =
-        r.sk.map(|t| sort_methods(ctx, t, &r.sk_builder, &query_ty))
+        r.sk.map(|t| sort_methods(ctx, t, &r.sk_builder, query_ty))
             .unwrap_or_default();
     let consistent = if matches!(r.kind, Some(IndexKind::Gsi(_))) {
         TokenStream::new()
@@ -269,12 +198,6 @@ fn pattern(
         }
     };
 
-    let shards = r.shards;
-    let construct = if sharded {
-        quote!(#p::ShardedQuery::new(<#plain_ty>::new(#target, Self::#pk_builder(#(#pk_args),*)), #shards))
-    } else {
-        quote!(<#plain_ty>::new(#target, Self::#pk_builder(#(#pk_args),*)))
-    };
     let unsharded_only = if sharded {
         TokenStream::new()
     } else {
@@ -296,24 +219,7 @@ fn pattern(
             #vis fn project_path<V: #p::Attr>(self, path: impl #p::FieldPath<#ident, V>) -> #query_ty { self.0.project_path(path) }
         }
     };
-    let outside = quote_spanned! {name.span()=>
-        #[doc = #wrapper_doc]
-        #[must_use = "a query does nothing until it is run with page, all, first or stream"]
-        #[allow(dead_code)]
-        #vis struct #wrapper(#query_ty);
-    };
-    let inside = quote! {
-        #[automatically_derived]
-        #[allow(clippy::too_many_arguments)]
-        impl #ident {
-            #[doc = #doc]
-            #[inline]
-            #vis fn #name(#(#params),*) -> #wrapper {
-                let __q = #construct;
-                #wrapper(#scope)
-            }
-        }
-
+    quote! {
         #[automatically_derived]
         #[allow(dead_code, clippy::too_many_arguments)]
         impl #wrapper {
@@ -354,8 +260,7 @@ fn pattern(
             }
             #unsharded_only
         }
-    };
-    (outside, inside)
+    }
 }
 
 /// The sort-key condition every query of the pattern starts with, so it only

@@ -152,13 +152,6 @@ pub fn pattern(
     name: &syn::Ident,
     d: &AttrIndexDecl,
 ) -> (TokenStream, TokenStream) {
-    // The query types go outside the `const _` block.
-    let p = ctx.outer;
-    let vis = ctx.vis;
-    let pattern_str = name.to_string();
-    let n = d.n;
-    let k = konst(n);
-    let q = quote!(#p::Query<#ident, #p::OnGlobalIndex>);
     let field = |id: &syn::Ident| ctx.fields.iter().find(|f| f.ident == *id);
     let (Some(pk_fields), Some(sk_fields)) = (
         d.pk.iter().map(field).collect::<Option<Vec<&Field>>>(),
@@ -166,25 +159,86 @@ pub fn pattern(
     ) else {
         return (TokenStream::new(), TokenStream::new());
     };
-    // Stage i offers the conditions on sort attribute i.
-    let stage = |i: usize| {
+    // The query types go outside the `const _` block.
+    let p = ctx.outer;
+    let s = Stages {
+        ident,
+        name,
+        pattern: name.to_string(),
+        sk_fields: &sk_fields,
+        q: quote!(#p::Query<#ident, #p::OnGlobalIndex>),
+    };
+    let mut outside = TokenStream::new();
+    let mut inside = query_fn(ctx, &s, table, d, &pk_fields);
+    for i in 0..=sk_fields.len() {
+        let ty = s.stage(i);
+        let doc = format!(
+            "The query of access pattern `{}` of `{ident}`{}.",
+            s.pattern,
+            match i {
+                0 => String::new(),
+                _ => format!(", after equality on `{}`", sk_fields[i - 1].name()),
+            }
+        );
+        let vis = ctx.vis;
+        let q = &s.q;
+        outside.extend(quote_spanned! {name.span()=>
+            #[doc = #doc]
+            #[must_use = "a query does nothing until it is run with page, all, first or stream"]
+            #[allow(dead_code)]
+            #vis struct #ty(#q);
+        });
+        let methods = sk_fields
+            .get(i)
+            .map(|f| sort_methods(ctx, &s, i, f))
+            .unwrap_or_default();
+        inside.extend(stage_impl(ctx, &s, &ty, methods));
+    }
+    (outside, inside)
+}
+
+/// The query types of one pattern: stage `i` offers the conditions on sort
+/// attribute `i`.
+struct Stages<'a> {
+    ident: &'a syn::Ident,
+    name: &'a syn::Ident,
+    pattern: String,
+    sk_fields: &'a [&'a Field],
+    /// The query type the stages wrap.
+    q: TokenStream,
+}
+
+impl Stages<'_> {
+    fn stage(&self, i: usize) -> syn::Ident {
+        let pattern = crate::internals::case::pascal(&self.pattern);
         if i == 0 {
-            format_ident!(
-                "{}{}Query",
-                ident,
-                crate::internals::case::pascal(&pattern_str),
-                span = name.span()
-            )
+            format_ident!("{}{}Query", self.ident, pattern, span = self.name.span())
         } else {
             format_ident!(
                 "{}{}QueryAfter{}",
-                ident,
-                crate::internals::case::pascal(&pattern_str),
-                crate::internals::case::pascal(&sk_fields[i - 1].name()),
-                span = name.span()
+                self.ident,
+                pattern,
+                crate::internals::case::pascal(&self.sk_fields[i - 1].name()),
+                span = self.name.span()
             )
         }
-    };
+    }
+}
+
+/// The pattern's function: one argument per partition attribute.
+fn query_fn(
+    ctx: &Ctx,
+    s: &Stages,
+    table: &syn::Path,
+    d: &AttrIndexDecl,
+    pk_fields: &[&Field],
+) -> TokenStream {
+    let p = ctx.outer;
+    let vis = ctx.vis;
+    let (ident, name, q) = (s.ident, s.name, &s.q);
+    let pattern_str = &s.pattern;
+    let n = d.n;
+    let k = konst(n);
     let params: Vec<TokenStream> = pk_fields
         .iter()
         .map(|f| {
@@ -208,12 +262,11 @@ pub fn pattern(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let first = stage(0);
+    let first = s.stage(0);
     let doc = format!(
         "Access pattern `{pattern_str}`: one Query on {where_}. Sort conditions (equality on a left-to-right prefix of the sort attributes, then at most one range condition), order, limit and pagination are on the returned [`{first}`]."
     );
-    let mut outside = TokenStream::new();
-    let mut inside = quote! {
+    quote! {
         #[automatically_derived]
         #[allow(clippy::too_many_arguments)]
         impl #ident {
@@ -239,137 +292,132 @@ pub fn pattern(
                 ).skip_other_types())
             }
         }
+    }
+}
+
+/// The conditions of stage `i` on its sort attribute `f`: `<f>_eq` leads
+/// to the next stage, a range condition ends the key condition.
+fn sort_methods(ctx: &Ctx, s: &Stages, i: usize, f: &Field) -> TokenStream {
+    let p = ctx.outer;
+    let vis = ctx.vis;
+    let q = &s.q;
+    let last = i + 1 == s.sk_fields.len();
+    let fname = f.name();
+    let stored = &f.stored;
+    let (aty, _) = arg(f);
+    let next = if last {
+        q.clone()
+    } else {
+        let next = s.stage(i + 1);
+        quote!(#next)
     };
-    for i in 0..=sk_fields.len() {
-        let ty = stage(i);
-        let doc = format!(
-            "The query of access pattern `{pattern_str}` of `{ident}`{}.",
-            match i {
-                0 => String::new(),
-                _ => format!(", after equality on `{}`", sk_fields[i - 1].name()),
-            }
-        );
-        outside.extend(quote_spanned! {name.span()=>
+    let eq = format_ident!("{}_eq", fname);
+    let v = value(ctx, f, &quote!(value));
+    let wrap = if last {
+        quote!(self.0.with_attr_eq(#stored, #v))
+    } else {
+        quote!(#next(self.0.with_attr_eq(#stored, #v)))
+    };
+    let doc = format!("`{stored} = value`; the next sort attribute's conditions follow.");
+    let mut methods = quote! {
+        #[doc = #doc]
+        #[inline]
+        #vis fn #eq(self, value: #aty) -> #next { #wrap }
+    };
+    for (m, op) in [("lt", "Lt"), ("le", "Le"), ("gt", "Gt"), ("ge", "Ge")] {
+        let method = format_ident!("{}_{}", fname, m);
+        let op = format_ident!("{}", op);
+        let doc = format!("`{stored} {m} value`: the last condition of the key.");
+        methods.extend(quote! {
             #[doc = #doc]
-            #[must_use = "a query does nothing until it is run with page, all, first or stream"]
-            #[allow(dead_code)]
-            #vis struct #ty(#q);
-        });
-        let mut methods = TokenStream::new();
-        if let Some(f) = sk_fields.get(i) {
-            let fname = f.name();
-            let stored = &f.stored;
-            let (aty, _) = arg(f);
-            let next = if i + 1 < sk_fields.len() {
-                let next = stage(i + 1);
-                quote!(#next)
-            } else {
-                q.clone()
-            };
-            let eq = format_ident!("{}_eq", fname);
-            let v = value(ctx, f, &quote!(value));
-            let wrap = if i + 1 < sk_fields.len() {
-                quote!(#next(self.0.with_attr_eq(#stored, #v)))
-            } else {
-                quote!(self.0.with_attr_eq(#stored, #v))
-            };
-            let doc = format!("`{stored} = value`; the next sort attribute's conditions follow.");
-            methods.extend(quote! {
-                #[doc = #doc]
-                #[inline]
-                #vis fn #eq(self, value: #aty) -> #next { #wrap }
-            });
-            for (m, op) in [("lt", "Lt"), ("le", "Le"), ("gt", "Gt"), ("ge", "Ge")] {
-                let method = format_ident!("{}_{}", fname, m);
-                let op = format_ident!("{}", op);
-                let doc = format!("`{stored} {m} value`: the last condition of the key.");
-                methods.extend(quote! {
-                    #[doc = #doc]
-                    #[inline]
-                    #vis fn #method(self, value: #aty) -> #q {
-                        self.0.with_attr_range(#stored, #v.map(|__v| #p::__private::AttrRange::Compare(#p::Cmp::#op, __v)))
-                    }
-                });
-            }
-            let between = format_ident!("{}_between", fname);
-            let lo = value(ctx, f, &quote!(from));
-            let hi = value(ctx, f, &quote!(to));
-            let doc = format!(
-                "`{stored} BETWEEN from AND to`, both included: the last condition of the key."
-            );
-            methods.extend(quote! {
-                #[doc = #doc]
-                #[inline]
-                #vis fn #between(self, from: #aty, to: #aty) -> #q {
-                    let __range = match (#lo, #hi) {
-                        (#p::__private::Ok(__a), #p::__private::Ok(__b)) => #p::__private::Ok(#p::__private::AttrRange::Between(__a, __b)),
-                        (#p::__private::Err(__e), _) | (_, #p::__private::Err(__e)) => #p::__private::Err(__e),
-                    };
-                    self.0.with_attr_range(#stored, __range)
-                }
-            });
-            if is_string(f) {
-                let bw = format_ident!("{}_begins_with", fname);
-                let doc =
-                    format!("`begins_with({stored}, prefix)`: the last condition of the key.");
-                let entity = ctx.entity;
-                methods.extend(quote! {
-                    #[doc = #doc]
-                    #[inline]
-                    #vis fn #bw(self, prefix: &str) -> #q {
-                        let __p = if prefix.is_empty() {
-                            #p::__private::Err(#p::Error::KeyValue { entity: #entity, field: #fname, reason: #p::KeyError::Empty })
-                        } else {
-                            #p::__private::Ok(#p::__private::AttrRange::BeginsWith(#p::__private::String::from(prefix)))
-                        };
-                        self.0.with_attr_range(#stored, __p)
-                    }
-                });
-            }
-        }
-        inside.extend(quote! {
-            #[automatically_derived]
-            #[allow(dead_code)]
-            impl #ty {
-                #methods
-                /// The underlying query, with the key conditions so far.
-                #[inline]
-                #vis fn into_query(self) -> #q { self.0 }
-                /// Descending order of the sort attributes.
-                #[inline]
-                #vis fn newest_first(self) -> #q { self.0.newest_first() }
-                /// At most `n` items (page size for `page`, total for `all`/`stream`).
-                #[inline]
-                #vis fn limit(self, n: u32) -> #q { self.0.limit(n) }
-                /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost; DynamoDB refuses one on the index's key attributes).
-                #[inline]
-                #vis fn filter(self, filter: #p::Cond<#ident>) -> #q { self.0.filter(filter) }
-                /// Keeps only items matching an untyped `filter`.
-                #[inline]
-                #vis fn filter_raw(self, filter: #p::Condition) -> #q { self.0.filter_raw(filter) }
-                /// One page (one Query request) and the cursor to the next.
-                #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#ident>> {
-                    self.0.page(db, cursor).await
-                }
-                /// Every matching item, following every page.
-                #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#ident>> {
-                    self.0.all(db).await
-                }
-                /// Counts the matching items (`Select=COUNT`, every page).
-                #vis async fn count<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<u64> {
-                    self.0.count(db).await
-                }
-                /// The first matching item.
-                #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#ident>> {
-                    self.0.first(db).await
-                }
-                /// Items one by one, fetching pages lazily.
-                #[inline]
-                #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
-                    self.0.stream(db)
-                }
+            #[inline]
+            #vis fn #method(self, value: #aty) -> #q {
+                self.0.with_attr_range(#stored, #v.map(|__v| #p::__private::AttrRange::Compare(#p::Cmp::#op, __v)))
             }
         });
     }
-    (outside, inside)
+    let between = format_ident!("{}_between", fname);
+    let lo = value(ctx, f, &quote!(from));
+    let hi = value(ctx, f, &quote!(to));
+    let doc =
+        format!("`{stored} BETWEEN from AND to`, both included: the last condition of the key.");
+    methods.extend(quote! {
+        #[doc = #doc]
+        #[inline]
+        #vis fn #between(self, from: #aty, to: #aty) -> #q {
+            let __range = match (#lo, #hi) {
+                (#p::__private::Ok(__a), #p::__private::Ok(__b)) => #p::__private::Ok(#p::__private::AttrRange::Between(__a, __b)),
+                (#p::__private::Err(__e), _) | (_, #p::__private::Err(__e)) => #p::__private::Err(__e),
+            };
+            self.0.with_attr_range(#stored, __range)
+        }
+    });
+    if is_string(f) {
+        let bw = format_ident!("{}_begins_with", fname);
+        let doc = format!("`begins_with({stored}, prefix)`: the last condition of the key.");
+        let entity = ctx.entity;
+        methods.extend(quote! {
+            #[doc = #doc]
+            #[inline]
+            #vis fn #bw(self, prefix: &str) -> #q {
+                let __p = if prefix.is_empty() {
+                    #p::__private::Err(#p::Error::KeyValue { entity: #entity, field: #fname, reason: #p::KeyError::Empty })
+                } else {
+                    #p::__private::Ok(#p::__private::AttrRange::BeginsWith(#p::__private::String::from(prefix)))
+                };
+                self.0.with_attr_range(#stored, __p)
+            }
+        });
+    }
+    methods
+}
+
+/// A stage's impl: its conditions, then what every stage offers.
+fn stage_impl(ctx: &Ctx, s: &Stages, ty: &syn::Ident, methods: TokenStream) -> TokenStream {
+    let p = ctx.outer;
+    let vis = ctx.vis;
+    let (ident, q) = (s.ident, &s.q);
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #ty {
+            #methods
+            /// The underlying query, with the key conditions so far.
+            #[inline]
+            #vis fn into_query(self) -> #q { self.0 }
+            /// Descending order of the sort attributes.
+            #[inline]
+            #vis fn newest_first(self) -> #q { self.0.newest_first() }
+            /// At most `n` items (page size for `page`, total for `all`/`stream`).
+            #[inline]
+            #vis fn limit(self, n: u32) -> #q { self.0.limit(n) }
+            /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost; DynamoDB refuses one on the index's key attributes).
+            #[inline]
+            #vis fn filter(self, filter: #p::Cond<#ident>) -> #q { self.0.filter(filter) }
+            /// Keeps only items matching an untyped `filter`.
+            #[inline]
+            #vis fn filter_raw(self, filter: #p::Condition) -> #q { self.0.filter_raw(filter) }
+            /// One page (one Query request) and the cursor to the next.
+            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#ident>> {
+                self.0.page(db, cursor).await
+            }
+            /// Every matching item, following every page.
+            #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#ident>> {
+                self.0.all(db).await
+            }
+            /// Counts the matching items (`Select=COUNT`, every page).
+            #vis async fn count<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<u64> {
+                self.0.count(db).await
+            }
+            /// The first matching item.
+            #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#ident>> {
+                self.0.first(db).await
+            }
+            /// Items one by one, fetching pages lazily.
+            #[inline]
+            #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
+                self.0.stream(db)
+            }
+        }
+    }
 }

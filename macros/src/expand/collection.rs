@@ -8,227 +8,192 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use crate::internals::collection::{self, Collection, Index};
+
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    expand(input).unwrap_or_else(syn::Error::into_compile_error)
+    super::or_stub(
+        expand(input).map_err(syn::Error::into_compile_error),
+        || stub(input),
+    )
 }
 
-/// Where the collection lives: `index = gsiN | lsiN` (the table by
-/// default) and an optional `sk_prefix` (a sub-collection).
-#[derive(Default)]
-struct Options {
-    index: Option<(Index, syn::Ident)>,
-    sk_prefix: Option<syn::LitStr>,
-}
+/// The collection's traits and `query`, emitted beside errors that left no
+/// member to read the table from.
+fn stub(input: &syn::DeriveInput) -> TokenStream {
+    let p = quote!(::singletable);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let vis = &input.vis;
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::collection::HasShape for #ident #ty_generics #where_clause {
+            const SHAPE: #p::collection::CollectionShape = #p::collection::CollectionShape {
+                name: "",
+                index: #p::__private::None,
+                sk_prefix: #p::__private::None,
+                partition: "",
+                members: &[],
+            };
+        }
 
-#[derive(Clone, Copy)]
-enum Index {
-    Gsi(u8),
-    Lsi(u8),
-}
-
-fn options(input: &syn::DeriveInput) -> Result<Options, syn::Error> {
-    let mut out = Options::default();
-    for attr in input
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("collection"))
-    {
-        attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("index") {
-                let ident: syn::Ident = meta.value()?.parse()?;
-                let text = ident.to_string();
-                let number = |rest: &str| rest.parse::<u8>().ok().filter(|n| (1..=20).contains(n));
-                let index = match (text.strip_prefix("gsi"), text.strip_prefix("lsi")) {
-                    (Some(n), _) => number(n).map(Index::Gsi),
-                    (_, Some(n)) => number(n).map(Index::Lsi),
-                    _ => None,
-                };
-                let Some(index) = index else {
-                    return Err(syn::Error::new(
-                        ident.span(),
-                        format!("unknown index `{text}`; write `index = gsiN` (1 to 20) or `index = lsiN` (1 to 5), or leave `index` out for the table"),
-                    ));
-                };
-                if out.index.is_some() {
-                    return Err(meta.error("duplicate `index`; a collection reads one index"));
-                }
-                out.index = Some((index, ident));
-                Ok(())
-            } else if meta.path.is_ident("sk_prefix") {
-                let lit: syn::LitStr = meta.value()?.parse()?;
-                if lit.value().is_empty() {
-                    return Err(syn::Error::new(lit.span(), "empty `sk_prefix`; leave it out to read the whole partition"));
-                }
-                if out.sk_prefix.is_some() {
-                    return Err(meta.error("duplicate `sk_prefix`"));
-                }
-                out.sk_prefix = Some(lit);
-                Ok(())
-            } else {
-                Err(meta.error("unknown option; `#[collection(...)]` takes `index = gsiN | lsiN` and `sk_prefix = \"...\"`"))
+        #[automatically_derived]
+        impl #impl_generics #p::Decode for #ident #ty_generics #where_clause {
+            type Table = #p::__private::StubTable;
+            fn decode(_: #p::Item, _: #p::OtherTypes) -> #p::Result<#p::__private::Option<Self>> {
+                ::core::unimplemented!()
             }
-        })?;
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[allow(dead_code)]
+            #vis fn query(_: #p::Partition<#p::__private::StubTable>) -> #p::Query<Self, #p::OnTable> {
+                ::core::unimplemented!()
+            }
+        }
     }
-    Ok(out)
+}
+
+/// What every part of the expansion names.
+struct Names<'a> {
+    p: TokenStream,
+    ident: &'a syn::Ident,
+    /// The collection's name, for messages and the shape.
+    name: String,
+    /// `<First as Entity>::Table`.
+    table: TokenStream,
+    index_name: Option<String>,
+    /// `Option<&str>` literals of the index and the sort-key prefix.
+    index_lit: TokenStream,
+    prefix_lit: TokenStream,
+    /// `index `gsi1`` or `the table`, for messages.
+    place: String,
 }
 
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
-    let opts = options(input)?;
-    let syn::Data::Enum(data) = &input.data else {
-        return Err(syn::Error::new(
-            input.ident.span(),
-            "`#[derive(Collection)]` needs an enum with one single-field variant per entity, e.g. `enum OrderDetails { Order(Order), Item(OrderItem) }`",
-        ));
-    };
-    if !input.generics.params.is_empty() {
-        return Err(syn::Error::new(
-            input.generics.span(),
-            "`#[derive(Collection)]` does not support generic enums",
-        ));
-    }
-    let mut errors: Option<syn::Error> = None;
-    let mut variants = Vec::new();
-    for v in &data.variants {
-        match &v.fields {
-            syn::Fields::Unnamed(f) if f.unnamed.len() == 1 => {
-                variants.push((&v.ident, &f.unnamed[0].ty));
-            }
-            _ => {
-                let e = syn::Error::new(
-                    v.ident.span(),
-                    format!(
-                        "variant `{}` must hold exactly one entity, like `{}(MyEntity)`",
-                        v.ident, v.ident
-                    ),
-                );
-                match &mut errors {
-                    Some(all) => all.combine(e),
-                    None => errors = Some(e),
-                }
-            }
-        }
-    }
-    if let Some(e) = errors {
-        return Err(e);
-    }
-    let Some((_, first)) = variants.first() else {
-        return Err(syn::Error::new(
-            input.ident.span(),
-            "`#[derive(Collection)]` needs at least one variant",
-        ));
-    };
+    let c = collection::parse(input)?;
     let p = quote!(::singletable);
-    let ident = &input.ident;
-    let vis = &input.vis;
-    let name = ident.to_string();
-    let first_name = quote!(#first).to_string();
-    let table = quote!(<#first as #p::Entity>::Table);
-    let index_name = opts.index.as_ref().map(|(_, id)| id.to_string());
-    let index_lit = match &index_name {
-        Some(n) => quote!(#p::__private::Some(#n)),
-        None => quote!(#p::__private::None),
+    let first = c.first();
+    let index_name = c.opts.index.as_ref().map(|(_, id)| id.to_string());
+    let n = Names {
+        ident: &input.ident,
+        name: input.ident.to_string(),
+        table: quote!(<#first as #p::Entity>::Table),
+        index_lit: match &index_name {
+            Some(n) => quote!(#p::__private::Some(#n)),
+            None => quote!(#p::__private::None),
+        },
+        prefix_lit: match &c.opts.sk_prefix {
+            Some(l) => quote!(#p::__private::Some(#l)),
+            None => quote!(#p::__private::None),
+        },
+        place: match &index_name {
+            Some(n) => format!("index `{n}`"),
+            None => "the table".to_owned(),
+        },
+        index_name,
+        p,
     };
-    let prefix_lit = match &opts.sk_prefix {
-        Some(l) => quote!(#p::__private::Some(#l)),
-        None => quote!(#p::__private::None),
+    // After a mistake the members' checks are left out: they would only
+    // repeat it (an index left out reads the table).
+    let reported = c.errors.clone().map(syn::Error::into_compile_error);
+    let checks: Vec<TokenStream> = if reported.is_some() {
+        Vec::new()
+    } else {
+        c.variants
+            .iter()
+            .map(|(_, ty)| member_check(&n, &c, ty))
+            .collect()
     };
-    let place = match &index_name {
-        Some(n) => format!("index `{n}`"),
-        None => "the table".to_owned(),
-    };
-    // Every member lives in the first one's table, in the same partition
-    // template of the collection's index, under its sort-key prefix.
-    let checks = variants.iter().map(|(_, ty)| {
-        let member = quote!(#ty).to_string();
-        let no_index = format!(
-            "`{member}` is not in {place}, so collection `{name}` never reads it; declare `#[{}(pk = \"...\", sk = \"...\")]` on `{member}` or remove it from the collection",
-            index_name.as_deref().unwrap_or("pk")
-        );
-        let other = format!(
-            "`{member}` builds its partition key on {place} from another template than `{first_name}`, so they never share a partition; give both the same literal text and placeholders (names may differ), or remove `{member}` from collection `{name}`"
-        );
-        let outside = format!(
-            "the sort key of `{member}` on {place} does not start with `{}`, so sub-collection `{name}` never reads it; remove `{member}` from the collection or change `sk_prefix`",
-            opts.sk_prefix.as_ref().map(syn::LitStr::value).unwrap_or_default()
-        );
-        let sharded = format!(
-            "{place} is write-sharded on `{member}`: its items spread over several partitions, which one collection query cannot read; use the access pattern's sharded query instead"
-        );
-        quote_spanned! {ty.span()=>
-            const _: () = {
-                fn __same_table<T: #p::Entity<Table = #table>>() {}
-                let _ = __same_table::<#ty>;
-                match #p::collection::member_fit(
-                    &<#ty as #p::Entity>::SHAPE,
-                    &<#first as #p::Entity>::SHAPE,
-                    #index_lit,
-                    #prefix_lit,
-                ) {
-                    #p::collection::Fit::Fits => {}
-                    #p::collection::Fit::NoIndex => ::core::panic!(#no_index),
-                    #p::collection::Fit::OtherPartition => ::core::panic!(#other),
-                    #p::collection::Fit::OutsidePrefix => ::core::panic!(#outside),
-                    #p::collection::Fit::Sharded => ::core::panic!(#sharded),
-                }
-            };
-        }
-    });
-    let arms = variants.iter().map(|(v, ty)| {
-        quote! {
-            #p::__private::Some(__t) if __t == <#ty as #p::Entity>::ENTITY_TYPE => {
-                <#ty as #p::Entity>::from_item(__item).map(|__e| #p::__private::Some(Self::#v(__e)))
-            }
-        }
-    });
-    let types: Vec<TokenStream> = variants
-        .iter()
-        .map(|(_, ty)| quote!(<#ty as #p::Entity>::ENTITY_TYPE))
-        .collect();
-    let types_again = &types;
-    let member_tys: Vec<&syn::Type> = variants.iter().map(|(_, ty)| *ty).collect();
-    let read_arms = variants.iter().enumerate().map(|(i, (v, ty))| {
-        quote! {
-            #p::collection::Peek::Member(#i) => {
-                <#ty as #p::Entity>::read_item(__reader, __other).map(|__e| __e.map(Self::#v))
-            }
-        }
-    });
-    let (partition_ty, place_ty, index_expr, pk_attr, sk_attr) = match opts.index {
-        None => (
-            quote!(#p::Partition<#table>),
-            quote!(#p::OnTable),
-            quote!(#p::__private::None),
-            quote!(__table.pk),
-            quote!(__table.sk),
-        ),
-        Some((Index::Gsi(n), _)) => (
-            quote!(#p::Partition<#table, #p::entity::OnGsi<#n>>),
-            quote!(#p::OnGlobalIndex),
-            quote!(#p::__private::Some(<#table as #p::__private::Gsi<#n>>::NAME)),
-            quote!(<#table as #p::__private::Gsi<#n>>::PK_ATTR),
-            quote!(<#table as #p::__private::Gsi<#n>>::SK_ATTR),
-        ),
-        Some((Index::Lsi(n), _)) => (
-            quote!(#p::Partition<#table>),
-            quote!(#p::OnLocalIndex),
-            quote!(#p::__private::Some(<#table as #p::__private::Lsi<#n>>::NAME)),
-            quote!(__table.pk),
-            quote!(#p::__private::Some(<#table as #p::__private::Lsi<#n>>::SK_ATTR)),
-        ),
-    };
-    let with_prefix = opts.sk_prefix.as_ref().map(|l| {
-        quote!(.with_sort(#p::__private::Ok(#p::__private::SortCondition::BeginsWith(#p::__private::String::from(#l)))))
-    });
-    let doc = format!(
-        "Every item of the collection `{name}` in one partition of {place}{}: one Query per page, decoded by entity type. Items of other types fail the query unless `skip_other_types()` is set.",
-        opts.sk_prefix
-            .as_ref()
-            .map(|l| format!(" whose sort key starts with `{}`", l.value()))
-            .unwrap_or_default()
-    );
+    let shape = shape_impl(&n, &c);
+    let decode = decode_impl(&n, &c);
+    let query = query_fn(&n, &c, &input.vis);
     Ok(quote! {
+        #reported
         #(#checks)*
 
+        #shape
+
+        #decode
+
+        #query
+    })
+}
+
+/// Every member lives in the first one's table, in the same partition
+/// template of the collection's index, under its sort-key prefix.
+fn member_check(n: &Names, c: &Collection, ty: &syn::Type) -> TokenStream {
+    let Names {
+        p,
+        name,
+        table,
+        index_lit,
+        prefix_lit,
+        place,
+        ..
+    } = n;
+    let first = c.first();
+    let first_name = quote!(#first).to_string();
+    let member = quote!(#ty).to_string();
+    let no_index = format!(
+        "`{member}` is not in {place}, so collection `{name}` never reads it; declare `#[{}(pk = \"...\", sk = \"...\")]` on `{member}` or remove it from the collection",
+        n.index_name.as_deref().unwrap_or("pk")
+    );
+    let other = format!(
+        "`{member}` builds its partition key on {place} from another template than `{first_name}`, so they never share a partition; give both the same literal text and placeholders (names may differ), or remove `{member}` from collection `{name}`"
+    );
+    let outside = format!(
+        "the sort key of `{member}` on {place} does not start with `{}`, so sub-collection `{name}` never reads it; remove `{member}` from the collection or change `sk_prefix`",
+        c.opts
+            .sk_prefix
+            .as_ref()
+            .map(syn::LitStr::value)
+            .unwrap_or_default()
+    );
+    let sharded = format!(
+        "{place} is write-sharded on `{member}`: its items spread over several partitions, which one collection query cannot read; use the access pattern's sharded query instead"
+    );
+    quote_spanned! {ty.span()=>
+        const _: () = {
+            fn __same_table<T: #p::Entity<Table = #table>>() {}
+            let _ = __same_table::<#ty>;
+            match #p::collection::member_fit(
+                &<#ty as #p::Entity>::SHAPE,
+                &<#first as #p::Entity>::SHAPE,
+                #index_lit,
+                #prefix_lit,
+            ) {
+                #p::collection::Fit::Fits => {}
+                #p::collection::Fit::NoIndex => ::core::panic!(#no_index),
+                #p::collection::Fit::OtherPartition => ::core::panic!(#other),
+                #p::collection::Fit::OutsidePrefix => ::core::panic!(#outside),
+                #p::collection::Fit::Sharded => ::core::panic!(#sharded),
+            }
+        };
+    }
+}
+
+/// The `ENTITY_TYPE` of each member.
+fn member_types(p: &TokenStream, c: &Collection) -> Vec<TokenStream> {
+    c.variants
+        .iter()
+        .map(|(_, ty)| quote!(<#ty as #p::Entity>::ENTITY_TYPE))
+        .collect()
+}
+
+/// `impl HasShape`, for the design document.
+fn shape_impl(n: &Names, c: &Collection) -> TokenStream {
+    let Names {
+        p,
+        ident,
+        name,
+        index_lit,
+        prefix_lit,
+        ..
+    } = n;
+    let first = c.first();
+    let types = member_types(p, c);
+    quote! {
         #[automatically_derived]
         impl #p::collection::HasShape for #ident {
             const SHAPE: #p::collection::CollectionShape = #p::collection::CollectionShape {
@@ -236,10 +201,38 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
                 index: #index_lit,
                 sk_prefix: #prefix_lit,
                 partition: #p::collection::partition_template(&<#first as #p::Entity>::SHAPE, #index_lit),
-                members: &[#(#types_again),*],
+                members: &[#(#types),*],
             };
         }
+    }
+}
 
+/// `impl Decode`: each item decoded as the member its entity type names.
+fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
+    let Names {
+        p,
+        ident,
+        name,
+        table,
+        ..
+    } = n;
+    let arms = c.variants.iter().map(|(v, ty)| {
+        quote! {
+            #p::__private::Some(__t) if __t == <#ty as #p::Entity>::ENTITY_TYPE => {
+                <#ty as #p::Entity>::from_item(__item).map(|__e| #p::__private::Some(Self::#v(__e)))
+            }
+        }
+    });
+    let types = member_types(p, c);
+    let member_tys = c.variants.iter().map(|(_, ty)| *ty);
+    let read_arms = c.variants.iter().enumerate().map(|(i, (v, ty))| {
+        quote! {
+            #p::collection::Peek::Member(#i) => {
+                <#ty as #p::Entity>::read_item(__reader, __other).map(|__e| __e.map(Self::#v))
+            }
+        }
+    });
+    quote! {
         #[automatically_derived]
         impl #p::Decode for #ident {
             type Table = #table;
@@ -289,7 +282,55 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
                 #p::__private::index_projection::<#table>(__index)
             }
         }
+    }
+}
 
+/// `Collection::query(partition)`: one Query of the partition on the
+/// collection's index, narrowed to its sort-key prefix.
+fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
+    let Names {
+        p,
+        ident,
+        name,
+        table,
+        place,
+        ..
+    } = n;
+    let (partition_ty, place_ty, index_expr, pk_attr, sk_attr) = match c.opts.index {
+        None => (
+            quote!(#p::Partition<#table>),
+            quote!(#p::OnTable),
+            quote!(#p::__private::None),
+            quote!(__table.pk),
+            quote!(__table.sk),
+        ),
+        Some((Index::Gsi(n), _)) => (
+            quote!(#p::Partition<#table, #p::entity::OnGsi<#n>>),
+            quote!(#p::OnGlobalIndex),
+            quote!(#p::__private::Some(<#table as #p::__private::Gsi<#n>>::NAME)),
+            quote!(<#table as #p::__private::Gsi<#n>>::PK_ATTR),
+            quote!(<#table as #p::__private::Gsi<#n>>::SK_ATTR),
+        ),
+        Some((Index::Lsi(n), _)) => (
+            quote!(#p::Partition<#table>),
+            quote!(#p::OnLocalIndex),
+            quote!(#p::__private::Some(<#table as #p::__private::Lsi<#n>>::NAME)),
+            quote!(__table.pk),
+            quote!(#p::__private::Some(<#table as #p::__private::Lsi<#n>>::SK_ATTR)),
+        ),
+    };
+    let with_prefix = c.opts.sk_prefix.as_ref().map(|l| {
+        quote!(.with_sort(#p::__private::Ok(#p::__private::SortCondition::BeginsWith(#p::__private::String::from(#l)))))
+    });
+    let doc = format!(
+        "Every item of the collection `{name}` in one partition of {place}{}: one Query per page, decoded by entity type. Items of other types fail the query unless `skip_other_types()` is set.",
+        c.opts
+            .sk_prefix
+            .as_ref()
+            .map(|l| format!(" whose sort key starts with `{}`", l.value()))
+            .unwrap_or_default()
+    );
+    quote! {
         #[automatically_derived]
         impl #ident {
             #[doc = #doc]
@@ -309,5 +350,5 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
                 #with_prefix
             }
         }
-    })
+    }
 }

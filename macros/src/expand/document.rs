@@ -9,28 +9,41 @@ use crate::internals::attr::{self, DocumentOpts};
 use crate::internals::model::{self, Codec};
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    expand(input).unwrap_or_else(|e| {
-        let errors = e.write_errors();
-        let ident = &input.ident;
-        // A stub impl keeps the user's other code free of follow-up errors.
-        quote! {
-            #errors
-            #[automatically_derived]
-            impl ::singletable::Attr for #ident {
-                fn to_attr(&self) -> ::core::result::Result<::singletable::AttributeValue, ::singletable::EncodeError> { ::core::unimplemented!() }
-                fn from_attr(_: ::singletable::AttributeValue) -> ::core::result::Result<Self, ::singletable::DecodeError> { ::core::unimplemented!() }
-            }
-        }
+    super::or_stub(expand(input).map_err(darling::Error::write_errors), || {
+        stub(input)
     })
+}
+
+/// An `Attr` impl emitted beside the errors of a struct that has no
+/// fields to model.
+fn stub(input: &syn::DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    quote! {
+        #[automatically_derived]
+        impl ::singletable::Attr for #ident {
+            fn to_attr(&self) -> ::core::result::Result<::singletable::AttributeValue, ::singletable::EncodeError> { ::core::unimplemented!() }
+            fn from_attr(_: ::singletable::AttributeValue) -> ::core::result::Result<Self, ::singletable::DecodeError> { ::core::unimplemented!() }
+        }
+    }
 }
 
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let named = model::named_fields(input, "Document")?;
-    let opts = DocumentOpts::from_derive_input(input)?;
+    let (opts, unknown) = crate::internals::style::parse_repaired(
+        input,
+        "document",
+        DocumentOpts::from_derive_input,
+        || crate::internals::style::options_of::<DocumentOpts>("document"),
+    )?;
     let mut errors = darling::Error::accumulator();
+    errors.extend(unknown);
     let rule = attr::rename_rule(&opts.rename_all, &mut errors);
     let fields = model::fields(named, rule, &mut errors);
-    errors.finish()?;
+    // After a mistake the document is still generated from its fields (a
+    // field whose `#[attr]` is wrong keeps default options), so the code
+    // using it raises no second error.
+    let errors = errors.into_inner();
+    let reported = (!errors.is_empty()).then(|| darling::Error::multiple(errors).write_errors());
 
     let krate = opts
         .krate
@@ -57,6 +70,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         |__e: #krate::Error| #krate::EncodeError::new(__e.to_string())
     };
     Ok(quote! {
+        #reported
         #[automatically_derived]
         impl #krate::Attr for #ident {
             fn to_attr(&self) -> ::core::result::Result<#krate::AttributeValue, #krate::EncodeError> {

@@ -7,21 +7,17 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::expand::access;
+use crate::expand::version::Versioned;
 use crate::internals::attr::{self, EntityOpts, IndexDecl, IndexKind, Template};
-use crate::internals::check::{check_indexes, check_templates, repair_templates};
 use crate::internals::ctx::{Ctx, respan};
+use crate::internals::entity::{self, Entity};
 use crate::internals::model::{self, Codec, Field};
 use crate::internals::template::Segment;
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    match expand(input) {
-        Ok(tokens) => tokens,
-        Err(err) => {
-            let errors = err.write_errors();
-            let stub = stub(input);
-            quote!(#errors #stub)
-        }
-    }
+    super::or_stub(expand(input).map_err(darling::Error::write_errors), || {
+        stub(input)
+    })
 }
 
 /// An `Entity` impl emitted beside the errors, so the only errors the user
@@ -67,18 +63,6 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
     }
 }
 
-/// darling's error for `#[entity(...)]` holding only an unknown probe
-/// option: it lists every option.
-fn entity_probe() -> Option<String> {
-    let probe: syn::DeriveInput = syn::parse_quote!(
-        #[entity(__probe)]
-        struct __Probe;
-    );
-    EntityOpts::from_derive_input(&probe)
-        .err()
-        .and_then(crate::internals::style::probe_options)
-}
-
 /// Which key a template fills, for naming and size limits.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -93,75 +77,8 @@ struct KeyFn<'a> {
     role: Role,
 }
 
-fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
-    let named = model::named_fields(input, "Entity")?;
-    let mut errors = darling::Error::accumulator();
-    let opts = match EntityOpts::parse(input) {
-        Ok(opts) => opts,
-        Err(e) => {
-            // An unknown option: report it, and go on without it.
-            let repaired = crate::internals::style::without_unknown(&input.attrs, "entity", &e)
-                .and_then(|attrs| {
-                    let mut input = input.clone();
-                    input.attrs = attrs;
-                    EntityOpts::parse(&input).ok()
-                });
-            let e = crate::internals::style::restyle(e, "entity", entity_probe);
-            match repaired {
-                Some(opts) => {
-                    errors.push(e);
-                    opts
-                }
-                None => {
-                    let _ = errors.into_inner();
-                    return Err(e);
-                }
-            }
-        }
-    };
-    let rule = attr::rename_rule(&opts.rename_all, &mut errors);
-    let fields = model::fields(named, rule, &mut errors);
-    let keys = attr::parse_keys(&opts.attrs, &opts.ident, &mut errors);
-
-    let accesses = access::parse(&opts.attrs, &mut errors);
-
-    let schema = crate::expand::version::check(&opts, &mut errors);
-    check_templates(&keys, &fields, &mut errors);
-    check_indexes(&keys, &fields, &mut errors);
-    crate::internals::check::check_attr_indexes(&keys.attr_indexes, &fields, &mut errors);
-    access::check(&accesses, &keys, &mut errors);
-    crate::expand::fields::check(&fields, &keys, &mut errors);
-    // After a mistake in the declaration, the API is still generated from
-    // a repaired model (a misspelt placeholder reads as the field it was
-    // closest to), so that the code calling it raises no second error;
-    // the cross-checks are left out, they would only repeat the mistake.
-    let errors = errors.into_inner();
-    let lenient = !errors.is_empty();
-    let mut keys = keys;
-    if lenient {
-        repair_templates(&mut keys, &fields);
-    }
-
-    let outer = opts
-        .krate
-        .as_ref()
-        .map(|p| quote!(#p))
-        .unwrap_or_else(|| quote!(::singletable));
-    // Inside the derive's `const _` block the crate is named by one
-    // identifier (`use ::singletable as __singletable;`): shorter code,
-    // less for the compiler to read. Code outside it uses `outer`.
-    let krate = quote!(__singletable);
-    let pv = quote!(__private);
-    let ident = &opts.ident;
-    let vis = &input.vis;
-    let entity_name = opts.name.clone().unwrap_or_else(|| ident.to_string());
-    let table = &opts.table;
-    let Some(pk) = keys.pk.as_ref() else {
-        // parse_keys reported the missing #[pk]: no key, no API.
-        return Err(darling::Error::multiple(errors));
-    };
-    let reported = (!errors.is_empty()).then(|| darling::Error::multiple(errors).write_errors());
-
+/// The key builders: `pk`, `sk`, then each index's `gsiN_pk`, `gsiN_sk`.
+fn key_fns<'a>(pk: &'a Template, keys: &'a attr::Keys) -> Vec<KeyFn<'a>> {
     let mut key_fns = vec![KeyFn {
         name: "pk".into(),
         template: pk,
@@ -191,170 +108,67 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             });
         }
     }
+    key_fns
+}
 
+fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
+    let named = model::named_fields(input, "Entity")?;
+    let mut errors = darling::Error::accumulator();
+    let opts = match entity::parse_opts(input, &mut errors) {
+        Ok(opts) => opts,
+        Err(e) => {
+            let _ = errors.into_inner();
+            return Err(e);
+        }
+    };
+    // After a mistake in the declaration, the API is still generated from
+    // a repaired model, so that the code calling it raises no second
+    // error; the cross-checks are left out, they would only repeat the
+    // mistake.
+    let m = entity::model(&opts, named, errors);
+    let lenient = m.lenient();
+    let Some(pk) = m.keys.pk.as_ref() else {
+        // parse_keys reported the missing #[pk]: no key, no API.
+        return Err(darling::Error::multiple(m.errors));
+    };
+    let reported = lenient.then(|| darling::Error::multiple(m.errors.clone()).write_errors());
+
+    let outer = opts
+        .krate
+        .as_ref()
+        .map(|p| quote!(#p))
+        .unwrap_or_else(|| quote!(::singletable));
+    // Inside the derive's `const _` block the crate is named by one
+    // identifier (`use ::singletable as __singletable;`): shorter code,
+    // less for the compiler to read. Code outside it uses `outer`.
+    let krate = quote!(__singletable);
+    let pv = quote!(__private);
+    let ident = &opts.ident;
+    let entity_name = opts.name.clone().unwrap_or_else(|| ident.to_string());
+    let table = &opts.table;
+    let keys = &m.keys;
     let ctx = Ctx {
         krate: &krate,
         private: &pv,
         outer: &outer,
         entity_ident: ident,
         entity: &entity_name,
-        fields: &fields,
-        vis,
+        fields: &m.fields,
+        vis: &input.vis,
     };
-    let builders = key_fns.iter().map(|k| ctx.builder(k));
-    let parsers = key_fns.iter().map(|k| ctx.parser(k));
-    let prefixes = key_fns
-        .iter()
-        .filter(|k| k.role == Role::Sort)
-        .map(|k| ctx.prefixes(k));
-    let pair_builders = ctx.pair_builders(&keys);
-
-    let (access_types, access_impls) = access::expand(&ctx, ident, table, &keys, &accesses);
+    let (access_types, access_impls) = access::expand(&ctx, ident, table, keys, &m.accesses);
     let attr_index_checks =
         crate::expand::attr_index::consts_and_checks(&ctx, table, &keys.attr_indexes, !lenient);
-    let (fields_type, fields_impls) = crate::expand::fields::expand(&ctx, &keys);
-    let entity_items = crate::expand::fields::entity_items(&ctx, &keys);
-    let shape = crate::expand::shape::entity_shape(&ctx, &keys, &accesses);
+    let (fields_type, fields_impls) = crate::expand::fields::expand(&ctx, keys);
     let checks = if lenient {
         TokenStream::new()
     } else {
-        ctx.compile_checks(table, &keys)
+        ctx.compile_checks(table, keys)
     };
-    let entity_lit = entity_name.as_str();
-    let codec = Codec {
-        krate: &krate,
-        private: &pv,
-        fields: &fields,
-        entity: Some(entity_lit),
-    };
-    let encode_ref = codec.encode(false);
-    let encode_owned = codec.encode(true);
-    let read = codec.read(Some(entity_lit));
-    let init_read = codec.init(true);
-    let validate = codec.validate(&entity_name, true);
-    let validate = if validate.is_empty() {
-        TokenStream::new()
-    } else {
-        quote! {
-            #[inline]
-            fn validate(&self) -> #krate::Result<()> {
-                #validate
-                #pv::Ok(())
-            }
-        }
-    };
-    let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 2;
-    let key_inserts = ctx.key_inserts(&keys, &[]);
-    let versioned = crate::expand::version::expand(&ctx, schema.as_ref());
-    let stamped = ctx.stamped_encoder(&keys, &codec, capacity, &versioned.insert);
-
-    // Versioned entities read through `from_item` (the trait's default
-    // `read_item`), which looks at the stored version first.
-    let read_item = if schema.is_some() {
-        TokenStream::new()
-    } else {
-        quote! {
-            #[inline]
-            fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
-                __reader: &mut __R,
-                __other: #krate::OtherTypes,
-            ) -> #krate::Result<#pv::Option<Self>> {
-                #read
-                if !__seen.is_entity(&TABLE, #entity_lit, __other)? {
-                    return #pv::Ok(#pv::None);
-                }
-                let __entity = Self { #init_read };
-                __seen.check_key(&__entity)?;
-                #pv::Ok(#pv::Some(__entity))
-            }
-        }
-    };
-    let crate::expand::version::Versioned {
-        konst: versioned_const,
-        insert: versioned_insert,
-        read: versioned_read,
-        checks: versioned_checks,
-    } = versioned;
-    // Unversioned entities decode owned items with the same reader code
-    // (moving the values out of the map): one decoder per entity.
-    let from_item = if schema.is_some() {
-        let scan = codec.scan(Some(quote!(TABLE.entity_type)));
-        let init_scanned = codec.init(false);
-        quote! {
-            #[inline]
-            fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
-                #versioned_read
-                #scan
-                #pv::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
-                let __entity = Self { #init_scanned };
-                #pv::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
-                #pv::Ok(__entity)
-            }
-        }
-    } else {
-        quote! {
-            #[inline]
-            fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
-                #pv::read_owned::<Self>(__item)
-            }
-        }
-    };
-    let pk_expr = ctx.self_call(pk, "pk");
-    let pk_template = pk.text();
-    let partition_fn = {
-        let names = pk.fields();
-        let params = ctx.params(&names);
-        let args = names.iter().map(|n| {
-            let id = &ctx.field(n).ident;
-            quote!(#id)
-        });
-        let doc = format!(
-            "The partition `{pk_template}` as a typed value, for queries that read several entity types from one partition."
-        );
-        quote! {
-            #[doc = #doc]
-            #[inline]
-            #vis fn partition(#(#params),*) -> #krate::Result<#krate::Partition<#table>> {
-                #pv::Ok(#krate::Partition::new(Self::pk(#(#args),*)?))
-            }
-        }
-    };
-    // `gsiN_partition(...)`: a typed partition of each (unsharded) global
-    // index, for collections read from that index.
-    let index_partition_fns = keys.indexes.iter().filter_map(|ix| {
-        let attr::IndexKind::Gsi(n) = ix.kind else { return None };
-        let t = ix.pk.as_ref().filter(|_| ix.shards <= 1)?;
-        let names = t.fields();
-        let params = ctx.params(&names);
-        let args = names.iter().map(|f| {
-            let id = &ctx.field(f).ident;
-            quote!(#id)
-        });
-        let fn_name = format_ident!("gsi{}_partition", n);
-        let builder = format_ident!("gsi{}_pk", n);
-        let doc = format!(
-            "The `gsi{n}` partition `{}` as a typed value, for collections read from that index.",
-            t.text()
-        );
-        Some(quote! {
-            #[doc = #doc]
-            #[inline]
-            #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::Partition<#table, #krate::entity::OnGsi<#n>>> {
-                #pv::Ok(#krate::Partition::new(Self::#builder(#(#args),*)?))
-            }
-        })
-    });
-    let partition_fn = quote! {
-        #partition_fn
-        #(#index_partition_fns)*
-    };
-    let sk_expr = match &keys.sk {
-        Some((sk, _)) => {
-            let call = ctx.self_call(sk, "sk");
-            quote!(#pv::Some(#call))
-        }
-        None => quote!(#pv::None),
-    };
+    let versioned = crate::expand::version::expand(&ctx, m.schema.as_ref());
+    let key_api = ctx.key_api(pk, keys, table);
+    let entity_impl = ctx.entity_impl(&m, pk, &versioned);
+    let versioned_checks = &versioned.checks;
 
     Ok(quote! {
         #reported
@@ -375,6 +189,31 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             #access_impls
             #fields_impls
 
+            #key_api
+
+            #entity_impl
+        };
+    })
+}
+
+impl Ctx<'_> {
+    /// The inherent impl with the key builders, the typed partitions, the
+    /// key pairs, the sort-key prefixes and the key parsers.
+    fn key_api(&self, pk: &Template, keys: &attr::Keys, table: &syn::Path) -> TokenStream {
+        let krate = self.krate;
+        let pv = self.private;
+        let ident = self.entity_ident;
+        let key_fns = key_fns(pk, keys);
+        let builders = key_fns.iter().map(|k| self.builder(k));
+        let parsers = key_fns.iter().map(|k| self.parser(k));
+        let prefixes = key_fns
+            .iter()
+            .filter(|k| k.role == Role::Sort)
+            .map(|k| self.prefixes(k));
+        let pair_builders = self.pair_builders(keys);
+        let partition_fn = self.partition_fns(pk, keys, table);
+        let key_inserts = self.key_inserts(keys, &[]);
+        quote! {
             #[automatically_derived]
             #[allow(clippy::too_many_arguments)]
             impl #ident {
@@ -390,7 +229,112 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     #pv::Ok(())
                 }
             }
+        }
+    }
 
+    /// `partition(...)`, and `gsiN_partition(...)`: a typed partition of
+    /// the table and of each (unsharded) global index, for queries that
+    /// read several entity types from one partition.
+    fn partition_fns(&self, pk: &Template, keys: &attr::Keys, table: &syn::Path) -> TokenStream {
+        let krate = self.krate;
+        let pv = self.private;
+        let vis = self.vis;
+        let pk_template = pk.text();
+        let partition_fn = {
+            let names = pk.fields();
+            let params = self.params(&names);
+            let args = names.iter().map(|n| {
+                let id = &self.field(n).ident;
+                quote!(#id)
+            });
+            let doc = format!(
+                "The partition `{pk_template}` as a typed value, for queries that read several entity types from one partition."
+            );
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                #vis fn partition(#(#params),*) -> #krate::Result<#krate::Partition<#table>> {
+                    #pv::Ok(#krate::Partition::new(Self::pk(#(#args),*)?))
+                }
+            }
+        };
+        let index_partition_fns = keys.indexes.iter().filter_map(|ix| {
+            let attr::IndexKind::Gsi(n) = ix.kind else { return None };
+            let t = ix.pk.as_ref().filter(|_| ix.shards <= 1)?;
+            let names = t.fields();
+            let params = self.params(&names);
+            let args = names.iter().map(|f| {
+                let id = &self.field(f).ident;
+                quote!(#id)
+            });
+            let fn_name = format_ident!("gsi{}_partition", n);
+            let builder = format_ident!("gsi{}_pk", n);
+            let doc = format!(
+                "The `gsi{n}` partition `{}` as a typed value, for collections read from that index.",
+                t.text()
+            );
+            Some(quote! {
+                #[doc = #doc]
+                #[inline]
+                #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::Partition<#table, #krate::entity::OnGsi<#n>>> {
+                    #pv::Ok(#krate::Partition::new(Self::#builder(#(#args),*)?))
+                }
+            })
+        });
+        quote! {
+            #partition_fn
+            #(#index_partition_fns)*
+        }
+    }
+
+    /// `impl Entity`: the shape, the keys, and the item codec.
+    fn entity_impl(&self, m: &Entity, pk: &Template, versioned: &Versioned) -> TokenStream {
+        let krate = self.krate;
+        let pv = self.private;
+        let ident = self.entity_ident;
+        let table = &m.opts.table;
+        let keys = &m.keys;
+        let entity_lit = self.entity;
+        let shape = crate::expand::shape::entity_shape(self, keys, &m.accesses);
+        let entity_items = crate::expand::fields::entity_items(self, keys);
+        let codec = Codec {
+            krate,
+            private: pv,
+            fields: self.fields,
+            entity: Some(entity_lit),
+        };
+        let encode_ref = codec.encode(false);
+        let encode_owned = codec.encode(true);
+        let validate = codec.validate(entity_lit, true);
+        let validate = if validate.is_empty() {
+            TokenStream::new()
+        } else {
+            quote! {
+                #[inline]
+                fn validate(&self) -> #krate::Result<()> {
+                    #validate
+                    #pv::Ok(())
+                }
+            }
+        };
+        let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 2;
+        let stamped = self.stamped_encoder(keys, &codec, capacity, &versioned.insert);
+        let decoders = self.decoders(&codec, m.schema.is_some(), &versioned.read);
+        let pk_expr = self.self_call(pk, "pk");
+        let pk_template = pk.text();
+        let sk_expr = match &keys.sk {
+            Some((sk, _)) => {
+                let call = self.self_call(sk, "sk");
+                quote!(#pv::Some(#call))
+            }
+            None => quote!(#pv::None),
+        };
+        let Versioned {
+            konst: versioned_const,
+            insert: versioned_insert,
+            ..
+        } = versioned;
+        quote! {
             #[automatically_derived]
             impl #krate::Entity for #ident {
                 type Table = #table;
@@ -431,14 +375,62 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                     #pv::Ok(__item)
                 }
 
-                #from_item
-                #read_item
+                #decoders
             }
-        };
-    })
-}
+        }
+    }
 
-impl Ctx<'_> {
+    /// `from_item` and `read_item`. Versioned entities read through
+    /// `from_item` (the trait's default `read_item`), which looks at the
+    /// stored version first; unversioned ones decode owned items with the
+    /// reader code (moving the values out of the map): one decoder per
+    /// entity.
+    fn decoders(
+        &self,
+        codec: &Codec,
+        versioned: bool,
+        versioned_read: &TokenStream,
+    ) -> TokenStream {
+        let krate = self.krate;
+        let pv = self.private;
+        let entity_lit = self.entity;
+        if versioned {
+            let scan = codec.scan(Some(quote!(TABLE.entity_type)));
+            let init_scanned = codec.init(false);
+            return quote! {
+                #[inline]
+                fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
+                    #versioned_read
+                    #scan
+                    #pv::check_entity_type_value(__entity_type, TABLE.entity_type, #entity_lit)?;
+                    let __entity = Self { #init_scanned };
+                    #pv::check_stored_key(&__entity, __stored_pk, __stored_sk)?;
+                    #pv::Ok(__entity)
+                }
+            };
+        }
+        let read = codec.read(Some(entity_lit));
+        let init_read = codec.init(true);
+        quote! {
+            #[inline]
+            fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
+                #pv::read_owned::<Self>(__item)
+            }
+            #[inline]
+            fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
+                __reader: &mut __R,
+                __other: #krate::OtherTypes,
+            ) -> #krate::Result<#pv::Option<Self>> {
+                #read
+                if !__seen.is_entity(&TABLE, #entity_lit, __other)? {
+                    return #pv::Ok(#pv::None);
+                }
+                let __entity = Self { #init_read };
+                __seen.check_key(&__entity)?;
+                #pv::Ok(#pv::Some(__entity))
+            }
+        }
+    }
     pub fn field(&self, name: &str) -> &Field {
         // check_templates guarantees every placeholder names a field.
         self.fields

@@ -10,145 +10,55 @@ use crate::internals::attr::{IndexKind, Keys, Template};
 use crate::internals::ctx::Ctx;
 use crate::internals::template::Segment;
 
-/// Fields of the primary key templates.
-fn primary_fields(keys: &Keys) -> Vec<&str> {
-    let mut out: Vec<&str> = Vec::new();
-    let templates = keys.pk.iter().chain(keys.sk.iter().map(|(t, _)| t));
-    for t in templates {
-        for f in t.fields() {
-            if !out.contains(&f) {
-                out.push(f);
-            }
-        }
-    }
-    out
-}
-
-fn index_fields(keys: &Keys) -> Vec<&str> {
-    keys.indexes
-        .iter()
-        .flat_map(|i| i.pk.iter().chain(i.sk.iter()))
-        .flat_map(Template::fields)
-        .collect()
-}
-
-/// Checks on `#[attr(version)]`: at most one, not in a key, not skipped.
-pub fn check(
-    ctx_fields: &[crate::internals::model::Field],
-    keys: &Keys,
-    errors: &mut darling::error::Accumulator,
-) {
-    let versions: Vec<_> = ctx_fields
-        .iter()
-        .filter(|f| f.opts.version.is_present())
-        .collect();
-    for extra in versions.iter().skip(1) {
-        errors.push(
-            darling::Error::custom("duplicate `#[attr(version)]`; an entity has one version field")
-                .with_span(&extra.ident),
-        );
-    }
-    let primary = primary_fields(keys);
-    let indexed = index_fields(keys);
-    check_unique(ctx_fields, keys, errors);
-    for f in ctx_fields
-        .iter()
-        .filter(|f| f.opts.created_at.is_present() && f.opts.updated_at.is_present())
-    {
-        errors.push(
-            darling::Error::custom(
-                "a field is either `created_at` or `updated_at`; keep one of them",
-            )
-            .with_span(&f.opts.updated_at.span()),
-        );
-    }
-    for v in versions {
-        let name = v.name();
-        if primary.contains(&name.as_str())
-            || indexed.contains(&name.as_str())
-            || v.skipped()
-            || v.opts.serde.is_present()
-        {
-            errors.push(
-                darling::Error::custom(
-                    "the version field must be a stored `u64` that is not part of any key",
-                )
-                .with_span(&v.ident),
-            );
-        }
-    }
-}
-
-/// The key templates that use field `name`, as written in the attributes
-/// (`#[pk]`, `#[gsi1(sk)]`), primary key first.
-fn templates_using(keys: &Keys, name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if keys.pk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
-        out.push("#[pk]".to_owned());
-    }
-    if keys
-        .sk
-        .as_ref()
-        .is_some_and(|(t, _)| t.fields().contains(&name))
-    {
-        out.push("#[sk]".to_owned());
-    }
-    for ix in &keys.indexes {
-        let n = ix.name();
-        if ix.pk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
-            out.push(format!("#[{n}(pk)]"));
-        }
-        if ix.sk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
-            out.push(format!("#[{n}(sk)]"));
-        }
-    }
-    out
-}
-
-/// Checks on `#[attr(unique)]`: a stored field of a key-part type that is
-/// in no key template, each error at the `unique` token.
-fn check_unique(
-    ctx_fields: &[crate::internals::model::Field],
-    keys: &Keys,
-    errors: &mut darling::error::Accumulator,
-) {
-    let primary = primary_fields(keys);
-    for f in ctx_fields.iter().filter(|f| f.opts.unique.is_present()) {
-        let name = f.name();
-        let span = f.opts.unique.span();
-        let message = if let Some(place) = templates_using(keys, &name).first() {
-            if primary.contains(&name.as_str()) {
-                format!(
-                    "`#[attr(unique)]` on `{name}`, a field of the primary key `{place}`, which is unique already; remove `unique`"
-                )
-            } else {
-                format!(
-                    "`#[attr(unique)]` on `{name}`, a field of key template `{place}`; a unique field cannot be a key field: remove `unique`, or take `<{name}>` out of the template"
-                )
-            }
-        } else if f.skipped() {
-            "a skipped field is not stored, so `unique` has no effect; remove `skip` or `unique`"
-                .to_owned()
-        } else if f.opts.serde.is_present() {
-            "a unique value must be a key part, not a `serde` field; remove `serde` or `unique`"
-                .to_owned()
-        } else {
-            continue;
-        };
-        errors.push(darling::Error::custom(message).with_span(&span));
-    }
-}
-
 /// `(outside, inside)`: the fields struct goes outside the derive's `const _`
 /// block, the impls inside.
 pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
-    // The handles' type goes outside the `const _` block.
+    let (outside, inits, check_fns) = handles(ctx, keys);
     let p = ctx.outer;
     let vis = ctx.vis;
     let ident = ctx.entity_ident;
     let fields_ty = format_ident!("{}Fields", ident);
-    let primary = primary_fields(keys);
-    let indexed = index_fields(keys);
+    let primary = keys.primary_fields();
+    let params = ctx.params(&primary);
+    let args: Vec<&syn::Ident> = primary.iter().map(|n| &ctx.field(n).ident).collect();
+    let entity = ctx.entity;
+    let parts = key_parts(ctx, &primary);
+    let key_values = key_values(ctx, &primary);
+    let update_doc = format!(
+        "Starts an UpdateItem of the `{entity}` with this key. Index keys built from the fields it changes are rewritten in the same request; it fails with `Error::NotFound` when the item does not exist (unless `.upsert()`)."
+    );
+    let inside = quote! {
+        #[automatically_derived]
+        #[allow(clippy::too_many_arguments, dead_code)]
+        impl #ident {
+            /// Typed handles on this entity's fields, for conditions and updates.
+            #[inline]
+            #vis const fn fields() -> #fields_ty {
+                #fields_ty { #(#inits,)* }
+            }
+
+            #(#check_fns)*
+
+            #[doc = #update_doc]
+            #[inline]
+            #vis fn update(#(#params),*) -> #p::Update<Self> {
+                #p::Update::new(Self::key(#(#args),*), #p::__private::Vec::from([#(#parts),*]))
+                    .with_key_values(#p::__private::Vec::from([#(#key_values),*]))
+            }
+        }
+    };
+    (outside, inside)
+}
+
+/// The handles' struct (it goes outside the `const _` block), the
+/// initializers of its fields, and the check functions they call.
+fn handles(ctx: &Ctx, keys: &Keys) -> (TokenStream, Vec<TokenStream>, Vec<TokenStream>) {
+    let p = ctx.outer;
+    let vis = ctx.vis;
+    let ident = ctx.entity_ident;
+    let fields_ty = format_ident!("{}Fields", ident);
+    let primary = keys.primary_fields();
+    let indexed = keys.index_fields();
 
     let mut decls = Vec::new();
     let mut inits = Vec::new();
@@ -216,23 +126,32 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
         }
         impl ::core::marker::Copy for #fields_ty {}
     };
+    (outside, inits, check_fns)
+}
 
-    // update(key fields…)
-    let params = ctx.params(&primary);
-    let args: Vec<&syn::Ident> = primary.iter().map(|n| &ctx.field(n).ident).collect();
+/// The key parts of `update`'s key fields, each written as in the key.
+fn key_parts(ctx: &Ctx, primary: &[&str]) -> Vec<TokenStream> {
+    let p = ctx.outer;
+    primary
+        .iter()
+        .map(|n| {
+            let write = ctx.write_part(ctx.field(n), quote!(&mut __s));
+            quote! {
+                (#n, {
+                    let mut __s = #p::__private::String::new();
+                    #write.and(#p::__private::Ok(__s))
+                })
+            }
+        })
+        .collect()
+}
+
+/// The key fields as stored attributes, with their validations: what an
+/// upsert writes when it creates the item.
+fn key_values(ctx: &Ctx, primary: &[&str]) -> Vec<TokenStream> {
+    let p = ctx.outer;
     let entity = ctx.entity;
-    let parts = primary.iter().map(|n| {
-        let write = ctx.write_part(ctx.field(n), quote!(&mut __s));
-        quote! {
-            (#n, {
-                let mut __s = #p::__private::String::new();
-                #write.and(#p::__private::Ok(__s))
-            })
-        }
-    });
-    // The key fields as stored attributes, with their validations: what
-    // an upsert writes when it creates the item.
-    let key_values = primary.iter().map(|n| {
+    primary.iter().map(|n| {
         let f = ctx.field(n);
         let (id, ty, stored, field) = (&f.ident, &f.ty, &f.stored, f.name());
         let owned = match crate::internals::model::arg_kind(ty) {
@@ -259,36 +178,25 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
                 #encode.map_err(|__e| #p::Error::Encode { entity: #entity, source: __e.at(#stored) })
             })())
         }
-    });
-    let update_doc = format!(
-        "Starts an UpdateItem of the `{entity}` with this key. Index keys built from the fields it changes are rewritten in the same request; it fails with `Error::NotFound` when the item does not exist (unless `.upsert()`)."
-    );
-    let inside = quote! {
-        #[automatically_derived]
-        #[allow(clippy::too_many_arguments, dead_code)]
-        impl #ident {
-            /// Typed handles on this entity's fields, for conditions and updates.
-            #[inline]
-            #vis const fn fields() -> #fields_ty {
-                #fields_ty { #(#inits,)* }
-            }
-
-            #(#check_fns)*
-
-            #[doc = #update_doc]
-            #[inline]
-            #vis fn update(#(#params),*) -> #p::Update<Self> {
-                #p::Update::new(Self::key(#(#args),*), #p::__private::Vec::from([#(#parts),*]))
-                    .with_key_values(#p::__private::Vec::from([#(#key_values),*]))
-            }
-        }
-    };
-    (outside, inside)
+    })
+    .collect()
 }
 
-/// `const INDEX_KEYS` and the version items of the `Entity` impl.
+/// The `Entity` impl's items about fields: index key templates, required
+/// fields, timestamps, unique values, held fields and the version.
 pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
-    let p = ctx.krate;
+    let mut out = index_keys(ctx, keys);
+    out.extend(required(ctx));
+    out.extend(timestamps(ctx, keys));
+    out.extend(unique(ctx));
+    out.extend(held_fields(ctx, keys));
+    out.extend(version(ctx));
+    out
+}
+
+/// `const INDEX_KEYS`: each index's key templates, which updates rebuild;
+/// left to the trait's default when there is no index.
+fn index_keys(ctx: &Ctx, keys: &Keys) -> TokenStream {
     let pv = ctx.private;
     let segs = |t: &Template| {
         let s = t.segments.iter().map(|s| match s {
@@ -345,18 +253,57 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
             #pv::IndexKeys { index: #name, pk: #pk, sk: #sk, when: #when, shards: #shards }
         }
     });
-    // Empty lists are left to the trait's defaults.
     let indexes: Vec<TokenStream> = indexes.collect();
-    let mut out = TokenStream::new();
-    if !indexes.is_empty() {
-        out.extend(quote! {
-            const INDEX_KEYS: &'static [#pv::IndexKeys] = &[#(#indexes),*];
-        });
+    if indexes.is_empty() {
+        return TokenStream::new();
     }
+    quote! {
+        const INDEX_KEYS: &'static [#pv::IndexKeys] = &[#(#indexes),*];
+    }
+}
+
+/// `const REQUIRED`: the fields an upsert must be given, since nothing
+/// else writes them.
+fn required(ctx: &Ctx) -> TokenStream {
+    let p = ctx.krate;
+    let pv = ctx.private;
+    let required = ctx
+        .fields
+        .iter()
+        .filter(|f| {
+            // Stamps are written by the upsert itself.
+            !f.skipped()
+                && f.opts.default.is_none()
+                && !f.opts.version.is_present()
+                && !f.opts.created_at.is_present()
+                && !f.opts.updated_at.is_present()
+        })
+        .map(|f| {
+            let (ty, name) = (&f.ty, f.name());
+            let absent_ok = if f.opts.serde.is_present() {
+                quote!(#pv::never)
+            } else if f.opts.ttl.is_present() {
+                quote_spanned!(ty.span()=> #pv::ttl_absent_ok::<#ty>)
+            } else {
+                quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::absent_ok)
+            };
+            quote!(#p::entity::Required { field: #name, absent_ok: #absent_ok })
+        });
+    quote! {
+        const REQUIRED: &'static [#p::entity::Required] = &[#(#required),*];
+    }
+}
+
+/// `const TIMESTAMPS` and `created_at_set`: the `created_at`/`updated_at`
+/// fields, each with its key part when a key template holds it.
+fn timestamps(ctx: &Ctx, keys: &Keys) -> TokenStream {
+    let p = ctx.krate;
+    let pv = ctx.private;
     let entity = ctx.entity;
-    let in_keys: Vec<&str> = primary_fields(keys)
+    let in_keys: Vec<&str> = keys
+        .primary_fields()
         .into_iter()
-        .chain(index_fields(keys))
+        .chain(keys.index_fields())
         .collect();
     let stamps = ctx
         .fields
@@ -383,31 +330,7 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
                 #p::clock::AutoTime { field: #name, attribute: #stored, kind: #kind, value: #value, key_part: #key_part }
             }
         });
-    let required = ctx
-        .fields
-        .iter()
-        .filter(|f| {
-            // Stamps are written by the upsert itself.
-            !f.skipped()
-                && f.opts.default.is_none()
-                && !f.opts.version.is_present()
-                && !f.opts.created_at.is_present()
-                && !f.opts.updated_at.is_present()
-        })
-        .map(|f| {
-            let (ty, name) = (&f.ty, f.name());
-            let absent_ok = if f.opts.serde.is_present() {
-                quote!(#pv::never)
-            } else if f.opts.ttl.is_present() {
-                quote_spanned!(ty.span()=> #pv::ttl_absent_ok::<#ty>)
-            } else {
-                quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::absent_ok)
-            };
-            quote!(#p::entity::Required { field: #name, absent_ok: #absent_ok })
-        });
-    out.extend(quote! {
-        const REQUIRED: &'static [#p::entity::Required] = &[#(#required),*];
-    });
+    let mut out = TokenStream::new();
     let stamps: Vec<TokenStream> = stamps.collect();
     if !stamps.is_empty() {
         out.extend(quote! {
@@ -430,6 +353,14 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
             }
         });
     }
+    out
+}
+
+/// `const UNIQUE`: the `#[attr(unique)]` fields and their markers' parts.
+fn unique(ctx: &Ctx) -> TokenStream {
+    let p = ctx.krate;
+    let pv = ctx.private;
+    let entity = ctx.entity;
     let unique = ctx
         .fields
         .iter()
@@ -445,16 +376,23 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
             }
         });
     let unique: Vec<TokenStream> = unique.collect();
-    if !unique.is_empty() {
-        out.extend(quote! {
-            const UNIQUE: &'static [#p::entity::UniqueField] = &[#(#unique),*];
-        });
+    if unique.is_empty() {
+        return TokenStream::new();
     }
-    // The fields `Update::knowing` takes from a held item: index template
-    // fields and sparse condition fields, primary-key fields aside.
-    let primary = primary_fields(keys);
+    quote! {
+        const UNIQUE: &'static [#p::entity::UniqueField] = &[#(#unique),*];
+    }
+}
+
+/// `held_fields`: the fields `Update::knowing` takes from a held item:
+/// index template fields and sparse condition fields, primary-key fields
+/// aside.
+fn held_fields(ctx: &Ctx, keys: &Keys) -> TokenStream {
+    let pv = ctx.private;
+    let entity = ctx.entity;
+    let primary = keys.primary_fields();
     let mut held: Vec<String> = Vec::new();
-    for name in index_fields(keys) {
+    for name in keys.index_fields() {
         if !primary.contains(&name) && !held.iter().any(|h| h == name) {
             held.push(name.to_owned());
         }
@@ -474,6 +412,9 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
             held_when.push(name);
         }
     }
+    if held.is_empty() && held_when.is_empty() {
+        return TokenStream::new();
+    }
     let held_parts = held.iter().map(|n| {
         let f = ctx.field(n);
         let (id, stored) = (&f.ident, &f.stored);
@@ -492,28 +433,31 @@ pub fn entity_items(ctx: &Ctx, keys: &Keys) -> TokenStream {
         let stored = &ctx.field(n).stored;
         quote!(#pv::HeldField { field: #n, attribute: #stored, part: #pv::None })
     });
-    if !held.is_empty() || !held_when.is_empty() {
-        out.extend(quote! {
-            fn held_fields(&self) -> #pv::Vec<#pv::HeldField> {
-                #pv::vec![#(#held_parts,)* #(#held_bools,)*]
-            }
-        });
+    quote! {
+        fn held_fields(&self) -> #pv::Vec<#pv::HeldField> {
+            #pv::vec![#(#held_parts,)* #(#held_bools,)*]
+        }
     }
-    if let Some(v) = ctx.fields.iter().find(|f| f.opts.version.is_present()) {
-        let stored = &v.stored;
-        let id = &v.ident;
-        let ty = &v.ty;
-        let check = quote_spanned!(ty.span()=> let __v: u64 = self.#id;);
-        out.extend(quote! {
-            const VERSION: #pv::Option<&'static str> = #pv::Some(#stored);
-            fn version(&self) -> #pv::Option<u64> {
-                #check
-                #pv::Some(__v)
-            }
-            fn set_version(&mut self, version: u64) {
-                self.#id = version;
-            }
-        });
+}
+
+/// `VERSION`, `version` and `set_version` of the `#[attr(version)]` field.
+fn version(ctx: &Ctx) -> TokenStream {
+    let pv = ctx.private;
+    let Some(v) = ctx.fields.iter().find(|f| f.opts.version.is_present()) else {
+        return TokenStream::new();
+    };
+    let stored = &v.stored;
+    let id = &v.ident;
+    let ty = &v.ty;
+    let check = quote_spanned!(ty.span()=> let __v: u64 = self.#id;);
+    quote! {
+        const VERSION: #pv::Option<&'static str> = #pv::Some(#stored);
+        fn version(&self) -> #pv::Option<u64> {
+            #check
+            #pv::Some(__v)
+        }
+        fn set_version(&mut self, version: u64) {
+            self.#id = version;
+        }
     }
-    out
 }

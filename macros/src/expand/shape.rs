@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::expand::access::Access;
+use crate::internals::access::Access;
 use crate::internals::attr::{IndexKind, Keys, Template};
 use crate::internals::ctx::Ctx;
 use crate::internals::template::Segment;

@@ -1,125 +1,98 @@
 //! `#[derive(StrEnum)]`: a unit-only enum stored as a stable string (`S`)
 //! and usable as a key part.
 
-use darling::util::SpannedValue;
-use darling::{FromDeriveInput, FromVariant};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-#[derive(FromDeriveInput)]
-#[darling(attributes(str_enum))]
-struct EnumOpts {
-    ident: syn::Ident,
-    data: darling::ast::Data<VariantOpts, ()>,
-    #[darling(default)]
-    rename_all: Option<SpannedValue<String>>,
-    #[darling(default, rename = "crate")]
-    krate: Option<syn::Path>,
-}
-
-#[derive(FromVariant)]
-#[darling(attributes(str_enum))]
-struct VariantOpts {
-    ident: syn::Ident,
-    fields: darling::ast::Fields<()>,
-    #[darling(default)]
-    rename: Option<SpannedValue<String>>,
-}
+use crate::internals::str_enum::{self, StrEnum};
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    expand(input).unwrap_or_else(darling::Error::write_errors)
+    expand(input)
 }
 
-fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
-    let syn::Data::Enum(_) = &input.data else {
-        return Err(darling::Error::custom(
-            "`#[derive(StrEnum)]` needs an enum of unit variants; derive `Entity` or `Document` for structs",
-        )
-        .with_span(&input.ident));
-    };
-    let o = EnumOpts::from_derive_input(input)?;
+/// The enum's API, after a mistake too (from the variants that could be
+/// read, or none), so that the code using it raises no second error.
+fn expand(input: &syn::DeriveInput) -> TokenStream {
     let mut errors = darling::Error::accumulator();
-    let rule = crate::internals::attr::rename_rule(&o.rename_all, &mut errors);
-    let krate = o
+    let e = str_enum::parse(input, &mut errors).unwrap_or_else(|err| {
+        errors.push(err);
+        StrEnum {
+            ident: input.ident.clone(),
+            krate: None,
+            variants: Vec::new(),
+            partial: true,
+        }
+    });
+    let errors = errors.into_inner();
+    let lenient = !errors.is_empty();
+    let reported = lenient.then(|| darling::Error::multiple(errors).write_errors());
+    let krate = e
         .krate
         .as_ref()
         .map(|p| quote!(#p))
         .unwrap_or_else(|| quote!(::singletable));
-    let ident = &o.ident;
-    let variants = o.data.take_enum().unwrap_or_default();
-    let mut names: Vec<String> = Vec::new();
-    let mut idents = Vec::new();
-    for v in &variants {
-        if !v.fields.is_unit() {
-            errors.push(
-                darling::Error::custom(format!(
-                    "variant `{}` has fields; `#[derive(StrEnum)]` stores unit variants only, as strings",
-                    v.ident
-                ))
-                .with_span(&v.ident),
-            );
-            continue;
-        }
-        let (name, span) = match &v.rename {
-            Some(r) => (r.as_str().to_owned(), r.span()),
-            None => (rule.apply(&v.ident.to_string()), v.ident.span()),
-        };
-        if name.is_empty() {
-            errors.push(
-                darling::Error::custom("empty string value; key parts cannot be empty")
-                    .with_span(&span),
-            );
-        }
-        if names.contains(&name) {
-            errors.push(
-                darling::Error::custom(format!(
-                    "variant `{}` is stored as {name:?}, like an earlier variant; give each variant its own string",
-                    v.ident
-                ))
-                .with_span(&span),
-            );
-        }
-        names.push(name);
-        idents.push(&v.ident);
+    let inherent = inherent_impl(&e, lenient);
+    let attr = attr_impls(&krate, &e);
+    let key_part = key_part_impls(&krate, &e);
+    quote! {
+        #reported
+        #inherent
+        #attr
+        #key_part
     }
-    if variants.is_empty() {
-        errors.push(
-            darling::Error::custom("`#[derive(StrEnum)]` needs at least one variant")
-                .with_span(ident),
-        );
-    }
-    errors.finish()?;
-    let type_name = ident.to_string();
-    let n_variants = names.len() as u64;
-    let expected = format!(
-        "one of {}",
-        names
-            .iter()
-            .map(|n| format!("{n:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+}
 
-    Ok(quote! {
+/// `as_str`, `from_str_value` and `VARIANTS`.
+fn inherent_impl(e: &StrEnum, lenient: bool) -> TokenStream {
+    let ident = &e.ident;
+    // Beside an error: the variants left out, and strings given twice.
+    let (rest, allow) = if lenient {
+        let rest = e.partial.then(|| quote!(_ => ::core::unreachable!(),));
+        (rest, Some(quote!(#[allow(unreachable_patterns)])))
+    } else {
+        (None, None)
+    };
+    let idents = e.variants.iter().map(|(v, _)| v);
+    let names = e.variants.iter().map(|(_, n)| n);
+    let (idents2, names2) = (idents.clone(), names.clone());
+    let idents3 = idents.clone();
+    quote! {
         #[automatically_derived]
         impl #ident {
             /// The string stored for this variant.
+            #allow
             pub const fn as_str(&self) -> &'static str {
-                match self { #(Self::#idents => #names,)* }
+                match self { #(Self::#idents => #names,)* #rest }
             }
 
             /// The variant stored as `s`, if any.
+            #allow
             pub fn from_str_value(s: &str) -> ::core::option::Option<Self> {
                 match s {
-                    #(#names => ::core::option::Option::Some(Self::#idents),)*
+                    #(#names2 => ::core::option::Option::Some(Self::#idents2),)*
                     _ => ::core::option::Option::None,
                 }
             }
 
             /// Every variant, in declaration order.
-            pub const VARIANTS: &'static [Self] = &[#(Self::#idents),*];
+            pub const VARIANTS: &'static [Self] = &[#(Self::#idents3),*];
         }
+    }
+}
 
+/// `Display` and `Attr`: the variant's string.
+fn attr_impls(krate: &TokenStream, e: &StrEnum) -> TokenStream {
+    let ident = &e.ident;
+    let type_name = ident.to_string();
+    let expected = format!(
+        "one of {}",
+        e.variants
+            .iter()
+            .map(|(_, n)| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    quote! {
         #[automatically_derived]
         impl ::core::fmt::Display for #ident {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -151,7 +124,16 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 }
             }
         }
+    }
+}
 
+/// `KeyPart`, `KeyScalar` and `KeyPartDecode`: the variant's string,
+/// escaped, as one key segment.
+fn key_part_impls(krate: &TokenStream, e: &StrEnum) -> TokenStream {
+    let ident = &e.ident;
+    let type_name = ident.to_string();
+    let n_variants = e.variants.len() as u64;
+    quote! {
         #[automatically_derived]
         impl #krate::KeyPart for #ident {
             const CARDINALITY: ::core::option::Option<u64> = ::core::option::Option::Some(#n_variants);
@@ -175,5 +157,5 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
                 })
             }
         }
-    })
+    }
 }

@@ -1,606 +1,187 @@
 //! `#[derive(Table)]`: the table's name, key attributes and indexes.
 
-use darling::util::{Flag, Override, PathList, SpannedValue};
-use darling::{FromDeriveInput, FromMeta};
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-/// One attribute of a multi-attribute key: `tenantId = S`.
-struct KeyAttrDecl {
-    name: String,
-    kind: String,
-    span: Span,
-}
-
-/// A global index's `pk`/`sk`: the synthetic attribute's name
-/// (`pk = "GSI1PK"`), or the attributes of a multi-attribute key
-/// (`pk(tenantId = S, region = S)`).
-enum GsiKey {
-    Name(SpannedValue<String>),
-    Attrs(Vec<KeyAttrDecl>, Span),
-}
-
-impl FromMeta for GsiKey {
-    fn from_meta(item: &syn::Meta) -> darling::Result<Self> {
-        match item {
-            syn::Meta::List(list) => {
-                let span = list.path.span();
-                let metas = list
-                    .parse_args_with(
-                        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-                    )
-                    .map_err(darling::Error::from)?;
-                let expected =
-                    "expected `attribute = S`, `= N` or `= B`, e.g. `pk(tenantId = S, region = S)`";
-                let mut errors = darling::Error::accumulator();
-                let mut attrs = Vec::new();
-                for m in &metas {
-                    let syn::Meta::NameValue(nv) = m else {
-                        errors.push(darling::Error::custom(expected).with_span(m));
-                        continue;
-                    };
-                    let Some(name) = nv.path.get_ident() else {
-                        errors.push(darling::Error::custom(expected).with_span(&nv.path));
-                        continue;
-                    };
-                    let kind = match &nv.value {
-                        syn::Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
-                        _ => None,
-                    };
-                    let Some(kind) = kind.filter(|k| matches!(k.as_str(), "S" | "N" | "B")) else {
-                        errors.push(
-                            darling::Error::custom(format!(
-                                "unknown key attribute type; expected `S` (string), `N` (number) or `B` (binary), e.g. `{name} = S`"
-                            ))
-                            .with_span(&nv.value),
-                        );
-                        continue;
-                    };
-                    attrs.push(KeyAttrDecl {
-                        name: name.to_string(),
-                        kind,
-                        span: name.span(),
-                    });
-                }
-                errors.finish()?;
-                if attrs.is_empty() {
-                    return Err(darling::Error::custom(expected).with_span(&list.path));
-                }
-                Ok(GsiKey::Attrs(attrs, span))
-            }
-            other => {
-                let v: SpannedValue<String> = FromMeta::from_meta(other)?;
-                Ok(GsiKey::Name(v))
-            }
-        }
-    }
-}
-
-impl GsiKey {
-    fn name(&self) -> Option<&SpannedValue<String>> {
-        match self {
-            GsiKey::Name(n) => Some(n),
-            GsiKey::Attrs(..) => None,
-        }
-    }
-}
-
-#[derive(FromMeta, Default)]
-struct GsiOpts {
-    #[darling(default)]
-    name: Option<String>,
-    #[darling(default)]
-    pk: Option<GsiKey>,
-    #[darling(default)]
-    sk: Option<GsiKey>,
-    #[darling(default)]
-    no_sk: Flag,
-    #[darling(default)]
-    keys_only: Flag,
-    #[darling(default)]
-    include: Option<PathList>,
-}
-
-#[derive(FromMeta, Default)]
-struct LsiOpts {
-    #[darling(default)]
-    name: Option<String>,
-    #[darling(default)]
-    sk: Option<SpannedValue<String>>,
-    #[darling(default)]
-    keys_only: Flag,
-    #[darling(default)]
-    include: Option<PathList>,
-}
-
-#[derive(FromDeriveInput)]
-#[darling(attributes(table), supports(struct_unit))]
-struct TableOpts {
-    ident: syn::Ident,
-    name: SpannedValue<String>,
-    #[darling(default)]
-    pk: Option<SpannedValue<String>>,
-    #[darling(default)]
-    sk: Option<SpannedValue<String>>,
-    #[darling(default)]
-    no_sk: Flag,
-    #[darling(default)]
-    entity_type: Option<SpannedValue<String>>,
-    #[darling(default, rename = "crate")]
-    krate: Option<syn::Path>,
-    #[darling(default)]
-    entities: Option<PathList>,
-    #[darling(default)]
-    collections: Option<PathList>,
-    #[darling(default)]
-    ttl: Option<SpannedValue<String>>,
-    #[darling(default)]
-    stream: Option<syn::Path>,
-    #[darling(default)]
-    schema_version: Option<SpannedValue<String>>,
-    #[darling(default)]
-    gsi1: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi2: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi3: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi4: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi5: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi6: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi7: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi8: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi9: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi10: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi11: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi12: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi13: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi14: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi15: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi16: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi17: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi18: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi19: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    gsi20: Option<Override<GsiOpts>>,
-    #[darling(default)]
-    lsi1: Option<Override<LsiOpts>>,
-    #[darling(default)]
-    lsi2: Option<Override<LsiOpts>>,
-    #[darling(default)]
-    lsi3: Option<Override<LsiOpts>>,
-    #[darling(default)]
-    lsi4: Option<Override<LsiOpts>>,
-    #[darling(default)]
-    lsi5: Option<Override<LsiOpts>>,
-}
+use crate::internals::table::{self, Gsi, KeyAttrDecl, Lsi, Projection};
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    expand(input).unwrap_or_else(darling::Error::write_errors)
+    super::or_stub(expand(input).map_err(darling::Error::write_errors), || {
+        stub(input)
+    })
 }
 
-struct Projection {
-    tokens: TokenStream,
-}
-
-fn projection(
-    keys_only: &Flag,
-    include: &Option<PathList>,
-    errors: &mut darling::error::Accumulator,
-    krate: &TokenStream,
-) -> Projection {
-    let tokens = match (keys_only.is_present(), include) {
-        (true, Some(_)) => {
-            errors.push(
-                darling::Error::custom(
-                    "an index projects either `keys_only` or `include(...)`, not both",
-                )
-                .with_span(&keys_only.span()),
-            );
-            quote!(#krate::Projection::KeysOnly)
-        }
-        (true, None) => quote!(#krate::Projection::KeysOnly),
-        (false, Some(list)) => {
-            let names = list.iter().map(darling::util::path_to_string);
-            quote!(#krate::Projection::Include(&[#(#names),*]))
-        }
-        (false, None) => quote!(#krate::Projection::All),
+/// A `Table` impl and the index impls of every `gsiN`/`lsiN` written in
+/// `#[table(...)]`, emitted beside errors that left no model, so the
+/// entities of the table raise no second error.
+fn stub(input: &syn::DeriveInput) -> TokenStream {
+    let metas: Vec<syn::Meta> = input
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("table"))
+        .filter_map(|a| {
+            a.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            )
+            .ok()
+        })
+        .flatten()
+        .collect();
+    let has = |m: &syn::Meta, flag: &str| match m {
+        syn::Meta::List(l) => l
+            .parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            )
+            .is_ok_and(|inner| inner.iter().any(|i| i.path().is_ident(flag))),
+        _ => false,
     };
-    Projection { tokens }
+    let krate = metas
+        .iter()
+        .find_map(|m| match m {
+            syn::Meta::NameValue(nv) if nv.path.is_ident("crate") => match &nv.value {
+                syn::Expr::Path(p) => Some(quote!(#p)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .unwrap_or_else(|| quote!(::singletable));
+    let sk = |no_sk: bool| option_str((!no_sk).then_some(""));
+    let table_sk = sk(metas.iter().any(|m| m.path().is_ident("no_sk")));
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let indexes = metas.iter().filter_map(|m| {
+        let name = m.path().get_ident()?.to_string();
+        let number = |rest: &str, max: u8| rest.parse::<u8>().ok().filter(|n| (1..=max).contains(n));
+        if let Some(n) = name.strip_prefix("gsi").and_then(|r| number(r, 20)) {
+            let gsk = sk(has(m, "no_sk"));
+            return Some(quote! {
+                #[automatically_derived]
+                impl #impl_generics #krate::__private::Gsi<#n> for #ident #ty_generics #where_clause {
+                    const NAME: &'static str = "";
+                    const PK_ATTR: &'static str = "";
+                    const SK_ATTR: ::core::option::Option<&'static str> = #gsk;
+                    const ATTRIBUTES: ::core::option::Option<#krate::AttributeKey> = ::core::option::Option::None;
+                }
+            });
+        }
+        let n = name.strip_prefix("lsi").and_then(|r| number(r, 5))?;
+        Some(quote! {
+            #[automatically_derived]
+            impl #impl_generics #krate::__private::Lsi<#n> for #ident #ty_generics #where_clause {
+                const NAME: &'static str = "";
+                const SK_ATTR: &'static str = "";
+            }
+        })
+    });
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::Table for #ident #ty_generics #where_clause {
+            const NAME: &'static str = "";
+            const PK: &'static str = "";
+            const SK: ::core::option::Option<&'static str> = #table_sk;
+            const ENTITY_TYPE: &'static str = "";
+            const GLOBAL_INDEXES: &'static [#krate::GlobalIndex] = &[];
+            const LOCAL_INDEXES: &'static [#krate::LocalIndex] = &[];
+            const RESERVED: &'static [&'static str] = &[];
+        }
+        #(#indexes)*
+    }
 }
 
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
-    if !matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit)) {
-        return Err(darling::Error::custom(
-            "`#[derive(Table)]` goes on a unit struct such as `struct AppTable;`; the items' fields belong to the entities",
-        )
-        .with_span(&input.ident));
-    }
-    if let Some(err) = crate::internals::attr::missing_key(
-        input,
-        "table",
-        "name",
-        "give the DynamoDB table's name, e.g. `#[table(name = \"AppTable\")]`",
-    ) {
-        return Err(err);
-    }
-    let mut unknown_option = None;
-    let o = match TableOpts::from_derive_input(input) {
-        Ok(o) => o,
-        Err(e) => {
-            // An unknown option: report it, and go on without it, so the
-            // entities of the table raise no second error.
-            let repaired = crate::internals::style::without_unknown(&input.attrs, "table", &e)
-                .and_then(|attrs| {
-                    let mut input = input.clone();
-                    input.attrs = attrs;
-                    TableOpts::from_derive_input(&input).ok()
-                });
-            let e = crate::internals::style::restyle(e, "table", || {
-                Some(crate::internals::style::listed(
-                    crate::internals::style::TABLE_OPTIONS,
-                    "`gsi1`…`gsi20`, `lsi1`…`lsi5`",
-                ))
-            });
-            match repaired {
-                Some(o) => {
-                    unknown_option = Some(e.write_errors());
-                    o
-                }
-                None => return Err(e),
-            }
-        }
-    };
+    let (o, unknown_option) = table::parse(input)?;
     let mut errors = darling::Error::accumulator();
+    errors.extend(unknown_option);
+    let model = table::model(&o, &mut errors);
+    // After a mistake the table is still declared, from its model, so its
+    // entities raise no second error; the checks across its entities are
+    // left out.
+    let errors = errors.into_inner();
+    let reported = (!errors.is_empty()).then(|| darling::Error::multiple(errors).write_errors());
     let krate = o
         .krate
         .as_ref()
         .map(|p| quote!(#p))
         .unwrap_or_else(|| quote!(::singletable));
-    let ident = &o.ident;
-    let name = o.name.as_str();
-    if name.is_empty() {
-        errors.push(darling::Error::custom("empty table name").with_span(&o.name.span()));
-    }
-    let pk =
-        o.pk.as_ref()
-            .map(|s| s.as_str().to_owned())
-            .unwrap_or_else(|| "PK".into());
-    if let (Some(sk), true) = (&o.sk, o.no_sk.is_present()) {
-        errors.push(
-            darling::Error::custom("`sk` and `no_sk` contradict each other; keep one")
-                .with_span(&sk.span()),
-        );
-    }
-    let sk: Option<String> = if o.no_sk.is_present() {
-        None
-    } else {
-        Some(
-            o.sk.as_ref()
-                .map(|s| s.as_str().to_owned())
-                .unwrap_or_else(|| "SK".into()),
-        )
-    };
-    let entity_type = o
-        .entity_type
-        .as_ref()
-        .map(|s| s.as_str().to_owned())
-        .unwrap_or_else(|| "entityType".into());
-
-    // Every key attribute with its role, and the value to point at when it
-    // collides (`None` for a default name).
-    let spanned = |v: &Option<SpannedValue<String>>| v.as_ref().map(|s| s.span());
-    let mut reserved: Vec<(String, String, Option<Span>)> = vec![(
-        pk.clone(),
-        "the table's partition key".into(),
-        spanned(&o.pk),
-    )];
-    if let Some(sk) = &sk {
-        reserved.push((sk.clone(), "the table's sort key".into(), spanned(&o.sk)));
-    }
-    reserved.push((
-        entity_type.clone(),
-        "the entity-type attribute".into(),
-        spanned(&o.entity_type),
-    ));
-
-    let mut gsi_defs = Vec::new();
-    let mut gsi_impls = Vec::new();
-    // The attributes of multi-attribute keys: name, type, index, span.
-    let mut multi_attrs: Vec<(String, String, u8, Span)> = Vec::new();
-    let gsis: [(u8, &Option<Override<GsiOpts>>); 20] = [
-        (1, &o.gsi1),
-        (2, &o.gsi2),
-        (3, &o.gsi3),
-        (4, &o.gsi4),
-        (5, &o.gsi5),
-        (6, &o.gsi6),
-        (7, &o.gsi7),
-        (8, &o.gsi8),
-        (9, &o.gsi9),
-        (10, &o.gsi10),
-        (11, &o.gsi11),
-        (12, &o.gsi12),
-        (13, &o.gsi13),
-        (14, &o.gsi14),
-        (15, &o.gsi15),
-        (16, &o.gsi16),
-        (17, &o.gsi17),
-        (18, &o.gsi18),
-        (19, &o.gsi19),
-        (20, &o.gsi20),
-    ];
-    for (n, opt) in gsis {
-        let Some(opt) = opt else { continue };
-        let default = GsiOpts::default();
-        let g = match opt {
-            Override::Inherit => &default,
-            Override::Explicit(g) => g,
-        };
-        let gname = g.name.clone().unwrap_or_else(|| format!("GSI{n}"));
-        let proj = projection(&g.keys_only, &g.include, &mut errors, &krate).tokens;
-        let multi = multi_key(n, g, &mut errors);
-        let (gpk, gsk, attributes) = match &multi {
-            Some((partition, sort)) => {
-                for a in partition.iter().chain(sort) {
-                    multi_attrs.push((a.name.clone(), a.kind.clone(), n, a.span));
-                }
-                let list = |attrs: &[&KeyAttrDecl]| {
-                    let items = attrs.iter().map(|a| {
-                        let (name, kind) = (&a.name, format_ident!("{}", a.kind));
-                        quote!(#krate::KeyAttribute { name: #name, kind: #krate::KeyType::#kind })
-                    });
-                    quote!(&[#(#items),*])
-                };
-                let (p, s) = (list(partition), list(sort));
-                (
-                    partition[0].name.clone(),
-                    sort.first().map(|a| a.name.clone()),
-                    quote!(::core::option::Option::Some(#krate::AttributeKey { partition: #p, sort: #s })),
-                )
-            }
-            None => {
-                let gpk =
-                    g.pk.as_ref()
-                        .and_then(GsiKey::name)
-                        .map_or_else(|| format!("GSI{n}PK"), |s| s.as_str().to_owned());
-                let gsk = if g.no_sk.is_present() {
-                    None
-                } else {
-                    Some(
-                        g.sk.as_ref()
-                            .and_then(GsiKey::name)
-                            .map_or_else(|| format!("GSI{n}SK"), |s| s.as_str().to_owned()),
-                    )
-                };
-                reserved.push((
-                    gpk.clone(),
-                    format!("the partition key of `gsi{n}`"),
-                    spanned(&g.pk.as_ref().and_then(GsiKey::name).cloned()),
-                ));
-                if let Some(gsk) = &gsk {
-                    reserved.push((
-                        gsk.clone(),
-                        format!("the sort key of `gsi{n}`"),
-                        spanned(&g.sk.as_ref().and_then(GsiKey::name).cloned()),
-                    ));
-                }
-                (gpk, gsk, quote!(::core::option::Option::None))
-            }
-        };
-        let gsk_tokens = match &gsk {
-            Some(s) => quote!(::core::option::Option::Some(#s)),
-            None => quote!(::core::option::Option::None),
-        };
-        gsi_defs.push(quote! {
-            #krate::GlobalIndex { number: #n, name: #gname, pk: #gpk, sk: #gsk_tokens, projection: #proj, attributes: #attributes }
-        });
-        gsi_impls.push(quote! {
-            #[automatically_derived]
-            impl #krate::__private::Gsi<#n> for #ident {
-                const NAME: &'static str = #gname;
-                const PK_ATTR: &'static str = #gpk;
-                const SK_ATTR: ::core::option::Option<&'static str> = #gsk_tokens;
-                const ATTRIBUTES: ::core::option::Option<#krate::AttributeKey> = #attributes;
-            }
-        });
-    }
-
-    let mut lsi_defs = Vec::new();
-    let mut lsi_impls = Vec::new();
-    let lsis: [(u8, &Option<Override<LsiOpts>>); 5] = [
-        (1, &o.lsi1),
-        (2, &o.lsi2),
-        (3, &o.lsi3),
-        (4, &o.lsi4),
-        (5, &o.lsi5),
-    ];
-    for (n, opt) in lsis {
-        let Some(opt) = opt else { continue };
-        let default = LsiOpts::default();
-        let l = match opt {
-            Override::Inherit => &default,
-            Override::Explicit(l) => l,
-        };
-        if sk.is_none() {
-            errors.push(
-                darling::Error::custom(format!(
-                    "local index `lsi{n}` needs a table with a sort key; remove `no_sk`"
-                ))
-                .with_span(&o.no_sk.span()),
-            );
-        }
-        let lsk =
-            l.sk.as_ref()
-                .map_or_else(|| format!("LSI{n}SK"), |s| s.as_str().to_owned());
-        let lname = l.name.clone().unwrap_or_else(|| format!("LSI{n}"));
-        let proj = projection(&l.keys_only, &l.include, &mut errors, &krate).tokens;
-        reserved.push((
-            lsk.clone(),
-            format!("the sort key of `lsi{n}`"),
-            spanned(&l.sk),
-        ));
-        lsi_defs.push(quote! {
-            #krate::LocalIndex { number: #n, name: #lname, sk: #lsk, projection: #proj }
-        });
-        lsi_impls.push(quote! {
-            #[automatically_derived]
-            impl #krate::__private::Lsi<#n> for #ident {
-                const NAME: &'static str = #lname;
-                const SK_ATTR: &'static str = #lsk;
-            }
-        });
-    }
-
-    // Two roles sharing one attribute name would make items ambiguous. The
-    // error points at the later name the user wrote, else the earlier one.
-    for (i, (a, role, span)) in reserved.iter().enumerate() {
-        if let Some((_, first, first_span)) = reserved[..i].iter().find(|(b, ..)| b == a) {
-            let span = span.or(*first_span).unwrap_or_else(|| ident.span());
-            errors.push(
-                darling::Error::custom(format!(
-                    "attribute name `{a}` is both {first} and {role}; give each key its own attribute name"
-                ))
-                .with_span(&span),
-            );
-        }
-    }
-    // A multi-attribute key's attributes are the entities' own fields: they
-    // may be shared between indexes (with one type), never be a synthetic
-    // key or the entity-type attribute.
-    for (i, (a, kind, n, span)) in multi_attrs.iter().enumerate() {
-        if let Some((_, role, _)) = reserved.iter().find(|(b, ..)| b == a) {
-            errors.push(
-                darling::Error::custom(format!(
-                    "attribute name `{a}` of `gsi{n}`'s key is also {role}; name an attribute the entities store"
-                ))
-                .with_span(span),
-            );
-        } else if let Some((_, other, m, _)) = multi_attrs[..i]
-            .iter()
-            .find(|(b, k, ..)| b == a && k != kind)
-        {
-            errors.push(
-                darling::Error::custom(format!(
-                    "attribute `{a}` is `{kind}` here but `{other}` in `gsi{m}`; an attribute has one type in every key"
-                ))
-                .with_span(span),
-            );
-        }
-    }
-    let schema_version = o
-        .schema_version
-        .as_ref()
-        .map_or_else(|| "schemaVersion".to_owned(), |s| s.as_str().to_owned());
-    if let Some(v) = &o.schema_version {
-        if v.is_empty() {
-            errors.push(
-                darling::Error::custom("empty `schema_version` attribute name")
-                    .with_span(&v.span()),
-            );
-        } else if let Some((_, role, _)) = reserved.iter().find(|(a, ..)| a == v.as_str()) {
-            errors.push(
-                darling::Error::custom(format!(
-                    "attribute name `{}` is both {role} and the schema-version attribute; give each its own name",
-                    v.as_str()
-                ))
-                .with_span(&v.span()),
-            );
-        }
-    }
-    let stream_tokens = match &o.stream {
-        None => quote!(::core::option::Option::None),
-        Some(path) => {
-            let view = path.get_ident().map(ToString::to_string);
-            let variant = match view.as_deref() {
-                Some("keys_only") => Some(quote!(KeysOnly)),
-                Some("new_image") => Some(quote!(NewImage)),
-                Some("old_image") => Some(quote!(OldImage)),
-                Some("new_and_old_images") => Some(quote!(NewAndOldImages)),
-                _ => None,
-            };
-            match variant {
-                Some(v) => quote!(::core::option::Option::Some(#krate::StreamView::#v)),
-                None => {
-                    let shown = quote!(#path).to_string().replace(' ', "");
-                    errors.push(
-                        darling::Error::custom(format!(
-                            "unknown stream view `{shown}`; expected `keys_only`, `new_image`, `old_image` or `new_and_old_images`"
-                        ))
-                        .with_span(path),
-                    );
-                    quote!(::core::option::Option::None)
-                }
-            }
-        }
-    };
-    let reserved = reserved.iter().map(|(a, ..)| a);
-    errors.finish()?;
-
-    let sk_tokens = match &sk {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    };
-    let ttl_tokens = match &o.ttl {
-        Some(t) => {
-            let t = t.as_str();
-            quote!(::core::option::Option::Some(#t))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let index_names: Vec<String> = gsis
-        .iter()
-        .filter(|(_, o)| o.is_some())
-        .map(|(n, _)| format!("gsi{n}"))
-        .chain(
-            lsis.iter()
-                .filter(|(_, o)| o.is_some())
-                .map(|(n, _)| format!("lsi{n}")),
-        )
-        .collect();
     let entities: Vec<&syn::Path> = o
         .entities
         .as_ref()
         .map(|l| l.iter().collect())
         .unwrap_or_default();
+    let checks = if reported.is_some() {
+        TokenStream::new()
+    } else {
+        entity_checks(
+            &krate,
+            &o.ident,
+            &entities,
+            &model.index_names(),
+            o.ttl.as_ref().map(|t| t.as_str()),
+        )
+    };
+    let table_impl = table_impl(&krate, &model, &entities);
+    let gsi_impls = model.gsis.iter().map(|g| gsi_impl(&krate, &o.ident, g));
+    let lsi_impls = model.lsis.iter().map(|l| lsi_impl(&krate, &o.ident, l));
+    Ok(quote! {
+        #reported
+        #checks
+        #table_impl
+        #(#gsi_impls)*
+        #(#lsi_impls)*
+    })
+}
+
+fn option_str(s: Option<&str>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn projection(krate: &TokenStream, p: &Projection) -> TokenStream {
+    match p {
+        Projection::All => quote!(#krate::Projection::All),
+        Projection::KeysOnly => quote!(#krate::Projection::KeysOnly),
+        Projection::Include(names) => quote!(#krate::Projection::Include(&[#(#names),*])),
+    }
+}
+
+/// `impl Table`: the model's attribute names, index declarations and the
+/// shapes of the entities and collections it lists.
+fn table_impl(krate: &TokenStream, model: &table::Table, entities: &[&syn::Path]) -> TokenStream {
+    let o = model.opts;
+    let ident = &o.ident;
+    let name = o.name.as_str();
+    let (pk, entity_type) = (&model.pk, &model.entity_type);
+    let sk_tokens = option_str(model.sk.as_deref());
+    let ttl_tokens = option_str(o.ttl.as_ref().map(|t| t.as_str()));
+    let stream_tokens = match model.stream {
+        Some(v) => {
+            let v = quote::format_ident!("{}", v);
+            quote!(::core::option::Option::Some(#krate::StreamView::#v))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let schema_version = &model.schema_version;
+    let gsi_defs = model.gsis.iter().map(|g| gsi_def(krate, g));
+    let lsi_defs = model.lsis.iter().map(|l| {
+        let (n, lname, lsk) = (l.n, &l.name, &l.sk);
+        let proj = projection(krate, &l.projection);
+        quote! {
+            #krate::LocalIndex { number: #n, name: #lname, sk: #lsk, projection: #proj }
+        }
+    });
+    let reserved = model.reserved.iter().map(|r| &r.name);
     let shapes = entities
         .iter()
         .map(|e| quote!(<#e as #krate::Entity>::SHAPE));
-    let collection_shapes: Vec<TokenStream> = o
+    let collection_shapes = o
         .collections
-        .as_ref()
-        .map(|l| {
-            l.iter()
-                .map(|c| quote_spanned!(c.span()=> <#c as #krate::collection::HasShape>::SHAPE))
-                .collect()
-        })
-        .unwrap_or_default();
-    let checks = entity_checks(
-        &krate,
-        ident,
-        &entities,
-        &index_names,
-        o.ttl.as_ref().map(|t| t.as_str()),
-    );
-    Ok(quote! {
-        #unknown_option
-        #checks
+        .iter()
+        .flat_map(|l| l.iter())
+        .map(|c| quote_spanned!(c.span()=> <#c as #krate::collection::HasShape>::SHAPE));
+    quote! {
         #[automatically_derived]
         impl #krate::Table for #ident {
             const NAME: &'static str = #name;
@@ -616,9 +197,62 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             const STREAM: ::core::option::Option<#krate::StreamView> = #stream_tokens;
             const SCHEMA_VERSION: &'static str = #schema_version;
         }
-        #(#gsi_impls)*
-        #(#lsi_impls)*
-    })
+    }
+}
+
+/// `Option<AttributeKey>`: the attributes of a multi-attribute key.
+fn attribute_key(krate: &TokenStream, g: &Gsi) -> TokenStream {
+    let Some((partition, sort)) = &g.attributes else {
+        return quote!(::core::option::Option::None);
+    };
+    let list = |attrs: &[KeyAttrDecl]| {
+        let items = attrs.iter().map(|a| {
+            let (name, kind) = (&a.name, quote::format_ident!("{}", a.kind));
+            quote!(#krate::KeyAttribute { name: #name, kind: #krate::KeyType::#kind })
+        });
+        quote!(&[#(#items),*])
+    };
+    let (p, s) = (list(partition), list(sort));
+    quote!(::core::option::Option::Some(#krate::AttributeKey { partition: #p, sort: #s }))
+}
+
+/// The `GlobalIndex` entry of `Table::GLOBAL_INDEXES`.
+fn gsi_def(krate: &TokenStream, g: &Gsi) -> TokenStream {
+    let (n, gname, gpk) = (g.n, &g.name, &g.pk);
+    let gsk_tokens = option_str(g.sk.as_deref());
+    let proj = projection(krate, &g.projection);
+    let attributes = attribute_key(krate, g);
+    quote! {
+        #krate::GlobalIndex { number: #n, name: #gname, pk: #gpk, sk: #gsk_tokens, projection: #proj, attributes: #attributes }
+    }
+}
+
+/// `impl Gsi<N>`, through which entities reach the index.
+fn gsi_impl(krate: &TokenStream, ident: &syn::Ident, g: &Gsi) -> TokenStream {
+    let (n, gname, gpk) = (g.n, &g.name, &g.pk);
+    let gsk_tokens = option_str(g.sk.as_deref());
+    let attributes = attribute_key(krate, g);
+    quote! {
+        #[automatically_derived]
+        impl #krate::__private::Gsi<#n> for #ident {
+            const NAME: &'static str = #gname;
+            const PK_ATTR: &'static str = #gpk;
+            const SK_ATTR: ::core::option::Option<&'static str> = #gsk_tokens;
+            const ATTRIBUTES: ::core::option::Option<#krate::AttributeKey> = #attributes;
+        }
+    }
+}
+
+/// `impl Lsi<N>`, through which entities reach the index.
+fn lsi_impl(krate: &TokenStream, ident: &syn::Ident, l: &Lsi) -> TokenStream {
+    let (n, lname, lsk) = (l.n, &l.name, &l.sk);
+    quote! {
+        #[automatically_derived]
+        impl #krate::__private::Lsi<#n> for #ident {
+            const NAME: &'static str = #lname;
+            const SK_ATTR: &'static str = #lsk;
+        }
+    }
 }
 
 /// Compile-time checks across the entities listed in `entities(...)`, each
@@ -731,71 +365,4 @@ fn entity_checks(
         };
     });
     out
-}
-
-/// The partition and sort attributes of a multi-attribute key, checked as
-/// CreateTable checks them; `None` for a template index.
-fn multi_key<'a>(
-    n: u8,
-    g: &'a GsiOpts,
-    errors: &mut darling::error::Accumulator,
-) -> Option<(Vec<&'a KeyAttrDecl>, Vec<&'a KeyAttrDecl>)> {
-    let partition = match &g.pk {
-        Some(GsiKey::Attrs(a, _)) => a,
-        _ => {
-            if let Some(GsiKey::Attrs(_, span)) = &g.sk {
-                errors.push(
-                    darling::Error::custom(format!(
-                        "`gsi{n}` has sort attributes `sk(...)` but a synthetic partition key; declare its partition attributes too, e.g. `pk(tenantId = S)`"
-                    ))
-                    .with_span(span),
-                );
-            }
-            return None;
-        }
-    };
-    let sort: Vec<&KeyAttrDecl> = match &g.sk {
-        Some(GsiKey::Attrs(a, _)) => a.iter().collect(),
-        Some(GsiKey::Name(name)) => {
-            errors.push(
-                darling::Error::custom(format!(
-                    "`gsi{n}` has partition attributes `pk(...)`, so its sort key is attributes too: `sk(createdAt = N)`, or no `sk` for none"
-                ))
-                .with_span(&name.span()),
-            );
-            Vec::new()
-        }
-        None => Vec::new(),
-    };
-    if g.no_sk.is_present() && !sort.is_empty() {
-        errors.push(
-            darling::Error::custom("`sk(...)` and `no_sk` contradict each other; keep one")
-                .with_span(&g.no_sk.span()),
-        );
-    }
-    let partition: Vec<&KeyAttrDecl> = partition.iter().collect();
-    for (attrs, what) in [(&partition, "partition"), (&sort, "sort")] {
-        if let Some(fifth) = attrs.get(4) {
-            errors.push(
-                darling::Error::custom(format!(
-                    "`gsi{n}` has {} {what} attributes; DynamoDB allows at most 4",
-                    attrs.len()
-                ))
-                .with_span(&fifth.span),
-            );
-        }
-    }
-    let all: Vec<&&KeyAttrDecl> = partition.iter().chain(&sort).collect();
-    for (i, a) in all.iter().enumerate() {
-        if all[..i].iter().any(|b| b.name == a.name) {
-            errors.push(
-                darling::Error::custom(format!(
-                    "attribute `{}` is twice in `gsi{n}`'s key; each key attribute is listed once",
-                    a.name
-                ))
-                .with_span(&a.span),
-            );
-        }
-    }
-    Some((partition, sort))
 }

@@ -279,6 +279,31 @@ pub struct Keys {
     pub attr_indexes: Vec<crate::internals::attr_index::AttrIndexDecl>,
 }
 
+impl Keys {
+    /// Fields of the primary key templates.
+    pub fn primary_fields(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        let templates = self.pk.iter().chain(self.sk.iter().map(|(t, _)| t));
+        for t in templates {
+            for f in t.fields() {
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
+    /// Fields of the index key templates.
+    pub fn index_fields(&self) -> Vec<&str> {
+        self.indexes
+            .iter()
+            .flat_map(|i| i.pk.iter().chain(i.sk.iter()))
+            .flat_map(Template::fields)
+            .collect()
+    }
+}
+
 /// Reads `#[pk]`, `#[sk]`, `#[gsiN]` and `#[lsiN]`; a repeated attribute is
 /// reported at its second occurrence.
 pub fn parse_keys(

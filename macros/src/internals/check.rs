@@ -184,3 +184,106 @@ pub(crate) fn check_attr_indexes(
         }
     }
 }
+
+/// Checks on `#[attr(version)]`: at most one, not in a key, not skipped.
+pub(crate) fn check_fields(
+    ctx_fields: &[Field],
+    keys: &attr::Keys,
+    errors: &mut darling::error::Accumulator,
+) {
+    let versions: Vec<_> = ctx_fields
+        .iter()
+        .filter(|f| f.opts.version.is_present())
+        .collect();
+    for extra in versions.iter().skip(1) {
+        errors.push(
+            darling::Error::custom("duplicate `#[attr(version)]`; an entity has one version field")
+                .with_span(&extra.ident),
+        );
+    }
+    let primary = keys.primary_fields();
+    let indexed = keys.index_fields();
+    check_unique(ctx_fields, keys, errors);
+    for f in ctx_fields
+        .iter()
+        .filter(|f| f.opts.created_at.is_present() && f.opts.updated_at.is_present())
+    {
+        errors.push(
+            darling::Error::custom(
+                "a field is either `created_at` or `updated_at`; keep one of them",
+            )
+            .with_span(&f.opts.updated_at.span()),
+        );
+    }
+    for v in versions {
+        let name = v.name();
+        if primary.contains(&name.as_str())
+            || indexed.contains(&name.as_str())
+            || v.skipped()
+            || v.opts.serde.is_present()
+        {
+            errors.push(
+                darling::Error::custom(
+                    "the version field must be a stored `u64` that is not part of any key",
+                )
+                .with_span(&v.ident),
+            );
+        }
+    }
+}
+
+/// The key templates that use field `name`, as written in the attributes
+/// (`#[pk]`, `#[gsi1(sk)]`), primary key first.
+fn templates_using(keys: &attr::Keys, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if keys.pk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
+        out.push("#[pk]".to_owned());
+    }
+    if keys
+        .sk
+        .as_ref()
+        .is_some_and(|(t, _)| t.fields().contains(&name))
+    {
+        out.push("#[sk]".to_owned());
+    }
+    for ix in &keys.indexes {
+        let n = ix.name();
+        if ix.pk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
+            out.push(format!("#[{n}(pk)]"));
+        }
+        if ix.sk.as_ref().is_some_and(|t| t.fields().contains(&name)) {
+            out.push(format!("#[{n}(sk)]"));
+        }
+    }
+    out
+}
+
+/// Checks on `#[attr(unique)]`: a stored field of a key-part type that is
+/// in no key template, each error at the `unique` token.
+fn check_unique(ctx_fields: &[Field], keys: &attr::Keys, errors: &mut darling::error::Accumulator) {
+    let primary = keys.primary_fields();
+    for f in ctx_fields.iter().filter(|f| f.opts.unique.is_present()) {
+        let name = f.name();
+        let span = f.opts.unique.span();
+        let message = if let Some(place) = templates_using(keys, &name).first() {
+            if primary.contains(&name.as_str()) {
+                format!(
+                    "`#[attr(unique)]` on `{name}`, a field of the primary key `{place}`, which is unique already; remove `unique`"
+                )
+            } else {
+                format!(
+                    "`#[attr(unique)]` on `{name}`, a field of key template `{place}`; a unique field cannot be a key field: remove `unique`, or take `<{name}>` out of the template"
+                )
+            }
+        } else if f.skipped() {
+            "a skipped field is not stored, so `unique` has no effect; remove `skip` or `unique`"
+                .to_owned()
+        } else if f.opts.serde.is_present() {
+            "a unique value must be a key part, not a `serde` field; remove `serde` or `unique`"
+                .to_owned()
+        } else {
+            continue;
+        };
+        errors.push(darling::Error::custom(message).with_span(&span));
+    }
+}

@@ -23,6 +23,17 @@ pub fn probe_options(probe: darling::Error) -> Option<String> {
         .find_map(|m| m.split("Available values: ").nth(1).map(str::to_owned))
 }
 
+/// Every option `T` reads in `#[attr(...)]`, from darling's answer to a
+/// probe (see [`probe_options`]).
+pub fn options_of<T: darling::FromDeriveInput>(attr: &str) -> Option<String> {
+    let attr = syn::Ident::new(attr, proc_macro2::Span::call_site());
+    let probe: syn::DeriveInput = syn::parse_quote!(
+        #[#attr(__probe)]
+        struct __Probe;
+    );
+    T::from_derive_input(&probe).err().and_then(probe_options)
+}
+
 /// The options of `#[attr(...)]`, which darling does not list (a unit test
 /// keeps this in step with `FieldOpts`).
 pub const FIELD_OPTIONS: &[&str] = &[
@@ -82,13 +93,8 @@ pub fn restyle(
         .map(|e| {
             let full = e.to_string();
             let span = e.span();
-            // darling appends where a nested option sat: ` at gsi1`.
-            let (message, place) = match full.rsplit_once(" at ") {
-                Some((m, at)) if !at.is_empty() && !at.contains(' ') => {
-                    (m.to_owned(), Some(at.to_owned()))
-                }
-                _ => (full.clone(), None),
-            };
+            let (message, place) = split_place(&full);
+            let (message, place) = (message.to_owned(), place.map(str::to_owned));
             let text = match unknown(&message) {
                 Some(name) if place.is_some() => {
                     let at = place.as_deref().unwrap_or_default();
@@ -139,19 +145,38 @@ fn lowercase_first(s: &str) -> String {
     }
 }
 
+/// A darling message and where the option it is about sits: darling
+/// appends the path of a nested option, ` at gsi1` or ` at gsi1/pk`.
+fn split_place(full: &str) -> (&str, Option<&str>) {
+    match full.rsplit_once(" at ") {
+        Some((m, at)) if !at.is_empty() && !at.contains(' ') => (m, Some(at)),
+        _ => (full, None),
+    }
+}
+
+/// An unknown option: the path of the options it sits in, and its name.
+type Unknown = (Vec<String>, String);
+
 /// A copy of `attrs` without the options of `#[attr(...)]` that `err`
-/// calls unknown; `None` when it calls none unknown.
+/// calls unknown, at any depth (`bogus` in `#[table(gsi1(bogus))]`);
+/// `None` when it calls none unknown.
 pub fn without_unknown(
     attrs: &[syn::Attribute],
     attr: &str,
     err: &darling::Error,
 ) -> Option<Vec<syn::Attribute>> {
-    let names: Vec<String> = err
+    let unknowns: Vec<Unknown> = err
         .clone()
         .into_iter()
-        .filter_map(|e| unknown(&e.to_string()).map(str::to_owned))
+        .filter_map(|e| {
+            let full = e.to_string();
+            let (message, place) = split_place(&full);
+            let name = unknown(message)?.to_owned();
+            let path = place.map_or_else(Vec::new, |p| p.split('/').map(str::to_owned).collect());
+            Some((path, name))
+        })
         .collect();
-    if names.is_empty() {
+    if unknowns.is_empty() {
         return None;
     }
     let mut out = attrs.to_vec();
@@ -161,15 +186,83 @@ pub fn without_unknown(
         ) else {
             continue;
         };
-        let kept = metas.into_iter().filter(|m| {
-            !m.path()
-                .get_ident()
-                .is_some_and(|i| names.contains(&i.to_string()))
-        });
+        let kept = without(metas, &unknowns);
         let path = a.path().clone();
         *a = syn::parse_quote!(#[#path(#(#kept),*)]);
     }
     Some(out)
+}
+
+/// `metas` without the unknown options, each looked for along its path.
+fn without(
+    metas: syn::punctuated::Punctuated<syn::Meta, syn::Token![,]>,
+    unknowns: &[Unknown],
+) -> Vec<syn::Meta> {
+    metas
+        .into_iter()
+        .filter_map(|m| {
+            let name = m.path().get_ident().map(ToString::to_string);
+            if unknowns
+                .iter()
+                .any(|(path, n)| path.is_empty() && Some(n) == name.as_ref())
+            {
+                return None;
+            }
+            let inner: Vec<Unknown> = unknowns
+                .iter()
+                .filter(|(path, _)| path.first() == name.as_ref())
+                .map(|(path, n)| (path[1..].to_vec(), n.clone()))
+                .collect();
+            let syn::Meta::List(list) = &m else {
+                return Some(m);
+            };
+            if inner.is_empty() {
+                return Some(m);
+            }
+            let Ok(nested) = list.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            ) else {
+                return Some(m);
+            };
+            let kept = without(nested, &inner);
+            let path = &list.path;
+            Some(syn::parse_quote!(#path(#(#kept),*)))
+        })
+        .collect()
+}
+
+/// Parses `input` with `parse`; after an unknown option in `#[attr(...)]`,
+/// parses it again without that option, and gives the (restyled) error
+/// beside the result, so the derive reports it and still has a model.
+/// `probe` lists the valid options, as for [`restyle`].
+pub fn parse_repaired<T>(
+    input: &syn::DeriveInput,
+    attr: &str,
+    parse: impl Fn(&syn::DeriveInput) -> darling::Result<T>,
+    probe: impl FnOnce() -> Option<String>,
+) -> Result<(T, Option<darling::Error>), darling::Error> {
+    let e = match parse(input) {
+        Ok(t) => return Ok((t, None)),
+        Err(e) => e,
+    };
+    // The options of the type, and those of its variants (`StrEnum`).
+    let repaired = without_unknown(&input.attrs, attr, &e).and_then(|attrs| {
+        let mut input = input.clone();
+        input.attrs = attrs;
+        if let syn::Data::Enum(data) = &mut input.data {
+            for v in &mut data.variants {
+                if let Some(attrs) = without_unknown(&v.attrs, attr, &e) {
+                    v.attrs = attrs;
+                }
+            }
+        }
+        parse(&input).ok()
+    });
+    let e = restyle(e, attr, probe);
+    match repaired {
+        Some(t) => Ok((t, Some(e))),
+        None => Err(e),
+    }
 }
 
 #[cfg(test)]
@@ -223,9 +316,6 @@ mod tests {
         assert_eq!(declared(include_str!("attr.rs"), "FieldOpts"), field);
         let mut table: Vec<String> = TABLE_OPTIONS.iter().map(|s| (*s).to_owned()).collect();
         table.sort();
-        assert_eq!(
-            declared(include_str!("../expand/table.rs"), "TableOpts"),
-            table
-        );
+        assert_eq!(declared(include_str!("table.rs"), "TableOpts"), table);
     }
 }

@@ -1,0 +1,75 @@
+//! The entity's model: `#[entity(...)]`, its fields, key declarations and
+//! access patterns, read and checked. After a mistake the model is
+//! repaired (a misspelt placeholder reads as the field it was closest to)
+//! so the API can still be generated from it.
+
+use crate::internals::access::{self, Access};
+use crate::internals::attr::{self, EntityOpts, Keys};
+use crate::internals::check;
+use crate::internals::model::{self, Field};
+use crate::internals::version::{self, Schema};
+
+/// A read and checked `#[derive(Entity)]`.
+pub struct Entity<'a> {
+    pub opts: &'a EntityOpts,
+    pub fields: Vec<Field>,
+    pub keys: Keys,
+    pub accesses: Vec<Access>,
+    pub schema: Option<Schema<'a>>,
+    /// Every mistake found; the model is repaired when there is one.
+    pub errors: Vec<darling::Error>,
+}
+
+impl Entity<'_> {
+    /// Whether the API is generated beside errors, from a repaired model.
+    pub fn lenient(&self) -> bool {
+        !self.errors.is_empty()
+    }
+}
+
+/// Reads `#[entity(...)]`; an unknown option is reported into `errors` and
+/// left out.
+pub fn parse_opts(
+    input: &syn::DeriveInput,
+    errors: &mut darling::error::Accumulator,
+) -> Result<EntityOpts, darling::Error> {
+    let (opts, unknown) =
+        crate::internals::style::parse_repaired(input, "entity", EntityOpts::parse, || {
+            crate::internals::style::options_of::<EntityOpts>("entity")
+        })?;
+    if let Some(e) = unknown {
+        errors.push(e);
+    }
+    Ok(opts)
+}
+
+/// Reads the fields, keys and access patterns of the entity and checks
+/// them together.
+pub fn model<'a>(
+    opts: &'a EntityOpts,
+    named: &syn::FieldsNamed,
+    mut errors: darling::error::Accumulator,
+) -> Entity<'a> {
+    let rule = attr::rename_rule(&opts.rename_all, &mut errors);
+    let fields = model::fields(named, rule, &mut errors);
+    let mut keys = attr::parse_keys(&opts.attrs, &opts.ident, &mut errors);
+    let accesses = access::parse(&opts.attrs, &mut errors);
+    let schema = version::check(opts, &mut errors);
+    check::check_templates(&keys, &fields, &mut errors);
+    check::check_indexes(&keys, &fields, &mut errors);
+    check::check_attr_indexes(&keys.attr_indexes, &fields, &mut errors);
+    access::check(&accesses, &keys, &mut errors);
+    check::check_fields(&fields, &keys, &mut errors);
+    let errors = errors.into_inner();
+    if !errors.is_empty() {
+        check::repair_templates(&mut keys, &fields);
+    }
+    Entity {
+        opts,
+        fields,
+        keys,
+        accesses,
+        schema,
+        errors,
+    }
+}

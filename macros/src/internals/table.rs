@@ -1,0 +1,674 @@
+//! `#[table(...)]`: the darling receivers, and the table's model (its key
+//! attributes, its indexes, the attribute names each role reserves) built
+//! from them with the checks CreateTable would make.
+
+use darling::util::{Flag, Override, PathList, SpannedValue};
+use darling::{FromDeriveInput, FromMeta};
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+/// One attribute of a multi-attribute key: `tenantId = S`.
+#[derive(Clone)]
+pub struct KeyAttrDecl {
+    pub name: String,
+    pub kind: String,
+    pub span: Span,
+}
+
+/// A global index's `pk`/`sk`: the synthetic attribute's name
+/// (`pk = "GSI1PK"`), or the attributes of a multi-attribute key
+/// (`pk(tenantId = S, region = S)`).
+pub enum GsiKey {
+    Name(SpannedValue<String>),
+    Attrs(Vec<KeyAttrDecl>, Span),
+}
+
+impl FromMeta for GsiKey {
+    fn from_meta(item: &syn::Meta) -> darling::Result<Self> {
+        match item {
+            syn::Meta::List(list) => {
+                let span = list.path.span();
+                let metas = list
+                    .parse_args_with(
+                        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                    )
+                    .map_err(darling::Error::from)?;
+                let expected =
+                    "expected `attribute = S`, `= N` or `= B`, e.g. `pk(tenantId = S, region = S)`";
+                let mut errors = darling::Error::accumulator();
+                let mut attrs = Vec::new();
+                for m in &metas {
+                    let syn::Meta::NameValue(nv) = m else {
+                        errors.push(darling::Error::custom(expected).with_span(m));
+                        continue;
+                    };
+                    let Some(name) = nv.path.get_ident() else {
+                        errors.push(darling::Error::custom(expected).with_span(&nv.path));
+                        continue;
+                    };
+                    let kind = match &nv.value {
+                        syn::Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
+                        _ => None,
+                    };
+                    let Some(kind) = kind.filter(|k| matches!(k.as_str(), "S" | "N" | "B")) else {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "unknown key attribute type; expected `S` (string), `N` (number) or `B` (binary), e.g. `{name} = S`"
+                            ))
+                            .with_span(&nv.value),
+                        );
+                        continue;
+                    };
+                    attrs.push(KeyAttrDecl {
+                        name: name.to_string(),
+                        kind,
+                        span: name.span(),
+                    });
+                }
+                errors.finish()?;
+                if attrs.is_empty() {
+                    return Err(darling::Error::custom(expected).with_span(&list.path));
+                }
+                Ok(GsiKey::Attrs(attrs, span))
+            }
+            other => {
+                let v: SpannedValue<String> = FromMeta::from_meta(other)?;
+                Ok(GsiKey::Name(v))
+            }
+        }
+    }
+}
+
+impl GsiKey {
+    pub fn name(&self) -> Option<&SpannedValue<String>> {
+        match self {
+            GsiKey::Name(n) => Some(n),
+            GsiKey::Attrs(..) => None,
+        }
+    }
+}
+
+#[derive(FromMeta, Default)]
+pub struct GsiOpts {
+    #[darling(default)]
+    pub name: Option<String>,
+    #[darling(default)]
+    pub pk: Option<GsiKey>,
+    #[darling(default)]
+    pub sk: Option<GsiKey>,
+    #[darling(default)]
+    pub no_sk: Flag,
+    #[darling(default)]
+    pub keys_only: Flag,
+    #[darling(default)]
+    pub include: Option<PathList>,
+}
+
+#[derive(FromMeta, Default)]
+pub struct LsiOpts {
+    #[darling(default)]
+    pub name: Option<String>,
+    #[darling(default)]
+    pub sk: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub keys_only: Flag,
+    #[darling(default)]
+    pub include: Option<PathList>,
+}
+
+#[derive(FromDeriveInput)]
+#[darling(attributes(table), supports(struct_unit))]
+pub struct TableOpts {
+    pub ident: syn::Ident,
+    pub name: SpannedValue<String>,
+    #[darling(default)]
+    pub pk: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub sk: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub no_sk: Flag,
+    #[darling(default)]
+    pub entity_type: Option<SpannedValue<String>>,
+    #[darling(default, rename = "crate")]
+    pub krate: Option<syn::Path>,
+    #[darling(default)]
+    pub entities: Option<PathList>,
+    #[darling(default)]
+    pub collections: Option<PathList>,
+    #[darling(default)]
+    pub ttl: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub stream: Option<syn::Path>,
+    #[darling(default)]
+    pub schema_version: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub gsi1: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi2: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi3: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi4: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi5: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi6: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi7: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi8: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi9: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi10: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi11: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi12: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi13: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi14: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi15: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi16: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi17: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi18: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi19: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub gsi20: Option<Override<GsiOpts>>,
+    #[darling(default)]
+    pub lsi1: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    pub lsi2: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    pub lsi3: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    pub lsi4: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    pub lsi5: Option<Override<LsiOpts>>,
+}
+
+impl TableOpts {
+    /// Every `gsiN` option, declared or not, by number.
+    pub fn gsis(&self) -> [(u8, &Option<Override<GsiOpts>>); 20] {
+        [
+            (1, &self.gsi1),
+            (2, &self.gsi2),
+            (3, &self.gsi3),
+            (4, &self.gsi4),
+            (5, &self.gsi5),
+            (6, &self.gsi6),
+            (7, &self.gsi7),
+            (8, &self.gsi8),
+            (9, &self.gsi9),
+            (10, &self.gsi10),
+            (11, &self.gsi11),
+            (12, &self.gsi12),
+            (13, &self.gsi13),
+            (14, &self.gsi14),
+            (15, &self.gsi15),
+            (16, &self.gsi16),
+            (17, &self.gsi17),
+            (18, &self.gsi18),
+            (19, &self.gsi19),
+            (20, &self.gsi20),
+        ]
+    }
+
+    /// Every `lsiN` option, declared or not, by number.
+    pub fn lsis(&self) -> [(u8, &Option<Override<LsiOpts>>); 5] {
+        [
+            (1, &self.lsi1),
+            (2, &self.lsi2),
+            (3, &self.lsi3),
+            (4, &self.lsi4),
+            (5, &self.lsi5),
+        ]
+    }
+}
+
+/// What an index copies besides the keys.
+pub enum Projection {
+    All,
+    KeysOnly,
+    /// `include(a, b)`: these attributes.
+    Include(Vec<String>),
+}
+
+/// A declared global index, its defaults filled in.
+pub struct Gsi {
+    pub n: u8,
+    pub name: String,
+    /// The partition key attribute (the first one of a multi-attribute key).
+    pub pk: String,
+    pub sk: Option<String>,
+    pub projection: Projection,
+    /// The partition and sort attributes of a multi-attribute key.
+    pub attributes: Option<(Vec<KeyAttrDecl>, Vec<KeyAttrDecl>)>,
+}
+
+/// A declared local index, its defaults filled in.
+pub struct Lsi {
+    pub n: u8,
+    pub name: String,
+    pub sk: String,
+    pub projection: Projection,
+}
+
+/// An attribute name one role takes: its name, the role, and the value to
+/// point at when it collides (`None` for a default name).
+pub struct Reserved {
+    pub name: String,
+    pub role: String,
+    pub span: Option<Span>,
+}
+
+/// The table, as its `impl Table` states it.
+pub struct Table<'a> {
+    pub opts: &'a TableOpts,
+    pub pk: String,
+    pub sk: Option<String>,
+    pub entity_type: String,
+    pub gsis: Vec<Gsi>,
+    pub lsis: Vec<Lsi>,
+    /// Every key attribute with its role, in declaration order.
+    pub reserved: Vec<Reserved>,
+    pub schema_version: String,
+    /// The `StreamView` variant of `stream = ...`, if it names one.
+    pub stream: Option<&'static str>,
+}
+
+impl Table<'_> {
+    /// `gsi1`, `lsi2`: the names of the declared indexes.
+    pub fn index_names(&self) -> Vec<String> {
+        let gsis = self.gsis.iter().map(|g| format!("gsi{}", g.n));
+        gsis.chain(self.lsis.iter().map(|l| format!("lsi{}", l.n)))
+            .collect()
+    }
+}
+
+fn spanned(v: &Option<SpannedValue<String>>) -> Option<Span> {
+    v.as_ref().map(|s| s.span())
+}
+
+fn or_default(v: &Option<SpannedValue<String>>, default: &str) -> String {
+    v.as_ref()
+        .map_or_else(|| default.to_owned(), |s| s.as_str().to_owned())
+}
+
+/// The table's model, every mistake in it reported into `errors`.
+pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> Table<'a> {
+    if o.name.is_empty() {
+        errors.push(darling::Error::custom("empty table name").with_span(&o.name.span()));
+    }
+    if let (Some(sk), true) = (&o.sk, o.no_sk.is_present()) {
+        errors.push(
+            darling::Error::custom("`sk` and `no_sk` contradict each other; keep one")
+                .with_span(&sk.span()),
+        );
+    }
+    let pk = or_default(&o.pk, "PK");
+    let sk = (!o.no_sk.is_present()).then(|| or_default(&o.sk, "SK"));
+    let entity_type = or_default(&o.entity_type, "entityType");
+    let mut reserved = vec![Reserved {
+        name: pk.clone(),
+        role: "the table's partition key".into(),
+        span: spanned(&o.pk),
+    }];
+    if let Some(sk) = &sk {
+        reserved.push(Reserved {
+            name: sk.clone(),
+            role: "the table's sort key".into(),
+            span: spanned(&o.sk),
+        });
+    }
+    reserved.push(Reserved {
+        name: entity_type.clone(),
+        role: "the entity-type attribute".into(),
+        span: spanned(&o.entity_type),
+    });
+    let mut table = Table {
+        opts: o,
+        pk,
+        sk,
+        entity_type,
+        gsis: Vec::new(),
+        lsis: Vec::new(),
+        reserved,
+        schema_version: or_default(&o.schema_version, "schemaVersion"),
+        stream: None,
+    };
+    // The attributes of multi-attribute keys: name, type, index, span.
+    let mut multi_attrs: Vec<(String, String, u8, Span)> = Vec::new();
+    for (n, opt) in o.gsis() {
+        if let Some(opt) = opt {
+            let gsi = global_index(n, opt, &mut table.reserved, errors);
+            for a in gsi.attributes.iter().flat_map(|(p, s)| p.iter().chain(s)) {
+                multi_attrs.push((a.name.clone(), a.kind.clone(), n, a.span));
+            }
+            table.gsis.push(gsi);
+        }
+    }
+    for (n, opt) in o.lsis() {
+        if let Some(opt) = opt {
+            let lsi = local_index(n, opt, &table, errors);
+            table.reserved.push(Reserved {
+                name: lsi.sk.clone(),
+                role: format!("the sort key of `lsi{n}`"),
+                span: match opt {
+                    Override::Explicit(l) => spanned(&l.sk),
+                    Override::Inherit => None,
+                },
+            });
+            table.lsis.push(lsi);
+        }
+    }
+    check_reserved(&table.reserved, &o.ident, errors);
+    check_multi_attrs(&multi_attrs, &table.reserved, errors);
+    check_schema_version(o, &table.reserved, errors);
+    table.stream = stream_view(o, errors);
+    table
+}
+
+fn projection(
+    keys_only: &Flag,
+    include: &Option<PathList>,
+    errors: &mut darling::error::Accumulator,
+) -> Projection {
+    match (keys_only.is_present(), include) {
+        (true, Some(_)) => {
+            errors.push(
+                darling::Error::custom(
+                    "an index projects either `keys_only` or `include(...)`, not both",
+                )
+                .with_span(&keys_only.span()),
+            );
+            Projection::KeysOnly
+        }
+        (true, None) => Projection::KeysOnly,
+        (false, Some(list)) => {
+            Projection::Include(list.iter().map(darling::util::path_to_string).collect())
+        }
+        (false, None) => Projection::All,
+    }
+}
+
+/// `gsiN(...)`: its attribute names, defaults filled in, the synthetic ones
+/// added to `reserved`.
+fn global_index(
+    n: u8,
+    opt: &Override<GsiOpts>,
+    reserved: &mut Vec<Reserved>,
+    errors: &mut darling::error::Accumulator,
+) -> Gsi {
+    let default = GsiOpts::default();
+    let g = match opt {
+        Override::Inherit => &default,
+        Override::Explicit(g) => g,
+    };
+    let name = g.name.clone().unwrap_or_else(|| format!("GSI{n}"));
+    let projection = projection(&g.keys_only, &g.include, errors);
+    let attributes = multi_key(n, g, errors).map(|(p, s)| {
+        let owned = |a: Vec<&KeyAttrDecl>| -> Vec<KeyAttrDecl> { a.into_iter().cloned().collect() };
+        (owned(p), owned(s))
+    });
+    let (pk, sk) = match &attributes {
+        Some((partition, sort)) => (
+            partition[0].name.clone(),
+            sort.first().map(|a| a.name.clone()),
+        ),
+        None => {
+            let named = |k: &Option<GsiKey>| k.as_ref().and_then(GsiKey::name).cloned();
+            let pk = or_default(&named(&g.pk), &format!("GSI{n}PK"));
+            let sk =
+                (!g.no_sk.is_present()).then(|| or_default(&named(&g.sk), &format!("GSI{n}SK")));
+            reserved.push(Reserved {
+                name: pk.clone(),
+                role: format!("the partition key of `gsi{n}`"),
+                span: spanned(&named(&g.pk)),
+            });
+            if let Some(sk) = &sk {
+                reserved.push(Reserved {
+                    name: sk.clone(),
+                    role: format!("the sort key of `gsi{n}`"),
+                    span: spanned(&named(&g.sk)),
+                });
+            }
+            (pk, sk)
+        }
+    };
+    Gsi {
+        n,
+        name,
+        pk,
+        sk,
+        projection,
+        attributes,
+    }
+}
+
+/// `lsiN(...)`, defaults filled in; the table needs a sort key.
+fn local_index(
+    n: u8,
+    opt: &Override<LsiOpts>,
+    table: &Table,
+    errors: &mut darling::error::Accumulator,
+) -> Lsi {
+    let default = LsiOpts::default();
+    let l = match opt {
+        Override::Inherit => &default,
+        Override::Explicit(l) => l,
+    };
+    if table.sk.is_none() {
+        errors.push(
+            darling::Error::custom(format!(
+                "local index `lsi{n}` needs a table with a sort key; remove `no_sk`"
+            ))
+            .with_span(&table.opts.no_sk.span()),
+        );
+    }
+    Lsi {
+        n,
+        sk: or_default(&l.sk, &format!("LSI{n}SK")),
+        name: l.name.clone().unwrap_or_else(|| format!("LSI{n}")),
+        projection: projection(&l.keys_only, &l.include, errors),
+    }
+}
+
+/// Two roles sharing one attribute name would make items ambiguous. The
+/// error points at the later name the user wrote, else the earlier one.
+fn check_reserved(
+    reserved: &[Reserved],
+    ident: &syn::Ident,
+    errors: &mut darling::error::Accumulator,
+) {
+    for (i, r) in reserved.iter().enumerate() {
+        if let Some(first) = reserved[..i].iter().find(|b| b.name == r.name) {
+            let span = r.span.or(first.span).unwrap_or_else(|| ident.span());
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute name `{}` is both {} and {}; give each key its own attribute name",
+                    r.name, first.role, r.role
+                ))
+                .with_span(&span),
+            );
+        }
+    }
+}
+
+/// A multi-attribute key's attributes are the entities' own fields: they
+/// may be shared between indexes (with one type), never be a synthetic key
+/// or the entity-type attribute.
+fn check_multi_attrs(
+    multi_attrs: &[(String, String, u8, Span)],
+    reserved: &[Reserved],
+    errors: &mut darling::error::Accumulator,
+) {
+    for (i, (a, kind, n, span)) in multi_attrs.iter().enumerate() {
+        if let Some(r) = reserved.iter().find(|r| r.name == *a) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute name `{a}` of `gsi{n}`'s key is also {}; name an attribute the entities store",
+                    r.role
+                ))
+                .with_span(span),
+            );
+        } else if let Some((_, other, m, _)) = multi_attrs[..i]
+            .iter()
+            .find(|(b, k, ..)| b == a && k != kind)
+        {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute `{a}` is `{kind}` here but `{other}` in `gsi{m}`; an attribute has one type in every key"
+                ))
+                .with_span(span),
+            );
+        }
+    }
+}
+
+/// `schema_version = "..."` names an attribute of its own.
+fn check_schema_version(
+    o: &TableOpts,
+    reserved: &[Reserved],
+    errors: &mut darling::error::Accumulator,
+) {
+    let Some(v) = &o.schema_version else { return };
+    if v.is_empty() {
+        errors.push(
+            darling::Error::custom("empty `schema_version` attribute name").with_span(&v.span()),
+        );
+    } else if let Some(r) = reserved.iter().find(|r| r.name == v.as_str()) {
+        errors.push(
+            darling::Error::custom(format!(
+                "attribute name `{}` is both {} and the schema-version attribute; give each its own name",
+                v.as_str(),
+                r.role
+            ))
+            .with_span(&v.span()),
+        );
+    }
+}
+
+/// The `StreamView` variant `stream = ...` names.
+fn stream_view(o: &TableOpts, errors: &mut darling::error::Accumulator) -> Option<&'static str> {
+    let path = o.stream.as_ref()?;
+    let view = path.get_ident().map(ToString::to_string);
+    let variant = match view.as_deref() {
+        Some("keys_only") => Some("KeysOnly"),
+        Some("new_image") => Some("NewImage"),
+        Some("old_image") => Some("OldImage"),
+        Some("new_and_old_images") => Some("NewAndOldImages"),
+        _ => None,
+    };
+    if variant.is_none() {
+        let shown = quote::quote!(#path).to_string().replace(' ', "");
+        errors.push(
+            darling::Error::custom(format!(
+                "unknown stream view `{shown}`; expected `keys_only`, `new_image`, `old_image` or `new_and_old_images`"
+            ))
+            .with_span(path),
+        );
+    }
+    variant
+}
+
+/// The partition and sort attributes of a multi-attribute key, checked as
+/// CreateTable checks them; `None` for a template index.
+fn multi_key<'a>(
+    n: u8,
+    g: &'a GsiOpts,
+    errors: &mut darling::error::Accumulator,
+) -> Option<(Vec<&'a KeyAttrDecl>, Vec<&'a KeyAttrDecl>)> {
+    let partition = match &g.pk {
+        Some(GsiKey::Attrs(a, _)) => a,
+        _ => {
+            if let Some(GsiKey::Attrs(_, span)) = &g.sk {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "`gsi{n}` has sort attributes `sk(...)` but a synthetic partition key; declare its partition attributes too, e.g. `pk(tenantId = S)`"
+                    ))
+                    .with_span(span),
+                );
+            }
+            return None;
+        }
+    };
+    let sort: Vec<&KeyAttrDecl> = match &g.sk {
+        Some(GsiKey::Attrs(a, _)) => a.iter().collect(),
+        Some(GsiKey::Name(name)) => {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`gsi{n}` has partition attributes `pk(...)`, so its sort key is attributes too: `sk(createdAt = N)`, or no `sk` for none"
+                ))
+                .with_span(&name.span()),
+            );
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    if g.no_sk.is_present() && !sort.is_empty() {
+        errors.push(
+            darling::Error::custom("`sk(...)` and `no_sk` contradict each other; keep one")
+                .with_span(&g.no_sk.span()),
+        );
+    }
+    let partition: Vec<&KeyAttrDecl> = partition.iter().collect();
+    for (attrs, what) in [(&partition, "partition"), (&sort, "sort")] {
+        if let Some(fifth) = attrs.get(4) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "`gsi{n}` has {} {what} attributes; DynamoDB allows at most 4",
+                    attrs.len()
+                ))
+                .with_span(&fifth.span),
+            );
+        }
+    }
+    let all: Vec<&&KeyAttrDecl> = partition.iter().chain(&sort).collect();
+    for (i, a) in all.iter().enumerate() {
+        if all[..i].iter().any(|b| b.name == a.name) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute `{}` is twice in `gsi{n}`'s key; each key attribute is listed once",
+                    a.name
+                ))
+                .with_span(&a.span),
+            );
+        }
+    }
+    Some((partition, sort))
+}
+
+/// Reads `#[table(...)]` on a unit struct. An unknown option is reported
+/// (the second value) and left out, so the table still has a model and its
+/// entities raise no second error.
+pub fn parse(
+    input: &syn::DeriveInput,
+) -> Result<(TableOpts, Option<darling::Error>), darling::Error> {
+    if !matches!(&input.data, syn::Data::Struct(s) if matches!(s.fields, syn::Fields::Unit)) {
+        return Err(darling::Error::custom(
+            "`#[derive(Table)]` goes on a unit struct such as `struct AppTable;`; the items' fields belong to the entities",
+        )
+        .with_span(&input.ident));
+    }
+    if let Some(err) = crate::internals::attr::missing_key(
+        input,
+        "table",
+        "name",
+        "give the DynamoDB table's name, e.g. `#[table(name = \"AppTable\")]`",
+    ) {
+        return Err(err);
+    }
+    crate::internals::style::parse_repaired(input, "table", TableOpts::from_derive_input, || {
+        Some(crate::internals::style::listed(
+            crate::internals::style::TABLE_OPTIONS,
+            "`gsi1`…`gsi20`, `lsi1`…`lsi5`",
+        ))
+    })
+}
