@@ -4,13 +4,15 @@
 //! [`SdkDb`](crate::SdkDb)'s administration methods send.
 
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, ProvisionedThroughput,
-    ScalarAttributeType, StreamSpecification, StreamViewType, TimeToLiveSpecification,
-    TimeToLiveStatus,
+    AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction,
+    DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
+    IndexStatus, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection as SdkProjection,
+    ProjectionType, ProvisionedThroughput, ScalarAttributeType, StreamSpecification,
+    StreamViewType, TableDescription, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
 };
 
 use aws_sdk_dynamodb::Client;
+use singletable_runtime::backend::{ExtraIndexes, TableUpdate};
 use singletable_runtime::{Error, Table};
 use singletable_tools::definition::{
     self, Billing, Drift, IndexDef, KeyElement, ProjectionDef, TableDefinition, Throughput,
@@ -20,6 +22,20 @@ use crate::service_error as service;
 
 fn build_err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::InvalidRequest(format!("{what}: {e}"))
+}
+
+fn sdk_attributes<'a>(
+    attributes: impl Iterator<Item = &'a definition::AttributeDefinition>,
+) -> Result<Vec<AttributeDefinition>, Error> {
+    attributes
+        .map(|a| {
+            AttributeDefinition::builder()
+                .attribute_name(&a.attribute_name)
+                .attribute_type(ScalarAttributeType::from(a.attribute_type.as_str()))
+                .build()
+                .map_err(|e| build_err("attribute definition", e))
+        })
+        .collect()
 }
 
 fn sdk_keys(keys: &[KeyElement]) -> Result<Vec<KeySchemaElement>, Error> {
@@ -90,17 +106,7 @@ pub(crate) async fn create_table<T: Table>(
         Err(e) => return Err(service("DescribeTable", e)),
     }
     let def = TableDefinition::of::<T>(name, billing);
-    let defs = def
-        .attribute_definitions
-        .iter()
-        .map(|a| {
-            AttributeDefinition::builder()
-                .attribute_name(&a.attribute_name)
-                .attribute_type(ScalarAttributeType::from(a.attribute_type.as_str()))
-                .build()
-                .map_err(|e| build_err("attribute definition", e))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let defs = sdk_attributes(def.attribute_definitions.iter())?;
     let gsis = def
         .global_secondary_indexes
         .iter()
@@ -293,4 +299,161 @@ pub(crate) async fn delete_table(client: &Client, name: &str) -> Result<(), Erro
         .await
         .map_err(|e| service("DeleteTable", e))?;
     Ok(())
+}
+
+/// Brings the global indexes of table `name` to `T`'s declaration, one
+/// UpdateTable per index (DynamoDB takes one index creation or deletion
+/// per request), waiting after each until the index is ACTIVE and
+/// backfilled, or gone. With `apply` false, only the plan.
+pub(crate) async fn update_table<T: Table>(
+    client: &Client,
+    name: &str,
+    extra: ExtraIndexes,
+    apply: bool,
+) -> Result<TableUpdate, Error> {
+    let declared = TableDefinition::of::<T>(name, Billing::OnDemand);
+    let table = describe_raw(client, name).await?;
+    let existing: Vec<&str> = table
+        .global_secondary_indexes()
+        .iter()
+        .filter_map(|g| g.index_name())
+        .collect();
+    let missing: Vec<&IndexDef> = declared
+        .global_secondary_indexes
+        .iter()
+        .filter(|g| !existing.contains(&g.index_name.as_str()))
+        .collect();
+    let mut plan = TableUpdate {
+        created: missing.iter().map(|g| g.index_name.clone()).collect(),
+        ..TableUpdate::default()
+    };
+    for ix in existing {
+        if !declared
+            .global_secondary_indexes
+            .iter()
+            .any(|g| g.index_name == ix)
+        {
+            match extra {
+                ExtraIndexes::Keep => plan.extra.push(ix.to_owned()),
+                ExtraIndexes::Delete => plan.deleted.push(ix.to_owned()),
+            }
+        }
+    }
+    if !apply {
+        return Ok(plan);
+    }
+    // A provisioned table's new index gets the table's throughput.
+    let on_demand = table
+        .billing_mode_summary()
+        .and_then(|b| b.billing_mode())
+        .is_some_and(|m| *m == BillingMode::PayPerRequest);
+    let throughput = (!on_demand)
+        .then(|| table.provisioned_throughput())
+        .flatten()
+        .and_then(|p| {
+            Some(Throughput {
+                read_capacity_units: p.read_capacity_units()?.max(1),
+                write_capacity_units: p.write_capacity_units()?.max(1),
+            })
+        });
+    for g in missing {
+        let attributes = declared.attribute_definitions.iter().filter(|a| {
+            g.key_schema
+                .iter()
+                .any(|k| k.attribute_name == a.attribute_name)
+        });
+        let create = CreateGlobalSecondaryIndexAction::builder()
+            .index_name(&g.index_name)
+            .set_key_schema(Some(sdk_keys(&g.key_schema)?))
+            .projection(sdk_projection(&g.projection))
+            .set_provisioned_throughput(sdk_throughput(&throughput)?)
+            .build()
+            .map_err(|e| build_err("global index", e))?;
+        client
+            .update_table()
+            .table_name(name)
+            .set_attribute_definitions(Some(sdk_attributes(attributes)?))
+            .global_secondary_index_updates(
+                GlobalSecondaryIndexUpdate::builder().create(create).build(),
+            )
+            .send()
+            .await
+            .map_err(|e| service("UpdateTable", e))?;
+        wait_for_index(client, name, &g.index_name, true).await?;
+    }
+    for ix in &plan.deleted {
+        let delete = DeleteGlobalSecondaryIndexAction::builder()
+            .index_name(ix)
+            .build()
+            .map_err(|e| build_err("global index", e))?;
+        client
+            .update_table()
+            .table_name(name)
+            .global_secondary_index_updates(
+                GlobalSecondaryIndexUpdate::builder().delete(delete).build(),
+            )
+            .send()
+            .await
+            .map_err(|e| service("UpdateTable", e))?;
+        wait_for_index(client, name, ix, false).await?;
+    }
+    Ok(plan)
+}
+
+async fn describe_raw(client: &Client, name: &str) -> Result<TableDescription, Error> {
+    client
+        .describe_table()
+        .table_name(name)
+        .send()
+        .await
+        .map_err(|e| service("DescribeTable", e))?
+        .table
+        .ok_or_else(|| Error::InvalidRequest("DescribeTable returned no table".into()))
+}
+
+/// Polls DescribeTable until index `index` of table `name` is ACTIVE and
+/// no longer backfilling (`present`), or is gone, and the table is ACTIVE
+/// again; each poll is a `tracing` event with the index's status and the
+/// items it holds so far. Waits as long as DynamoDB takes (a large table's
+/// backfill takes hours): bound it with a timeout around the call if need
+/// be.
+async fn wait_for_index(
+    client: &Client,
+    name: &str,
+    index: &str,
+    present: bool,
+) -> Result<(), Error> {
+    let mut pause = std::time::Duration::from_millis(50);
+    loop {
+        let table = describe_raw(client, name).await?;
+        let found = table
+            .global_secondary_indexes()
+            .iter()
+            .find(|g| g.index_name() == Some(index));
+        let status = found
+            .and_then(|g| g.index_status())
+            .map_or("DELETED", IndexStatus::as_str);
+        let settled = match found {
+            Some(g) => {
+                present
+                    && g.index_status() == Some(&IndexStatus::Active)
+                    && g.backfilling() != Some(true)
+            }
+            None => !present,
+        };
+        let done = settled && table.table_status() == Some(&TableStatus::Active);
+        tracing::info!(
+            table = name,
+            index,
+            status,
+            items = found.and_then(|g| g.item_count()),
+            done,
+            "UpdateTable: waiting for the index"
+        );
+        if done {
+            return Ok(());
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(std::time::Duration::from_secs(10));
+    }
 }

@@ -3,6 +3,7 @@
 
 use std::future::Future;
 
+use singletable_runtime::backend::{ExtraIndexes, TableUpdate};
 use singletable_runtime::{Db, Error, Table};
 use singletable_tools::definition::{Billing, Drift, TableDefinition};
 
@@ -23,6 +24,7 @@ use crate::admin;
 ///
 /// ```no_run
 /// use singletable::definition::Billing;
+/// use singletable::backend::ExtraIndexes;
 /// use singletable::{Db, SdkDb};
 /// # use singletable::Table;
 /// # #[derive(Table)]
@@ -47,8 +49,10 @@ use crate::admin;
 ///     println!("stream: {arn}");
 /// }
 /// let tables = explicit.sdk().list_tables().send().await; // the SDK client, for the rest
+/// let plan = db.plan_table_update::<AppTable>(ExtraIndexes::Keep).await?; // what it would do
+/// db.update_table::<AppTable>(ExtraIndexes::Keep).await?; // UpdateTable per index, until ACTIVE
 /// local.delete_table().await?;                           // DeleteTable
-/// # let _ = (described, tables);
+/// # let _ = (described, tables, plan);
 /// # Ok(()) }
 /// ```
 pub trait SdkDb: Sized {
@@ -107,6 +111,24 @@ pub trait SdkDb: Sized {
 
     /// Deletes this handle's table (DeleteTable). For tests and examples.
     fn delete_table(&self) -> impl Future<Output = Result<(), Error>> + Send;
+
+    /// Brings the table's global indexes to what `T` declares: one
+    /// UpdateTable per index created (and per index deleted, when `extra`
+    /// is [`ExtraIndexes::Delete`]), each followed by DescribeTable polls
+    /// until the index is ACTIVE and backfilled (or gone), reported as
+    /// `tracing` events. Returns what it did; the same as the embedded
+    /// handle's `update_table`, which builds the index at once.
+    fn update_table<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> impl Future<Output = Result<TableUpdate, Error>> + Send;
+
+    /// What [`SdkDb::update_table`] would do (one DescribeTable), doing
+    /// nothing.
+    fn plan_table_update<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> impl Future<Output = Result<TableUpdate, Error>> + Send;
 }
 
 impl SdkDb for Db<SdkExecutor> {
@@ -163,5 +185,13 @@ impl SdkDb for Db<SdkExecutor> {
 
     async fn delete_table(&self) -> Result<(), Error> {
         admin::delete_table(self.sdk(), self.table_name()).await
+    }
+
+    async fn update_table<T: Table>(&self, extra: ExtraIndexes) -> Result<TableUpdate, Error> {
+        admin::update_table::<T>(self.sdk(), self.table_name(), extra, true).await
+    }
+
+    async fn plan_table_update<T: Table>(&self, extra: ExtraIndexes) -> Result<TableUpdate, Error> {
+        admin::update_table::<T>(self.sdk(), self.table_name(), extra, false).await
     }
 }

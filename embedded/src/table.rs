@@ -349,6 +349,53 @@ impl TableData {
         Ok(units)
     }
 
+    /// UpdateTable's `Create` of a global index: the index is added to the
+    /// schema and built from every item already stored, as DynamoDB
+    /// backfills a new index (items whose key attributes are missing or of
+    /// another type are left out of it, as there). The schema is checked as
+    /// CreateTable checks it; nothing changes when it fails.
+    pub(crate) fn add_index(&mut self, ix: IndexSchema) -> Res<()> {
+        let mut schema = self.schema.clone();
+        schema.indexes.push(ix);
+        schema.validate()?;
+        let tie = tie_of(&schema, &schema.indexes[schema.indexes.len() - 1]);
+        self.schema = schema;
+        self.indexes.push(IndexData {
+            entries: BTreeSet::new(),
+            tie,
+        });
+        let i = self.indexes.len() - 1;
+        let mut entries = BTreeSet::new();
+        for e in &self.items {
+            let Some(stored) = Stored::read(e, &self.keys, &self.names) else {
+                self.schema.indexes.pop();
+                self.indexes.pop();
+                return Err(Fail::internal("stored item is corrupt"));
+            };
+            if let Some(p) = self.view_position(i, &stored) {
+                entries.insert(Entry::new(&p, e.key()));
+            }
+        }
+        self.indexes[i].entries = entries;
+        Ok(())
+    }
+
+    /// UpdateTable's `Delete` of global index `name`: its entries go with
+    /// it. Whether it existed.
+    pub(crate) fn remove_index(&mut self, name: &str) -> bool {
+        let Some(i) = self
+            .schema
+            .indexes
+            .iter()
+            .position(|ix| ix.global && ix.name == name)
+        else {
+            return false;
+        };
+        self.schema.indexes.remove(i);
+        self.indexes.remove(i);
+        true
+    }
+
     /// How each index's entry moves when `old` becomes `new` (the old
     /// position and the new, `None` for no change), and the write units
     /// the index writes cost.

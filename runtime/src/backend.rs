@@ -115,6 +115,69 @@ pub trait HoldsTables: Executor + Sized {
     fn create_table_if_missing<T: Table>(&self, table: &str) -> Result<bool, Error>;
     /// Deletes table `table`.
     fn delete_table(&self, table: &str) -> Result<(), Error>;
+    /// Brings the global indexes of table `table` to what `T` declares
+    /// (UpdateTable, one index per request as DynamoDB allows): adds the
+    /// missing ones, each built from the items already stored, and deletes
+    /// the extra ones when `extra` says so. With `apply` false, only says
+    /// what it would do.
+    fn update_table<T: Table>(
+        &self,
+        table: &str,
+        extra: ExtraIndexes,
+        apply: bool,
+    ) -> Result<TableUpdate, Error>;
+}
+
+/// What [`Db::update_table`] does with global indexes the table has and
+/// its declaration does not (another client's, or one the declaration
+/// dropped).
+///
+/// ```
+/// use singletable::backend::ExtraIndexes;
+///
+/// assert_ne!(ExtraIndexes::Keep, ExtraIndexes::Delete);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtraIndexes {
+    /// Leave them (they are listed in [`TableUpdate::extra`]).
+    Keep,
+    /// Delete them (DeleteGlobalSecondaryIndex): their entries are gone.
+    Delete,
+}
+
+/// The global-index changes of an UpdateTable bringing a table to its
+/// declaration: what [`Db::update_table`] did, or what
+/// [`Db::plan_table_update`] would do. Local indexes are fixed at
+/// CreateTable; a difference there is drift, not a plan (see `verify`).
+///
+/// ```
+/// use singletable::backend::TableUpdate;
+///
+/// let nothing = TableUpdate::default();
+/// assert!(nothing.is_empty());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableUpdate {
+    /// Indexes created, in declaration order.
+    pub created: Vec<String>,
+    /// Indexes deleted.
+    pub deleted: Vec<String>,
+    /// Indexes the table has and the declaration does not, kept.
+    pub extra: Vec<String>,
+}
+
+impl TableUpdate {
+    /// Whether nothing is (or was) created or deleted.
+    ///
+    /// ```
+    /// use singletable::backend::TableUpdate;
+    ///
+    /// let kept = TableUpdate { extra: vec!["Legacy".into()], ..TableUpdate::default() };
+    /// assert!(kept.is_empty()); // an index kept is no change
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.created.is_empty() && self.deleted.is_empty()
+    }
 }
 
 impl<E: HoldsTables> Db<E> {
@@ -187,6 +250,77 @@ impl<E: HoldsTables> Db<E> {
     /// ```
     pub async fn delete_table(&self) -> Result<(), Error> {
         HoldsTables::delete_table(self.executor(), self.table_name())
+    }
+
+    /// Brings the table's global indexes to what `T` declares: creates the
+    /// missing ones, each built from the items already stored (as DynamoDB
+    /// backfills a new index), and deletes those `T` does not declare when
+    /// `extra` is [`ExtraIndexes::Delete`]. Returns what it did. The SDK
+    /// handle's method of the same name sends UpdateTable and waits for
+    /// each index to be ACTIVE (or gone). A backfill then writes the keys
+    /// the new index reads on items written before it was declared.
+    ///
+    /// ```
+    /// use singletable::backend::{ExtraIndexes, TableUpdate};
+    /// use singletable::{Db, Embedded, Entity, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct V1;
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App", gsi1)]
+    /// pub struct V2;
+    ///
+    /// #[derive(Entity)]
+    /// #[entity(table = V2)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("PROFILE")]
+    /// #[gsi1(pk = "EMAIL#<email>", sk = "USER")]
+    /// #[access(by_email, index = gsi1)]
+    /// pub struct User { pub id: String, pub email: String }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<V1>("App")?;
+    /// db.put(&User { id: "ana".into(), email: "ana@example.com".into() }).await?;
+    /// let plan = db.plan_table_update::<V2>(ExtraIndexes::Keep).await?;
+    /// assert_eq!(plan.created, ["GSI1"]);
+    /// assert_eq!(db.update_table::<V2>(ExtraIndexes::Keep).await?, plan);
+    /// // Built from the items already stored:
+    /// assert_eq!(User::by_email("ana@example.com").all(&db).await?.len(), 1);
+    /// // Back to the first declaration, deleting the index:
+    /// let back = db.update_table::<V1>(ExtraIndexes::Delete).await?;
+    /// assert_eq!(back, TableUpdate { deleted: vec!["GSI1".into()], ..TableUpdate::default() });
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn update_table<T: Table>(&self, extra: ExtraIndexes) -> Result<TableUpdate, Error> {
+        self.executor()
+            .update_table::<T>(self.table_name(), extra, true)
+    }
+
+    /// What [`Db::update_table`] would do, doing nothing.
+    ///
+    /// ```
+    /// use singletable::backend::ExtraIndexes;
+    /// use singletable::{Db, Embedded, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App", gsi1)]
+    /// pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// assert!(db.plan_table_update::<App>(ExtraIndexes::Delete).await?.is_empty());
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn plan_table_update<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> Result<TableUpdate, Error> {
+        self.executor()
+            .update_table::<T>(self.table_name(), extra, false)
     }
 }
 

@@ -24,6 +24,7 @@ mod differential;
 mod docs;
 mod embedded;
 mod errors;
+mod evolution;
 mod existing;
 mod integrity;
 mod item_codec;
