@@ -220,6 +220,15 @@ pub trait Decode: Sized {
         crate::entity::Projection::All
     }
 
+    /// The condition on the table's entity-type attribute `attribute` that
+    /// an item this type decodes meets: what [`Query::count`] adds to its
+    /// filter so that it counts what [`Query::all`] returns. `None` (the
+    /// default) counts every item the query reads.
+    fn type_condition(attribute: &str) -> Option<Condition> {
+        let _ = attribute;
+        None
+    }
+
     /// What the query's cursors are scoped to besides the access pattern:
     /// the entity type, or the collection's name. A cursor made by a query
     /// of another entity is refused, even under the same pattern name.
@@ -304,6 +313,20 @@ impl<T: Entity> Decode for T {
     fn index_projection(index: &str) -> crate::entity::Projection {
         crate::entity::index_projection::<T::Table>(index)
     }
+
+    fn type_condition(attribute: &str) -> Option<Condition> {
+        types_condition(attribute, &[T::ENTITY_TYPE])
+    }
+}
+
+/// Items whose entity-type attribute `attribute` is one of `types`:
+/// [`Decode::type_condition`] of an entity and of a collection.
+#[doc(hidden)]
+pub fn types_condition(attribute: &str, types: &[&str]) -> Option<Condition> {
+    types
+        .iter()
+        .map(|t| Condition::eq(attribute, AttributeValue::S((*t).to_owned())))
+        .reduce(Condition::or)
 }
 
 /// The error for an item no variant of a collection reads.
@@ -1091,6 +1114,7 @@ impl<T: Decode, I> Query<T, I> {
     pub async fn count<E: Executor>(mut self, db: &Db<E>) -> Result<u64, Error> {
         self.take_error()?;
         self.count_unexpired();
+        self.count_own_types();
         let mut total = 0u64;
         let mut start = None;
         let mut page = 0u32;
@@ -1110,6 +1134,23 @@ impl<T: Decode, I> Query<T, I> {
             }
         }
         Ok(total)
+    }
+
+    /// Adds the filter that leaves items of other types out of a count
+    /// (the ones [`Query::all`] skips or fails on), when the index read
+    /// projects the entity-type attribute: DynamoDB's `Select=COUNT`
+    /// counts every item the key condition reads.
+    pub(crate) fn count_own_types(&mut self) {
+        use crate::entity::Projection;
+        let attr = <T::Table as crate::entity::Table>::ENTITY_TYPE;
+        let projected = match self.index.map(T::index_projection) {
+            None | Some(Projection::All) => true,
+            Some(Projection::KeysOnly) => false,
+            Some(Projection::Include(attrs)) => attrs.contains(&attr),
+        };
+        if let Some(own) = T::type_condition(attr).filter(|_| projected) {
+            self.filter = Some(own.and_maybe(self.filter.take()));
+        }
     }
 
     /// Adds the filter that leaves expired items out of a count, when the
@@ -1138,16 +1179,37 @@ impl<T: Decode, I> Query<T, I> {
         }
     }
 
-    /// The first matching item, if any: one request unless a filter or
-    /// skipped types leave the first page empty.
-    pub async fn first<E: Executor>(self, db: &Db<E>) -> Result<Option<T>, Error> {
-        let q = if self.filter.is_none() && self.other == OtherTypes::Error {
-            self.limit(1)
+    /// The first matching item, if any. Without a filter it asks DynamoDB
+    /// for one item (`Limit=1`, the least a read costs), sort-key ranges
+    /// and multi-attribute indexes included; when that item is of another
+    /// entity type (skipped), the following pages are read whole until one
+    /// holds a match. With a filter it cannot: DynamoDB applies `Limit`
+    /// before the filter, so one item read could be one filtered out, and
+    /// whole pages are read from the start.
+    pub async fn first<E: Executor>(mut self, db: &Db<E>) -> Result<Option<T>, Error> {
+        self.take_error()?;
+        let mut limit = if self.filter.is_none() {
+            Some(1)
         } else {
-            self
+            self.limit
         };
-        let mut stream = std::pin::pin!(q.stream(db));
-        futures::StreamExt::next(&mut stream).await.transpose()
+        let mut start = None;
+        let mut pages = 0;
+        loop {
+            let req = self.request(db.table_name(), start.take(), limit)?;
+            pages += 1;
+            let raw = self.send(db, req, pages).await?;
+            let mut items = Vec::new();
+            self.read_items(db, raw.items, &mut items)?;
+            if let Some(first) = items.into_iter().next() {
+                return Ok(Some(first));
+            }
+            match raw.last_key {
+                Some(k) => start = Some(k),
+                None => return Ok(None),
+            }
+            limit = self.limit;
+        }
     }
 
     /// Items one by one, fetching pages lazily as the stream is polled.

@@ -14,6 +14,7 @@ mod backends;
 mod backfill;
 mod batches;
 mod collections;
+mod consistency;
 /// The tracker example's model and access patterns.
 #[allow(dead_code)]
 #[path = "../../examples/tracker/tracker.rs"]

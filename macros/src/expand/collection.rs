@@ -281,6 +281,10 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
             fn index_projection(__index: &str) -> #p::Projection {
                 #p::__private::index_projection::<#table>(__index)
             }
+
+            fn type_condition(__attr: &str) -> #p::__private::Option<#p::Condition> {
+                #p::__private::types_condition(__attr, &[#(#types),*])
+            }
         }
     }
 }

@@ -30,7 +30,7 @@ pub use crate::key::{
     KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback, WritePart,
     WritePartFallback, check_len, escape_into, unescape, write_part,
 };
-pub use crate::query::{AttrTarget, Target, entity_type_of, unknown_type};
+pub use crate::query::{AttrTarget, Target, entity_type_of, types_condition, unknown_type};
 pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
 pub use crate::shard::{shard_of, with_shard};
 pub use crate::ttl::{EpochSeconds, ttl_from_attr};
