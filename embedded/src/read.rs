@@ -532,35 +532,36 @@ impl Rows {
 }
 
 pub(crate) fn query(store: &Store, req: &QueryRequest) -> Res<Page> {
-    let (rows, last_key) = run_query(store, req, Want::Maps)?;
+    let (rows, last_key, scanned) = run_query(store, req, Want::Maps)?;
     Ok(Page {
         items: rows.into_items()?,
         last_key,
-        scanned: None,
+        scanned: Some(scanned),
     })
 }
 
 /// A Query whose items are handed out encoded, filtered and projected in
 /// place: no item map is built.
 pub(crate) fn query_reader(store: &Store, req: &QueryRequest) -> Res<ReaderPage> {
-    let (rows, last_key) = run_query(store, req, Want::Encoded)?;
+    let (rows, last_key, scanned) = run_query(store, req, Want::Encoded)?;
     Ok(ReaderPage {
         items: rows.into_reader(),
         last_key,
+        scanned: Some(scanned),
     })
 }
 
 /// A Query with `Select=COUNT`: the items the filter keeps are counted,
 /// not copied.
 pub(crate) fn query_count(store: &Store, req: &QueryRequest) -> Res<CountPage> {
-    let (rows, last_key) = run_query(store, req, Want::Count)?;
+    let (rows, last_key, scanned) = run_query(store, req, Want::Count)?;
     let count = match rows {
         Rows::Count(n) => n,
         other => other.into_items()?.len(),
     };
     Ok(CountPage {
         count,
-        scanned: None,
+        scanned: Some(scanned),
         last_key,
     })
 }
@@ -581,7 +582,11 @@ pub(crate) fn get_item_encoded(store: &Store, req: &GetItem) -> Res<EncodedItems
     Ok(out)
 }
 
-fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows, Option<Item>)> {
+/// A Query's rows, its LastEvaluatedKey and the items it evaluated
+/// (`ScannedCount`).
+type Ran = (Rows, Option<Item>, usize);
+
+fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
     let t = store.table(&req.table)?;
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
     let limit = limit(req.limit)?;
@@ -680,11 +685,11 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows,
             Some(f) => f.keeps(pos, bytes),
         }
     };
-    let (rows, last_key, read) = match want {
+    let (rows, last_key, read, scanned) = match want {
         Want::Encoded => {
             // Room for a few dozen small items before the buffer grows.
             let mut out = EncodedItems::new(t, 4096).keeping(keep);
-            let (last_key, read, _) =
+            let (last_key, read, scanned) =
                 read_page(&target, entries, limit, false, &mut |pos, bytes| {
                     let kept = keeps(pos, bytes)?;
                     if kept {
@@ -692,26 +697,26 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<(Rows,
                     }
                     Ok(kept)
                 })?;
-            (Rows::Encoded(out), last_key, read)
+            (Rows::Encoded(out), last_key, read, scanned)
         }
         Want::Count => {
             let mut n = 0usize;
-            let (last_key, read, _) =
+            let (last_key, read, scanned) =
                 read_page(&target, entries, limit, false, &mut |pos, bytes| {
                     let kept = keeps(pos, bytes)?;
                     n += usize::from(kept);
                     Ok(kept)
                 })?;
-            (Rows::Count(n), last_key, read)
+            (Rows::Count(n), last_key, read, scanned)
         }
         Want::Maps => {
-            let (items, last_key, read, _) =
+            let (items, last_key, read, scanned) =
                 read_items(&target, entries, limit, &mut keeps, keep.as_ref(), false)?;
-            (Rows::Items(items), last_key, read)
+            (Rows::Items(items), last_key, read, scanned)
         }
     };
     t.capacity.read(read_halves(read, req.consistent));
-    Ok((rows, last_key.filter(|k| within(k))))
+    Ok((rows, last_key.filter(|k| within(k)), scanned))
 }
 
 /// Reads one page the way DynamoDB Local does: at most `limit` entries are

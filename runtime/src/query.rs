@@ -387,6 +387,15 @@ pub struct Page<T> {
     /// Opaque, URL-safe cursor to pass to the next `page()` call; `None` on
     /// the last page.
     pub cursor: Option<String>,
+    /// DynamoDB's `Count`: the items the response held, after the filter.
+    /// More than `items.len()` when some were of other entity types
+    /// (skipped) or expired (hidden).
+    pub count: usize,
+    /// DynamoDB's `ScannedCount`: the items the key condition read before
+    /// the filter, what the page's read capacity paid for; `None` when the
+    /// executor does not report it (and on a sharded query's merged page,
+    /// which several Queries make).
+    pub scanned_count: Option<usize>,
 }
 
 /// A Query on one partition of the table or an index. Built by generated
@@ -1039,6 +1048,7 @@ impl<T: Decode, I> Query<T, I> {
         };
         let req = self.request(db.table_name(), start, self.limit)?;
         let raw = self.send(db, req, 1).await?;
+        let (count, scanned_count) = (raw.items.remaining(), raw.scanned);
         let mut items = Vec::new();
         self.read_items(db, raw.items, &mut items)?;
         let cursor = match raw.last_key {
@@ -1049,7 +1059,12 @@ impl<T: Decode, I> Query<T, I> {
             ),
             None => None,
         };
-        Ok(Page { items, cursor })
+        Ok(Page {
+            items,
+            cursor,
+            count,
+            scanned_count,
+        })
     }
 
     /// Every matching item, following pages until DynamoDB reports the last

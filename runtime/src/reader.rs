@@ -363,6 +363,9 @@ pub struct ReaderPage {
     pub items: Items,
     /// Key to continue from; `None` on the last page.
     pub last_key: Option<Item>,
+    /// Items evaluated before the filter (`ScannedCount`), when the
+    /// executor reports it.
+    pub scanned: Option<usize>,
 }
 
 impl From<Page> for ReaderPage {
@@ -370,6 +373,7 @@ impl From<Page> for ReaderPage {
         Self {
             items: page.items.into(),
             last_key: page.last_key,
+            scanned: page.scanned,
         }
     }
 }

@@ -345,7 +345,14 @@ impl<T: Decode> ShardedQuery<T> {
                     .ok_or_else(|| Error::InvalidRequest("a shard's key is not a string".into()))?,
             )
         };
-        Ok(Page { items: out, cursor })
+        // Several Queries make one merged page: its count is what it
+        // returns, and no single ScannedCount describes it.
+        Ok(Page {
+            count: out.len(),
+            items: out,
+            cursor,
+            scanned_count: None,
+        })
     }
 
     /// Counts the matching items of every shard (one `Select=COUNT` Query

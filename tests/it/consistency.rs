@@ -165,3 +165,28 @@ async fn first_reads_one_item_whenever_dynamodb_can() {
         assert_eq!(none, None);
     }
 }
+
+#[tokio::test]
+async fn pages_report_count_and_scanned_count() {
+    for db in both::<CountsTable>("page-counts").await {
+        fill(&db, 5).await;
+        // Events 1 to 5, two markers and another client's item in range:
+        // DynamoDB returned 8, the page keeps the 5 events.
+        let page = Event::events("s1")
+            .sk_between(1, 5)
+            .page(&db, None)
+            .await
+            .unwrap();
+        assert_eq!(page.items.len(), 5);
+        assert_eq!((page.count, page.scanned_count), (8, Some(8)));
+        // A filter: read 8, returned 1.
+        let page = Event::events("s1")
+            .sk_between(1, 5)
+            .filter(Event::fields().body.eq("event 3"))
+            .page(&db, None)
+            .await
+            .unwrap();
+        assert_eq!(page.items, vec![event(3)]);
+        assert_eq!((page.count, page.scanned_count), (1, Some(8)));
+    }
+}

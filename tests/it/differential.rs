@@ -40,7 +40,8 @@ pub struct DiffTable;
 #[derive(Debug, Clone, PartialEq)]
 enum Answer {
     Item(Option<Item>),
-    Pages(Vec<(Vec<Item>, Option<Item>)>),
+    /// Pages: items, LastEvaluatedKey, ScannedCount.
+    Pages(Vec<(Vec<Item>, Option<Item>, Option<usize>)>),
     Items(Vec<Item>),
     Gets(Vec<Option<Item>>),
     Done,
@@ -125,7 +126,7 @@ impl Answer {
             Answer::Item(i) => Answer::Item(normal_opt(i)),
             Answer::Pages(p) => Answer::Pages(
                 p.into_iter()
-                    .map(|(i, k)| (items(i), k.map(normal)))
+                    .map(|(i, k, n)| (items(i), k.map(normal), n))
                     .collect(),
             ),
             Answer::Items(i) => Answer::Items(items(i)),
@@ -189,9 +190,14 @@ async fn run<E: Executor>(exec: &E, req: &Request, table: &str, prefix: &str) ->
                     .query_reader(q.request(table, prefix, start.take()))
                     .await
                 {
-                    Ok(ReaderPage { items, last_key }) => {
+                    Ok(ReaderPage {
+                        items,
+                        last_key,
+                        scanned,
+                    }) => {
                         start = last_key.clone();
-                        pages.push((read_all(items), last_key));
+                        // ScannedCount too: what the page's capacity paid for.
+                        pages.push((read_all(items), last_key, scanned));
                         if start.is_none() {
                             break;
                         }
@@ -202,7 +208,7 @@ async fn run<E: Executor>(exec: &E, req: &Request, table: &str, prefix: &str) ->
             Answer::Pages(pages)
         }
         Request::Scan(r) => answer(exec.scan(r.clone()).await, |p| {
-            Answer::Pages(vec![(p.items, p.last_key)])
+            Answer::Pages(vec![(p.items, p.last_key, p.scanned)])
         }),
         Request::Transact(r) => answer(exec.transact_write(r.clone()).await, |()| Answer::Done),
         Request::BatchWrite(r) => answer(exec.batch_write(r.clone()).await, |u| {
@@ -276,7 +282,7 @@ async fn run_case(b: &Backends, ops: &[Op]) -> Result<(), TestCaseError> {
         {
             let shape = q.multi.1 as usize % 5;
             match &local {
-                Answer::Pages(p) if p.iter().any(|(items, _)| !items.is_empty()) => {
+                Answer::Pages(p) if p.iter().any(|(items, _, _)| !items.is_empty()) => {
                     MULTI_ITEMS[shape].fetch_add(1, Ordering::SeqCst);
                 }
                 Answer::Service(_) => {
