@@ -36,7 +36,7 @@ pub use db::SdkDb;
 pub use exec::SdkExecutor;
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
-pub use streams::StreamReader;
+pub use streams::{SdkStream, StreamReader};
 
 use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use singletable_runtime::Error;

@@ -5,7 +5,10 @@
 use aws_sdk_dynamodbstreams::Client;
 use aws_sdk_dynamodbstreams::types::{self as sdk, ShardIteratorType};
 use singletable_runtime::Error;
-use singletable_runtime::stream::{IntoStreamRecord, StreamRecord};
+use singletable_runtime::exec::BoxFuture;
+use singletable_runtime::stream::{
+    IntoStreamRecord, StreamBatch, StreamPosition, StreamRecord, StreamSource,
+};
 
 use crate::service_error as service;
 
@@ -58,6 +61,45 @@ impl StreamReader {
     /// answer an open shard with an empty page before later records, so
     /// against it this reads what it can see now.
     pub async fn read_all(&self, stream_arn: &str) -> Result<Vec<StreamRecord>, Error> {
+        Ok(self
+            .read_after(stream_arn, &StreamPosition::default())
+            .await?
+            .records)
+    }
+
+    /// The stream `stream_arn` as a [`StreamSource`]: read from a position
+    /// and resumed from the position it returns, the same API as the
+    /// embedded backend's stream.
+    ///
+    /// ```no_run
+    /// use singletable::stream::{StreamPosition, StreamSource};
+    /// use singletable::{Db, SdkDb};
+    ///
+    /// # async fn run() -> singletable::Result<()> {
+    /// let db = Db::local("http://127.0.0.1:8000", "Shop");
+    /// let arn = db.stream_arn().await?.expect("the table has a stream");
+    /// let stream = singletable::aws::StreamReader::local("http://127.0.0.1:8000").at(arn);
+    /// let batch = stream.read_after(&StreamPosition::default()).await?;
+    /// let stored = batch.position.encode(); // after handling batch.records
+    /// let again = stream.read_after(&StreamPosition::decode(&stored)?).await?;
+    /// # let _ = again; Ok(()) }
+    /// ```
+    pub fn at(&self, stream_arn: impl Into<String>) -> SdkStream {
+        SdkStream {
+            reader: self.clone(),
+            arn: stream_arn.into(),
+        }
+    }
+
+    /// Every record of the stream after `position` that it holds now, shard
+    /// by shard, parents first; each shard from the record after the
+    /// position's sequence number (`AFTER_SEQUENCE_NUMBER`), or from its
+    /// oldest (`TRIM_HORIZON`) when the position has none.
+    async fn read_after(
+        &self,
+        stream_arn: &str,
+        position: &StreamPosition,
+    ) -> Result<StreamBatch, Error> {
         let mut shards: Vec<sdk::Shard> = Vec::new();
         let mut start: Option<String> = None;
         loop {
@@ -88,14 +130,23 @@ impl StreamReader {
             ordered.push(shards.remove(ready.unwrap_or(0)));
         }
         let mut records = Vec::new();
+        let mut next = position.clone();
         for shard in &ordered {
             let Some(id) = shard.shard_id() else { continue };
-            let out = self
-                .client
-                .get_shard_iterator()
+            let iterator = match position.after(id) {
+                Some(seq) => self
+                    .client
+                    .get_shard_iterator()
+                    .shard_iterator_type(ShardIteratorType::AfterSequenceNumber)
+                    .sequence_number(seq),
+                None => self
+                    .client
+                    .get_shard_iterator()
+                    .shard_iterator_type(ShardIteratorType::TrimHorizon),
+            };
+            let out = iterator
                 .stream_arn(stream_arn)
                 .shard_id(id)
-                .shard_iterator_type(ShardIteratorType::TrimHorizon)
                 .send()
                 .await
                 .map_err(|e| service("GetShardIterator", e))?;
@@ -114,11 +165,47 @@ impl StreamReader {
                     break;
                 }
                 for r in page {
-                    records.push(r.into_stream_record()?);
+                    let record = r.into_stream_record()?;
+                    next.advance(id, &record.sequence_number);
+                    records.push(record);
                 }
                 iterator = out.next_shard_iterator;
             }
         }
-        Ok(records)
+        Ok(StreamBatch {
+            records,
+            position: next,
+        })
+    }
+}
+
+/// One stream read from a position through the DynamoDB Streams API, from
+/// [`StreamReader::at`]: the [`StreamSource`] of a table on DynamoDB.
+///
+/// ```no_run
+/// # async fn run() {
+/// let stream = singletable::aws::StreamReader::local("http://127.0.0.1:8000").at("arn:...");
+/// assert_eq!(stream.arn(), "arn:...");
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct SdkStream {
+    reader: StreamReader,
+    arn: String,
+}
+
+impl SdkStream {
+    /// The stream's ARN.
+    pub fn arn(&self) -> &str {
+        &self.arn
+    }
+}
+
+impl StreamSource for SdkStream {
+    fn read_after<'a>(
+        &'a self,
+        position: &'a StreamPosition,
+    ) -> BoxFuture<'a, Result<StreamBatch, Error>> {
+        Box::pin(self.reader.read_after(&self.arn, position))
     }
 }

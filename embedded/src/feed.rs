@@ -95,6 +95,25 @@ impl Feed {
         self.records.iter().cloned().collect()
     }
 
+    /// The records after sequence number `after` (every record kept when
+    /// `None`), oldest first; `None` when records after it were dropped
+    /// (older than the retention), as DynamoDB's
+    /// TrimmedDataAccessException says.
+    pub(crate) fn records_after(&self, after: Option<u64>) -> Option<Vec<StreamRecord>> {
+        let seq = |r: &StreamRecord| r.sequence_number.parse::<u64>().unwrap_or(0);
+        let oldest = self.records.front().map_or(self.next, seq);
+        if after.is_some_and(|a| a.saturating_add(1) < oldest) {
+            return None;
+        }
+        Some(
+            self.records
+                .iter()
+                .filter(|r| after.is_none_or(|a| seq(r) > a))
+                .cloned()
+                .collect(),
+        )
+    }
+
     /// A receiver of every record made from now on.
     pub(crate) fn subscribe(&mut self) -> UnboundedReceiver<StreamRecord> {
         let (tx, rx) = unbounded();

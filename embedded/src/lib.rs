@@ -448,6 +448,47 @@ impl Embedded {
         }
     }
 
+    /// `table`'s stream, read from a position
+    /// ([`StreamSource`](crate::stream::StreamSource)): what the AWS
+    /// driver's `StreamReader` is on DynamoDB, so that one consumer runs on
+    /// both. The stream has one shard, [`EMBEDDED_SHARD`].
+    ///
+    /// ```
+    /// # use singletable::Embedded;
+    /// use singletable::stream::{StreamPosition, StreamSource};
+    /// # use singletable::{Db, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", stream = keys_only)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("ORDER#<id>")]
+    /// # #[sk("DETAILS")]
+    /// # pub struct Order { pub id: String }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// db.put(&Order { id: "o1".into() }).await?;
+    /// let stream = db.executor().stream("Shop")?;
+    /// let batch = stream.read_after(&StreamPosition::default()).await?;
+    /// assert_eq!(batch.records.len(), 1);
+    /// assert!(stream.read_after(&batch.position).await?.records.is_empty());
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn stream(&self, table: &str) -> Result<EmbeddedStream, Error> {
+        let store = self.read();
+        let t = store
+            .table(table)
+            .map_err(|e| e.into_error("DescribeStream"))?;
+        if t.feed.is_none() {
+            return Err(no_stream(table));
+        }
+        Ok(EmbeddedStream {
+            embedded: self.clone(),
+            table: table.to_owned(),
+        })
+    }
+
     /// Writes every table (schema and items) to `path` as JSON, items in
     /// DynamoDB's JSON format. The file is written beside `path` first and
     /// renamed over it, so a crash never leaves half a snapshot.
@@ -472,6 +513,76 @@ impl Embedded {
         Ok(Self {
             store: Arc::new(RwLock::new(store)),
             meter,
+        })
+    }
+}
+
+/// The one shard of an embedded table's stream.
+///
+/// ```
+/// assert!(singletable::embedded::EMBEDDED_SHARD.starts_with("shardId-"));
+/// ```
+pub const EMBEDDED_SHARD: &str = "shardId-00000000000000000000-embedded";
+
+/// An embedded table's stream read from a position, from
+/// [`Embedded::stream`]: the same [`StreamSource`](crate::stream::StreamSource)
+/// as the AWS driver's `StreamReader`.
+///
+/// ```
+/// # use singletable::Embedded;
+/// use singletable::stream::{StreamPosition, StreamSource};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", stream = keys_only)]
+/// # pub struct Shop;
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let embedded = Embedded::new();
+/// embedded.create_table::<Shop>("Shop")?;
+/// let stream = embedded.stream("Shop")?;
+/// assert!(stream.read_after(&StreamPosition::default()).await?.records.is_empty());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug, Clone)]
+pub struct EmbeddedStream {
+    embedded: Embedded,
+    table: String,
+}
+
+impl crate::stream::StreamSource for EmbeddedStream {
+    fn read_after<'a>(
+        &'a self,
+        position: &'a crate::stream::StreamPosition,
+    ) -> BoxFuture<'a, Result<crate::stream::StreamBatch, Error>> {
+        Box::pin(async move {
+            let trimmed = || {
+                Fail::code(
+                    "TrimmedDataAccessException",
+                    "The position names records that are no longer in the stream",
+                )
+                .into_error("GetShardIterator")
+            };
+            if position.shards().any(|s| s != EMBEDDED_SHARD) {
+                return Err(trimmed());
+            }
+            let after = position
+                .after(EMBEDDED_SHARD)
+                .map(|s| s.parse::<u64>().map_err(|_| trimmed()))
+                .transpose()?;
+            let store = self.embedded.read();
+            let t = store
+                .table(&self.table)
+                .map_err(|e| e.into_error("DescribeStream"))?;
+            let feed = t.feed.as_ref().ok_or_else(|| no_stream(&self.table))?;
+            let records = feed.records_after(after).ok_or_else(trimmed)?;
+            let mut next = position.clone();
+            if let Some(last) = records.last() {
+                next.advance(EMBEDDED_SHARD, &last.sequence_number);
+            }
+            Ok(crate::stream::StreamBatch {
+                records,
+                position: next,
+            })
         })
     }
 }

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use singletable::SdkDb;
 use singletable::embedded::{Embedded, TableSchema};
 use singletable::stream::aws_sdk_dynamodbstreams::types as ddbs;
-use singletable::stream::{self, Change, Event, EventKind, StreamRecord, lambda};
+use singletable::stream::{self, Change, Event, EventKind, StreamRecord, StreamSource, lambda};
 use singletable::{
     Collection, Db, DecodeErrorKind, Entity, Error, Executor, Item, OtherTypes, StreamError,
     StreamView, Table,
@@ -631,4 +631,89 @@ async fn embedded_change_feed_matches_dynamodb_local_streams() {
         ids.dedup();
         assert_eq!(ids.len(), records.len(), "event ids are unique");
     }
+}
+
+/// A consumer that keeps its position: it reads what follows the stored
+/// position, handles it, stores the new one; after a crash before storing
+/// it reads the same records again (at least once), never an older one.
+async fn consume(db: &Db, source: &dyn stream::StreamSource) -> Vec<String> {
+    use stream::StreamPosition;
+    let order = |id: &str, total: u32| Order {
+        order_id: id.into(),
+        status: "NEW".into(),
+        total,
+    };
+    let ids = |records: &[StreamRecord]| -> Vec<String> {
+        decode_all::<Order>(records, OtherTypes::Error)
+            .into_iter()
+            .map(|c| {
+                let c = c.unwrap();
+                let kind = match c.event {
+                    Event::Insert { .. } => "Insert",
+                    Event::Modify { .. } => "Modify",
+                    Event::Remove { .. } => "Remove",
+                };
+                format!("{kind} {}", c.key.pk)
+            })
+            .collect()
+    };
+    for id in ["o1", "o2", "o3"] {
+        db.put(&order(id, 1)).await.unwrap();
+    }
+    let first = source.read_after(&StreamPosition::default()).await.unwrap();
+    let mut seen = ids(&first.records);
+    assert_eq!(first.records.len(), 3);
+    // Stored as a string, as a consumer stores it, and read back.
+    let stored = first.position.encode();
+
+    db.put(&order("o2", 2)).await.unwrap();
+    db.delete::<Order>(Order::key("o1").unwrap()).await.unwrap();
+    let at = StreamPosition::decode(&stored).unwrap();
+    let second = source.read_after(&at).await.unwrap();
+    assert_eq!(second.records.len(), 2, "only what followed the position");
+    // A crash before the position was stored: the same records again.
+    let again = source.read_after(&at).await.unwrap();
+    assert_eq!(ids(&again.records), ids(&second.records));
+    seen.extend(ids(&second.records));
+    // Caught up.
+    let caught_up = source.read_after(&second.position).await.unwrap();
+    assert!(caught_up.records.is_empty());
+    assert_eq!(caught_up.position, second.position);
+    seen
+}
+
+#[tokio::test]
+async fn stream_consumer_resumes_from_its_position() {
+    let local = fresh_stream_db().await;
+    let arn = local.stream_arn().await.unwrap().expect("a stream");
+    let reader = StreamReader::local(&endpoint()).at(arn);
+    let shared: Db = local.clone().into_shared();
+    let on_local = consume(&shared, &reader).await;
+
+    let embedded = Db::<Embedded>::in_memory::<FeedTable>("Feed").unwrap();
+    let source = embedded.executor().stream("Feed").unwrap();
+    let on_embedded = consume(&embedded.clone().into_shared(), &source).await;
+    assert_eq!(on_local, on_embedded);
+    assert_eq!(
+        on_local,
+        [
+            "Insert ORDER#o1",
+            "Insert ORDER#o2",
+            "Insert ORDER#o3",
+            "Modify ORDER#o2",
+            "Remove ORDER#o1"
+        ]
+    );
+    // A position of another stream is refused, typed, not read as empty.
+    let mut foreign = stream::StreamPosition::default();
+    foreign.advance("shardId-of-another-stream", "1");
+    let err = source.read_after(&foreign).await.unwrap_err();
+    assert_eq!(err.code(), Some("TrimmedDataAccessException"));
+    local.delete_table().await.unwrap();
+}
+
+async fn fresh_stream_db() -> Db<singletable::SdkExecutor> {
+    let db = Db::local(&endpoint(), unique_table("consumer"));
+    assert!(db.create_table_if_missing::<FeedTable>().await.unwrap());
+    db
 }

@@ -73,6 +73,7 @@ use crate::value::{AttributeValue, Item};
 #[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
 #[cfg(feature = "lambda")]
 pub mod lambda;
+mod position;
 #[cfg(feature = "streams")]
 mod sdk;
 /// The DynamoDB Streams SDK whose records become [`StreamRecord`]s
@@ -80,6 +81,7 @@ mod sdk;
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
 pub use aws_sdk_dynamodbstreams;
+pub use position::{StreamBatch, StreamPosition, StreamSource};
 
 /// What a write did to an item (`eventName`).
 ///
