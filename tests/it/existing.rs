@@ -79,6 +79,25 @@ async fn foreign_items(db: &Db) {
     }
 }
 
+/// Every item of a query read page by page, `page` reading the page after
+/// a cursor.
+async fn every_page<T, F, Fut>(mut page: F) -> Vec<T>
+where
+    F: FnMut(Option<String>) -> Fut,
+    Fut: std::future::Future<Output = singletable::Result<singletable::query::Page<T>>>,
+{
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let page = page(cursor.take()).await.unwrap();
+        out.extend(page.items);
+        match page.cursor {
+            Some(c) => cursor = Some(c),
+            None => return out,
+        }
+    }
+}
+
 fn order(n: u32) -> Order {
     Order {
         customer_id: "c1".into(),
@@ -121,21 +140,12 @@ async fn skip_other_types_skips_items_it_cannot_attribute() {
         assert_eq!(on_table.unwrap(), mine);
         let on_index = Order::all_orders().skip_other_types().all(&db).await;
         assert_eq!(on_index.unwrap(), mine);
-        let mut paged = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let page = Order::orders_of("c1")
-                .skip_other_types()
-                .limit(1)
-                .page(&db, cursor.as_deref())
-                .await
-                .unwrap();
-            paged.extend(page.items);
-            match page.cursor {
-                Some(c) => cursor = Some(c),
-                None => break,
-            }
-        }
+        let shared = &db;
+        let paged = every_page(|cursor| async move {
+            let query = Order::orders_of("c1").skip_other_types().limit(1);
+            query.page(shared, cursor.as_deref()).await
+        })
+        .await;
         assert_eq!(paged, mine);
         let first = Order::orders_of("c1").skip_other_types().first(&db).await;
         assert_eq!(first.unwrap(), Some(order(1)));
@@ -157,5 +167,234 @@ async fn skip_other_types_skips_items_it_cannot_attribute() {
         // Nothing was lost: the other client's items are still there.
         let raw = crate::support::raw_item(&db, "CUSTOMER#c1", "ORDER#o-0").await;
         assert_eq!(raw.get("Total"), Some(&AttributeValue::N("12".into())));
+    }
+}
+
+/// Adoption: entities that declare `adopt = keys` read the items other
+/// clients wrote, recognised by their key templates.
+mod adopted {
+    use singletable::{
+        AttributeValue, Collection, Db, DecodeErrorKind, Entity, Error, Item, Table,
+    };
+
+    use super::s;
+    use crate::support::{both, raw_item, raw_put};
+
+    #[derive(Table)]
+    #[table(name = "Adopted", gsi1)]
+    pub struct AdoptedTable;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = AdoptedTable, rename_all = "camelCase", adopt = keys)]
+    #[pk("ACCOUNT#<account_id>")]
+    #[sk("PROFILE")]
+    pub struct Account {
+        pub account_id: String,
+        pub name: String,
+    }
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = AdoptedTable, rename_all = "camelCase", adopt = keys)]
+    #[pk("ACCOUNT#<account_id>")]
+    #[sk("INVOICE#<invoice_id>")]
+    #[gsi1(pk = "INVOICES", sk = "INVOICE#<invoice_id>")]
+    #[access(invoices_of)]
+    #[access(all_invoices, index = gsi1)]
+    pub struct Invoice {
+        pub account_id: String,
+        pub invoice_id: String,
+        pub total: u32,
+    }
+
+    /// Does not adopt: items under its templates without a type stay
+    /// another client's.
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = AdoptedTable, rename_all = "camelCase")]
+    #[pk("ACCOUNT#<account_id>")]
+    #[sk("NOTE#<note_id>")]
+    pub struct Note {
+        pub account_id: String,
+        pub note_id: String,
+        pub text: String,
+    }
+
+    #[derive(Collection, Debug, Clone, PartialEq)]
+    pub enum AccountPage {
+        Account(Account),
+        Invoice(Invoice),
+        Note(Note),
+    }
+
+    fn item<const N: usize>(attrs: [(&str, AttributeValue); N]) -> Item {
+        attrs.map(|(k, v)| (k.to_owned(), v)).into()
+    }
+
+    fn n(v: u32) -> AttributeValue {
+        AttributeValue::N(v.to_string())
+    }
+
+    fn invoice(account: &str, id: &str, total: u32) -> Invoice {
+        Invoice {
+            account_id: account.into(),
+            invoice_id: id.into(),
+            total,
+        }
+    }
+
+    /// An item of partition `ACCOUNT#a1` with one data attribute.
+    fn in_a1(sk: &str, data: (&str, AttributeValue)) -> Item {
+        item([("PK", s("ACCOUNT#a1")), ("SK", s(sk)), data])
+    }
+
+    /// What a Python Lambda wrote before the library: keys and data, no
+    /// entity type, no copies of the key fields.
+    fn legacy_items() -> Vec<Item> {
+        vec![
+            item([
+                ("PK", s("ACCOUNT#a1")),
+                ("SK", s("INVOICE#i-0")),
+                ("GSI1PK", s("INVOICES")),
+                ("GSI1SK", s("INVOICE#i-0")),
+                ("total", n(12)),
+            ]),
+            in_a1("PROFILE", ("name", s("Ana"))),
+            // No template of the table's entities matches.
+            in_a1("LEGACY#7", ("total", n(3))),
+            // Note's template matches, but Note adopts nothing.
+            in_a1("NOTE#n1", ("text", s("hi"))),
+            // On the index, under a primary key no entity's templates build.
+            item([
+                ("PK", s("IMPORT#1")),
+                ("SK", s("ROW#1")),
+                ("GSI1PK", s("INVOICES")),
+                ("GSI1SK", s("INVOICE#i-5")),
+                ("total", n(5)),
+            ]),
+        ]
+    }
+
+    async fn seed(db: &Db) -> (Account, Note) {
+        for item in legacy_items() {
+            raw_put(db, item).await.unwrap();
+        }
+        db.put(&invoice("a1", "i-1", 10)).await.unwrap();
+        let note = Note {
+            account_id: "a1".into(),
+            note_id: "n2".into(),
+            text: "mine".into(),
+        };
+        db.put(&note).await.unwrap();
+        let ana = Account {
+            account_id: "a1".into(),
+            name: "Ana".into(),
+        };
+        (ana, note)
+    }
+
+    #[tokio::test]
+    async fn items_without_entity_type_are_adopted_by_key_templates() {
+        for db in both::<AdoptedTable>("existing-adopt").await {
+            let (ana, note) = seed(&db).await;
+            let mine = vec![invoice("a1", "i-0", 12), invoice("a1", "i-1", 10)];
+
+            // Get: the key fields are read from the key.
+            let got = db.get::<Invoice>(Invoice::key("a1", "i-0").unwrap()).await;
+            assert_eq!(got.unwrap(), Some(invoice("a1", "i-0", 12)));
+            let got = db.get::<Account>(Account::key("a1").unwrap()).await;
+            assert_eq!(got.unwrap(), Some(ana.clone()));
+            // Read as the wrong entity, an adopted item is not claimed.
+            let wrong = db.get::<Invoice>(Account::key("a1").unwrap()).await;
+            assert!(matches!(&wrong, Err(Error::Decode { .. })), "{wrong:?}");
+
+            // Table query, whole and page by page.
+            assert_eq!(Invoice::invoices_of("a1").all(&db).await.unwrap(), mine);
+            let shared = &db;
+            let paged = super::every_page(|cursor| async move {
+                let query = Invoice::invoices_of("a1").limit(1);
+                query.page(shared, cursor.as_deref()).await
+            })
+            .await;
+            assert_eq!(paged, mine);
+
+            // Index query: the import row's key is no invoice's, so it is
+            // not claimed: an error by default, skipped on request.
+            let refused = Invoice::all_invoices().all(&db).await;
+            assert!(matches!(&refused, Err(Error::Decode { .. })), "{refused:?}");
+            let on_index = Invoice::all_invoices().skip_other_types().all(&db).await;
+            assert_eq!(on_index.unwrap(), mine);
+
+            // Collection: adopted members claim their items; the legacy
+            // row and the untyped note (Note adopts nothing) are skipped.
+            let partition = || Account::partition("a1").unwrap();
+            let refused = AccountPage::query(partition()).all(&db).await;
+            assert!(matches!(&refused, Err(Error::Decode { .. })), "{refused:?}");
+            let page = AccountPage::query(partition())
+                .skip_other_types()
+                .all(&db)
+                .await
+                .unwrap();
+            assert_eq!(
+                page,
+                vec![
+                    AccountPage::Invoice(invoice("a1", "i-0", 12)),
+                    AccountPage::Invoice(invoice("a1", "i-1", 10)),
+                    AccountPage::Note(note.clone()),
+                    AccountPage::Account(ana.clone()),
+                ]
+            );
+            // Decoded from a map, as streams and batches do.
+            let raw = raw_item(&db, "ACCOUNT#a1", "INVOICE#i-0").await;
+            let decoded = <AccountPage as singletable::Decode>::decode(
+                raw.clone(),
+                singletable::OtherTypes::Error,
+            );
+            assert_eq!(
+                decoded.unwrap(),
+                Some(AccountPage::Invoice(invoice("a1", "i-0", 12)))
+            );
+            assert_eq!(Invoice::from_item(raw).unwrap(), invoice("a1", "i-0", 12));
+            let legacy = raw_item(&db, "ACCOUNT#a1", "LEGACY#7").await;
+            let skipped =
+                <Invoice as singletable::Decode>::decode(legacy, singletable::OtherTypes::Skip);
+            assert_eq!(skipped.unwrap(), None);
+
+            // An adopted item whose copy of a key field contradicts its
+            // key is a typed error.
+            raw_put(
+                &db,
+                item([
+                    ("PK", s("ACCOUNT#a2")),
+                    ("SK", s("INVOICE#i-9")),
+                    ("accountId", s("a3")),
+                    ("total", n(1)),
+                ]),
+            )
+            .await
+            .unwrap();
+            let forged = db.get::<Invoice>(Invoice::key("a2", "i-9").unwrap()).await;
+            match forged {
+                Err(Error::Decode { source, .. }) => {
+                    assert!(
+                        matches!(source.kind(), DecodeErrorKind::KeyMismatch { .. }),
+                        "{source:?}"
+                    )
+                }
+                other => panic!("{other:?}"),
+            }
+            // Adopted but missing a data field: a typed error too.
+            raw_put(
+                &db,
+                item([("PK", s("ACCOUNT#a2")), ("SK", s("INVOICE#i-8"))]),
+            )
+            .await
+            .unwrap();
+            let partial = db.get::<Invoice>(Invoice::key("a2", "i-8").unwrap()).await;
+            assert!(matches!(&partial, Err(Error::Decode { .. })), "{partial:?}");
+
+            // Nothing was written: the items are as the other client left them.
+            let raw = raw_item(&db, "ACCOUNT#a1", "INVOICE#i-0").await;
+            assert!(!raw.contains_key("entityType"), "{raw:?}");
+            assert!(!raw.contains_key("invoiceId"), "{raw:?}");
+        }
     }
 }
