@@ -225,15 +225,15 @@ mod adopted {
         Note(Note),
     }
 
-    fn item<const N: usize>(attrs: [(&str, AttributeValue); N]) -> Item {
+    pub(super) fn item<const N: usize>(attrs: [(&str, AttributeValue); N]) -> Item {
         attrs.map(|(k, v)| (k.to_owned(), v)).into()
     }
 
-    fn n(v: u32) -> AttributeValue {
+    pub(super) fn n(v: u32) -> AttributeValue {
         AttributeValue::N(v.to_string())
     }
 
-    fn invoice(account: &str, id: &str, total: u32) -> Invoice {
+    pub(super) fn invoice(account: &str, id: &str, total: u32) -> Invoice {
         Invoice {
             account_id: account.into(),
             invoice_id: id.into(),
@@ -273,7 +273,7 @@ mod adopted {
         ]
     }
 
-    async fn seed(db: &Db) -> (Account, Note) {
+    pub(super) async fn seed(db: &Db) -> (Account, Note) {
         for item in legacy_items() {
             raw_put(db, item).await.unwrap();
         }
@@ -395,6 +395,159 @@ mod adopted {
             let raw = raw_item(&db, "ACCOUNT#a1", "INVOICE#i-0").await;
             assert!(!raw.contains_key("entityType"), "{raw:?}");
             assert!(!raw.contains_key("invoiceId"), "{raw:?}");
+        }
+    }
+}
+
+mod adoption {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use singletable::backfill::Checkpoint;
+    use singletable::exec::BoxFuture;
+    use singletable::{AttributeValue, Db, Error, Item};
+
+    use super::adopted::{AdoptedTable, Invoice, Note, invoice, item, n, seed};
+    use super::s;
+    use crate::backfill::{crashed, hooked};
+    use crate::support::{both, raw_item, raw_put};
+
+    /// Items no adoption of `Invoice` may touch: another type's, one
+    /// Invoice does not claim, one it claims but cannot read, the library's.
+    const UNTOUCHED: [(&str, &str); 7] = [
+        ("ACCOUNT#a1", "LEGACY#7"),
+        ("ACCOUNT#a1", "NOTE#n1"),
+        ("ACCOUNT#a1", "PROFILE"),
+        ("IMPORT#1", "ROW#1"),
+        ("ACCOUNT#a1", "INVOICE#i-1"),
+        ("ACCOUNT#a1", "NOTE#n2"),
+        ("ACCOUNT#a2", "INVOICE#i-9"),
+    ];
+
+    async fn snapshot(db: &Db) -> Vec<Item> {
+        let mut out = Vec::new();
+        for (pk, sk) in UNTOUCHED {
+            out.push(raw_item(db, pk, sk).await);
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn adopt_stamps_existing_items_and_resumes() {
+        for db in both::<AdoptedTable>("existing-adopt-run").await {
+            seed(&db).await;
+            // Twelve more invoices another client wrote, without index keys.
+            for k in 0..12u32 {
+                let row = item([
+                    ("PK", s(&format!("ACCOUNT#b{}", k % 3))),
+                    ("SK", s(&format!("INVOICE#j-{k:02}"))),
+                    ("total", n(k)),
+                ]);
+                raw_put(&db, row).await.unwrap();
+            }
+            // Claimed by its key, but its copy of `accountId` contradicts it.
+            let forged = item([
+                ("PK", s("ACCOUNT#a2")),
+                ("SK", s("INVOICE#i-9")),
+                ("accountId", s("a3")),
+                ("total", n(1)),
+            ]);
+            raw_put(&db, forged).await.unwrap();
+            const ADOPTABLE: u64 = 13; // i-0 and the twelve
+            let untouched = snapshot(&db).await;
+
+            // A dry run counts and writes nothing.
+            let dry = db.adopt::<Invoice>().dry_run().run().await.unwrap();
+            assert_eq!(dry.counts.rewritten, ADOPTABLE, "{dry:?}");
+            assert_eq!(dry.failures.len(), 1, "{dry:?}");
+            let raw = raw_item(&db, "ACCOUNT#b0", "INVOICE#j-00").await;
+            assert!(!raw.contains_key("entityType"), "{raw:?}");
+            // An entity that adopts nothing cannot be adopted.
+            let refused = db.adopt::<Note>().run().await;
+            assert!(
+                matches!(refused, Err(Error::InvalidRequest(_))),
+                "{refused:?}"
+            );
+
+            // The first run crashes at its fifth write.
+            let updates = Arc::new(AtomicUsize::new(0));
+            let flaky = hooked(db.executor().clone(), {
+                let updates = updates.clone();
+                move |op, _: Option<&Item>| -> BoxFuture<'static, Option<Error>> {
+                    let crash = op == "UpdateItem" && updates.fetch_add(1, Ordering::SeqCst) >= 4;
+                    Box::pin(async move { crash.then(crashed) })
+                }
+            });
+            let saved: Mutex<Option<String>> = Mutex::new(None);
+            let err = Db::with_executor(flaky, db.table_name())
+                .adopt::<Invoice>()
+                .segments(1)
+                .page_size(4)
+                .on_progress(|p| *saved.lock().unwrap() = Some(p.checkpoint.to_json()))
+                .run()
+                .await
+                .unwrap_err();
+            assert!(matches!(err, Error::Service { .. }), "{err:?}");
+            let saved = saved.into_inner().unwrap().expect("progress was reported");
+            let checkpoint = Checkpoint::from_json(&saved).unwrap();
+            assert!(!checkpoint.is_done());
+            // An adoption's checkpoint resumes adoptions only.
+            let wrong = db
+                .backfill::<Invoice>()
+                .resume_from(checkpoint.clone())
+                .run()
+                .await;
+            assert!(matches!(wrong, Err(Error::InvalidRequest(_))), "{wrong:?}");
+
+            // Resumed: the rest is stamped, each item once in all.
+            let writes = Arc::new(AtomicUsize::new(0));
+            let counted = hooked(db.executor().clone(), {
+                let writes = writes.clone();
+                move |op, _: Option<&Item>| -> BoxFuture<'static, Option<Error>> {
+                    if op == "UpdateItem" {
+                        writes.fetch_add(1, Ordering::SeqCst);
+                    }
+                    Box::pin(async { None })
+                }
+            });
+            let report = Db::with_executor(counted, db.table_name())
+                .adopt::<Invoice>()
+                .resume_from(checkpoint)
+                .page_size(4)
+                .run()
+                .await
+                .unwrap();
+            assert_eq!(
+                4 + writes.load(Ordering::SeqCst) as u64,
+                ADOPTABLE,
+                "{report:?}"
+            );
+            assert_eq!(report.counts.failed, 1, "{report:?}");
+            assert!(report.checkpoint.is_done());
+
+            // Afterwards they are ordinary invoices: stamped, with copies of
+            // the key fields and index keys, the other client's data kept.
+            let raw = raw_item(&db, "ACCOUNT#b0", "INVOICE#j-00").await;
+            assert_eq!(raw.get("entityType"), Some(&s("Invoice")), "{raw:?}");
+            assert_eq!(raw.get("accountId"), Some(&s("b0")), "{raw:?}");
+            assert_eq!(raw.get("invoiceId"), Some(&s("j-00")), "{raw:?}");
+            assert_eq!(raw.get("GSI1SK"), Some(&s("INVOICE#j-00")), "{raw:?}");
+            assert_eq!(raw.get("total"), Some(&AttributeValue::N("0".into())));
+            let of_b0 = Invoice::invoices_of("b0").all(&db).await.unwrap();
+            let expected: Vec<Invoice> = (0..12u32)
+                .filter(|k| k % 3 == 0)
+                .map(|k| invoice("b0", &format!("j-{k:02}"), k))
+                .collect();
+            assert_eq!(of_b0, expected);
+            let indexed = Invoice::all_invoices().skip_other_types().all(&db).await;
+            assert_eq!(indexed.unwrap().len(), 14); // the twelve, i-0, i-1
+            assert_eq!(snapshot(&db).await, untouched);
+
+            // A second run changes nothing.
+            let again = db.adopt::<Invoice>().run().await.unwrap();
+            assert_eq!(again.counts.rewritten, 0, "{again:?}");
+            assert_eq!(again.counts.matched, 1, "{again:?}"); // the forged one
+            assert_eq!(snapshot(&db).await, untouched);
         }
     }
 }
