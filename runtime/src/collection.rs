@@ -9,7 +9,7 @@ use crate::error::{DecodeError, Error};
 use crate::reader::AttrReader;
 pub use crate::shape::CollectionShape;
 use crate::shape::{EntityShape, KeySeg, KeyShape};
-use crate::value::Item;
+use crate::value::{AttributeValue, Item};
 
 /// Implemented by `#[derive(Collection)]`: the collection's shape.
 pub trait HasShape {
@@ -145,15 +145,30 @@ pub enum Peek {
     Collected(Item),
 }
 
+/// How a collection whose members adopt items (`#[entity(adopt = keys)]`)
+/// finds the member of an item without an entity type: the table's key
+/// attributes, and the member claiming a key (the first in declaration
+/// order whose templates match, see [`crate::entity::claims`]).
+#[doc(hidden)]
+pub struct Adopters<'a> {
+    pub pk: &'a str,
+    pub sk: Option<&'a str>,
+    #[allow(clippy::type_complexity)]
+    pub claim: &'a dyn Fn(Option<&AttributeValue>, Option<&AttributeValue>) -> Option<usize>,
+}
+
 /// Finds an item's entity type before decoding it, so that the member's
 /// decoder then reads the item in place. Readers that cannot go back
-/// (see [`AttrReader::rewind`]) give the item as a map instead.
+/// (see [`AttrReader::rewind`]) give the item as a map instead. With
+/// `adopters`, an item without an entity type is the member that claims
+/// its key.
 #[doc(hidden)]
 pub fn peek_entity_type<R: AttrReader + ?Sized>(
     reader: &mut R,
     attribute: &str,
     types: &[&str],
     collection: &'static str,
+    adopters: Option<Adopters<'_>>,
 ) -> Result<Peek, Error> {
     let fail = |source: DecodeError| Error::Decode {
         entity: collection,
@@ -164,21 +179,43 @@ pub fn peek_entity_type<R: AttrReader + ?Sized>(
             .map(Peek::Collected)
             .map_err(fail);
     }
-    let mut found = Peek::Other(None);
-    while let Some(attr) = reader.next_data_attr() {
+    let mut found = None;
+    let (mut pk, mut sk) = (None, None);
+    loop {
+        // Adopters read the key attributes too, which `next_data_attr`
+        // may leave out.
+        let attr = match adopters {
+            Some(_) => reader.next_attr(),
+            None => reader.next_data_attr(),
+        };
+        let Some(attr) = attr else { break };
         let (name, value) = attr.map_err(fail)?;
         if name == attribute {
-            found = match value.as_s() {
+            found = Some(match value.as_s() {
                 Some(t) => match types.iter().position(|m| *m == t) {
                     Some(i) => Peek::Member(i),
                     None => Peek::Other(Some(t.to_owned())),
                 },
                 None => Peek::Other(None),
-            };
+            });
             break;
+        }
+        if let Some(a) = &adopters {
+            if name == a.pk {
+                pk = Some(value.into_owned());
+            } else if a.sk == Some(name) {
+                sk = Some(value.into_owned());
+            }
         }
     }
     reader.rewind();
+    let found =
+        found.unwrap_or_else(
+            || match adopters.and_then(|a| (a.claim)(pk.as_ref(), sk.as_ref())) {
+                Some(i) => Peek::Member(i),
+                None => Peek::Other(None),
+            },
+        );
     Ok(found)
 }
 

@@ -457,6 +457,30 @@ pub trait Entity: Sized {
     /// [`crate::unique`]).
     const UNIQUE: &'static [UniqueField] = &[];
 
+    /// Whether items with no entity-type attribute (written by other
+    /// clients of the table) are read as this entity when their primary
+    /// key matches its key templates: `#[entity(adopt = keys)]`.
+    ///
+    /// ```
+    /// use singletable::{AttributeValue, Entity, Item, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// #[derive(Entity, Debug, PartialEq)]
+    /// #[entity(table = App, adopt = keys)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("PROFILE")]
+    /// pub struct User { pub id: String }
+    ///
+    /// assert!(User::ADOPTS);
+    /// let item: Item = [("PK", "USER#ana"), ("SK", "PROFILE")]
+    ///     .map(|(k, v)| (k.to_owned(), AttributeValue::S(v.into())))
+    ///     .into();
+    /// assert_eq!(User::from_item(item)?, User { id: "ana".into() });
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    const ADOPTS: bool = false;
+
     /// Encodes the item as a write stamped with `stamp` stores it: the
     /// automatic timestamps are set first (see [`crate::clock::Created`]),
     /// then every key attribute is built from the stamped values. Entities
@@ -524,14 +548,59 @@ pub trait Entity: Sized {
             entity: Self::ENTITY_TYPE,
             source,
         })?;
-        let attr = <Self::Table as Table>::ENTITY_TYPE;
-        if other == OtherTypes::Skip
-            && crate::reader::entity_type_of(&item, attr).is_some_and(|t| t != Self::ENTITY_TYPE)
-        {
+        if other == OtherTypes::Skip && !attributed_to::<Self>(&item) {
             return Ok(None);
         }
         Self::from_item(item).map(Some)
     }
+}
+
+/// Whether `T` reads `item`: its entity type is `T`'s, or it has none and
+/// `T` adopts it by its key (see [`claims`]).
+#[doc(hidden)]
+pub fn attributed_to<T: Entity>(item: &Item) -> bool {
+    let table = table_attrs::<T::Table>();
+    match item.get(table.entity_type) {
+        Some(crate::value::AttributeValue::S(t)) => t == T::ENTITY_TYPE,
+        Some(_) => false,
+        None => claims::<T>(item.get(table.pk), table.sk.and_then(|a| item.get(a))),
+    }
+}
+
+/// Whether `T` claims an item that has no entity-type attribute, stored
+/// under the key attributes `pk` and `sk`: `T` declares
+/// `#[entity(adopt = keys)]` and the key matches its templates
+/// ([`key_matches`]). The one rule every read path asks.
+#[doc(hidden)]
+pub fn claims<T: Entity>(
+    pk: Option<&crate::value::AttributeValue>,
+    sk: Option<&crate::value::AttributeValue>,
+) -> bool {
+    use crate::value::AttributeValue;
+    if !T::ADOPTS {
+        return false;
+    }
+    let Some(AttributeValue::S(pk)) = pk else {
+        return false;
+    };
+    match sk {
+        None => key_matches::<T>(pk, None),
+        Some(AttributeValue::S(sk)) => key_matches::<T>(pk, Some(sk)),
+        Some(_) => false,
+    }
+}
+
+/// Whether a primary key is one `T`'s key templates can build (see
+/// [`crate::shape::template_matches`]).
+#[doc(hidden)]
+pub fn key_matches<T: Entity>(pk: &str, sk: Option<&str>) -> bool {
+    let shape = &T::SHAPE;
+    crate::shape::template_matches(&shape.pk, pk)
+        && match (&shape.sk, sk) {
+            (Some(t), Some(sk)) => crate::shape::template_matches(t, sk),
+            (None, None) => true,
+            _ => false,
+        }
 }
 
 /// Compares the key attributes an item was stored under with the key its

@@ -278,18 +278,11 @@ impl<T: Entity> Decode for T {
     type Table = T::Table;
 
     fn key_matches(pk: &str, sk: Option<&str>) -> bool {
-        let shape = &T::SHAPE;
-        crate::shape::template_matches(&shape.pk, pk)
-            && match (&shape.sk, sk) {
-                (Some(t), Some(sk)) => crate::shape::template_matches(t, sk),
-                (None, None) => true,
-                _ => false,
-            }
+        crate::entity::key_matches::<T>(pk, sk)
     }
 
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
-        let attr = <T::Table as crate::entity::Table>::ENTITY_TYPE;
-        if other == OtherTypes::Skip && entity_type_of(&item, attr) != Some(T::ENTITY_TYPE) {
+        if other == OtherTypes::Skip && !crate::entity::attributed_to::<T>(&item) {
             return Ok(None);
         }
         T::from_item(item).map(Some)

@@ -92,7 +92,7 @@ type Hook = dyn Fn(&'static str, Option<&Item>) -> BoxFuture<'static, Option<Err
 
 /// A layer that lets a test act before each request (given the operation
 /// and, for requests of one key, the key): fail it, or write first.
-struct Before(Box<Hook>);
+pub(crate) struct Before(Box<Hook>);
 
 impl Layer for Before {
     fn before(&self, op: &'static str, key: Option<&Item>) -> BoxFuture<'static, Option<Error>> {
@@ -101,7 +101,7 @@ impl Layer for Before {
 }
 
 /// `inner` with `before` run ahead of each request.
-fn hooked<E: Executor>(
+pub(crate) fn hooked<E: Executor>(
     inner: E,
     before: impl Fn(&'static str, Option<&Item>) -> BoxFuture<'static, Option<Error>>
     + Send
@@ -123,7 +123,7 @@ fn throttled() -> Error {
     }
 }
 
-fn crashed() -> Error {
+pub(crate) fn crashed() -> Error {
     Error::Service {
         operation: "test",
         code: None,

@@ -225,6 +225,21 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
     });
     let types = member_types(p, c);
     let member_tys = c.variants.iter().map(|(_, ty)| *ty);
+    let adopt_arms = c.variants.iter().map(|(v, ty)| {
+        quote! {
+            _ if <#ty as #p::Entity>::ADOPTS && #p::__private::attributed_to::<#ty>(&__item) => {
+                <#ty as #p::Entity>::from_item(__item).map(|__e| #p::__private::Some(Self::#v(__e)))
+            }
+        }
+    });
+    let adopters: Vec<&syn::Type> = c.variants.iter().map(|(_, ty)| *ty).collect();
+    let claim_steps = adopters.iter().enumerate().map(|(i, ty)| {
+        quote! {
+            if #p::__private::claims::<#ty>(__pk, __sk) {
+                return #p::__private::Some(#i);
+            }
+        }
+    });
     let read_arms = c.variants.iter().enumerate().map(|(i, (v, ty))| {
         quote! {
             #p::collection::Peek::Member(#i) => {
@@ -245,6 +260,7 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
                 let __attr = <#table as #p::Table>::ENTITY_TYPE;
                 match #p::__private::entity_type_of(&__item, __attr) {
                     #(#arms)*
+                    #(#adopt_arms)*
                     _ => match __other {
                         #p::OtherTypes::Skip => #p::__private::Ok(#p::__private::None),
                         #p::OtherTypes::Error => #p::__private::Err(#p::__private::unknown_type(#name, &__item, __attr)),
@@ -257,7 +273,24 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
                 __other: #p::OtherTypes,
             ) -> #p::Result<#p::__private::Option<Self>> {
                 let __attr = <#table as #p::Table>::ENTITY_TYPE;
-                match #p::collection::peek_entity_type(__reader, __attr, &[#(#types),*], #name)? {
+                // The member that adopts an item without an entity type:
+                // the first, in declaration order, whose templates match.
+                let __claim = |__pk: #p::__private::Option<&#p::__private::AttributeValue>,
+                               __sk: #p::__private::Option<&#p::__private::AttributeValue>|
+                 -> #p::__private::Option<usize> {
+                    #(#claim_steps)*
+                    #p::__private::None
+                };
+                let __adopters = if false #(|| <#adopters as #p::Entity>::ADOPTS)* {
+                    #p::__private::Some(#p::collection::Adopters {
+                        pk: <#table as #p::Table>::PK,
+                        sk: <#table as #p::Table>::SK,
+                        claim: &__claim,
+                    })
+                } else {
+                    #p::__private::None
+                };
+                match #p::collection::peek_entity_type(__reader, __attr, &[#(#types),*], #name, __adopters)? {
                     #(#read_arms)*
                     #p::collection::Peek::Collected(__item) => <Self as #p::Decode>::decode(__item, __other),
                     #p::collection::Peek::Member(_) | #p::collection::Peek::Other(_) if __other == #p::OtherTypes::Skip => {

@@ -319,7 +319,7 @@ impl Ctx<'_> {
         };
         let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 2;
         let stamped = self.stamped_encoder(keys, &codec, capacity, &versioned.insert);
-        let decoders = self.decoders(&codec, m.schema.is_some(), &versioned.read);
+        let decoders = self.decoders(&codec, keys, m.schema.is_some(), &versioned.read);
         let pk_expr = self.self_call(pk, "pk");
         let pk_template = pk.text();
         let sk_expr = match &keys.sk {
@@ -328,6 +328,13 @@ impl Ctx<'_> {
                 quote!(#pv::Some(#call))
             }
             None => quote!(#pv::None),
+        };
+        let adopts = if m.adopt {
+            quote!(
+                const ADOPTS: bool = true;
+            )
+        } else {
+            TokenStream::new()
         };
         let Versioned {
             konst: versioned_const,
@@ -343,6 +350,7 @@ impl Ctx<'_> {
                 #shape
                 #entity_items
                 #versioned_const
+                #adopts
 
                 #[inline]
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
@@ -388,6 +396,7 @@ impl Ctx<'_> {
     fn decoders(
         &self,
         codec: &Codec,
+        keys: &attr::Keys,
         versioned: bool,
         versioned_read: &TokenStream,
     ) -> TokenStream {
@@ -411,6 +420,7 @@ impl Ctx<'_> {
         }
         let read = codec.read(Some(entity_lit));
         let init_read = codec.init(true);
+        let from_keys = self.fields_from_keys(codec, keys);
         quote! {
             #[inline]
             fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
@@ -422,15 +432,40 @@ impl Ctx<'_> {
                 __other: #krate::OtherTypes,
             ) -> #krate::Result<#pv::Option<Self>> {
                 #read
-                if !__seen.is_entity(&TABLE, #entity_lit, __other)? {
+                if !__seen.is_entity::<Self>(&TABLE, __other)? {
                     return #pv::Ok(#pv::None);
                 }
+                #from_keys
                 let __entity = Self { #init_read };
                 __seen.check_key(&__entity)?;
                 #pv::Ok(#pv::Some(__entity))
             }
         }
     }
+    /// Statements reading the key fields an item carries no copy of from
+    /// the primary key it is stored under, with the key parsers
+    /// (`parse_pk`, `parse_sk`): every placeholder ends a `#` segment, so
+    /// each template reads back to one set of values, and the stored-key
+    /// check that follows refuses values that do not rebuild the key.
+    fn fields_from_keys(&self, codec: &Codec, keys: &attr::Keys) -> TokenStream {
+        let mut out = TokenStream::new();
+        if let Some(pk) = &keys.pk {
+            out.extend(codec.fill_from_key(
+                &pk.fields(),
+                quote!(__seen.pk_str()),
+                quote!(Self::parse_pk),
+            ));
+        }
+        if let Some((sk, _)) = &keys.sk {
+            out.extend(codec.fill_from_key(
+                &sk.fields(),
+                quote!(__seen.sk_str()),
+                quote!(Self::parse_sk),
+            ));
+        }
+        out
+    }
+
     pub fn field(&self, name: &str) -> &Field {
         // check_templates guarantees every placeholder names a field.
         self.fields

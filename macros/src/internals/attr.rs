@@ -34,6 +34,10 @@ pub struct EntityOpts {
     /// `migrate(v1 = OrderV1, ...)`: the stored shapes of older versions.
     #[darling(default)]
     pub migrate: Option<Migrations>,
+    /// `adopt = keys`: items without an entity type are read as this
+    /// entity when their primary key matches its templates.
+    #[darling(default)]
+    pub adopt: Option<syn::Path>,
 }
 
 /// One `vN = OldShape` of `migrate(...)`.

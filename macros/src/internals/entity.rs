@@ -16,6 +16,8 @@ pub struct Entity<'a> {
     pub keys: Keys,
     pub accesses: Vec<Access>,
     pub schema: Option<Schema<'a>>,
+    /// `adopt = keys`: items without an entity type are adopted by their key.
+    pub adopt: bool,
     /// Every mistake found; the model is repaired when there is one.
     pub errors: Vec<darling::Error>,
 }
@@ -55,6 +57,7 @@ pub fn model<'a>(
     let mut keys = attr::parse_keys(&opts.attrs, &opts.ident, &mut errors);
     let accesses = access::parse(&opts.attrs, &mut errors);
     let schema = version::check(opts, &mut errors);
+    let adopt = check_adopt(opts, &mut errors);
     check::check_templates(&keys, &fields, &mut errors);
     check::check_indexes(&keys, &fields, &mut errors);
     check::check_attr_indexes(&keys.attr_indexes, &fields, &mut errors);
@@ -70,6 +73,35 @@ pub fn model<'a>(
         keys,
         accesses,
         schema,
+        adopt,
         errors,
     }
+}
+
+/// Checks `adopt = keys`: the one way of adoption so far, and not with a
+/// schema version (versioned items are read through their stored shapes,
+/// which have no key to read fields from).
+fn check_adopt(opts: &EntityOpts, errors: &mut darling::error::Accumulator) -> bool {
+    let Some(adopt) = &opts.adopt else {
+        return false;
+    };
+    if !adopt.is_ident("keys") {
+        errors.push(
+            darling::Error::custom(
+                "expected `adopt = keys`: items without an entity type are adopted by their key templates",
+            )
+            .with_span(adopt),
+        );
+        return false;
+    }
+    if opts.version.is_some() {
+        errors.push(
+            darling::Error::custom(
+                "`adopt = keys` cannot be combined with `version = N` yet; adopt the items before versioning the entity",
+            )
+            .with_span(adopt),
+        );
+        return false;
+    }
+    true
 }

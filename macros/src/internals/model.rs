@@ -446,6 +446,63 @@ impl Codec<'_> {
         }
     }
 
+    /// Statements filling the slots [`Codec::read`] left empty for the
+    /// fields named in `names` (a key template's placeholders, in order)
+    /// from the key value `key` (an `Option<&str>`), parsed by `parse` (the
+    /// entity's `parse_pk`-like function, one value for one name, a tuple
+    /// for more). Only fields decoded in place are filled; the others stay
+    /// as read. Parsing happens only when a slot is empty, so items that
+    /// carry every copy pay nothing.
+    pub fn fill_from_key(
+        &self,
+        names: &[&str],
+        key: TokenStream,
+        parse: TokenStream,
+    ) -> TokenStream {
+        let pv = self.private;
+        let slots: Vec<Option<syn::Ident>> = names
+            .iter()
+            .map(|n| {
+                self.fields
+                    .iter()
+                    .enumerate()
+                    .find(|(_, f)| f.name() == *n && !f.skipped() && Self::read_in_place(f))
+                    .map(|(i, _)| Self::slot(i))
+            })
+            .collect();
+        let filled: Vec<&syn::Ident> = slots.iter().flatten().collect();
+        if filled.is_empty() {
+            return TokenStream::new();
+        }
+        let binds: Vec<TokenStream> = slots
+            .iter()
+            .map(|s| match s {
+                Some(slot) => {
+                    let v = quote::format_ident!("{}_key", slot);
+                    quote!(#v)
+                }
+                None => quote!(_),
+            })
+            .collect();
+        let pattern = if binds.len() == 1 {
+            quote!(#(#binds)*)
+        } else {
+            quote!((#(#binds),*))
+        };
+        let fills = filled.iter().map(|slot| {
+            let v = quote::format_ident!("{}_key", slot);
+            quote!(if #slot.is_none() { #slot = #pv::Some(#pv::Ok(#v)); })
+        });
+        quote! {
+            if #(#filled.is_none())||* {
+                if let #pv::Some(__key) = #key {
+                    let #pattern = #parse(__key)?;
+                    #(#fills)*
+                }
+            }
+        }
+    }
+
     /// Field initializers from the locals [`Codec::read`] (`in_place`) or
     /// [`Codec::scan`] filled, in a body whose `?` returns this codec's
     /// error.

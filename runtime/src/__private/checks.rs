@@ -60,16 +60,46 @@ impl Seen {
         }
     }
 
-    /// Whether the item is of type `expected` (see
-    /// [`check_entity_type`]).
+    /// Whether the item is of type `T` (see [`check_entity_type`]), or has
+    /// no entity type and `T` adopts it by its key
+    /// ([`crate::entity::claims`]).
     #[inline]
-    pub fn is_entity(
+    pub fn is_entity<T: crate::Entity>(
         &mut self,
         table: &TableAttrs,
-        expected: &'static str,
         other: crate::OtherTypes,
     ) -> crate::Result<bool> {
-        check_entity_type(self.entity_type.take(), table.entity_type, expected, other)
+        if T::ADOPTS
+            && self.entity_type.is_none()
+            && crate::entity::claims::<T>(self.pk.as_ref(), self.sk.as_ref())
+        {
+            return Ok(true);
+        }
+        check_entity_type(
+            self.entity_type.take(),
+            table.entity_type,
+            T::ENTITY_TYPE,
+            other,
+        )
+    }
+
+    /// The partition key the item is stored under, when it was read and
+    /// is a string: where key fields without a stored copy are read from.
+    #[inline]
+    pub fn pk_str(&self) -> Option<&str> {
+        match &self.pk {
+            Some(AttributeValue::S(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The sort key the item is stored under (see [`Seen::pk_str`]).
+    #[inline]
+    pub fn sk_str(&self) -> Option<&str> {
+        match &self.sk {
+            Some(AttributeValue::S(s)) => Some(s),
+            _ => None,
+        }
     }
 
     /// Refuses a decoded entity whose fields build another key than the

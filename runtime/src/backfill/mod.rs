@@ -335,6 +335,8 @@ pub struct Backfill<'a, T, E> {
     conflict_retries: u32,
     expected: Option<u64>,
     progress: Option<ProgressFn<'a>>,
+    /// An adoption (`Db::adopt`): stamps the items `T` adopts.
+    adopt: bool,
     _entity: PhantomData<fn() -> T>,
 }
 
@@ -386,7 +388,58 @@ impl<E: Executor> Db<E> {
             conflict_retries: DEFAULT_CONFLICT_RETRIES,
             expected: None,
             progress: None,
+            adopt: false,
             _entity: PhantomData,
+        }
+    }
+
+    /// An adoption of entity `T` (`#[entity(adopt = keys)]`): a backfill
+    /// that stamps the items `T` adopts, those without an entity type whose
+    /// primary key matches `T`'s templates, with what the library writes
+    /// and they lack: the entity type, the copies of the key fields, the
+    /// index keys `T` declares. Each write is one UpdateItem that sets only
+    /// those, conditioned on the item being as it was read (still without
+    /// an entity type, every attribute equal); the attributes other clients
+    /// wrote stay. Items of other types, and items `T` does not claim, are
+    /// untouched. Resumable, with progress and a report, as
+    /// [`Db::backfill`]; a checkpoint of an adoption resumes adoptions
+    /// only. An entity that does not adopt is an
+    /// [`Error::InvalidRequest`].
+    ///
+    /// ```
+    /// # use singletable::Embedded;
+    /// # use singletable::{AttributeValue, Db, Entity, Item, Table, exec::Executor, request::PutItem};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Billing")]
+    /// # pub struct Billing;
+    /// #[derive(Entity, Debug, PartialEq)]
+    /// #[entity(table = Billing, adopt = keys)]
+    /// #[pk("ACCOUNT#<account_id>")]
+    /// #[sk("INVOICE#<invoice_id>")]
+    /// pub struct Invoice { pub account_id: String, pub invoice_id: String, pub total: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Billing>("Billing")?;
+    /// // Written by another client: keys and data, no entity type.
+    /// let legacy: Item = [
+    ///     ("PK", AttributeValue::S("ACCOUNT#a1".into())),
+    ///     ("SK", AttributeValue::S("INVOICE#i-0".into())),
+    ///     ("total", AttributeValue::N("12".into())),
+    /// ]
+    /// .map(|(k, v)| (k.to_owned(), v))
+    /// .into();
+    /// # db.executor().put_item(PutItem { table: "Billing".into(), item: legacy.clone(), condition: None, return_old: false, return_on_condition_failure: false }).await?;
+    /// let report = db.adopt::<Invoice>().run().await?;
+    /// assert_eq!(report.counts.rewritten, 1);
+    /// assert_eq!(db.adopt::<Invoice>().run().await?.counts.rewritten, 0); // nothing left
+    /// let stamped = Invoice { account_id: "a1".into(), invoice_id: "i-0".into(), total: 12 };
+    /// assert_eq!(db.get::<Invoice>(Invoice::key("a1", "i-0")?).await?, Some(stamped));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn adopt<T: Entity>(&self) -> Backfill<'_, T, E> {
+        Backfill {
+            adopt: true,
+            ..self.backfill::<T>()
         }
     }
 }
@@ -483,16 +536,28 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
                 "a scan has 1 to 1000000 segments, not {segments}"
             )));
         }
+        if self.adopt && !T::ADOPTS {
+            return Err(Error::InvalidRequest(format!(
+                "entity `{}` adopts no items: declare `#[entity(adopt = keys)]`",
+                T::ENTITY_TYPE
+            )));
+        }
+        // An adoption's checkpoints are its own: a backfill's would skip
+        // the pages it read, with another filter.
+        let scope = if self.adopt {
+            format!("adopt:{}", T::ENTITY_TYPE)
+        } else {
+            T::ENTITY_TYPE.to_owned()
+        };
         let checkpoint = match self.resume.clone() {
-            Some(c) if c.entity() != T::ENTITY_TYPE => {
+            Some(c) if c.entity() != scope => {
                 return Err(Error::InvalidRequest(format!(
-                    "the checkpoint is of a backfill of `{}`, not `{}`",
+                    "the checkpoint is of a backfill of `{}`, not `{scope}`",
                     c.entity(),
-                    T::ENTITY_TYPE
                 )));
             }
             Some(c) => c,
-            None => Checkpoint::new(T::ENTITY_TYPE, segments),
+            None => Checkpoint::new(&scope, segments),
         };
         let resumed = checkpoint.counts();
         let estimated_total = match self.expected {
@@ -624,10 +689,14 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
     async fn segment(&self, segment: u32, total: u32) -> Result<(), Error> {
         let db = self.backfill.db;
         let mut start = self.lock().checkpoint.start(segment)?;
-        let filter = Condition::eq(
-            <T::Table as Table>::ENTITY_TYPE,
-            AttributeValue::S(T::ENTITY_TYPE.to_owned()),
-        );
+        let type_attr = <T::Table as Table>::ENTITY_TYPE;
+        // An adoption reads the items without an entity type, a backfill
+        // the entity's.
+        let filter = if self.backfill.adopt {
+            Condition::NotExists(type_attr.to_owned())
+        } else {
+            Condition::eq(type_attr, AttributeValue::S(T::ENTITY_TYPE.to_owned()))
+        };
         loop {
             let req = ScanRequest {
                 table: db.table_name().to_owned(),
@@ -644,7 +713,12 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                     total_segments: total,
                 }),
             };
-            let page = self.throttled(|| db.executor().scan(req.clone())).await?;
+            let mut page = self.throttled(|| db.executor().scan(req.clone())).await?;
+            if self.backfill.adopt {
+                // Only the items `T` claims are its; the others stay.
+                page.items
+                    .retain(|item| crate::entity::attributed_to::<T>(item));
+            }
             // Items of other types count as scanned at once, the entity's
             // as each is processed, so progress follows the work.
             let matched = page.items.len() as u64;
@@ -718,7 +792,12 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
         };
         let (mut conflicts, mut retries) = (0, 0);
         loop {
-            let update = match plan::plan::<T>(db.table_name(), &stored) {
+            let planned = if self.backfill.adopt {
+                plan::adoption::<T>(db.table_name(), &stored)
+            } else {
+                plan::plan::<T>(db.table_name(), &stored)
+            };
+            let update = match planned {
                 Ok(Plan::Unchanged) => return Ok(Outcome::Unchanged),
                 Ok(Plan::Gone) => return Ok(Outcome::Vanished),
                 Ok(Plan::Rewrite(update)) => *update,

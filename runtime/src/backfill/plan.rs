@@ -72,21 +72,8 @@ pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error>
     if crate::query::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
         return Ok(Plan::Gone);
     }
-    // Read in place: the stored item is still needed for the condition.
-    let mut reader = crate::reader::ItemRef::new(stored);
-    let entity = T::read_item(&mut reader, crate::query::OtherTypes::Error)?.ok_or_else(|| {
-        Error::Decode {
-            entity: T::ENTITY_TYPE,
-            source: crate::error::DecodeError::new(crate::error::DecodeErrorKind::EntityType {
-                expected: T::ENTITY_TYPE,
-                found: String::new(),
-            }),
-        }
-    })?;
+    let entity = decode_stored::<T>(stored)?;
     let rebuilt = entity.to_item()?;
-    let pk = <T::Table as Table>::PK;
-    let sk = <T::Table as Table>::SK;
-    let identity = |a: &str| a == pk || Some(a) == sk;
 
     // A full rewrite when the stored schema version is not the current
     // one: the migrated item replaces every attribute of the old shape.
@@ -105,7 +92,7 @@ pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error>
     compared.sort_unstable();
     compared.dedup();
     let mut actions = Vec::new();
-    for name in compared.into_iter().filter(|n| !identity(n)) {
+    for name in compared.into_iter().filter(|n| !identity::<T::Table>(n)) {
         match (stored.get(name), rebuilt.get(name)) {
             (old, Some(new)) if old != Some(new) => actions.push(UpdateAction::Set(
                 name.to_owned(),
@@ -119,16 +106,45 @@ pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error>
         return Ok(Plan::Unchanged);
     }
 
-    // The rewrite applies only to the item as it was read: the same entity
-    // type, every data attribute equal, and every declared attribute that
-    // was absent still absent. Any concurrent write of a field fails it;
-    // the backfill then reads the item again.
+    rewrite::<T>(table, stored, &entity, actions)
+}
+
+/// Whether `attribute` is one of the table's key attributes: the item's
+/// identity, never rewritten.
+fn identity<T: Table>(attribute: &str) -> bool {
+    attribute == T::PK || Some(attribute) == T::SK
+}
+
+/// Decodes a stored item as `T`, in place: the stored item is still
+/// needed for the condition.
+fn decode_stored<T: Entity>(stored: &Item) -> Result<T, Error> {
+    let mut reader = crate::reader::ItemRef::new(stored);
+    T::read_item(&mut reader, crate::query::OtherTypes::Error)?.ok_or_else(|| Error::Decode {
+        entity: T::ENTITY_TYPE,
+        source: crate::error::DecodeError::new(crate::error::DecodeErrorKind::EntityType {
+            expected: T::ENTITY_TYPE,
+            found: String::new(),
+        }),
+    })
+}
+
+/// The UpdateItem applying `actions` to `stored` (decoded as `entity`),
+/// only to the item as it was read: every data attribute equal, every
+/// declared attribute that was absent still absent, and the entity type
+/// as read (absent for an adopted item). Any concurrent write of a field
+/// fails it; the backfill then reads the item again.
+fn rewrite<T: Entity>(
+    table: &str,
+    stored: &Item,
+    entity: &T,
+    actions: Vec<UpdateAction>,
+) -> Result<Plan, Error> {
     let derived = index_key_attributes::<T::Table>();
-    let mut parts = vec![Condition::Exists(pk.to_owned())];
+    let mut parts = vec![Condition::Exists(<T::Table as Table>::PK.to_owned())];
     let mut names: Vec<&String> = stored.keys().collect();
     names.sort_unstable();
     for name in names {
-        if identity(name) || derived.contains(&name.as_str()) {
+        if identity::<T::Table>(name) || derived.contains(&name.as_str()) {
             continue;
         }
         parts.push(Condition::eq(name.clone(), stored[name].clone()));
@@ -137,13 +153,14 @@ pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error>
         .attributes
         .iter()
         .copied()
-        .chain(T::SCHEMA.map(|s| s.attribute));
+        .chain(T::SCHEMA.map(|s| s.attribute))
+        .chain([<T::Table as Table>::ENTITY_TYPE]);
     for name in declared {
         if !stored.contains_key(name) {
             parts.push(Condition::NotExists(name.to_owned()));
         }
     }
-    let key = T::primary_key(&entity)?;
+    let key = T::primary_key(entity)?;
     Ok(Plan::Rewrite(Box::new(UpdateItem {
         table: table.to_owned(),
         key: crate::db::key_item::<T::Table>(&key),
@@ -152,6 +169,31 @@ pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error>
         return_values: ReturnValues::None,
         return_on_condition_failure: true,
     })))
+}
+
+/// The plan of an adoption for `stored`: an item without an entity type
+/// that `T` claims by its key (`#[entity(adopt = keys)]`) gets every
+/// attribute `T` writes and it lacks or holds otherwise (the entity type,
+/// the copies of the key fields, the index keys); attributes `T` does not
+/// write stay. An item stamped since it was read is unchanged; one of
+/// another type, or one `T` does not claim, is not `T`'s.
+pub(crate) fn adoption<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error> {
+    match stored.get(<T::Table as Table>::ENTITY_TYPE) {
+        Some(AttributeValue::S(t)) if t == T::ENTITY_TYPE => return Ok(Plan::Unchanged),
+        Some(_) => return Ok(Plan::Gone),
+        None if !crate::entity::attributed_to::<T>(stored) => return Ok(Plan::Gone),
+        None => {}
+    }
+    let entity = decode_stored::<T>(stored)?;
+    let rebuilt = entity.to_item()?;
+    let mut names: Vec<&String> = rebuilt.keys().collect();
+    names.sort_unstable();
+    let actions: Vec<UpdateAction> = names
+        .into_iter()
+        .filter(|n| !identity::<T::Table>(n) && stored.get(*n) != rebuilt.get(*n))
+        .map(|n| UpdateAction::Set(n.clone(), SetValue::Value(rebuilt[n].clone())))
+        .collect();
+    rewrite::<T>(table, stored, &entity, actions)
 }
 
 /// The primary key an item is stored under, for reports.

@@ -1,0 +1,15 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "App")]
+struct App;
+
+#[derive(Entity)]
+#[entity(table = App, version = 2, adopt = keys)]
+#[pk("USER#<id>")]
+#[sk("PROFILE")]
+struct User {
+    id: String,
+}
+
+fn main() {}
