@@ -229,6 +229,14 @@ pub trait Decode: Sized {
         None
     }
 
+    /// Whether items without an entity type can be this type's (an entity
+    /// with `#[entity(adopt = keys)]`, a collection with such a member):
+    /// then no filter tells them apart, and [`Query::count`] reads the
+    /// items to count what [`Query::all`] returns.
+    fn adopts() -> bool {
+        false
+    }
+
     /// What the query's cursors are scoped to besides the access pattern:
     /// the entity type, or the collection's name. A cursor made by a query
     /// of another entity is refused, even under the same pattern name.
@@ -309,6 +317,10 @@ impl<T: Entity> Decode for T {
 
     fn type_condition(attribute: &str) -> Option<Condition> {
         types_condition(attribute, &[T::ENTITY_TYPE])
+    }
+
+    fn adopts() -> bool {
+        T::ADOPTS
     }
 }
 
@@ -1121,6 +1133,13 @@ impl<T: Decode, I> Query<T, I> {
     /// ```
     pub async fn count<E: Executor>(mut self, db: &Db<E>) -> Result<u64, Error> {
         self.take_error()?;
+        if T::adopts() {
+            // Which untyped items are this type's is a matter of their
+            // keys, which no filter expresses: they are read (the same
+            // read capacity as `Select=COUNT`) and counted as `all` keeps
+            // them.
+            return self.all(db).await.map(|items| items.len() as u64);
+        }
         self.count_unexpired();
         self.count_own_types();
         let mut total = 0u64;

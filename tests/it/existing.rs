@@ -308,6 +308,9 @@ mod adopted {
 
             // Table query, whole and page by page.
             assert_eq!(Invoice::invoices_of("a1").all(&db).await.unwrap(), mine);
+            // Counted as read: the adopted items too.
+            let counted = Invoice::invoices_of("a1").count(&db).await.unwrap();
+            assert_eq!(counted, mine.len() as u64);
             let shared = &db;
             let paged = super::every_page(|cursor| async move {
                 let query = Invoice::invoices_of("a1").limit(1);
@@ -333,6 +336,12 @@ mod adopted {
                 .all(&db)
                 .await
                 .unwrap();
+            let counted = AccountPage::query(partition())
+                .skip_other_types()
+                .count(&db)
+                .await
+                .unwrap();
+            assert_eq!(counted, page.len() as u64);
             assert_eq!(
                 page,
                 vec![

@@ -224,7 +224,7 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
         }
     });
     let types = member_types(p, c);
-    let member_tys = c.variants.iter().map(|(_, ty)| *ty);
+    let member_tys: Vec<&syn::Type> = c.variants.iter().map(|(_, ty)| *ty).collect();
     let adopt_arms = c.variants.iter().map(|(v, ty)| {
         quote! {
             _ if <#ty as #p::Entity>::ADOPTS && #p::__private::attributed_to::<#ty>(&__item) => {
@@ -317,6 +317,10 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
 
             fn type_condition(__attr: &str) -> #p::__private::Option<#p::Condition> {
                 #p::__private::types_condition(__attr, &[#(#types),*])
+            }
+
+            fn adopts() -> bool {
+                false #(|| <#member_tys as #p::Entity>::ADOPTS)*
             }
         }
     }
