@@ -481,6 +481,38 @@ pub trait Entity: Sized {
     /// ```
     const ADOPTS: bool = false;
 
+    /// Whether the entity's own key parsers (`parse_pk`, `parse_sk`) read
+    /// this primary key: how a keys-only stream record, or an item without
+    /// an entity type, is told to be this entity's. A key its templates
+    /// match in shape but its parsers refuse (a malformed escape such as
+    /// `%ZZ`) is not. The default compares with the templates; the derive
+    /// generates the parsers' answer.
+    ///
+    /// ```
+    /// use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// #[derive(Entity)]
+    /// #[entity(table = App)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("PROFILE")]
+    /// pub struct User { pub id: String }
+    ///
+    /// assert!(User::parses_key("USER#ana", Some("PROFILE")));
+    /// assert!(!User::parses_key("USER#%ZZ", Some("PROFILE"))); // not an escape
+    /// assert!(!User::parses_key("USER#ana", Some("ORDER#1")));
+    /// ```
+    fn parses_key(pk: &str, sk: Option<&str>) -> bool {
+        let shape = &Self::SHAPE;
+        crate::shape::template_matches(&shape.pk, pk)
+            && match (&shape.sk, sk) {
+                (Some(t), Some(sk)) => crate::shape::template_matches(t, sk),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+
     /// Encodes the item as a write stamped with `stamp` stores it: the
     /// automatic timestamps are set first (see [`crate::clock::Created`]),
     /// then every key attribute is built from the stamped values. Entities
@@ -590,17 +622,11 @@ pub fn claims<T: Entity>(
     }
 }
 
-/// Whether a primary key is one `T`'s key templates can build (see
-/// [`crate::shape::template_matches`]).
+/// Whether a primary key is one of `T`'s: its key parsers read it
+/// ([`Entity::parses_key`]).
 #[doc(hidden)]
 pub fn key_matches<T: Entity>(pk: &str, sk: Option<&str>) -> bool {
-    let shape = &T::SHAPE;
-    crate::shape::template_matches(&shape.pk, pk)
-        && match (&shape.sk, sk) {
-            (Some(t), Some(sk)) => crate::shape::template_matches(t, sk),
-            (None, None) => true,
-            _ => false,
-        }
+    T::parses_key(pk, sk)
 }
 
 /// Compares the key attributes an item was stored under with the key its

@@ -717,3 +717,55 @@ async fn fresh_stream_db() -> Db<singletable::SdkExecutor> {
     assert!(db.create_table_if_missing::<FeedTable>().await.unwrap());
     db
 }
+
+/// A keys-only record carries no entity type: it is an entity's change
+/// when the entity's own key parsers read its key, not when the key only
+/// looks like the template (`ORDER#%ZZ` is no order key: `%ZZ` is not an
+/// escape). On DynamoDB Local and embedded.
+#[tokio::test]
+async fn keys_only_records_use_the_key_parser() {
+    async fn write<E: Executor>(db: &Db<E>) {
+        for pk in ["ORDER#o1", "ORDER#%ZZ"] {
+            let item: Item = [("PK", pk), ("SK", "DETAILS")]
+                .map(|(k, v)| (k.to_owned(), singletable::AttributeValue::S(v.into())))
+                .into();
+            crate::support::raw_put(db, item).await.unwrap();
+        }
+    }
+    let exec = Embedded::new();
+    let mut schema = TableSchema::of::<FeedTable>();
+    schema.stream = Some(StreamView::KeysOnly);
+    exec.create_table_with("Feed", schema).unwrap();
+    write(&Db::with_executor(exec.clone(), "Feed")).await;
+    let on_embedded = exec.change_feed("Feed").unwrap();
+
+    let db = Db::local(&endpoint(), unique_table("keys-parser"));
+    assert!(db.create_table_if_missing::<KeysOnlyTable>().await.unwrap());
+    write(&db).await;
+    let arn = db.stream_arn().await.unwrap().expect("a stream");
+    let on_local = StreamReader::local(&endpoint())
+        .read_all(&arn)
+        .await
+        .unwrap();
+    db.delete_table().await.unwrap();
+
+    for records in [on_embedded, on_local] {
+        assert_eq!(records.len(), 2);
+        let skipped: Vec<Change<Order>> = decode_all::<Order>(&records, OtherTypes::Skip)
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert_eq!(skipped[0].key.pk, "ORDER#o1");
+        let reported = decode_all::<Order>(&records, OtherTypes::Error);
+        assert!(reported[0].is_ok());
+        assert!(
+            matches!(
+                &reported[1],
+                Err(Error::Decode { source, .. }) if matches!(source.kind(), DecodeErrorKind::EntityType { .. })
+            ),
+            "{:?}",
+            reported[1]
+        );
+    }
+}

@@ -336,6 +336,7 @@ impl Ctx<'_> {
         } else {
             TokenStream::new()
         };
+        let parses_key = self.parses_key(pk, keys);
         let Versioned {
             konst: versioned_const,
             insert: versioned_insert,
@@ -351,6 +352,7 @@ impl Ctx<'_> {
                 #entity_items
                 #versioned_const
                 #adopts
+                #parses_key
 
                 #[inline]
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
@@ -442,6 +444,34 @@ impl Ctx<'_> {
             }
         }
     }
+    /// `Entity::parses_key`: whether the entity's own key parsers read a
+    /// primary key (a template without placeholders is its text).
+    fn parses_key(&self, pk: &Template, keys: &attr::Keys) -> TokenStream {
+        let check = |t: &Template, name: &str, value: TokenStream| {
+            if t.fields().is_empty() {
+                let text = t.text();
+                quote!(#value == #text)
+            } else {
+                let parse = format_ident!("parse_{}", name);
+                quote!(Self::#parse(#value).is_ok())
+            }
+        };
+        let pk_ok = check(pk, "pk", quote!(__pk));
+        let sk_ok = match &keys.sk {
+            Some((sk, _)) => {
+                let ok = check(sk, "sk", quote!(__s));
+                quote!(__sk.is_some_and(|__s| #ok))
+            }
+            None => quote!(__sk.is_none()),
+        };
+        quote! {
+            #[inline]
+            fn parses_key(__pk: &str, __sk: ::core::option::Option<&str>) -> bool {
+                #pk_ok && #sk_ok
+            }
+        }
+    }
+
     /// Statements reading the key fields an item carries no copy of from
     /// the primary key it is stored under, with the key parsers
     /// (`parse_pk`, `parse_sk`): every placeholder ends a `#` segment, so

@@ -481,7 +481,7 @@ impl StreamRecord {
     /// `Ok(None)` when it is a change of another entity type and `other`
     /// says to skip those. A record that carries images is of the type its
     /// images decode to; a keys-only record is of `T` when its key fits
-    /// `T`'s key templates ([`Decode::key_matches`]).
+    /// `T`'s own key parsers ([`Decode::key_matches`], [`Entity::parses_key`](crate::Entity::parses_key)).
     pub fn decode<T: Decode>(self, other: OtherTypes) -> Result<Option<Change<T>>, Error> {
         self.check()?;
         let key = self.key::<T::Table>()?;
