@@ -177,15 +177,7 @@ pub(crate) async fn create_table<T: Table>(
 /// The table as DynamoDB describes it (DescribeTable and
 /// DescribeTimeToLive), in the shape of a [`TableDefinition`].
 pub(crate) async fn describe(client: &Client, name: &str) -> Result<TableDefinition, Error> {
-    let out = client
-        .describe_table()
-        .table_name(name)
-        .send()
-        .await
-        .map_err(|e| service("DescribeTable", e))?;
-    let t = out
-        .table
-        .ok_or_else(|| Error::InvalidRequest("DescribeTable returned no table".into()))?;
+    let t = describe_raw(client, name).await?;
     let ttl = client
         .describe_time_to_live()
         .table_name(name)
@@ -200,16 +192,7 @@ pub(crate) async fn describe(client: &Client, name: &str) -> Result<TableDefinit
         .then(|| d.attribute_name().map(str::to_owned))
         .flatten()
     });
-    let throughput = t.provisioned_throughput().and_then(|p| {
-        Some(Throughput {
-            read_capacity_units: p.read_capacity_units()?,
-            write_capacity_units: p.write_capacity_units()?,
-        })
-    });
-    let on_demand = t
-        .billing_mode_summary()
-        .and_then(|b| b.billing_mode())
-        .is_some_and(|m| *m == BillingMode::PayPerRequest);
+    let (on_demand, throughput) = billing(&t);
     let mut attribute_definitions: Vec<definition::AttributeDefinition> = t
         .attribute_definitions()
         .iter()
@@ -267,18 +250,11 @@ pub(crate) async fn describe(client: &Client, name: &str) -> Result<TableDefinit
 /// The ARN of the table's current stream (DescribeTable's
 /// `LatestStreamArn`), `None` when the table has no stream.
 pub(crate) async fn stream_arn(client: &Client, name: &str) -> Result<Option<String>, Error> {
-    let out = client
-        .describe_table()
-        .table_name(name)
-        .send()
-        .await
-        .map_err(|e| service("DescribeTable", e))?;
-    Ok(out.table.and_then(|t| {
-        t.stream_specification()
-            .is_some_and(|s| s.stream_enabled())
-            .then_some(t.latest_stream_arn)
-            .flatten()
-    }))
+    let t = describe_raw(client, name).await?;
+    Ok(t.stream_specification()
+        .is_some_and(|s| s.stream_enabled())
+        .then_some(t.latest_stream_arn)
+        .flatten())
 }
 
 /// Compares the table DynamoDB describes with declaration `T`: missing or
@@ -313,49 +289,21 @@ pub(crate) async fn update_table<T: Table>(
 ) -> Result<TableUpdate, Error> {
     let declared = TableDefinition::of::<T>(name, Billing::OnDemand);
     let table = describe_raw(client, name).await?;
-    let existing: Vec<&str> = table
-        .global_secondary_indexes()
-        .iter()
-        .filter_map(|g| g.index_name())
-        .collect();
-    let missing: Vec<&IndexDef> = declared
+    let existing = table.global_secondary_indexes().iter();
+    let plan = TableUpdate::plan::<T>(existing.filter_map(|g| g.index_name()), extra);
+    let missing = declared
         .global_secondary_indexes
         .iter()
-        .filter(|g| !existing.contains(&g.index_name.as_str()))
-        .collect();
-    let mut plan = TableUpdate {
-        created: missing.iter().map(|g| g.index_name.clone()).collect(),
-        ..TableUpdate::default()
-    };
-    for ix in existing {
-        if !declared
-            .global_secondary_indexes
-            .iter()
-            .any(|g| g.index_name == ix)
-        {
-            match extra {
-                ExtraIndexes::Keep => plan.extra.push(ix.to_owned()),
-                ExtraIndexes::Delete => plan.deleted.push(ix.to_owned()),
-            }
-        }
-    }
+        .filter(|g| plan.created.contains(&g.index_name));
     if !apply {
         return Ok(plan);
     }
     // A provisioned table's new index gets the table's throughput.
-    let on_demand = table
-        .billing_mode_summary()
-        .and_then(|b| b.billing_mode())
-        .is_some_and(|m| *m == BillingMode::PayPerRequest);
-    let throughput = (!on_demand)
-        .then(|| table.provisioned_throughput())
-        .flatten()
-        .and_then(|p| {
-            Some(Throughput {
-                read_capacity_units: p.read_capacity_units()?.max(1),
-                write_capacity_units: p.write_capacity_units()?.max(1),
-            })
-        });
+    let (on_demand, throughput) = billing(&table);
+    let throughput = throughput.filter(|_| !on_demand).map(|t| Throughput {
+        read_capacity_units: t.read_capacity_units.max(1),
+        write_capacity_units: t.write_capacity_units.max(1),
+    });
     for g in missing {
         let attributes = declared.attribute_definitions.iter().filter(|a| {
             g.key_schema
@@ -369,35 +317,56 @@ pub(crate) async fn update_table<T: Table>(
             .set_provisioned_throughput(sdk_throughput(&throughput)?)
             .build()
             .map_err(|e| build_err("global index", e))?;
-        client
-            .update_table()
-            .table_name(name)
-            .set_attribute_definitions(Some(sdk_attributes(attributes)?))
-            .global_secondary_index_updates(
-                GlobalSecondaryIndexUpdate::builder().create(create).build(),
-            )
-            .send()
-            .await
-            .map_err(|e| service("UpdateTable", e))?;
-        wait_for_index(client, name, &g.index_name, true).await?;
+        let create = GlobalSecondaryIndexUpdate::builder().create(create).build();
+        let attributes = Some(sdk_attributes(attributes)?);
+        change_index(client, name, &g.index_name, create, attributes).await?;
     }
     for ix in &plan.deleted {
         let delete = DeleteGlobalSecondaryIndexAction::builder()
             .index_name(ix)
             .build()
             .map_err(|e| build_err("global index", e))?;
-        client
-            .update_table()
-            .table_name(name)
-            .global_secondary_index_updates(
-                GlobalSecondaryIndexUpdate::builder().delete(delete).build(),
-            )
-            .send()
-            .await
-            .map_err(|e| service("UpdateTable", e))?;
-        wait_for_index(client, name, ix, false).await?;
+        let delete = GlobalSecondaryIndexUpdate::builder().delete(delete).build();
+        change_index(client, name, ix, delete, None).await?;
     }
     Ok(plan)
+}
+
+/// Sends one UpdateTable with one global-index change (DynamoDB takes one
+/// per request) and waits until index `index` is built, or gone.
+async fn change_index(
+    client: &Client,
+    name: &str,
+    index: &str,
+    update: GlobalSecondaryIndexUpdate,
+    attributes: Option<Vec<AttributeDefinition>>,
+) -> Result<(), Error> {
+    let created = update.create().is_some();
+    client
+        .update_table()
+        .table_name(name)
+        .set_attribute_definitions(attributes)
+        .global_secondary_index_updates(update)
+        .send()
+        .await
+        .map_err(|e| service("UpdateTable", e))?;
+    wait_for_index(client, name, index, created).await
+}
+
+/// Whether the table DynamoDB describes is billed on demand, and its
+/// provisioned throughput when it reports one.
+fn billing(t: &TableDescription) -> (bool, Option<Throughput>) {
+    let on_demand = t
+        .billing_mode_summary()
+        .and_then(|b| b.billing_mode())
+        .is_some_and(|m| *m == BillingMode::PayPerRequest);
+    let throughput = t.provisioned_throughput().and_then(|p| {
+        Some(Throughput {
+            read_capacity_units: p.read_capacity_units()?,
+            write_capacity_units: p.write_capacity_units()?,
+        })
+    });
+    (on_demand, throughput)
 }
 
 async fn describe_raw(client: &Client, name: &str) -> Result<TableDescription, Error> {

@@ -735,34 +735,18 @@ impl singletable_runtime::HoldsTables for Embedded {
         extra: singletable_runtime::backend::ExtraIndexes,
         apply: bool,
     ) -> Result<singletable_runtime::backend::TableUpdate, Error> {
-        use singletable_runtime::backend::{ExtraIndexes, TableUpdate};
-        let declared = TableSchema::of::<T>();
+        use singletable_runtime::backend::TableUpdate;
         let mut store = self.write();
         let data = store
             .tables
             .get_mut(table)
             .ok_or_else(|| Fail::no_table().into_error("UpdateTable"))?;
-        let has = |name: &str| {
-            data.schema
-                .indexes
-                .iter()
-                .any(|ix| ix.global && ix.name == name)
-        };
-        let mut plan = TableUpdate::default();
-        let missing: Vec<schema::IndexSchema> = declared
+        let existing = data.schema.indexes.iter().filter(|ix| ix.global);
+        let plan = TableUpdate::plan::<T>(existing.map(|ix| ix.name.as_str()), extra);
+        let missing = TableSchema::of::<T>()
             .indexes
             .into_iter()
-            .filter(|ix| ix.global && !has(&ix.name))
-            .collect();
-        plan.created = missing.iter().map(|ix| ix.name.clone()).collect();
-        for ix in data.schema.indexes.iter().filter(|ix| ix.global) {
-            if !T::GLOBAL_INDEXES.iter().any(|g| g.name == ix.name) {
-                match extra {
-                    ExtraIndexes::Keep => plan.extra.push(ix.name.clone()),
-                    ExtraIndexes::Delete => plan.deleted.push(ix.name.clone()),
-                }
-            }
-        }
+            .filter(|ix| ix.global && plan.created.contains(&ix.name));
         if apply {
             for ix in missing {
                 data.add_index(ix)

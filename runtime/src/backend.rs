@@ -167,6 +167,49 @@ pub struct TableUpdate {
 }
 
 impl TableUpdate {
+    /// The plan that brings a table whose global indexes are `existing`
+    /// to what `T` declares: the declared indexes it lacks are created, in
+    /// declaration order; the ones it has and `T` does not are kept or
+    /// deleted as `extra` says. What both backends' `update_table` apply.
+    ///
+    /// ```
+    /// use singletable::backend::{ExtraIndexes, TableUpdate};
+    /// use singletable::Table;
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App", gsi1, gsi2)]
+    /// pub struct App;
+    ///
+    /// let plan = TableUpdate::plan::<App>(["GSI2", "Legacy"], ExtraIndexes::Keep);
+    /// assert_eq!(plan.created, ["GSI1"]);
+    /// assert_eq!(plan.extra, ["Legacy"]);
+    /// let plan = TableUpdate::plan::<App>(["GSI2", "Legacy"], ExtraIndexes::Delete);
+    /// assert_eq!(plan.deleted, ["Legacy"]);
+    /// ```
+    pub fn plan<'a, T: Table>(
+        existing: impl IntoIterator<Item = &'a str>,
+        extra: ExtraIndexes,
+    ) -> Self {
+        let existing: Vec<&str> = existing.into_iter().collect();
+        let mut plan = TableUpdate {
+            created: T::GLOBAL_INDEXES
+                .iter()
+                .filter(|g| !existing.contains(&g.name))
+                .map(|g| g.name.to_owned())
+                .collect(),
+            ..TableUpdate::default()
+        };
+        for ix in existing {
+            if !T::GLOBAL_INDEXES.iter().any(|g| g.name == ix) {
+                match extra {
+                    ExtraIndexes::Keep => plan.extra.push(ix.to_owned()),
+                    ExtraIndexes::Delete => plan.deleted.push(ix.to_owned()),
+                }
+            }
+        }
+        plan
+    }
+
     /// Whether nothing is (or was) created or deleted.
     ///
     /// ```

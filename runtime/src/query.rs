@@ -1163,18 +1163,25 @@ impl<T: Decode, I> Query<T, I> {
         Ok(total)
     }
 
+    /// Whether the table or index this query reads holds the non-key
+    /// attribute `attr` (an index holds it when it projects every
+    /// attribute or includes it), so that a count's filter may name it.
+    fn reads_attribute(&self, attr: &str) -> bool {
+        use crate::entity::Projection;
+        match self.index.map(T::index_projection) {
+            None | Some(Projection::All) => true,
+            Some(Projection::KeysOnly) => false,
+            Some(Projection::Include(attrs)) => attrs.contains(&attr),
+        }
+    }
+
     /// Adds the filter that leaves items of other types out of a count
     /// (the ones [`Query::all`] skips or fails on), when the index read
     /// projects the entity-type attribute: DynamoDB's `Select=COUNT`
     /// counts every item the key condition reads.
     pub(crate) fn count_own_types(&mut self) {
-        use crate::entity::Projection;
         let attr = <T::Table as crate::entity::Table>::ENTITY_TYPE;
-        let projected = match self.index.map(T::index_projection) {
-            None | Some(Projection::All) => true,
-            Some(Projection::KeysOnly) => false,
-            Some(Projection::Include(attrs)) => attrs.contains(&attr),
-        };
+        let projected = self.reads_attribute(attr);
         if let Some(own) = T::type_condition(attr).filter(|_| projected) {
             self.filter = Some(own.and_maybe(self.filter.take()));
         }
@@ -1183,16 +1190,10 @@ impl<T: Decode, I> Query<T, I> {
     /// Adds the filter that leaves expired items out of a count, when the
     /// table has a TTL attribute that the index read projects.
     pub(crate) fn count_unexpired(&mut self) {
-        use crate::entity::Projection;
         let Some(ttl) = T::ttl_attribute().filter(|_| !self.include_expired) else {
             return;
         };
-        let projected = match self.index.map(T::index_projection) {
-            None | Some(Projection::All) => true,
-            Some(Projection::KeysOnly) => false,
-            Some(Projection::Include(attrs)) => attrs.contains(&ttl),
-        };
-        if projected {
+        if self.reads_attribute(ttl) {
             let now = crate::ttl::now_epoch();
             self.filter = Some(
                 Condition::Compare(
