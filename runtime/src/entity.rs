@@ -481,6 +481,32 @@ pub trait Entity: Sized {
     /// ```
     const ADOPTS: bool = false;
 
+    /// Whether writes store the entity-type attribute. `false` for
+    /// `#[entity(untyped)]`: the items of a published layout that other
+    /// clients write without one, told apart by their key templates (an
+    /// untyped entity also [adopts](Entity::ADOPTS)).
+    ///
+    /// ```
+    /// use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// #[derive(Entity, Debug, PartialEq)]
+    /// #[entity(table = App, untyped)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("PROFILE")]
+    /// pub struct User { #[attr(from_key)] pub id: String, pub name: String }
+    ///
+    /// assert!(!User::WRITES_TYPE && User::ADOPTS);
+    /// let item = User { id: "ana".into(), name: "Ana".into() }.to_item()?;
+    /// let mut names: Vec<&str> = item.keys().map(String::as_str).collect();
+    /// names.sort();
+    /// assert_eq!(names, ["PK", "SK", "name"]); // no entityType, no copy of `id`
+    /// assert_eq!(User::from_item(item)?.id, "ana");
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    const WRITES_TYPE: bool = true;
+
     /// Whether the entity's own key parsers (`parse_pk`, `parse_sk`) read
     /// this primary key: how a keys-only stream record, or an item without
     /// an entity type, is told to be this entity's. A key its templates

@@ -646,6 +646,11 @@ pub enum KeyError {
     /// as text.
     #[error("timestamp outside years 0000-9999 cannot be a key part")]
     TimestampRange,
+    /// A `#[attr(verbatim)]` value holds the delimiter `#` where its
+    /// template goes on after it: the key could not be read back to one
+    /// value, so it is refused instead of escaped.
+    #[error("verbatim value contains `#`, which would end its key segment early")]
+    Delimiter,
     /// A leap second (chrono's `nanosecond() >= 1_000_000_000`) has no
     /// spelling in the canonical timestamp form that keeps text order.
     #[error("a leap second cannot be a key part")]

@@ -204,6 +204,10 @@ pub trait KeyPart {
 pub trait KeyPartDecode: KeyPart + Sized {
     /// Decodes one segment (the text between two delimiters).
     fn read_key_part(segment: &str) -> Result<Self, KeyError>;
+
+    /// Whether the part reads the rest of the key instead of one segment:
+    /// a [`Verbatim`] value that ends its template may hold `#`.
+    const REST: bool = false;
 }
 
 impl<T: KeyPart + ?Sized> KeyPart for &T {
@@ -450,6 +454,226 @@ signed_key_part!(
     isize as u64 => 19,
 );
 
+/// A string written into keys as is, without escaping: what
+/// `#[attr(verbatim)]` makes of a field, for layouts whose other clients
+/// write raw values (`DeviceID = "d#12345"`). Keys stay injective by
+/// refusal instead of escaping: a value is refused with
+/// [`KeyError::Delimiter`] when it holds `#` and its template goes on
+/// after it (`LAST` is `false`); a value that ends its template may hold
+/// anything but be empty. `%` is an ordinary character here.
+///
+/// ```
+/// use singletable::key::{KeyReader, Verbatim};
+/// use singletable::{KeyError, KeyPart, KeyPartDecode};
+///
+/// let mut key = String::new();
+/// Verbatim::<_, true>("d#12345").write_key_part(&mut key)?;
+/// assert_eq!(key, "d#12345");
+/// let mut r = KeyReader::new("Device", "<id>", &key);
+/// let id: Verbatim<String, true> = r.part().unwrap();
+/// assert_eq!(id.0, "d#12345");
+/// // Inside a template, `#` would split the segment: refused, never escaped.
+/// assert_eq!(Verbatim::<_, false>("a#b").write_key_part(&mut key), Err(KeyError::Delimiter));
+/// assert_eq!(Verbatim::<String, false>::read_key_part("50%")?.0, "50%");
+/// # Ok::<(), KeyError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verbatim<T, const LAST: bool>(pub T);
+
+/// The string types a [`Verbatim`] key part holds.
+///
+/// ```
+/// use singletable::key::VerbatimStr;
+///
+/// assert_eq!(String::from("a#b").verbatim_str(), "a#b");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a verbatim key part",
+    label = "`#[attr(verbatim)]` applies to `String` fields",
+    note = "verbatim key parts are strings stored as is; other types have their own key encoding"
+)]
+pub trait VerbatimStr {
+    /// The text written into the key.
+    fn verbatim_str(&self) -> &str;
+}
+
+impl VerbatimStr for String {
+    fn verbatim_str(&self) -> &str {
+        self
+    }
+}
+
+impl VerbatimStr for str {
+    fn verbatim_str(&self) -> &str {
+        self
+    }
+}
+
+impl<T: VerbatimStr + ?Sized> VerbatimStr for &T {
+    fn verbatim_str(&self) -> &str {
+        (**self).verbatim_str()
+    }
+}
+
+impl<T: VerbatimStr, const LAST: bool> KeyPart for Verbatim<T, LAST> {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+        let value = self.0.verbatim_str();
+        if value.is_empty() {
+            return Err(KeyError::Empty);
+        }
+        if !LAST && value.contains(DELIMITER) {
+            return Err(KeyError::Delimiter);
+        }
+        out.push_str(value);
+        Ok(())
+    }
+    #[inline]
+    fn size_hint(&self) -> usize {
+        self.0.verbatim_str().len()
+    }
+}
+
+impl<T: VerbatimStr + From<String>, const LAST: bool> KeyPartDecode for Verbatim<T, LAST> {
+    const REST: bool = LAST;
+    fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+        if segment.is_empty() {
+            return Err(KeyError::Empty);
+        }
+        Ok(Self(T::from(segment.to_owned())))
+    }
+}
+
+/// An integer written in plain decimal, without the zero padding that
+/// keeps integer key parts in numeric order: what `#[attr(unpadded)]`
+/// makes of a field, for layouts such as `v1`, `v2`, … `v10`. Such keys
+/// sort as text (`v10` before `v2`), which the design document warns
+/// about; reading accepts the canonical spelling only (no leading zeros,
+/// no `+`, no `-0`), so each key reads back to one value.
+///
+/// ```
+/// use singletable::key::Unpadded;
+/// use singletable::{KeyPart, KeyPartDecode};
+///
+/// let mut key = String::from("v");
+/// Unpadded(12u32).write_key_part(&mut key)?;
+/// assert_eq!(key, "v12");
+/// assert_eq!(Unpadded::<u32>::read_key_part("12")?.0, 12);
+/// assert!(Unpadded::<u32>::read_key_part("012").is_err()); // not how 12 is written
+/// assert!(Unpadded::<std::num::NonZeroU32>::read_key_part("0").is_err());
+/// # Ok::<(), singletable::KeyError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unpadded<T>(pub T);
+
+/// The integer types an [`Unpadded`] key part holds.
+///
+/// ```
+/// use singletable::key::UnpaddedInt;
+///
+/// let mut s = String::new();
+/// 7u8.write_unpadded(&mut s);
+/// assert_eq!(s, "7");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an unpadded key part",
+    label = "`#[attr(unpadded)]` applies to integer fields",
+    note = "unpadded key parts are integers (and `NonZero` integers) written in plain decimal"
+)]
+pub trait UnpaddedInt {
+    /// Appends the value in plain decimal.
+    fn write_unpadded(&self, out: &mut String);
+}
+
+/// The integer types an [`Unpadded`] key part reads back.
+///
+/// ```
+/// use singletable::key::UnpaddedDecode;
+///
+/// assert_eq!(u8::read_unpadded("7"), Some(7));
+/// assert_eq!(u8::read_unpadded("07"), None);
+/// assert_eq!(i8::read_unpadded("-0"), None);
+/// ```
+pub trait UnpaddedDecode: UnpaddedInt + Sized {
+    /// Reads the canonical decimal spelling of a value, `None` otherwise.
+    fn read_unpadded(segment: &str) -> Option<Self>;
+}
+
+/// Whether `s` is how Rust's `Display` writes an integer: digits without
+/// leading zeros, `-` only before a nonzero value.
+fn canonical_decimal(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    let canonical = digits == "0" || (!digits.is_empty() && !digits.starts_with('0'));
+    canonical && digits.bytes().all(|b| b.is_ascii_digit()) && s != "-0"
+}
+
+macro_rules! unpadded_int {
+    ($($t:ty),* $(,)?) => {$(
+        impl UnpaddedInt for $t {
+            fn write_unpadded(&self, out: &mut String) {
+                out.push_str(itoa::Buffer::new().format(*self));
+            }
+        }
+        impl UnpaddedDecode for $t {
+            fn read_unpadded(segment: &str) -> Option<Self> {
+                if canonical_decimal(segment) { segment.parse().ok() } else { None }
+            }
+        }
+    )*};
+}
+
+unpadded_int!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
+macro_rules! unpadded_nonzero {
+    ($($t:ty => $inner:ty),* $(,)?) => {$(
+        impl UnpaddedInt for $t {
+            fn write_unpadded(&self, out: &mut String) {
+                self.get().write_unpadded(out);
+            }
+        }
+        impl UnpaddedDecode for $t {
+            fn read_unpadded(segment: &str) -> Option<Self> {
+                <$inner>::read_unpadded(segment).and_then(<$t>::new)
+            }
+        }
+    )*};
+}
+
+unpadded_nonzero!(
+    core::num::NonZeroU8 => u8,
+    core::num::NonZeroU16 => u16,
+    core::num::NonZeroU32 => u32,
+    core::num::NonZeroU64 => u64,
+    core::num::NonZeroU128 => u128,
+    core::num::NonZeroUsize => usize,
+);
+
+impl<T: UnpaddedInt + ?Sized> UnpaddedInt for &T {
+    fn write_unpadded(&self, out: &mut String) {
+        (**self).write_unpadded(out);
+    }
+}
+
+impl<T: UnpaddedInt> KeyPart for Unpadded<T> {
+    fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
+        self.0.write_unpadded(out);
+        Ok(())
+    }
+    #[inline]
+    fn size_hint(&self) -> usize {
+        8
+    }
+}
+
+impl<T: UnpaddedDecode> KeyPartDecode for Unpadded<T> {
+    fn read_key_part(segment: &str) -> Result<Self, KeyError> {
+        T::read_unpadded(segment)
+            .map(Unpadded)
+            .ok_or_else(|| segment_error(segment, "unpadded integer"))
+    }
+}
+
 /// Checks a built key against DynamoDB's size limit, as every generated
 /// builder does before returning.
 ///
@@ -639,10 +863,16 @@ impl<'a> KeyReader<'a> {
         }
     }
 
-    /// Consumes one segment (up to the next delimiter or the end) and decodes it.
+    /// Consumes one segment (up to the next delimiter or the end; the rest
+    /// of the key for a part whose [`KeyPartDecode::REST`] is set) and
+    /// decodes it.
     pub fn part<T: KeyPartDecode>(&mut self) -> Result<T, Error> {
         let rest = &self.key[self.pos..];
-        let end = rest.find(DELIMITER).unwrap_or(rest.len());
+        let end = if T::REST {
+            rest.len()
+        } else {
+            rest.find(DELIMITER).unwrap_or(rest.len())
+        };
         let segment = &rest[..end];
         let value = T::read_key_part(segment).map_err(|e| self.fail(e))?;
         self.pos += end;

@@ -813,15 +813,20 @@ impl<E: Entity> Update<E> {
                 actions.push(UpdateAction::Set(attr.to_owned(), SetValue::Value(value?)));
             }
             let type_attr = <E::Table as Table>::ENTITY_TYPE;
-            let entity_type = AttributeValue::S(E::ENTITY_TYPE.to_owned());
-            actions.push(UpdateAction::Set(
-                type_attr.to_owned(),
-                SetValue::Value(entity_type.clone()),
-            ));
             // Only a new item or one of this entity: never turn another
-            // entity's item into this one.
-            let c = Condition::NotExists(<E::Table as Table>::PK.to_owned())
-                .or(Condition::eq(type_attr, entity_type));
+            // entity's item into this one. An untyped entity's items carry
+            // no type: it writes none and updates only items without one.
+            let c = if E::WRITES_TYPE {
+                let entity_type = AttributeValue::S(E::ENTITY_TYPE.to_owned());
+                actions.push(UpdateAction::Set(
+                    type_attr.to_owned(),
+                    SetValue::Value(entity_type.clone()),
+                ));
+                Condition::NotExists(<E::Table as Table>::PK.to_owned())
+                    .or(Condition::eq(type_attr, entity_type))
+            } else {
+                Condition::NotExists(type_attr.to_owned())
+            };
             condition = Some(match condition {
                 Some(prev) => c.and(prev),
                 None => c,

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `String`, `char` | `S` |
 //! | `bool` | `BOOL` |
-//! | integers, `f32`, `f64` | `N` (at most 38 significant digits; floats must be finite; integers are range-checked on read) |
+//! | integers, `NonZero` integers, `f32`, `f64` | `N` (at most 38 significant digits; floats must be finite; integers are range-checked on read, `0` is refused for `NonZero`) |
 //! | `Option<T>` | absent when `None`; `NULL` reads as `None` |
 //! | `Vec<T>` | `L` |
 //! | [`Blob`] | `B` |
@@ -306,6 +306,36 @@ macro_rules! integer_attr {
 
 integer_attr!(
     u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
+macro_rules! nonzero_attr {
+    ($($t:ty => $inner:ty),*) => {$(
+        impl Attr for $t {
+            #[inline]
+            fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+                self.get().to_attr()
+            }
+            #[inline]
+            fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+                let n = <$inner>::from_attr(value)?;
+                <$t>::new(n).ok_or_else(|| integer_error("0", stringify!($t)))
+            }
+            #[inline]
+            fn from_attr_ref(value: AttrRef<'_>) -> Result<Self, DecodeError> {
+                let n = <$inner>::from_attr_ref(value)?;
+                <$t>::new(n).ok_or_else(|| integer_error("0", stringify!($t)))
+            }
+        }
+    )*};
+}
+
+nonzero_attr!(
+    core::num::NonZeroU8 => u8,
+    core::num::NonZeroU16 => u16,
+    core::num::NonZeroU32 => u32,
+    core::num::NonZeroU64 => u64,
+    core::num::NonZeroU128 => u128,
+    core::num::NonZeroUsize => usize
 );
 
 /// DynamoDB numbers have a magnitude between 1E-130 and 9.99…E+125.

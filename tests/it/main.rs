@@ -37,6 +37,7 @@ mod multi_attribute;
 mod packaging;
 mod pagination;
 mod paths;
+mod published;
 mod reserved;
 mod shop;
 mod streams;

@@ -329,13 +329,18 @@ impl Ctx<'_> {
             }
             None => quote!(#pv::None),
         };
-        let adopts = if m.adopt {
+        let mut adopts = if m.adopt {
             quote!(
                 const ADOPTS: bool = true;
             )
         } else {
             TokenStream::new()
         };
+        if m.untyped {
+            adopts.extend(quote!(
+                const WRITES_TYPE: bool = false;
+            ));
+        }
         let parses_key = self.parses_key(pk, keys);
         let Versioned {
             konst: versioned_const,
@@ -515,10 +520,11 @@ impl Ctx<'_> {
     /// Statements appending `segments` to `__k`, reading placeholders from
     /// the builder's parameters.
     fn write_segments(&self, segments: &[Segment]) -> TokenStream {
-        let stmts = segments.iter().map(|s| match s {
+        let stmts = segments.iter().enumerate().map(|(i, s)| match s {
             Segment::Lit(text) => quote!(__k.push_str(#text);),
             Segment::Field(name) => {
-                let write = self.write_part(self.field(name), quote!(&mut __k));
+                let last = i + 1 == segments.len();
+                let write = self.write_part(self.field(name), quote!(&mut __k), last);
                 quote!(#write?;)
             }
         });
@@ -531,12 +537,54 @@ impl Ctx<'_> {
     /// field type that is not a key part is reported once, by
     /// `assert_key_part` at the field, and not again at every builder: use it
     /// for every key part.
-    pub fn write_part(&self, f: &Field, out: TokenStream) -> TokenStream {
+    ///
+    /// `last`: the placeholder ends its template, where a verbatim value
+    /// may hold `#`.
+    pub fn write_part(&self, f: &Field, out: TokenStream, last: bool) -> TokenStream {
+        let ident = &f.ident;
+        self.write_value(f, quote!(#ident), out, last)
+    }
+
+    /// Like [`Ctx::write_part`], for the value of `f` at `place`.
+    pub fn write_value(
+        &self,
+        f: &Field,
+        place: TokenStream,
+        out: TokenStream,
+        last: bool,
+    ) -> TokenStream {
         let pv = self.private;
         let entity = self.entity;
-        let ident = &f.ident;
         let field = f.name();
-        quote!(#pv::WritePart(&#ident).write_part(#entity, #field, #out))
+        let value = self.key_value(f, place, last);
+        quote!(#pv::WritePart(&#value).write_part(#entity, #field, #out))
+    }
+
+    /// The value of `f` at `place` as the key part it is written as: the
+    /// field's type, or its `verbatim` / `unpadded` encoding.
+    pub fn key_value(&self, f: &Field, place: TokenStream, last: bool) -> TokenStream {
+        let pv = self.private;
+        if f.opts.verbatim.is_present() {
+            quote!(#pv::Verbatim::<_, #last>(&#place))
+        } else if f.opts.unpadded.is_present() {
+            quote!(#pv::Unpadded(&#place))
+        } else {
+            place
+        }
+    }
+
+    /// The type a key parser reads for `f` (whose `.0` is the field's
+    /// value for an encoding wrapper), and whether it is wrapped.
+    pub fn key_read_type(&self, f: &Field, last: bool) -> (TokenStream, bool) {
+        let pv = self.private;
+        let ty = &f.ty;
+        if f.opts.verbatim.is_present() {
+            (quote!(#pv::Verbatim<#ty, #last>), true)
+        } else if f.opts.unpadded.is_present() {
+            (quote!(#pv::Unpadded<#ty>), true)
+        } else {
+            (quote!(#ty), false)
+        }
     }
 
     pub fn params(&self, names: &[&str]) -> Vec<TokenStream> {
@@ -565,8 +613,10 @@ impl Ctx<'_> {
         let hints = segments.iter().filter_map(|s| match s {
             Segment::Lit(_) => None,
             Segment::Field(name) => {
-                let ident = &self.field(name).ident;
-                Some(quote!(+ #pv::WritePart(&#ident).size_hint()))
+                let f = self.field(name);
+                let ident = &f.ident;
+                let value = self.key_value(f, quote!(#ident), true);
+                Some(quote!(+ #pv::WritePart(&#value).size_hint()))
             }
         });
         quote!(#lit #(#hints)*)
@@ -822,22 +872,30 @@ impl Ctx<'_> {
         }
         let fn_name = format_ident!("parse_{}", k.name);
         let mut seen: Vec<&str> = Vec::new();
-        let steps = k.template.segments.iter().map(|s| match s {
-            Segment::Lit(t) => quote!(__r.literal(#t)?;),
-            Segment::Field(name) => {
-                let f = self.field(name);
-                let ty = &f.ty;
-                let ident = format_ident!("__{}", f.name());
-                // Through the probe, like `Ctx::write_part`.
-                let read = quote!(#pv::ReadPart::<#ty>::NEW.read_part(&mut __r)?);
-                if seen.contains(&name.as_str()) {
-                    quote!(let _: #ty = #read;)
-                } else {
-                    seen.push(name);
-                    quote!(let #ident: #ty = #read;)
+        let count = k.template.segments.len();
+        let steps = k
+            .template
+            .segments
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match s {
+                Segment::Lit(t) => quote!(__r.literal(#t)?;),
+                Segment::Field(name) => {
+                    let f = self.field(name);
+                    let ty = &f.ty;
+                    let ident = format_ident!("__{}", f.name());
+                    // Through the probe, like `Ctx::write_part`.
+                    let (read_ty, wrapped) = self.key_read_type(f, i + 1 == count);
+                    let read = quote!(#pv::ReadPart::<#read_ty>::NEW.read_part(&mut __r)?);
+                    let read = if wrapped { quote!(#read.0) } else { read };
+                    if seen.contains(&name.as_str()) {
+                        quote!(let _: #ty = #read;)
+                    } else {
+                        seen.push(name);
+                        quote!(let #ident: #ty = #read;)
+                    }
                 }
-            }
-        });
+            });
         let tys: Vec<_> = names.iter().map(|n| &self.field(n).ty).collect();
         let vals: Vec<_> = names.iter().map(|n| format_ident!("__{}", n)).collect();
         let (ret_ty, ret) = if names.len() == 1 {
@@ -897,7 +955,7 @@ impl Ctx<'_> {
         }
         // Stored names must not collide with the table's key attributes:
         // one check for all fields, each field's message spanned on it.
-        let stored: Vec<&Field> = self.fields.iter().filter(|f| !f.skipped()).collect();
+        let stored: Vec<&Field> = self.fields.iter().filter(|f| f.written()).collect();
         let names = stored.iter().map(|f| &f.stored);
         let arms = stored.iter().enumerate().map(|(i, f)| {
             let msg = format!(
@@ -929,9 +987,17 @@ impl Ctx<'_> {
                     continue;
                 }
                 done.push(name.to_owned());
-                let ty = &self.field(name).ty;
+                let f = self.field(name);
+                let ty = &f.ty;
+                let assert = if f.opts.verbatim.is_present() {
+                    quote!(assert_verbatim)
+                } else if f.opts.unpadded.is_present() {
+                    quote!(assert_unpadded)
+                } else {
+                    quote!(assert_key_part)
+                };
                 asserts.extend(quote_spanned! {ty.span()=>
-                    #pv::assert_key_part::<#ty>();
+                    #pv::#assert::<#ty>();
                 });
             }
         }
@@ -987,6 +1053,7 @@ impl Ctx<'_> {
     /// Statements inserting the key attributes, the index key attributes
     /// whose conditions hold, and the entity type into `__item`.
     fn key_inserts(&self, keys: &attr::Keys, overrides: &[(String, syn::Ident)]) -> TokenStream {
+        let krate = self.krate;
         let pv = self.private;
         let entity = self.entity;
         let s = |e: TokenStream| quote!(#pv::AttributeValue::S(#e));
@@ -1006,7 +1073,8 @@ impl Ctx<'_> {
         };
         out.extend(quote! {
             let __sk_value: #pv::Option<#pv::String> = #sk_value;
-            #pv::insert_primary(__item, &TABLE, &__pk_value, __sk_value.as_deref(), #entity);
+            let __type = if <Self as #krate::Entity>::WRITES_TYPE { #pv::Some(#entity) } else { #pv::None };
+            #pv::insert_primary(__item, &TABLE, &__pk_value, __sk_value.as_deref(), __type);
         });
         for index in &keys.indexes {
             let n = index.name();

@@ -22,7 +22,7 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
     let params = ctx.params(&primary);
     let args: Vec<&syn::Ident> = primary.iter().map(|n| &ctx.field(n).ident).collect();
     let entity = ctx.entity;
-    let parts = key_parts(ctx, &primary);
+    let parts = key_parts(ctx, keys, &primary);
     let key_values = key_values(ctx, &primary);
     let update_doc = format!(
         "Starts an UpdateItem of the `{entity}` with this key. Index keys built from the fields it changes are rewritten in the same request; it fails with `Error::NotFound` when the item does not exist (unless `.upsert()`)."
@@ -130,12 +130,12 @@ fn handles(ctx: &Ctx, keys: &Keys) -> (TokenStream, Vec<TokenStream>, Vec<TokenS
 }
 
 /// The key parts of `update`'s key fields, each written as in the key.
-fn key_parts(ctx: &Ctx, primary: &[&str]) -> Vec<TokenStream> {
+fn key_parts(ctx: &Ctx, keys: &Keys, primary: &[&str]) -> Vec<TokenStream> {
     let p = ctx.outer;
     primary
         .iter()
         .map(|n| {
-            let write = ctx.write_part(ctx.field(n), quote!(&mut __s));
+            let write = ctx.write_part(ctx.field(n), quote!(&mut __s), keys.ends_its_templates(n));
             quote! {
                 (#n, {
                     let mut __s = #p::__private::String::new();
@@ -151,7 +151,7 @@ fn key_parts(ctx: &Ctx, primary: &[&str]) -> Vec<TokenStream> {
 fn key_values(ctx: &Ctx, primary: &[&str]) -> Vec<TokenStream> {
     let p = ctx.outer;
     let entity = ctx.entity;
-    primary.iter().map(|n| {
+    primary.iter().filter(|n| ctx.field(n).written()).map(|n| {
         let f = ctx.field(n);
         let (id, ty, stored, field) = (&f.ident, &f.ty, &f.stored, f.name());
         let owned = match crate::internals::model::arg_kind(ty) {
@@ -389,7 +389,6 @@ fn unique(ctx: &Ctx) -> TokenStream {
 /// aside.
 fn held_fields(ctx: &Ctx, keys: &Keys) -> TokenStream {
     let pv = ctx.private;
-    let entity = ctx.entity;
     let primary = keys.primary_fields();
     let mut held: Vec<String> = Vec::new();
     for name in keys.index_fields() {
@@ -418,13 +417,19 @@ fn held_fields(ctx: &Ctx, keys: &Keys) -> TokenStream {
     let held_parts = held.iter().map(|n| {
         let f = ctx.field(n);
         let (id, stored) = (&f.ident, &f.stored);
+        let write = ctx.write_value(
+            f,
+            quote!(self.#id),
+            quote!(&mut __s),
+            keys.ends_its_templates(n),
+        );
         quote! {
             #pv::HeldField {
                 field: #n,
                 attribute: #stored,
                 part: #pv::Some({
                     let mut __s = #pv::String::new();
-                    #pv::WritePart(&self.#id).write_part(#entity, #n, &mut __s).and(#pv::Ok(__s))
+                    #write.and(#pv::Ok(__s))
                 }),
             }
         }

@@ -38,6 +38,10 @@ pub struct EntityOpts {
     /// entity when their primary key matches its templates.
     #[darling(default)]
     pub adopt: Option<syn::Path>,
+    /// `untyped`: items are written without the entity-type attribute and
+    /// recognised by their key templates (implies `adopt = keys`).
+    #[darling(default)]
+    pub untyped: Flag,
 }
 
 /// One `vN = OldShape` of `migrate(...)`.
@@ -198,6 +202,15 @@ pub struct FieldOpts {
     pub updated_at: Flag,
     #[darling(default)]
     pub unique: Flag,
+    /// In key templates, written as is instead of escaped (`String` only).
+    #[darling(default)]
+    pub verbatim: Flag,
+    /// In key templates, an integer in plain decimal instead of padded.
+    #[darling(default)]
+    pub unpadded: Flag,
+    /// Not stored as an attribute of its own: read back from the primary key.
+    #[darling(default)]
+    pub from_key: Flag,
 }
 
 /// The arguments of `#[gsiN(pk = "...", sk = "...", when = ...)]`.
@@ -296,6 +309,19 @@ impl Keys {
             }
         }
         out
+    }
+
+    /// Whether placeholder `name` ends every template it is in: where a
+    /// verbatim value may hold `#` whichever key it is written into.
+    pub fn ends_its_templates(&self, name: &str) -> bool {
+        let templates = self.pk.iter().chain(self.sk.iter().map(|(t, _)| t)).chain(
+            self.indexes
+                .iter()
+                .flat_map(|i| i.pk.iter().chain(i.sk.iter())),
+        );
+        templates
+            .filter(|t| t.fields().contains(&name))
+            .all(|t| matches!(t.segments.last(), Some(Segment::Field(f)) if f == name))
     }
 
     /// Fields of the index key templates.

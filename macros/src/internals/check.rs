@@ -204,6 +204,7 @@ pub(crate) fn check_fields(
     let primary = keys.primary_fields();
     let indexed = keys.index_fields();
     check_unique(ctx_fields, keys, errors);
+    check_key_encodings(ctx_fields, keys, errors);
     for f in ctx_fields
         .iter()
         .filter(|f| f.opts.created_at.is_present() && f.opts.updated_at.is_present())
@@ -229,6 +230,58 @@ pub(crate) fn check_fields(
                 .with_span(&v.ident),
             );
         }
+    }
+}
+
+/// Checks on `#[attr(verbatim)]`, `#[attr(unpadded)]` and
+/// `#[attr(from_key)]`: options of key fields, each error at its token.
+fn check_key_encodings(
+    ctx_fields: &[Field],
+    keys: &attr::Keys,
+    errors: &mut darling::error::Accumulator,
+) {
+    let primary = keys.primary_fields();
+    for f in ctx_fields {
+        let name = f.name();
+        let in_template = !templates_using(keys, &name).is_empty();
+        let (verbatim, unpadded) = (&f.opts.verbatim, &f.opts.unpadded);
+        if verbatim.is_present() && unpadded.is_present() {
+            errors.push(
+                darling::Error::custom(
+                    "`verbatim` is for strings and `unpadded` for integers; keep the one that fits the field's type",
+                )
+                .with_span(&unpadded.span()),
+            );
+            continue;
+        }
+        for (flag, option) in [(verbatim, "verbatim"), (unpadded, "unpadded")] {
+            if flag.is_present() && !in_template {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "`{option}` says how `{name}` is written into keys, but no key template has `<{name}>`; remove `{option}`"
+                    ))
+                    .with_span(&flag.span()),
+                );
+            }
+        }
+        let from_key = &f.opts.from_key;
+        if !from_key.is_present() {
+            continue;
+        }
+        let message = if !primary.contains(&name.as_str()) {
+            format!(
+                "`from_key` reads `{name}` back from the primary key, but neither `#[pk]` nor `#[sk]` has `<{name}>`; remove `from_key` or put `<{name}>` in the primary key"
+            )
+        } else if f.skipped() || f.opts.serde.is_present() || f.opts.ttl.is_present() {
+            "`from_key` is for a key field stored nowhere else; it cannot be `skip`, `serde` or `ttl`"
+                .to_owned()
+        } else if f.opts.created_at.is_present() || f.opts.updated_at.is_present() {
+            "a timestamp stamped on write is stored as its own attribute; remove `from_key`"
+                .to_owned()
+        } else {
+            continue;
+        };
+        errors.push(darling::Error::custom(message).with_span(&from_key.span()));
     }
 }
 

@@ -18,6 +18,8 @@ pub struct Entity<'a> {
     pub schema: Option<Schema<'a>>,
     /// `adopt = keys`: items without an entity type are adopted by their key.
     pub adopt: bool,
+    /// `untyped`: items are written without the entity type (and adopted).
+    pub untyped: bool,
     /// Every mistake found; the model is repaired when there is one.
     pub errors: Vec<darling::Error>,
 }
@@ -57,7 +59,8 @@ pub fn model<'a>(
     let mut keys = attr::parse_keys(&opts.attrs, &opts.ident, &mut errors);
     let accesses = access::parse(&opts.attrs, &mut errors);
     let schema = version::check(opts, &mut errors);
-    let adopt = check_adopt(opts, &mut errors);
+    let untyped = check_untyped(opts, &mut errors);
+    let adopt = check_adopt(opts, &mut errors) || untyped;
     check::check_templates(&keys, &fields, &mut errors);
     check::check_indexes(&keys, &fields, &mut errors);
     check::check_attr_indexes(&keys.attr_indexes, &fields, &mut errors);
@@ -74,8 +77,36 @@ pub fn model<'a>(
         accesses,
         schema,
         adopt,
+        untyped,
         errors,
     }
+}
+
+/// Checks `untyped`: items of a published layout carry no entity type, so
+/// they are told apart by their keys (which `adopt = keys` would say
+/// again), and no schema version is stored with them.
+fn check_untyped(opts: &EntityOpts, errors: &mut darling::error::Accumulator) -> bool {
+    if !opts.untyped.is_present() {
+        return false;
+    }
+    if let Some(adopt) = &opts.adopt {
+        errors.push(
+            darling::Error::custom(
+                "`untyped` already adopts items by their key templates; remove `adopt = keys`",
+            )
+            .with_span(adopt),
+        );
+    }
+    if opts.version.is_some() {
+        errors.push(
+            darling::Error::custom(
+                "`untyped` cannot be combined with `version = N`: an untyped item stores nothing but its own attributes, so it has no schema version; remove one of them",
+            )
+            .with_span(&opts.untyped.span()),
+        );
+        return false;
+    }
+    true
 }
 
 /// Checks `adopt = keys`: the one way of adoption so far, and not with a

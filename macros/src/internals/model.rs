@@ -29,6 +29,12 @@ impl Field {
     pub fn skipped(&self) -> bool {
         self.opts.skip.is_present()
     }
+
+    /// Whether writes store the field as an attribute of its own: not
+    /// `skip`, and not `from_key` (which the primary key holds).
+    pub fn written(&self) -> bool {
+        !self.skipped() && !self.opts.from_key.is_present()
+    }
 }
 
 /// Checks the input shape: a struct with named fields and no generics.
@@ -193,7 +199,8 @@ pub fn arg_kind(ty: &syn::Type) -> ArgKind {
             match name.as_str() {
                 "String" => ArgKind::Str,
                 "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64"
-                | "i128" | "isize" | "bool" | "char" => ArgKind::Copy,
+                | "i128" | "isize" | "bool" | "char" | "NonZeroU8" | "NonZeroU16"
+                | "NonZeroU32" | "NonZeroU64" | "NonZeroU128" | "NonZeroUsize" => ArgKind::Copy,
                 _ => ArgKind::Ref,
             }
         }
@@ -275,7 +282,7 @@ impl Codec<'_> {
     /// the given locals (of the field's type) instead of `self`.
     pub fn encode_with(&self, owned: bool, overrides: &[(String, syn::Ident)]) -> TokenStream {
         let pv = self.private;
-        let stmts = self.fields.iter().filter(|f| !f.skipped()).map(|f| {
+        let stmts = self.fields.iter().filter(|f| f.written()).map(|f| {
             let ident = &f.ident;
             let stored = &f.stored;
             let ty = &f.ty;
@@ -592,7 +599,7 @@ impl Codec<'_> {
 
     /// Number of stored fields, to size the item map.
     pub fn stored_count(&self) -> usize {
-        self.fields.iter().filter(|f| !f.skipped()).count()
+        self.fields.iter().filter(|f| f.written()).count()
     }
 }
 

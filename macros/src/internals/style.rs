@@ -39,6 +39,7 @@ pub fn options_of<T: darling::FromDeriveInput>(attr: &str) -> Option<String> {
 pub const FIELD_OPTIONS: &[&str] = &[
     "created_at",
     "default",
+    "from_key",
     "max",
     "max_len",
     "min",
@@ -48,8 +49,10 @@ pub const FIELD_OPTIONS: &[&str] = &[
     "skip",
     "ttl",
     "unique",
+    "unpadded",
     "updated_at",
     "validate",
+    "verbatim",
     "version",
 ];
 

@@ -196,16 +196,18 @@ pub fn insert_primary(
     table: &TableAttrs,
     pk: &str,
     sk: Option<&str>,
-    entity: &str,
+    entity: Option<&str>,
 ) {
     item.insert(String::from(table.pk), AttributeValue::S(pk.to_owned()));
     if let (Some(attr), Some(sk)) = (table.sk, sk) {
         item.insert(String::from(attr), AttributeValue::S(sk.to_owned()));
     }
-    item.insert(
-        String::from(table.entity_type),
-        AttributeValue::S(entity.to_owned()),
-    );
+    if let Some(entity) = entity {
+        item.insert(
+            String::from(table.entity_type),
+            AttributeValue::S(entity.to_owned()),
+        );
+    }
 }
 
 /// `Entity::from_item` of an entity that reads items attribute by

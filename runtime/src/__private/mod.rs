@@ -27,8 +27,9 @@ pub use crate::entity::{
 pub use crate::expr::AttrRange;
 pub use crate::expr::SortCondition;
 pub use crate::key::{
-    KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback, WritePart,
-    WritePartFallback, check_len, escape_into, unescape, write_part,
+    KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback, Unpadded,
+    UnpaddedDecode, UnpaddedInt, Verbatim, VerbatimStr, WritePart, WritePartFallback, check_len,
+    escape_into, unescape, write_part,
 };
 pub use crate::query::{AttrTarget, Target, entity_type_of, types_condition, unknown_type};
 pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
@@ -97,5 +98,9 @@ impl SparseCondition for bool {
 /// Asserts at compile time that a field type can be a key part; one
 /// bound, so a wrong type gets one error.
 pub const fn assert_key_part<T: crate::KeyPartDecode>() {}
+/// Asserts at compile time that a `#[attr(verbatim)]` field is a string.
+pub const fn assert_verbatim<T: crate::key::VerbatimStr>() {}
+/// Asserts at compile time that a `#[attr(unpadded)]` field is an integer.
+pub const fn assert_unpadded<T: crate::key::UnpaddedDecode>() {}
 /// Asserts at compile time that a field type can be stored.
 pub const fn assert_attr<T: crate::Attr>() {}
