@@ -73,8 +73,9 @@
 //! with [`SdkDb`]'s constructors and table administration), chosen with
 //! [`Backend`]; and [`Error`], which names what DynamoDB answered or why
 //! nothing was sent. Off the request path: the design document
-//! ([`design`]), table definitions and drift ([`definition`]) and capacity
-//! estimates ([`capacity`]).
+//! ([`design`]), table definitions and drift ([`definition`]), capacity
+//! estimates ([`capacity`]) and NoSQL Workbench models, exported from the
+//! design and loaded into a table ([`workbench`]).
 //!
 //! The facade gathers the workspace's crates: `singletable-runtime` (the
 //! request path), `singletable-macros` (the derives), `singletable-tools`
@@ -99,6 +100,7 @@ pub use singletable_aws as aws;
 pub use singletable_aws::{SdkDb, SdkExecutor};
 
 pub use singletable_tools::definition;
+pub use singletable_tools::workbench;
 
 pub mod capacity {
     //! Capacity units by DynamoDB's rules: the rules themselves (the

@@ -45,4 +45,5 @@ mod support;
 mod tracing_spans;
 mod tracker;
 mod versions;
+mod workbench;
 mod writes;

@@ -23,7 +23,7 @@
 //! assert_eq!(def.ttl_attribute.as_deref(), Some("expiresAt")); // UpdateTimeToLive, not CreateTable
 //! ```
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use singletable_runtime::entity::{KeyType, Projection, StreamView, Table};
 
@@ -114,7 +114,7 @@ pub struct AttributeDefinition {
 /// assert_eq!(def.local_secondary_indexes[0].projection.projection_type, "ALL");
 /// assert!(def.local_secondary_indexes[0].projection.non_key_attributes.is_none());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct ProjectionDef {
     /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
@@ -139,7 +139,7 @@ pub struct ProjectionDef {
 ///     Some(Throughput { read_capacity_units: 10, write_capacity_units: 5 }),
 /// );
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct Throughput {
     /// Read capacity units.

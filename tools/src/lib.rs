@@ -2,7 +2,9 @@
 //! request path: the design document rendered from a table's declarations
 //! ([`design`]), the table's definition as CreateTable input, CloudFormation
 //! and AWS CLI JSON, and drift against what DynamoDB describes
-//! ([`definition`]), and capacity estimates ([`capacity`]). Nothing here is
+//! ([`definition`]), capacity estimates ([`capacity`]), and NoSQL Workbench
+//! data models: the design exported with sample items, a model's items
+//! loaded into a table ([`workbench`]). Nothing here is
 //! called while an application reads or writes; the AWS driver
 //! (`singletable-aws`) uses the definitions to create and verify tables.
 //! Applications depend on the `singletable` facade, which re-exports these
@@ -28,3 +30,4 @@
 pub mod capacity;
 pub mod definition;
 pub mod design;
+pub mod workbench;
