@@ -1092,6 +1092,15 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
 /// A table's key attribute names, read in const context by the derive's
 /// compile-time checks. One value per table, so a wrong `table = ...` is
 /// reported once.
+/// Whether two key attributes are one attribute: both present and equal.
+#[doc(hidden)]
+pub const fn same_attr(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => str_eq(a, b),
+        _ => false,
+    }
+}
+
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct TableAttrs {

@@ -356,3 +356,155 @@ fn verbatim_and_unpadded_key_parts_are_refused_not_escaped() {
         })
     ));
 }
+
+/// The adjacency-list pattern of DynamoDB's developer guide: an inverted
+/// index keyed on the table's own sort and partition keys (`gsi1`: PK =
+/// `SK`, SK = `PK`), and an index sorted by the table's sort key (`gsi2`:
+/// SK = `SK`). No index attribute is written twice; updates rewrite only
+/// the index attributes that are not the item's own key.
+mod shared_keys {
+    use singletable::{AttributeValue, Db, Entity, Table};
+
+    use crate::support::{both, raw_item};
+
+    #[derive(Table)]
+    #[table(
+        name = "Adjacency",
+        gsi1(pk = "SK", sk = "PK"),
+        gsi2(sk = "SK"),
+        entities(Membership)
+    )]
+    pub struct Adjacency;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = Adjacency, rename_all = "camelCase")]
+    #[pk("EMP#<emp_id>")]
+    #[sk("PROJECT#<project_id>")]
+    #[gsi1(pk = "PROJECT#<project_id>", sk = "EMP#<emp_id>")]
+    #[gsi2(pk = "ROLE#<role>", sk = "PROJECT#<project_id>", when = active)]
+    #[access(projects_of)]
+    #[access(members_of, index = gsi1)]
+    #[access(by_role, index = gsi2)]
+    pub struct Membership {
+        pub emp_id: String,
+        pub project_id: String,
+        pub role: String,
+        pub active: bool,
+    }
+
+    fn member(emp: &str, project: &str, role: &str) -> Membership {
+        Membership {
+            emp_id: emp.into(),
+            project_id: project.into(),
+            role: role.into(),
+            active: true,
+        }
+    }
+
+    fn pairs(items: &[Membership]) -> Vec<(String, String)> {
+        items
+            .iter()
+            .map(|m| (m.emp_id.clone(), m.project_id.clone()))
+            .collect()
+    }
+
+    async fn by_role(db: &Db, role: &str) -> Vec<(String, String)> {
+        pairs(&Membership::by_role(role).all(db).await.unwrap())
+    }
+
+    fn pair(emp: &str, project: &str) -> (String, String) {
+        (emp.into(), project.into())
+    }
+
+    #[tokio::test]
+    async fn index_key_reuses_a_table_key_attribute() {
+        // The design document shows each shared attribute once.
+        let layout = singletable::design::layout_table::<Adjacency>();
+        let lines: Vec<&str> = layout.lines().collect();
+        assert_eq!(lines[0], "| entityType | PK | SK | GSI2PK |", "{layout}");
+        assert!(
+            lines[2].starts_with(
+                "| Membership | `EMP#<empId>` | `PROJECT#<projectId>` | `ROLE#<role>`"
+            ),
+            "{layout}"
+        );
+        for db in both::<Adjacency>("shared-keys").await {
+            for m in [
+                member("e2", "p1", "dev"),
+                member("e1", "p1", "lead"),
+                member("e1", "p2", "dev"),
+                member("e3", "p3", "dev"),
+            ] {
+                db.put(&m).await.unwrap();
+            }
+            // The item holds its key once: no GSI1PK/GSI1SK copies, no GSI2SK.
+            let raw = raw_item(&db, "EMP#e1", "PROJECT#p2").await;
+            let mut names: Vec<&str> = raw.keys().map(String::as_str).collect();
+            names.sort_unstable();
+            assert_eq!(
+                names,
+                [
+                    "GSI2PK",
+                    "PK",
+                    "SK",
+                    "active",
+                    "empId",
+                    "entityType",
+                    "projectId",
+                    "role"
+                ]
+            );
+            assert_eq!(
+                raw.get("GSI2PK"),
+                Some(&AttributeValue::S("ROLE#dev".into()))
+            );
+
+            // The table: an employee's projects. The inverted index: a
+            // project's members, by employee.
+            let projects = Membership::projects_of("e1").all(&db).await.unwrap();
+            assert_eq!(pairs(&projects), [pair("e1", "p1"), pair("e1", "p2")]);
+            let members = Membership::members_of("p1").all(&db).await.unwrap();
+            assert_eq!(pairs(&members), [pair("e1", "p1"), pair("e2", "p1")]);
+            // gsi2, sorted by the table's sort key.
+            let devs = [pair("e2", "p1"), pair("e1", "p2"), pair("e3", "p3")];
+            assert_eq!(by_role(&db, "dev").await, devs);
+
+            // An update of the index's own key rewrites GSI2PK, never SK
+            // (DynamoDB refuses an update of a key attribute).
+            let f = Membership::fields();
+            Membership::update("e3", "p3")
+                .set(f.role, "lead".to_owned())
+                .set(f.active, true)
+                .execute(&db)
+                .await
+                .unwrap();
+            assert_eq!(
+                by_role(&db, "lead").await,
+                [pair("e1", "p1"), pair("e3", "p3")]
+            );
+            // Leaving the sparse index removes GSI2PK only; the item keeps
+            // its key and stays in the inverted index.
+            Membership::update("e1", "p2")
+                .set(f.active, false)
+                .execute(&db)
+                .await
+                .unwrap();
+            assert_eq!(by_role(&db, "dev").await, [pair("e2", "p1")]);
+            let raw = raw_item(&db, "EMP#e1", "PROJECT#p2").await;
+            assert!(!raw.contains_key("GSI2PK") && raw.contains_key("SK"));
+            let members = Membership::members_of("p2").all(&db).await.unwrap();
+            assert_eq!(pairs(&members), [pair("e1", "p2")]);
+            // Entering it again writes GSI2PK, with the role it has now.
+            Membership::update("e1", "p2")
+                .set(f.active, true)
+                .set(f.role, "dev".to_owned())
+                .execute(&db)
+                .await
+                .unwrap();
+            assert_eq!(
+                by_role(&db, "dev").await,
+                [pair("e2", "p1"), pair("e1", "p2")]
+            );
+        }
+    }
+}

@@ -92,6 +92,19 @@ pub fn layout_table<T: Table>() -> String {
     for l in T::LOCAL_INDEXES {
         columns.push(l.sk.to_owned());
     }
+    // An attribute two keys share (an index on the table's sort key) is
+    // one column: the entities write one template into it.
+    let first: Vec<bool> = (0..columns.len())
+        .map(|i| !columns[..i].contains(&columns[i]))
+        .collect();
+    let once = |cells: Vec<String>| -> Vec<String> {
+        cells
+            .into_iter()
+            .zip(&first)
+            .filter_map(|(c, keep)| keep.then_some(c))
+            .collect()
+    };
+    let columns = once(columns);
     let mut out = String::new();
     let _ = writeln!(out, "| {} | {} |", T::ENTITY_TYPE, columns.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
@@ -134,7 +147,7 @@ pub fn layout_table<T: Table>() -> String {
             let ix = e.index(&format!("lsi{}", l.number));
             cells.push(cell(ix.and_then(|i| i.sk.as_ref()), ""));
         }
-        let _ = writeln!(out, "| {} | {} |", e.name, cells.join(" | "));
+        let _ = writeln!(out, "| {} | {} |", e.name, once(cells).join(" | "));
     }
     out
 }

@@ -2,7 +2,7 @@
 //! key parsers and the item codec.
 
 use darling::FromDeriveInput;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
@@ -953,6 +953,7 @@ impl Ctx<'_> {
         for index in &keys.indexes {
             out.extend(self.index_check(table, index));
         }
+        out.extend(self.shared_attribute_checks(keys));
         // Stored names must not collide with the table's key attributes:
         // one check for all fields, each field's message spanned on it.
         let stored: Vec<&Field> = self.fields.iter().filter(|f| f.written()).collect();
@@ -1010,6 +1011,73 @@ impl Ctx<'_> {
         out.extend(quote! {
             const _: () = { #checks };
         });
+        out
+    }
+
+    /// An index key may be stored in an attribute another key writes (an
+    /// inverted index on the table's sort key, a second index on the same
+    /// partition attribute); each pair of this entity's keys with different
+    /// templates gets a check that fails, at the later key, when their
+    /// attributes turn out to be one.
+    fn shared_attribute_checks(&self, keys: &attr::Keys) -> TokenStream {
+        let pv = self.private;
+        // (what the key is, the attribute's `Option<&str>`, the template,
+        // the token to point at, what to write there).
+        let mut written: Vec<(String, TokenStream, String, Span, &str)> = Vec::new();
+        if let Some(pk) = &keys.pk {
+            let attr = quote!(#pv::Some(TABLE.pk));
+            written.push((
+                "the table's partition key".into(),
+                attr,
+                pk.text(),
+                keys.pk_span,
+                "",
+            ));
+        }
+        if let Some((sk, span)) = &keys.sk {
+            written.push((
+                "the table's sort key".into(),
+                quote!(TABLE.sk),
+                sk.text(),
+                *span,
+                "",
+            ));
+        }
+        for index in &keys.indexes {
+            let name = index.name();
+            let (pk_attr, sk_attr) = match index.kind {
+                IndexKind::Gsi(n) => {
+                    let konst = format_ident!("GSI{}", n);
+                    (quote!(#pv::Some(#konst.pk)), quote!(#konst.sk))
+                }
+                IndexKind::Lsi(n) => {
+                    let konst = format_ident!("LSI{}", n);
+                    (quote!(#pv::None), quote!(#pv::Some(#konst.sk)))
+                }
+            };
+            if let Some(t) = &index.pk {
+                let what = format!("`{name}`'s partition key");
+                written.push((what, pk_attr, t.text(), t.lit.span(), "pk"));
+            }
+            if let Some(t) = &index.sk {
+                let what = format!("`{name}`'s sort key");
+                written.push((what, sk_attr, t.text(), t.lit.span(), "sk"));
+            }
+        }
+        let mut out = TokenStream::new();
+        for (i, (what, attr, text, span, option)) in written.iter().enumerate() {
+            for (other, other_attr, other_text, ..) in &written[..i] {
+                if text == other_text {
+                    continue;
+                }
+                let msg = format!(
+                    "{what} is stored in the same attribute as {other}, whose template here is `{other_text}`; one attribute holds one value, so write `{option} = \"{other_text}\"`"
+                );
+                out.extend(quote_spanned! {*span=>
+                    const _: () = if #pv::same_attr(#attr, #other_attr) { __private::fail(#msg) };
+                });
+            }
+        }
         out
     }
 

@@ -266,6 +266,10 @@ pub struct Reserved {
     pub name: String,
     pub role: String,
     pub span: Option<Span>,
+    /// `Some("gsi1")` for a key of a global index, which may be an
+    /// attribute another key already writes (the table's sort key, another
+    /// index's key): entities then write one template into it.
+    pub index: Option<String>,
 }
 
 /// The table, as its `impl Table` states it.
@@ -319,18 +323,21 @@ pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> 
         name: pk.clone(),
         role: "the table's partition key".into(),
         span: spanned(&o.pk),
+        index: None,
     }];
     if let Some(sk) = &sk {
         reserved.push(Reserved {
             name: sk.clone(),
             role: "the table's sort key".into(),
             span: spanned(&o.sk),
+            index: None,
         });
     }
     reserved.push(Reserved {
         name: entity_type.clone(),
         role: "the entity-type attribute".into(),
         span: spanned(&o.entity_type),
+        index: None,
     });
     let mut table = Table {
         opts: o,
@@ -364,6 +371,7 @@ pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> 
                     Override::Explicit(l) => spanned(&l.sk),
                     Override::Inherit => None,
                 },
+                index: None,
             });
             table.lsis.push(lsi);
         }
@@ -431,12 +439,14 @@ fn global_index(
                 name: pk.clone(),
                 role: format!("the partition key of `gsi{n}`"),
                 span: spanned(&named(&g.pk)),
+                index: Some(format!("gsi{n}")),
             });
             if let Some(sk) = &sk {
                 reserved.push(Reserved {
                     name: sk.clone(),
                     role: format!("the sort key of `gsi{n}`"),
                     span: spanned(&named(&g.sk)),
+                    index: Some(format!("gsi{n}")),
                 });
             }
             (pk, sk)
@@ -488,7 +498,17 @@ fn check_reserved(
     errors: &mut darling::error::Accumulator,
 ) {
     for (i, r) in reserved.iter().enumerate() {
-        if let Some(first) = reserved[..i].iter().find(|b| b.name == r.name) {
+        // A global index's key may be an attribute the table's key or
+        // another index's key writes, never the entity type, a local
+        // index's key or the index's other key.
+        let shared = |b: &Reserved| {
+            let key = |x: &Reserved| x.index.is_some() || x.role.starts_with("the table's");
+            (r.index.is_some() || b.index.is_some()) && key(r) && key(b) && r.index != b.index
+        };
+        if let Some(first) = reserved[..i]
+            .iter()
+            .find(|b| b.name == r.name && !shared(b))
+        {
             let span = r.span.or(first.span).unwrap_or_else(|| ident.span());
             errors.push(
                 darling::Error::custom(format!(

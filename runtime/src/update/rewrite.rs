@@ -94,8 +94,18 @@ fn template_fields(t: &KeyTemplate) -> impl Iterator<Item = &'static str> + '_ {
     })
 }
 
-fn remove_all(ix: &IndexKeys, actions: &mut Vec<UpdateAction>) {
-    for (t, _) in ix.templates() {
+/// The key attributes of `ix` an update writes: not those that are the
+/// table's own key attributes (an index on the table's sort key), which
+/// the item's key already holds and no update may change.
+fn rewritten<E: Entity>(ix: &IndexKeys) -> impl Iterator<Item = (&KeyTemplate, usize)> {
+    let table_pk = <E::Table as crate::Table>::PK;
+    let table_sk = <E::Table as crate::Table>::SK;
+    ix.templates()
+        .filter(move |(t, _)| t.attr != table_pk && Some(t.attr) != table_sk)
+}
+
+fn remove_all<E: Entity>(ix: &IndexKeys, actions: &mut Vec<UpdateAction>) {
+    for (t, _) in rewritten::<E>(ix) {
         actions.push(UpdateAction::Remove(t.attr.to_owned()));
     }
 }
@@ -237,13 +247,13 @@ impl Rewrite<'_> {
                 }
                 When::Field(w) => match self.bools.iter().find(|(f, _)| *f == w) {
                     Some((_, false)) => {
-                        remove_all(ix, actions);
+                        remove_all::<E>(ix, actions);
                         continue;
                     }
                     Some((_, true)) => true,
                     // `remove` of the condition field: it reads as false.
                     None if changes_when => {
-                        remove_all(ix, actions);
+                        remove_all::<E>(ix, actions);
                         continue;
                     }
                     None => match self.held_bool(w) {
@@ -286,7 +296,7 @@ impl Rewrite<'_> {
                     },
                 },
             };
-            for (t, max) in ix.templates() {
+            for (t, max) in rewritten::<E>(ix) {
                 if !entering && !template_fields(t).any(|f| self.touched.contains(&f)) {
                     continue;
                 }

@@ -1,9 +1,9 @@
-// Two keys sharing one attribute name is the only error: the table is
+// An index keyed on the entity-type attribute is the only error: the table is
 // still declared from its model, so its entities raise none.
 use singletable::{Db, Entity, Table};
 
 #[derive(Table)]
-#[table(name = "App", gsi1(pk = "PK"))]
+#[table(name = "App", gsi1(pk = "entityType"))]
 pub struct App;
 
 #[derive(Entity)]
