@@ -1092,6 +1092,51 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
 /// A table's key attribute names, read in const context by the derive's
 /// compile-time checks. One value per table, so a wrong `table = ...` is
 /// reported once.
+/// The projection of `T`'s index named `index`, at compile time (`All`
+/// when `T` declares no such index), for the derive's checks.
+#[doc(hidden)]
+pub const fn index_projection_of<T: Table>(index: &str) -> Projection {
+    let mut i = 0;
+    while i < T::GLOBAL_INDEXES.len() {
+        if str_eq(T::GLOBAL_INDEXES[i].name, index) {
+            return T::GLOBAL_INDEXES[i].projection;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < T::LOCAL_INDEXES.len() {
+        if str_eq(T::LOCAL_INDEXES[i].name, index) {
+            return T::LOCAL_INDEXES[i].projection;
+        }
+        i += 1;
+    }
+    Projection::All
+}
+
+/// Whether an index of projection `p` holds `attributes` and, when given,
+/// the entity-type attribute: what decoding whole items from it reads.
+#[doc(hidden)]
+pub const fn projects_all(p: Projection, attributes: &[&str], entity_type: Option<&str>) -> bool {
+    let listed = match p {
+        Projection::All => return true,
+        Projection::KeysOnly => &[] as &[&str],
+        Projection::Include(list) => list,
+    };
+    if let Some(t) = entity_type
+        && !contains(listed, t)
+    {
+        return false;
+    }
+    let mut i = 0;
+    while i < attributes.len() {
+        if !contains(listed, attributes[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Whether two key attributes are one attribute: both present and equal.
 #[doc(hidden)]
 pub const fn same_attr(a: Option<&str>, b: Option<&str>) -> bool {

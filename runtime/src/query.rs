@@ -245,6 +245,150 @@ pub trait Decode: Sized {
     }
 }
 
+/// The primary key of one item of entity `E`, as an access pattern on a
+/// keys-only index returns it (`#[access(name, index = gsiN, keys)]`):
+/// such an index holds only the table's and the index's key attributes, so
+/// the items cannot be decoded whole; the key, checked against `E`'s own
+/// key templates, is what it can give. Get the items with
+/// [`Db::get`](crate::Db::get) or a batch get, or read the key fields
+/// with `E::parse_pk` / `E::parse_sk`.
+///
+/// ```
+/// use singletable::{Db, Embedded, Entity, KeyOf, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Sessions", gsi1(keys_only))]
+/// pub struct Sessions;
+///
+/// #[derive(Entity, Debug, PartialEq)]
+/// #[entity(table = Sessions)]
+/// #[pk("SESSION#<token>")]
+/// #[sk("SESSION")]
+/// #[gsi1(pk = "USER#<user>", sk = "SESSION#<token>")]
+/// #[access(sessions_of, index = gsi1, keys)]
+/// pub struct Session { pub token: String, pub user: String, pub agent: String }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<Sessions>("Sessions")?;
+/// db.put(&Session { token: "t1".into(), user: "ana".into(), agent: "curl".into() }).await?;
+/// let keys: Vec<KeyOf<Session>> = Session::sessions_of("ana").all(&db).await?;
+/// assert_eq!(keys[0].key(), &Session::key("t1")?);
+/// assert_eq!(Session::parse_pk(&keys[0].key().pk)?, "t1");
+/// let session = db.get::<Session>(keys[0].clone()).await?.unwrap();
+/// assert_eq!(session.agent, "curl");
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
+pub struct KeyOf<E> {
+    key: crate::key::PrimaryKey,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> KeyOf<E> {
+    /// The primary key.
+    pub fn key(&self) -> &crate::key::PrimaryKey {
+        &self.key
+    }
+
+    /// The primary key, owned.
+    pub fn into_key(self) -> crate::key::PrimaryKey {
+        self.key
+    }
+}
+
+impl<E> Clone for KeyOf<E> {
+    fn clone(&self) -> Self {
+        Self {
+            key: self.key.clone(),
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> PartialEq for KeyOf<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl<E> Eq for KeyOf<E> {}
+
+impl<E: Entity> std::fmt::Debug for KeyOf<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyOf")
+            .field("entity", &E::ENTITY_TYPE)
+            .field("key", &self.key)
+            .finish()
+    }
+}
+
+impl<E> From<KeyOf<E>> for crate::key::PrimaryKey {
+    fn from(k: KeyOf<E>) -> Self {
+        k.key
+    }
+}
+
+impl<E: Entity> Decode for KeyOf<E> {
+    type Table = E::Table;
+
+    fn key_matches(pk: &str, sk: Option<&str>) -> bool {
+        crate::entity::key_matches::<E>(pk, sk)
+    }
+
+    /// The item's key, when it is one of `E`'s: its key parsers read it,
+    /// and its entity type, when the index projects one, is `E`'s.
+    fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
+        use crate::entity::Table;
+        let (pk_attr, sk_attr) = (<E::Table as Table>::PK, <E::Table as Table>::SK);
+        let text = |attr: &str| match item.get(attr) {
+            Some(AttributeValue::S(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let pk = text(pk_attr);
+        let sk = sk_attr.and_then(text);
+        let typed = match item.get(<E::Table as Table>::ENTITY_TYPE) {
+            None => true,
+            Some(AttributeValue::S(t)) => t == E::ENTITY_TYPE,
+            Some(_) => false,
+        };
+        let ours = pk.as_deref().is_some_and(|pk| {
+            (sk.is_some() == sk_attr.is_some()) && E::parses_key(pk, sk.as_deref())
+        });
+        match (pk, ours && typed) {
+            (Some(pk), true) => Ok(Some(Self {
+                key: crate::key::PrimaryKey { pk, sk },
+                entity: PhantomData,
+            })),
+            _ if other == OtherTypes::Skip => Ok(None),
+            (pk, _) => Err(Error::Decode {
+                entity: E::ENTITY_TYPE,
+                source: DecodeError::new(DecodeErrorKind::KeyMismatch {
+                    stored: pk.unwrap_or_default(),
+                    expected: E::PK_TEMPLATE.to_owned(),
+                })
+                .at(pk_attr),
+            }),
+        }
+    }
+
+    fn ttl_attribute() -> Option<&'static str> {
+        <E::Table as crate::entity::Table>::TTL
+    }
+
+    fn cursor_scope() -> &'static str {
+        E::ENTITY_TYPE
+    }
+
+    fn index_projection(index: &str) -> crate::entity::Projection {
+        crate::entity::index_projection::<E::Table>(index)
+    }
+
+    /// No filter tells `E`'s keys apart: a count reads the keys.
+    fn adopts() -> bool {
+        true
+    }
+}
+
 /// Decodes items into a vector (see [`Query::read_items`]).
 struct Collect<'o, T> {
     other: OtherTypes,

@@ -560,3 +560,113 @@ mod adoption {
         }
     }
 }
+
+/// The DynamoDB Book's session store: a keys-only index of sessions by
+/// user, read for the keys of a user's sessions (to end them all); an
+/// access pattern on it returns typed keys, never a decode failure.
+mod keys_only {
+    use singletable::{AttributeValue, Db, DecodeErrorKind, Entity, Error, Item, KeyOf, Table};
+
+    use crate::support::{both, raw_put};
+
+    #[derive(Table)]
+    #[table(name = "Sessions", gsi1(keys_only))]
+    pub struct Sessions;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = Sessions, rename_all = "camelCase")]
+    #[pk("SESSION#<token>")]
+    #[sk("SESSION")]
+    #[gsi1(pk = "USER#<username>", sk = "SESSION#<token>")]
+    #[access(sessions_of, index = gsi1, keys)]
+    pub struct Session {
+        pub token: String,
+        pub username: String,
+        pub created_at: u64,
+        pub agent: Option<String>,
+    }
+
+    fn session(token: &str, user: &str) -> Session {
+        Session {
+            token: token.into(),
+            username: user.into(),
+            created_at: 1_700_000_000,
+            agent: Some("curl".into()),
+        }
+    }
+
+    fn tokens(keys: &[KeyOf<Session>]) -> Vec<String> {
+        keys.iter()
+            .map(|k| Session::parse_pk(&k.key().pk).unwrap())
+            .collect()
+    }
+
+    async fn sessions_of(db: &Db, user: &str) -> Vec<String> {
+        let keys = Session::sessions_of(user).skip_other_types().all(db).await;
+        tokens(&keys.unwrap())
+    }
+
+    #[tokio::test]
+    async fn keys_only_index_pattern_returns_keys() {
+        for db in both::<Sessions>("keys-only").await {
+            for (t, u) in [("t3", "ana"), ("t1", "ana"), ("t2", "ana"), ("t9", "bob")] {
+                db.put(&session(t, u)).await.unwrap();
+            }
+            // Another client's item under the same index keys, whose table
+            // key is no session's.
+            let other: Item = [
+                ("PK", "LEGACY#7"),
+                ("SK", "SESSION"),
+                ("GSI1PK", "USER#ana"),
+                ("GSI1SK", "SESSION#t7"),
+            ]
+            .map(|(k, v)| (k.to_owned(), AttributeValue::S(v.into())))
+            .into();
+            raw_put(&db, other).await.unwrap();
+
+            // The user's session keys, in index order; the other item is
+            // skipped, or refused with a typed error.
+            assert_eq!(sessions_of(&db, "ana").await, ["t1", "t2", "t3"]);
+            let err = Session::sessions_of("ana").all(&db).await.unwrap_err();
+            assert!(
+                matches!(&err, Error::Decode { entity: "Session", source } if matches!(source.kind(), DecodeErrorKind::KeyMismatch { stored, .. } if stored == "LEGACY#7")),
+                "{err:?}"
+            );
+            // Pages and counts agree with `all`.
+            let shared = &db;
+            let first = Session::sessions_of("ana")
+                .skip_other_types()
+                .limit(2)
+                .page(shared, None)
+                .await
+                .unwrap();
+            assert_eq!(tokens(&first.items), ["t1", "t2"]);
+            let rest = Session::sessions_of("ana")
+                .skip_other_types()
+                .limit(2)
+                .page(shared, first.cursor.as_deref())
+                .await
+                .unwrap();
+            assert_eq!(tokens(&rest.items), ["t3"]);
+            let count = Session::sessions_of("ana")
+                .skip_other_types()
+                .count(&db)
+                .await;
+            assert_eq!(count.unwrap(), 3);
+
+            // A key gets the whole item, and ends the session.
+            let keys = Session::sessions_of("ana")
+                .skip_other_types()
+                .all(&db)
+                .await
+                .unwrap();
+            let full = db.get::<Session>(keys[0].clone()).await.unwrap();
+            assert_eq!(full, Some(session("t1", "ana")));
+            for k in keys {
+                db.delete::<Session>(k).await.unwrap();
+            }
+            assert!(sessions_of(&db, "ana").await.is_empty());
+            assert_eq!(sessions_of(&db, "bob").await, ["t9"]);
+        }
+    }
+}

@@ -53,7 +53,7 @@ fn is_featured(w: &Widget) -> bool {
 #[lsi1(sk = "RANK#<rank>#<created_at>")]
 #[access(by_widget)]
 #[access(by_colour, index = gsi1)]
-#[access(active, index = gsi2)]
+#[access(active, index = gsi2, keys)]
 #[access(by_rank, index = lsi1)]
 pub struct Widget {
     #[attr(validate = non_blank)]

@@ -34,14 +34,16 @@ pub fn expand(
         // `check` reported every pattern that does not resolve; one whose
         // index is wrong is still generated, on the table, so that its
         // callers raise no second error.
+        let table_path = table;
         let table = Access {
             name: access.name.clone(),
             index: None,
+            keys: access.keys.clone(),
         };
         let Ok(r) = resolve(access, keys).or_else(|_| resolve(&table, keys)) else {
             continue;
         };
-        let (o, i) = pattern(ctx, ident, access, &r);
+        let (o, i) = pattern(ctx, ident, table_path, keys, access, &r);
         outside.extend(o);
         inside.extend(i);
     }
@@ -51,6 +53,8 @@ pub fn expand(
 fn pattern(
     ctx: &Ctx,
     ident: &syn::Ident,
+    table: &syn::Path,
+    keys: &Keys,
     access: &Access,
     r: &Resolved,
 ) -> (TokenStream, TokenStream) {
@@ -65,9 +69,14 @@ fn pattern(
     let wrapper = format_ident!("{}{}Query", ident, pascal(&pattern_str), span = name.span());
     let (marker, target) = target(p, r, &pattern_str);
     let sharded = r.shards > 1;
-    let plain_ty = quote!(#p::Query<#ident, #marker>);
+    // What the pattern returns: whole items, or their keys.
+    let item_ty = match &access.keys {
+        Some(k) => quote_spanned!(k.span()=> #p::KeyOf<#ident>),
+        None => quote!(#ident),
+    };
+    let plain_ty = quote!(#p::Query<#item_ty, #marker>);
     let query_ty = if sharded {
-        quote!(#p::ShardedQuery<#ident>)
+        quote!(#p::ShardedQuery<#item_ty>)
     } else {
         plain_ty.clone()
     };
@@ -108,7 +117,9 @@ fn pattern(
         #[allow(dead_code)]
         #vis struct #wrapper(#query_ty);
     };
-    let wrapper_impl = query_type_impl(ctx, r, &wrapper, &query_ty);
+    let wrapper_impl =
+        query_type_impl(ctx, r, &wrapper, &query_ty, &item_ty, access.keys.is_some());
+    let projection_check = projection_check(ctx, table, keys, access, r);
     let inside = quote! {
         #[automatically_derived]
         #[allow(clippy::too_many_arguments)]
@@ -122,8 +133,62 @@ fn pattern(
         }
 
         #wrapper_impl
+        #projection_check
     };
     (outside, inside)
+}
+
+/// A pattern that returns whole items reads an index that holds them:
+/// every attribute the entity decodes and cannot read from its primary key
+/// must be projected. Checked at compile time against the table's
+/// declaration, at the pattern's name; `keys` patterns read keys only.
+fn projection_check(
+    ctx: &Ctx,
+    table: &syn::Path,
+    keys: &Keys,
+    access: &Access,
+    r: &Resolved,
+) -> TokenStream {
+    let (krate, pv) = (ctx.krate, ctx.private);
+    if access.keys.is_some() {
+        return TokenStream::new();
+    }
+    let konst = match r.kind {
+        Some(IndexKind::Gsi(n)) => format_ident!("GSI{}", n),
+        Some(IndexKind::Lsi(n)) => format_ident!("LSI{}", n),
+        None => return TokenStream::new(),
+    };
+    // What decoding reads besides the primary key: every stored attribute
+    // but the copies of primary key fields, which the key gives back.
+    let primary = keys.primary_fields();
+    let needed = ctx
+        .fields
+        .iter()
+        .filter(|f| f.written() && !primary.contains(&f.name().as_str()))
+        .map(|f| &f.stored);
+    let ident = ctx.entity_ident;
+    let name = &access.name;
+    let index = access
+        .index
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    let entity = ctx.entity;
+    let msg = format!(
+        "access pattern `{name}` returns whole `{entity}` items, but `{index}` does not project all of their attributes (`keys_only` or `include(...)` on the table); return the items' keys with `#[access({name}, index = {index}, keys)]`, or project the attributes the entity stores"
+    );
+    quote_spanned! {name.span()=>
+        const _: () = {
+            let __type = if <#ident as #krate::Entity>::WRITES_TYPE && !<#ident as #krate::Entity>::ADOPTS {
+                #pv::Some(TABLE.entity_type)
+            } else {
+                #pv::None
+            };
+            if !#pv::projects_all(#pv::index_projection_of::<#table>(#konst.name), &[#(#needed),*], __type) {
+                __private::fail(#msg)
+            }
+        };
+    }
 }
 
 /// The query's place marker type and its `Target`: the table, or the
@@ -180,10 +245,35 @@ fn query_type_impl(
     r: &Resolved,
     wrapper: &syn::Ident,
     query_ty: &TokenStream,
+    item_ty: &TokenStream,
+    keys: bool,
 ) -> TokenStream {
     let p = ctx.outer;
     let vis = ctx.vis;
     let ident = ctx.entity_ident;
+    // A keys query reads only key attributes: no typed filter or projection
+    // of the entity's fields.
+    let typed_fields = if keys {
+        TokenStream::new()
+    } else {
+        quote! {
+            /// Returns only these attributes (a ProjectionExpression).
+            #[inline]
+            #vis fn project(self, attributes: &[&str]) -> #query_ty { self.0.project(attributes) }
+            /// Also returns the value at a typed path: a field, a map entry, a nested document's field, a list element (added to the ProjectionExpression).
+            #[inline]
+            #vis fn project_path<V: #p::Attr>(self, path: impl #p::FieldPath<#ident, V>) -> #query_ty { self.0.project_path(path) }
+        }
+    };
+    let typed_filter = if keys {
+        TokenStream::new()
+    } else {
+        quote! {
+            /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost).
+            #[inline]
+            #vis fn filter(self, filter: #p::Cond<#ident>) -> #query_ty { self.0.filter(filter) }
+        }
+    };
     let sharded = r.shards > 1;
     let sk_methods =
         r.sk.map(|t| sort_methods(ctx, t, &r.sk_builder, query_ty))
@@ -203,20 +293,15 @@ fn query_type_impl(
     } else {
         quote! {
             /// The first matching item.
-            #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#ident>> {
+            #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#item_ty>> {
                 self.0.first(db).await
             }
             /// Items one by one, fetching pages lazily.
             #[inline]
-            #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
+            #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#item_ty>> + 'a {
                 self.0.stream(db)
             }
-            /// Returns only these attributes (a ProjectionExpression).
-            #[inline]
-            #vis fn project(self, attributes: &[&str]) -> #query_ty { self.0.project(attributes) }
-            /// Also returns the value at a typed path: a field, a map entry, a nested document's field, a list element (added to the ProjectionExpression).
-            #[inline]
-            #vis fn project_path<V: #p::Attr>(self, path: impl #p::FieldPath<#ident, V>) -> #query_ty { self.0.project_path(path) }
+            #typed_fields
         }
     };
     quote! {
@@ -236,9 +321,7 @@ fn query_type_impl(
             /// At most `n` items (page size for `page`, total for `all`/`stream`).
             #[inline]
             #vis fn limit(self, n: u32) -> #query_ty { self.0.limit(n) }
-            /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost).
-            #[inline]
-            #vis fn filter(self, filter: #p::Cond<#ident>) -> #query_ty { self.0.filter(filter) }
+            #typed_filter
             /// Keeps only items matching an untyped `filter`.
             #[inline]
             #vis fn filter_raw(self, filter: #p::Condition) -> #query_ty { self.0.filter_raw(filter) }
@@ -246,11 +329,11 @@ fn query_type_impl(
             #[inline]
             #vis fn skip_other_types(self) -> #query_ty { self.0.skip_other_types() }
             /// One page (one Query request) and the cursor to the next.
-            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#ident>> {
+            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#item_ty>> {
                 self.0.page(db, cursor).await
             }
             /// Every matching item, following every page.
-            #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#ident>> {
+            #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#item_ty>> {
                 self.0.all(db).await
             }
             /// Counts the matching items (`Select=COUNT`, every page) instead

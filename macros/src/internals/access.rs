@@ -10,6 +10,9 @@ pub struct Access {
     pub name: syn::Ident,
     /// `gsi1`, `lsi2`; `None` for the table.
     pub index: Option<syn::Ident>,
+    /// `keys`: the pattern returns `KeyOf<Entity>`, the items' primary
+    /// keys (what a keys-only index holds), not whole items.
+    pub keys: Option<syn::Ident>,
 }
 
 /// Reads every `#[access(name, index = gsiN)]`.
@@ -22,16 +25,24 @@ pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator)
         let parsed = attr.parse_args_with(|input: ParseStream| {
             let name: syn::Ident = input.parse()?;
             let mut index = None;
+            let mut keys: Option<syn::Ident> = None;
             while !input.is_empty() {
                 input.parse::<syn::Token![,]>()?;
                 if input.is_empty() {
                     break;
                 }
                 let key: syn::Ident = input.parse()?;
+                if key == "keys" && !input.peek(syn::Token![=]) {
+                    if keys.is_some() {
+                        wrong.push(syn::Error::new(key.span(), "duplicate `keys` option in `#[access]`"));
+                    }
+                    keys = Some(key);
+                    continue;
+                }
                 if key != "index" {
                     wrong.push(syn::Error::new(
                         key.span(),
-                        format!("unknown option `{key}` in `#[access]`; expected `index = gsiN` or `index = lsiN`"),
+                        format!("unknown option `{key}` in `#[access]`; expected `index = gsiN`, `index = lsiN` or `keys`"),
                     ));
                     // Past its value, to the next option.
                     if input.parse::<Option<syn::Token![=]>>()?.is_some() {
@@ -47,7 +58,7 @@ pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator)
                     index = Some(value);
                 }
             }
-            Ok(Access { name, index })
+            Ok(Access { name, index, keys })
         });
         errors.extend(wrong.into_iter().map(darling::Error::from));
         match parsed {
