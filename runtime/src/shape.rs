@@ -70,6 +70,9 @@ pub struct KeyShape {
     /// How many distinct values the key can take, when that is small and
     /// known (constant templates, `bool`, `StrEnum` placeholders).
     pub cardinality: fn() -> Option<u64>,
+    /// The placeholders written `#[attr(unpadded)]` (stored names): keys
+    /// with them sort as text, not as numbers (`v10` before `v2`).
+    pub unpadded: &'static [&'static str],
 }
 
 /// An index as one entity uses it.

@@ -263,7 +263,25 @@ pub fn access_table<T: Table>() -> String {
 
 /// Known anti-patterns the declarations show (from the reference documents):
 /// hot partitions from low-cardinality index keys, local indexes' 10 GB
-/// partition limit.
+/// partition limit, sort keys of unpadded integers (which order as text).
+///
+/// ```
+/// use singletable::{Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Docs", entities(Revision))]
+/// pub struct Docs;
+///
+/// #[derive(Entity)]
+/// #[entity(table = Docs)]
+/// #[pk("DOC#<doc>")]
+/// #[sk("v<number>")]
+/// pub struct Revision { pub doc: String, #[attr(unpadded)] pub number: u32 }
+///
+/// let warnings = singletable::design::warnings::<Docs>();
+/// assert_eq!(warnings.len(), 1);
+/// assert!(warnings[0].starts_with("`Revision` in the table: sort key `v<number>` writes `<number>` unpadded"));
+/// ```
 ///
 /// ```
 /// # use singletable::{Entity, Table};
@@ -299,6 +317,22 @@ pub fn warnings<T: Table>() -> Vec<String> {
         ));
     }
     for e in T::ENTITIES {
+        // Sort keys with unpadded integers order as text.
+        let sorts = e.sk.iter().map(|k| ("the table", k)).chain(
+            e.indexes
+                .iter()
+                .filter_map(|i| i.sk.as_ref().map(|k| (i.name, k))),
+        );
+        for (place, sk) in sorts {
+            if let Some(field) = sk.unpadded.first() {
+                out.push(format!(
+                    "`{}` in {}: sort key `{}` writes `<{field}>` unpadded, so its keys sort as text (`10` before `9`): ranges, `newest_first` and pages follow text order, not numeric order",
+                    e.name,
+                    if place == "the table" { place.to_owned() } else { format!("`{place}`") },
+                    sk.template,
+                ));
+            }
+        }
         for ix in e.indexes.iter().filter(|i| i.global) {
             let Some(pk) = &ix.pk else { continue };
             if ix.shards > 1 {

@@ -46,7 +46,7 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
             const PK_TEMPLATE: &'static str = "";
             const SHAPE: #krate::__private::EntityShape = #krate::__private::EntityShape {
                 name: "",
-                pk: #krate::__private::KeyShape { template: "", segs: &[], cardinality: || #krate::__private::None },
+                pk: #krate::__private::KeyShape { template: "", segs: &[], cardinality: || #krate::__private::None, unpadded: &[] },
                 sk: #krate::__private::None,
                 indexes: &[],
                 attribute_indexes: &[],

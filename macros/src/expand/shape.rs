@@ -40,11 +40,18 @@ fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
             (&#pv::Card::<#ty>(#pv::PhantomData)).get()
         })
     });
+    let unpadded = t
+        .fields()
+        .into_iter()
+        .map(|n| ctx.field(n))
+        .filter(|f| f.opts.unpadded.is_present())
+        .map(|f| &f.stored);
     quote! {
         #pv::KeyShape {
             template: #text,
             segs: &[#(#segs),*],
             cardinality: || #pv::cardinality(&[#(#cards),*]),
+            unpadded: &[#(#unpadded),*],
         }
     }
 }
