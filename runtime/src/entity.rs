@@ -372,6 +372,47 @@ pub trait Table: 'static {
     /// that declare one (`#[entity(version = N)]`); `schemaVersion` unless
     /// `#[table(schema_version = "...")]` names another.
     const SCHEMA_VERSION: &'static str = "schemaVersion";
+    /// What queries do with items that are not of the type they read:
+    /// items of another entity, and items no entity claims (written by
+    /// other clients of the table, without an entity type the library
+    /// knows). `Error` (the default) fails the query with a decode error;
+    /// `Skip`, declared with `#[table(other_items = skip)]` for a table the
+    /// library shares with other writers, leaves them out of every query,
+    /// as `.skip_other_types()` does for one query (and
+    /// `.fail_on_other_types()` undoes for one query).
+    ///
+    /// ```
+    /// use singletable::{AttributeValue, Db, Embedded, Entity, Executor, Item, OtherTypes, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "Shared", other_items = skip)]
+    /// pub struct Shared;
+    ///
+    /// #[derive(Entity, Debug, PartialEq)]
+    /// #[entity(table = Shared)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("ORDER#<n>")]
+    /// #[access(orders)]
+    /// pub struct Order { pub id: String, pub n: u32 }
+    ///
+    /// assert_eq!(Shared::OTHER_ITEMS, OtherTypes::Skip);
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<Shared>("Shared")?;
+    /// db.put(&Order { id: "ana".into(), n: 1 }).await?;
+    /// // Another client's item in the same partition: no entity type.
+    /// let other: Item = [("PK", "USER#ana"), ("SK", "ORDER#legacy")]
+    ///     .map(|(k, v)| (k.to_owned(), AttributeValue::S(v.into())))
+    ///     .into();
+    /// db.executor().put_item(singletable::request::PutItem {
+    ///     table: "Shared".into(), item: other, condition: None,
+    ///     return_old: false, return_on_condition_failure: false,
+    /// }).await?;
+    /// assert_eq!(Order::orders("ana").all(&db).await?.len(), 1);
+    /// assert!(Order::orders("ana").fail_on_other_types().all(&db).await.is_err());
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    const OTHER_ITEMS: crate::reader::OtherTypes = crate::reader::OtherTypes::Error;
     /// Every attribute name the table reserves: key attributes of the table
     /// and of its indexes, and the entity-type attribute. No entity field may
     /// be stored under one of these names.

@@ -618,7 +618,7 @@ pub struct Query<T, I = OnTable> {
     consistent_read: bool,
     filter: Option<Condition>,
     projection: Option<Vec<Path>>,
-    other: OtherTypes,
+    other: Option<OtherTypes>,
     include_expired: bool,
     _marker: PhantomData<fn() -> (T, I)>,
 }
@@ -688,7 +688,7 @@ impl<T, I> Query<T, I> {
             consistent_read: false,
             filter: None,
             projection: None,
-            other: OtherTypes::Error,
+            other: None,
             include_expired: false,
             _marker: PhantomData,
         }
@@ -968,7 +968,16 @@ impl<T, I> Query<T, I> {
     /// items it cannot attribute to any (no entity-type attribute, as items
     /// other clients of the table write, or one that is not a string).
     pub fn skip_other_types(mut self) -> Self {
-        self.other = OtherTypes::Skip;
+        self.other = Some(OtherTypes::Skip);
+        self
+    }
+
+    /// Fails on items of other entity types and on items it cannot
+    /// attribute, with a decode error: the default, unless the table
+    /// declares `#[table(other_items = skip)]` (see
+    /// [`Table::OTHER_ITEMS`](crate::Table::OTHER_ITEMS)).
+    pub fn fail_on_other_types(mut self) -> Self {
+        self.other = Some(OtherTypes::Error);
         self
     }
 
@@ -1176,7 +1185,9 @@ impl<T: Decode, I> Query<T, I> {
         db.executor().read_page(
             items,
             &mut Collect {
-                other: self.other,
+                other: self
+                    .other
+                    .unwrap_or(<T::Table as crate::entity::Table>::OTHER_ITEMS),
                 expiry: crate::ttl::Expiry::new(ttl),
                 out,
             },

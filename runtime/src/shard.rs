@@ -195,6 +195,15 @@ impl<T> ShardedQuery<T> {
         }
     }
 
+    /// Fails on items of other entity types (see
+    /// [`Query::fail_on_other_types`](crate::Query::fail_on_other_types)).
+    pub fn fail_on_other_types(self) -> Self {
+        Self {
+            base: self.base.fail_on_other_types(),
+            ..self
+        }
+    }
+
     /// Number of shards queried.
     pub fn shards(&self) -> u16 {
         self.shards

@@ -24,7 +24,7 @@ use singletable::{
 use crate::support::{both, endpoint, unique_table};
 
 #[derive(Table)]
-#[table(name = "VersionControl")]
+#[table(name = "VersionControl", other_items = skip)]
 pub struct VersionControl;
 
 /// The `v0` item: the latest version's state, and its number.
@@ -311,13 +311,12 @@ async fn published_layout_matches_its_own_client_code() {
                 state: "NORMAL".into(),
             }
         );
-        // The partition holds `v0` too: the history skips it (no version
-        // reads `v0`), and the collection tells the two apart by key.
-        let history = Version::history("Equipment#7")
-            .skip_other_types()
-            .all(db)
-            .await
-            .unwrap();
+        // The partition holds `v0` too: the history leaves it out (no
+        // version reads `v0`, and the table skips other items), and the
+        // collection tells the two apart by key.
+        let history = Version::history("Equipment#7").all(db).await.unwrap();
+        let strict = Version::history("Equipment#7").fail_on_other_types();
+        assert!(matches!(strict.all(db).await, Err(Error::Decode { .. })));
         let versions: Vec<u32> = history.iter().map(|v| v.version.get()).collect();
         assert_eq!(versions, [1, 2, 3]);
         assert_eq!(history[1].state, "WARNING");

@@ -328,6 +328,9 @@ fn query_type_impl(
             /// Skips items of other entity types instead of failing on them.
             #[inline]
             #vis fn skip_other_types(self) -> #query_ty { self.0.skip_other_types() }
+            /// Fails on items of other entity types (the default, unless the table declares `other_items = skip`).
+            #[inline]
+            #vis fn fail_on_other_types(self) -> #query_ty { self.0.fail_on_other_types() }
             /// One page (one Query request) and the cursor to the next.
             #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#item_ty>> {
                 self.0.page(db, cursor).await

@@ -164,6 +164,10 @@ fn table_impl(krate: &TokenStream, model: &table::Table, entities: &[&syn::Path]
         None => quote!(::core::option::Option::None),
     };
     let schema_version = &model.schema_version;
+    let other_items = model.other_items.map(|v| {
+        let v = quote::format_ident!("{}", v);
+        quote!(const OTHER_ITEMS: #krate::OtherTypes = #krate::OtherTypes::#v;)
+    });
     let gsi_defs = model.gsis.iter().map(|g| gsi_def(krate, g));
     let lsi_defs = model.lsis.iter().map(|l| {
         let (n, lname, lsk) = (l.n, &l.name, &l.sk);
@@ -196,6 +200,7 @@ fn table_impl(krate: &TokenStream, model: &table::Table, entities: &[&syn::Path]
             const TTL: ::core::option::Option<&'static str> = #ttl_tokens;
             const STREAM: ::core::option::Option<#krate::StreamView> = #stream_tokens;
             const SCHEMA_VERSION: &'static str = #schema_version;
+            #other_items
         }
     }
 }

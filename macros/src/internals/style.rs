@@ -65,6 +65,7 @@ pub const TABLE_OPTIONS: &[&str] = &[
     "entity_type",
     "name",
     "no_sk",
+    "other_items",
     "pk",
     "schema_version",
     "sk",

@@ -141,6 +141,10 @@ pub struct TableOpts {
     pub stream: Option<syn::Path>,
     #[darling(default)]
     pub schema_version: Option<SpannedValue<String>>,
+    /// `other_items = skip`: queries leave out items of other types and
+    /// items no entity claims.
+    #[darling(default)]
+    pub other_items: Option<syn::Path>,
     #[darling(default)]
     pub gsi1: Option<Override<GsiOpts>>,
     #[darling(default)]
@@ -285,6 +289,8 @@ pub struct Table<'a> {
     pub schema_version: String,
     /// The `StreamView` variant of `stream = ...`, if it names one.
     pub stream: Option<&'static str>,
+    /// The `OtherTypes` variant of `other_items = ...`, if given.
+    pub other_items: Option<&'static str>,
 }
 
 impl Table<'_> {
@@ -349,6 +355,7 @@ pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> 
         reserved,
         schema_version: or_default(&o.schema_version, "schemaVersion"),
         stream: None,
+        other_items: None,
     };
     // The attributes of multi-attribute keys: name, type, index, span.
     let mut multi_attrs: Vec<(String, String, u8, Span)> = Vec::new();
@@ -380,6 +387,7 @@ pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> 
     check_multi_attrs(&multi_attrs, &table.reserved, errors);
     check_schema_version(o, &table.reserved, errors);
     table.stream = stream_view(o, errors);
+    table.other_items = other_items(o, errors);
     table
 }
 
@@ -548,6 +556,28 @@ fn check_multi_attrs(
                 ))
                 .with_span(span),
             );
+        }
+    }
+}
+
+/// `other_items = skip` / `= error`: the `OtherTypes` variant queries of
+/// the table start with.
+pub fn other_items(
+    o: &TableOpts,
+    errors: &mut darling::error::Accumulator,
+) -> Option<&'static str> {
+    let path = o.other_items.as_ref()?;
+    match path.get_ident().map(ToString::to_string).as_deref() {
+        Some("skip") => Some("Skip"),
+        Some("error") => Some("Error"),
+        _ => {
+            errors.push(
+                darling::Error::custom(
+                    "expected `other_items = skip` (queries leave out items of other types and items no entity claims) or `other_items = error` (the default: they fail the query)",
+                )
+                .with_span(path),
+            );
+            None
         }
     }
 }
