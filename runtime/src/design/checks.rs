@@ -664,6 +664,7 @@ mod tests {
             template,
             segs: Vec::leak(segs),
             cardinality: || None,
+            unpadded: &[],
         }
     }
 
