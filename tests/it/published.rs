@@ -507,3 +507,141 @@ mod shared_keys {
         }
     }
 }
+
+/// AWS's device state log sample, as its data model and AWS CLI queries
+/// lay it out: `DeviceID` (values such as `d#12345`, unescaped) and the
+/// composite sort key `State#Date`, next to `State` and `Date`; `GSI1` on
+/// the items' own `Operator` and `Date` (a multi-attribute key). No entity
+/// type, no other attributes.
+mod device_log {
+    use singletable::{AttributeValue, Entity, Error, Item, KeyError, Table};
+
+    use super::every_item;
+    use crate::support::{both, raw_put};
+
+    #[derive(Table)]
+    #[table(
+        name = "DeviceStateLog",
+        pk = "DeviceID",
+        sk = "State#Date",
+        gsi1(pk("Operator" = S), sk("Date" = S)),
+        other_items = skip
+    )]
+    pub struct DeviceStateLog;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = DeviceStateLog, untyped, rename_all = "PascalCase")]
+    #[pk("<device_id>")]
+    #[sk("<state>#<date>")]
+    #[gsi1(pk(operator), sk(date))]
+    #[access(logs_of)]
+    #[access(by_operator, index = gsi1)]
+    pub struct DeviceLog {
+        #[attr(from_key, verbatim, rename = "DeviceID")]
+        pub device_id: String,
+        /// Refused with a `#` inside: it would end the segment early.
+        #[attr(verbatim)]
+        pub state: String,
+        #[attr(verbatim)]
+        pub date: String,
+        pub operator: String,
+    }
+
+    const LOGS: [(&str, &str, &str, &str); 7] = [
+        ("d#12345", "WARNING1", "2020-04-24T14:40:00", "Liz"),
+        ("d#12345", "WARNING1", "2020-04-24T14:45:00", "Liz"),
+        ("d#12345", "WARNING1", "2020-04-24T14:50:00", "Liz"),
+        ("d#12345", "NORMAL", "2020-04-24T14:55:00", "Liz"),
+        ("d#54321", "WARNING2", "2020-04-11T09:25:00", "Charlie"),
+        ("d#54321", "NORMAL", "2020-04-11T09:30:00", "Liz"),
+        ("d#11223", "WARNING4", "2020-04-27T16:10:00", "Sue"),
+    ];
+
+    fn log((device, state, date, operator): (&str, &str, &str, &str)) -> DeviceLog {
+        DeviceLog {
+            device_id: device.into(),
+            state: state.into(),
+            date: date.into(),
+            operator: operator.into(),
+        }
+    }
+
+    /// The item as the sample's data model (and a `put-item` of it) has it.
+    fn published((device, state, date, operator): (&str, &str, &str, &str)) -> Item {
+        [
+            ("DeviceID", device.to_owned()),
+            ("State#Date", format!("{state}#{date}")),
+            ("State", state.to_owned()),
+            ("Date", date.to_owned()),
+            ("Operator", operator.to_owned()),
+        ]
+        .map(|(k, v)| (k.to_owned(), AttributeValue::S(v)))
+        .into()
+    }
+
+    fn dates(logs: &[DeviceLog]) -> Vec<&str> {
+        logs.iter().map(|l| l.date.as_str()).collect()
+    }
+
+    #[tokio::test]
+    async fn device_state_log_layout_is_reproduced() {
+        let [lib_local, lib_embedded] = both::<DeviceStateLog>("device-lib").await;
+        let [raw_local, raw_embedded] = both::<DeviceStateLog>("device-raw").await;
+        for (lib, raw) in [(&lib_local, &raw_local), (&lib_embedded, &raw_embedded)] {
+            for l in LOGS {
+                lib.put(&log(l)).await.unwrap();
+                raw_put(raw, published(l)).await.unwrap();
+            }
+            let key = |i: &Item| format!("{:?}/{:?}", i.get("DeviceID"), i.get("State#Date"));
+            let mut written = every_item(lib).await;
+            let mut expected = every_item(raw).await;
+            written.sort_by_key(key);
+            expected.sort_by_key(key);
+            assert_eq!(written.len(), LOGS.len());
+            assert_eq!(written, expected);
+
+            for db in [lib, raw] {
+                // "All logs of a device state, most recent first": a
+                // begins_with on `State#Date`, as the sample's CLI query.
+                let warnings = DeviceLog::logs_of("d#12345")
+                    .sk_begins_with_state("WARNING1")
+                    .newest_first()
+                    .all(db)
+                    .await
+                    .unwrap();
+                assert_eq!(
+                    dates(&warnings),
+                    [
+                        "2020-04-24T14:50:00",
+                        "2020-04-24T14:45:00",
+                        "2020-04-24T14:40:00"
+                    ]
+                );
+                assert_eq!(warnings[0].device_id, "d#12345");
+                // "Logs of an operator between two dates", on GSI1.
+                let liz = DeviceLog::by_operator("Liz")
+                    .date_between("2020-04-20", "2020-04-25")
+                    .all(db)
+                    .await
+                    .unwrap();
+                assert_eq!(liz.len(), 4);
+                assert!(liz.iter().all(|l| l.device_id == "d#12345"));
+            }
+            // A state holding `#` would read back as another key: refused.
+            let mut bad = log(LOGS[0]);
+            bad.state = "WARN#1".into();
+            let err = lib.put(&bad).await.unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    Error::KeyValue {
+                        field: "state",
+                        reason: KeyError::Delimiter,
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        }
+    }
+}

@@ -336,6 +336,15 @@ impl Codec<'_> {
     }
 
     /// The stored (not skipped) fields with their indexes.
+    /// The stored fields read from an attribute of their own name: not a
+    /// `from_key` field, which is filled from the key (an attribute of its
+    /// name, the key attribute itself when renamed so, is the key's).
+    fn read_from_attributes<'f>(
+        stored: &'f [(usize, &'f Field)],
+    ) -> impl Iterator<Item = &'f (usize, &'f Field)> {
+        stored.iter().filter(|(_, f)| !f.opts.from_key.is_present())
+    }
+
     fn stored(&self) -> Vec<(usize, &Field)> {
         self.fields
             .iter()
@@ -365,7 +374,7 @@ impl Codec<'_> {
             let slot = Self::slot(*i);
             quote!(let mut #slot: #pv::Option<#pv::AttributeValue> = #pv::None;)
         });
-        let arms = stored.iter().map(|(i, f)| {
+        let arms = Self::read_from_attributes(&stored).map(|(i, f)| {
             let slot = Self::slot(*i);
             let name = &f.stored;
             quote!(#name => #slot = #pv::Some(__v),)
@@ -417,7 +426,7 @@ impl Codec<'_> {
                 quote!(let mut #slot: #pv::Option<#pv::AttributeValue> = #pv::None;)
             }
         });
-        let arms = stored.iter().map(|(i, f)| {
+        let arms = Self::read_from_attributes(&stored).map(|(i, f)| {
             let slot = Self::slot(*i);
             let name = &f.stored;
             let ty = &f.ty;

@@ -28,42 +28,36 @@ impl FromMeta for GsiKey {
         match item {
             syn::Meta::List(list) => {
                 let span = list.path.span();
-                let metas = list
+                let expected = "expected `attribute = S`, `= N` or `= B`, e.g. `pk(tenantId = S, region = S)`, or a quoted name for any other attribute name: `pk(\"Customer Id\" = S)`";
+                let items = list
                     .parse_args_with(
-                        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                        syn::punctuated::Punctuated::<KeyAttrItem, syn::Token![,]>::parse_terminated,
                     )
-                    .map_err(darling::Error::from)?;
-                let expected =
-                    "expected `attribute = S`, `= N` or `= B`, e.g. `pk(tenantId = S, region = S)`";
+                    .map_err(|e| darling::Error::custom(expected).with_span(&e.span()))?;
                 let mut errors = darling::Error::accumulator();
                 let mut attrs = Vec::new();
-                for m in &metas {
-                    let syn::Meta::NameValue(nv) = m else {
-                        errors.push(darling::Error::custom(expected).with_span(m));
+                for item in items {
+                    let (name, span) = item.name;
+                    if name.is_empty() || name.len() > 255 {
+                        errors.push(
+                            darling::Error::custom(
+                                "a key attribute name has 1 to 255 bytes in DynamoDB",
+                            )
+                            .with_span(&span),
+                        );
                         continue;
-                    };
-                    let Some(name) = nv.path.get_ident() else {
-                        errors.push(darling::Error::custom(expected).with_span(&nv.path));
-                        continue;
-                    };
-                    let kind = match &nv.value {
-                        syn::Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
-                        _ => None,
-                    };
-                    let Some(kind) = kind.filter(|k| matches!(k.as_str(), "S" | "N" | "B")) else {
+                    }
+                    let kind = item.kind.to_string();
+                    if !matches!(kind.as_str(), "S" | "N" | "B") {
                         errors.push(
                             darling::Error::custom(format!(
                                 "unknown key attribute type; expected `S` (string), `N` (number) or `B` (binary), e.g. `{name} = S`"
                             ))
-                            .with_span(&nv.value),
+                            .with_span(&item.kind),
                         );
                         continue;
-                    };
-                    attrs.push(KeyAttrDecl {
-                        name: name.to_string(),
-                        kind,
-                        span: name.span(),
-                    });
+                    }
+                    attrs.push(KeyAttrDecl { name, kind, span });
                 }
                 errors.finish()?;
                 if attrs.is_empty() {
@@ -76,6 +70,30 @@ impl FromMeta for GsiKey {
                 Ok(GsiKey::Name(v))
             }
         }
+    }
+}
+
+/// `tenantId = S` or `"Customer Id" = S` in a multi-attribute key: the
+/// attribute's name (any DynamoDB name when quoted) and its type.
+struct KeyAttrItem {
+    name: (String, Span),
+    kind: syn::Ident,
+}
+
+impl syn::parse::Parse for KeyAttrItem {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let name = if input.peek(syn::LitStr) {
+            let lit: syn::LitStr = input.parse()?;
+            (lit.value(), lit.span())
+        } else {
+            let ident: syn::Ident = input.parse()?;
+            (ident.to_string(), ident.span())
+        };
+        input.parse::<syn::Token![=]>()?;
+        Ok(Self {
+            name,
+            kind: input.parse()?,
+        })
     }
 }
 
