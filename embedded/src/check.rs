@@ -169,6 +169,48 @@ pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
             }
         }
     }
+    index_key_sizes(schema, item)
+}
+
+/// A secondary index's partition attributes together hold at most 2048
+/// bytes, its sort attributes at most 1024 (one attribute, or the several
+/// of a multi-attribute key, counted whether or not the item is in the
+/// index), as DynamoDB Local refuses them; counted by the runtime's
+/// `size::key_bytes`, which the pre-flight check uses too.
+///
+/// An item in a multi-attribute index (it has every key attribute) is
+/// refused with the message naming the attributes and their size;
+/// otherwise with DynamoDB Local's shorter one.
+fn index_key_sizes(schema: &TableSchema, item: &Item) -> Res<()> {
+    for ix in &schema.indexes {
+        let partition: Vec<&KeyAttr> = std::iter::once(&ix.pk).chain(&ix.pk_rest).collect();
+        let sort: Vec<&KeyAttr> = ix.sk.iter().chain(&ix.sk_rest).collect();
+        let multi = partition.len() + sort.len() > 2;
+        let in_index = partition
+            .iter()
+            .chain(&sort)
+            .all(|a| item.contains_key(&a.name));
+        for (attrs, kind, max) in [
+            (&partition, "HASH", MAX_PARTITION_KEY),
+            (&sort, "RANGE", MAX_SORT_KEY),
+        ] {
+            let names = attrs.iter().map(|a| a.name.as_str());
+            let size = singletable_runtime::size::key_bytes(item, names.clone());
+            if size <= max {
+                continue;
+            }
+            return Err(Fail::validation(if multi && in_index {
+                let names: Vec<&str> = names.collect();
+                format!(
+                    "Aggregate size for {kind} key attributes {} of index {} has exceeded limit {max} bytes, with actual size {size} bytes",
+                    names.join(", "),
+                    ix.name
+                )
+            } else {
+                "One or more parameter values were invalid: Size limit exceeded".to_owned()
+            }));
+        }
+    }
     Ok(())
 }
 

@@ -1028,11 +1028,41 @@ fn key_attribute<T: Table>(name: &str) -> Option<&'static KeyAttribute> {
 /// so no put, batch or transaction sends one DynamoDB refuses.
 #[doc(hidden)]
 pub fn check_attribute_keys<T: Table>(entity: &'static str, item: &Item) -> Result<(), Error> {
-    for k in T::GLOBAL_INDEXES.iter().filter_map(|g| g.attributes) {
+    for g in T::GLOBAL_INDEXES {
+        let Some(k) = g.attributes else { continue };
         for a in k.partition.iter().chain(k.sort) {
             if let Some(v) = item.get(a.name) {
                 check_key_attribute(entity, a, v)?;
             }
+        }
+        check_key_bytes(entity, g.name, item, k)?;
+    }
+    Ok(())
+}
+
+/// Refuses an item whose multi-attribute key attributes of one index hold
+/// more bytes together than DynamoDB allows (counted by
+/// [`crate::size::key_bytes`], as the embedded backend counts them).
+fn check_key_bytes(
+    entity: &'static str,
+    index: &'static str,
+    item: &Item,
+    key: AttributeKey,
+) -> Result<(), Error> {
+    use crate::key::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+    for (attrs, part, max) in [
+        (key.partition, "partition", MAX_PARTITION_KEY_BYTES),
+        (key.sort, "sort", MAX_SORT_KEY_BYTES),
+    ] {
+        let len = crate::size::key_bytes(item, attrs.iter().map(|a| a.name));
+        if len > max {
+            return Err(Error::IndexKeyTooLong {
+                entity,
+                index,
+                part,
+                len,
+                max,
+            });
         }
     }
     Ok(())
@@ -1045,11 +1075,20 @@ pub(crate) fn check_attribute_key_actions<T: Table>(
     actions: &[crate::request::UpdateAction],
 ) -> Result<(), Error> {
     use crate::request::{SetValue, UpdateAction};
+    let mut set = Item::new();
     for action in actions {
         if let UpdateAction::Set(name, SetValue::Value(v) | SetValue::IfNotExists(v)) = action
             && let Some(a) = key_attribute::<T>(name)
         {
             check_key_attribute(entity, a, v)?;
+            set.insert(name.clone(), v.clone());
+        }
+    }
+    // What the update sets is part of each key: already over the limit,
+    // the stored item cannot make it fit.
+    for g in T::GLOBAL_INDEXES {
+        if let Some(k) = g.attributes {
+            check_key_bytes(entity, g.name, &set, k)?;
         }
     }
     Ok(())

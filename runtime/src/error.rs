@@ -92,6 +92,26 @@ pub enum Error {
         /// DynamoDB's limit for this kind of key.
         max: usize,
     },
+    /// The attributes of a multi-attribute index key together exceed
+    /// DynamoDB's limit: 2048 bytes for the partition attributes, 1024 for
+    /// the sort attributes (counted as
+    /// [`size::key_bytes`](crate::size::key_bytes) counts them). Nothing
+    /// is sent.
+    #[error(
+        "the {part} attributes of index `{index}` of `{entity}` hold {len} bytes together; DynamoDB allows at most {max}"
+    )]
+    IndexKeyTooLong {
+        /// Entity whose item was being written.
+        entity: &'static str,
+        /// The index's name.
+        index: &'static str,
+        /// `"partition"` or `"sort"`.
+        part: &'static str,
+        /// Their bytes together.
+        len: usize,
+        /// DynamoDB's limit.
+        max: usize,
+    },
     /// A stored key string does not match the entity's key template.
     #[error("key {key:?} does not match template `{template}` of `{entity}`: {reason}")]
     KeyParse {

@@ -106,6 +106,32 @@ pub fn value_size(v: &AttributeValue) -> usize {
     }
 }
 
+/// The bytes DynamoDB counts toward an index key's limit: the values of
+/// the attributes named in `attributes` that `item` holds, summed (a
+/// multi-attribute key's partition attributes together may hold at most
+/// [`MAX_PARTITION_KEY_BYTES`](crate::key::MAX_PARTITION_KEY_BYTES), its sort
+/// attributes at most [`MAX_SORT_KEY_BYTES`](crate::key::MAX_SORT_KEY_BYTES),
+/// as for a single key attribute). Strings count their UTF-8 bytes,
+/// binaries their bytes, numbers their stored length
+/// ([`number_size`]). The pre-flight check and the embedded backend both
+/// count with it.
+///
+/// ```
+/// use singletable::{AttributeValue, Item, size::key_bytes};
+///
+/// let mut item = Item::new();
+/// item.insert("tenant".into(), AttributeValue::S("acme".into()));
+/// item.insert("region".into(), AttributeValue::N("12".into()));
+/// assert_eq!(key_bytes(&item, ["tenant", "region", "absent"]), 4 + 2);
+/// ```
+pub fn key_bytes<'a>(item: &Item, attributes: impl IntoIterator<Item = &'a str>) -> usize {
+    attributes
+        .into_iter()
+        .filter_map(|a| item.get(a))
+        .map(value_size)
+        .sum()
+}
+
 /// Size of an item: attribute names plus values. Also what DynamoDB counts
 /// toward a 1 MB Query/Scan page and what capacity units are rounded from.
 ///

@@ -270,3 +270,207 @@ async fn size_check_agrees_with_dynamodb_local_at_the_boundary() {
     raw_boundaries(&embedded, "embedded").await;
     typed_boundary(&embedded, "embedded").await;
 }
+
+/// Multi-attribute index keys have limits of their own: an index's
+/// partition attributes together at most 2048 bytes, its sort attributes
+/// at most 1024, counted whether or not the item is in the index.
+mod key_limits {
+    use singletable::key::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+    use singletable::size::key_bytes;
+    use singletable::{AttributeValue, Blob, Db, Entity, Error, Executor, Item, Table};
+
+    use super::{boundary, s};
+    use crate::support::{fresh_db, raw_put};
+
+    #[derive(Table)]
+    #[table(
+        name = "KeyLimits",
+        gsi1(pk(tenant = S, region = N), sk(status = S, at = N)),
+        gsi2(pk(owner = S), sk(blob = B))
+    )]
+    pub struct KeyLimits;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = KeyLimits)]
+    #[pk("T#<id>")]
+    #[sk("T")]
+    #[gsi1(pk(tenant, region), sk(status, at))]
+    pub struct Ticket {
+        pub id: String,
+        pub tenant: String,
+        pub region: u32,
+        pub status: String,
+        pub at: i64,
+    }
+
+    fn ticket(tenant: usize, status: usize) -> Ticket {
+        Ticket {
+            id: "t1".into(),
+            tenant: "t".repeat(tenant),
+            region: 12,
+            status: "s".repeat(status),
+            at: -1_234_567,
+        }
+    }
+
+    fn raw(attrs: &[(&str, AttributeValue)]) -> Item {
+        let mut item: Item = [("PK", s("T#raw")), ("SK", s("T"))]
+            .map(|(k, v)| (k.to_owned(), v))
+            .into();
+        item.extend(attrs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+        item
+    }
+
+    async fn stores<E: Executor>(db: &Db<E>, item: Item) -> bool {
+        match raw_put(db, item).await {
+            Ok(()) => true,
+            Err(Error::Service { message, .. })
+                if message.contains("Size limit exceeded")
+                    || message.contains("has exceeded limit") =>
+            {
+                false
+            }
+            Err(e) => panic!("unexpected error: {e}"),
+        }
+    }
+
+    /// A shape of key each backend is searched on: the attributes besides
+    /// the one that grows, the growing one, the limit of its group and the
+    /// group's attributes.
+    struct Shape {
+        name: &'static str,
+        fixed: Vec<(&'static str, AttributeValue)>,
+        grow: &'static str,
+        value: fn(usize) -> AttributeValue,
+        max: usize,
+        group: &'static [&'static str],
+    }
+
+    fn shapes() -> Vec<Shape> {
+        let st = |n| AttributeValue::S("x".repeat(n));
+        let bin = |n| AttributeValue::B(Blob::new(vec![7u8; n]));
+        let n = |v: &str| AttributeValue::N(v.into());
+        vec![
+            Shape {
+                name: "one partition attribute",
+                fixed: vec![],
+                grow: "tenant",
+                value: st,
+                max: MAX_PARTITION_KEY_BYTES,
+                group: &["tenant", "region"],
+            },
+            Shape {
+                name: "partition string beside a number",
+                fixed: vec![("region", n("-12.5"))],
+                grow: "tenant",
+                value: st,
+                max: MAX_PARTITION_KEY_BYTES,
+                group: &["tenant", "region"],
+            },
+            Shape {
+                name: "sort string beside a 38-digit number",
+                fixed: vec![("at", n("12345678901234567890123456789012345678"))],
+                grow: "status",
+                value: st,
+                max: MAX_SORT_KEY_BYTES,
+                group: &["status", "at"],
+            },
+            Shape {
+                name: "sort binary",
+                fixed: vec![("owner", s("o"))],
+                grow: "blob",
+                value: bin,
+                max: MAX_SORT_KEY_BYTES,
+                group: &["blob"],
+            },
+        ]
+    }
+
+    async fn raw_limits<E: Executor>(db: &Db<E>, backend: &str) {
+        for shape in shapes() {
+            let at = |n: usize| {
+                let mut attrs = shape.fixed.clone();
+                attrs.push((shape.grow, (shape.value)(n)));
+                raw(&attrs)
+            };
+            let largest = boundary(1, shape.max + 100, |n| stores(db, at(n))).await;
+            assert_eq!(
+                key_bytes(&at(largest), shape.group.iter().copied()),
+                shape.max,
+                "{backend}, {}: the largest key stored measures exactly the limit",
+                shape.name
+            );
+        }
+    }
+
+    /// Through the typed API: the largest ticket `put` accepts is the
+    /// largest DynamoDB stores, and one byte more is refused before
+    /// sending, by puts and updates.
+    async fn typed_limits<E: Executor>(db: &Db<E>, backend: &str) {
+        let largest = boundary(1, 3_000, |n| async move {
+            match db.put(&ticket(n, 1)).await {
+                Ok(()) => true,
+                Err(Error::IndexKeyTooLong {
+                    part: "partition",
+                    max: 2048,
+                    ..
+                }) => false,
+                Err(e) => panic!("{backend}: unexpected error: {e}"),
+            }
+        })
+        .await;
+        let item = ticket(largest, 1).to_item().unwrap();
+        assert_eq!(
+            key_bytes(&item, ["tenant", "region"]),
+            MAX_PARTITION_KEY_BYTES,
+            "{backend}"
+        );
+        let mut over = item.clone();
+        over.insert("tenant".into(), s(&"t".repeat(largest + 1)));
+        assert!(
+            stores(db, item).await,
+            "{backend}: DynamoDB stores the largest accepted key"
+        );
+        assert!(
+            !stores(db, over).await,
+            "{backend}: DynamoDB refuses one byte more, as the check does"
+        );
+        let sort = boundary(
+            1,
+            2_000,
+            |n| async move { db.put(&ticket(1, n)).await.is_ok() },
+        )
+        .await;
+        let item = ticket(1, sort).to_item().unwrap();
+        assert_eq!(
+            key_bytes(&item, ["status", "at"]),
+            MAX_SORT_KEY_BYTES,
+            "{backend}"
+        );
+        let update = Ticket::update("t1")
+            .set(Ticket::fields().status, "s".repeat(MAX_SORT_KEY_BYTES + 1))
+            .execute(db)
+            .await;
+        assert!(
+            matches!(
+                update,
+                Err(Error::IndexKeyTooLong {
+                    index: "GSI1",
+                    part: "sort",
+                    ..
+                })
+            ),
+            "{backend}: {update:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn multi_attribute_key_limits_agree_with_dynamodb_local() {
+        let local = fresh_db::<KeyLimits>("key-limits").await;
+        raw_limits(&local, "DynamoDB Local").await;
+        typed_limits(&local, "DynamoDB Local").await;
+        let embedded = Db::<singletable::Embedded>::in_memory::<KeyLimits>("KeyLimits").unwrap();
+        raw_limits(&embedded, "embedded").await;
+        typed_limits(&embedded, "embedded").await;
+    }
+}
