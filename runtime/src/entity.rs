@@ -792,6 +792,7 @@ pub struct Required {
 /// assert_eq!((email.field, email.attribute), ("email", "email"));
 /// let part = (email.part)(&AttributeValue::S("a#b".into()))?;
 /// assert_eq!(part.as_deref(), Some("a%23b")); // escaped like a key part
+/// assert!(email.marker.is_none()); // `#[attr(unique)]`: the library's marker layout
 /// # Ok::<(), singletable::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
@@ -803,6 +804,42 @@ pub struct UniqueField {
     /// The key part of a stored value (`None` for a value that holds no
     /// marker, such as `None`).
     pub part: fn(&crate::value::AttributeValue) -> Result<Option<String>, Error>,
+    /// The declared marker key of `#[attr(unique = "CUSTOMEREMAIL#<email>")]`;
+    /// `None` for the library's layout (see [`crate::unique`]).
+    pub marker: Option<MarkerKey>,
+}
+
+/// The declared marker key of `#[attr(unique = "CUSTOMEREMAIL#<email>")]`:
+/// the marker of value `v` (as the key codec writes it) has the partition
+/// key `before + v + after`, and the same sort key.
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop")]
+/// # struct Shop;
+/// #[derive(Entity)]
+/// #[entity(table = Shop)]
+/// #[pk("CUSTOMER#<username>")]
+/// #[sk("CUSTOMER#<username>")]
+/// struct Customer {
+///     username: String,
+///     #[attr(unique = "CUSTOMEREMAIL#<email>")]
+///     email: String,
+/// }
+///
+/// let marker = Customer::UNIQUE[0].marker.unwrap();
+/// assert_eq!((marker.before, marker.after), ("CUSTOMEREMAIL#", ""));
+/// assert_eq!(marker.shape.template, "CUSTOMEREMAIL#<email>");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct MarkerKey {
+    /// The template, as a key shape (for the cross-entity checks).
+    pub shape: crate::shape::KeyShape,
+    /// The literal text before the value.
+    pub before: &'static str,
+    /// The literal text after the value.
+    pub after: &'static str,
 }
 
 /// A field of an item an update was given with

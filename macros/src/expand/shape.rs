@@ -20,7 +20,7 @@ fn stored_text(ctx: &Ctx, t: &Template) -> String {
         .collect()
 }
 
-fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
+pub(crate) fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
     let pv = ctx.private;
     let text = stored_text(ctx, t);
     // Placeholders never contain `#` and always end a segment, so a plain

@@ -310,6 +310,17 @@ fn entity_checks(
         marker_checks.extend(quote_spanned! {span=>
             const _: () = if MARKERS && #p::__private::partition_holds_markers(&<#b as #p::Entity>::SHAPE) { ::core::panic!(#markers_msg) };
         });
+        // Declared markers (`#[attr(unique = "...")]`) live in partitions of
+        // their templates; every entity, the owner included, keeps out.
+        for a in entities {
+            let declared_msg = format!(
+                "the partition key of entity `{bn}` can be the key of a marker that `{}` declares with `#[attr(unique = \"...\")]`; give the marker template or the `#[pk]` template another literal text",
+                name(a)
+            );
+            out.extend(quote_spanned! {span=>
+                const _: () = if #p::__private::partition_holds_declared_markers(&<#b as #p::Entity>::SHAPE, <#a as #p::Entity>::UNIQUE) { ::core::panic!(#declared_msg) };
+            });
+        }
         for a in &entities[..j] {
             let an = name(a);
             let a_shape = quote!(<#a as #p::Entity>::SHAPE);

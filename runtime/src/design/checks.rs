@@ -232,6 +232,50 @@ pub const fn partition_holds_markers(e: &EntityShape) -> bool {
     keys_overlap(e.pk.segs, MARKER)
 }
 
+/// Whether the partition key of `e` can be the key of a declared marker of
+/// `unique` (`#[attr(unique = "CUSTOMEREMAIL#<email>")]`, see
+/// [`crate::unique`]): `#[table(entities(...))]` refuses it.
+///
+/// ```
+/// use singletable::design::partition_holds_declared_markers;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop")]
+/// # pub struct Shop;
+/// #[derive(Entity)]
+/// #[entity(table = Shop)]
+/// #[pk("CUSTOMER#<username>")]
+/// #[sk("CUSTOMER#<username>")]
+/// pub struct Customer {
+///     pub username: String,
+///     #[attr(unique = "CUSTOMEREMAIL#<email>")]
+///     pub email: String,
+/// }
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("<kind>#<id>")]
+/// # #[sk("ANY")]
+/// # pub struct Any { pub kind: String, pub id: String }
+/// assert!(!partition_holds_declared_markers(&Customer::SHAPE, Customer::UNIQUE));
+/// // "<kind>#<id>" can be "CUSTOMEREMAIL#<email>".
+/// assert!(partition_holds_declared_markers(&Any::SHAPE, Customer::UNIQUE));
+/// ```
+pub const fn partition_holds_declared_markers(
+    e: &EntityShape,
+    unique: &[crate::entity::UniqueField],
+) -> bool {
+    let mut i = 0;
+    while i < unique.len() {
+        if let Some(m) = &unique[i].marker
+            && keys_overlap(e.pk.segs, m.shape.segs)
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Whether a scoped table query of one entity can return items of the other.
 ///
 /// ```
