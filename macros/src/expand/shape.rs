@@ -90,7 +90,8 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
                 .collect()
         };
         let (pk, sk) = (stored(&d.pk), stored(&d.sk));
-        quote!(#pv::AttrIndexShape { name: #n, partition: &[#(#pk),*], sort: &[#(#sk),*] })
+        let by_type = crate::expand::attr_index::by_type(d.n);
+        quote!(#pv::AttrIndexShape { name: #n, partition: &[#(#pk),*], sort: &[#(#sk),*], by_type: #by_type })
     });
     let access = accesses.iter().map(|a| {
         let n = a.name.to_string();

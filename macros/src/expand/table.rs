@@ -353,7 +353,7 @@ fn entity_checks(
                 };
                 let (first, second) = (shards(&an, &bn), shards(&bn, &an));
                 let attributes = format!(
-                    "entities `{an}` and `{bn}` both map their fields onto `{ix}`, whose keys are the items' own attributes: nothing in the key tells them apart, so each one's queries read the other's items too; give one of them its own index"
+                    "entities `{an}` and `{bn}` both map their fields onto `{ix}`, whose keys are the items' own attributes: nothing in the key tells them apart, so each one's queries read the other's items too; start `{ix}`'s sort key with the table's entity-type attribute (`sk(entityType = S, ...)`), or give one of them its own index"
                 );
                 // One check per pair and index, so one mistake is one error.
                 out.extend(quote_spanned! {span=>

@@ -22,7 +22,7 @@ pub use crate::entity::markers::*;
 pub use crate::entity::{
     GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, attributed_to, check_attribute_keys,
     claims, contains, first_reserved, gsi_attributes, gsi_attrs, index_projection,
-    key_attribute_value, key_type_eq, lsi_attrs, str_eq, table_attrs,
+    key_attribute_value, key_type_eq, lsi_attrs, sorts_by_type, str_eq, table_attrs,
 };
 pub use crate::expr::AttrRange;
 pub use crate::expr::SortCondition;

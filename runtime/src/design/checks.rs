@@ -30,20 +30,7 @@
 //! ```
 
 use super::{EntityShape, KeySeg, KeyShape};
-
-const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
-    if prefix.len() > s.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < prefix.len() {
-        if s[i] != prefix[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
+use crate::shape::starts_with;
 
 /// Whether two segments can hold the same text.
 const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
@@ -477,7 +464,8 @@ pub enum IndexCollision {
     /// the partition keys can be equal.
     NoSortKey,
     /// Both map their fields onto the multi-attribute index: its keys are
-    /// the items' own attributes, with nothing to tell the entities apart.
+    /// the items' own attributes, with nothing to tell the entities apart
+    /// (its sort key does not start with the entity-type attribute).
     Attributes,
     /// One partition key is sharded (stored with a `#<shard>` suffix), and
     /// the other, unsharded, can produce the same keys; `first` tells
@@ -521,8 +509,14 @@ pub enum IndexCollision {
 /// assert_eq!(index_collision(&Order::SHAPE, &Extra::SHAPE, "gsi1"), IndexCollision::SortKeys);
 /// ```
 pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> IndexCollision {
-    if maps_attribute_index(a, index) && maps_attribute_index(b, index) {
-        return IndexCollision::Attributes;
+    if let (Some(x), Some(y)) = (a.attribute_index(index), b.attribute_index(index)) {
+        // Sorted by entity type first, each one's queries keep to its own
+        // items (entity names differ, a check of their own).
+        return if x.by_type && y.by_type {
+            IndexCollision::None
+        } else {
+            IndexCollision::Attributes
+        };
     }
     let mut i = 0;
     while i < a.indexes.len() {
@@ -588,18 +582,6 @@ pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> I
 /// ```
 pub const fn index_queries_leak(a: &EntityShape, b: &EntityShape, index: &str) -> bool {
     !matches!(index_collision(a, b, index), IndexCollision::None)
-}
-
-/// Whether entity `e` maps its fields onto multi-attribute index `index`.
-const fn maps_attribute_index(e: &EntityShape, index: &str) -> bool {
-    let mut i = 0;
-    while i < e.attribute_indexes.len() {
-        if crate::entity::str_eq(e.attribute_indexes[i].name, index) {
-            return true;
-        }
-        i += 1;
-    }
-    false
 }
 
 #[cfg(test)]
