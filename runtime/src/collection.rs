@@ -41,6 +41,9 @@ pub enum Fit {
     OutsidePrefix,
     /// The index's partition key is write-sharded.
     Sharded,
+    /// A sort-key prefix on a multi-attribute index, whose sort key is
+    /// typed attributes rather than a template.
+    PrefixOnAttributes,
 }
 
 const fn segs_eq(a: &[KeySeg], b: &[KeySeg]) -> bool {
@@ -109,6 +112,17 @@ pub const fn member_fit(
     index: Option<&str>,
     prefix: Option<&str>,
 ) -> Fit {
+    if let Some(name) = index
+        && member.attribute_index(name).is_some()
+    {
+        // A multi-attribute index: every entity on it maps the table's
+        // partition attributes, so they share its partitions.
+        return match (prefix, first.attribute_index(name)) {
+            (Some(_), _) => Fit::PrefixOnAttributes,
+            (None, Some(_)) => Fit::Fits,
+            (None, None) => Fit::OtherPartition,
+        };
+    }
     let Some((pk, sk, shards)) = keys_on(member, index) else {
         return Fit::NoIndex;
     };

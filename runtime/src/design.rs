@@ -30,8 +30,9 @@ pub use crate::shape::{
 };
 
 pub use checks::{
-    IndexCollision, index_collision, index_queries_leak, keys_overlap, partition_holds_markers,
-    primary_keys_collide, scope_leaks, sharded_keys_overlap, table_queries_leak,
+    IndexCollision, index_collision, index_queries_leak, keys_overlap,
+    partition_holds_declared_markers, partition_holds_markers, primary_keys_collide, scope_leaks,
+    sharded_keys_overlap, table_queries_leak,
 };
 
 /// Product of known cardinalities; `None` when any is unknown. Used by

@@ -833,6 +833,7 @@ pub struct Required {
 /// assert_eq!((email.field, email.attribute), ("email", "email"));
 /// let part = (email.part)(&AttributeValue::S("a#b".into()))?;
 /// assert_eq!(part.as_deref(), Some("a%23b")); // escaped like a key part
+/// assert!(email.marker.is_none()); // `#[attr(unique)]`: the library's marker layout
 /// # Ok::<(), singletable::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
@@ -844,6 +845,42 @@ pub struct UniqueField {
     /// The key part of a stored value (`None` for a value that holds no
     /// marker, such as `None`).
     pub part: fn(&crate::value::AttributeValue) -> Result<Option<String>, Error>,
+    /// The declared marker key of `#[attr(unique = "CUSTOMEREMAIL#<email>")]`;
+    /// `None` for the library's layout (see [`crate::unique`]).
+    pub marker: Option<MarkerKey>,
+}
+
+/// The declared marker key of `#[attr(unique = "CUSTOMEREMAIL#<email>")]`:
+/// the marker of value `v` (as the key codec writes it) has the partition
+/// key `before + v + after`, and the same sort key.
+///
+/// ```
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop")]
+/// # struct Shop;
+/// #[derive(Entity)]
+/// #[entity(table = Shop)]
+/// #[pk("CUSTOMER#<username>")]
+/// #[sk("CUSTOMER#<username>")]
+/// struct Customer {
+///     username: String,
+///     #[attr(unique = "CUSTOMEREMAIL#<email>")]
+///     email: String,
+/// }
+///
+/// let marker = Customer::UNIQUE[0].marker.unwrap();
+/// assert_eq!((marker.before, marker.after), ("CUSTOMEREMAIL#", ""));
+/// assert_eq!(marker.shape.template, "CUSTOMEREMAIL#<email>");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct MarkerKey {
+    /// The template, as a key shape (for the cross-entity checks).
+    pub shape: crate::shape::KeyShape,
+    /// The literal text before the value.
+    pub before: &'static str,
+    /// The literal text after the value.
+    pub after: &'static str,
 }
 
 /// A field of an item an update was given with
@@ -962,6 +999,103 @@ impl<T: Table, P> Partition<T, P> {
     /// The partition key value, owned.
     pub fn into_value(self) -> String {
         self.pk
+    }
+}
+
+/// A partition of the multi-attribute global index `gsi<N>` of table `T`:
+/// the values of its partition attributes, built by an entity's generated
+/// `gsi<N>_partition(...)` from typed field values, for the collections
+/// read from that index (see [`GsiPartition`]).
+///
+/// ```
+/// use singletable::{AttributeValue, Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Desk", gsi2(pk(tenantId = S), sk(entityType = S, createdAt = N)))]
+/// pub struct Desk;
+///
+/// #[derive(Entity)]
+/// #[entity(table = Desk, rename_all = "camelCase")]
+/// #[pk("CASE#<id>")]
+/// #[sk("CASE")]
+/// #[gsi2(pk(tenant_id), sk(created_at))]
+/// pub struct Case { pub id: String, pub tenant_id: String, pub created_at: i64 }
+///
+/// let p = Case::gsi2_partition("acme")?;
+/// assert_eq!(p.values(), [("tenantId", AttributeValue::S("acme".into()))]);
+/// # Ok::<(), singletable::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttrPartition<T: Table, const N: u8> {
+    values: Vec<(&'static str, crate::value::AttributeValue)>,
+    _table: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Table, const N: u8> AttrPartition<T, N> {
+    #[doc(hidden)]
+    pub fn new(values: Vec<(&'static str, crate::value::AttributeValue)>) -> Self {
+        Self {
+            values,
+            _table: std::marker::PhantomData,
+        }
+    }
+
+    /// The partition attributes and their values, in key-schema order.
+    pub fn values(&self) -> &[(&'static str, crate::value::AttributeValue)] {
+        &self.values
+    }
+}
+
+/// What a collection on global index `gsi<N>` of table `T` reads: a
+/// [`Partition<T, OnGsi<N>>`](Partition) of a template index, or an
+/// [`AttrPartition<T, N>`] of a multi-attribute one.
+///
+/// ```
+/// use singletable::entity::{GsiPartition, OnGsi, PartitionKey};
+/// use singletable::{Entity, Partition, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App", gsi1)]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App)]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("ORDER")]
+/// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
+/// # pub struct Order { pub id: String, pub customer: String }
+///
+/// let p: Partition<App, OnGsi<1>> = Order::gsi1_partition("c1")?;
+/// assert_eq!(GsiPartition::<App, 1>::into_partition_key(p), PartitionKey::Text("CUSTOMER#c1".into()));
+/// # Ok::<(), singletable::Error>(())
+/// ```
+pub trait GsiPartition<T: Table, const N: u8> {
+    /// The partition as a query names it.
+    fn into_partition_key(self) -> PartitionKey;
+}
+
+/// A partition as a query names it: a key value, or the values of a
+/// multi-attribute key's partition attributes ([`GsiPartition`]).
+///
+/// ```
+/// use singletable::entity::PartitionKey;
+/// assert_ne!(PartitionKey::Text("A".into()), PartitionKey::Attributes(Vec::new()));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum PartitionKey {
+    /// The partition key value of a template index.
+    Text(String),
+    /// The partition attributes of a multi-attribute index, in order.
+    Attributes(Vec<(&'static str, crate::value::AttributeValue)>),
+}
+
+impl<T: Table, const N: u8> GsiPartition<T, N> for Partition<T, OnGsi<N>> {
+    fn into_partition_key(self) -> PartitionKey {
+        PartitionKey::Text(self.pk)
+    }
+}
+
+impl<T: Table, const N: u8> GsiPartition<T, N> for AttrPartition<T, N> {
+    fn into_partition_key(self) -> PartitionKey {
+        PartitionKey::Attributes(self.values)
     }
 }
 
@@ -1155,18 +1289,7 @@ pub const fn key_type_eq(a: KeyType, b: KeyType) -> bool {
 /// Const-evaluable string equality, used by the derive's compile-time checks.
 #[doc(hidden)]
 pub const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    crate::shape::str_eq(a, b)
 }
 
 /// A table's key attribute names, read in const context by the derive's
@@ -1297,6 +1420,19 @@ pub const fn gsi_attrs<T: markers::Gsi<N>, const N: u8>() -> GsiAttrs {
 #[doc(hidden)]
 pub const fn gsi_attributes<T: markers::Gsi<N>, const N: u8>() -> Option<AttributeKey> {
     <T as markers::Gsi<N>>::ATTRIBUTES
+}
+
+/// Whether multi-attribute index key `key` sorts by entity type first: its
+/// first sort attribute is the table's entity-type attribute
+/// `entity_type`, which every typed entity writes. Several entities share
+/// such an index, each one's queries starting with `entityType = <its
+/// name>`.
+#[doc(hidden)]
+pub const fn sorts_by_type(key: Option<AttributeKey>, entity_type: &str) -> bool {
+    match key {
+        Some(k) => !k.sort.is_empty() && str_eq(k.sort[0].name, entity_type),
+        None => false,
+    }
 }
 
 /// A local index's name and sort key attribute, for the derive.

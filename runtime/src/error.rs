@@ -325,12 +325,16 @@ pub enum Error {
     /// A write would give a `#[attr(unique)]` field a value that another
     /// item holds: the value's marker item belongs to that item (see
     /// [`crate::unique`]). Nothing was written.
-    #[error("another `{entity}` already has this `{field}`")]
+    #[error("another item already has this `{field}` of `{entity}` (marker `{marker}`)")]
     UniqueViolation {
         /// Entity written.
         entity: &'static str,
         /// The unique field (Rust name).
         field: &'static str,
+        /// The partition key of the marker that holds the value
+        /// (`UNIQUE#Account#email#ana@example.com`, or the declared
+        /// template's `CUSTOMEREMAIL#ana@example.com`): which value was taken.
+        marker: String,
     },
     /// A stream record (from a Lambda event, the DynamoDB Streams API or
     /// the embedded change feed) is malformed: it lacks what every record

@@ -63,8 +63,8 @@ pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use clock::Clock;
 pub use db::Db;
 pub use entity::{
-    AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Partition, Projection,
-    SchemaVersion, StreamView, Table,
+    AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Partition,
+    Projection, SchemaVersion, StreamView, Table,
 };
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,

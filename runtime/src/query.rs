@@ -1334,9 +1334,13 @@ impl<T: Decode, I> Query<T, I> {
     /// (the ones [`Query::all`] skips or fails on), when the index read
     /// projects the entity-type attribute: DynamoDB's `Select=COUNT`
     /// counts every item the key condition reads.
+    /// Not on an index keyed on the entity-type attribute (a multi-attribute
+    /// index sorted by type first), whose key attributes DynamoDB refuses
+    /// in a filter: an entity's query there selects its type by key
+    /// condition already.
     pub(crate) fn count_own_types(&mut self) {
         let attr = <T::Table as crate::entity::Table>::ENTITY_TYPE;
-        let projected = self.reads_attribute(attr);
+        let projected = self.reads_attribute(attr) && !self.key_attrs.contains(&attr);
         if let Some(own) = T::type_condition(attr).filter(|_| projected) {
             self.filter = Some(own.and_maybe(self.filter.take()));
         }

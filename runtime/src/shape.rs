@@ -154,6 +154,7 @@ pub struct AccessShape {
 ///
 /// let ix = Ticket::SHAPE.attribute_indexes[0];
 /// assert_eq!((ix.name, ix.partition, ix.sort), ("gsi2", &["tenantId"][..], &["createdAt"][..]));
+/// assert!(!ix.by_type); // `sk(createdAt = N)` does not start with `entityType`
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct AttrIndexShape {
@@ -161,8 +162,13 @@ pub struct AttrIndexShape {
     pub name: &'static str,
     /// Partition attributes.
     pub partition: &'static [&'static str],
-    /// Sort attributes.
+    /// Sort attributes the entity's fields map onto.
     pub sort: &'static [&'static str],
+    /// Whether the index's sort key starts with the table's entity-type
+    /// attribute (before the attributes of `sort`): the entity's queries
+    /// start with `entityType = <name>`, so several entities share the
+    /// index.
+    pub by_type: bool,
 }
 
 /// Everything the design document and the cross-entity checks need to know
@@ -288,8 +294,16 @@ impl EntityShape {
     /// assert!(Order::SHAPE.attribute_index("gsi1").is_some());
     /// assert!(Order::SHAPE.index("gsi1").is_none()); // no synthetic keys
     /// ```
-    pub fn attribute_index(&self, name: &str) -> Option<&AttrIndexShape> {
-        self.attribute_indexes.iter().find(|i| i.name == name)
+    pub const fn attribute_index(&self, name: &str) -> Option<&AttrIndexShape> {
+        let mut i = 0;
+        while i < self.attribute_indexes.len() {
+            let ix = &self.attribute_indexes[i];
+            if str_eq(ix.name, name) {
+                return Some(ix);
+            }
+            i += 1;
+        }
+        None
     }
 }
 
@@ -438,4 +452,24 @@ pub struct CollectionShape {
     pub partition: &'static str,
     /// The members' entity types.
     pub members: &'static [&'static str],
+}
+
+/// Whether `s` starts with `prefix`, in const context.
+pub(crate) const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
+    if prefix.len() > s.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < prefix.len() {
+        if s[i] != prefix[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// String equality, in const context.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && starts_with(a.as_bytes(), b.as_bytes())
 }

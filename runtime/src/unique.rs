@@ -29,6 +29,71 @@
 //! [`Update::knowing`](crate::Update::knowing) and
 //! [`Db::delete`](crate::Db::delete) for what each write needs.
 //!
+//! # Declared marker keys
+//!
+//! `#[attr(unique = "CUSTOMEREMAIL#<email>")]` keys the markers on a
+//! template instead, for tables whose markers another client writes too
+//! (The DynamoDB Book's e-commerce table): literal text, the field's own
+//! placeholder, optional literal text. Such a marker is exactly what the
+//! book's code writes, and nothing more:
+//!
+//! | attribute | value |
+//! |---|---|
+//! | partition key (`PK`) | the template with the value (`CUSTOMEREMAIL#alex@example.com`) |
+//! | sort key (`SK`), if the table has one | the same text |
+//!
+//! The value is written by the key codec, as in every key. A declared
+//! marker records no owner, so its claim is conditioned on no item having
+//! its key (`attribute_not_exists(PK)`), whoever wrote it: a marker another
+//! client put blocks the library's write just as the library's own do.
+//! Ownership follows from the item instead: a put, update or delete that
+//! moves a value is conditioned on the stored item holding the old value,
+//! so the old marker it deletes (unconditionally) is the item's own, and a
+//! put that keeps a value leaves its marker alone (it cannot repair a
+//! missing one, as the library's layout does). The derive refuses a
+//! template that does not name the field, names another field or does not
+//! start with literal text, and two fields of an entity declaring the same
+//! marker key; `#[table(entities(...))]` refuses an entity whose primary
+//! key can be a declared marker's.
+//!
+//! ```
+//! use singletable::{Db, Embedded, Entity, Error, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "Shop")]
+//! pub struct Shop;
+//!
+//! #[derive(Entity, Debug)]
+//! #[entity(table = Shop, rename_all = "camelCase")]
+//! #[pk("CUSTOMER#<username>")]
+//! #[sk("CUSTOMER#<username>")]
+//! pub struct Customer {
+//!     pub username: String,
+//!     #[attr(unique = "CUSTOMEREMAIL#<email>")]
+//!     pub email: String,
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+//! let alex = Customer { username: "alexdebrie".into(), email: "alex@example.com".into() };
+//! db.create(&alex).await?;
+//! let key = singletable::unique::marker_key::<Customer>(&Customer::UNIQUE[0], "alex@example.com")?;
+//! assert_eq!(key.pk, "CUSTOMEREMAIL#alex@example.com");
+//! assert_eq!(key.sk.as_deref(), Some("CUSTOMEREMAIL#alex@example.com"));
+//! let taken = db.create(&Customer { username: "other".into(), email: alex.email.clone() }).await;
+//! match taken {
+//!     Err(Error::UniqueViolation { entity, field, marker }) => {
+//!         assert_eq!((entity, field), ("Customer", "email"));
+//!         assert_eq!(marker, "CUSTOMEREMAIL#alex@example.com");
+//!     }
+//!     other => panic!("{other:?}"),
+//! }
+//! # Ok::<(), Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! # The library's layout
+//!
 //! ```
 //! use singletable::{Db, Embedded, Entity, Error, Table};
 //!
@@ -59,6 +124,7 @@
 
 use std::marker::PhantomData;
 
+pub use crate::entity::MarkerKey;
 use crate::entity::{Entity, Table, UniqueField};
 use crate::error::{Error, KeyError};
 use crate::expr::Condition;
@@ -217,6 +283,29 @@ pub const fn assert_unique<T: UniqueValue>() {}
 /// `part` is the value as the key codec writes it (`a%23b` for the string
 /// `a#b`): this function takes it as it is.
 pub fn marker_key<E: Entity>(field: &UniqueField, part: &str) -> Result<PrimaryKey, Error> {
+    let (pk, sk) = match &field.marker {
+        // A declared marker: the template's text, as partition and sort key.
+        Some(m) => {
+            let pk = format!("{}{part}{}", m.before, m.after);
+            (pk.clone(), pk)
+        }
+        None => (library_marker_pk::<E>(field, part)?, MARKER_SK.to_owned()),
+    };
+    crate::key::check_len(
+        E::ENTITY_TYPE,
+        <E::Table as Table>::PK,
+        &pk,
+        crate::key::MAX_PARTITION_KEY_BYTES,
+    )?;
+    Ok(PrimaryKey {
+        pk,
+        sk: <E::Table as Table>::SK.map(|_| sk),
+    })
+}
+
+/// `UNIQUE#<entity>#<attribute>#<part>`, the partition key of a marker in
+/// the library's layout.
+fn library_marker_pk<E: Entity>(field: &UniqueField, part: &str) -> Result<String, Error> {
     let mut pk = String::with_capacity(MARKER_PREFIX.len() + part.len() + 32);
     pk.push_str(MARKER_PREFIX);
     pk.push('#');
@@ -232,16 +321,7 @@ pub fn marker_key<E: Entity>(field: &UniqueField, part: &str) -> Result<PrimaryK
     escape(field.attribute, &mut pk)?;
     pk.push('#');
     pk.push_str(part);
-    crate::key::check_len(
-        E::ENTITY_TYPE,
-        <E::Table as Table>::PK,
-        &pk,
-        crate::key::MAX_PARTITION_KEY_BYTES,
-    )?;
-    Ok(PrimaryKey {
-        pk,
-        sk: <E::Table as Table>::SK.map(|_| MARKER_SK.to_owned()),
-    })
+    Ok(pk)
 }
 
 /// One marker write of a transaction.
@@ -287,15 +367,21 @@ pub(crate) fn claim<E: Entity>(
 ) -> Result<MarkerOp, Error> {
     let key = marker_key::<E>(field, part)?;
     let mut item = key_item::<E::Table>(&key);
-    item.insert(
-        <E::Table as Table>::ENTITY_TYPE.to_owned(),
-        AttributeValue::S(MARKER_TYPE.to_owned()),
-    );
-    item.insert(OWNER_PK.to_owned(), AttributeValue::S(owner.pk.clone()));
-    if let Some(sk) = &owner.sk {
-        item.insert(OWNER_SK.to_owned(), AttributeValue::S(sk.clone()));
-    }
-    let condition = Condition::NotExists(<E::Table as Table>::PK.to_owned()).or(owned_by(owner));
+    let absent = Condition::NotExists(<E::Table as Table>::PK.to_owned());
+    // A declared marker is its key alone, and records no owner.
+    let condition = if field.marker.is_some() {
+        absent
+    } else {
+        item.insert(
+            <E::Table as Table>::ENTITY_TYPE.to_owned(),
+            AttributeValue::S(MARKER_TYPE.to_owned()),
+        );
+        item.insert(OWNER_PK.to_owned(), AttributeValue::S(owner.pk.clone()));
+        if let Some(sk) = &owner.sk {
+            item.insert(OWNER_SK.to_owned(), AttributeValue::S(sk.clone()));
+        }
+        absent.or(owned_by(owner))
+    };
     Ok(MarkerOp {
         key,
         op: TransactWriteOp::Put(PutItem {
@@ -319,12 +405,17 @@ pub(crate) fn release<E: Entity>(
     owner: &PrimaryKey,
 ) -> Result<MarkerOp, Error> {
     let key = marker_key::<E>(field, part)?;
-    let condition = Condition::NotExists(<E::Table as Table>::PK.to_owned()).or(owned_by(owner));
+    // A declared marker records no owner: the write that releases it is
+    // conditioned on the item holding the value, so the marker is its own.
+    let condition = field
+        .marker
+        .is_none()
+        .then(|| Condition::NotExists(<E::Table as Table>::PK.to_owned()).or(owned_by(owner)));
     Ok(MarkerOp {
         op: TransactWriteOp::Delete(DeleteItem {
             table: table.to_owned(),
             key: key_item::<E::Table>(&key),
-            condition: Some(condition),
+            condition,
             return_old: false,
             return_on_condition_failure: false,
         }),
@@ -347,7 +438,8 @@ pub(crate) fn part_in(field: &UniqueField, item: Option<&Item>) -> Result<Option
 /// `None` when there is none) to those of `new` (`None`: deleted): release
 /// the values that go, claim the values that stay or come (claiming a value
 /// the owner already holds rewrites its marker, which repairs a missing
-/// one).
+/// one). A declared marker of a value that stays is left alone: it records
+/// no owner, so a claim would find it taken.
 pub(crate) fn moves<E: Entity>(
     table: &str,
     owner: &PrimaryKey,
@@ -366,7 +458,9 @@ pub(crate) fn moves<E: Entity>(
         {
             ops.push(release::<E>(table, field, b, owner)?);
         }
-        if let Some(a) = &after {
+        if let Some(a) = &after
+            && (field.marker.is_none() || before.as_ref() != Some(a))
+        {
             ops.push(claim::<E>(table, field, a, owner)?);
         }
     }
@@ -387,6 +481,7 @@ pub(crate) fn violation(
         (failed && m.claims).then(|| Error::UniqueViolation {
             entity: m.entity,
             field: m.field,
+            marker: m.key.pk.clone(),
         })
     })
 }

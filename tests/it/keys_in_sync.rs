@@ -560,6 +560,7 @@ async fn unique_values<E: Executor + 'static>(db: Arc<Db<E>>) {
             Err(Error::UniqueViolation {
                 entity: "Member",
                 field: "email",
+                ..
             }) => {}
             Err(e) => panic!("create {i}: {e:?}"),
         }

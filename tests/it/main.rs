@@ -20,6 +20,7 @@ mod consistency;
 #[path = "../../examples/tracker/tracker.rs"]
 mod tracker_example;
 
+mod declared_markers;
 mod design;
 mod differential;
 mod docs;

@@ -187,11 +187,15 @@ pub fn access_table<T: Table>() -> String {
             if let Some(ix) = a.index.and_then(|n| e.attribute_index(n)) {
                 let number: u8 = ix.name[3..].parse().unwrap_or(0);
                 let g = T::GLOBAL_INDEXES.iter().find(|g| g.number == number);
-                let eq: Vec<String> = ix
+                let mut eq: Vec<String> = ix
                     .partition
                     .iter()
                     .map(|p| format!("`{p} = :{p}`"))
                     .collect();
+                // Sorted by entity type first: the pattern reads its own.
+                if ix.by_type {
+                    eq.push(format!("`{} = {}`", T::ENTITY_TYPE, e.name));
+                }
                 let mut cond = eq.join(" and ");
                 if !ix.sort.is_empty() {
                     let _ = write!(

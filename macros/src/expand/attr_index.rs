@@ -20,6 +20,11 @@ fn konst(n: u8) -> syn::Ident {
     format_ident!("GSI{}_ATTRIBUTES", n)
 }
 
+/// The const telling whether `gsiN` sorts by entity type first.
+pub fn by_type(n: u8) -> syn::Ident {
+    format_ident!("GSI{}_BY_TYPE", n)
+}
+
 /// The table's declaration of each multi-attribute index, read once (a
 /// table without the index is one error, here), and the checks of each
 /// field against its attribute, each on the field's name in the attribute.
@@ -37,10 +42,16 @@ pub fn consts_and_checks(
         let k = konst(n);
         let span = d.span;
         let t = crate::internals::ctx::respan(table, span);
+        let typed = by_type(n);
         out.extend(quote_spanned! {span=>
             #[allow(dead_code)]
             const #k: ::core::option::Option<#p::AttributeKey> = #pv::gsi_attributes::<#t, #n>();
+            // The table's entity-type attribute leads the sort key: it is
+            // not the entity's to map, and its queries start with it.
+            #[allow(dead_code)]
+            const #typed: bool = #pv::sorts_by_type(#k, <#t as #p::Table>::ENTITY_TYPE);
         });
+        out.extend(partition_fn(ctx, table, d));
         if !checks {
             continue;
         }
@@ -51,7 +62,7 @@ pub fn consts_and_checks(
         );
         let count = |what: &str, given: usize| {
             format!(
-                "this entity maps {given} field(s) onto `{name}`'s {what} attributes, but the table declares another number; map one field per attribute, in the table's order"
+                "this entity maps {given} field(s) onto `{name}`'s {what} attributes, but the table declares another number; map one field per attribute, in the table's order (an entity-type attribute leading the sort key is the library's: map the attributes after it)"
             )
         };
         let (pc, sc) = (count("partition", np), count("sort", ns));
@@ -60,11 +71,18 @@ pub fn consts_and_checks(
                 ::core::option::Option::None => __private::fail(#template),
                 ::core::option::Option::Some(__k) => {
                     if __k.partition.len() != #np { __private::fail(#pc) }
-                    if __k.sort.len() != #ns { __private::fail(#sc) }
+                    if __k.sort.len() != #ns + #typed as usize { __private::fail(#sc) }
                 }
             };
         });
         for (list, what, ids) in [("partition", "partition", &d.pk), ("sort", "sort", &d.sk)] {
+            // Sort fields map the attributes after a leading entity type;
+            // a wrong count is its own error, so each field is checked
+            // only against a list of the right length.
+            let (skip, given) = match what {
+                "sort" => (quote!(#typed as usize), ns),
+                _ => (quote!(0usize), np),
+            };
             let list = format_ident!("{}", list);
             for (i, id) in ids.iter().enumerate() {
                 let Some(f) = ctx.fields.iter().find(|f| f.ident == *id) else {
@@ -82,8 +100,8 @@ pub fn consts_and_checks(
                 let isp = id.span();
                 out.extend(quote_spanned! {isp=>
                     const _: () = match #k {
-                        ::core::option::Option::Some(__k) if __k.#list.len() > #i => {
-                            if !#pv::str_eq(__k.#list[#i].name, #stored) { __private::fail(#name_msg) }
+                        ::core::option::Option::Some(__k) if __k.#list.len() == #given + #skip => {
+                            if !#pv::str_eq(__k.#list[#i + #skip].name, #stored) { __private::fail(#name_msg) }
                         }
                         _ => {}
                     };
@@ -91,8 +109,8 @@ pub fn consts_and_checks(
                 let tsp = ty.span();
                 out.extend(quote_spanned! {tsp=>
                     const _: () = match #k {
-                        ::core::option::Option::Some(__k) if __k.#list.len() > #i => {
-                            if !#pv::key_type_eq(__k.#list[#i].kind, <#ty as #pv::KeyScalar>::KIND) { __private::fail(#type_msg) }
+                        ::core::option::Option::Some(__k) if __k.#list.len() == #given + #skip => {
+                            if !#pv::key_type_eq(__k.#list[#i + #skip].kind, <#ty as #pv::KeyScalar>::KIND) { __private::fail(#type_msg) }
                         }
                         _ => {}
                     };
@@ -140,6 +158,60 @@ fn value(ctx: &Ctx, f: &Field, v: &TokenStream) -> TokenStream {
         ArgKind::Ref => quote!(#v),
     };
     quote!(#pv::key_attribute_value(#entity, #field, #r))
+}
+
+/// The parameters of a function taking `gsiN`'s partition (one per
+/// partition attribute) and the `(attribute, value?)` of each.
+fn partition_args(ctx: &Ctx, pk_fields: &[&Field]) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    pk_fields
+        .iter()
+        .map(|f| {
+            let id = &f.ident;
+            let (ty, stored) = (arg(f).0, &f.stored);
+            let v = value(ctx, f, &quote!(#id));
+            (quote!(#id: #ty), quote!((#stored, #v?)))
+        })
+        .unzip()
+}
+
+/// "`tenantId`, `region`": the fields' stored names, for docs.
+fn stored_list(fields: &[&Field]) -> String {
+    fields
+        .iter()
+        .map(|f| format!("`{}`", f.stored))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `gsiN_partition(...)`: the typed partition of multi-attribute index `d`,
+/// for the collections read from it.
+fn partition_fn(ctx: &Ctx, table: &syn::Path, d: &AttrIndexDecl) -> TokenStream {
+    let Some(pk_fields) =
+        d.pk.iter()
+            .map(|id| ctx.fields.iter().find(|f| f.ident == *id))
+            .collect::<Option<Vec<&Field>>>()
+    else {
+        return TokenStream::new();
+    };
+    let (p, vis, ident, n) = (ctx.outer, ctx.vis, ctx.entity_ident, d.n);
+    let (params, values) = partition_args(ctx, &pk_fields);
+    let fn_name = format_ident!("gsi{}_partition", n, span = d.span);
+    let doc = format!(
+        "The `{}` partition ({}) as a typed value, for collections read from that index.",
+        d.name(),
+        stored_list(&pk_fields)
+    );
+    quote! {
+        #[automatically_derived]
+        #[allow(clippy::too_many_arguments)]
+        impl #ident {
+            #[doc = #doc]
+            #[inline]
+            #vis fn #fn_name(#(#params),*) -> #p::Result<#p::entity::AttrPartition<#table, #n>> {
+                #p::__private::Ok(#p::entity::AttrPartition::new(#p::__private::vec![#(#values),*]))
+            }
+        }
+    }
 }
 
 /// The query function and stage types of access pattern `name` on
@@ -239,28 +311,13 @@ fn query_fn(
     let pattern_str = &s.pattern;
     let n = d.n;
     let k = konst(n);
-    let params: Vec<TokenStream> = pk_fields
-        .iter()
-        .map(|f| {
-            let id = &f.ident;
-            let ty = arg(f).0;
-            quote!(#id: #ty)
-        })
-        .collect();
-    let values = pk_fields.iter().map(|f| {
-        let stored = &f.stored;
-        let id = &f.ident;
-        let v = value(ctx, f, &quote!(#id));
-        quote!((#stored, #v?))
-    });
+    let typed = by_type(n);
+    let entity = ctx.entity;
+    let (params, values) = partition_args(ctx, pk_fields);
     let where_ = format!(
         "index `{}`, partition attributes {}",
         d.name(),
-        pk_fields
-            .iter()
-            .map(|f| format!("`{}`", f.stored))
-            .collect::<Vec<_>>()
-            .join(", ")
+        stored_list(pk_fields)
     );
     let first = s.stage(0);
     let doc = format!(
@@ -280,7 +337,7 @@ fn query_fn(
                     ::core::option::Option::Some(__k) => __k,
                     ::core::option::Option::None => #p::AttributeKey { partition: &[], sort: &[] },
                 };
-                #first(<#q>::on_attributes(
+                let __query = <#q>::on_attributes(
                     #p::__private::AttrTarget {
                         pattern: #pattern_str,
                         index: <#table as #p::__private::Gsi<#n>>::NAME,
@@ -289,7 +346,17 @@ fn query_fn(
                         table_sk: <#table as #p::Table>::SK,
                     },
                     __partition,
-                ).skip_other_types())
+                );
+                // Sorted by entity type first: this entity's items only.
+                let __query = if #typed {
+                    __query.with_attr_eq(
+                        <#table as #p::Table>::ENTITY_TYPE,
+                        #p::__private::Ok(#p::__private::AttributeValue::S(#p::__private::String::from(#entity))),
+                    )
+                } else {
+                    __query
+                };
+                #first(__query.skip_other_types())
             }
         }
     }

@@ -153,6 +153,9 @@ fn member_check(n: &Names, c: &Collection, ty: &syn::Type) -> TokenStream {
     let sharded = format!(
         "{place} is write-sharded on `{member}`: its items spread over several partitions, which one collection query cannot read; use the access pattern's sharded query instead"
     );
+    let prefix_on_attributes = format!(
+        "{place} is keyed on typed attributes, not templates, so `sk_prefix` cannot narrow collection `{name}`; remove `sk_prefix`"
+    );
     quote_spanned! {ty.span()=>
         const _: () = {
             fn __same_table<T: #p::Entity<Table = #table>>() {}
@@ -168,6 +171,7 @@ fn member_check(n: &Names, c: &Collection, ty: &syn::Type) -> TokenStream {
                 #p::collection::Fit::OtherPartition => ::core::panic!(#other),
                 #p::collection::Fit::OutsidePrefix => ::core::panic!(#outside),
                 #p::collection::Fit::Sharded => ::core::panic!(#sharded),
+                #p::collection::Fit::PrefixOnAttributes => ::core::panic!(#prefix_on_attributes),
             }
         };
     }
@@ -334,9 +338,15 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
         ident,
         name,
         table,
-        place,
         ..
     } = n;
+    let with_prefix = c.opts.sk_prefix.as_ref().map(|l| {
+        quote!(.with_sort(#p::__private::Ok(#p::__private::SortCondition::BeginsWith(#p::__private::String::from(#l)))))
+    });
+    let doc = doc(n, c);
+    if let Some((Index::Gsi(number), _)) = c.opts.index {
+        return gsi_query_fn(n, number, with_prefix, vis, &doc);
+    }
     let (partition_ty, place_ty, index_expr, pk_attr, sk_attr) = match c.opts.index {
         None => (
             quote!(#p::Partition<#table>),
@@ -345,13 +355,7 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
             quote!(__table.pk),
             quote!(__table.sk),
         ),
-        Some((Index::Gsi(n), _)) => (
-            quote!(#p::Partition<#table, #p::entity::OnGsi<#n>>),
-            quote!(#p::OnGlobalIndex),
-            quote!(#p::__private::Some(<#table as #p::__private::Gsi<#n>>::NAME)),
-            quote!(<#table as #p::__private::Gsi<#n>>::PK_ATTR),
-            quote!(<#table as #p::__private::Gsi<#n>>::SK_ATTR),
-        ),
+        Some((Index::Gsi(_), _)) => unreachable!("read by `gsi_query_fn`"),
         Some((Index::Lsi(n), _)) => (
             quote!(#p::Partition<#table>),
             quote!(#p::OnLocalIndex),
@@ -360,17 +364,6 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
             quote!(#p::__private::Some(<#table as #p::__private::Lsi<#n>>::SK_ATTR)),
         ),
     };
-    let with_prefix = c.opts.sk_prefix.as_ref().map(|l| {
-        quote!(.with_sort(#p::__private::Ok(#p::__private::SortCondition::BeginsWith(#p::__private::String::from(#l)))))
-    });
-    let doc = format!(
-        "Every item of the collection `{name}` in one partition of {place}{}: one Query per page, decoded by entity type. Items of other types fail the query unless `skip_other_types()` is set.",
-        c.opts
-            .sk_prefix
-            .as_ref()
-            .map(|l| format!(" whose sort key starts with `{}`", l.value()))
-            .unwrap_or_default()
-    );
     quote! {
         #[automatically_derived]
         impl #ident {
@@ -389,6 +382,80 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
                     #p::__private::Ok(partition.into_value()),
                 )
                 #with_prefix
+            }
+        }
+    }
+}
+
+/// The doc of `query`.
+fn doc(n: &Names, c: &Collection) -> String {
+    format!(
+        "Every item of the collection `{}` in one partition of {}{}: one Query per page, decoded by entity type. Items of other types fail the query unless `skip_other_types()` is set.",
+        n.name,
+        n.place,
+        c.opts
+            .sk_prefix
+            .as_ref()
+            .map(|l| format!(" whose sort key starts with `{}`", l.value()))
+            .unwrap_or_default()
+    )
+}
+
+/// `query` of a collection on global index `gsi<number>`: a partition of a
+/// template index (`Partition<T, OnGsi<N>>`, narrowed to the sort-key
+/// prefix) or of a multi-attribute one (`AttrPartition<T, N>`, its
+/// partition attributes), whichever the members' `gsi<N>_partition` gives.
+fn gsi_query_fn(
+    n: &Names,
+    number: u8,
+    with_prefix: Option<TokenStream>,
+    vis: &syn::Visibility,
+    doc: &str,
+) -> TokenStream {
+    let Names {
+        p,
+        ident,
+        name,
+        table,
+        ..
+    } = n;
+    let gsi = quote!(<#table as #p::__private::Gsi<#number>>);
+    let prefix = with_prefix;
+    quote! {
+        #[automatically_derived]
+        impl #ident {
+            #[doc = #doc]
+            #vis fn query(partition: impl #p::entity::GsiPartition<#table, #number>) -> #p::Query<Self, #p::OnGlobalIndex> {
+                let __table = #p::__private::table_attrs::<#table>();
+                match partition.into_partition_key() {
+                    #p::entity::PartitionKey::Text(__pk) => {
+                        let __query = #p::Query::new(
+                            #p::__private::Target {
+                                pattern: #name,
+                                index: #p::__private::Some(#gsi::NAME),
+                                pk_attr: #gsi::PK_ATTR,
+                                sk_attr: #gsi::SK_ATTR,
+                                table_pk: __table.pk,
+                                table_sk: __table.sk,
+                            },
+                            #p::__private::Ok(__pk),
+                        );
+                        __query #prefix
+                    }
+                    #p::entity::PartitionKey::Attributes(__values) => #p::Query::on_attributes(
+                        #p::__private::AttrTarget {
+                            pattern: #name,
+                            index: #gsi::NAME,
+                            key: match #gsi::ATTRIBUTES {
+                                #p::__private::Some(__k) => __k,
+                                #p::__private::None => #p::AttributeKey { partition: &[], sort: &[] },
+                            },
+                            table_pk: __table.pk,
+                            table_sk: __table.sk,
+                        },
+                        #p::__private::Ok(__values),
+                    ),
+                }
             }
         }
     }

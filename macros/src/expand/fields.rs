@@ -367,11 +367,20 @@ fn unique(ctx: &Ctx) -> TokenStream {
         .filter(|f| f.opts.unique.is_present())
         .map(|f| {
             let (ty, stored, name) = (&f.ty, &f.stored, f.name());
+            let marker = match f.opts.unique.marker(&name) {
+                Some(Ok(m)) => {
+                    let shape = crate::expand::shape::key_shape(ctx, &m.template);
+                    let (before, after) = (&m.before, &m.after);
+                    quote!(#pv::Some(#p::entity::MarkerKey { shape: #shape, before: #before, after: #after }))
+                }
+                _ => quote!(#pv::None),
+            };
             quote! {
                 #p::entity::UniqueField {
                     field: #name,
                     attribute: #stored,
                     part: |__v| #pv::UniquePart::<#ty>::NEW.part(__v, #entity, #name, #stored),
+                    marker: #marker,
                 }
             }
         });

@@ -20,7 +20,7 @@ fn stored_text(ctx: &Ctx, t: &Template) -> String {
         .collect()
 }
 
-fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
+pub(crate) fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
     let pv = ctx.private;
     let text = stored_text(ctx, t);
     // Placeholders never contain `#` and always end a segment, so a plain
@@ -97,7 +97,8 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
                 .collect()
         };
         let (pk, sk) = (stored(&d.pk), stored(&d.sk));
-        quote!(#pv::AttrIndexShape { name: #n, partition: &[#(#pk),*], sort: &[#(#sk),*] })
+        let by_type = crate::expand::attr_index::by_type(d.n);
+        quote!(#pv::AttrIndexShape { name: #n, partition: &[#(#pk),*], sort: &[#(#sk),*], by_type: #by_type })
     });
     let access = accesses.iter().map(|a| {
         let n = a.name.to_string();

@@ -315,6 +315,17 @@ fn entity_checks(
         marker_checks.extend(quote_spanned! {span=>
             const _: () = if MARKERS && #p::__private::partition_holds_markers(&<#b as #p::Entity>::SHAPE) { ::core::panic!(#markers_msg) };
         });
+        // Declared markers (`#[attr(unique = "...")]`) live in partitions of
+        // their templates; every entity, the owner included, keeps out.
+        for a in entities {
+            let declared_msg = format!(
+                "the partition key of entity `{bn}` can be the key of a marker that `{}` declares with `#[attr(unique = \"...\")]`; give the marker template or the `#[pk]` template another literal text",
+                name(a)
+            );
+            out.extend(quote_spanned! {span=>
+                const _: () = if #p::__private::partition_holds_declared_markers(&<#b as #p::Entity>::SHAPE, <#a as #p::Entity>::UNIQUE) { ::core::panic!(#declared_msg) };
+            });
+        }
         for a in &entities[..j] {
             let an = name(a);
             let a_shape = quote!(<#a as #p::Entity>::SHAPE);
@@ -347,7 +358,7 @@ fn entity_checks(
                 };
                 let (first, second) = (shards(&an, &bn), shards(&bn, &an));
                 let attributes = format!(
-                    "entities `{an}` and `{bn}` both map their fields onto `{ix}`, whose keys are the items' own attributes: nothing in the key tells them apart, so each one's queries read the other's items too; give one of them its own index"
+                    "entities `{an}` and `{bn}` both map their fields onto `{ix}`, whose keys are the items' own attributes: nothing in the key tells them apart, so each one's queries read the other's items too; start `{ix}`'s sort key with the table's entity-type attribute (`sk(entityType = S, ...)`), or give one of them its own index"
                 );
                 // One check per pair and index, so one mistake is one error.
                 out.extend(quote_spanned! {span=>

@@ -201,7 +201,7 @@ pub struct FieldOpts {
     #[darling(default)]
     pub updated_at: Flag,
     #[darling(default)]
-    pub unique: Flag,
+    pub unique: Unique,
     /// In key templates, written as is instead of escaped (`String` only).
     #[darling(default)]
     pub verbatim: Flag,
@@ -483,5 +483,104 @@ pub fn rename_rule(
                 RenameRule::None
             }
         },
+    }
+}
+
+/// `#[attr(unique)]` (markers in the library's layout) or
+/// `#[attr(unique = "CUSTOMEREMAIL#<email>")]` (markers keyed on a declared
+/// template).
+#[derive(Debug, Default, Clone)]
+pub struct Unique(Option<(Span, Option<syn::LitStr>)>);
+
+impl Unique {
+    /// Whether the field is unique.
+    pub fn is_present(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The `unique` token.
+    pub fn span(&self) -> Span {
+        self.0.as_ref().map_or_else(Span::call_site, |(s, _)| *s)
+    }
+
+    /// The declared marker key template, if any.
+    pub fn template(&self) -> Option<&syn::LitStr> {
+        self.0.as_ref().and_then(|(_, t)| t.as_ref())
+    }
+
+    /// The declared template of the marker of `field`, split at its one
+    /// placeholder: `None` without a template, the error message for a
+    /// template that is not literal text, `<field>`, literal text.
+    pub fn marker(&self, field: &str) -> Option<Result<MarkerTemplate, String>> {
+        let lit = self.template()?;
+        let text = lit.value();
+        let segments = match template::parse(&text) {
+            Ok(s) => s,
+            Err(e) => return Some(Err(e)),
+        };
+        let example = format!("CUSTOMEREMAIL#<{field}>");
+        if let Some(other) = template::fields(&segments)
+            .into_iter()
+            .find(|f| *f != field)
+        {
+            return Some(Err(format!(
+                "the marker template of `{field}` names `<{other}>`; a marker's key holds its own field's value only: write `<{field}>`, e.g. `unique = \"{example}\"`"
+            )));
+        }
+        let lit_at = |i: usize| match segments.get(i) {
+            Some(Segment::Lit(l)) => Some(l.clone()),
+            _ => None,
+        };
+        Some(
+            match segments.iter().position(|s| matches!(s, Segment::Field(_))) {
+                None => Err(format!(
+                    "the marker template `{text}` does not name `<{field}>`, so every value would share one marker; write e.g. `unique = \"{example}\"`"
+                )),
+                Some(0) => Err(format!(
+                    "the marker template `{text}` starts with `<{field}>`; start it with literal text that no other key starts with, e.g. `unique = \"{example}\"`"
+                )),
+                Some(i) => Ok(MarkerTemplate {
+                    template: Template {
+                        lit: lit.clone(),
+                        segments: segments.clone(),
+                    },
+                    before: lit_at(i - 1).unwrap_or_default(),
+                    after: lit_at(i + 1).unwrap_or_default(),
+                }),
+            },
+        )
+    }
+}
+
+/// A declared marker key template split at its placeholder: the key of
+/// value `v` is `before + v + after`.
+pub struct MarkerTemplate {
+    pub template: Template,
+    pub before: String,
+    pub after: String,
+}
+
+impl FromMeta for Unique {
+    fn from_meta(item: &syn::Meta) -> darling::Result<Self> {
+        match item {
+            syn::Meta::Path(p) => Ok(Self(Some((p.span(), None)))),
+            syn::Meta::NameValue(syn::MetaNameValue {
+                value:
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }),
+                path,
+                ..
+            }) => Ok(Self(Some((path.span(), Some(s.clone()))))),
+            syn::Meta::NameValue(nv) => Err(darling::Error::custom(
+                "expected a marker key template, e.g. `unique = \"CUSTOMEREMAIL#<email>\"`, or `unique` alone",
+            )
+            .with_span(&nv.value)),
+            syn::Meta::List(l) => Err(darling::Error::custom(
+                "expected `unique` or `unique = \"CUSTOMEREMAIL#<email>\"`",
+            )
+            .with_span(l)),
+        }
     }
 }

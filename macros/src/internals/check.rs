@@ -339,4 +339,39 @@ fn check_unique(ctx_fields: &[Field], keys: &attr::Keys, errors: &mut darling::e
         };
         errors.push(darling::Error::custom(message).with_span(&span));
     }
+    check_marker_templates(ctx_fields, errors);
+}
+
+/// Checks on `#[attr(unique = "...")]`: each template is literal text,
+/// `<field>` (the field itself), literal text; no two fields declare the
+/// same marker key. Each error at the template.
+fn check_marker_templates(ctx_fields: &[Field], errors: &mut darling::error::Accumulator) {
+    let mut seen: Vec<(String, attr::MarkerTemplate)> = Vec::new();
+    for f in ctx_fields {
+        let (Some(lit), Some(marker)) = (f.opts.unique.template(), f.opts.unique.marker(&f.name()))
+        else {
+            continue;
+        };
+        match marker {
+            Err(message) => errors.push(darling::Error::custom(message).with_span(lit)),
+            Ok(m) => {
+                let same = seen
+                    .iter()
+                    .find(|(_, o)| (&o.before, &o.after) == (&m.before, &m.after));
+                if let Some((other, o)) = same {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "`{}` and `{other}` declare the same marker key (`{}` and `{}`), so a value of one would block the same value of the other; give one of them another literal text",
+                            f.name(),
+                            m.template.lit.value(),
+                            o.template.lit.value()
+                        ))
+                        .with_span(lit),
+                    );
+                } else {
+                    seen.push((f.name(), m));
+                }
+            }
+        }
+    }
 }

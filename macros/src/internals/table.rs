@@ -380,8 +380,23 @@ pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> 
     for (n, opt) in o.gsis() {
         if let Some(opt) = opt {
             let gsi = global_index(n, opt, &mut table.reserved, errors);
-            for a in gsi.attributes.iter().flat_map(|(p, s)| p.iter().chain(s)) {
-                multi_attrs.push((a.name.clone(), a.kind.clone(), n, a.span));
+            // The entity-type attribute may lead a sort key (as a string):
+            // the index then holds several entities, sorted by type first.
+            if let Some((p, s)) = &gsi.attributes {
+                let sort = s.iter().enumerate().map(|(i, a)| (Some(i), a));
+                for (i, a) in p.iter().map(|a| (None, a)).chain(sort) {
+                    if a.name != table.entity_type {
+                        multi_attrs.push((a.name.clone(), a.kind.clone(), n, a.span));
+                    } else if i != Some(0) || a.kind != "S" {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "`{}` is the entity-type attribute: a multi-attribute key may start its sort key with it, as a string (`sk({} = S, ...)`), and use it nowhere else",
+                                a.name, a.name
+                            ))
+                            .with_span(&a.span),
+                        );
+                    }
+                }
             }
             table.gsis.push(gsi);
         }

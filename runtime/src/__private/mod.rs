@@ -14,8 +14,8 @@ pub use codec::*;
 pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
 pub use crate::design::{
     AccessShape, AttrIndexShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape,
-    KeySeg, KeyShape, cardinality, index_collision, partition_holds_markers, primary_keys_collide,
-    table_queries_leak,
+    KeySeg, KeyShape, cardinality, index_collision, partition_holds_declared_markers,
+    partition_holds_markers, primary_keys_collide, table_queries_leak,
 };
 pub use crate::entity::HeldField;
 pub use crate::entity::markers::*;
@@ -23,7 +23,7 @@ pub use crate::entity::{
     GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, attributed_to, check_attribute_keys,
     claims, contains, first_reserved, gsi_attributes, gsi_attrs, index_projection,
     index_projection_of, key_attribute_value, key_type_eq, lsi_attrs, projects_all, same_attr,
-    str_eq, table_attrs,
+    sorts_by_type, str_eq, table_attrs,
 };
 pub use crate::expr::AttrRange;
 pub use crate::expr::SortCondition;

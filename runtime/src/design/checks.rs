@@ -30,20 +30,7 @@
 //! ```
 
 use super::{EntityShape, KeySeg, KeyShape};
-
-const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
-    if prefix.len() > s.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < prefix.len() {
-        if s[i] != prefix[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
+use crate::shape::starts_with;
 
 /// Whether two segments can hold the same text.
 const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
@@ -230,6 +217,50 @@ pub const fn partition_holds_markers(e: &EntityShape) -> bool {
         ANY,
     ];
     keys_overlap(e.pk.segs, MARKER)
+}
+
+/// Whether the partition key of `e` can be the key of a declared marker of
+/// `unique` (`#[attr(unique = "CUSTOMEREMAIL#<email>")]`, see
+/// [`crate::unique`]): `#[table(entities(...))]` refuses it.
+///
+/// ```
+/// use singletable::design::partition_holds_declared_markers;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop")]
+/// # pub struct Shop;
+/// #[derive(Entity)]
+/// #[entity(table = Shop)]
+/// #[pk("CUSTOMER#<username>")]
+/// #[sk("CUSTOMER#<username>")]
+/// pub struct Customer {
+///     pub username: String,
+///     #[attr(unique = "CUSTOMEREMAIL#<email>")]
+///     pub email: String,
+/// }
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("<kind>#<id>")]
+/// # #[sk("ANY")]
+/// # pub struct Any { pub kind: String, pub id: String }
+/// assert!(!partition_holds_declared_markers(&Customer::SHAPE, Customer::UNIQUE));
+/// // "<kind>#<id>" can be "CUSTOMEREMAIL#<email>".
+/// assert!(partition_holds_declared_markers(&Any::SHAPE, Customer::UNIQUE));
+/// ```
+pub const fn partition_holds_declared_markers(
+    e: &EntityShape,
+    unique: &[crate::entity::UniqueField],
+) -> bool {
+    let mut i = 0;
+    while i < unique.len() {
+        if let Some(m) = &unique[i].marker
+            && keys_overlap(e.pk.segs, m.shape.segs)
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether a scoped table query of one entity can return items of the other.
@@ -433,7 +464,8 @@ pub enum IndexCollision {
     /// the partition keys can be equal.
     NoSortKey,
     /// Both map their fields onto the multi-attribute index: its keys are
-    /// the items' own attributes, with nothing to tell the entities apart.
+    /// the items' own attributes, with nothing to tell the entities apart
+    /// (its sort key does not start with the entity-type attribute).
     Attributes,
     /// One partition key is sharded (stored with a `#<shard>` suffix), and
     /// the other, unsharded, can produce the same keys; `first` tells
@@ -477,8 +509,14 @@ pub enum IndexCollision {
 /// assert_eq!(index_collision(&Order::SHAPE, &Extra::SHAPE, "gsi1"), IndexCollision::SortKeys);
 /// ```
 pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> IndexCollision {
-    if maps_attribute_index(a, index) && maps_attribute_index(b, index) {
-        return IndexCollision::Attributes;
+    if let (Some(x), Some(y)) = (a.attribute_index(index), b.attribute_index(index)) {
+        // Sorted by entity type first, each one's queries keep to its own
+        // items (entity names differ, a check of their own).
+        return if x.by_type && y.by_type {
+            IndexCollision::None
+        } else {
+            IndexCollision::Attributes
+        };
     }
     let mut i = 0;
     while i < a.indexes.len() {
@@ -544,18 +582,6 @@ pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> I
 /// ```
 pub const fn index_queries_leak(a: &EntityShape, b: &EntityShape, index: &str) -> bool {
     !matches!(index_collision(a, b, index), IndexCollision::None)
-}
-
-/// Whether entity `e` maps its fields onto multi-attribute index `index`.
-const fn maps_attribute_index(e: &EntityShape, index: &str) -> bool {
-    let mut i = 0;
-    while i < e.attribute_indexes.len() {
-        if crate::entity::str_eq(e.attribute_indexes[i].name, index) {
-            return true;
-        }
-        i += 1;
-    }
-    false
 }
 
 #[cfg(test)]

@@ -1,0 +1,17 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "Shop")]
+struct Shop;
+
+#[derive(Entity)]
+#[entity(table = Shop)]
+#[pk("CUSTOMER#<username>")]
+#[sk("CUSTOMER#<username>")]
+struct Customer {
+    username: String,
+    #[attr(unique = 3)]
+    email: String,
+}
+
+fn main() {}

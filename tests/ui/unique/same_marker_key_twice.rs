@@ -1,0 +1,19 @@
+use singletable::{Entity, Table};
+
+#[derive(Table)]
+#[table(name = "Shop")]
+struct Shop;
+
+#[derive(Entity)]
+#[entity(table = Shop)]
+#[pk("CUSTOMER#<username>")]
+#[sk("CUSTOMER#<username>")]
+struct Customer {
+    username: String,
+    #[attr(unique = "EMAIL#<email>")]
+    email: String,
+    #[attr(unique = "EMAIL#<backup_email>")]
+    backup_email: Option<String>,
+}
+
+fn main() {}
