@@ -147,14 +147,19 @@ pub(crate) fn index_values(schema: &TableSchema, item: &Item) -> Res<()> {
 pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
     let (local, global): (Vec<&IndexSchema>, Vec<&IndexSchema>) =
         schema.indexes.iter().partition(|ix| !ix.global);
+    let mut empty = false;
     for ix in java_map_order(&local)
         .into_iter()
         .chain(java_map_order(&global))
     {
         for k in ix.keys() {
             let Some(v) = item.get(&k.name) else { continue };
+            // An empty value is reported after every index's types: a
+            // wrong type elsewhere is what DynamoDB Local answers first
+            // (inside a transaction, the operation's cancellation reason).
             if is_empty_key(v) {
-                return index_values(schema, item);
+                empty = true;
+                continue;
             }
             if !matches!(
                 v,
@@ -168,6 +173,9 @@ pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
                 ));
             }
         }
+    }
+    if empty {
+        return index_values(schema, item);
     }
     index_key_sizes(schema, item)
 }

@@ -66,3 +66,23 @@ pub trait CardFallback {
 }
 
 impl<T: ?Sized> CardFallback for Card<T> {}
+
+/// The derive's probe for [`KeyPart::WIDTH`](crate::KeyPart::WIDTH) in a
+/// constant: a type that is no key part (reported once, elsewhere) reads
+/// as having no fixed width, through [`WidthFallback`].
+#[doc(hidden)]
+pub struct Width<T: ?Sized>(pub core::marker::PhantomData<T>);
+
+impl<T: crate::key::KeyPart + ?Sized> Width<T> {
+    /// The width the key part declares.
+    pub const VALUE: Option<usize> = T::WIDTH;
+}
+
+/// Chosen only for a type that is not a key part.
+#[doc(hidden)]
+pub trait WidthFallback {
+    /// Unknown.
+    const VALUE: Option<usize> = None;
+}
+
+impl<T: ?Sized> WidthFallback for Width<T> {}

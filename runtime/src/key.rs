@@ -182,6 +182,19 @@ pub trait KeyPart {
     /// 2, a `StrEnum`: its variants). The design document warns about index
     /// partition keys built only from such values.
     const CARDINALITY: Option<u64> = None;
+
+    /// The length in bytes of every value's encoding, when all values
+    /// encode to the same length (`u32`: ten digits; `None` when lengths
+    /// vary). The cross-entity checks read it: `v<n: u32>` is never the
+    /// constant `v0`.
+    ///
+    /// ```
+    /// use singletable::KeyPart;
+    ///
+    /// assert_eq!(<u32 as KeyPart>::WIDTH, Some(10));
+    /// assert_eq!(<String as KeyPart>::WIDTH, None);
+    /// ```
+    const WIDTH: Option<usize> = None;
 }
 
 /// A key part that can be read back from its encoded segment: what the
@@ -212,6 +225,7 @@ pub trait KeyPartDecode: KeyPart + Sized {
 
 impl<T: KeyPart + ?Sized> KeyPart for &T {
     const CARDINALITY: Option<u64> = T::CARDINALITY;
+    const WIDTH: Option<usize> = T::WIDTH;
     fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).write_key_part(out)
     }
@@ -385,6 +399,7 @@ fn read_digits(digits: &str, width: usize, expected: &'static str) -> Result<u12
 macro_rules! unsigned_key_part {
     ($($t:ty => $width:expr),* $(,)?) => {$(
         impl KeyPart for $t {
+            const WIDTH: Option<usize> = Some($width);
             fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
                 write_padded(*self as u128, $width, out);
                 Ok(())
@@ -961,6 +976,7 @@ pub struct IndexKey {
 #[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
 #[cfg(feature = "uuid")]
 impl KeyPart for uuid::Uuid {
+    const WIDTH: Option<usize> = Some(36);
     fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
         out.push_str(
             self.hyphenated()

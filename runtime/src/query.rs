@@ -291,6 +291,27 @@ impl<E: Entity> KeyOf<E> {
     }
 
     /// The primary key, owned.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, KeyOf, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Sessions", gsi1(keys_only))]
+    /// # pub struct Sessions;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Sessions)]
+    /// # #[pk("SESSION#<token>")]
+    /// # #[sk("SESSION")]
+    /// # #[gsi1(pk = "USER#<user>", sk = "SESSION#<token>")]
+    /// # #[access(sessions_of, index = gsi1, keys)]
+    /// # pub struct Session { pub token: String, pub user: String }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<Sessions>("Sessions")?;
+    /// db.put(&Session { token: "t1".into(), user: "ana".into() }).await?;
+    /// let key: KeyOf<Session> = Session::sessions_of("ana").first(&db).await?.unwrap();
+    /// assert_eq!(key.into_key(), Session::key("t1")?);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn into_key(self) -> crate::key::PrimaryKey {
         self.key
     }
@@ -976,6 +997,33 @@ impl<T, I> Query<T, I> {
     /// attribute, with a decode error: the default, unless the table
     /// declares `#[table(other_items = skip)]` (see
     /// [`Table::OTHER_ITEMS`](crate::Table::OTHER_ITEMS)).
+    ///
+    /// ```
+    /// # use singletable::{AttributeValue, Db, Embedded, Entity, Error, Executor, Item, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shared", other_items = skip)]
+    /// # pub struct Shared;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Shared)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("ORDER#<n>")]
+    /// # #[access(orders)]
+    /// # pub struct Order { pub id: String, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<Shared>("Shared")?;
+    /// let theirs: Item = [("PK", "USER#ana"), ("SK", "ORDER#x")]
+    ///     .map(|(k, v)| (k.to_owned(), AttributeValue::S(v.into())))
+    ///     .into();
+    /// db.executor().put_item(singletable::request::PutItem {
+    ///     table: "Shared".into(), item: theirs, condition: None,
+    ///     return_old: false, return_on_condition_failure: false,
+    /// }).await?;
+    /// assert!(Order::orders("ana").all(&db).await?.is_empty()); // the table skips it
+    /// let strict = Order::orders("ana").into_query().fail_on_other_types();
+    /// assert!(matches!(strict.all(&db).await, Err(Error::Decode { .. })));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn fail_on_other_types(mut self) -> Self {
         self.other = Some(OtherTypes::Error);
         self

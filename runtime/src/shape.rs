@@ -25,9 +25,9 @@ use crate::key::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 /// assert_eq!(
 ///     Order::SHAPE.pk.segs,
 ///     [
-///         KeySeg { lit: "USER", field: false },
-///         KeySeg { lit: "", field: true },
-///         KeySeg { lit: "ORDER-", field: true },
+///         KeySeg { lit: "USER", field: false, width: None },
+///         KeySeg { lit: "", field: true, width: None },
+///         KeySeg { lit: "ORDER-", field: true, width: None },
 ///     ]
 /// );
 /// assert!(Order::SHAPE.pk.segs.iter().any(|s| s.field));
@@ -38,6 +38,9 @@ pub struct KeySeg {
     pub lit: &'static str,
     /// Whether a placeholder ends the segment.
     pub field: bool,
+    /// The placeholder's encoded length, when its type encodes every value
+    /// to one length ([`KeyPart::WIDTH`](crate::KeyPart::WIDTH)).
+    pub width: Option<usize>,
 }
 
 /// A key template as declared (with stored attribute names in placeholders).

@@ -197,6 +197,27 @@ impl<T> ShardedQuery<T> {
 
     /// Fails on items of other entity types (see
     /// [`Query::fail_on_other_types`](crate::Query::fail_on_other_types)).
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, ShardedQuery, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("ORDER#<id>")]
+    /// # #[sk("ORDER")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<id>", shards = 4)]
+    /// # #[access(by_date, index = gsi1)]
+    /// # pub struct Order { pub id: String }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// db.put(&Order { id: "o1".into() }).await?;
+    /// let q: ShardedQuery<Order> = Order::by_date().into_query();
+    /// assert_eq!(q.fail_on_other_types().all(&db).await?.len(), 1);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn fail_on_other_types(self) -> Self {
         Self {
             base: self.base.fail_on_other_types(),

@@ -25,13 +25,34 @@ pub(crate) fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
     let text = stored_text(ctx, t);
     // Placeholders never contain `#` and always end a segment, so a plain
     // split of the template text gives the segments.
-    let segs = text.split('#').map(|seg| {
-        let (lit, field) = match seg.find('<') {
-            Some(i) => (&seg[..i], true),
-            None => (seg, false),
-        };
-        quote!(#pv::KeySeg { lit: #lit, field: #field })
-    });
+    // Placeholders are met in the order of `fields()`, one per segment.
+    let mut fields = t.fields().into_iter().map(|n| ctx.field(n));
+    let segs: Vec<TokenStream> = text
+        .split('#')
+        .map(|seg| {
+            let (lit, field) = match seg.find('<') {
+                Some(i) => (&seg[..i], fields.next()),
+                None => (seg, None),
+            };
+            let width = match field {
+                // Verbatim and unpadded values have any length.
+                Some(f) if f.opts.verbatim.is_present() || f.opts.unpadded.is_present() => {
+                    quote!(#pv::None)
+                }
+                Some(f) => {
+                    let ty = &f.ty;
+                    quote!({
+                        #[allow(unused_imports)]
+                        use #pv::WidthFallback as _;
+                        #pv::Width::<#ty>::VALUE
+                    })
+                }
+                None => quote!(#pv::None),
+            };
+            let is_field = field.is_some();
+            quote!(#pv::KeySeg { lit: #lit, field: #is_field, width: #width })
+        })
+        .collect();
     let cards = t.fields().into_iter().map(|n| {
         let ty = &ctx.field(n).ty;
         quote!({

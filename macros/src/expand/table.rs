@@ -342,7 +342,13 @@ fn entity_checks(
             out.extend(quote_spanned! {span=>
                 const _: () = if #p::__private::str_eq(#a_shape.name, #b_shape.name) { ::core::panic!(#dup) };
                 const _: () = if #p::__private::primary_keys_collide(&#a_shape, &#b_shape) { ::core::panic!(#collide) };
-                const _: () = if #p::__private::table_queries_leak(&#a_shape, &#b_shape) { ::core::panic!(#leak) };
+                // Colliding keys are the one error for the pair; a leaking
+                // scope follows from them.
+                const _: () = if #p::__private::table_queries_leak(&#a_shape, &#b_shape)
+                    && !#p::__private::primary_keys_collide(&#a_shape, &#b_shape)
+                {
+                    ::core::panic!(#leak)
+                };
             });
             for ix in indexes {
                 let sort_keys = format!(

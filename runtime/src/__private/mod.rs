@@ -14,8 +14,9 @@ pub use codec::*;
 pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
 pub use crate::design::{
     AccessShape, AttrIndexShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape,
-    KeySeg, KeyShape, cardinality, index_collision, partition_holds_declared_markers,
-    partition_holds_markers, primary_keys_collide, table_queries_leak,
+    KeySeg, KeyShape, Width, WidthFallback, cardinality, index_collision,
+    partition_holds_declared_markers, partition_holds_markers, primary_keys_collide,
+    table_queries_leak,
 };
 pub use crate::entity::HeldField;
 pub use crate::entity::markers::*;

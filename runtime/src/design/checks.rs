@@ -32,15 +32,30 @@
 use super::{EntityShape, KeySeg, KeyShape};
 use crate::shape::starts_with;
 
-/// Whether two segments can hold the same text.
+/// Whether a placeholder of encoded width `width` (any, when `None`) can
+/// take `len` bytes.
+const fn fits(width: Option<usize>, len: usize) -> bool {
+    match width {
+        Some(w) => w == len,
+        None => true,
+    }
+}
+
+/// Whether two segments can hold the same text. A placeholder holds at
+/// least one character, and exactly its type's width when it has one.
 const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
     let (x, y) = (a.lit.as_bytes(), b.lit.as_bytes());
     match (a.field, b.field) {
         (false, false) => crate::entity::str_eq(a.lit, b.lit),
-        // A placeholder holds at least one character.
-        (false, true) => starts_with(x, y) && x.len() > y.len(),
-        (true, false) => starts_with(y, x) && y.len() > x.len(),
-        (true, true) => starts_with(x, y) || starts_with(y, x),
+        (false, true) => starts_with(x, y) && x.len() > y.len() && fits(b.width, x.len() - y.len()),
+        (true, false) => starts_with(y, x) && y.len() > x.len() && fits(a.width, y.len() - x.len()),
+        (true, true) => {
+            let same_length = match (a.width, b.width) {
+                (Some(wa), Some(wb)) => x.len() + wa == y.len() + wb,
+                _ => true,
+            };
+            (starts_with(x, y) || starts_with(y, x)) && same_length
+        }
     }
 }
 
@@ -138,6 +153,7 @@ pub const fn scope_leaks(a: &[KeySeg], b: &[KeySeg]) -> bool {
         let lit = KeySeg {
             lit: a[i].lit,
             field: false,
+            width: None,
         };
         if !seg_overlap(lit, b[i]) {
             return false;
@@ -174,6 +190,37 @@ pub const fn scope_leaks(a: &[KeySeg], b: &[KeySeg]) -> bool {
 /// // One would overwrite the other: `#[table(entities(A, B))]` does not compile.
 /// assert!(primary_keys_collide(&A::SHAPE, &B::SHAPE));
 /// ```
+///
+/// A placeholder of a fixed-width type matches only text of its width:
+/// `v<n: u32>` is `v` and ten digits, never `v0`; `v<n: String>` can be.
+///
+/// ```
+/// use singletable::design::primary_keys_collide;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("DOC#<id>")]
+/// #[sk("v0")]
+/// pub struct Latest { pub id: String }
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("DOC#<id>")]
+/// #[sk("v<n>")]
+/// pub struct Version { pub id: String, pub n: u32 }
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("DOC#<id>")]
+/// #[sk("v<n>")]
+/// pub struct Named { pub id: String, pub n: String }
+///
+/// assert!(!primary_keys_collide(&Latest::SHAPE, &Version::SHAPE));
+/// assert!(primary_keys_collide(&Latest::SHAPE, &Named::SHAPE));
+/// ```
 pub const fn primary_keys_collide(a: &EntityShape, b: &EntityShape) -> bool {
     keys_overlap(a.pk.segs, b.pk.segs) && sort_overlap(a.sk, b.sk)
 }
@@ -206,11 +253,13 @@ pub const fn partition_holds_markers(e: &EntityShape) -> bool {
     const ANY: KeySeg = KeySeg {
         lit: "",
         field: true,
+        width: None,
     };
     const MARKER: &[KeySeg] = &[
         KeySeg {
             lit: crate::unique::MARKER_PREFIX,
             field: false,
+            width: None,
         },
         ANY,
         ANY,
@@ -593,12 +642,14 @@ mod tests {
         KeySeg {
             lit: s,
             field: false,
+            width: None,
         }
     }
     const fn ph(s: &'static str) -> KeySeg {
         KeySeg {
             lit: s,
             field: true,
+            width: None,
         }
     }
 
