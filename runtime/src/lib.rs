@@ -75,7 +75,9 @@ pub use expr::{Cmp, Condition, Operand, SortCondition};
 pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, StringPath, ValueFor};
 pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
 pub use nested::{DocField, Document, Entry, Nested};
-pub use query::{Decode, KeyOf, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Query};
+pub use query::{
+    Decode, KeyOf, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Projected, Query,
+};
 pub use request::ReturnValues;
 pub use shard::ShardedQuery;
 pub use transact::{Handle, ReadResults, ReadTransaction, Transaction};

@@ -88,6 +88,20 @@ use crate::value::Attr;
 /// let _city = handles.city; // what `field(|a| a.city)` picks
 /// ```
 pub trait Document: Attr {
+    /// The attributes the document reads and writes (stored names): what
+    /// an index must project for an access pattern to return the document
+    /// (`#[access(name, index = gsiN, select = Summary)]`).
+    ///
+    /// ```
+    /// use singletable::{Document, nested::Document as _};
+    ///
+    /// #[derive(Document)]
+    /// #[document(rename_all = "camelCase")]
+    /// pub struct Listing { pub title: String, pub unit_price: u32, #[attr(skip)] pub cached: bool }
+    ///
+    /// assert_eq!(Listing::ATTRIBUTES, ["title", "unitPrice"]);
+    /// ```
+    const ATTRIBUTES: &'static [&'static str] = &[];
     /// The generated handles on the document's fields (`AddressFields`).
     type Fields: Copy;
     /// The handles.

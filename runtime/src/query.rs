@@ -245,6 +245,33 @@ pub trait Decode: Sized {
     }
 }
 
+/// The `Decode` items of a partial read of entity `E` (its keys, or a
+/// projection): what `E` says, and a count that reads the items, since no
+/// filter tells `E`'s keys apart.
+macro_rules! partial_decode {
+    () => {
+        fn key_matches(pk: &str, sk: Option<&str>) -> bool {
+            crate::entity::key_matches::<E>(pk, sk)
+        }
+
+        fn ttl_attribute() -> Option<&'static str> {
+            <E::Table as crate::entity::Table>::TTL
+        }
+
+        fn cursor_scope() -> &'static str {
+            E::ENTITY_TYPE
+        }
+
+        fn index_projection(index: &str) -> crate::entity::Projection {
+            crate::entity::index_projection::<E::Table>(index)
+        }
+
+        fn adopts() -> bool {
+            true
+        }
+    };
+}
+
 /// The primary key of one item of entity `E`, as an access pattern on a
 /// keys-only index returns it (`#[access(name, index = gsiN, keys)]`):
 /// such an index holds only the table's and the index's key attributes, so
@@ -352,62 +379,141 @@ impl<E> From<KeyOf<E>> for crate::key::PrimaryKey {
 impl<E: Entity> Decode for KeyOf<E> {
     type Table = E::Table;
 
-    fn key_matches(pk: &str, sk: Option<&str>) -> bool {
-        crate::entity::key_matches::<E>(pk, sk)
+    fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
+        Ok(own_key::<E>(&item, other)?.map(|key| Self {
+            key,
+            entity: PhantomData,
+        }))
     }
 
-    /// The item's key, when it is one of `E`'s: its key parsers read it,
-    /// and its entity type, when the index projects one, is `E`'s.
-    fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
-        use crate::entity::Table;
-        let (pk_attr, sk_attr) = (<E::Table as Table>::PK, <E::Table as Table>::SK);
-        let text = |attr: &str| match item.get(attr) {
-            Some(AttributeValue::S(s)) => Some(s.clone()),
-            _ => None,
-        };
-        let pk = text(pk_attr);
-        let sk = sk_attr.and_then(text);
-        let typed = match item.get(<E::Table as Table>::ENTITY_TYPE) {
-            None => true,
-            Some(AttributeValue::S(t)) => t == E::ENTITY_TYPE,
-            Some(_) => false,
-        };
-        let ours = pk.as_deref().is_some_and(|pk| {
-            (sk.is_some() == sk_attr.is_some()) && E::parses_key(pk, sk.as_deref())
-        });
-        match (pk, ours && typed) {
-            (Some(pk), true) => Ok(Some(Self {
-                key: crate::key::PrimaryKey { pk, sk },
-                entity: PhantomData,
-            })),
-            _ if other == OtherTypes::Skip => Ok(None),
-            (pk, _) => Err(Error::Decode {
-                entity: E::ENTITY_TYPE,
-                source: DecodeError::new(DecodeErrorKind::KeyMismatch {
-                    stored: pk.unwrap_or_default(),
-                    expected: E::PK_TEMPLATE.to_owned(),
-                })
-                .at(pk_attr),
-            }),
+    partial_decode!();
+}
+
+/// The primary key of an item read from a partial projection, when it is
+/// one of `E`'s: `E`'s key parsers read it, and its entity type, when the
+/// index projects one, is `E`'s. Otherwise `None` when `other` skips, else
+/// a [`DecodeErrorKind::KeyMismatch`] at the partition key.
+fn own_key<E: Entity>(
+    item: &Item,
+    other: OtherTypes,
+) -> Result<Option<crate::key::PrimaryKey>, Error> {
+    use crate::entity::Table;
+    let (pk_attr, sk_attr) = (<E::Table as Table>::PK, <E::Table as Table>::SK);
+    let text = |attr: &str| match item.get(attr) {
+        Some(AttributeValue::S(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let pk = text(pk_attr);
+    let sk = sk_attr.and_then(text);
+    let typed = match item.get(<E::Table as Table>::ENTITY_TYPE) {
+        None => true,
+        Some(AttributeValue::S(t)) => t == E::ENTITY_TYPE,
+        Some(_) => false,
+    };
+    let ours = pk
+        .as_deref()
+        .is_some_and(|pk| (sk.is_some() == sk_attr.is_some()) && E::parses_key(pk, sk.as_deref()));
+    match (pk, ours && typed) {
+        (Some(pk), true) => Ok(Some(crate::key::PrimaryKey { pk, sk })),
+        _ if other == OtherTypes::Skip => Ok(None),
+        (pk, _) => Err(Error::Decode {
+            entity: E::ENTITY_TYPE,
+            source: DecodeError::new(DecodeErrorKind::KeyMismatch {
+                stored: pk.unwrap_or_default(),
+                expected: E::PK_TEMPLATE.to_owned(),
+            })
+            .at(pk_attr),
+        }),
+    }
+}
+
+/// An item of entity `E` as an index with an `INCLUDE` projection holds
+/// it: its primary key and the projected attributes, decoded as the
+/// `#[derive(Document)]` type `D` (`#[access(name, index = gsiN, select =
+/// D)]`). The derive checks at compile time that the index projects every
+/// attribute `D` reads ([`Document::ATTRIBUTES`](crate::nested::Document::ATTRIBUTES)).
+///
+/// ```
+/// use singletable::{Db, Document, Embedded, Entity, Projected, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Shop", gsi1(include(title, price)))]
+/// pub struct Shop;
+///
+/// #[derive(Entity)]
+/// #[entity(table = Shop)]
+/// #[pk("PRODUCT#<id>")]
+/// #[sk("PRODUCT")]
+/// #[gsi1(pk = "CATEGORY#<category>", sk = "PRODUCT#<id>")]
+/// #[access(listing, index = gsi1, select = Listing)]
+/// pub struct Product { pub id: String, pub category: String, pub title: String, pub price: u32, pub description: String }
+///
+/// /// What the category index shows of a product.
+/// #[derive(Document, Debug, PartialEq)]
+/// pub struct Listing { pub title: String, pub price: u32 }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+/// db.put(&Product { id: "p1".into(), category: "tea".into(), title: "Sencha".into(), price: 12, description: "…".into() }).await?;
+/// let listed: Vec<Projected<Product, Listing>> = Product::listing("tea").all(&db).await?;
+/// assert_eq!(listed[0].item, Listing { title: "Sencha".into(), price: 12 });
+/// assert_eq!(listed[0].key, Product::key("p1")?);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
+pub struct Projected<E, D> {
+    /// The item's primary key, checked against `E`'s key templates.
+    pub key: crate::key::PrimaryKey,
+    /// The projected attributes.
+    pub item: D,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E, D: Clone> Clone for Projected<E, D> {
+    fn clone(&self) -> Self {
+        Self {
+            key: self.key.clone(),
+            item: self.item.clone(),
+            entity: PhantomData,
         }
     }
+}
 
-    fn ttl_attribute() -> Option<&'static str> {
-        <E::Table as crate::entity::Table>::TTL
+impl<E, D: PartialEq> PartialEq for Projected<E, D> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key && self.item == other.item
+    }
+}
+
+impl<E: Entity, D: std::fmt::Debug> std::fmt::Debug for Projected<E, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Projected")
+            .field("entity", &E::ENTITY_TYPE)
+            .field("key", &self.key)
+            .field("item", &self.item)
+            .finish()
+    }
+}
+
+impl<E: Entity, D: crate::nested::Document> Decode for Projected<E, D> {
+    type Table = E::Table;
+
+    fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
+        let Some(key) = own_key::<E>(&item, other)? else {
+            return Ok(None);
+        };
+        let item = D::from_attr(AttributeValue::M(item)).map_err(|source| Error::Decode {
+            entity: E::ENTITY_TYPE,
+            source,
+        })?;
+        Ok(Some(Self {
+            key,
+            item,
+            entity: PhantomData,
+        }))
     }
 
-    fn cursor_scope() -> &'static str {
-        E::ENTITY_TYPE
-    }
-
-    fn index_projection(index: &str) -> crate::entity::Projection {
-        crate::entity::index_projection::<E::Table>(index)
-    }
-
-    /// No filter tells `E`'s keys apart: a count reads the keys.
-    fn adopts() -> bool {
-        true
-    }
+    partial_decode!();
 }
 
 /// Decodes items into a vector (see [`Query::read_items`]).

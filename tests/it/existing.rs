@@ -565,20 +565,30 @@ mod adoption {
 /// user, read for the keys of a user's sessions (to end them all); an
 /// access pattern on it returns typed keys, never a decode failure.
 mod keys_only {
-    use singletable::{AttributeValue, Db, DecodeErrorKind, Entity, Error, Item, KeyOf, Table};
+    use singletable::{
+        AttributeValue, Db, DecodeErrorKind, Document, Entity, Error, Item, KeyOf, Projected, Table,
+    };
 
     use crate::support::{both, raw_put};
 
     #[derive(Table)]
-    #[table(name = "Sessions", gsi1(keys_only))]
+    #[table(name = "Sessions", gsi1(keys_only), gsi2(include(agent)))]
     pub struct Sessions;
+
+    /// What the `gsi2` index holds of a session besides its keys.
+    #[derive(Document, Debug, Clone, PartialEq)]
+    pub struct SessionAgent {
+        pub agent: Option<String>,
+    }
 
     #[derive(Entity, Debug, Clone, PartialEq)]
     #[entity(table = Sessions, rename_all = "camelCase")]
     #[pk("SESSION#<token>")]
     #[sk("SESSION")]
     #[gsi1(pk = "USER#<username>", sk = "SESSION#<token>")]
+    #[gsi2(pk = "AGENTS#<username>", sk = "SESSION#<token>")]
     #[access(sessions_of, index = gsi1, keys)]
+    #[access(agents_of, index = gsi2, select = SessionAgent)]
     pub struct Session {
         pub token: String,
         pub username: String,
@@ -653,6 +663,17 @@ mod keys_only {
                 .count(&db)
                 .await;
             assert_eq!(count.unwrap(), 3);
+
+            // The include index returns the projected attributes, typed.
+            let agents: Vec<Projected<Session, SessionAgent>> =
+                Session::agents_of("ana").all(&db).await.unwrap();
+            assert_eq!(agents.len(), 3);
+            assert_eq!(agents[0].key, Session::key("t1").unwrap());
+            assert!(
+                agents
+                    .iter()
+                    .all(|a| a.item.agent.as_deref() == Some("curl"))
+            );
 
             // A key gets the whole item, and ends the session.
             let keys = Session::sessions_of("ana")

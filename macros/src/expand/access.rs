@@ -5,6 +5,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use crate::internals::access::{Access, Resolved, attr_index, resolve};
 use crate::internals::attr::{IndexKind, Keys, Template};
@@ -39,6 +40,7 @@ pub fn expand(
             name: access.name.clone(),
             index: None,
             keys: access.keys.clone(),
+            select: access.select.clone(),
         };
         let Ok(r) = resolve(access, keys).or_else(|_| resolve(&table, keys)) else {
             continue;
@@ -70,9 +72,10 @@ fn pattern(
     let (marker, target) = target(p, r, &pattern_str);
     let sharded = r.shards > 1;
     // What the pattern returns: whole items, or their keys.
-    let item_ty = match &access.keys {
-        Some(k) => quote_spanned!(k.span()=> #p::KeyOf<#ident>),
-        None => quote!(#ident),
+    let item_ty = match (&access.keys, &access.select) {
+        (Some(k), _) => quote_spanned!(k.span()=> #p::KeyOf<#ident>),
+        (None, Some(d)) => quote!(#p::Projected<#ident, #d>),
+        (None, None) => quote!(#ident),
     };
     let plain_ty = quote!(#p::Query<#item_ty, #marker>);
     let query_ty = if sharded {
@@ -117,8 +120,8 @@ fn pattern(
         #[allow(dead_code)]
         #vis struct #wrapper(#query_ty);
     };
-    let wrapper_impl =
-        query_type_impl(ctx, r, &wrapper, &query_ty, &item_ty, access.keys.is_some());
+    let partial = access.keys.is_some() || access.select.is_some();
+    let wrapper_impl = query_type_impl(ctx, r, &wrapper, &query_ty, &item_ty, partial);
     let projection_check = projection_check(ctx, table, keys, access, r);
     let inside = quote! {
         #[automatically_derived]
@@ -158,6 +161,27 @@ fn projection_check(
         Some(IndexKind::Lsi(n)) => format_ident!("LSI{}", n),
         None => return TokenStream::new(),
     };
+    let name = &access.name;
+    let index = access
+        .index
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    if let Some(doc) = &access.select {
+        let shown = quote!(#doc).to_string().replace(' ', "");
+        let msg = format!(
+            "access pattern `{name}` returns `{shown}`, but `{index}` does not project every attribute `{shown}` reads; add them to the index's `include(...)` on the table, or select fewer"
+        );
+        return quote_spanned! {doc.span()=>
+            const _: () = if !#pv::projects_all(
+                #pv::index_projection_of::<#table>(#konst.name),
+                <#doc as #krate::nested::Document>::ATTRIBUTES,
+                #pv::None,
+            ) {
+                __private::fail(#msg)
+            };
+        };
+    }
     // What decoding reads besides the primary key: every stored attribute
     // but the copies of primary key fields, which the key gives back.
     let primary = keys.primary_fields();
@@ -167,12 +191,6 @@ fn projection_check(
         .filter(|f| f.written() && !primary.contains(&f.name().as_str()))
         .map(|f| &f.stored);
     let ident = ctx.entity_ident;
-    let name = &access.name;
-    let index = access
-        .index
-        .as_ref()
-        .map(ToString::to_string)
-        .unwrap_or_default();
     let entity = ctx.entity;
     let msg = format!(
         "access pattern `{name}` returns whole `{entity}` items, but `{index}` does not project all of their attributes (`keys_only` or `include(...)` on the table); return the items' keys with `#[access({name}, index = {index}, keys)]`, or project the attributes the entity stores"

@@ -123,6 +123,7 @@ fn paths(
     fields: &[model::Field],
 ) -> (TokenStream, TokenStream) {
     let fields_ty = format_ident!("{}Fields", ident);
+    let stored_names = fields.iter().filter(|f| !f.skipped()).map(|f| &f.stored);
     let mut decls = Vec::new();
     let mut inits = Vec::new();
     let mut check_fns = Vec::new();
@@ -175,6 +176,7 @@ fn paths(
 
         #[automatically_derived]
         impl #krate::nested::Document for #ident {
+            const ATTRIBUTES: &'static [&'static str] = &[#(#stored_names),*];
             type Fields = #fields_ty;
             fn fields() -> #fields_ty {
                 #fields_ty { #(#inits,)* }

@@ -13,6 +13,9 @@ pub struct Access {
     /// `keys`: the pattern returns `KeyOf<Entity>`, the items' primary
     /// keys (what a keys-only index holds), not whole items.
     pub keys: Option<syn::Ident>,
+    /// `select = Summary`: the pattern returns `Projected<Entity, Summary>`,
+    /// a `#[derive(Document)]` of the attributes the index projects.
+    pub select: Option<syn::Path>,
 }
 
 /// Reads every `#[access(name, index = gsiN)]`.
@@ -26,6 +29,7 @@ pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator)
             let name: syn::Ident = input.parse()?;
             let mut index = None;
             let mut keys: Option<syn::Ident> = None;
+            let mut select: Option<syn::Path> = None;
             while !input.is_empty() {
                 input.parse::<syn::Token![,]>()?;
                 if input.is_empty() {
@@ -39,10 +43,25 @@ pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator)
                     keys = Some(key);
                     continue;
                 }
+                if key == "select" {
+                    input.parse::<syn::Token![=]>()?;
+                    let path: syn::Path = input.parse()?;
+                    if select.is_some() {
+                        wrong.push(syn::Error::new(key.span(), "duplicate `select` option in `#[access]`"));
+                    } else if keys.is_some() {
+                        wrong.push(syn::Error::new(
+                            key.span(),
+                            "`keys` and `select` contradict each other: a pattern returns keys or a projected document; keep one",
+                        ));
+                    } else {
+                        select = Some(path);
+                    }
+                    continue;
+                }
                 if key != "index" {
                     wrong.push(syn::Error::new(
                         key.span(),
-                        format!("unknown option `{key}` in `#[access]`; expected `index = gsiN`, `index = lsiN` or `keys`"),
+                        format!("unknown option `{key}` in `#[access]`; expected `index = gsiN`, `index = lsiN`, `keys` or `select = Document`"),
                     ));
                     // Past its value, to the next option.
                     if input.parse::<Option<syn::Token![=]>>()?.is_some() {
@@ -58,7 +77,12 @@ pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator)
                     index = Some(value);
                 }
             }
-            Ok(Access { name, index, keys })
+            Ok(Access {
+                name,
+                index,
+                keys,
+                select,
+            })
         });
         errors.extend(wrong.into_iter().map(darling::Error::from));
         match parsed {
