@@ -145,6 +145,18 @@ pub(crate) fn index_values(schema: &TableSchema, item: &Item) -> Res<()> {
 /// type is the operation's `ValidationError` cancellation reason, any
 /// other problem fails the whole request.
 pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
+    index_types_in(schema, item, false)
+}
+
+/// [`index_types`] of an updated item: DynamoDB Local reports a wrong type
+/// in any index before an empty value (inside a transaction, as the
+/// operation's cancellation reason), where for a put the first index with
+/// an empty value decides.
+pub(crate) fn updated_index_types(schema: &TableSchema, item: &Item) -> Res<()> {
+    index_types_in(schema, item, true)
+}
+
+fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<()> {
     let (local, global): (Vec<&IndexSchema>, Vec<&IndexSchema>) =
         schema.indexes.iter().partition(|ix| !ix.global);
     let mut empty = false;
@@ -154,10 +166,10 @@ pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
     {
         for k in ix.keys() {
             let Some(v) = item.get(&k.name) else { continue };
-            // An empty value is reported after every index's types: a
-            // wrong type elsewhere is what DynamoDB Local answers first
-            // (inside a transaction, the operation's cancellation reason).
             if is_empty_key(v) {
+                if !types_first {
+                    return index_values(schema, item);
+                }
                 empty = true;
                 continue;
             }
