@@ -202,36 +202,62 @@ fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<(
 /// refused with the message naming the attributes and their size;
 /// otherwise with DynamoDB Local's shorter one.
 fn index_key_sizes(schema: &TableSchema, item: &Item) -> Res<()> {
+    use singletable_runtime::size::key_bytes;
+    fn name(a: &KeyAttr) -> &str {
+        a.name.as_str()
+    }
     for ix in &schema.indexes {
-        let partition: Vec<&KeyAttr> = std::iter::once(&ix.pk).chain(&ix.pk_rest).collect();
-        let sort: Vec<&KeyAttr> = ix.sk.iter().chain(&ix.sk_rest).collect();
-        let multi = partition.len() + sort.len() > 2;
-        let in_index = partition
-            .iter()
-            .chain(&sort)
-            .all(|a| item.contains_key(&a.name));
-        for (attrs, kind, max) in [
-            (&partition, "HASH", MAX_PARTITION_KEY),
-            (&sort, "RANGE", MAX_SORT_KEY),
-        ] {
-            let names = attrs.iter().map(|a| a.name.as_str());
-            let size = singletable_runtime::size::key_bytes(item, names.clone());
-            if size <= max {
-                continue;
-            }
-            return Err(Fail::validation(if multi && in_index {
-                let names: Vec<&str> = names.collect();
-                format!(
-                    "Aggregate size for {kind} key attributes {} of index {} has exceeded limit {max} bytes, with actual size {size} bytes",
-                    names.join(", "),
-                    ix.name
-                )
-            } else {
-                "One or more parameter values were invalid: Size limit exceeded".to_owned()
-            }));
+        let partition = || std::iter::once(&ix.pk).chain(&ix.pk_rest);
+        let sort = || ix.sk.iter().chain(&ix.sk_rest);
+        let size = key_bytes(item, partition().map(name));
+        if size > MAX_PARTITION_KEY {
+            let names = partition().map(name).collect();
+            return Err(key_too_large(
+                ix,
+                item,
+                "HASH",
+                MAX_PARTITION_KEY,
+                size,
+                names,
+            ));
+        }
+        let size = key_bytes(item, sort().map(name));
+        if size > MAX_SORT_KEY {
+            let names = sort().map(name).collect();
+            return Err(key_too_large(ix, item, "RANGE", MAX_SORT_KEY, size, names));
         }
     }
     Ok(())
+}
+
+/// The refusal of an index key of `size` bytes over `max`, with DynamoDB
+/// Local's message: the one naming the attributes for an item in a
+/// multi-attribute index, the short one otherwise.
+fn key_too_large(
+    ix: &IndexSchema,
+    item: &Item,
+    kind: &str,
+    max: usize,
+    size: usize,
+    names: Vec<&str>,
+) -> Fail {
+    let all = || {
+        std::iter::once(&ix.pk)
+            .chain(&ix.pk_rest)
+            .chain(&ix.sk)
+            .chain(&ix.sk_rest)
+    };
+    let multi = all().count() > 2;
+    let in_index = all().all(|a| item.contains_key(&a.name));
+    Fail::validation(if multi && in_index {
+        format!(
+            "Aggregate size for {kind} key attributes {} of index {} has exceeded limit {max} bytes, with actual size {size} bytes",
+            names.join(", "),
+            ix.name
+        )
+    } else {
+        "One or more parameter values were invalid: Size limit exceeded".to_owned()
+    })
 }
 
 /// Java's `String.hashCode`.

@@ -10,8 +10,8 @@ use singletable::embedded::{
 };
 use singletable::expr::{Cmp, Condition, KeyCondition, Operand};
 use singletable::request::{
-    ConditionCheck, GetItem, PutItem, QueryRequest, ReturnValues, ScanRequest, TransactGet,
-    TransactWrite, TransactWriteOp, UpdateAction, UpdateItem,
+    ConditionCheck, GetItem, PutItem, QueryRequest, ReturnValues, TransactGet, TransactWrite,
+    TransactWriteOp, UpdateAction, UpdateItem,
 };
 use singletable::{AttributeValue, Blob, Db, Error, Executor, Item, Table};
 
@@ -261,28 +261,9 @@ fn every_type() -> Item {
     ])
 }
 
+/// Every item, in pages of seven, so that every read follows cursors.
 async fn scan_all(exec: &Embedded, table: &str, index: Option<&str>) -> Vec<Item> {
-    let mut out = Vec::new();
-    let mut start = None;
-    loop {
-        let page = exec
-            .scan(ScanRequest {
-                table: table.to_owned(),
-                index: index.map(str::to_owned),
-                filter: None,
-                limit: Some(7),
-                consistent: false,
-                start: start.take(),
-                segment: None,
-            })
-            .await
-            .unwrap();
-        out.extend(page.items);
-        match page.last_key {
-            Some(k) => start = Some(k),
-            None => return out,
-        }
-    }
+    crate::support::scan_all(exec, table, index, Some(7), false).await
 }
 
 #[tokio::test]

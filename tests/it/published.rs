@@ -21,7 +21,7 @@ use singletable::{
     Table,
 };
 
-use crate::support::{both, endpoint, unique_table};
+use crate::support::{both, endpoint, scan_all, unique_table};
 
 #[derive(Table)]
 #[table(name = "VersionControl", other_items = skip)]
@@ -235,28 +235,7 @@ async fn add_new_version_with_the_sdk(
 
 /// Every item of a handle's table, raw, sorted by key.
 async fn every_item<E: Executor>(db: &Db<E>) -> Vec<Item> {
-    let mut items = Vec::new();
-    let mut start = None;
-    loop {
-        let page = db
-            .executor()
-            .scan(singletable::request::ScanRequest {
-                table: db.table_name().into(),
-                index: None,
-                filter: None,
-                limit: None,
-                consistent: true,
-                start: start.take(),
-                segment: None,
-            })
-            .await
-            .unwrap();
-        items.extend(page.items);
-        match page.last_key {
-            Some(k) => start = Some(k),
-            None => break,
-        }
-    }
+    let mut items = scan_all(db.executor(), db.table_name(), None, None, true).await;
     let key = |i: &Item| format!("{:?}/{:?}", i.get("PK"), i.get("SK"));
     items.sort_by_key(key);
     items

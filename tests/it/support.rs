@@ -74,6 +74,38 @@ pub async fn raw_item<E: Executor>(db: &Db<E>, pk: &str, sk: &str) -> Item {
         .expect("item exists")
 }
 
+/// Every item of `table` (or of its index `index`), raw, page after page
+/// of at most `limit` items (DynamoDB's page size when `None`).
+pub async fn scan_all<E: Executor + ?Sized>(
+    exec: &E,
+    table: &str,
+    index: Option<&str>,
+    limit: Option<i32>,
+    consistent: bool,
+) -> Vec<Item> {
+    let mut out = Vec::new();
+    let mut start = None;
+    loop {
+        let page = exec
+            .scan(ScanRequest {
+                table: table.to_owned(),
+                index: index.map(str::to_owned),
+                filter: None,
+                limit,
+                consistent,
+                start: start.take(),
+                segment: None,
+            })
+            .await
+            .unwrap();
+        out.extend(page.items);
+        match page.last_key {
+            Some(k) => start = Some(k),
+            None => return out,
+        }
+    }
+}
+
 /// Puts a raw item through the executor, as any other client could.
 pub async fn raw_put<E: Executor>(db: &Db<E>, item: Item) -> singletable::Result<()> {
     db.executor()
