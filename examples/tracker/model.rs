@@ -166,9 +166,9 @@ pub struct Subscription {
 }
 
 /// Everything an account owns, on GSI1: its repositories, tickets and
-/// comments (one Query).
+/// comments (one Query), in the account's own GSI1 partition.
 #[derive(Collection, Debug, Clone, PartialEq)]
-#[collection(index = gsi1, sk_prefix = "OWNED#")]
+#[collection(index = gsi1, sk_prefix = "OWNED#", partition_from = Account)]
 pub enum Owned {
     Repo(Repo),
     Issue(Issue),
@@ -178,7 +178,7 @@ pub enum Owned {
 
 /// The tickets an account opened: the sub-collection `OWNED#TICKET#`.
 #[derive(Collection, Debug, Clone, PartialEq)]
-#[collection(index = gsi1, sk_prefix = "OWNED#TICKET#")]
+#[collection(index = gsi1, sk_prefix = "OWNED#TICKET#", partition_from = Account)]
 pub enum Tickets {
     Issue(Issue),
     Pull(Pull),

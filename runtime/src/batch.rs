@@ -49,7 +49,7 @@ use crate::db::{Db, key_item};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
 use crate::exec::Executor;
-use crate::key::PrimaryKey;
+use crate::key::{KeyOf, PrimaryKey};
 use crate::request::{BatchGet, BatchOp, BatchWrite};
 use crate::value::{AttributeValue, Item};
 
@@ -348,8 +348,8 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
     /// Deletes the item with `key` (a DeleteRequest). Refused for entities with unique
     /// fields, whose markers must go in the same transaction: use
     /// [`Db::delete`] for those.
-    pub fn delete<T: Entity>(self, key: impl Into<PrimaryKey>) -> Self {
-        let key = key.into();
+    pub fn delete<T: Entity>(self, key: KeyOf<T>) -> Self {
+        let key = key.into_key();
         let item = key_item::<T::Table>(&key);
         self.push(Ok(key), || {
             no_unique::<T>("delete")?;
@@ -493,7 +493,7 @@ fn no_unique<T: Entity>(what: &str) -> Result<(), Error> {
 #[must_use = "a batch get does nothing until `execute` is awaited"]
 pub struct BatchGetter<'a, E, T> {
     db: &'a Db<E>,
-    keys: &'a [PrimaryKey],
+    keys: Vec<&'a PrimaryKey>,
     policy: BatchPolicy,
     consistent: bool,
     entity: PhantomData<fn() -> T>,
@@ -546,11 +546,11 @@ pub struct BatchGetOutcome<T> {
     /// The keys not read when the attempts ran out (DynamoDB's
     /// `UnprocessedKeys`, and every key of a request that failed), in the
     /// keys' order: pass them to another batch get later.
-    pub unprocessed: Vec<PrimaryKey>,
+    pub unprocessed: Vec<KeyOf<T>>,
     /// The items read that do not decode as `T` (a malformed attribute,
     /// another entity type, key attributes contradicting the fields), in the
     /// keys' order, each with its error.
-    pub undecodable: Vec<(PrimaryKey, Error)>,
+    pub undecodable: Vec<(KeyOf<T>, Error)>,
     /// Attempts made for the requests that left keys unprocessed (the most,
     /// if several did); when none did, the most any request needed.
     pub attempts: u32,
@@ -574,7 +574,11 @@ impl<T: Entity> BatchGetOutcome<T> {
         if !self.unprocessed.is_empty() {
             return Err(Error::Unprocessed {
                 writes: Vec::new(),
-                keys: self.unprocessed.iter().map(key_item::<T::Table>).collect(),
+                keys: self
+                    .unprocessed
+                    .iter()
+                    .map(|k| key_item::<T::Table>(k))
+                    .collect(),
                 attempts: self.attempts,
                 cause: self.cause.map(Box::new),
             });
@@ -637,7 +641,7 @@ impl<'a, E: Executor, T: Entity> BatchGetter<'a, E, T> {
         let chunks: Vec<Vec<Item>> = self
             .keys
             .chunks(MAX_BATCH_GET)
-            .map(|c| c.iter().map(key_item::<T::Table>).collect())
+            .map(|c| c.iter().map(|k| key_item::<T::Table>(k)).collect())
             .collect();
         let runs: Vec<Run<Item, Item>> = futures::stream::iter(chunks)
             .map(|chunk| {
@@ -684,11 +688,11 @@ impl<'a, E: Executor, T: Entity> BatchGetter<'a, E, T> {
             items,
             unprocessed: unprocessed
                 .into_iter()
-                .map(|i| self.keys[i].clone())
+                .map(|i| KeyOf::new(self.keys[i].clone()))
                 .collect(),
             undecodable: undecodable
                 .into_iter()
-                .map(|(i, e)| (self.keys[i].clone(), e))
+                .map(|(i, e)| (KeyOf::new(self.keys[i].clone()), e))
                 .collect(),
             attempts: t.attempts,
             cause: t.cause,
@@ -734,10 +738,10 @@ impl<E: Executor> Db<E> {
     ///     Ok(got.items.into_iter().flatten().collect())
     /// }
     /// ```
-    pub fn batch_get<'a, T: Entity>(&'a self, keys: &'a [PrimaryKey]) -> BatchGetter<'a, E, T> {
+    pub fn batch_get<'a, T: Entity>(&'a self, keys: &'a [KeyOf<T>]) -> BatchGetter<'a, E, T> {
         BatchGetter {
             db: self,
-            keys,
+            keys: keys.iter().map(KeyOf::key).collect(),
             policy: BatchPolicy::default(),
             consistent: false,
             entity: PhantomData,

@@ -29,7 +29,7 @@ use crate::error::Error;
 use crate::exec::Executor;
 use crate::expr::Condition;
 use crate::fields::Cond;
-use crate::key::PrimaryKey;
+use crate::key::{KeyOf, PrimaryKey};
 use crate::reader::OtherTypes;
 use crate::reader::{AttrReader, ReadEach};
 use crate::request::{DeleteItem, GetItem, PutItem, ScanRequest, TransactWrite};
@@ -472,16 +472,13 @@ impl<E: Executor> Db<E> {
     }
 
     /// GetItem, eventually consistent (half the cost of a consistent read).
-    pub async fn get<T: Entity>(&self, key: impl Into<PrimaryKey>) -> Result<Option<T>, Error> {
-        self.get_with::<T>(key.into(), false, false).await
+    pub async fn get<T: Entity>(&self, key: KeyOf<T>) -> Result<Option<T>, Error> {
+        self.get_with::<T>(key.into_key(), false, false).await
     }
 
     /// GetItem, strongly consistent: sees every acknowledged write.
-    pub async fn get_consistent<T: Entity>(
-        &self,
-        key: impl Into<PrimaryKey>,
-    ) -> Result<Option<T>, Error> {
-        self.get_with::<T>(key.into(), true, false).await
+    pub async fn get_consistent<T: Entity>(&self, key: KeyOf<T>) -> Result<Option<T>, Error> {
+        self.get_with::<T>(key.into_key(), true, false).await
     }
 
     async fn get_with<T: Entity>(
@@ -509,28 +506,25 @@ impl<E: Executor> Db<E> {
     /// DynamoDB has not deleted yet.
     pub async fn get_including_expired<T: Entity>(
         &self,
-        key: impl Into<PrimaryKey>,
+        key: KeyOf<T>,
     ) -> Result<Option<T>, Error> {
-        self.get_with::<T>(key.into(), false, true).await
+        self.get_with::<T>(key.into_key(), false, true).await
     }
 
     /// DeleteItem. Deleting a missing item is not an error. For an entity
     /// with unique fields, a strongly consistent GetItem then one
     /// TransactWriteItems that deletes the item and its markers (see
     /// [`crate::unique`]).
-    pub async fn delete<T: Entity>(&self, key: impl Into<PrimaryKey>) -> Result<(), Error> {
-        self.guarded_delete::<T>(key.into(), None, false)
+    pub async fn delete<T: Entity>(&self, key: KeyOf<T>) -> Result<(), Error> {
+        self.guarded_delete::<T>(key.into_key(), None, false)
             .await
             .map(drop)
     }
 
     /// DeleteItem returning the deleted item, `None` when there was none.
     /// Unique fields as [`Db::delete`].
-    pub async fn delete_returning<T: Entity>(
-        &self,
-        key: impl Into<PrimaryKey>,
-    ) -> Result<Option<T>, Error> {
-        self.guarded_delete::<T>(key.into(), None, true)
+    pub async fn delete_returning<T: Entity>(&self, key: KeyOf<T>) -> Result<Option<T>, Error> {
+        self.guarded_delete::<T>(key.into_key(), None, true)
             .await?
             .map(T::from_item)
             .transpose()
@@ -541,7 +535,7 @@ impl<E: Executor> Db<E> {
     /// condition that needs the item (`f.x.eq(..)`) fails on a missing one.
     pub async fn delete_if<T: Entity>(
         &self,
-        key: impl Into<PrimaryKey>,
+        key: KeyOf<T>,
         condition: Cond<T>,
     ) -> Result<(), Error> {
         self.delete_if_raw::<T>(key, condition.into_condition()?)
@@ -551,10 +545,10 @@ impl<E: Executor> Db<E> {
     /// [`Db::delete_if`] with an untyped [`Condition`].
     pub async fn delete_if_raw<T: Entity>(
         &self,
-        key: impl Into<PrimaryKey>,
+        key: KeyOf<T>,
         condition: Condition,
     ) -> Result<(), Error> {
-        self.guarded_delete::<T>(key.into(), Some(condition), false)
+        self.guarded_delete::<T>(key.into_key(), Some(condition), false)
             .await
             .map(drop)
     }

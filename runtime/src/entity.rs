@@ -617,6 +617,30 @@ pub trait Entity: Sized {
     /// The item's primary key, built from its fields.
     fn primary_key(&self) -> Result<PrimaryKey, Error>;
 
+    /// The item's primary key as a key of this entity, for
+    /// [`Db::get`](crate::Db::get), deletes and batch gets.
+    ///
+    /// ```
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// let ana = User { id: "ana".into() };
+    /// assert_eq!(ana.key_of()?, User::key("ana")?);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    fn key_of(&self) -> Result<crate::key::KeyOf<Self>, Error>
+    where
+        Self: Sized,
+    {
+        self.primary_key().map(crate::key::KeyOf::new)
+    }
+
     /// Checks the declared field validations. Called by [`Entity::to_item`]
     /// and [`Entity::into_item`], so no write skips it. The default (an
     /// entity that declares none) accepts every value.
@@ -914,7 +938,7 @@ pub struct HeldField {
 /// #[sk("DETAILS")]
 /// pub struct Order { pub id: String }
 ///
-/// let p: Partition<App, OnTablePartition> = Order::partition("o1")?;
+/// let p: Partition<Order, OnTablePartition> = Order::partition("o1")?;
 /// assert_eq!(p.into_value(), "ORDER#o1");
 /// # Ok::<(), singletable::Error>(())
 /// ```
@@ -939,19 +963,24 @@ pub enum OnTablePartition {}
 /// #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
 /// pub struct Order { pub id: String, pub customer: String }
 ///
-/// let p: Partition<App, OnGsi<1>> = Order::gsi1_partition("c1")?;
+/// let p: Partition<Order, OnGsi<1>> = Order::gsi1_partition("c1")?;
 /// assert_eq!(p.value(), "CUSTOMER#c1");
 /// # Ok::<(), singletable::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnGsi<const N: u8> {}
 
-/// A partition key value of table `T` (of its global index `gsi<N>` when
-/// `P` is [`OnGsi<N>`]), built by an entity's generated `partition(...)`
-/// or `gsi<N>_partition(...)` function from typed field values: the typed
-/// way to name a partition for a multi-entity query
-/// (`#[derive(Collection)]`). A table partition cannot be passed where an
-/// index partition is expected, nor one index's for another's.
+/// A partition key value built by entity `E`'s generated `partition(...)`
+/// (on the table; `P` is [`OnTablePartition`]) or `gsi<N>_partition(...)`
+/// (on global index `gsi<N>`; `P` is [`OnGsi<N>`]) from typed field
+/// values: the typed way to name a partition for a multi-entity query
+/// (`#[derive(Collection)]`).
+///
+/// It is typed by the entity whose template built it and by where it
+/// lies, so a collection accepts only its members' partitions of its own
+/// index (see [`PartitionOf`]): another entity's partition, a table
+/// partition for an index collection or one index's for another's is a
+/// compile error on the argument.
 ///
 /// ```
 /// use singletable::{Entity, Partition, Table};
@@ -976,18 +1005,17 @@ pub enum OnGsi<const N: u8> {}
 /// assert_eq!(index.value(), "ACCOUNT#ana");
 /// assert_eq!(index.into_value(), "ACCOUNT#ana");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Partition<T: Table, P = OnTablePartition> {
+pub struct Partition<E, P = OnTablePartition> {
     pk: String,
-    _table: std::marker::PhantomData<fn() -> (T, P)>,
+    _entity: std::marker::PhantomData<fn() -> (E, P)>,
 }
 
-impl<T: Table, P> Partition<T, P> {
+impl<E, P> Partition<E, P> {
     #[doc(hidden)]
     pub fn new(pk: String) -> Self {
         Self {
             pk,
-            _table: std::marker::PhantomData,
+            _entity: std::marker::PhantomData,
         }
     }
 
@@ -1002,10 +1030,33 @@ impl<T: Table, P> Partition<T, P> {
     }
 }
 
-/// A partition of the multi-attribute global index `gsi<N>` of table `T`:
-/// the values of its partition attributes, built by an entity's generated
-/// `gsi<N>_partition(...)` from typed field values, for the collections
-/// read from that index (see [`GsiPartition`]).
+impl<E, P> Clone for Partition<E, P> {
+    fn clone(&self) -> Self {
+        Self::new(self.pk.clone())
+    }
+}
+
+impl<E, P> PartialEq for Partition<E, P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.pk == other.pk
+    }
+}
+
+impl<E, P> Eq for Partition<E, P> {}
+
+impl<E, P> std::fmt::Debug for Partition<E, P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Partition")
+            .field("entity", &std::any::type_name::<E>())
+            .field("pk", &self.pk)
+            .finish()
+    }
+}
+
+/// A partition of the multi-attribute global index `gsi<N>`, built by
+/// entity `E`'s generated `gsi<N>_partition(...)` from typed field values:
+/// the values of the index's partition attributes, for the collections
+/// read from that index (see [`PartitionOf`]).
 ///
 /// ```
 /// use singletable::{AttributeValue, Entity, Table};
@@ -1025,18 +1076,17 @@ impl<T: Table, P> Partition<T, P> {
 /// assert_eq!(p.values(), [("tenantId", AttributeValue::S("acme".into()))]);
 /// # Ok::<(), singletable::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct AttrPartition<T: Table, const N: u8> {
+pub struct AttrPartition<E, const N: u8> {
     values: Vec<(&'static str, crate::value::AttributeValue)>,
-    _table: std::marker::PhantomData<fn() -> T>,
+    _entity: std::marker::PhantomData<fn() -> E>,
 }
 
-impl<T: Table, const N: u8> AttrPartition<T, N> {
+impl<E, const N: u8> AttrPartition<E, N> {
     #[doc(hidden)]
     pub fn new(values: Vec<(&'static str, crate::value::AttributeValue)>) -> Self {
         Self {
             values,
-            _table: std::marker::PhantomData,
+            _entity: std::marker::PhantomData,
         }
     }
 
@@ -1044,36 +1094,74 @@ impl<T: Table, const N: u8> AttrPartition<T, N> {
     pub fn values(&self) -> &[(&'static str, crate::value::AttributeValue)] {
         &self.values
     }
+
+    /// The partition attributes and their values, owned.
+    pub fn into_values(self) -> Vec<(&'static str, crate::value::AttributeValue)> {
+        self.values
+    }
 }
 
-/// What a collection on global index `gsi<N>` of table `T` reads: a
-/// [`Partition<T, OnGsi<N>>`](Partition) of a template index, or an
-/// [`AttrPartition<T, N>`] of a multi-attribute one.
+impl<E, const N: u8> Clone for AttrPartition<E, N> {
+    fn clone(&self) -> Self {
+        Self::new(self.values.clone())
+    }
+}
+
+impl<E, const N: u8> PartialEq for AttrPartition<E, N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
+}
+
+impl<E, const N: u8> std::fmt::Debug for AttrPartition<E, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AttrPartition")
+            .field("entity", &std::any::type_name::<E>())
+            .field("values", &self.values)
+            .finish()
+    }
+}
+
+/// What collection `C` reads: a [`Partition`] or [`AttrPartition`] built
+/// by one of its members, on the collection's own index.
+/// `#[derive(Collection)]` implements it for each member; a partition of
+/// an entity that is not a member, or of another index, does not compile.
 ///
 /// ```
-/// use singletable::entity::{GsiPartition, OnGsi, PartitionKey};
-/// use singletable::{Entity, Partition, Table};
+/// use singletable::entity::{PartitionKey, PartitionOf};
+/// use singletable::{Collection, Entity, Table};
 /// # #[derive(Table)]
-/// # #[table(name = "App", gsi1)]
+/// # #[table(name = "App")]
 /// # pub struct App;
-/// # #[derive(Entity)]
+/// # #[derive(Entity, Debug)]
 /// # #[entity(table = App)]
 /// # #[pk("ORDER#<id>")]
 /// # #[sk("ORDER")]
-/// # #[gsi1(pk = "CUSTOMER#<customer>", sk = "ORDER#<id>")]
-/// # pub struct Order { pub id: String, pub customer: String }
+/// # pub struct Order { pub id: String }
+/// # #[derive(Entity, Debug)]
+/// # #[entity(table = App)]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("LINE#<n>")]
+/// # pub struct Line { pub id: String, pub n: u32 }
+/// #[derive(Collection, Debug)]
+/// pub enum OrderWithLines { Order(Order), Line(Line) }
 ///
-/// let p: Partition<App, OnGsi<1>> = Order::gsi1_partition("c1")?;
-/// assert_eq!(GsiPartition::<App, 1>::into_partition_key(p), PartitionKey::Text("CUSTOMER#c1".into()));
+/// let p = PartitionOf::<OrderWithLines>::into_partition_key(Line::partition("o1")?);
+/// assert_eq!(p, PartitionKey::Text("ORDER#o1".into()));
 /// # Ok::<(), singletable::Error>(())
 /// ```
-pub trait GsiPartition<T: Table, const N: u8> {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a partition that collection `{C}` reads",
+    label = "not a partition of `{C}`",
+    note = "pass the `partition(..)` (or, on an index, the `gsiN_partition(..)`) of one of `{C}`'s members"
+)]
+pub trait PartitionOf<C> {
     /// The partition as a query names it.
     fn into_partition_key(self) -> PartitionKey;
 }
 
 /// A partition as a query names it: a key value, or the values of a
-/// multi-attribute key's partition attributes ([`GsiPartition`]).
+/// multi-attribute key's partition attributes ([`PartitionOf`]).
 ///
 /// ```
 /// use singletable::entity::PartitionKey;
@@ -1087,17 +1175,6 @@ pub enum PartitionKey {
     Attributes(Vec<(&'static str, crate::value::AttributeValue)>),
 }
 
-impl<T: Table, const N: u8> GsiPartition<T, N> for Partition<T, OnGsi<N>> {
-    fn into_partition_key(self) -> PartitionKey {
-        PartitionKey::Text(self.pk)
-    }
-}
-
-impl<T: Table, const N: u8> GsiPartition<T, N> for AttrPartition<T, N> {
-    fn into_partition_key(self) -> PartitionKey {
-        PartitionKey::Attributes(self.values)
-    }
-}
 
 /// The projection of `T`'s index named `index` (its DynamoDB name); `All`
 /// when `T` declares no such index.

@@ -992,3 +992,169 @@ impl KeyPartDecode for uuid::Uuid {
         uuid::Uuid::parse_str(segment).map_err(|_| segment_error(segment, "uuid"))
     }
 }
+
+/// The primary key of one item of entity `E`: what `E::key(..)` builds
+/// and what an access pattern on a keys-only index returns
+/// (`#[access(name, index = gsiN, keys)]`, whose items hold only key
+/// attributes and are checked against `E`'s own key templates).
+///
+/// It is typed by its entity, so a key of one entity cannot be passed
+/// where another's is read, written or deleted: `db.get::<Issue>(key)`
+/// takes a `KeyOf<Issue>`, which `KeyOf<Comment>` is not (a
+/// mismatched-types error naming both). A raw key built another way
+/// enters with [`KeyOf::new`]. It reads as
+/// a [`PrimaryKey`] (`key.pk`, `key.sk`) and converts into one.
+///
+/// ```
+/// use singletable::{Db, Embedded, Entity, KeyOf, PrimaryKey, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Sessions", gsi1(keys_only))]
+/// pub struct Sessions;
+///
+/// #[derive(Entity, Debug, PartialEq)]
+/// #[entity(table = Sessions)]
+/// #[pk("SESSION#<token>")]
+/// #[sk("SESSION")]
+/// #[gsi1(pk = "USER#<user>", sk = "SESSION#<token>")]
+/// #[access(sessions_of, index = gsi1, keys)]
+/// pub struct Session { pub token: String, pub user: String, pub agent: String }
+///
+/// let key: KeyOf<Session> = Session::key("t1")?;
+/// assert_eq!(key.pk, "SESSION#t1");
+/// assert_eq!(key, PrimaryKey { pk: "SESSION#t1".into(), sk: Some("SESSION".into()) });
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<Sessions>("Sessions")?;
+/// db.put(&Session { token: "t1".into(), user: "ana".into(), agent: "curl".into() }).await?;
+/// let keys: Vec<KeyOf<Session>> = Session::sessions_of("ana").all(&db).await?;
+/// assert_eq!(keys[0], key);
+/// let session = db.get(keys[0].clone()).await?.unwrap(); // a `Session`: the key says so
+/// assert_eq!(session.agent, "curl");
+/// assert_eq!(Session::parse_pk(&keys[0].pk)?, "t1");
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// # Ok::<(), singletable::Error>(())
+/// ```
+pub struct KeyOf<E> {
+    key: PrimaryKey,
+    entity: std::marker::PhantomData<fn() -> E>,
+}
+
+impl<E> KeyOf<E> {
+    /// A key of `E` from its raw values, for code that built or read them
+    /// another way. Nothing is checked: prefer `E::key(..)`.
+    ///
+    /// ```
+    /// # use singletable::{Entity, KeyOf, PrimaryKey, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// let raw = PrimaryKey { pk: "USER#ana".into(), sk: Some("PROFILE".into()) };
+    /// assert_eq!(KeyOf::<User>::new(raw), User::key("ana")?);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn new(key: PrimaryKey) -> Self {
+        Self {
+            key,
+            entity: std::marker::PhantomData,
+        }
+    }
+
+    /// The primary key.
+    ///
+    /// ```
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// assert_eq!(User::key("ana")?.key().sk.as_deref(), Some("PROFILE"));
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn key(&self) -> &PrimaryKey {
+        &self.key
+    }
+
+    /// The primary key, owned.
+    ///
+    /// ```
+    /// # use singletable::{Entity, PrimaryKey, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// let raw: PrimaryKey = User::key("ana")?.into_key();
+    /// assert_eq!(raw.pk, "USER#ana");
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn into_key(self) -> PrimaryKey {
+        self.key
+    }
+}
+
+impl<E> std::ops::Deref for KeyOf<E> {
+    type Target = PrimaryKey;
+    fn deref(&self) -> &PrimaryKey {
+        &self.key
+    }
+}
+
+impl<E> Clone for KeyOf<E> {
+    fn clone(&self) -> Self {
+        Self::new(self.key.clone())
+    }
+}
+
+impl<E> PartialEq for KeyOf<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl<E> Eq for KeyOf<E> {}
+
+impl<E> std::hash::Hash for KeyOf<E> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+    }
+}
+
+impl<E> PartialEq<PrimaryKey> for KeyOf<E> {
+    fn eq(&self, other: &PrimaryKey) -> bool {
+        &self.key == other
+    }
+}
+
+impl<E> PartialEq<KeyOf<E>> for PrimaryKey {
+    fn eq(&self, other: &KeyOf<E>) -> bool {
+        self == &other.key
+    }
+}
+
+impl<E> std::fmt::Debug for KeyOf<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyOf")
+            .field("entity", &std::any::type_name::<E>())
+            .field("key", &self.key)
+            .finish()
+    }
+}
+
+impl<E> From<KeyOf<E>> for PrimaryKey {
+    fn from(k: KeyOf<E>) -> Self {
+        k.key
+    }
+}

@@ -61,6 +61,7 @@ use crate::expr::{
 use crate::page::{self, CursorScope};
 use crate::reader::{AttrReader, ItemReader, Items, ReadEach};
 // Decoding policy of the readers, named here where queries use it.
+pub use crate::key::KeyOf;
 pub use crate::reader::{OtherTypes, entity_type_of};
 use crate::request::QueryRequest;
 use crate::value::{AttributeValue, Item};
@@ -272,118 +273,11 @@ macro_rules! partial_decode {
     };
 }
 
-/// The primary key of one item of entity `E`, as an access pattern on a
-/// keys-only index returns it (`#[access(name, index = gsiN, keys)]`):
-/// such an index holds only the table's and the index's key attributes, so
-/// the items cannot be decoded whole; the key, checked against `E`'s own
-/// key templates, is what it can give. Get the items with
-/// [`Db::get`](crate::Db::get) or a batch get, or read the key fields
-/// with `E::parse_pk` / `E::parse_sk`.
-///
-/// ```
-/// use singletable::{Db, Embedded, Entity, KeyOf, Table};
-///
-/// #[derive(Table)]
-/// #[table(name = "Sessions", gsi1(keys_only))]
-/// pub struct Sessions;
-///
-/// #[derive(Entity, Debug, PartialEq)]
-/// #[entity(table = Sessions)]
-/// #[pk("SESSION#<token>")]
-/// #[sk("SESSION")]
-/// #[gsi1(pk = "USER#<user>", sk = "SESSION#<token>")]
-/// #[access(sessions_of, index = gsi1, keys)]
-/// pub struct Session { pub token: String, pub user: String, pub agent: String }
-///
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::<Embedded>::in_memory::<Sessions>("Sessions")?;
-/// db.put(&Session { token: "t1".into(), user: "ana".into(), agent: "curl".into() }).await?;
-/// let keys: Vec<KeyOf<Session>> = Session::sessions_of("ana").all(&db).await?;
-/// assert_eq!(keys[0].key(), &Session::key("t1")?);
-/// assert_eq!(Session::parse_pk(&keys[0].key().pk)?, "t1");
-/// let session = db.get::<Session>(keys[0].clone()).await?.unwrap();
-/// assert_eq!(session.agent, "curl");
-/// # Ok::<(), singletable::Error>(())
-/// # }).unwrap();
-/// ```
-pub struct KeyOf<E> {
-    key: crate::key::PrimaryKey,
-    entity: PhantomData<fn() -> E>,
-}
-
-impl<E: Entity> KeyOf<E> {
-    /// The primary key.
-    pub fn key(&self) -> &crate::key::PrimaryKey {
-        &self.key
-    }
-
-    /// The primary key, owned.
-    ///
-    /// ```
-    /// # use singletable::{Db, Embedded, Entity, KeyOf, Table};
-    /// # #[derive(Table)]
-    /// # #[table(name = "Sessions", gsi1(keys_only))]
-    /// # pub struct Sessions;
-    /// # #[derive(Entity)]
-    /// # #[entity(table = Sessions)]
-    /// # #[pk("SESSION#<token>")]
-    /// # #[sk("SESSION")]
-    /// # #[gsi1(pk = "USER#<user>", sk = "SESSION#<token>")]
-    /// # #[access(sessions_of, index = gsi1, keys)]
-    /// # pub struct Session { pub token: String, pub user: String }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::<Embedded>::in_memory::<Sessions>("Sessions")?;
-    /// db.put(&Session { token: "t1".into(), user: "ana".into() }).await?;
-    /// let key: KeyOf<Session> = Session::sessions_of("ana").first(&db).await?.unwrap();
-    /// assert_eq!(key.into_key(), Session::key("t1")?);
-    /// # Ok::<(), singletable::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub fn into_key(self) -> crate::key::PrimaryKey {
-        self.key
-    }
-}
-
-impl<E> Clone for KeyOf<E> {
-    fn clone(&self) -> Self {
-        Self {
-            key: self.key.clone(),
-            entity: PhantomData,
-        }
-    }
-}
-
-impl<E> PartialEq for KeyOf<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-
-impl<E> Eq for KeyOf<E> {}
-
-impl<E: Entity> std::fmt::Debug for KeyOf<E> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KeyOf")
-            .field("entity", &E::ENTITY_TYPE)
-            .field("key", &self.key)
-            .finish()
-    }
-}
-
-impl<E> From<KeyOf<E>> for crate::key::PrimaryKey {
-    fn from(k: KeyOf<E>) -> Self {
-        k.key
-    }
-}
-
 impl<E: Entity> Decode for KeyOf<E> {
     type Table = E::Table;
 
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
-        Ok(own_key::<E>(&item, other)?.map(|key| Self {
-            key,
-            entity: PhantomData,
-        }))
+        Ok(own_key::<E>(&item, other)?.map(KeyOf::new))
     }
 
     partial_decode!();

@@ -35,7 +35,7 @@ use crate::error::Error;
 use crate::exec::Executor;
 use crate::expr::Condition;
 use crate::fields::Cond;
-use crate::key::PrimaryKey;
+use crate::key::{KeyOf, PrimaryKey};
 use crate::request::{ConditionCheck, TransactWrite, TransactWriteOp};
 use crate::unique::MarkerOp;
 use crate::update::Update;
@@ -314,8 +314,8 @@ impl<'a, E: Executor> Transaction<'a, E> {
 
     /// Deletes the item with `key`. Refused for entities with unique fields
     /// (their markers need the stored values): use [`Db::delete`] for those.
-    pub fn delete<T: Entity>(self, key: impl Into<PrimaryKey>) -> Self {
-        self.delete_op::<T>(key.into(), None)
+    pub fn delete<T: Entity>(self, key: KeyOf<T>) -> Self {
+        self.delete_op::<T>(key.into_key(), None)
     }
 
     /// Deletes the item with `key` only if the typed `condition` holds.
@@ -347,20 +347,16 @@ impl<'a, E: Executor> Transaction<'a, E> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn delete_if<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Cond<T>) -> Self {
+    pub fn delete_if<T: Entity>(self, key: KeyOf<T>, condition: Cond<T>) -> Self {
         match condition.into_condition() {
-            Ok(c) => self.delete_op::<T>(key.into(), Some(c)),
+            Ok(c) => self.delete_op::<T>(key.into_key(), Some(c)),
             Err(e) => self.fail(e),
         }
     }
 
     /// [`Transaction::delete_if`] with an untyped [`Condition`].
-    pub fn delete_if_raw<T: Entity>(
-        self,
-        key: impl Into<PrimaryKey>,
-        condition: Condition,
-    ) -> Self {
-        self.delete_op::<T>(key.into(), Some(condition))
+    pub fn delete_if_raw<T: Entity>(self, key: KeyOf<T>, condition: Condition) -> Self {
+        self.delete_op::<T>(key.into_key(), Some(condition))
     }
 
     fn delete_op<T: Entity>(mut self, key: PrimaryKey, condition: Option<Condition>) -> Self {
@@ -378,7 +374,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
 
     /// Requires the typed `condition` on the item with `key`, without
     /// writing it (a ConditionCheck).
-    pub fn check<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Cond<T>) -> Self {
+    pub fn check<T: Entity>(self, key: KeyOf<T>, condition: Cond<T>) -> Self {
         match condition.into_condition() {
             Ok(c) => self.check_raw::<T>(key, c),
             Err(e) => self.fail(e),
@@ -386,8 +382,8 @@ impl<'a, E: Executor> Transaction<'a, E> {
     }
 
     /// [`Transaction::check`] with an untyped [`Condition`].
-    pub fn check_raw<T: Entity>(self, key: impl Into<PrimaryKey>, condition: Condition) -> Self {
-        let key = key.into();
+    pub fn check_raw<T: Entity>(self, key: KeyOf<T>, condition: Condition) -> Self {
+        let key = key.into_key();
         let table = self.db.table_name().to_owned();
         let k = key_item::<T::Table>(&key);
         self.push(Ok(key), || {
@@ -590,8 +586,8 @@ impl<'a, E: Executor> ReadTransaction<'a, E> {
     }
 
     /// Reads the item of type `T` with `key`.
-    pub fn get<T: Entity>(&mut self, key: impl Into<PrimaryKey>) -> Handle<T> {
-        let key = key_item::<T::Table>(&key.into());
+    pub fn get<T: Entity>(&mut self, key: KeyOf<T>) -> Handle<T> {
+        let key = key_item::<T::Table>(&key.into_key());
         self.gets.push((self.db.table_name().to_owned(), key));
         Handle {
             index: self.gets.len() - 1,

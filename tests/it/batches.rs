@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 use singletable::embedded::Embedded;
 use singletable::exec::BoxFuture;
 use singletable::request::{BatchGet, BatchGetOutput, BatchOp, BatchWrite, PutItem};
-use singletable::{
-    AttributeValue, BatchPolicy, Db, Entity, Error, Executor, Item, PrimaryKey, Table,
-};
+use singletable::{AttributeValue, BatchPolicy, Db, Entity, Error, Executor, Item, KeyOf, Table};
 
 use crate::model::{AppTable, OrderItem};
 use crate::support::{Layer, Layered, fresh_db};
@@ -222,8 +220,8 @@ async fn stored<E: Executor>(db: &Db<E>, order: &str) -> Vec<OrderItem> {
     OrderItem::items_of_order(order).all(db).await.unwrap()
 }
 
-fn keys(items: &[OrderItem]) -> Vec<PrimaryKey> {
-    items.iter().map(|i| i.primary_key().unwrap()).collect()
+fn keys(items: &[OrderItem]) -> Vec<KeyOf<OrderItem>> {
+    items.iter().map(|i| i.key_of().unwrap()).collect()
 }
 
 /// Waits between consecutive calls: from one call's end to the next one's
@@ -423,7 +421,7 @@ async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
         })
         .await
         .unwrap();
-    let mut wanted: Vec<PrimaryKey> = keys(&lines);
+    let mut wanted: Vec<KeyOf<OrderItem>> = keys(&lines);
     wanted.extend(keys(&stuck[..10]));
     wanted.push(OrderItem::key("o-1", "missing").unwrap());
     wanted.push(OrderItem::key("o-bad", "900").unwrap());
@@ -453,7 +451,7 @@ async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
         .await
         .unwrap();
     assert_eq!(got.items.len(), wanted.len());
-    let expected_unprocessed: Vec<PrimaryKey> = keys(&stuck[..25]);
+    let expected_unprocessed: Vec<KeyOf<OrderItem>> = keys(&stuck[..25]);
     assert_eq!(got.unprocessed, expected_unprocessed, "{backend}");
     assert_eq!(got.attempts, 5, "{backend}");
     assert!(got.cause.is_none(), "{backend}: {:?}", got.cause);

@@ -78,7 +78,7 @@ pub enum Owned {
 
 /// Only the tickets (issues and pull requests) an account opened.
 #[derive(Collection, Debug, Clone, PartialEq)]
-#[collection(index = gsi1, sk_prefix = "OWNED#TICKET#")]
+#[collection(index = gsi1, sk_prefix = "OWNED#TICKET#", partition_from = Account)]
 pub enum Tickets {
     Issue(Issue),
     Pull(Pull),

@@ -444,7 +444,7 @@ mod capacity {
                 "put of {size} bytes"
             );
 
-            let got = db.get::<Blob>(blob.primary_key().unwrap()).await.unwrap();
+            let got = db.get::<Blob>(blob.key_of().unwrap()).await.unwrap();
             assert_eq!(got.as_ref(), Some(&blob));
             let eventual = db.take_consumed_capacity().unwrap();
             assert_eq!(
@@ -453,7 +453,7 @@ mod capacity {
                 "eventual get of {size} bytes"
             );
 
-            db.get_consistent::<Blob>(blob.primary_key().unwrap())
+            db.get_consistent::<Blob>(blob.key_of().unwrap())
                 .await
                 .unwrap();
             let strong = db.take_consumed_capacity().unwrap();

@@ -302,8 +302,10 @@ mod adopted {
             assert_eq!(got.unwrap(), Some(invoice("a1", "i-0", 12)));
             let got = db.get::<Account>(Account::key("a1").unwrap()).await;
             assert_eq!(got.unwrap(), Some(ana.clone()));
-            // Read as the wrong entity, an adopted item is not claimed.
-            let wrong = db.get::<Invoice>(Account::key("a1").unwrap()).await;
+            // Read as the wrong entity (a raw key: a typed one of another
+            // entity does not compile), an adopted item is not claimed.
+            let raw = Account::key("a1").unwrap().into_key();
+            let wrong = db.get::<Invoice>(singletable::KeyOf::new(raw)).await;
             assert!(matches!(&wrong, Err(Error::Decode { .. })), "{wrong:?}");
 
             // Table query, whole and page by page.

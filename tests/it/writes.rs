@@ -640,7 +640,7 @@ async fn batch_write_retries_unprocessed_items() {
     let mut keys: Vec<_> = items
         .iter()
         .take(250)
-        .map(|i| i.primary_key().unwrap())
+        .map(|i| i.key_of().unwrap())
         .collect();
     keys.push(OrderItem::key("o-1", "nope").unwrap());
     let got = plain.batch_get::<OrderItem>(&keys).execute().await.unwrap();

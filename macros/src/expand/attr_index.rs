@@ -51,7 +51,7 @@ pub fn consts_and_checks(
             #[allow(dead_code)]
             const #typed: bool = #pv::sorts_by_type(#k, <#t as #p::Table>::ENTITY_TYPE);
         });
-        out.extend(partition_fn(ctx, table, d));
+        out.extend(partition_fn(ctx, d));
         if !checks {
             continue;
         }
@@ -185,7 +185,7 @@ fn stored_list(fields: &[&Field]) -> String {
 
 /// `gsiN_partition(...)`: the typed partition of multi-attribute index `d`,
 /// for the collections read from it.
-fn partition_fn(ctx: &Ctx, table: &syn::Path, d: &AttrIndexDecl) -> TokenStream {
+fn partition_fn(ctx: &Ctx, d: &AttrIndexDecl) -> TokenStream {
     let Some(pk_fields) =
         d.pk.iter()
             .map(|id| ctx.fields.iter().find(|f| f.ident == *id))
@@ -207,7 +207,7 @@ fn partition_fn(ctx: &Ctx, table: &syn::Path, d: &AttrIndexDecl) -> TokenStream 
         impl #ident {
             #[doc = #doc]
             #[inline]
-            #vis fn #fn_name(#(#params),*) -> #p::Result<#p::entity::AttrPartition<#table, #n>> {
+            #vis fn #fn_name(#(#params),*) -> #p::Result<#p::entity::AttrPartition<Self, #n>> {
                 #p::__private::Ok(#p::entity::AttrPartition::new(#p::__private::vec![#(#values),*]))
             }
         }

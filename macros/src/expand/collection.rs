@@ -47,7 +47,7 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[allow(dead_code)]
-            #vis fn query(_: #p::Partition<#p::__private::StubTable>) -> #p::Query<Self, #p::OnTable> {
+            #vis fn query(_: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #p::OnTable> {
                 ::core::unimplemented!()
             }
         }
@@ -103,14 +103,18 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
         c.variants
             .iter()
             .map(|(_, ty)| member_check(&n, &c, ty))
+            .chain(c.opts.partition_from.iter().map(|ty| producer_check(&n, &c, ty)))
             .collect()
     };
     let shape = shape_impl(&n, &c);
     let decode = decode_impl(&n, &c);
     let query = query_fn(&n, &c, &input.vis);
+    let partitions = partition_impls(&n, &c);
     Ok(quote! {
         #reported
         #(#checks)*
+
+        #partitions
 
         #shape
 
@@ -172,6 +176,85 @@ fn member_check(n: &Names, c: &Collection, ty: &syn::Type) -> TokenStream {
                 #p::collection::Fit::OutsidePrefix => ::core::panic!(#outside),
                 #p::collection::Fit::Sharded => ::core::panic!(#sharded),
                 #p::collection::Fit::PrefixOnAttributes => ::core::panic!(#prefix_on_attributes),
+            }
+        };
+    }
+}
+
+/// `impl PartitionOf<Collection>` for each member's partition of the
+/// collection's index: the only partitions its `query` takes.
+fn partition_impls(n: &Names, c: &Collection) -> TokenStream {
+    let Names { p, ident, .. } = n;
+    let producers = c
+        .variants
+        .iter()
+        .map(|(_, ty)| *ty)
+        .chain(c.opts.partition_from.iter());
+    let impls = producers.map(|ty| match c.opts.index {
+        Some((Index::Gsi(number), _)) => quote! {
+            #[automatically_derived]
+            impl #p::entity::PartitionOf<#ident> for #p::Partition<#ty, #p::entity::OnGsi<#number>> {
+                fn into_partition_key(self) -> #p::entity::PartitionKey {
+                    #p::entity::PartitionKey::Text(self.into_value())
+                }
+            }
+            #[automatically_derived]
+            impl #p::entity::PartitionOf<#ident> for #p::entity::AttrPartition<#ty, #number> {
+                fn into_partition_key(self) -> #p::entity::PartitionKey {
+                    #p::entity::PartitionKey::Attributes(self.into_values())
+                }
+            }
+        },
+        _ => quote! {
+            #[automatically_derived]
+            impl #p::entity::PartitionOf<#ident> for #p::Partition<#ty> {
+                fn into_partition_key(self) -> #p::entity::PartitionKey {
+                    #p::entity::PartitionKey::Text(self.into_value())
+                }
+            }
+        },
+    });
+    quote!(#(#impls)*)
+}
+
+/// A `partition_from` entity lives in the collection's table and builds
+/// its partition on the collection's index from the same template as the
+/// first member.
+fn producer_check(n: &Names, c: &Collection, ty: &syn::Type) -> TokenStream {
+    let Names {
+        p,
+        name,
+        table,
+        index_lit,
+        place,
+        ..
+    } = n;
+    let first = c.first();
+    let first_name = quote!(#first).to_string();
+    let producer = quote!(#ty).to_string();
+    let no_index = format!(
+        "`{producer}` has no partition on {place}, so it cannot build the partition collection `{name}` reads; remove it from `partition_from`"
+    );
+    let other = format!(
+        "`{producer}` builds its partition on {place} from another template than `{first_name}`, so its partition is not the one collection `{name}` reads; remove it from `partition_from`"
+    );
+    let sharded = format!(
+        "{place} is write-sharded on `{producer}`: its partition is not one value; remove it from `partition_from`"
+    );
+    quote_spanned! {ty.span()=>
+        const _: () = {
+            fn __same_table<T: #p::Entity<Table = #table>>() {}
+            let _ = __same_table::<#ty>;
+            match #p::collection::member_fit(
+                &<#ty as #p::Entity>::SHAPE,
+                &<#first as #p::Entity>::SHAPE,
+                #index_lit,
+                #p::__private::None,
+            ) {
+                #p::collection::Fit::Fits | #p::collection::Fit::OutsidePrefix | #p::collection::Fit::PrefixOnAttributes => {}
+                #p::collection::Fit::NoIndex => ::core::panic!(#no_index),
+                #p::collection::Fit::OtherPartition => ::core::panic!(#other),
+                #p::collection::Fit::Sharded => ::core::panic!(#sharded),
             }
         };
     }
@@ -347,9 +430,8 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
     if let Some((Index::Gsi(number), _)) = c.opts.index {
         return gsi_query_fn(n, number, with_prefix, vis, &doc);
     }
-    let (partition_ty, place_ty, index_expr, pk_attr, sk_attr) = match c.opts.index {
+    let (place_ty, index_expr, pk_attr, sk_attr) = match c.opts.index {
         None => (
-            quote!(#p::Partition<#table>),
             quote!(#p::OnTable),
             quote!(#p::__private::None),
             quote!(__table.pk),
@@ -357,7 +439,6 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
         ),
         Some((Index::Gsi(_), _)) => unreachable!("read by `gsi_query_fn`"),
         Some((Index::Lsi(n), _)) => (
-            quote!(#p::Partition<#table>),
             quote!(#p::OnLocalIndex),
             quote!(#p::__private::Some(<#table as #p::__private::Lsi<#n>>::NAME)),
             quote!(__table.pk),
@@ -368,8 +449,12 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
         #[automatically_derived]
         impl #ident {
             #[doc = #doc]
-            #vis fn query(partition: #partition_ty) -> #p::Query<Self, #place_ty> {
+            #vis fn query(partition: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #place_ty> {
                 let __table = #p::__private::table_attrs::<#table>();
+                let __pk = match partition.into_partition_key() {
+                    #p::entity::PartitionKey::Text(__pk) => __pk,
+                    #p::entity::PartitionKey::Attributes(_) => ::core::unreachable!("a table partition is a key value"),
+                };
                 #p::Query::new(
                     #p::__private::Target {
                         pattern: #name,
@@ -379,7 +464,7 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
                         table_pk: __table.pk,
                         table_sk: __table.sk,
                     },
-                    #p::__private::Ok(partition.into_value()),
+                    #p::__private::Ok(__pk),
                 )
                 #with_prefix
             }
@@ -425,7 +510,7 @@ fn gsi_query_fn(
         #[automatically_derived]
         impl #ident {
             #[doc = #doc]
-            #vis fn query(partition: impl #p::entity::GsiPartition<#table, #number>) -> #p::Query<Self, #p::OnGlobalIndex> {
+            #vis fn query(partition: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #p::OnGlobalIndex> {
                 let __table = #p::__private::table_attrs::<#table>();
                 match partition.into_partition_key() {
                     #p::entity::PartitionKey::Text(__pk) => {

@@ -166,7 +166,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         ctx.compile_checks(table, keys)
     };
     let versioned = crate::expand::version::expand(&ctx, m.schema.as_ref());
-    let key_api = ctx.key_api(pk, keys, table);
+    let key_api = ctx.key_api(pk, keys);
     let entity_impl = ctx.entity_impl(&m, pk, &versioned);
     let versioned_checks = &versioned.checks;
 
@@ -199,7 +199,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 impl Ctx<'_> {
     /// The inherent impl with the key builders, the typed partitions, the
     /// key pairs, the sort-key prefixes and the key parsers.
-    fn key_api(&self, pk: &Template, keys: &attr::Keys, table: &syn::Path) -> TokenStream {
+    fn key_api(&self, pk: &Template, keys: &attr::Keys) -> TokenStream {
         let krate = self.krate;
         let pv = self.private;
         let ident = self.entity_ident;
@@ -211,7 +211,7 @@ impl Ctx<'_> {
             .filter(|k| k.role == Role::Sort)
             .map(|k| self.prefixes(k));
         let pair_builders = self.pair_builders(keys);
-        let partition_fn = self.partition_fns(pk, keys, table);
+        let partition_fn = self.partition_fns(pk, keys);
         let key_inserts = self.key_inserts(keys, &[]);
         quote! {
             #[automatically_derived]
@@ -235,7 +235,7 @@ impl Ctx<'_> {
     /// `partition(...)`, and `gsiN_partition(...)`: a typed partition of
     /// the table and of each (unsharded) global index, for queries that
     /// read several entity types from one partition.
-    fn partition_fns(&self, pk: &Template, keys: &attr::Keys, table: &syn::Path) -> TokenStream {
+    fn partition_fns(&self, pk: &Template, keys: &attr::Keys) -> TokenStream {
         let krate = self.krate;
         let pv = self.private;
         let vis = self.vis;
@@ -253,7 +253,7 @@ impl Ctx<'_> {
             quote! {
                 #[doc = #doc]
                 #[inline]
-                #vis fn partition(#(#params),*) -> #krate::Result<#krate::Partition<#table>> {
+                #vis fn partition(#(#params),*) -> #krate::Result<#krate::Partition<Self>> {
                     #pv::Ok(#krate::Partition::new(Self::pk(#(#args),*)?))
                 }
             }
@@ -276,7 +276,7 @@ impl Ctx<'_> {
             Some(quote! {
                 #[doc = #doc]
                 #[inline]
-                #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::Partition<#table, #krate::entity::OnGsi<#n>>> {
+                #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::Partition<Self, #krate::entity::OnGsi<#n>>> {
                     #pv::Ok(#krate::Partition::new(Self::#builder(#(#args),*)?))
                 }
             })
@@ -689,6 +689,7 @@ impl Ctx<'_> {
                         pk: Option<(&Template, String)>,
                         sk: Option<(&Template, String)>,
                         ty: TokenStream,
+                        primary: bool,
                         doc: String| {
             let mut names: Vec<&str> = Vec::new();
             for (t, _) in pk.iter().chain(sk.iter()) {
@@ -719,11 +720,16 @@ impl Ctx<'_> {
                 None => quote!(#pv::None),
             };
             let name = format_ident!("{}", fn_name);
+            let build = if primary {
+                quote!(#krate::KeyOf::new(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr }))
+            } else {
+                quote!(#ty { pk: #pk_expr, sk: #sk_expr })
+            };
             out.push(quote! {
                 #[doc = #doc]
                 #[inline]
                 #vis fn #name(#(#params),*) -> #krate::Result<#ty> {
-                    #pv::Ok(#ty { pk: #pk_expr, sk: #sk_expr })
+                    #pv::Ok(#build)
                 }
             });
         };
@@ -732,8 +738,9 @@ impl Ctx<'_> {
                 "key".into(),
                 Some((pk, "pk".into())),
                 keys.sk.as_ref().map(|(t, _)| (t, "sk".to_owned())),
-                quote!(#krate::PrimaryKey),
-                "Builds the full primary key, as used by GetItem, PutItem and DeleteItem.".into(),
+                quote!(#krate::KeyOf<Self>),
+                true,
+                "Builds the full primary key, as used by GetItem, PutItem and DeleteItem: a key of this entity only.".into(),
             );
             for index in &keys.indexes {
                 let n = index.name();
@@ -747,6 +754,7 @@ impl Ctx<'_> {
                     Some((pk_t, pk_b)),
                     index.sk.as_ref().map(|t| (t, format!("{n}_sk"))),
                     quote!(#krate::IndexKey),
+                    false,
                     format!("Builds this entity's key in index `{n}`."),
                 );
             }

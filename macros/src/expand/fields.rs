@@ -42,7 +42,7 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             #[doc = #update_doc]
             #[inline]
             #vis fn update(#(#params),*) -> #p::Update<Self> {
-                #p::Update::new(Self::key(#(#args),*), #p::__private::Vec::from([#(#parts),*]))
+                #p::Update::new(Self::key(#(#args),*).map(#p::KeyOf::into_key), #p::__private::Vec::from([#(#parts),*]))
                     .with_key_values(#p::__private::Vec::from([#(#key_values),*]))
             }
         }

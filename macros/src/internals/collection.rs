@@ -1,6 +1,7 @@
 //! `#[derive(Collection)]`'s model: its options (`index = gsiN | lsiN`,
 //! `sk_prefix = "..."`) and its members, one entity per variant.
 
+use syn::parse::Parse;
 use syn::spanned::Spanned;
 
 /// Where the collection lives: `index = gsiN | lsiN` (the table by
@@ -9,6 +10,10 @@ use syn::spanned::Spanned;
 pub struct Options {
     pub index: Option<(Index, syn::Ident)>,
     pub sk_prefix: Option<syn::LitStr>,
+    /// `partition_from = Account` / `partition_from = [Account, Org]`:
+    /// entities that are not members but whose `partition(..)` (or
+    /// `gsiN_partition(..)`) builds the collection's partition too.
+    pub partition_from: Vec<syn::Type>,
 }
 
 #[derive(Clone, Copy)]
@@ -63,14 +68,27 @@ pub fn options(input: &syn::DeriveInput, errors: &mut Option<syn::Error>) -> Opt
                 } else {
                     out.sk_prefix = Some(lit);
                 }
+            } else if meta.path.is_ident("partition_from") {
+                let value = meta.value()?;
+                if value.peek(syn::token::Bracket) {
+                    let inner;
+                    syn::bracketed!(inner in value);
+                    let list = inner.parse_terminated(syn::Type::parse, syn::Token![,])?;
+                    if list.is_empty() {
+                        push(errors, meta.error("empty `partition_from`; name the entities whose partition this collection reads, or leave it out"));
+                    }
+                    out.partition_from.extend(list);
+                } else {
+                    out.partition_from.push(value.parse()?);
+                }
             } else {
                 let name = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                let options = ["index".to_owned(), "sk_prefix".to_owned()];
+                let options = ["index".to_owned(), "sk_prefix".to_owned(), "partition_from".to_owned()];
                 let hint = match crate::internals::hint::closest(&name, &options) {
                     Some(best) => format!("did you mean `{best}`? "),
                     None => String::new(),
                 };
-                push(errors, meta.error(format!("unknown option `{name}` in `#[collection(...)]`; {hint}options are `index = gsiN | lsiN`, `sk_prefix = \"...\"`")));
+                push(errors, meta.error(format!("unknown option `{name}` in `#[collection(...)]`; {hint}options are `index = gsiN | lsiN`, `sk_prefix = \"...\"`, `partition_from = Entity`")));
                 // Past its value, to the next option.
                 if meta.input.peek(syn::Token![=]) {
                     meta.value()?.parse::<syn::Expr>()?;
