@@ -249,3 +249,34 @@ mod tests {
         assert!(template_starts_with("A", ""));
     }
 }
+
+/// Entity `Self` is a member of collection `C` (a variant of its enum):
+/// `#[derive(Collection)]` implements it for each member. A condition on
+/// a member's fields filters a query of the collection
+/// ([`Cond::in_collection`](crate::Cond::in_collection)); one on another
+/// entity's fields would hold for every item, so it does not compile.
+///
+/// ```
+/// use singletable::collection::MemberOf;
+/// use singletable::{Collection, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug)]
+/// # #[entity(table = App)]
+/// # #[pk("ORDER#<id>")]
+/// # #[sk("ORDER")]
+/// # pub struct Order { pub id: String }
+/// #[derive(Collection, Debug)]
+/// pub enum Orders { Order(Order) }
+///
+/// fn member<E: MemberOf<C>, C>() {}
+/// member::<Order, Orders>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a member of collection `{C}`",
+    label = "a condition on the fields of `{Self}`, which `{C}` never reads",
+    note = "a condition on a non-member's fields would hold for every item of the query; filter on the fields of one of `{C}`'s variants, or add `{Self}` to the collection"
+)]
+pub trait MemberOf<C> {}
+

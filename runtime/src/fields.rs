@@ -612,9 +612,10 @@ impl<E: Entity> Cond<E> {
     /// items of the collection's other entity types pass. Combine the
     /// conditions of several members with `and`.
     ///
-    /// Rendered as `(entityType <> :E OR condition)`. That `E` is a member
-    /// of `C` is not checked: the condition of an entity that is not a
-    /// member holds for every item.
+    /// Rendered as `(entityType <> :E OR condition)`. `E` must be a member
+    /// of `C` ([`MemberOf`](crate::collection::MemberOf)): the condition of
+    /// an entity that is not a member would hold for every item, so it
+    /// does not compile.
     ///
     /// ```
     /// use singletable::{Collection, Entity, FieldPath, Table};
@@ -647,7 +648,10 @@ impl<E: Entity> Cond<E> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn in_collection<C>(self) -> Cond<C> {
+    pub fn in_collection<C>(self) -> Cond<C>
+    where
+        E: crate::collection::MemberOf<C>,
+    {
         let type_attr = <E::Table as crate::entity::Table>::ENTITY_TYPE;
         let other = Condition::Compare(
             Operand::Path(Path::new(type_attr)),

@@ -297,7 +297,19 @@ fn query_type_impl(
         r.sk.map(|t| sort_methods(ctx, t, &r.sk_builder, query_ty))
             .unwrap_or_default();
     let consistent = if matches!(r.kind, Some(IndexKind::Gsi(_))) {
-        TokenStream::new()
+        // Present so that calling it names the rule (the bound never holds:
+        // the binder keeps it from being refused where it is declared).
+        quote! {
+            /// Not available: DynamoDB reads global indexes eventually
+            /// consistent only; calling it does not compile.
+            #[inline]
+            #vis fn consistent(self) -> #query_ty
+            where
+                for<'__a> #p::OnGlobalIndex: #p::query::ConsistentRead,
+            {
+                self.0.consistent()
+            }
+        }
     } else {
         quote! {
             /// Strongly consistent read (twice the read cost).

@@ -47,7 +47,7 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[allow(dead_code)]
-            #vis fn query(_: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #p::OnTable> {
+            #vis fn query<__P>(_: __P) -> #p::Query<Self, #p::OnTable> {
                 ::core::unimplemented!()
             }
         }
@@ -214,7 +214,13 @@ fn partition_impls(n: &Names, c: &Collection) -> TokenStream {
             }
         },
     });
-    quote!(#(#impls)*)
+    let members = c.variants.iter().map(|(_, ty)| {
+        quote! {
+            #[automatically_derived]
+            impl #p::collection::MemberOf<#ident> for #ty {}
+        }
+    });
+    quote!(#(#impls)* #(#members)*)
 }
 
 /// A `partition_from` entity lives in the collection's table and builds
