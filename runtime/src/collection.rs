@@ -233,23 +233,6 @@ pub fn peek_entity_type<R: AttrReader + ?Sized>(
     Ok(found)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prefixes_stop_at_placeholders() {
-        assert!(template_starts_with(
-            "OWNED#TICKET#<number>",
-            "OWNED#TICKET#"
-        ));
-        assert!(template_starts_with("OWNED#TICKET#<number>", "OWNED#"));
-        assert!(!template_starts_with("OWNED#<kind>#X", "OWNED#TICKET#"));
-        assert!(!template_starts_with("REPO#<name>", "OWNED#"));
-        assert!(template_starts_with("A", ""));
-    }
-}
-
 /// Entity `Self` is a member of collection `C` (a variant of its enum):
 /// `#[derive(Collection)]` implements it for each member. A condition on
 /// a member's fields filters a query of the collection
@@ -280,3 +263,19 @@ mod tests {
 )]
 pub trait MemberOf<C> {}
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_stop_at_placeholders() {
+        assert!(template_starts_with(
+            "OWNED#TICKET#<number>",
+            "OWNED#TICKET#"
+        ));
+        assert!(template_starts_with("OWNED#TICKET#<number>", "OWNED#"));
+        assert!(!template_starts_with("OWNED#<kind>#X", "OWNED#TICKET#"));
+        assert!(!template_starts_with("REPO#<name>", "OWNED#"));
+        assert!(template_starts_with("A", ""));
+    }
+}
