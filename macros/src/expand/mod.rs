@@ -26,3 +26,6 @@ pub fn or_stub(
         errors
     })
 }
+
+#[cfg(test)]
+mod every_option;

@@ -142,7 +142,17 @@ pub fn missing_key(
         a.parse_args_with(
             syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
         )
-        .map_or(true, |metas| metas.iter().any(|m| m.path().is_ident(key)))
+        .map_or(true, |metas| {
+            // A misspelling of `key` (`nmae`) is reported as an unknown
+            // option and read as `key`: no second error.
+            let candidates = [key.to_owned()];
+            metas.iter().any(|m| {
+                m.path().get_ident().is_some_and(|i| {
+                    let name = i.to_string();
+                    name == key || crate::internals::hint::closest(&name, &candidates).is_some()
+                })
+            })
+        })
     });
     if present {
         return None;
@@ -400,7 +410,9 @@ pub fn parse_keys(
                         .extend(crate::internals::attr_index::parse(attr, n, errors));
                     continue;
                 }
-                let Some(args) = errors.handle(GsiArgs::from_meta(&attr.meta)) else {
+                let Some(args) =
+                    crate::internals::style::from_meta_repaired::<GsiArgs>(&attr.meta, gsi, errors)
+                else {
                     continue;
                 };
                 keys.indexes.push(IndexDecl {
@@ -426,7 +438,9 @@ pub fn parse_keys(
                 let Ok(n) = lsi[3..].parse::<u8>() else {
                     continue;
                 };
-                let Some(args) = errors.handle(LsiArgs::from_meta(&attr.meta)) else {
+                let Some(args) =
+                    crate::internals::style::from_meta_repaired::<LsiArgs>(&attr.meta, lsi, errors)
+                else {
                     continue;
                 };
                 keys.indexes.push(IndexDecl {

@@ -7,6 +7,8 @@
 //! every valid option, which darling itself lists when asked about a name
 //! close to none of them).
 
+use syn::spanned::Spanned;
+
 /// The option darling calls unknown in `message`, if that is what it says.
 fn unknown(message: &str) -> Option<&str> {
     let rest = message.strip_prefix("Unknown field: `")?;
@@ -158,28 +160,72 @@ fn split_place(full: &str) -> (&str, Option<&str>) {
     }
 }
 
-/// An unknown option: the path of the options it sits in, and its name.
-type Unknown = (Vec<String>, String);
+/// An unknown option: the path of the options it sits in, its name, and
+/// the valid option it is a misspelling of, when one is close.
+type Unknown = (Vec<String>, String, Option<String>);
 
-/// A copy of `attrs` without the options of `#[attr(...)]` that `err`
-/// calls unknown, at any depth (`bogus` in `#[table(gsi1(bogus))]`);
-/// `None` when it calls none unknown.
-pub fn without_unknown(
-    attrs: &[syn::Attribute],
-    attr: &str,
-    err: &darling::Error,
-) -> Option<Vec<syn::Attribute>> {
-    let unknowns: Vec<Unknown> = err
-        .clone()
+/// The valid option darling's message says `name` is closest to: its
+/// "Did you mean `x`?", or the closest of its "Available values".
+fn replacement(message: &str, name: &str) -> Option<String> {
+    if let Some(best) = message.split("Did you mean `").nth(1) {
+        return best.split('`').next().map(str::to_owned);
+    }
+    let list = message.split("Available values: ").nth(1)?;
+    let options: Vec<String> = list
+        .split(',')
+        .map(|o| o.trim().trim_matches('`').to_owned())
+        .filter(|o| !o.is_empty())
+        .collect();
+    crate::internals::hint::closest(name, &options).map(str::to_owned)
+}
+
+/// The valid options of `T` where `meta` is, from darling's answer to a
+/// probe name close to none of them.
+fn meta_options<T: darling::FromMeta>(meta: &syn::Meta) -> Option<Vec<String>> {
+    let path = meta.path();
+    let probe: syn::Meta = syn::parse_quote!(#path(__probe));
+    let list = T::from_meta(&probe).err().and_then(probe_options)?;
+    Some(
+        list.split(',')
+            .map(|o| o.trim().trim_matches('`').to_owned())
+            .filter(|o| !o.is_empty())
+            .collect(),
+    )
+}
+
+fn listed_names(options: &[String]) -> String {
+    options.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// The unknown options `err` reports, each with its path and replacement
+/// (among `options` when darling's message lists none).
+fn unknowns(err: &darling::Error, options: Option<&[String]>) -> Vec<Unknown> {
+    err.clone()
         .into_iter()
         .filter_map(|e| {
             let full = e.to_string();
             let (message, place) = split_place(&full);
             let name = unknown(message)?.to_owned();
             let path = place.map_or_else(Vec::new, |p| p.split('/').map(str::to_owned).collect());
-            Some((path, name))
+            let fix = replacement(message, &name).or_else(|| {
+                options.and_then(|o| crate::internals::hint::closest(&name, o).map(str::to_owned))
+            });
+            Some((path, name, fix))
         })
-        .collect();
+        .collect()
+}
+
+/// A copy of `attrs` with the options of `#[attr(...)]` that `err` calls
+/// unknown repaired, at any depth (`bogus` in `#[table(gsi1(bogus))]`): a
+/// misspelling of a valid option that is not given too is read as that
+/// option (so `nmae = "App"` does not also report a missing `name`), any
+/// other unknown option is left out. `None` when `err` calls none unknown.
+pub fn without_unknown(
+    attrs: &[syn::Attribute],
+    attr: &str,
+    err: &darling::Error,
+) -> Option<Vec<syn::Attribute>> {
+    let unknowns = unknowns(err, None);
     if unknowns.is_empty() {
         return None;
     }
@@ -197,25 +243,99 @@ pub fn without_unknown(
     Some(out)
 }
 
-/// `metas` without the unknown options, each looked for along its path.
+/// `meta` (`#[gsi1(kp = "...")]`) repaired as [`without_unknown`] repairs
+/// an attribute, for the options `err` calls unknown inside it.
+pub fn repaired_meta(
+    meta: &syn::Meta,
+    err: &darling::Error,
+    options: Option<&[String]>,
+) -> Option<syn::Meta> {
+    let unknowns = unknowns(err, options);
+    let syn::Meta::List(list) = meta else {
+        return None;
+    };
+    if unknowns.is_empty() {
+        return None;
+    }
+    let metas = list
+        .parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    let kept = without(metas, &unknowns);
+    let path = &list.path;
+    Some(syn::parse_quote!(#path(#(#kept),*)))
+}
+
+/// Parses `meta` as `T`; after an unknown option, reports it (restyled, in
+/// `#[attr(...)]`) into `errors` and parses the repaired meta, so that
+/// one misspelt option is one error and the declaration is still read.
+pub fn from_meta_repaired<T: darling::FromMeta>(
+    meta: &syn::Meta,
+    attr: &str,
+    errors: &mut darling::error::Accumulator,
+) -> Option<T> {
+    let e = match T::from_meta(meta) {
+        Ok(t) => return Some(t),
+        Err(e) => e,
+    };
+    // The valid options, from darling's answer to a probe name.
+    let options = meta_options::<T>(meta);
+    let repaired = repaired_meta(meta, &e, options.as_deref()).and_then(|m| T::from_meta(&m).ok());
+    let e = match &repaired {
+        // The repair read it: only the unknown options were mistakes
+        // (a `pk` reported missing was the misspelt one).
+        Some(_) => darling::Error::multiple(
+            e.into_iter()
+                .filter(|e| unknown(split_place(&e.to_string()).0).is_some())
+                .collect(),
+        ),
+        None => e,
+    };
+    errors.push(restyle(e, attr, || options.map(|o| listed_names(&o))));
+    repaired
+}
+
+fn renamed(m: syn::Meta, to: &str) -> syn::Meta {
+    let ident = syn::Ident::new(to, m.path().span());
+    match m {
+        syn::Meta::Path(_) => syn::Meta::Path(ident.into()),
+        syn::Meta::List(mut l) => {
+            l.path = ident.into();
+            syn::Meta::List(l)
+        }
+        syn::Meta::NameValue(mut nv) => {
+            nv.path = ident.into();
+            syn::Meta::NameValue(nv)
+        }
+    }
+}
+
+/// `metas` with the unknown options repaired, each looked for along its
+/// path.
 fn without(
     metas: syn::punctuated::Punctuated<syn::Meta, syn::Token![,]>,
     unknowns: &[Unknown],
 ) -> Vec<syn::Meta> {
+    let given: Vec<String> = metas
+        .iter()
+        .filter_map(|m| m.path().get_ident().map(ToString::to_string))
+        .collect();
     metas
         .into_iter()
         .filter_map(|m| {
             let name = m.path().get_ident().map(ToString::to_string);
-            if unknowns
+            if let Some((_, _, fix)) = unknowns
                 .iter()
-                .any(|(path, n)| path.is_empty() && Some(n) == name.as_ref())
+                .find(|(path, n, _)| path.is_empty() && Some(n) == name.as_ref())
             {
-                return None;
+                return match fix {
+                    Some(to) if !given.contains(to) => Some(renamed(m, to)),
+                    _ => None,
+                };
             }
             let inner: Vec<Unknown> = unknowns
                 .iter()
-                .filter(|(path, _)| path.first() == name.as_ref())
-                .map(|(path, n)| (path[1..].to_vec(), n.clone()))
+                .filter(|(path, _, _)| path.first() == name.as_ref())
+                .map(|(path, n, fix)| (path[1..].to_vec(), n.clone(), fix.clone()))
                 .collect();
             let syn::Meta::List(list) = &m else {
                 return Some(m);
@@ -262,6 +382,16 @@ pub fn parse_repaired<T>(
         }
         parse(&input).ok()
     });
+    // When the repair reads it, only the unknown options were mistakes (a
+    // field reported missing was the misspelt one).
+    let e = match &repaired {
+        Some(_) => darling::Error::multiple(
+            e.into_iter()
+                .filter(|e| unknown(split_place(&e.to_string()).0).is_some())
+                .collect(),
+        ),
+        None => e,
+    };
     let e = restyle(e, attr, probe);
     match repaired {
         Some(t) => Ok((t, Some(e))),
