@@ -1175,7 +1175,6 @@ pub enum PartitionKey {
     Attributes(Vec<(&'static str, crate::value::AttributeValue)>),
 }
 
-
 /// The projection of `T`'s index named `index` (its DynamoDB name); `All`
 /// when `T` declares no such index.
 #[doc(hidden)]

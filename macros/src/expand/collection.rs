@@ -103,7 +103,12 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
         c.variants
             .iter()
             .map(|(_, ty)| member_check(&n, &c, ty))
-            .chain(c.opts.partition_from.iter().map(|ty| producer_check(&n, &c, ty)))
+            .chain(
+                c.opts
+                    .partition_from
+                    .iter()
+                    .map(|ty| producer_check(&n, &c, ty)),
+            )
             .collect()
     };
     let shape = shape_impl(&n, &c);

@@ -215,22 +215,38 @@ fn every_option_mistake_is_one_error() {
     let mut wrong = Vec::new();
     for (derive, name, source) in declarations() {
         let (valid, _) = variant(source, None);
-        let input: syn::DeriveInput = syn::parse_str(&valid).unwrap_or_else(|e| panic!("{name}: {e}\n{valid}"));
+        let input: syn::DeriveInput =
+            syn::parse_str(&valid).unwrap_or_else(|e| panic!("{name}: {e}\n{valid}"));
         let clean = errors(derive(&input));
-        assert!(clean.is_empty(), "the valid `{name}` declaration gives errors: {clean:?}\n{valid}");
+        assert!(
+            clean.is_empty(),
+            "the valid `{name}` declaration gives errors: {clean:?}\n{valid}"
+        );
         for k in 0..markers(source) {
             let (text, misspelt) = variant(source, Some(k));
             let misspelt = misspelt.expect("marker k exists");
-            let input: syn::DeriveInput = syn::parse_str(&text).unwrap_or_else(|e| panic!("{name}, {misspelt}: {e}"));
+            let input: syn::DeriveInput =
+                syn::parse_str(&text).unwrap_or_else(|e| panic!("{name}, {misspelt}: {e}"));
             let found = errors(derive(&input));
             checked += 1;
             if found.len() != 1 {
-                wrong.push(format!("{name}, {misspelt}: {} errors {found:#?}", found.len()));
+                wrong.push(format!(
+                    "{name}, {misspelt}: {} errors {found:#?}",
+                    found.len()
+                ));
             } else if !found[0].contains("unknown") {
-                wrong.push(format!("{name}, {misspelt}: the error does not name the unknown option: {}", found[0]));
+                wrong.push(format!(
+                    "{name}, {misspelt}: the error does not name the unknown option: {}",
+                    found[0]
+                ));
             }
         }
     }
-    assert!(wrong.is_empty(), "{} of {checked} misspelt options did not give one error:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} misspelt options did not give one error:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
     assert!(checked >= 60, "only {checked} options walked");
 }

@@ -135,7 +135,13 @@ pub fn restyle(
                 }
                 // darling's ` at migrate` names the option the span already
                 // points at.
-                None => lowercase_first(&message),
+                None => match message
+                    .strip_prefix("Missing field `")
+                    .and_then(|r| r.split('`').next())
+                {
+                    Some(name) => format!("missing option `{name}` in `#[{attr}(...)]`"),
+                    None => lowercase_first(&message),
+                },
             };
             darling::Error::custom(text).with_span(&span)
         })
@@ -194,7 +200,11 @@ fn meta_options<T: darling::FromMeta>(meta: &syn::Meta) -> Option<Vec<String>> {
 }
 
 fn listed_names(options: &[String]) -> String {
-    options.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
+    options
+        .iter()
+        .map(|o| format!("`{o}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The unknown options `err` reports, each with its path and replacement
