@@ -36,7 +36,7 @@ use crate::value::Item;
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into() }).await?;
-/// let get = GetItem { table: "App".into(), key: key_item::<App>(&User::key("ana")?), consistent: false };
+/// let get = GetItem { table: "App".into(), key: key_item::<App>(User::key("ana")?.key()), consistent: false };
 /// let mut items: Items = db.executor().get_item_reader(get).await?;
 /// assert_eq!(items.remaining(), 1);
 /// let user = User::read_item(items.next_item().unwrap(), OtherTypes::Error)?;

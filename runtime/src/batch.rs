@@ -728,9 +728,9 @@ impl<E: Executor> Db<E> {
     ///
     /// ```
     /// # use singletable_runtime as singletable;
-    /// use singletable::{BatchPolicy, Db, Entity, Executor, PrimaryKey};
+    /// use singletable::{BatchPolicy, Db, Entity, Executor, KeyOf};
     ///
-    /// async fn read_all<T: Entity, E: Executor>(db: &Db<E>, keys: &[PrimaryKey]) -> singletable::Result<Vec<T>> {
+    /// async fn read_all<T: Entity, E: Executor>(db: &Db<E>, keys: &[KeyOf<T>]) -> singletable::Result<Vec<T>> {
     ///     let policy = BatchPolicy { max_attempts: 5, ..BatchPolicy::default() };
     ///     let got = db.batch_get::<T>(keys).policy(policy).execute().await?;
     ///     // `got.items` holds what was read even when `got.unprocessed`

@@ -16,7 +16,7 @@
 //! pub struct User { pub id: String }
 //!
 //! // The helpers the typed operations build their requests with:
-//! let key = key_item::<App>(&User::key("ana")?);
+//! let key = key_item::<App>(User::key("ana")?.key());
 //! assert_eq!(key["PK"].as_s().unwrap(), "USER#ana");
 //! assert_eq!(not_exists::<User>(), Condition::NotExists("PK".into())); // create
 //! assert_eq!(exists::<User>(), Condition::Exists("PK".into()));        // replace, update
@@ -661,7 +661,7 @@ pub(crate) fn entity<T: Entity>() -> crate::trace::Request<'static> {
 /// # #[sk("PROFILE")]
 /// # pub struct User { pub id: String }
 ///
-/// let key = key_item::<App>(&User::key("ana")?);
+/// let key = key_item::<App>(User::key("ana")?.key());
 /// assert_eq!(key.len(), 2);
 /// assert_eq!(key["SK"].as_s().unwrap(), "PROFILE");
 /// # Ok::<(), singletable::Error>(())

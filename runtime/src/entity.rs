@@ -1096,6 +1096,22 @@ impl<E, const N: u8> AttrPartition<E, N> {
     }
 
     /// The partition attributes and their values, owned.
+    ///
+    /// ```
+    /// # use singletable::{AttributeValue, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Desk", gsi2(pk(tenantId = S), sk(entityType = S, createdAt = N)))]
+    /// # pub struct Desk;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Desk, rename_all = "camelCase")]
+    /// # #[pk("CASE#<id>")]
+    /// # #[sk("CASE")]
+    /// # #[gsi2(pk(tenant_id), sk(created_at))]
+    /// # pub struct Case { pub id: String, pub tenant_id: String, pub created_at: i64 }
+    /// let values = Case::gsi2_partition("acme")?.into_values();
+    /// assert_eq!(values, vec![("tenantId", AttributeValue::S("acme".into()))]);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
     pub fn into_values(self) -> Vec<(&'static str, crate::value::AttributeValue)> {
         self.values
     }

@@ -56,7 +56,7 @@ use crate::value::Item;
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into(), visits: 1 }).await?;
-/// let get = GetItem { table: "App".into(), key: key_item::<App>(&User::key("ana")?), consistent: true };
+/// let get = GetItem { table: "App".into(), key: key_item::<App>(User::key("ana")?.key()), consistent: true };
 /// let item = db.executor().get_item(get).await?.expect("stored");
 /// assert_eq!(User::from_item(item)?, User { id: "ana".into(), visits: 1 });
 /// # Ok::<(), singletable::Error>(())
@@ -132,7 +132,7 @@ pub struct PutItem {
 /// db.put(&User { id: "ana".into(), visits: 1 }).await?;
 /// let delete = DeleteItem {
 ///     table: "App".into(),
-///     key: key_item::<App>(&User::key("ana")?),
+///     key: key_item::<App>(User::key("ana")?.key()),
 ///     condition: Some(exists::<User>()),
 ///     return_old: true,
 ///     return_on_condition_failure: false,
@@ -176,7 +176,7 @@ pub struct DeleteItem {
 /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// let check = ConditionCheck {
 ///     table: "App".into(),
-///     key: key_item::<App>(&User::key("admin")?),
+///     key: key_item::<App>(User::key("admin")?.key()),
 ///     condition: exists::<User>(),
 ///     return_on_condition_failure: false,
 /// };
@@ -698,7 +698,7 @@ impl UpdateAction {
 /// db.put(&User { id: "ana".into(), visits: 1 }).await?;
 /// let update = UpdateItem {
 ///     table: "App".into(),
-///     key: key_item::<App>(&User::key("ana")?),
+///     key: key_item::<App>(User::key("ana")?.key()),
 ///     actions: vec![UpdateAction::Set(
 ///         "visits".into(),
 ///         SetValue::Increment(AttributeValue::N("1".into())),
@@ -743,7 +743,7 @@ pub struct UpdateItem {
 /// # pub struct User { pub id: String }
 ///
 /// let put = BatchOp::Put(User { id: "ana".into() }.to_item()?);
-/// let delete = BatchOp::Delete(key_item::<App>(&User::key("bo")?));
+/// let delete = BatchOp::Delete(key_item::<App>(User::key("bo")?.key()));
 /// assert!(matches!(delete, BatchOp::Delete(ref key) if key.len() == 2));
 /// # let _ = put;
 /// # Ok::<(), singletable::Error>(())
@@ -806,7 +806,7 @@ pub struct BatchWrite {
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into(), visits: 0 }).await?;
-/// let keys = vec![key_item::<App>(&User::key("ana")?), key_item::<App>(&User::key("bo")?)];
+/// let keys = vec![key_item::<App>(User::key("ana")?.key()), key_item::<App>(User::key("bo")?.key())];
 /// let out: BatchGetOutput = db.executor().batch_get(BatchGet { table: "App".into(), keys, consistent: false }).await?;
 /// assert_eq!(out.items.len(), 1); // missing keys are simply absent
 /// assert!(out.unprocessed.is_empty());
@@ -855,8 +855,8 @@ pub struct BatchGetOutput {
 /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into(), visits: 3 }).await?;
 /// let gets = vec![
-///     ("App".to_string(), key_item::<App>(&User::key("ana")?)),
-///     ("App".to_string(), key_item::<App>(&User::key("bo")?)),
+///     ("App".to_string(), key_item::<App>(User::key("ana")?.key())),
+///     ("App".to_string(), key_item::<App>(User::key("bo")?.key())),
 /// ];
 /// let items = db.executor().transact_get(TransactGet { gets }).await?;
 /// assert!(items[0].is_some() && items[1].is_none()); // in request order

@@ -142,7 +142,7 @@ impl CapacityMeter {
 /// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into() }).await?;
 /// // The GetItem that `db.get` sends, sent by hand:
-/// let req = GetItem { table: "App".into(), key: key_item::<App>(&User::key("ana")?), consistent: false };
+/// let req = GetItem { table: "App".into(), key: key_item::<App>(User::key("ana")?.key()), consistent: false };
 /// let item = db.executor().get_item(req).await?.unwrap();
 /// assert_eq!(item["entityType"].as_s().unwrap(), "User");
 /// assert!(db.executor().capacity().is_some());
