@@ -20,14 +20,21 @@ impl HttpConnector for InProcess {
     fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
         let ep = self.0.clone();
         let target = request.headers().get("x-amz-target").map(str::to_owned);
-        let body = request.body().bytes().map(<[u8]>::to_vec).unwrap_or_default();
+        let body = request
+            .body()
+            .bytes()
+            .map(<[u8]>::to_vec)
+            .unwrap_or_default();
         HttpConnectorFuture::new(async move {
             let r = ep.handle(target.as_deref(), &body).await;
-            let status = StatusCode::try_from(r.status).unwrap_or_else(|_| StatusCode::try_from(400).expect("400 is a status"));
+            let status = StatusCode::try_from(r.status)
+                .unwrap_or_else(|_| StatusCode::try_from(400).expect("400 is a status"));
             let mut resp = HttpResponse::new(status, SdkBody::from(r.body));
-            resp.headers_mut().insert("content-type", "application/x-amz-json-1.0");
+            resp.headers_mut()
+                .insert("content-type", "application/x-amz-json-1.0");
             resp.headers_mut().insert("x-amzn-requestid", r.request_id);
-            resp.headers_mut().insert("x-amz-crc32", r.crc32.to_string());
+            resp.headers_mut()
+                .insert("x-amz-crc32", r.crc32.to_string());
             Ok(resp)
         })
     }

@@ -44,7 +44,10 @@ impl ApiError {
     }
 
     pub(crate) fn unknown_operation(message: impl Into<String>) -> Self {
-        Self::new("com.amazon.coral.service#UnknownOperationException", message)
+        Self::new(
+            "com.amazon.coral.service#UnknownOperationException",
+            message,
+        )
     }
 
     pub(crate) fn not_found(message: impl Into<String>) -> Self {
@@ -64,8 +67,10 @@ impl ApiError {
     pub(crate) fn from_engine(e: Error) -> Self {
         match e {
             Error::ConditionFailed { item } => {
-                let mut out =
-                    Self::dynamodb("ConditionalCheckFailedException", "The conditional request failed");
+                let mut out = Self::dynamodb(
+                    "ConditionalCheckFailedException",
+                    "The conditional request failed",
+                );
                 if let Some(item) = item {
                     out.extra.insert("Item".into(), wire::item_json(&item));
                 }

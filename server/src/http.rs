@@ -30,9 +30,13 @@ async fn answer(ep: Endpoint, req: Request<Incoming>) -> Result<Response<Full<By
     };
     let r = ep.handle(target.as_deref(), &body).await;
     let mut out = Response::new(Full::new(Bytes::from(r.body)));
-    *out.status_mut() = hyper::StatusCode::from_u16(r.status).unwrap_or(hyper::StatusCode::BAD_REQUEST);
+    *out.status_mut() =
+        hyper::StatusCode::from_u16(r.status).unwrap_or(hyper::StatusCode::BAD_REQUEST);
     let h = out.headers_mut();
-    h.insert("content-type", hyper::header::HeaderValue::from_static("application/x-amz-json-1.0"));
+    h.insert(
+        "content-type",
+        hyper::header::HeaderValue::from_static("application/x-amz-json-1.0"),
+    );
     if let Ok(v) = r.request_id.parse() {
         h.insert("x-amzn-requestid", v);
     }

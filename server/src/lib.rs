@@ -192,9 +192,11 @@ impl Endpoint {
                 "The request body must be a JSON object",
             ));
         };
-        ops::dispatch(self, op, &map)
-            .await
-            .unwrap_or_else(|| Err(ApiError::unknown_operation("An unknown operation was requested.")))
+        ops::dispatch(self, op, &map).await.unwrap_or_else(|| {
+            Err(ApiError::unknown_operation(
+                "An unknown operation was requested.",
+            ))
+        })
     }
 
     /// An `aws_sdk_dynamodb::Client` whose requests this endpoint answers in

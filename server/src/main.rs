@@ -17,10 +17,17 @@ struct Args {
 const USAGE: &str = "usage: singletable-server [--port PORT] [--host HOST] [--snapshot FILE]";
 
 fn args() -> Result<Args, String> {
-    let mut out = Args { host: "127.0.0.1".into(), port: 8000, snapshot: None };
+    let mut out = Args {
+        host: "127.0.0.1".into(),
+        port: 8000,
+        snapshot: None,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
-        let mut value = || it.next().ok_or_else(|| format!("{a} needs a value\n{USAGE}"));
+        let mut value = || {
+            it.next()
+                .ok_or_else(|| format!("{a} needs a value\n{USAGE}"))
+        };
         match a.as_str() {
             "--port" => out.port = value()?.parse().map_err(|e| format!("--port: {e}"))?,
             "--host" => out.host = value()?,
@@ -73,7 +80,10 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    let addr = listener
+        .local_addr()
+        .map(|a| a.to_string())
+        .unwrap_or_default();
     println!("singletable-server listening on http://{addr}");
     let endpoint = Endpoint::with_store(store);
     if let Err(e) = endpoint.clone().serve(listener, shutdown()).await {

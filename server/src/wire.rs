@@ -106,9 +106,9 @@ fn value_at(json: &Value, depth: usize) -> Result<AttributeValue, ApiError> {
 
 /// An item (a map of attribute values) from its JSON.
 pub(crate) fn item(json: &Value) -> Result<Item, ApiError> {
-    let obj = json
-        .as_object()
-        .ok_or_else(|| ApiError::serialization("Unexpected value type in payload; expected a map"))?;
+    let obj = json.as_object().ok_or_else(|| {
+        ApiError::serialization("Unexpected value type in payload; expected a map")
+    })?;
     let mut out = HashMap::with_capacity(obj.len());
     for (k, v) in obj {
         out.insert(k.clone(), value(v)?);
@@ -161,8 +161,16 @@ mod tests {
     #[test]
     fn malformed_values_are_refused() {
         assert_eq!(value(&json!({})).unwrap_err().message, EMPTY);
-        assert_eq!(value(&json!({"S": "a", "N": "1"})).unwrap_err().message, SEVERAL);
-        assert!(value(&json!({"S": 1})).unwrap_err().kind.ends_with("SerializationException"));
+        assert_eq!(
+            value(&json!({"S": "a", "N": "1"})).unwrap_err().message,
+            SEVERAL
+        );
+        assert!(
+            value(&json!({"S": 1}))
+                .unwrap_err()
+                .kind
+                .ends_with("SerializationException")
+        );
         assert!(value(&json!({"B": "%%"})).is_err());
         assert!(value(&json!({"X": "a"})).is_err());
         let mut deep = json!({"S": "x"});

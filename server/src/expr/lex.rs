@@ -51,7 +51,11 @@ pub(crate) fn lex(text: &str, kind: &str) -> Result<Vec<Token>, ApiError> {
                 if j == i + 1 {
                     return Err(syntax(kind, text, c.to_string(), start, end_of(j)));
                 }
-                if c == '#' { Tok::Name(name) } else { Tok::Value(name) }
+                if c == '#' {
+                    Tok::Name(name)
+                } else {
+                    Tok::Value(name)
+                }
             }
             c if c.is_ascii_digit() => {
                 while j < chars.len() && chars[j].1.is_ascii_digit() {

@@ -43,7 +43,10 @@ impl Placeholders {
     /// Reads the two maps of a request (or of a transaction's operation).
     pub(crate) fn from_request(body: &serde_json::Map<String, Value>) -> Result<Self, ApiError> {
         let mut out = Self::default();
-        if let Some(v) = body.get("ExpressionAttributeNames").filter(|v| !v.is_null()) {
+        if let Some(v) = body
+            .get("ExpressionAttributeNames")
+            .filter(|v| !v.is_null())
+        {
             let m = v
                 .as_object()
                 .ok_or_else(|| ApiError::serialization("ExpressionAttributeNames must be a map"))?;
@@ -60,7 +63,10 @@ impl Placeholders {
                 out.names.insert(k.clone(), name.to_owned());
             }
         }
-        if let Some(v) = body.get("ExpressionAttributeValues").filter(|v| !v.is_null()) {
+        if let Some(v) = body
+            .get("ExpressionAttributeValues")
+            .filter(|v| !v.is_null())
+        {
             let m = v.as_object().ok_or_else(|| {
                 ApiError::serialization("ExpressionAttributeValues must be a map")
             })?;

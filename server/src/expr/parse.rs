@@ -54,7 +54,11 @@ enum Rhs {
 const TYPES: [&str; 10] = ["S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"];
 
 impl<'a> Parser<'a> {
-    pub(crate) fn new(kind: &'a str, text: &'a str, ph: &'a mut Placeholders) -> Result<Self, ApiError> {
+    pub(crate) fn new(
+        kind: &'a str,
+        text: &'a str,
+        ph: &'a mut Placeholders,
+    ) -> Result<Self, ApiError> {
         Ok(Self {
             kind,
             text,
@@ -85,7 +89,11 @@ impl<'a> Parser<'a> {
     fn error(&self) -> ApiError {
         let i = self.pos;
         let t = &self.toks[i];
-        let from = if i > 0 { self.toks[i - 1].start } else { t.start };
+        let from = if i > 0 {
+            self.toks[i - 1].start
+        } else {
+            t.start
+        };
         let to = self.toks.get(i + 1).map_or(t.end, |n| n.end);
         syntax(self.kind, self.text, t.text(self.text).to_owned(), from, to)
     }
@@ -164,9 +172,11 @@ impl<'a> Parser<'a> {
                 let Tok::Int(i) = self.peek().clone() else {
                     return Err(self.error());
                 };
-                let index: usize = i
-                    .parse()
-                    .map_err(|_| self.invalid(format!("List index is not within the allowable range; index: [{i}]")))?;
+                let index: usize = i.parse().map_err(|_| {
+                    self.invalid(format!(
+                        "List index is not within the allowable range; index: [{i}]"
+                    ))
+                })?;
                 self.bump();
                 self.expect_sym("]")?;
                 p = p.index(index);
@@ -251,7 +261,11 @@ impl<'a> Parser<'a> {
             }
             self.bump();
             let hi = self.operand()?;
-            return Ok(Condition::Between(left.operand(), lo.operand(), hi.operand()));
+            return Ok(Condition::Between(
+                left.operand(),
+                lo.operand(),
+                hi.operand(),
+            ));
         }
         if self.is_word("IN") {
             self.bump();
@@ -263,7 +277,11 @@ impl<'a> Parser<'a> {
             }
             self.expect_sym(")")?;
             if list.len() > 100 {
-                return Err(self.invalid("The IN operator is provided with too many operands; number of operands: ".to_owned() + &list.len().to_string()));
+                return Err(self.invalid(
+                    "The IN operator is provided with too many operands; number of operands: "
+                        .to_owned()
+                        + &list.len().to_string(),
+                ));
             }
             return Ok(Condition::In(left.operand(), list));
         }
@@ -313,7 +331,11 @@ impl<'a> Parser<'a> {
     fn function(&mut self, f: &str) -> Result<Condition, ApiError> {
         if !matches!(
             f,
-            "attribute_exists" | "attribute_not_exists" | "attribute_type" | "begins_with" | "contains"
+            "attribute_exists"
+                | "attribute_not_exists"
+                | "attribute_type"
+                | "begins_with"
+                | "contains"
         ) {
             return Err(self.misplaced_function(f));
         }
@@ -363,8 +385,9 @@ impl<'a> Parser<'a> {
         flatten_and(c, &mut parts);
         let invalid = |what: &str| ApiError::validation(format!("Invalid {kind}: {what}"));
         let top = |p: Path| -> Result<String, ApiError> {
-            p.into_attribute()
-                .map_err(|_| invalid("KeyConditionExpressions cannot have conditions on nested attributes"))
+            p.into_attribute().map_err(|_| {
+                invalid("KeyConditionExpressions cannot have conditions on nested attributes")
+            })
         };
         let mut out = AttrKeyCondition::default();
         let mut seen: Vec<String> = Vec::new();
@@ -384,11 +407,15 @@ impl<'a> Parser<'a> {
                 Condition::Between(Operand::Path(p), Operand::Value(lo), Operand::Value(hi)) => {
                     let a = top(p)?;
                     if seen.contains(&a) {
-                        return Err(invalid("KeyConditionExpressions must only contain one condition per key"));
+                        return Err(invalid(
+                            "KeyConditionExpressions must only contain one condition per key",
+                        ));
                     }
                     seen.push(a.clone());
                     if out.range.is_some() {
-                        return Err(invalid("KeyConditionExpressions must only contain one condition per key"));
+                        return Err(invalid(
+                            "KeyConditionExpressions must only contain one condition per key",
+                        ));
                     }
                     out.range = Some((a, AttrRange::Between(lo, hi)));
                     continue;
@@ -396,37 +423,79 @@ impl<'a> Parser<'a> {
                 Condition::BeginsWith(p, v) => {
                     let a = top(p)?;
                     let AttributeValue::S(prefix) = v else {
-                        return Err(invalid("Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"));
+                        return Err(invalid(
+                            "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N",
+                        ));
                     };
                     if seen.contains(&a) || out.range.is_some() {
-                        return Err(invalid("KeyConditionExpressions must only contain one condition per key"));
+                        return Err(invalid(
+                            "KeyConditionExpressions must only contain one condition per key",
+                        ));
                     }
                     seen.push(a.clone());
                     out.range = Some((a, AttrRange::BeginsWith(prefix)));
                     continue;
                 }
-                Condition::Or(..) => return Err(invalid("Invalid operator used in KeyConditionExpression: OR")),
-                Condition::Not(..) => return Err(invalid("Invalid operator used in KeyConditionExpression: NOT")),
-                Condition::In(..) => return Err(invalid("Invalid operator used in KeyConditionExpression: IN")),
-                Condition::Contains(..) => return Err(invalid("Invalid operator used in KeyConditionExpression: contains")),
-                Condition::Exists(_) | Condition::ExistsAt(_) => return Err(invalid("Invalid operator used in KeyConditionExpression: attribute_exists")),
-                Condition::NotExists(_) | Condition::NotExistsAt(_) => return Err(invalid("Invalid operator used in KeyConditionExpression: attribute_not_exists")),
-                Condition::AttributeType(..) => return Err(invalid("Invalid operator used in KeyConditionExpression: attribute_type")),
-                _ => return Err(invalid("Invalid condition in KeyConditionExpression: the condition must compare a key attribute with a value")),
+                Condition::Or(..) => {
+                    return Err(invalid(
+                        "Invalid operator used in KeyConditionExpression: OR",
+                    ));
+                }
+                Condition::Not(..) => {
+                    return Err(invalid(
+                        "Invalid operator used in KeyConditionExpression: NOT",
+                    ));
+                }
+                Condition::In(..) => {
+                    return Err(invalid(
+                        "Invalid operator used in KeyConditionExpression: IN",
+                    ));
+                }
+                Condition::Contains(..) => {
+                    return Err(invalid(
+                        "Invalid operator used in KeyConditionExpression: contains",
+                    ));
+                }
+                Condition::Exists(_) | Condition::ExistsAt(_) => {
+                    return Err(invalid(
+                        "Invalid operator used in KeyConditionExpression: attribute_exists",
+                    ));
+                }
+                Condition::NotExists(_) | Condition::NotExistsAt(_) => {
+                    return Err(invalid(
+                        "Invalid operator used in KeyConditionExpression: attribute_not_exists",
+                    ));
+                }
+                Condition::AttributeType(..) => {
+                    return Err(invalid(
+                        "Invalid operator used in KeyConditionExpression: attribute_type",
+                    ));
+                }
+                _ => {
+                    return Err(invalid(
+                        "Invalid condition in KeyConditionExpression: the condition must compare a key attribute with a value",
+                    ));
+                }
             };
             let (op, v) = range;
             if op == Cmp::Ne {
-                return Err(invalid("Unsupported operator in KeyConditionExpression: <>"));
+                return Err(invalid(
+                    "Unsupported operator in KeyConditionExpression: <>",
+                ));
             }
             if seen.contains(&attr) {
-                return Err(invalid("KeyConditionExpressions must only contain one condition per key"));
+                return Err(invalid(
+                    "KeyConditionExpressions must only contain one condition per key",
+                ));
             }
             seen.push(attr.clone());
             if op == Cmp::Eq {
                 out.equal.push((attr, v));
             } else {
                 if out.range.is_some() {
-                    return Err(invalid("KeyConditionExpressions must only contain one condition per key"));
+                    return Err(invalid(
+                        "KeyConditionExpressions must only contain one condition per key",
+                    ));
                 }
                 out.range = Some((attr, AttrRange::Compare(op, v)));
             }
@@ -570,7 +639,9 @@ impl<'a> Parser<'a> {
                 (a, false, Rhs::Value(AttributeValue::N(n))) if is_target(&a) => {
                     SetValue::Increment(AttributeValue::N(negate(&n)))
                 }
-                (_, _, Rhs::Value(v)) | (Rhs::Value(v), _, _) if !matches!(v, AttributeValue::N(_)) => {
+                (_, _, Rhs::Value(v)) | (Rhs::Value(v), _, _)
+                    if !matches!(v, AttributeValue::N(_)) =>
+                {
                     return Err(self.invalid(format!(
                         "Incorrect operand type for operator or function; operator: {}, operand type: {}",
                         if plus { "+" } else { "-" },

@@ -13,7 +13,9 @@ use crate::expr::Placeholders;
 use crate::wire;
 
 fn request_items(b: Body<'_>) -> Result<&Map<String, Value>, ApiError> {
-    let m = b.obj("RequestItems")?.ok_or_else(|| required("RequestItems"))?;
+    let m = b
+        .obj("RequestItems")?
+        .ok_or_else(|| required("RequestItems"))?;
     if m.0.is_empty() {
         return Err(ApiError::validation(
             "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
@@ -28,7 +30,10 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut reads = Vec::new();
     let mut total = 0;
     for (table, spec) in items {
-        let spec = Body(spec.as_object().ok_or_else(|| ApiError::serialization("RequestItems values must be structures"))?);
+        let spec =
+            Body(spec.as_object().ok_or_else(|| {
+                ApiError::serialization("RequestItems values must be structures")
+            })?);
         spec.no_legacy(&["AttributesToGet"])?;
         let keys = spec.array("Keys")?.ok_or_else(|| required("Keys"))?;
         let keys = keys.iter().map(wire::item).collect::<Result<Vec<_>, _>>()?;
@@ -101,7 +106,10 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
             .ok_or_else(|| ApiError::serialization("RequestItems values must be lists"))?;
         let mut ops = Vec::with_capacity(list.len());
         for req in list {
-            let req = Body(req.as_object().ok_or_else(|| ApiError::serialization("WriteRequest must be a structure"))?);
+            let req = Body(
+                req.as_object()
+                    .ok_or_else(|| ApiError::serialization("WriteRequest must be a structure"))?,
+            );
             let op = match (req.obj("PutRequest")?, req.obj("DeleteRequest")?) {
                 (Some(p), None) => BatchOp::Put(p.req_item("Item")?),
                 (None, Some(d)) => BatchOp::Delete(d.req_item("Key")?),
@@ -137,8 +145,12 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
             let list = left
                 .iter()
                 .map(|op| match op {
-                    BatchOp::Put(i) => serde_json::json!({"PutRequest": {"Item": wire::item_json(i)}}),
-                    BatchOp::Delete(k) => serde_json::json!({"DeleteRequest": {"Key": wire::item_json(k)}}),
+                    BatchOp::Put(i) => {
+                        serde_json::json!({"PutRequest": {"Item": wire::item_json(i)}})
+                    }
+                    BatchOp::Delete(k) => {
+                        serde_json::json!({"DeleteRequest": {"Key": wire::item_json(k)}})
+                    }
                 })
                 .collect();
             unprocessed.insert(table, Value::Array(list));

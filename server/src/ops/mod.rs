@@ -106,7 +106,11 @@ impl<'a> Body<'a> {
 
     pub(crate) fn obj(&self, name: &str) -> Result<Option<Body<'a>>, ApiError> {
         self.get(name)
-            .map(|v| v.as_object().map(Body).ok_or_else(|| wrong(name, "a structure")))
+            .map(|v| {
+                v.as_object()
+                    .map(Body)
+                    .ok_or_else(|| wrong(name, "a structure"))
+            })
             .transpose()
     }
 

@@ -20,7 +20,9 @@ fn insert(node: &mut Node, steps: &[PathStep], value: &AttributeValue) {
         return;
     };
     let child = match (first, &mut *node) {
-        (PathStep::Key(k), Node::Map(m)) => m.entry(k.clone()).or_insert(Node::Map(BTreeMap::new())),
+        (PathStep::Key(k), Node::Map(m)) => {
+            m.entry(k.clone()).or_insert(Node::Map(BTreeMap::new()))
+        }
         (PathStep::Index(i), Node::List(l)) => l.entry(*i).or_insert(Node::Map(BTreeMap::new())),
         // A whole value was already taken at a shorter path.
         (_, Node::Leaf(_)) => return,
@@ -66,11 +68,14 @@ pub(crate) fn project(item: &Item, paths: &[Path]) -> Item {
     let mut roots: HashMap<String, Node> = HashMap::new();
     for p in paths {
         let Some(v) = at(item, p) else { continue };
-        let root = roots.entry(p.attribute().to_owned()).or_insert_with(|| match p.steps().first() {
-            None => Node::Leaf(v.clone()),
-            Some(PathStep::Key(_)) => Node::Map(BTreeMap::new()),
-            Some(PathStep::Index(_)) => Node::List(BTreeMap::new()),
-        });
+        let root =
+            roots
+                .entry(p.attribute().to_owned())
+                .or_insert_with(|| match p.steps().first() {
+                    None => Node::Leaf(v.clone()),
+                    Some(PathStep::Key(_)) => Node::Map(BTreeMap::new()),
+                    Some(PathStep::Index(_)) => Node::List(BTreeMap::new()),
+                });
         if p.steps().is_empty() {
             *root = Node::Leaf(v.clone());
         } else {

@@ -37,7 +37,8 @@ fn select(b: Body<'_>, projection: bool) -> Result<Select, ApiError> {
             return Err(ApiError::validation(if projection {
                 "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT".to_owned()
             } else {
-                "Must specify the ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES".to_owned()
+                "Must specify the ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
+                    .to_owned()
             }));
         }
         Some(other) => {
@@ -77,7 +78,12 @@ fn page(
 }
 
 pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
-    b.no_legacy(&["KeyConditions", "QueryFilter", "AttributesToGet", "ConditionalOperator"])?;
+    b.no_legacy(&[
+        "KeyConditions",
+        "QueryFilter",
+        "AttributesToGet",
+        "ConditionalOperator",
+    ])?;
     let table = b.table()?;
     let index = b.str("IndexName")?.map(str::to_owned);
     let capacity = Capacity::of(b)?;

@@ -56,7 +56,10 @@ fn key_schema(
     let list = b.array("KeySchema")?.ok_or_else(|| required("KeySchema"))?;
     let (mut hash, mut range) = (Vec::new(), Vec::new());
     for e in list {
-        let e = Body(e.as_object().ok_or_else(|| ApiError::serialization("KeySchemaElement must be a structure"))?);
+        let e = Body(
+            e.as_object()
+                .ok_or_else(|| ApiError::serialization("KeySchemaElement must be a structure"))?,
+        );
         let name = e.req_str("AttributeName")?;
         let kind = defs
             .iter()
@@ -99,10 +102,16 @@ fn projection(b: Body<'_>) -> Result<IndexProjection, ApiError> {
         None | Some("ALL") => IndexProjection::All,
         Some("KEYS_ONLY") => IndexProjection::KeysOnly,
         Some("INCLUDE") => {
-            let list = p.array("NonKeyAttributes")?.ok_or_else(|| required("NonKeyAttributes"))?;
+            let list = p
+                .array("NonKeyAttributes")?
+                .ok_or_else(|| required("NonKeyAttributes"))?;
             IndexProjection::Include(
                 list.iter()
-                    .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| ApiError::serialization("NonKeyAttributes must be strings")))
+                    .map(|v| {
+                        v.as_str().map(str::to_owned).ok_or_else(|| {
+                            ApiError::serialization("NonKeyAttributes must be strings")
+                        })
+                    })
                     .collect::<Result<_, _>>()?,
             )
         }
@@ -136,8 +145,13 @@ fn definitions(b: Body<'_>) -> Result<Vec<(String, KeyType)>, ApiError> {
         .ok_or_else(|| required("AttributeDefinitions"))?;
     list.iter()
         .map(|d| {
-            let d = Body(d.as_object().ok_or_else(|| ApiError::serialization("AttributeDefinition must be a structure"))?);
-            Ok((d.req_str("AttributeName")?.to_owned(), kind(d.req_str("AttributeType")?)?))
+            let d = Body(d.as_object().ok_or_else(|| {
+                ApiError::serialization("AttributeDefinition must be a structure")
+            })?);
+            Ok((
+                d.req_str("AttributeName")?.to_owned(),
+                kind(d.req_str("AttributeType")?)?,
+            ))
         })
         .collect()
 }
@@ -182,9 +196,15 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
         ));
     }
     let mut indexes = Vec::new();
-    for (member, global) in [("GlobalSecondaryIndexes", true), ("LocalSecondaryIndexes", false)] {
+    for (member, global) in [
+        ("GlobalSecondaryIndexes", true),
+        ("LocalSecondaryIndexes", false),
+    ] {
         for ix in b.array(member)?.into_iter().flatten() {
-            let ix = Body(ix.as_object().ok_or_else(|| ApiError::serialization("index must be a structure"))?);
+            let ix = Body(
+                ix.as_object()
+                    .ok_or_else(|| ApiError::serialization("index must be a structure"))?,
+            );
             indexes.push(index(ix, &defs, global)?);
         }
     }
@@ -214,7 +234,11 @@ fn key_json(hash: &[&KeyAttr], range: &[&KeyAttr]) -> Value {
         .iter()
         .map(|k| json!({"AttributeName": k.name, "KeyType": "HASH"}))
         .collect();
-    out.extend(range.iter().map(|k| json!({"AttributeName": k.name, "KeyType": "RANGE"})));
+    out.extend(
+        range
+            .iter()
+            .map(|k| json!({"AttributeName": k.name, "KeyType": "RANGE"})),
+    );
     Value::Array(out)
 }
 
@@ -248,7 +272,11 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
         add(sk, &mut all);
     }
     for ix in &schema.indexes {
-        for k in std::iter::once(&ix.pk).chain(&ix.pk_rest).chain(&ix.sk).chain(&ix.sk_rest) {
+        for k in std::iter::once(&ix.pk)
+            .chain(&ix.pk_rest)
+            .chain(&ix.sk)
+            .chain(&ix.sk_rest)
+        {
             add(k, &mut all);
         }
     }
@@ -288,7 +316,8 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
                 });
                 if global {
                     v["IndexStatus"] = json!("ACTIVE");
-                    v["ProvisionedThroughput"] = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write});
+                    v["ProvisionedThroughput"] =
+                        json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write});
                 }
                 v
             })
@@ -360,8 +389,14 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
         Some(_) => definitions(b)?,
         None => Vec::new(),
     };
-    for u in b.array("GlobalSecondaryIndexUpdates")?.into_iter().flatten() {
-        let u = Body(u.as_object().ok_or_else(|| ApiError::serialization("GlobalSecondaryIndexUpdate must be a structure"))?);
+    for u in b
+        .array("GlobalSecondaryIndexUpdates")?
+        .into_iter()
+        .flatten()
+    {
+        let u = Body(u.as_object().ok_or_else(|| {
+            ApiError::serialization("GlobalSecondaryIndexUpdate must be a structure")
+        })?);
         if let Some(c) = u.obj("Create")? {
             let ix = index(c, &defs, true)?;
             ep.db.add_global_index(&table, ix).map_err(engine)?;
@@ -393,7 +428,9 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
 pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
     let table = b.table()?;
     if ep.db.schema(&table).is_none() {
-        return Err(ApiError::not_found("Cannot do operations on a non-existent table"));
+        return Err(ApiError::not_found(
+            "Cannot do operations on a non-existent table",
+        ));
     }
     let spec = b
         .obj("TimeToLiveSpecification")?
@@ -418,11 +455,15 @@ pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
 pub(crate) fn describe_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
     let table = b.table()?;
     if ep.db.schema(&table).is_none() {
-        return Err(ApiError::not_found("Cannot do operations on a non-existent table"));
+        return Err(ApiError::not_found(
+            "Cannot do operations on a non-existent table",
+        ));
     }
     let ttl = ep.meta().get(&table).and_then(|m| m.ttl.clone());
     Ok(match ttl {
-        Some(a) => json!({"TimeToLiveDescription": {"TimeToLiveStatus": "ENABLED", "AttributeName": a}}),
+        Some(a) => {
+            json!({"TimeToLiveDescription": {"TimeToLiveStatus": "ENABLED", "AttributeName": a}})
+        }
         None => json!({"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}),
     })
 }

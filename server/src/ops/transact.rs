@@ -15,7 +15,9 @@ use crate::expr::Placeholders;
 use crate::wire;
 
 fn transact_items<'a>(b: Body<'a>) -> Result<&'a Vec<Value>, ApiError> {
-    let list = b.array("TransactItems")?.ok_or_else(|| required("TransactItems"))?;
+    let list = b
+        .array("TransactItems")?
+        .ok_or_else(|| required("TransactItems"))?;
     if list.is_empty() || list.len() > 100 {
         return Err(ApiError::validation(format!(
             "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100, Member must have length greater than or equal to 1 ({} items)",
@@ -26,7 +28,10 @@ fn transact_items<'a>(b: Body<'a>) -> Result<&'a Vec<Value>, ApiError> {
 }
 
 fn one<'a>(v: &'a Value, names: &[&str]) -> Result<(&'static str, Body<'a>), ApiError> {
-    let b = Body(v.as_object().ok_or_else(|| ApiError::serialization("TransactItem must be a structure"))?);
+    let b = Body(
+        v.as_object()
+            .ok_or_else(|| ApiError::serialization("TransactItem must be a structure"))?,
+    );
     let mut found = None;
     for n in names {
         if let Some(x) = b.obj(n)? {
