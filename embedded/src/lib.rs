@@ -390,7 +390,8 @@ impl Embedded {
         let data = store
             .table_mut(table)
             .map_err(|e| e.into_error("UpdateTable"))?;
-        data.add_index(index).map_err(|e| e.into_error("UpdateTable"))
+        data.add_index(index)
+            .map_err(|e| e.into_error("UpdateTable"))
     }
 
     /// Removes a global secondary index (UpdateTable with a `Delete`
@@ -401,7 +402,12 @@ impl Embedded {
         let data = store
             .table_mut(table)
             .map_err(|e| e.into_error("UpdateTable"))?;
-        if !data.schema.indexes.iter().any(|ix| ix.global && ix.name == index) {
+        if !data
+            .schema
+            .indexes
+            .iter()
+            .any(|ix| ix.global && ix.name == index)
+        {
             return Ok(false);
         }
         Ok(data.remove_index(index))

@@ -411,10 +411,10 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
             // Throughput of an index: nothing to change in memory.
         }
     }
-    if let Some(mode) = b.str("BillingMode")? {
-        if let Some(m) = ep.meta().get_mut(&table) {
-            m.billing = mode.to_owned();
-        }
+    if let Some(mode) = b.str("BillingMode")?
+        && let Some(m) = ep.meta().get_mut(&table)
+    {
+        m.billing = mode.to_owned();
     }
     if b.obj("ProvisionedThroughput")?.is_some() {
         let tp = throughput(b)?;
