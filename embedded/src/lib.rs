@@ -397,6 +397,17 @@ impl Embedded {
     /// Removes a global secondary index (UpdateTable with a `Delete`
     /// index update); `false` when the table has no such index. See
     /// [`Embedded::add_global_index`].
+    ///
+    /// ```
+    /// use singletable::embedded::{KeyAttr, TableSchema};
+    /// use singletable::Embedded;
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// assert!(!db.remove_global_index("App", "byEmail")?); // no such index
+    /// assert!(db.remove_global_index("Missing", "byEmail").is_err());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
     pub fn remove_global_index(&self, table: &str, index: &str) -> Result<bool, Error> {
         let mut store = self.write();
         let data = store
