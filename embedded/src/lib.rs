@@ -358,6 +358,72 @@ impl Embedded {
         names
     }
 
+    /// Adds a global secondary index to a table and fills it from the
+    /// items already there (UpdateTable with a `Create` index update; the
+    /// index is usable at once, where DynamoDB backfills it first).
+    ///
+    /// ```
+    /// use singletable::embedded::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
+    /// use singletable::Embedded;
+    ///
+    /// let db = Embedded::new();
+    /// let schema = TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None };
+    /// db.create_table_with("App", schema)?;
+    /// let gsi = IndexSchema {
+    ///     name: "byEmail".into(), global: true, pk: KeyAttr::s("email"), sk: None,
+    ///     pk_rest: vec![], sk_rest: vec![], projection: IndexProjection::KeysOnly,
+    /// };
+    /// db.add_global_index("App", gsi)?;
+    /// assert_eq!(db.schema("App").unwrap().indexes.len(), 1);
+    /// assert!(db.remove_global_index("App", "byEmail")?);
+    /// assert!(db.schema("App").unwrap().indexes.is_empty());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn add_global_index(&self, table: &str, index: IndexSchema) -> Result<(), Error> {
+        if !index.global {
+            return Err(Fail::validation(
+                "Local secondary indexes can only be created with the table",
+            )
+            .into_error("UpdateTable"));
+        }
+        let mut store = self.write();
+        let data = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("UpdateTable"))?;
+        data.add_index(index)
+            .map_err(|e| e.into_error("UpdateTable"))
+    }
+
+    /// Removes a global secondary index (UpdateTable with a `Delete`
+    /// index update); `false` when the table has no such index. See
+    /// [`Embedded::add_global_index`].
+    ///
+    /// ```
+    /// use singletable::embedded::{KeyAttr, TableSchema};
+    /// use singletable::Embedded;
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// assert!(!db.remove_global_index("App", "byEmail")?); // no such index
+    /// assert!(db.remove_global_index("Missing", "byEmail").is_err());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn remove_global_index(&self, table: &str, index: &str) -> Result<bool, Error> {
+        let mut store = self.write();
+        let data = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("UpdateTable"))?;
+        if !data
+            .schema
+            .indexes
+            .iter()
+            .any(|ix| ix.global && ix.name == index)
+        {
+            return Ok(false);
+        }
+        Ok(data.remove_index(index))
+    }
+
     /// The schema of a table.
     pub fn schema(&self, table: &str) -> Option<TableSchema> {
         self.read().tables.get(table).map(|t| t.schema.clone())

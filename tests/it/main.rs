@@ -25,6 +25,7 @@ mod design;
 mod differential;
 mod docs;
 mod embedded;
+mod endpoint;
 mod errors;
 mod evolution;
 mod existing;

@@ -1,0 +1,248 @@
+//! The embedded engine of singletable ([`Embedded`]) as a DynamoDB
+//! endpoint: DynamoDB's JSON 1.0 protocol (`POST /` with
+//! `X-Amz-Target: DynamoDB_20120810.<Operation>`), so any SDK, the AWS CLI
+//! or unchanged `aws-sdk-dynamodb` code runs on it.
+//!
+//! Two ways in:
+//! - over HTTP: `cargo run -p singletable-server -- --port 8000
+//!   [--snapshot FILE]`, or [`Endpoint::serve`] on a listener of your own;
+//!   any credentials are accepted (signatures are not checked);
+//! - in process: [`Endpoint::client`] gives an [`aws_sdk_dynamodb::Client`]
+//!   whose HTTP client calls [`Endpoint::handle`] directly, no socket.
+//!
+//! ```
+//! use aws_sdk_dynamodb::types::AttributeValue;
+//! use singletable_server::Endpoint;
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let endpoint = Endpoint::new();
+//! let client = endpoint.client();
+//! # use aws_sdk_dynamodb::types::{AttributeDefinition, KeySchemaElement, KeyType, ScalarAttributeType, BillingMode};
+//! client.create_table().table_name("App")
+//!     .attribute_definitions(AttributeDefinition::builder().attribute_name("PK").attribute_type(ScalarAttributeType::S).build()?)
+//!     .key_schema(KeySchemaElement::builder().attribute_name("PK").key_type(KeyType::Hash).build()?)
+//!     .billing_mode(BillingMode::PayPerRequest)
+//!     .send().await?;
+//! client.put_item().table_name("App")
+//!     .item("PK", AttributeValue::S("USER#ana".into()))
+//!     .item("visits", AttributeValue::N("1".into()))
+//!     .send().await?;
+//! let out = client.update_item().table_name("App")
+//!     .key("PK", AttributeValue::S("USER#ana".into()))
+//!     .update_expression("SET visits = visits + :one")
+//!     .expression_attribute_values(":one", AttributeValue::N("1".into()))
+//!     .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+//!     .send().await?;
+//! assert_eq!(out.attributes().unwrap()["visits"], AttributeValue::N("2".into()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # }).unwrap();
+//! ```
+//!
+//! Requests are the engine's own request values: expression strings are
+//! parsed into the runtime's expression values (see the `expr` module)
+//! and evaluated by the engine's evaluator. What the engine does not
+//! support is refused with a `ValidationException` naming it, never
+//! answered wrongly: the legacy parameters (`Expected`, `AttributeUpdates`,
+//! `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`),
+//! `SET` right-hand sides other than a value, `if_not_exists` and
+//! `list_append` of the target itself and `target ± :v`, and a path as
+//! the second argument of `begins_with` or `contains`.
+
+mod client;
+mod crc;
+mod error;
+mod expr;
+mod http;
+mod ops;
+mod wire;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use serde_json::Value;
+pub use singletable_embedded::Embedded;
+
+use crate::error::ApiError;
+
+/// The endpoint: one [`Embedded`] store and what DynamoDB reports about
+/// its tables beyond their schemas (creation times, billing mode, TTL).
+/// Cheap to clone; clones share the store.
+///
+/// ```
+/// use singletable_server::{Embedded, Endpoint};
+///
+/// let store = Embedded::new();
+/// let endpoint = Endpoint::with_store(store.clone());
+/// assert!(endpoint.store().table_names().is_empty());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Endpoint {
+    db: Embedded,
+    meta: Arc<Mutex<HashMap<String, ops::Meta>>>,
+    requests: Arc<AtomicU64>,
+}
+
+/// One HTTP response of the endpoint: status, body and headers
+/// (`x-amzn-RequestId`, `x-amz-crc32`).
+///
+/// ```
+/// use singletable_server::Endpoint;
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let r = Endpoint::new().handle(Some("DynamoDB_20120810.ListTables"), b"{}").await;
+/// assert_eq!(r.status, 200);
+/// assert_eq!(r.body, br#"{"TableNames":[]}"#);
+/// assert_eq!(r.crc32, singletable_server::crc32(&r.body));
+/// # });
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// 200, or 400 for every refused request.
+    pub status: u16,
+    /// The JSON body.
+    pub body: Vec<u8>,
+    /// The `x-amzn-RequestId` header.
+    pub request_id: String,
+    /// The `x-amz-crc32` header: CRC32 of the body.
+    pub crc32: u32,
+}
+
+pub use crc::crc32;
+
+const PREFIX: &str = "DynamoDB_20120810.";
+
+impl Endpoint {
+    /// An endpoint on an empty store.
+    ///
+    /// ```
+    /// let endpoint = singletable_server::Endpoint::new();
+    /// assert!(endpoint.store().table_names().is_empty());
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An endpoint on an existing store (one loaded from a snapshot, or
+    /// shared with code that uses it through singletable's `Db`). See
+    /// [`Endpoint`].
+    pub fn with_store(db: Embedded) -> Self {
+        Self {
+            db,
+            ..Self::default()
+        }
+    }
+
+    /// The store the endpoint serves (to save a snapshot of it, say).
+    ///
+    /// ```
+    /// let endpoint = singletable_server::Endpoint::new();
+    /// let path = std::env::temp_dir().join("singletable-endpoint-doc.json");
+    /// endpoint.store().save(&path)?;
+    /// # std::fs::remove_file(&path).ok();
+    /// # Ok::<(), singletable_runtime::Error>(())
+    /// ```
+    pub fn store(&self) -> &Embedded {
+        &self.db
+    }
+
+    fn meta(&self) -> MutexGuard<'_, HashMap<String, ops::Meta>> {
+        self.meta.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Answers one request: `target` is the `X-Amz-Target` header, `body`
+    /// the request body. Every refusal is a 400 with DynamoDB's error body;
+    /// nothing a client sends makes it panic or answer 5xx.
+    ///
+    /// ```
+    /// use singletable_server::Endpoint;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let ep = Endpoint::new();
+    /// let r = ep.handle(Some("DynamoDB_20120810.Frobnicate"), b"{}").await;
+    /// assert_eq!(r.status, 400);
+    /// let body: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    /// assert_eq!(body["__type"], "com.amazon.coral.service#UnknownOperationException");
+    /// # });
+    /// ```
+    pub async fn handle(&self, target: Option<&str>, body: &[u8]) -> Response {
+        let n = self.requests.fetch_add(1, Ordering::Relaxed);
+        let request_id = request_id(n);
+        let (status, value) = match self.answer(target, body).await {
+            Ok(v) => (200, v),
+            Err(e) => (400, e.body()),
+        };
+        let body = serde_json::to_vec(&value).unwrap_or_else(|_| b"{}".to_vec());
+        Response {
+            status,
+            crc32: crc32(&body),
+            body,
+            request_id,
+        }
+    }
+
+    async fn answer(&self, target: Option<&str>, body: &[u8]) -> Result<Value, ApiError> {
+        let op = target
+            .and_then(|t| t.strip_prefix(PREFIX))
+            .ok_or_else(|| ApiError::unknown_operation("An unknown operation was requested."))?;
+        let json: Value = serde_json::from_slice(if body.is_empty() { b"{}" } else { body })
+            .map_err(|e| ApiError::serialization(format!("Malformed JSON request body: {e}")))?;
+        let Value::Object(map) = json else {
+            return Err(ApiError::serialization(
+                "The request body must be a JSON object",
+            ));
+        };
+        ops::dispatch(self, op, &map).await.unwrap_or_else(|| {
+            Err(ApiError::unknown_operation(
+                "An unknown operation was requested.",
+            ))
+        })
+    }
+
+    /// An `aws_sdk_dynamodb::Client` whose requests this endpoint answers in
+    /// process, through [`Endpoint::handle`]: no socket, no signing checked.
+    /// See the [crate example](crate).
+    pub fn client(&self) -> aws_sdk_dynamodb::Client {
+        client::client(self.clone())
+    }
+
+    /// Serves DynamoDB's protocol on `listener` until `shutdown` resolves,
+    /// one task per connection.
+    ///
+    /// ```
+    /// use singletable_server::Endpoint;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// let port = listener.local_addr()?.port();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let server = tokio::spawn(Endpoint::new().serve(listener, async { stopped.await.ok(); }));
+    /// assert!(port > 0);
+    /// stop.send(()).ok();
+    /// server.await.unwrap()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        http::serve(self, listener, shutdown).await
+    }
+}
+
+/// A request id in the UUID shape DynamoDB uses.
+fn request_id(n: u64) -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    format!(
+        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+        (t >> 32) as u32,
+        (t >> 16) as u16,
+        (t & 0xfff) as u16,
+        (n >> 48) as u16 & 0xfff,
+        n & 0xffff_ffff_ffff
+    )
+}

@@ -1,0 +1,163 @@
+//! BatchGetItem and BatchWriteItem, across tables.
+
+use serde_json::{Map, Value};
+use singletable_runtime::exec::Executor;
+use singletable_runtime::request::{BatchGet, BatchOp, BatchWrite};
+
+use super::items::{finish, projection};
+use super::project::project;
+use super::{Body, Capacity, Meter, Res, engine, required};
+use crate::Endpoint;
+use crate::error::ApiError;
+use crate::expr::Placeholders;
+use crate::wire;
+
+fn request_items(b: Body<'_>) -> Result<&Map<String, Value>, ApiError> {
+    let m = b
+        .obj("RequestItems")?
+        .ok_or_else(|| required("RequestItems"))?;
+    if m.0.is_empty() {
+        return Err(ApiError::validation(
+            "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
+        ));
+    }
+    Ok(m.0)
+}
+
+pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
+    let capacity = Capacity::of(b)?;
+    let items = request_items(b)?;
+    let mut reads = Vec::new();
+    let mut total = 0;
+    for (table, spec) in items {
+        let spec =
+            Body(spec.as_object().ok_or_else(|| {
+                ApiError::serialization("RequestItems values must be structures")
+            })?);
+        spec.no_legacy(&["AttributesToGet"])?;
+        let keys = spec.array("Keys")?.ok_or_else(|| required("Keys"))?;
+        let keys = keys.iter().map(wire::item).collect::<Result<Vec<_>, _>>()?;
+        total += keys.len();
+        let mut ph = Placeholders::from_request(spec.0)?;
+        let mut used = false;
+        let paths = projection(spec, &mut ph, &mut used)?;
+        finish(&ph, used)?;
+        reads.push((table.clone(), keys, spec.bool("ConsistentRead")?, paths));
+    }
+    if total > 100 {
+        return Err(ApiError::validation(
+            "Too many items requested for the BatchGetItem call",
+        ));
+    }
+    let names: Vec<&str> = reads.iter().map(|r| r.0.as_str()).collect();
+    let meter = Meter::start(ep, capacity, &names);
+    let mut responses = Map::new();
+    let mut unprocessed = Map::new();
+    for (table, keys, consistent, paths) in &reads {
+        let out = ep
+            .db
+            .batch_get(BatchGet {
+                table: table.clone(),
+                keys: keys.clone(),
+                consistent: *consistent,
+            })
+            .await
+            .map_err(engine)?;
+        let items = out
+            .items
+            .iter()
+            .map(|i| match paths {
+                Some(p) => wire::item_json(&project(i, p)),
+                None => wire::item_json(i),
+            })
+            .collect();
+        responses.insert(table.clone(), Value::Array(items));
+        if !out.unprocessed.is_empty() {
+            let keys = out.unprocessed.iter().map(wire::item_json).collect();
+            let mut spec = items_spec(b, table);
+            spec.insert("Keys".into(), Value::Array(keys));
+            unprocessed.insert(table.clone(), Value::Object(spec));
+        }
+    }
+    let mut out = Map::new();
+    out.insert("Responses".into(), Value::Object(responses));
+    out.insert("UnprocessedKeys".into(), Value::Object(unprocessed));
+    meter.finish(ep, &mut out, true);
+    Ok(Value::Object(out))
+}
+
+/// The request's own spec for `table`, to hand unprocessed keys back with.
+fn items_spec(b: Body<'_>, table: &str) -> Map<String, Value> {
+    b.0.get("RequestItems")
+        .and_then(|r| r.get(table))
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default()
+}
+
+pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
+    let capacity = Capacity::of(b)?;
+    let items = request_items(b)?;
+    let mut writes = Vec::new();
+    let mut total = 0;
+    for (table, list) in items {
+        let list = list
+            .as_array()
+            .ok_or_else(|| ApiError::serialization("RequestItems values must be lists"))?;
+        let mut ops = Vec::with_capacity(list.len());
+        for req in list {
+            let req = Body(
+                req.as_object()
+                    .ok_or_else(|| ApiError::serialization("WriteRequest must be a structure"))?,
+            );
+            let op = match (req.obj("PutRequest")?, req.obj("DeleteRequest")?) {
+                (Some(p), None) => BatchOp::Put(p.req_item("Item")?),
+                (None, Some(d)) => BatchOp::Delete(d.req_item("Key")?),
+                _ => {
+                    return Err(ApiError::validation(
+                        "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes",
+                    ));
+                }
+            };
+            ops.push(op);
+        }
+        total += ops.len();
+        writes.push((table.clone(), ops));
+    }
+    if total > 25 {
+        return Err(ApiError::validation(format!(
+            "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1] ({total} writes)"
+        )));
+    }
+    let names: Vec<&str> = writes.iter().map(|w| w.0.as_str()).collect();
+    let meter = Meter::start(ep, capacity, &names);
+    let mut unprocessed = Map::new();
+    for (table, ops) in writes {
+        let left = ep
+            .db
+            .batch_write(BatchWrite {
+                table: table.clone(),
+                ops,
+            })
+            .await
+            .map_err(engine)?;
+        if !left.is_empty() {
+            let list = left
+                .iter()
+                .map(|op| match op {
+                    BatchOp::Put(i) => {
+                        serde_json::json!({"PutRequest": {"Item": wire::item_json(i)}})
+                    }
+                    BatchOp::Delete(k) => {
+                        serde_json::json!({"DeleteRequest": {"Key": wire::item_json(k)}})
+                    }
+                })
+                .collect();
+            unprocessed.insert(table, Value::Array(list));
+        }
+    }
+    let mut out = Map::new();
+    out.insert("UnprocessedItems".into(), Value::Object(unprocessed));
+    meter.finish(ep, &mut out, true);
+    Ok(Value::Object(out))
+}

@@ -1,0 +1,209 @@
+//! GetItem, PutItem, UpdateItem, DeleteItem.
+
+use serde_json::{Map, Value};
+use singletable_runtime::exec::Executor;
+use singletable_runtime::expr::{Condition, Path};
+use singletable_runtime::request::{DeleteItem, GetItem, PutItem, ReturnValues, UpdateItem};
+
+use super::project::project;
+use super::{Body, Capacity, Meter, Res, engine, on_failure};
+use crate::Endpoint;
+use crate::error::ApiError;
+use crate::expr::{self, Placeholders};
+use crate::wire;
+
+/// The optional `ConditionExpression` (or another condition-like member).
+pub(crate) fn condition(
+    b: Body<'_>,
+    member: &str,
+    ph: &mut Placeholders,
+    used: &mut bool,
+) -> Result<Option<Condition>, ApiError> {
+    match b.str(member)? {
+        Some(text) => {
+            *used = true;
+            expr::condition(member, text, ph).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+/// The optional `ProjectionExpression`.
+pub(crate) fn projection(
+    b: Body<'_>,
+    ph: &mut Placeholders,
+    used: &mut bool,
+) -> Result<Option<Vec<Path>>, ApiError> {
+    match b.str("ProjectionExpression")? {
+        Some(text) => {
+            *used = true;
+            expr::projection(text, ph).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+/// After the expressions of one request (or transaction operation): every
+/// placeholder was used, and none was sent without an expression.
+pub(crate) fn finish(ph: &Placeholders, used: bool) -> Result<(), ApiError> {
+    if !used && ph.any() {
+        return Err(ApiError::validation(
+            "ExpressionAttributeNames and ExpressionAttributeValues can only be specified when using expressions",
+        ));
+    }
+    ph.finish()
+}
+
+fn return_values(b: Body<'_>, update: bool) -> Result<ReturnValues, ApiError> {
+    let rv = match b.str("ReturnValues")? {
+        None | Some("NONE") => ReturnValues::None,
+        Some("ALL_OLD") => ReturnValues::AllOld,
+        Some("ALL_NEW") if update => ReturnValues::AllNew,
+        Some("UPDATED_OLD") if update => ReturnValues::UpdatedOld,
+        Some("UPDATED_NEW") if update => ReturnValues::UpdatedNew,
+        Some("ALL_NEW" | "UPDATED_OLD" | "UPDATED_NEW") => {
+            return Err(ApiError::validation("Return values set to invalid value"));
+        }
+        Some(other) => {
+            return Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{other}' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"
+            )));
+        }
+    };
+    Ok(rv)
+}
+
+fn attributes(out: &mut Map<String, Value>, item: Option<singletable_runtime::value::Item>) {
+    if let Some(item) = item.filter(|i| !i.is_empty()) {
+        out.insert("Attributes".into(), wire::item_json(&item));
+    }
+}
+
+pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
+    b.no_legacy(&["AttributesToGet"])?;
+    let table = b.table()?;
+    let key = b.req_item("Key")?;
+    let consistent = b.bool("ConsistentRead")?;
+    let capacity = Capacity::of(b)?;
+    let mut ph = Placeholders::from_request(b.0)?;
+    let mut used = false;
+    let paths = projection(b, &mut ph, &mut used)?;
+    finish(&ph, used)?;
+    let meter = Meter::start(ep, capacity, &[&table]);
+    let item = ep
+        .db
+        .get_item(GetItem {
+            table,
+            key,
+            consistent,
+        })
+        .await
+        .map_err(engine)?;
+    let mut out = Map::new();
+    if let Some(item) = item {
+        let item = match &paths {
+            Some(p) => project(&item, p),
+            None => item,
+        };
+        out.insert("Item".into(), wire::item_json(&item));
+    }
+    meter.finish(ep, &mut out, false);
+    Ok(Value::Object(out))
+}
+
+pub(crate) async fn put(ep: &Endpoint, b: Body<'_>) -> Res {
+    b.no_legacy(&["Expected", "ConditionalOperator"])?;
+    let table = b.table()?;
+    let item = b.req_item("Item")?;
+    let return_old = return_values(b, false)? == ReturnValues::AllOld;
+    let on_fail = on_failure(b)?;
+    let capacity = Capacity::of(b)?;
+    let mut ph = Placeholders::from_request(b.0)?;
+    let mut used = false;
+    let cond = condition(b, "ConditionExpression", &mut ph, &mut used)?;
+    finish(&ph, used)?;
+    let meter = Meter::start(ep, capacity, &[&table]);
+    let old = ep
+        .db
+        .put_item(PutItem {
+            table,
+            item,
+            condition: cond,
+            return_old,
+            return_on_condition_failure: on_fail,
+        })
+        .await
+        .map_err(engine)?;
+    let mut out = Map::new();
+    attributes(&mut out, old.filter(|_| return_old));
+    meter.finish(ep, &mut out, false);
+    Ok(Value::Object(out))
+}
+
+/// The UpdateItem request value of `b` (also a transaction's `Update`).
+pub(crate) fn update_request(b: Body<'_>, table: String) -> Result<UpdateItem, ApiError> {
+    b.no_legacy(&["AttributeUpdates", "Expected", "ConditionalOperator"])?;
+    let key = b.req_item("Key")?;
+    let return_values = return_values(b, true)?;
+    let on_fail = on_failure(b)?;
+    let mut ph = Placeholders::from_request(b.0)?;
+    let mut used = false;
+    let actions = match b.str("UpdateExpression")? {
+        Some(text) => {
+            used = true;
+            expr::update(text, &mut ph)?
+        }
+        None => Vec::new(),
+    };
+    let cond = condition(b, "ConditionExpression", &mut ph, &mut used)?;
+    finish(&ph, used)?;
+    Ok(UpdateItem {
+        table,
+        key,
+        actions,
+        condition: cond,
+        return_values,
+        return_on_condition_failure: on_fail,
+    })
+}
+
+pub(crate) async fn update(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = b.table()?;
+    let capacity = Capacity::of(b)?;
+    let req = update_request(b, table.clone())?;
+    let meter = Meter::start(ep, capacity, &[&table]);
+    let returned = ep.db.update_item(req).await.map_err(engine)?;
+    let mut out = Map::new();
+    attributes(&mut out, returned);
+    meter.finish(ep, &mut out, false);
+    Ok(Value::Object(out))
+}
+
+pub(crate) async fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
+    b.no_legacy(&["Expected", "ConditionalOperator"])?;
+    let table = b.table()?;
+    let key = b.req_item("Key")?;
+    let return_old = return_values(b, false)? == ReturnValues::AllOld;
+    let on_fail = on_failure(b)?;
+    let capacity = Capacity::of(b)?;
+    let mut ph = Placeholders::from_request(b.0)?;
+    let mut used = false;
+    let cond = condition(b, "ConditionExpression", &mut ph, &mut used)?;
+    finish(&ph, used)?;
+    let meter = Meter::start(ep, capacity, &[&table]);
+    let old = ep
+        .db
+        .delete_item(DeleteItem {
+            table,
+            key,
+            condition: cond,
+            return_old,
+            return_on_condition_failure: on_fail,
+        })
+        .await
+        .map_err(engine)?;
+    let mut out = Map::new();
+    attributes(&mut out, old.filter(|_| return_old));
+    meter.finish(ep, &mut out, false);
+    Ok(Value::Object(out))
+}

@@ -1,0 +1,232 @@
+//! The operations: each reads its JSON request, builds the runtime's
+//! request value, hands it to the engine and writes the JSON response.
+
+mod batch;
+mod items;
+mod project;
+mod reads;
+mod tables;
+mod transact;
+
+use serde_json::{Map, Value, json};
+use singletable_embedded::Embedded;
+use singletable_runtime::value::Item;
+
+pub(crate) use self::tables::Meta;
+use crate::Endpoint;
+use crate::error::ApiError;
+use crate::wire;
+
+pub(crate) type Res = Result<Value, ApiError>;
+
+/// Runs `op` on `body`; `None` when the operation is not one this endpoint
+/// implements.
+pub(crate) async fn dispatch(ep: &Endpoint, op: &str, body: &Map<String, Value>) -> Option<Res> {
+    let b = Body(body);
+    Some(match op {
+        "GetItem" => items::get(ep, b).await,
+        "PutItem" => items::put(ep, b).await,
+        "UpdateItem" => items::update(ep, b).await,
+        "DeleteItem" => items::delete(ep, b).await,
+        "Query" => reads::query(ep, b).await,
+        "Scan" => reads::scan(ep, b).await,
+        "BatchGetItem" => batch::get(ep, b).await,
+        "BatchWriteItem" => batch::write(ep, b).await,
+        "TransactGetItems" => transact::get(ep, b).await,
+        "TransactWriteItems" => transact::write(ep, b).await,
+        "CreateTable" => tables::create(ep, b),
+        "DescribeTable" => tables::describe(ep, b),
+        "DeleteTable" => tables::delete(ep, b),
+        "ListTables" => tables::list(ep, b),
+        "UpdateTable" => tables::update(ep, b),
+        "UpdateTimeToLive" => tables::update_ttl(ep, b),
+        "DescribeTimeToLive" => tables::describe_ttl(ep, b),
+        _ => return None,
+    })
+}
+
+/// A request body, with typed accessors that refuse wrong JSON types
+/// (`SerializationException`, as DynamoDB answers them).
+#[derive(Clone, Copy)]
+pub(crate) struct Body<'a>(pub &'a Map<String, Value>);
+
+fn wrong(name: &str, expected: &str) -> ApiError {
+    ApiError::serialization(format!("{name} must be {expected}"))
+}
+
+/// `1 validation error detected: Value null at 'x' failed to satisfy
+/// constraint: Member must not be null`.
+pub(crate) fn required(name: &str) -> ApiError {
+    let mut member = name.to_owned();
+    if let Some(first) = member.get(..1) {
+        member.replace_range(..1, &first.to_ascii_lowercase());
+    }
+    ApiError::validation(format!(
+        "1 validation error detected: Value null at '{member}' failed to satisfy constraint: Member must not be null"
+    ))
+}
+
+impl<'a> Body<'a> {
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        self.0.get(name).filter(|v| !v.is_null())
+    }
+
+    pub(crate) fn str(&self, name: &str) -> Result<Option<&'a str>, ApiError> {
+        self.get(name)
+            .map(|v| v.as_str().ok_or_else(|| wrong(name, "a string")))
+            .transpose()
+    }
+
+    pub(crate) fn req_str(&self, name: &str) -> Result<&'a str, ApiError> {
+        self.str(name)?.ok_or_else(|| required(name))
+    }
+
+    pub(crate) fn table(&self) -> Result<String, ApiError> {
+        let t = self.req_str("TableName")?;
+        if t.len() < 3 || t.len() > 255 {
+            return Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{t}' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"
+            )));
+        }
+        Ok(t.to_owned())
+    }
+
+    pub(crate) fn bool(&self, name: &str) -> Result<bool, ApiError> {
+        self.get(name)
+            .map(|v| v.as_bool().ok_or_else(|| wrong(name, "a boolean")))
+            .transpose()
+            .map(|b| b.unwrap_or(false))
+    }
+
+    pub(crate) fn int(&self, name: &str) -> Result<Option<i64>, ApiError> {
+        self.get(name)
+            .map(|v| v.as_i64().ok_or_else(|| wrong(name, "an integer")))
+            .transpose()
+    }
+
+    pub(crate) fn obj(&self, name: &str) -> Result<Option<Body<'a>>, ApiError> {
+        self.get(name)
+            .map(|v| {
+                v.as_object()
+                    .map(Body)
+                    .ok_or_else(|| wrong(name, "a structure"))
+            })
+            .transpose()
+    }
+
+    pub(crate) fn array(&self, name: &str) -> Result<Option<&'a Vec<Value>>, ApiError> {
+        self.get(name)
+            .map(|v| v.as_array().ok_or_else(|| wrong(name, "a list")))
+            .transpose()
+    }
+
+    pub(crate) fn item(&self, name: &str) -> Result<Option<Item>, ApiError> {
+        self.get(name).map(wire::item).transpose()
+    }
+
+    pub(crate) fn req_item(&self, name: &str) -> Result<Item, ApiError> {
+        self.item(name)?.ok_or_else(|| required(name))
+    }
+
+    /// Refuses the legacy parameters this endpoint does not translate.
+    pub(crate) fn no_legacy(&self, names: &[&str]) -> Result<(), ApiError> {
+        for n in names {
+            if self.get(n).is_some() {
+                return Err(ApiError::validation(format!(
+                    "the legacy parameter {n} is not supported by this endpoint; use the expression parameters instead"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `ReturnConsumedCapacity`: what a request's response reports.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Capacity {
+    None,
+    Total,
+    Indexes,
+}
+
+impl Capacity {
+    pub(crate) fn of(b: Body<'_>) -> Result<Self, ApiError> {
+        Ok(match b.str("ReturnConsumedCapacity")? {
+            None | Some("NONE") => Self::None,
+            Some("TOTAL") => Self::Total,
+            Some("INDEXES") => Self::Indexes,
+            Some(other) => {
+                return Err(ApiError::validation(format!(
+                    "1 validation error detected: Value '{other}' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
+                )));
+            }
+        })
+    }
+}
+
+/// The capacity meter of the tables a request touches, read before it, so
+/// the response can report the difference.
+pub(crate) struct Meter {
+    mode: Capacity,
+    before: Vec<(String, f64)>,
+}
+
+fn units(db: &Embedded, table: &str) -> f64 {
+    db.consumed_capacity(table)
+        .map_or(0.0, |c| c.read_units + c.write_units)
+}
+
+impl Meter {
+    pub(crate) fn start(ep: &Endpoint, mode: Capacity, tables: &[&str]) -> Self {
+        let before = if mode == Capacity::None {
+            Vec::new()
+        } else {
+            tables
+                .iter()
+                .map(|t| ((*t).to_owned(), units(&ep.db, t)))
+                .collect()
+        };
+        Self { mode, before }
+    }
+
+    /// Adds `ConsumedCapacity` to `out` (one entry, or a list when `list`).
+    pub(crate) fn finish(self, ep: &Endpoint, out: &mut Map<String, Value>, list: bool) {
+        if self.mode == Capacity::None {
+            return;
+        }
+        let entries: Vec<Value> = self
+            .before
+            .iter()
+            .map(|(t, before)| {
+                let used = (units(&ep.db, t) - before).max(0.0);
+                let mut m = json!({"TableName": t, "CapacityUnits": used});
+                if self.mode == Capacity::Indexes {
+                    m["Table"] = json!({"CapacityUnits": used});
+                }
+                m
+            })
+            .collect();
+        let value = if list {
+            Value::Array(entries)
+        } else {
+            entries.into_iter().next().unwrap_or(Value::Null)
+        };
+        out.insert("ConsumedCapacity".into(), value);
+    }
+}
+
+/// `ReturnValuesOnConditionCheckFailure`: `ALL_OLD` or `NONE`.
+pub(crate) fn on_failure(b: Body<'_>) -> Result<bool, ApiError> {
+    match b.str("ReturnValuesOnConditionCheckFailure")? {
+        None | Some("NONE") => Ok(false),
+        Some("ALL_OLD") => Ok(true),
+        Some(other) => Err(ApiError::validation(format!(
+            "1 validation error detected: Value '{other}' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]"
+        ))),
+    }
+}
+
+/// An engine error on the wire.
+pub(crate) fn engine(e: singletable_runtime::error::Error) -> ApiError {
+    ApiError::from_engine(e)
+}

@@ -1,0 +1,213 @@
+//! Query and Scan.
+
+use serde_json::{Map, Value, json};
+use singletable_runtime::exec::Executor;
+use singletable_runtime::expr::{KeyCondition, Path};
+use singletable_runtime::request::{QueryRequest, ScanRequest, ScanSegment};
+
+use super::items::{condition, finish, projection};
+use super::project::project;
+use super::{Body, Capacity, Meter, Res, engine};
+use crate::Endpoint;
+use crate::error::ApiError;
+use crate::expr::{self, Placeholders};
+use crate::wire;
+
+/// `Select`, checked against the projection.
+#[derive(PartialEq)]
+enum Select {
+    All,
+    Count,
+    Specific,
+}
+
+fn select(b: Body<'_>, projection: bool) -> Result<Select, ApiError> {
+    let s = match b.str("Select")? {
+        None => {
+            if projection {
+                Select::Specific
+            } else {
+                Select::All
+            }
+        }
+        Some("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES") if !projection => Select::All,
+        Some("SPECIFIC_ATTRIBUTES") if projection => Select::Specific,
+        Some("COUNT") if !projection => Select::Count,
+        Some("SPECIFIC_ATTRIBUTES" | "ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES" | "COUNT") => {
+            return Err(ApiError::validation(if projection {
+                "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT".to_owned()
+            } else {
+                "Must specify the ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
+                    .to_owned()
+            }));
+        }
+        Some(other) => {
+            return Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{other}' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"
+            )));
+        }
+    };
+    Ok(s)
+}
+
+fn limit(b: Body<'_>) -> Result<Option<i32>, ApiError> {
+    match b.int("Limit")? {
+        None => Ok(None),
+        Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => Ok(Some(n as i32)),
+        Some(n) => Err(ApiError::validation(format!(
+            "1 validation error detected: Value '{n}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+        ))),
+    }
+}
+
+fn page(
+    out: &mut Map<String, Value>,
+    items: Option<Vec<Value>>,
+    count: usize,
+    scanned: Option<usize>,
+    last: Option<singletable_runtime::value::Item>,
+) {
+    if let Some(items) = items {
+        out.insert("Items".into(), Value::Array(items));
+    }
+    out.insert("Count".into(), json!(count));
+    out.insert("ScannedCount".into(), json!(scanned.unwrap_or(count)));
+    if let Some(k) = last {
+        out.insert("LastEvaluatedKey".into(), wire::item_json(&k));
+    }
+}
+
+pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
+    b.no_legacy(&[
+        "KeyConditions",
+        "QueryFilter",
+        "AttributesToGet",
+        "ConditionalOperator",
+    ])?;
+    let table = b.table()?;
+    let index = b.str("IndexName")?.map(str::to_owned);
+    let capacity = Capacity::of(b)?;
+    let lim = limit(b)?;
+    let forward = match b.0.get("ScanIndexForward") {
+        None | Some(Value::Null) => true,
+        Some(v) => v
+            .as_bool()
+            .ok_or_else(|| ApiError::serialization("ScanIndexForward must be a boolean"))?,
+    };
+    let consistent = b.bool("ConsistentRead")?;
+    let start = b.item("ExclusiveStartKey")?;
+    let mut ph = Placeholders::from_request(b.0)?;
+    let text = b.str("KeyConditionExpression")?.ok_or_else(|| {
+        ApiError::validation(
+            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+        )
+    })?;
+    let key = expr::key_condition(text, &mut ph)?;
+    let mut used = true;
+    let filter = condition(b, "FilterExpression", &mut ph, &mut used)?;
+    let paths = projection(b, &mut ph, &mut used)?;
+    finish(&ph, used)?;
+    let select = select(b, paths.is_some())?;
+    let req = QueryRequest {
+        table: table.clone(),
+        index,
+        key: KeyCondition {
+            pk_attr: String::new(),
+            pk: String::new(),
+            sk: None,
+            attrs: Some(key),
+        },
+        filter,
+        limit: lim,
+        forward,
+        consistent,
+        projection: paths,
+        start,
+    };
+    let meter = Meter::start(ep, capacity, &[&table]);
+    let mut out = Map::new();
+    if select == Select::Count {
+        let p = ep.db.query_count(req).await.map_err(engine)?;
+        page(&mut out, None, p.count, p.scanned, p.last_key);
+    } else {
+        let p = ep.db.query(req).await.map_err(engine)?;
+        let items: Vec<Value> = p.items.iter().map(wire::item_json).collect();
+        let n = items.len();
+        page(&mut out, Some(items), n, p.scanned, p.last_key);
+    }
+    meter.finish(ep, &mut out, false);
+    Ok(Value::Object(out))
+}
+
+fn segment(b: Body<'_>) -> Result<Option<ScanSegment>, ApiError> {
+    match (b.int("Segment")?, b.int("TotalSegments")?) {
+        (None, None) => Ok(None),
+        (Some(s), Some(t)) => {
+            if !(1..=1_000_000).contains(&t) {
+                return Err(ApiError::validation(format!(
+                    "1 validation error detected: Value '{t}' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000"
+                )));
+            }
+            if s < 0 || s >= t {
+                return Err(ApiError::validation(format!(
+                    "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: {s} is not less than TotalSegments: {t}"
+                )));
+            }
+            Ok(Some(ScanSegment {
+                segment: s as u32,
+                total_segments: t as u32,
+            }))
+        }
+        (Some(_), None) => Err(ApiError::validation(
+            "The TotalSegments parameter is required but was not present in the request when Segment parameter is present",
+        )),
+        (None, Some(_)) => Err(ApiError::validation(
+            "The Segment parameter is required but was not present in the request when parameter TotalSegments is present",
+        )),
+    }
+}
+
+pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
+    b.no_legacy(&["ScanFilter", "AttributesToGet", "ConditionalOperator"])?;
+    let table = b.table()?;
+    let index = b.str("IndexName")?.map(str::to_owned);
+    let capacity = Capacity::of(b)?;
+    let lim = limit(b)?;
+    let consistent = b.bool("ConsistentRead")?;
+    let start = b.item("ExclusiveStartKey")?;
+    let segment = segment(b)?;
+    let mut ph = Placeholders::from_request(b.0)?;
+    let mut used = false;
+    let filter = condition(b, "FilterExpression", &mut ph, &mut used)?;
+    let paths: Option<Vec<Path>> = projection(b, &mut ph, &mut used)?;
+    finish(&ph, used)?;
+    let select = select(b, paths.is_some())?;
+    let meter = Meter::start(ep, capacity, &[&table]);
+    let p = ep
+        .db
+        .scan(ScanRequest {
+            table,
+            index,
+            filter,
+            limit: lim,
+            consistent,
+            start,
+            segment,
+        })
+        .await
+        .map_err(engine)?;
+    let mut out = Map::new();
+    let n = p.items.len();
+    let items = (select != Select::Count).then(|| {
+        p.items
+            .iter()
+            .map(|i| match &paths {
+                Some(paths) => wire::item_json(&project(i, paths)),
+                None => wire::item_json(i),
+            })
+            .collect()
+    });
+    page(&mut out, items, n, p.scanned, p.last_key);
+    meter.finish(ep, &mut out, false);
+    Ok(Value::Object(out))
+}

@@ -1,0 +1,469 @@
+//! The control plane a test suite needs: CreateTable, DescribeTable,
+//! DeleteTable, ListTables, UpdateTable (global indexes), UpdateTimeToLive,
+//! DescribeTimeToLive.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value, json};
+use singletable_embedded::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
+use singletable_runtime::entity::StreamView;
+
+use super::{Body, Res, engine, required};
+use crate::Endpoint;
+use crate::error::ApiError;
+
+/// What DescribeTable reports beyond the engine's schema.
+#[derive(Debug, Clone)]
+pub(crate) struct Meta {
+    created: f64,
+    billing: String,
+    throughput: (i64, i64),
+    ttl: Option<String>,
+}
+
+impl Meta {
+    fn now() -> Self {
+        let created = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_millis() as f64 / 1000.0);
+        Self {
+            created,
+            billing: "PROVISIONED".into(),
+            throughput: (0, 0),
+            ttl: None,
+        }
+    }
+}
+
+fn kind(t: &str) -> Result<KeyType, ApiError> {
+    Ok(match t {
+        "S" => KeyType::S,
+        "N" => KeyType::N,
+        "B" => KeyType::B,
+        other => {
+            return Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{other}' at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]"
+            )));
+        }
+    })
+}
+
+/// `(hash, range)` attributes of a key schema, with their declared types.
+fn key_schema(
+    b: Body<'_>,
+    defs: &[(String, KeyType)],
+) -> Result<(Vec<KeyAttr>, Vec<KeyAttr>), ApiError> {
+    let list = b.array("KeySchema")?.ok_or_else(|| required("KeySchema"))?;
+    let (mut hash, mut range) = (Vec::new(), Vec::new());
+    for e in list {
+        let e = Body(
+            e.as_object()
+                .ok_or_else(|| ApiError::serialization("KeySchemaElement must be a structure"))?,
+        );
+        let name = e.req_str("AttributeName")?;
+        let kind = defs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, k)| *k)
+            .ok_or_else(|| {
+                ApiError::validation(
+                    "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [".to_owned()
+                        + name
+                        + "], AttributeDefinitions: ["
+                        + &defs.iter().map(|d| d.0.as_str()).collect::<Vec<_>>().join(", ")
+                        + "]",
+                )
+            })?;
+        let attr = KeyAttr {
+            name: name.to_owned(),
+            kind,
+        };
+        match e.req_str("KeyType")? {
+            "HASH" => hash.push(attr),
+            "RANGE" => range.push(attr),
+            other => {
+                return Err(ApiError::validation(format!(
+                    "1 validation error detected: Value '{other}' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must satisfy enum value set: [HASH, RANGE]"
+                )));
+            }
+        }
+    }
+    if hash.is_empty() {
+        return Err(ApiError::validation(
+            "1 validation error detected: Invalid KeySchema: The first KeySchemaElement is not a HASH key type",
+        ));
+    }
+    Ok((hash, range))
+}
+
+fn projection(b: Body<'_>) -> Result<IndexProjection, ApiError> {
+    let p = b.obj("Projection")?.ok_or_else(|| required("Projection"))?;
+    Ok(match p.str("ProjectionType")? {
+        None | Some("ALL") => IndexProjection::All,
+        Some("KEYS_ONLY") => IndexProjection::KeysOnly,
+        Some("INCLUDE") => {
+            let list = p
+                .array("NonKeyAttributes")?
+                .ok_or_else(|| required("NonKeyAttributes"))?;
+            IndexProjection::Include(
+                list.iter()
+                    .map(|v| {
+                        v.as_str().map(str::to_owned).ok_or_else(|| {
+                            ApiError::serialization("NonKeyAttributes must be strings")
+                        })
+                    })
+                    .collect::<Result<_, _>>()?,
+            )
+        }
+        Some(other) => {
+            return Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{other}' at 'projection.projectionType' failed to satisfy constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]"
+            )));
+        }
+    })
+}
+
+fn index(b: Body<'_>, defs: &[(String, KeyType)], global: bool) -> Result<IndexSchema, ApiError> {
+    let name = b.req_str("IndexName")?.to_owned();
+    let (mut hash, mut range) = key_schema(b, defs)?;
+    let pk = hash.remove(0);
+    let sk = (!range.is_empty()).then(|| range.remove(0));
+    Ok(IndexSchema {
+        name,
+        global,
+        pk,
+        sk,
+        pk_rest: hash,
+        sk_rest: range,
+        projection: projection(b)?,
+    })
+}
+
+fn definitions(b: Body<'_>) -> Result<Vec<(String, KeyType)>, ApiError> {
+    let list = b
+        .array("AttributeDefinitions")?
+        .ok_or_else(|| required("AttributeDefinitions"))?;
+    list.iter()
+        .map(|d| {
+            let d = Body(d.as_object().ok_or_else(|| {
+                ApiError::serialization("AttributeDefinition must be a structure")
+            })?);
+            Ok((
+                d.req_str("AttributeName")?.to_owned(),
+                kind(d.req_str("AttributeType")?)?,
+            ))
+        })
+        .collect()
+}
+
+fn stream_view(b: Body<'_>) -> Result<Option<StreamView>, ApiError> {
+    let Some(s) = b.obj("StreamSpecification")? else {
+        return Ok(None);
+    };
+    if !s.bool("StreamEnabled")? {
+        return Ok(None);
+    }
+    Ok(Some(match s.str("StreamViewType")? {
+        Some("KEYS_ONLY") => StreamView::KeysOnly,
+        Some("NEW_IMAGE") => StreamView::NewImage,
+        Some("OLD_IMAGE") => StreamView::OldImage,
+        Some("NEW_AND_OLD_IMAGES") => StreamView::NewAndOldImages,
+        _ => {
+            return Err(ApiError::validation(
+                "StreamSpecification: StreamViewType must be specified when StreamEnabled is true",
+            ));
+        }
+    }))
+}
+
+fn throughput(b: Body<'_>) -> Result<(i64, i64), ApiError> {
+    match b.obj("ProvisionedThroughput")? {
+        Some(p) => Ok((
+            p.int("ReadCapacityUnits")?.unwrap_or(0),
+            p.int("WriteCapacityUnits")?.unwrap_or(0),
+        )),
+        None => Ok((0, 0)),
+    }
+}
+
+pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = b.table()?;
+    let defs = definitions(b)?;
+    let (mut hash, mut range) = key_schema(b, &defs)?;
+    if hash.len() > 1 || range.len() > 1 {
+        return Err(ApiError::validation(
+            "1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2",
+        ));
+    }
+    let mut indexes = Vec::new();
+    for (member, global) in [
+        ("GlobalSecondaryIndexes", true),
+        ("LocalSecondaryIndexes", false),
+    ] {
+        for ix in b.array(member)?.into_iter().flatten() {
+            let ix = Body(
+                ix.as_object()
+                    .ok_or_else(|| ApiError::serialization("index must be a structure"))?,
+            );
+            indexes.push(index(ix, &defs, global)?);
+        }
+    }
+    let schema = TableSchema {
+        pk: hash.remove(0),
+        sk: range.pop(),
+        indexes,
+        stream: stream_view(b)?,
+    };
+    let billing = b.str("BillingMode")?.unwrap_or("PROVISIONED").to_owned();
+    let tp = throughput(b)?;
+    if billing == "PROVISIONED" && b.obj("ProvisionedThroughput")?.is_none() {
+        return Err(ApiError::validation(
+            "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
+        ));
+    }
+    ep.db.create_table_with(&table, schema).map_err(engine)?;
+    let mut meta = Meta::now();
+    meta.billing = billing;
+    meta.throughput = tp;
+    ep.meta().insert(table.clone(), meta);
+    Ok(json!({"TableDescription": description(ep, &table, "ACTIVE")?}))
+}
+
+fn key_json(hash: &[&KeyAttr], range: &[&KeyAttr]) -> Value {
+    let mut out: Vec<Value> = hash
+        .iter()
+        .map(|k| json!({"AttributeName": k.name, "KeyType": "HASH"}))
+        .collect();
+    out.extend(
+        range
+            .iter()
+            .map(|k| json!({"AttributeName": k.name, "KeyType": "RANGE"})),
+    );
+    Value::Array(out)
+}
+
+fn projection_json(p: &IndexProjection) -> Value {
+    match p {
+        IndexProjection::All => json!({"ProjectionType": "ALL"}),
+        IndexProjection::KeysOnly => json!({"ProjectionType": "KEYS_ONLY"}),
+        IndexProjection::Include(a) => json!({"ProjectionType": "INCLUDE", "NonKeyAttributes": a}),
+    }
+}
+
+fn arn(table: &str) -> String {
+    format!("arn:aws:dynamodb:ddblocal:000000000000:table/{table}")
+}
+
+fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiError> {
+    let schema = ep
+        .db
+        .schema(table)
+        .ok_or_else(|| ApiError::not_found("Cannot do operations on a non-existent table"))?;
+    let meta = ep.meta().get(table).cloned().unwrap_or_else(Meta::now);
+    let mut defs: Vec<&KeyAttr> = Vec::new();
+    let add = |k: &'_ KeyAttr, defs: &mut Vec<KeyAttr>| {
+        if !defs.iter().any(|d| d.name == k.name) {
+            defs.push(k.clone());
+        }
+    };
+    let mut all: Vec<KeyAttr> = Vec::new();
+    add(&schema.pk, &mut all);
+    if let Some(sk) = &schema.sk {
+        add(sk, &mut all);
+    }
+    for ix in &schema.indexes {
+        for k in std::iter::once(&ix.pk)
+            .chain(&ix.pk_rest)
+            .chain(&ix.sk)
+            .chain(&ix.sk_rest)
+        {
+            add(k, &mut all);
+        }
+    }
+    defs.extend(all.iter());
+    let count = ep.db.item_count(table).unwrap_or(0);
+    let (read, write) = meta.throughput;
+    let tp = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write, "NumberOfDecreasesToday": 0});
+    let mut d = json!({
+        "TableName": table,
+        "TableStatus": status,
+        "TableArn": arn(table),
+        "CreationDateTime": meta.created,
+        "ItemCount": count,
+        "TableSizeBytes": 0,
+        "AttributeDefinitions": defs.iter().map(|k| json!({"AttributeName": k.name, "AttributeType": k.kind.as_str()})).collect::<Vec<_>>(),
+        "KeySchema": key_json(&[&schema.pk], &schema.sk.iter().collect::<Vec<_>>()),
+        "ProvisionedThroughput": tp,
+    });
+    if meta.billing == "PAY_PER_REQUEST" {
+        d["BillingModeSummary"] = json!({"BillingMode": "PAY_PER_REQUEST"});
+    }
+    let ixs = |global: bool| -> Vec<Value> {
+        schema
+            .indexes
+            .iter()
+            .filter(|ix| ix.global == global)
+            .map(|ix| {
+                let hash: Vec<&KeyAttr> = std::iter::once(&ix.pk).chain(&ix.pk_rest).collect();
+                let range: Vec<&KeyAttr> = ix.sk.iter().chain(&ix.sk_rest).collect();
+                let mut v = json!({
+                    "IndexName": ix.name,
+                    "KeySchema": key_json(&hash, &range),
+                    "Projection": projection_json(&ix.projection),
+                    "IndexArn": format!("{}/index/{}", arn(table), ix.name),
+                    "IndexSizeBytes": 0,
+                    "ItemCount": 0,
+                });
+                if global {
+                    v["IndexStatus"] = json!("ACTIVE");
+                    v["ProvisionedThroughput"] =
+                        json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write});
+                }
+                v
+            })
+            .collect()
+    };
+    let (g, l) = (ixs(true), ixs(false));
+    if !g.is_empty() {
+        d["GlobalSecondaryIndexes"] = Value::Array(g);
+    }
+    if !l.is_empty() {
+        d["LocalSecondaryIndexes"] = Value::Array(l);
+    }
+    if let Some(view) = schema.stream {
+        d["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": view.as_str()});
+        d["LatestStreamArn"] = json!(format!("{}/stream/{}", arn(table), meta.created));
+        d["LatestStreamLabel"] = json!(meta.created.to_string());
+    }
+    Ok(d)
+}
+
+pub(crate) fn describe(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = b.table()?;
+    Ok(json!({"Table": description(ep, &table, "ACTIVE")?}))
+}
+
+pub(crate) fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = b.table()?;
+    let d = description(ep, &table, "DELETING")?;
+    ep.db.delete_table(&table).map_err(engine)?;
+    ep.meta().remove(&table);
+    Ok(json!({"TableDescription": d}))
+}
+
+pub(crate) fn list(ep: &Endpoint, b: Body<'_>) -> Res {
+    let start = b.str("ExclusiveStartTableName")?;
+    let limit = match b.int("Limit")? {
+        None => 100,
+        Some(n) if (1..=100).contains(&n) => n as usize,
+        Some(n) => {
+            return Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{n}' at 'limit' failed to satisfy constraint: Member must have value less than or equal to 100"
+            )));
+        }
+    };
+    let names: Vec<String> = ep
+        .db
+        .table_names()
+        .into_iter()
+        .filter(|n| start.is_none_or(|s| n.as_str() > s))
+        .collect();
+    let mut out = Map::new();
+    let more = names.len() > limit;
+    let page: Vec<String> = names.into_iter().take(limit).collect();
+    if more && let Some(last) = page.last() {
+        out.insert("LastEvaluatedTableName".into(), json!(last));
+    }
+    out.insert("TableNames".into(), json!(page));
+    Ok(Value::Object(out))
+}
+
+pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = b.table()?;
+    if ep.db.schema(&table).is_none() {
+        return Err(ApiError::not_found(format!(
+            "Requested resource not found: Table: {table} not found"
+        )));
+    }
+    let defs = match b.array("AttributeDefinitions")? {
+        Some(_) => definitions(b)?,
+        None => Vec::new(),
+    };
+    for u in b
+        .array("GlobalSecondaryIndexUpdates")?
+        .into_iter()
+        .flatten()
+    {
+        let u = Body(u.as_object().ok_or_else(|| {
+            ApiError::serialization("GlobalSecondaryIndexUpdate must be a structure")
+        })?);
+        if let Some(c) = u.obj("Create")? {
+            let ix = index(c, &defs, true)?;
+            ep.db.add_global_index(&table, ix).map_err(engine)?;
+        } else if let Some(d) = u.obj("Delete")? {
+            let name = d.req_str("IndexName")?;
+            if !ep.db.remove_global_index(&table, name).map_err(engine)? {
+                return Err(ApiError::not_found(format!(
+                    "Requested resource not found: Index: {name} not found"
+                )));
+            }
+        } else if u.obj("Update")?.is_some() {
+            // Throughput of an index: nothing to change in memory.
+        }
+    }
+    if let Some(mode) = b.str("BillingMode")?
+        && let Some(m) = ep.meta().get_mut(&table)
+    {
+        m.billing = mode.to_owned();
+    }
+    if b.obj("ProvisionedThroughput")?.is_some() {
+        let tp = throughput(b)?;
+        if let Some(m) = ep.meta().get_mut(&table) {
+            m.throughput = tp;
+        }
+    }
+    Ok(json!({"TableDescription": description(ep, &table, "ACTIVE")?}))
+}
+
+pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = b.table()?;
+    if ep.db.schema(&table).is_none() {
+        return Err(ApiError::not_found(
+            "Cannot do operations on a non-existent table",
+        ));
+    }
+    let spec = b
+        .obj("TimeToLiveSpecification")?
+        .ok_or_else(|| required("TimeToLiveSpecification"))?;
+    let attr = spec.req_str("AttributeName")?.to_owned();
+    let enabled = spec.bool("Enabled")?;
+    let mut meta = ep.meta();
+    let m = meta.entry(table).or_insert_with(Meta::now);
+    match (&m.ttl, enabled) {
+        (Some(_), true) => {
+            return Err(ApiError::validation("TimeToLive is already enabled"));
+        }
+        (None, false) => {
+            return Err(ApiError::validation("TimeToLive is already disabled"));
+        }
+        _ => {}
+    }
+    m.ttl = enabled.then(|| attr.clone());
+    Ok(json!({"TimeToLiveSpecification": {"AttributeName": attr, "Enabled": enabled}}))
+}
+
+pub(crate) fn describe_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = b.table()?;
+    if ep.db.schema(&table).is_none() {
+        return Err(ApiError::not_found(
+            "Cannot do operations on a non-existent table",
+        ));
+    }
+    let ttl = ep.meta().get(&table).and_then(|m| m.ttl.clone());
+    Ok(match ttl {
+        Some(a) => {
+            json!({"TimeToLiveDescription": {"TimeToLiveStatus": "ENABLED", "AttributeName": a}})
+        }
+        None => json!({"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}),
+    })
+}

@@ -1,0 +1,195 @@
+//! A minimal HTTP/1.1 client for raw requests (no new dependency), and the
+//! server started on a free loopback port.
+
+use serde_json::Value;
+use singletable_server::Endpoint;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// A raw response: status, lower-cased headers, body.
+pub struct Raw {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Raw {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// Starts an endpoint on 127.0.0.1 and returns `http://127.0.0.1:PORT`;
+/// it serves until the test's runtime ends.
+pub async fn start(endpoint: Endpoint) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(endpoint.serve(listener, std::future::pending()));
+    format!("http://{addr}")
+}
+
+/// POSTs `body` to `url` with the given `X-Amz-Target` (none when `None`)
+/// and a dummy SigV4 header (DynamoDB Local wants one present).
+pub async fn post(url: &str, target: Option<&str>, body: &[u8]) -> Raw {
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut s = TcpStream::connect(host).await.unwrap();
+    let mut req = format!(
+        "POST / HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\nConnection: close\r\nAuthorization: AWS4-HMAC-SHA256 Credential=test/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=x\r\n",
+        body.len()
+    );
+    if let Some(t) = target {
+        req.push_str(&format!("X-Amz-Target: {t}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    s.write_all(body).await.unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.unwrap();
+    let split = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a header block");
+    let head = String::from_utf8_lossy(&buf[..split]).into_owned();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let mut body = buf[split + 4..].to_vec();
+    if headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v == "chunked")
+    {
+        body = dechunk(&body);
+    }
+    Raw {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(i) = b.windows(2).position(|w| w == b"\r\n") {
+        let n = usize::from_str_radix(std::str::from_utf8(&b[..i]).unwrap().trim(), 16).unwrap();
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&b[i + 2..i + 2 + n]);
+        b = &b[i + 4 + n..];
+    }
+    out
+}
+
+/// The short name of an error body's `__type` (after the `#`).
+pub fn error_name(v: &Value) -> String {
+    v["__type"]
+        .as_str()
+        .unwrap_or("")
+        .rsplit('#')
+        .next()
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// An error body's message (DynamoDB Local writes `Message`).
+pub fn error_message(v: &Value) -> String {
+    v.get("message")
+        .or_else(|| v.get("Message"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn unknown_operations_are_refused_cleanly() {
+    let url = start(Endpoint::new()).await;
+    let cases: [(Option<&str>, &[u8], &str); 6] = [
+        (
+            Some("DynamoDB_20120810.Frobnicate"),
+            b"{}",
+            "com.amazon.coral.service#UnknownOperationException",
+        ),
+        (
+            None,
+            b"{}",
+            "com.amazon.coral.service#UnknownOperationException",
+        ),
+        (
+            Some("Nope"),
+            b"{}",
+            "com.amazon.coral.service#UnknownOperationException",
+        ),
+        (
+            Some("DynamoDB_20120810.ListTables"),
+            b"{bad",
+            "com.amazon.coral.service#SerializationException",
+        ),
+        (
+            Some("DynamoDB_20120810.ListTables"),
+            b"[]",
+            "com.amazon.coral.service#SerializationException",
+        ),
+        (
+            Some("DynamoDB_20120810.GetItem"),
+            br#"{"TableName": 5, "Key": {}}"#,
+            "com.amazon.coral.service#SerializationException",
+        ),
+    ];
+    for (target, body, kind) in cases {
+        let r = post(&url, target, body).await;
+        assert_eq!(
+            r.status,
+            400,
+            "{target:?} {}",
+            String::from_utf8_lossy(body)
+        );
+        assert_eq!(r.json()["__type"], kind, "{target:?}");
+        assert!(!error_message(&r.json()).is_empty());
+        assert!(r.header("x-amzn-requestid").is_some_and(|v| v.len() == 36));
+        let crc: u32 = r.header("x-amz-crc32").unwrap().parse().unwrap();
+        assert_eq!(crc, singletable_server::crc32(&r.body));
+    }
+    // Values a client may get wrong: typed 400s, never a 5xx or a panic.
+    let create = br#"{"TableName":"T1x","AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#;
+    assert_eq!(
+        post(&url, Some("DynamoDB_20120810.CreateTable"), create)
+            .await
+            .status,
+        200
+    );
+    let deep = format!(
+        "{}{{\"S\":\"x\"}}{}",
+        "{\"L\":[".repeat(5000),
+        "]}".repeat(5000)
+    );
+    for body in [
+        r#"{"TableName":"T1x","Item":{"PK":{"S":"a"},"n":{"N":"1e999999"}}}"#.to_owned(),
+        r#"{"TableName":"T1x","Item":{"PK":{"S":"a"},"n":{"N":"123456789012345678901234567890123456789"}}}"#.to_owned(),
+        r#"{"TableName":"T1x","Item":{"PK":{"S":"a"},"n":{"N":"abc"}}}"#.to_owned(),
+        r#"{"TableName":"T1x","Item":{"PK":{"N":"1"}}}"#.to_owned(),
+        r#"{"TableName":"T1x","Item":{"PK":{"S":"a"},"b":{"B":"!!"}}}"#.to_owned(),
+        r#"{"TableName":"T1x","Item":{"PK":{"S":"a"}},"ConditionExpression":"((((("}"#.to_owned(),
+        format!(r#"{{"TableName":"T1x","Item":{{"PK":{{"S":"a"}},"d":{deep}}}}}"#),
+    ] {
+        let r = post(&url, Some("DynamoDB_20120810.PutItem"), body.as_bytes()).await;
+        assert_eq!(r.status, 400, "{}", &body[..body.len().min(200)]);
+        assert!(!error_name(&r.json()).is_empty());
+    }
+}

@@ -1,0 +1,246 @@
+//! Plain aws-sdk-dynamodb code, unchanged, on the in-process endpoint and
+//! on DynamoDB Local: the same answers.
+
+use std::collections::BTreeMap;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType, ReturnValue,
+    ReturnValuesOnConditionCheckFailure, ScalarAttributeType,
+};
+use singletable_server::Endpoint;
+
+use crate::support;
+
+fn sorted(item: &std::collections::HashMap<String, AttributeValue>) -> BTreeMap<String, String> {
+    item.iter()
+        .map(|(k, v)| (k.clone(), format!("{v:?}")))
+        .collect()
+}
+
+fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.into())
+}
+
+fn n(v: &str) -> AttributeValue {
+    AttributeValue::N(v.into())
+}
+
+/// What an application would write: every answer it sees, as text.
+async fn application(client: &Client, table: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    client
+        .create_table()
+        .table_name(table)
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("PK")
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .unwrap(),
+        )
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("SK")
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .unwrap(),
+        )
+        .key_schema(
+            KeySchemaElement::builder()
+                .attribute_name("PK")
+                .key_type(KeyType::Hash)
+                .build()
+                .unwrap(),
+        )
+        .key_schema(
+            KeySchemaElement::builder()
+                .attribute_name("SK")
+                .key_type(KeyType::Range)
+                .build()
+                .unwrap(),
+        )
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .unwrap();
+    for (sk, total, status) in [
+        ("ORDER#1", "10", "NEW"),
+        ("ORDER#2", "25.50", "SHIPPED"),
+        ("ORDER#3", "7", "NEW"),
+        ("PROFILE", "0", "-"),
+    ] {
+        client
+            .put_item()
+            .table_name(table)
+            .item("PK", s("USER#ana"))
+            .item("SK", s(sk))
+            .item("total", n(total))
+            .item("status", s(status))
+            .item("tags", AttributeValue::Ss(vec!["a".into(), "b".into()]))
+            .send()
+            .await
+            .unwrap();
+    }
+    let got = client
+        .get_item()
+        .table_name(table)
+        .key("PK", s("USER#ana"))
+        .key("SK", s("ORDER#2"))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    seen.push(format!("get {:?}", got.item().map(sorted)));
+    let got = client
+        .get_item()
+        .table_name(table)
+        .key("PK", s("USER#ana"))
+        .key("SK", s("ORDER#2"))
+        .projection_expression("#t, tags")
+        .expression_attribute_names("#t", "total")
+        .send()
+        .await
+        .unwrap();
+    seen.push(format!("get projected {:?}", got.item().map(sorted)));
+    let q = client
+        .query()
+        .table_name(table)
+        .key_condition_expression("PK = :pk AND begins_with(SK, :o)")
+        .filter_expression("#s = :new AND #tot >= :min")
+        .expression_attribute_names("#s", "status")
+        .expression_attribute_names("#tot", "total")
+        .expression_attribute_values(":pk", s("USER#ana"))
+        .expression_attribute_values(":o", s("ORDER#"))
+        .expression_attribute_values(":new", s("NEW"))
+        .expression_attribute_values(":min", n("5"))
+        .scan_index_forward(false)
+        .send()
+        .await
+        .unwrap();
+    seen.push(format!(
+        "query {} of {} {:?}",
+        q.count(),
+        q.scanned_count(),
+        q.items().iter().map(sorted).collect::<Vec<_>>()
+    ));
+    let q = client
+        .query()
+        .table_name(table)
+        .key_condition_expression("PK = :pk AND SK BETWEEN :a AND :b")
+        .expression_attribute_values(":pk", s("USER#ana"))
+        .expression_attribute_values(":a", s("ORDER#2"))
+        .expression_attribute_values(":b", s("ORDER#9"))
+        .limit(1)
+        .send()
+        .await
+        .unwrap();
+    seen.push(format!(
+        "query page {:?} next {:?}",
+        q.items().iter().map(sorted).collect::<Vec<_>>(),
+        q.last_evaluated_key().map(sorted)
+    ));
+    let u = client
+        .update_item()
+        .table_name(table)
+        .key("PK", s("USER#ana"))
+        .key("SK", s("ORDER#1"))
+        .update_expression(
+            "SET #tot = #tot + :d, notes = if_not_exists(notes, :note) REMOVE tags ADD visits :one",
+        )
+        .expression_attribute_names("#tot", "total")
+        .expression_attribute_values(":d", n("0.5"))
+        .expression_attribute_values(":one", n("1"))
+        .expression_attribute_values(":note", AttributeValue::L(vec![s("gift")]))
+        .return_values(ReturnValue::UpdatedNew)
+        .send()
+        .await
+        .unwrap();
+    seen.push(format!("update {:?}", u.attributes().map(sorted)));
+    let failed = client
+        .put_item()
+        .table_name(table)
+        .item("PK", s("USER#ana"))
+        .item("SK", s("ORDER#1"))
+        .condition_expression("attribute_not_exists(PK)")
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+        .send()
+        .await
+        .unwrap_err()
+        .into_service_error();
+    seen.push(format!(
+        "conditional failure {} {:?} item {:?}",
+        failed.is_conditional_check_failed_exception(),
+        failed.meta().message(),
+        match &failed {
+            aws_sdk_dynamodb::operation::put_item::PutItemError::ConditionalCheckFailedException(e) => e.item().map(sorted),
+            _ => None,
+        }
+    ));
+    let d = client
+        .delete_item()
+        .table_name(table)
+        .key("PK", s("USER#ana"))
+        .key("SK", s("ORDER#3"))
+        .condition_expression("#s IN (:a, :b)")
+        .expression_attribute_names("#s", "status")
+        .expression_attribute_values(":a", s("NEW"))
+        .expression_attribute_values(":b", s("OLD"))
+        .return_values(ReturnValue::AllOld)
+        .send()
+        .await
+        .unwrap();
+    seen.push(format!("delete {:?}", d.attributes().map(sorted)));
+    let scan = client
+        .scan()
+        .table_name(table)
+        .filter_expression("size(SK) > :n")
+        .expression_attribute_values(":n", n("7"))
+        .send()
+        .await
+        .unwrap();
+    seen.push(format!(
+        "scan {} {:?}",
+        scan.count(),
+        scan.items().iter().map(sorted).collect::<Vec<_>>()
+    ));
+    let missing = client
+        .get_item()
+        .table_name("NoSuchTable")
+        .key("PK", s("x"))
+        .send()
+        .await
+        .unwrap_err()
+        .into_service_error();
+    seen.push(format!(
+        "missing table {}",
+        missing.is_resource_not_found_exception()
+    ));
+    client
+        .delete_table()
+        .table_name(table)
+        .send()
+        .await
+        .unwrap();
+    seen
+}
+
+#[tokio::test]
+async fn unchanged_sdk_code_runs_in_process() {
+    let endpoint = Endpoint::new();
+    let in_process = application(&endpoint.client(), "Orders").await;
+    let local = Client::from_conf(
+        aws_sdk_dynamodb::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .endpoint_url(support::endpoint())
+            .credentials_provider(Credentials::new("test", "test", None, None, "static"))
+            .build(),
+    );
+    let on_local = application(&local, &support::unique_table("Orders")).await;
+    assert_eq!(in_process.len(), on_local.len());
+    for (a, b) in in_process.iter().zip(&on_local) {
+        assert_eq!(a, b);
+    }
+}
