@@ -26,7 +26,8 @@ mod checks;
 
 // The shapes are data the derives declare; they sit below the traits.
 pub use crate::shape::{
-    AccessShape, AttrIndexShape, EntityShape, IndexShape, KeySeg, KeyShape, template_matches,
+    AccessShape, AttrIndexShape, EntityShape, HeldItemNeed, IndexShape, KeySeg, KeyShape,
+    template_matches,
 };
 
 pub use checks::{

@@ -425,7 +425,86 @@ pub fn collection_table<T: Table>() -> String {
     out
 }
 
-/// The whole design document: layout, access patterns, collections,
+/// The updates of each entity that need the held item
+/// (`.knowing(&item)`) or more fields set, and why: one row per index key
+/// built from several fields outside the primary key
+/// ([`EntityShape::held_item_needs`](singletable_runtime::design::EntityShape::held_item_needs)).
+/// Empty when no entity has one.
+///
+/// ```
+/// use singletable::{Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Tracker", gsi1, entities(Pull))]
+/// pub struct Tracker;
+///
+/// #[derive(Entity)]
+/// #[entity(table = Tracker, rename_all = "camelCase")]
+/// #[pk("PR#<number>")]
+/// #[sk("PR")]
+/// #[gsi1(pk = "REPO#<repo>", sk = "PR#<status>#<created_at>")]
+/// pub struct Pull { pub number: u32, pub repo: String, pub status: String, pub created_at: i64 }
+///
+/// let table = singletable::design::held_item_table::<Tracker>();
+/// assert!(table.contains("| `Pull` | `gsi1` | `PR#<status>#<createdAt>` |"));
+/// assert!(table.contains("an update that sets `status` or `createdAt` but not both"));
+/// ```
+pub fn held_item_table<T: Table>() -> String {
+    let mut rows = String::new();
+    for e in T::ENTITIES {
+        for need in e.held_item_needs() {
+            let fields = need
+                .fields
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>();
+            let which = if need.every_update() {
+                let others: Vec<String> = need
+                    .fields
+                    .iter()
+                    .filter(|f| !need.stamped.contains(f))
+                    .map(|f| format!("`{f}`"))
+                    .collect();
+                format!(
+                    "every update: it stamps {} (`updated_at`), so the key is rebuilt and needs {} set in the update or the held item",
+                    need.stamped
+                        .iter()
+                        .map(|f| format!("`{f}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    others.join(", ")
+                )
+            } else {
+                let both = if fields.len() == 2 {
+                    "both"
+                } else {
+                    "all of them"
+                };
+                let (last, first) = fields
+                    .split_last()
+                    .map_or((String::new(), &[][..]), |(l, f)| (l.clone(), f));
+                format!(
+                    "an update that sets {} or {last} but not {both}: the key is rebuilt from all of them",
+                    first.join(", ")
+                )
+            };
+            let _ = writeln!(
+                rows,
+                "| `{}` | `{}` | `{}` | {which} |",
+                e.name, need.index, need.template
+            );
+        }
+    }
+    if rows.is_empty() {
+        return rows;
+    }
+    format!(
+        "| Entity | Index | Key template | Which updates (`.knowing(&item)` or set the rest) |\n|---|---|---|---|\n{rows}"
+    )
+}
+
+/// The whole design document: layout, access patterns, collections, the
+/// updates that need the held item ([`held_item_table`]),
 /// warnings, in markdown (`cargo run --example shop -- --design` prints
 /// the shop's).
 ///
@@ -463,6 +542,11 @@ pub fn document<T: Table>() -> String {
     if !T::COLLECTIONS.is_empty() {
         out.push_str("\n## Collections\n\n");
         out.push_str(&collection_table::<T>());
+    }
+    let held = held_item_table::<T>();
+    if !held.is_empty() {
+        out.push_str("\n## Updates that need the held item\n\n");
+        out.push_str(&held);
     }
     let warnings = warnings::<T>();
     if !warnings.is_empty() {

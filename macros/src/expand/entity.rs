@@ -53,6 +53,7 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
                 access: &[],
                 attributes: &[],
                 ttl: #krate::__private::None,
+                stamped: &[],
             };
             fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> { ::core::unimplemented!() }
             fn validate(&self) -> #krate::Result<()> { ::core::unimplemented!() }

@@ -147,6 +147,11 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
                 quote!(#s)
             }),
     );
+    let stamped = ctx
+        .fields
+        .iter()
+        .filter(|f| f.opts.updated_at.is_present())
+        .map(|f| &f.stored);
     quote! {
         const SHAPE: #pv::EntityShape = #pv::EntityShape {
             name: #name,
@@ -157,6 +162,7 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
             access: &[#(#access),*],
             attributes: &[#(#attributes),*],
             ttl: #ttl,
+            stamped: &[#(#stamped),*],
         };
     }
 }

@@ -755,6 +755,7 @@ mod tests {
             access: &[],
             attributes: &[],
             ttl: None,
+            stamped: &[],
         }
     }
 
