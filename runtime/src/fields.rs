@@ -97,8 +97,14 @@ pub struct Field<E, T> {
     _m: PhantomData<fn() -> (E, T)>,
 }
 
+/// What a `KeyField` is about: its entity, value type and update slot.
+type Marker<E, T, S> = fn() -> (E, T, S);
+
 /// A stored field that appears in a secondary-index key template: updating
-/// it rewrites the index key attributes in the same request.
+/// it rewrites the index key attributes in the same request. `S` is the
+/// field's place in its entity's update state (a
+/// [`Slot`](crate::update::Slot) when a key needs it beside other fields,
+/// `()` otherwise; see [`crate::update::state`]).
 ///
 /// ```
 /// use singletable::{FieldPath, KeyField};
@@ -123,11 +129,11 @@ pub struct Field<E, T> {
 /// let _update = Order::update("o1").set(status, "SHIPPED".to_string());
 /// assert_eq!(status.attribute(), "status");
 /// ```
-pub struct KeyField<E, T> {
+pub struct KeyField<E, T, S = ()> {
     name: &'static str,
     field: &'static str,
     check: Option<Check<T>>,
-    _m: PhantomData<fn() -> (E, T)>,
+    _m: PhantomData<Marker<E, T, S>>,
 }
 
 /// A field of the primary key: it can be read in conditions but never
@@ -164,8 +170,8 @@ pub struct PkField<E, T> {
 /// `new`, `checked` and `check` of the handles whose values updates set
 /// (also `nested::DocField`).
 macro_rules! settable_field {
-    ($ty:ident) => {
-        impl<E, T> $ty<E, T> {
+    ($ty:ident $(, $s:ident)?) => {
+        impl<E, T $(, $s)?> $ty<E, T $(, $s)?> {
             #[doc(hidden)]
             pub const fn new(name: &'static str, field: &'static str) -> Self {
                 Self {
@@ -199,7 +205,7 @@ macro_rules! settable_field {
 }
 
 settable_field!(Field);
-settable_field!(KeyField);
+settable_field!(KeyField, S);
 pub(crate) use settable_field;
 
 impl<E, T> PkField<E, T> {
@@ -214,19 +220,19 @@ impl<E, T> PkField<E, T> {
 }
 
 macro_rules! field_common {
-    ($ty:ident) => {
-        impl<E, T> Clone for $ty<E, T> {
+    ($ty:ident $(, $s:ident)?) => {
+        impl<E, T $(, $s)?> Clone for $ty<E, T $(, $s)?> {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<E, T> Copy for $ty<E, T> {}
-        impl<E, T> std::fmt::Debug for $ty<E, T> {
+        impl<E, T $(, $s)?> Copy for $ty<E, T $(, $s)?> {}
+        impl<E, T $(, $s)?> std::fmt::Debug for $ty<E, T $(, $s)?> {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 write!(f, "{}({})", stringify!($ty), self.name)
             }
         }
-        impl<E: Entity, T: Attr> FieldPath<E, T> for $ty<E, T> {
+        impl<E: Entity, T: Attr $(, $s)?> FieldPath<E, T> for $ty<E, T $(, $s)?> {
             fn attribute(&self) -> &'static str {
                 self.name
             }
@@ -238,7 +244,7 @@ macro_rules! field_common {
 }
 
 field_common!(Field);
-field_common!(KeyField);
+field_common!(KeyField, S);
 field_common!(PkField);
 
 /// A value a condition compares with a path of type `T`: a `&T`, and for

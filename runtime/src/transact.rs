@@ -399,7 +399,7 @@ impl<'a, E: Executor> Transaction<'a, E> {
     /// Adds an update (with its conditions, version check, stamps at the
     /// transaction's time, index key rewrites, and the marker moves of the
     /// unique values it changes).
-    pub fn update<T: Entity>(self, update: Update<T>) -> Self {
+    pub fn update<T: Entity + crate::update::Ready<S>, S>(self, update: Update<T, S>) -> Self {
         let key = update.key().clone();
         let table = self.db.table_name().to_owned();
         let now = self.now;

@@ -11,7 +11,9 @@
 //! a sparse index's condition false, the same request removes the index's
 //! key attributes. A template field the update does not set can come from
 //! an item the application holds ([`Update::knowing`]); otherwise the
-//! update is refused before anything is sent. Changing a unique value
+//! update does not compile (see [`state`]; one opted out with
+//! [`Update::check_at_run_time`] is refused before anything is sent, as is
+//! one whose sparse condition or unique field needs the held item). Changing a unique value
 //! moves its marker item in the same transaction (see [`crate::unique`]).
 //!
 //! ```
@@ -49,7 +51,7 @@ use std::time::SystemTime;
 use crate::db::{Db, key_item};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
-use crate::exec::Executor;
+use crate::exec::{BoxFuture, Executor};
 use crate::expr::{Condition, Path};
 use crate::fields::{Cond, Field, FieldPath, KeyField};
 use crate::key::{KeyPart, PrimaryKey};
@@ -58,6 +60,9 @@ use crate::request::{ReturnValues, SetValue, TransactWriteOp, UpdateAction, Upda
 use crate::value::{Attr, AttributeValue, Item};
 
 mod rewrite;
+pub mod state;
+
+pub use state::{Dynamic, Given, Known, Mark, Ready, SetNow, Slot, Unset};
 
 pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
 
@@ -101,6 +106,9 @@ pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
     note = "an item's primary key cannot change; write a new item (and delete the old one) instead"
 )]
 pub trait Settable<E: Entity, T: Attr>: FieldPath<E, T> {
+    /// What setting it marks in the update's state (see [`state`]): `()`
+    /// for a field no key needs beside another, a [`Slot`] otherwise.
+    type Slot;
     #[doc(hidden)]
     fn check(&self, value: &T) -> Result<(), String>;
     #[doc(hidden)]
@@ -116,6 +124,7 @@ pub trait Settable<E: Entity, T: Attr>: FieldPath<E, T> {
 }
 
 impl<E: Entity, T: Attr> Settable<E, T> for Field<E, T> {
+    type Slot = ();
     fn check(&self, value: &T) -> Result<(), String> {
         Field::check(self, value)
     }
@@ -124,7 +133,8 @@ impl<E: Entity, T: Attr> Settable<E, T> for Field<E, T> {
     }
 }
 
-impl<E: Entity, T: Attr + KeyPart> Settable<E, T> for KeyField<E, T> {
+impl<E: Entity, T: Attr + KeyPart, M> Settable<E, T> for KeyField<E, T, M> {
+    type Slot = M;
     fn check(&self, value: &T) -> Result<(), String> {
         KeyField::check(self, value)
     }
@@ -136,6 +146,7 @@ impl<E: Entity, T: Attr + KeyPart> Settable<E, T> for KeyField<E, T> {
 }
 
 impl<E: Entity, T: Attr> Settable<E, T> for Entry<E, T> {
+    type Slot = ();
     fn check(&self, _: &T) -> Result<(), String> {
         Ok(())
     }
@@ -148,6 +159,7 @@ impl<E: Entity, T: Attr> Settable<E, T> for Entry<E, T> {
 }
 
 impl<E: Entity, T: Attr> Settable<E, T> for Nested<E, T> {
+    type Slot = ();
     fn check(&self, value: &T) -> Result<(), String> {
         Nested::check(self, value)
     }
@@ -455,7 +467,7 @@ pub(crate) struct UpdateWrite {
 /// # }).unwrap();
 /// ```
 #[must_use = "an update does nothing until it is executed"]
-pub struct Update<E> {
+pub struct Update<E, S = ()> {
     key: PrimaryKey,
     parts: Vec<(&'static str, String)>,
     touched: Vec<&'static str>,
@@ -472,10 +484,10 @@ pub struct Update<E> {
     /// The item given with `knowing`.
     held: Option<rewrite::Held>,
     error: Option<Error>,
-    _m: PhantomData<fn() -> E>,
+    _m: PhantomData<fn() -> (E, S)>,
 }
 
-impl<E> std::fmt::Debug for Update<E> {
+impl<E, S> std::fmt::Debug for Update<E, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Update")
             .field("key", &self.key)
@@ -485,7 +497,7 @@ impl<E> std::fmt::Debug for Update<E> {
     }
 }
 
-impl<E: Entity> Update<E> {
+impl<E: Entity, S> Update<E, S> {
     /// An update of the item with `key`, whose primary-key fields encode to
     /// `parts` (Rust field name, key part). Used by generated code.
     #[doc(hidden)]
@@ -545,6 +557,25 @@ impl<E: Entity> Update<E> {
         self
     }
 
+    /// The same update in state `S2`.
+    fn cast<S2>(self) -> Update<E, S2> {
+        Update {
+            key: self.key,
+            parts: self.parts,
+            touched: self.touched,
+            bools: self.bools,
+            actions: self.actions,
+            condition: self.condition,
+            expected_version: self.expected_version,
+            upsert: self.upsert,
+            key_values: self.key_values,
+            primary: self.primary,
+            held: self.held,
+            error: self.error,
+            _m: PhantomData,
+        }
+    }
+
     fn encode<T: Attr>(&self, attribute: &str, value: &T) -> Result<AttributeValue, Error> {
         value.to_attr().map_err(|e| Error::Encode {
             entity: E::ENTITY_TYPE,
@@ -576,7 +607,17 @@ impl<E: Entity> Update<E> {
     /// `SET path = value`: a field (index keys built from it follow), or a
     /// path below one (`f.tags.entry("k")`, `f.address.field(|a| a.city)`,
     /// `f.lines.at(3)`).
-    pub fn set<T: Attr, F: Settable<E, T>>(mut self, field: F, value: T) -> Self {
+    ///
+    /// Setting a field that an index key needs beside others marks it in
+    /// the update's type (see [`state`]).
+    pub fn set<T: Attr, F: Settable<E, T>>(self, field: F, value: T) -> Update<E, S::Out>
+    where
+        S: Mark<F::Slot>,
+    {
+        self.set_field(field, value).cast()
+    }
+
+    fn set_field<T: Attr, F: Settable<E, T>>(mut self, field: F, value: T) -> Self {
         if let Err(message) = field.check(&value) {
             return self.fail(invalid::<E>(field.field_name(), message));
         }
@@ -767,7 +808,11 @@ impl<E: Entity> Update<E> {
     ///     .unwrap();
     /// # });
     /// ```
-    pub fn knowing(mut self, current: &E) -> Self {
+    pub fn knowing(self, current: &E) -> Update<E, Known> {
+        self.know(current).cast()
+    }
+
+    fn know(mut self, current: &E) -> Self {
         match rewrite::Held::of(current) {
             Ok(held) if self.error.is_none() && held.key != self.key => {
                 let e = Error::InvalidRequest(format!(
@@ -786,6 +831,42 @@ impl<E: Entity> Update<E> {
             }
             Err(e) => self.fail(e),
         }
+    }
+
+    /// Defers the check that the update can rebuild every index key it
+    /// changes from compile time to when it is sent: for an update whose
+    /// fields are chosen at run time (set in branches), whose type would
+    /// otherwise differ by branch. An update that cannot rebuild a key is
+    /// then refused before anything is sent, with
+    /// [`Error::UpdateNeedsItem`].
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Error, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    /// #[derive(Entity, Clone)]
+    /// #[entity(table = App)]
+    /// #[pk("DOC#<id>")]
+    /// #[sk("DOC")]
+    /// #[gsi1(pk = "OWNER#<owner>#<team>", sk = "DOC#<id>")]
+    /// pub struct Doc { pub id: String, pub owner: String, pub team: String }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// db.put(&Doc { id: "d".into(), owner: "ana".into(), team: "red".into() }).await?;
+    /// let (owner, team) = (Some("bo".to_owned()), None::<String>);
+    /// let f = Doc::fields();
+    /// let mut update = Doc::update("d").check_at_run_time();
+    /// if let Some(o) = owner { update = update.set(f.owner, o); }
+    /// if let Some(t) = team { update = update.set(f.team, t); }
+    /// let err = update.execute(&db).await.unwrap_err();
+    /// assert!(matches!(err, Error::UpdateNeedsItem { needs: "team", .. }));
+    /// # Ok::<(), Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn check_at_run_time(self) -> Update<E, Dynamic> {
+        self.cast()
     }
 
     pub(crate) fn key(&self) -> &PrimaryKey {
@@ -926,14 +1007,31 @@ impl<E: Entity> Update<E> {
     /// unique field, one TransactWriteItems of the update and the marker
     /// moves (see [`crate::unique`]); a value another item holds is
     /// [`Error::UniqueViolation`].
-    pub async fn execute<X: Executor>(self, db: &Db<X>) -> Result<(), Error> {
-        self.execute_returning(db, ReturnValues::None)
-            .await
-            .map(drop)
+    pub fn execute<'a, X: Executor>(self, db: &'a Db<X>) -> BoxFuture<'a, Result<(), Error>>
+    where
+        E: Ready<S> + 'a,
+        S: 'a,
+    {
+        Box::pin(async move { self.send(db, ReturnValues::None).await.map(drop) })
     }
 
     /// Sends the update and returns what `returning` asks for.
-    pub async fn execute_returning<X: Executor>(
+    pub fn execute_returning<'a, X: Executor>(
+        self,
+        db: &'a Db<X>,
+        returning: ReturnValues,
+    ) -> BoxFuture<'a, Result<Returned<E>, Error>>
+    where
+        E: Ready<S> + 'a,
+        S: 'a,
+    {
+        Box::pin(self.send(db, returning))
+    }
+
+    // Plain functions above, returning a named type, so that an update
+    // that is not ready is one error, at the call (an `async fn` or an
+    // `impl Future` repeats it at the expression and its `.await`).
+    async fn send<X: Executor>(
         self,
         db: &Db<X>,
         returning: ReturnValues,

@@ -396,6 +396,7 @@ async fn partial_updates<E: Executor + Clone>(base: &Db<E>) {
     // GSI1PK needs `board` beside `lane`: refused before sending...
     db.executor().reset();
     let err = Task::update("t1")
+        .check_at_run_time()
         .set(f.lane, "done".to_owned())
         .execute(&db)
         .await
@@ -732,4 +733,123 @@ async fn unique_value_is_enforced_under_concurrency() {
         Db::<singletable::Embedded>::in_memory::<SyncTable>("Sync").unwrap(),
     ))
     .await;
+}
+
+#[derive(Table)]
+#[table(name = "Needs", gsi1)]
+pub struct NeedsTable;
+
+/// A reply listed by last activity and status: its index sort key mixes an
+/// automatic timestamp, which every update stamps, with a plain field, so
+/// every update must set `status` or be given the held item (a compile
+/// error otherwise, see `tests/ui/typed/update_that_cannot_rebuild_a_key_needs_the_item.rs`).
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = NeedsTable, name = "Reply", rename_all = "camelCase")]
+#[pk("THREAD#<thread>")]
+#[sk("REPLY#<id>")]
+#[gsi1(pk = "THREAD#<thread>", sk = "REPLY#<updated_at>#<status>")]
+#[access(replies_by_activity, index = gsi1)]
+pub struct Reply {
+    pub thread: String,
+    pub id: String,
+    pub body: String,
+    pub status: String,
+    #[attr(updated_at)]
+    pub updated_at: String,
+}
+
+async fn reply_keys<E: Executor>(db: &Db<E>) -> [String; 3] {
+    let item = stored(db, "THREAD#t", "REPLY#r")
+        .await
+        .expect("reply exists");
+    ["body", "status", "GSI1SK"].map(|a| s(&item, a).unwrap_or("").to_owned())
+}
+
+async fn held_item_needs<E: Executor + Clone>(base: &Db<E>) {
+    let (clock, secs) = test_clock(100);
+    let db = counted(base, clock);
+    let f = Reply::fields();
+    db.put(&Reply {
+        thread: "t".into(),
+        id: "r".into(),
+        body: "v1".into(),
+        status: "new".into(),
+        updated_at: String::new(),
+    })
+    .await
+    .unwrap();
+    let gsi1sk = |t: u64, status: &str| format!("REPLY#{}#{status}", at(t));
+    assert_eq!(reply_keys(&db).await, ["v1", "new", &gsi1sk(100, "new")]);
+
+    // Way one: the update sets the other field of the key it stamps.
+    secs.store(200, Ordering::SeqCst);
+    db.executor().reset();
+    Reply::update("t", "r")
+        .set(f.body, "v2".to_owned())
+        .set(f.status, "seen".to_owned())
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(db.executor().count(), 1, "one UpdateItem");
+    assert_eq!(reply_keys(&db).await, ["v2", "seen", &gsi1sk(200, "seen")]);
+
+    // Way two: the held item gives `status`, which is not sent as a change.
+    let held = db
+        .get_consistent::<Reply>(Reply::key("t", "r").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    secs.store(300, Ordering::SeqCst);
+    db.executor().reset();
+    Reply::update("t", "r")
+        .set(f.body, "v3".to_owned())
+        .knowing(&held)
+        .execute(&db)
+        .await
+        .unwrap();
+    assert_eq!(db.executor().count(), 1, "one UpdateItem");
+    assert_eq!(reply_keys(&db).await, ["v3", "seen", &gsi1sk(300, "seen")]);
+    let listed = Reply::replies_by_activity("t").all(&db).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].body, "v3");
+
+    // A held item gone stale fails on its condition and writes nothing.
+    secs.store(400, Ordering::SeqCst);
+    Reply::update("t", "r")
+        .set(f.status, "done".to_owned())
+        .execute(&db)
+        .await
+        .unwrap();
+    secs.store(500, Ordering::SeqCst);
+    let stale = Reply::update("t", "r")
+        .set(f.body, "v4".to_owned())
+        .knowing(&held)
+        .execute(&db)
+        .await;
+    assert!(
+        matches!(stale, Err(Error::ConditionFailed { .. })),
+        "{stale:?}"
+    );
+    assert_eq!(reply_keys(&db).await, ["v3", "done", &gsi1sk(400, "done")]);
+
+    // Neither, checked when sent: refused before anything is sent.
+    db.executor().reset();
+    let err = Reply::update("t", "r")
+        .check_at_run_time()
+        .set(f.body, "v5".to_owned())
+        .execute(&db)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::UpdateNeedsItem { writes: "GSI1SK", needs: "status", message, .. } if message.contains("stamps `updated_at`")),
+        "{err:?}"
+    );
+    assert_eq!(db.executor().count(), 0, "nothing was sent");
+    assert_eq!(reply_keys(&db).await, ["v3", "done", &gsi1sk(400, "done")]);
+}
+
+#[tokio::test]
+async fn update_that_cannot_rebuild_a_key_needs_the_item() {
+    held_item_needs(&fresh_db::<NeedsTable>("held-needs").await).await;
+    held_item_needs(&Db::<singletable::Embedded>::in_memory::<NeedsTable>("Needs").unwrap()).await;
 }

@@ -147,6 +147,7 @@ async fn dependent_key_needs_every_field() {
     let f = Doc::fields();
     // GSI1PK needs owner and team: changing one alone is refused before sending.
     let err = Doc::update("d1")
+        .check_at_run_time()
         .set(f.owner, "bob".to_owned())
         .execute(&db)
         .await

@@ -9,11 +9,14 @@ use syn::spanned::Spanned;
 use crate::internals::attr::{IndexKind, Keys, Template};
 use crate::internals::ctx::Ctx;
 use crate::internals::template::Segment;
+use crate::internals::update_state::{UpdateState, update_state};
 
 /// `(outside, inside)`: the fields struct goes outside the derive's `const _`
 /// block, the impls inside.
 pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
-    let (outside, inits, check_fns) = handles(ctx, keys);
+    let state = update_state(ctx.fields, keys);
+    let (outside, inits, check_fns) = handles(ctx, keys, state.as_ref());
+    let (state_ty, ready) = state_tokens(ctx, state.as_ref());
     let p = ctx.outer;
     let vis = ctx.vis;
     let ident = ctx.entity_ident;
@@ -41,18 +44,73 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
 
             #[doc = #update_doc]
             #[inline]
-            #vis fn update(#(#params),*) -> #p::Update<Self> {
+            #vis fn update(#(#params),*) -> #p::Update<Self, #state_ty> {
                 #p::Update::new(Self::key(#(#args),*).map(#p::KeyOf::into_key), #p::__private::Vec::from([#(#parts),*]))
                     .with_key_values(#p::__private::Vec::from([#(#key_values),*]))
             }
         }
+
+        #ready
     };
     (outside, inside)
 }
 
+/// The type `update` starts in (one `Unset<field>` per slot, or `()`),
+/// the types that name the slots' fields, and the `Ready` impls of the
+/// states that can be sent.
+fn state_tokens(ctx: &Ctx, state: Option<&UpdateState>) -> (TokenStream, TokenStream) {
+    let p = ctx.outer;
+    let ident = ctx.entity_ident;
+    let Some(state) = state else {
+        return (quote!(()), TokenStream::new());
+    };
+    // Braced, so that they take no name in the value namespace.
+    let names: Vec<syn::Ident> = state
+        .slots
+        .iter()
+        .map(|s| syn::Ident::new(s, ctx.entity_ident.span()))
+        .collect();
+    let start = quote!((#(#p::update::Unset<#names>,)*));
+    let impls = state
+        .ready
+        .iter()
+        .enumerate()
+        .filter(|(_, ok)| **ok)
+        .map(|(mask, _)| {
+            let marks = names.iter().enumerate().map(|(i, n)| {
+                if mask & (1 << i) != 0 {
+                    quote!(#p::update::Given<#n>)
+                } else {
+                    quote!(#p::update::Unset<#n>)
+                }
+            });
+            quote! {
+                #[automatically_derived]
+                impl #p::update::Ready<(#(#marks,)*)> for #ident {}
+            }
+        });
+    let docs = state
+        .slots
+        .iter()
+        .map(|s| format!("Field `{s}` of `{ident}` in the state of its updates."));
+    let defs = quote! {
+        #(
+            #[doc = #docs]
+            #[allow(non_camel_case_types)]
+            pub struct #names {}
+        )*
+        #(#impls)*
+    };
+    (start, defs)
+}
+
 /// The handles' struct (it goes outside the `const _` block), the
 /// initializers of its fields, and the check functions they call.
-fn handles(ctx: &Ctx, keys: &Keys) -> (TokenStream, Vec<TokenStream>, Vec<TokenStream>) {
+fn handles(
+    ctx: &Ctx,
+    keys: &Keys,
+    state: Option<&UpdateState>,
+) -> (TokenStream, Vec<TokenStream>, Vec<TokenStream>) {
     let p = ctx.outer;
     let vis = ctx.vis;
     let ident = ctx.entity_ident;
@@ -80,9 +138,12 @@ fn handles(ctx: &Ctx, keys: &Keys) -> (TokenStream, Vec<TokenStream>, Vec<TokenS
             quote!(Field)
         };
         let doc = format!("Field `{name}`, stored as `{stored}`.");
+        let slot = state
+            .and_then(|s| s.slots.iter().position(|n| *n == name))
+            .map(|i| quote!(, #p::update::Slot<#i>));
         decls.push(quote! {
             #[doc = #doc]
-            pub #fid: #p::#kind<#ident, #ty>
+            pub #fid: #p::#kind<#ident, #ty #slot>
         });
         let check = crate::internals::model::check_fn(f);
         if let Some(check) = &check {

@@ -20,4 +20,5 @@ pub mod str_enum;
 pub mod style;
 pub mod table;
 pub mod template;
+pub mod update_state;
 pub mod version;
