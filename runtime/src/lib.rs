@@ -76,7 +76,7 @@ pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, Stri
 pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
 pub use nested::{DocField, Document, Entry, Nested};
 pub use query::{
-    Decode, KeyOf, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Projected, Query,
+    Cursor, Decode, KeyOf, OnGlobalIndex, OnLocalIndex, OnTable, OtherTypes, Page, Projected, Query,
 };
 pub use request::ReturnValues;
 pub use shard::ShardedQuery;

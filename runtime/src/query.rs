@@ -25,9 +25,11 @@
 //! #[access(by_total, index = lsi1)]
 //! pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
 //!
-//! let _: Query<Order, OnTable> = Order::orders("ana").into_query().consistent();
-//! let _: Query<Order, OnLocalIndex> = Order::by_total("ana").into_query().consistent();
-//! let _: Query<Order, OnGlobalIndex> = Order::by_status("NEW").into_query(); // no consistent()
+//! // Typed by the place it reads and by its access pattern (the query
+//! // type the derive names, whose cursors it takes).
+//! let _: Query<Order, OnTable, OrderOrdersQuery> = Order::orders("ana").into_query().consistent();
+//! let _: Query<Order, OnLocalIndex, OrderByTotalQuery> = Order::by_total("ana").into_query().consistent();
+//! let _: Query<Order, OnGlobalIndex, OrderByStatusQuery> = Order::by_status("NEW").into_query(); // no consistent()
 //! ```
 //!
 //! A strongly consistent read of a global index does not compile:
@@ -84,7 +86,7 @@ use crate::value::{AttributeValue, Item};
 /// # #[access(by_status, index = gsi1)]
 /// # #[access(by_total, index = lsi1)]
 /// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
-/// let q: Query<Order, OnTable> = Order::orders("ana").into_query();
+/// let q: Query<Order, OnTable, _> = Order::orders("ana").into_query();
 /// # let _ = q;
 /// ```
 #[derive(Debug)]
@@ -107,7 +109,7 @@ pub enum OnTable {}
 /// # #[access(by_status, index = gsi1)]
 /// # #[access(by_total, index = lsi1)]
 /// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
-/// let q: Query<Order, OnLocalIndex> = Order::by_total("ana").into_query().consistent();
+/// let q: Query<Order, OnLocalIndex, _> = Order::by_total("ana").into_query().consistent();
 /// # let _ = q;
 /// ```
 #[derive(Debug)]
@@ -131,7 +133,7 @@ pub enum OnLocalIndex {}
 /// # #[access(by_status, index = gsi1)]
 /// # #[access(by_total, index = lsi1)]
 /// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
-/// let q: Query<Order, OnGlobalIndex> = Order::by_status("NEW").into_query();
+/// let q: Query<Order, OnGlobalIndex, _> = Order::by_status("NEW").into_query();
 /// # let _ = q;
 /// ```
 #[derive(Debug)]
@@ -535,11 +537,11 @@ pub fn unknown_type(collection: &'static str, item: &Item, attribute: &str) -> E
 /// for n in 0..3 {
 ///     db.put(&Order { user: "ana".into(), n, status: "NEW".into(), total: n }).await?;
 /// }
-/// let mut cursor: Option<String> = None;
+/// let mut cursor = None;
 /// let mut seen = 0;
 /// loop {
 ///     // One Query per page; the cursor is opaque and sealed.
-///     let page = Order::orders("ana").limit(2).page(&db, cursor.as_deref()).await?;
+///     let page = Order::orders("ana").limit(2).page(&db, cursor.as_ref()).await?;
 ///     seen += page.items.len();
 ///     match page.cursor {
 ///         Some(c) => cursor = Some(c),
@@ -550,13 +552,12 @@ pub fn unknown_type(collection: &'static str, item: &Item, attribute: &str) -> E
 /// # Ok::<(), singletable::Error>(())
 /// # }).unwrap();
 /// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct Page<T> {
+pub struct Page<T, P = ()> {
     /// Items of this page.
     pub items: Vec<T>,
-    /// Opaque, URL-safe cursor to pass to the next `page()` call; `None` on
-    /// the last page.
-    pub cursor: Option<String>,
+    /// Opaque, URL-safe cursor to pass to the next `page()` call of the
+    /// same access pattern (its type says which); `None` on the last page.
+    pub cursor: Option<Cursor<P>>,
     /// DynamoDB's `Count`: the items the response held, after the filter.
     /// More than `items.len()` when some were of other entity types
     /// (skipped) or expired (hidden).
@@ -567,6 +568,182 @@ pub struct Page<T> {
     /// which several Queries make).
     pub scanned_count: Option<usize>,
 }
+
+// By hand: derived impls would ask the pattern `P` for them too.
+impl<T: std::fmt::Debug, P> std::fmt::Debug for Page<T, P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Page")
+            .field("items", &self.items)
+            .field("cursor", &self.cursor)
+            .field("count", &self.count)
+            .field("scanned_count", &self.scanned_count)
+            .finish()
+    }
+}
+
+impl<T: Clone, P> Clone for Page<T, P> {
+    fn clone(&self) -> Self {
+        Self {
+            items: self.items.clone(),
+            cursor: self.cursor.clone(),
+            count: self.count,
+            scanned_count: self.scanned_count,
+        }
+    }
+}
+
+impl<T: PartialEq, P> PartialEq for Page<T, P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.items == other.items
+            && self.cursor == other.cursor
+            && self.count == other.count
+            && self.scanned_count == other.scanned_count
+    }
+}
+
+/// Where a query of access pattern `P` continues: the sealed, URL-safe
+/// text a page hands out (see [`crate::page`]), typed by the pattern that
+/// wrote it, so that a cursor of one pattern passed to another does not
+/// compile. A cursor that comes back from a client is a string: wrap it
+/// with [`Cursor::from_client`] (or `parse`) for the pattern it is given
+/// to; the page then checks, when it opens it, that it was sealed for that
+/// query, and refuses any other with [`Error::Cursor`](crate::Error::Cursor).
+///
+/// ```
+/// use singletable::query::Cursor;
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity, Debug, Clone, PartialEq)]
+/// # #[entity(table = App)]
+/// # #[pk("USER#<user>")]
+/// # #[sk("ORDER#<n>")]
+/// # #[access(orders)]
+/// # pub struct Order { pub user: String, pub n: u32 }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+/// for n in 0..3 {
+///     db.put(&Order { user: "ana".into(), n }).await?;
+/// }
+/// let first = Order::orders("ana").limit(2).page(&db, None).await?;
+/// // To a client and back, as text.
+/// let text: String = first.cursor.unwrap().into_string();
+/// let cursor = Cursor::from_client(text);
+/// let next = Order::orders("ana").limit(2).page(&db, Some(&cursor)).await?;
+/// assert_eq!(next.items.len(), 1);
+/// assert!(next.cursor.is_none());
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
+pub struct Cursor<P = ()> {
+    text: String,
+    _pattern: PhantomData<fn() -> P>,
+}
+
+impl<P> Cursor<P> {
+    /// A cursor a page of this pattern wrote.
+    pub(crate) fn sealed(text: String) -> Self {
+        Self {
+            text,
+            _pattern: PhantomData,
+        }
+    }
+
+    /// A cursor as a client sent it back, for the pattern it is given to;
+    /// checked when a page opens it.
+    ///
+    /// ```
+    /// let c = singletable::query::Cursor::<()>::from_client("abc");
+    /// assert_eq!(c.as_str(), "abc");
+    /// ```
+    pub fn from_client(text: impl Into<String>) -> Self {
+        Self::sealed(text.into())
+    }
+
+    /// The cursor's text, to hand to a client.
+    ///
+    /// ```
+    /// let c = singletable::query::Cursor::<()>::from_client("abc");
+    /// assert_eq!(c.as_str(), "abc");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The cursor's text, owned.
+    ///
+    /// ```
+    /// let c = singletable::query::Cursor::<()>::from_client("abc");
+    /// assert_eq!(c.into_string(), "abc");
+    /// ```
+    pub fn into_string(self) -> String {
+        self.text
+    }
+}
+
+impl<P> Clone for Cursor<P> {
+    fn clone(&self) -> Self {
+        Self::sealed(self.text.clone())
+    }
+}
+
+impl<P> PartialEq for Cursor<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl<P> Eq for Cursor<P> {}
+
+impl<P> std::hash::Hash for Cursor<P> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+    }
+}
+
+impl<P> std::fmt::Debug for Cursor<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Cursor").field(&self.text).finish()
+    }
+}
+
+/// The cursor's text, as it goes to a client.
+impl<P> std::fmt::Display for Cursor<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl<P> std::ops::Deref for Cursor<P> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl<P> AsRef<str> for Cursor<P> {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl<P> From<Cursor<P>> for String {
+    fn from(c: Cursor<P>) -> Self {
+        c.text
+    }
+}
+
+/// A cursor a client sent back ([`Cursor::from_client`]).
+impl<P> std::str::FromStr for Cursor<P> {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self::from_client(s))
+    }
+}
+
+/// What a `Query` is about: what it returns, where it reads, its pattern.
+type Marker<T, I, P> = fn() -> (T, I, P);
 
 /// A Query on one partition of the table or an index. Built by generated
 /// access-pattern functions; nothing is sent until `page`, `all`, `first` or
@@ -622,7 +799,7 @@ pub struct Page<T> {
 /// # }).unwrap();
 /// ```
 #[must_use = "a query does nothing until it is run with page, all, first or stream"]
-pub struct Query<T, I = OnTable> {
+pub struct Query<T, I = OnTable, P = ()> {
     pattern: &'static str,
     index: Option<&'static str>,
     pk_attr: &'static str,
@@ -641,10 +818,10 @@ pub struct Query<T, I = OnTable> {
     projection: Option<Vec<Path>>,
     other: Option<OtherTypes>,
     include_expired: bool,
-    _marker: PhantomData<fn() -> (T, I)>,
+    _marker: PhantomData<Marker<T, I, P>>,
 }
 
-impl<T, I> std::fmt::Debug for Query<T, I> {
+impl<T, I, P> std::fmt::Debug for Query<T, I, P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Query")
             .field("pattern", &self.pattern)
@@ -681,7 +858,7 @@ pub struct Target {
     pub table_sk: Option<&'static str>,
 }
 
-impl<T, I> Query<T, I> {
+impl<T, I, P> Query<T, I, P> {
     /// A query of the partition `pk` (or the error that building it gave).
     #[doc(hidden)]
     pub fn new(target: Target, pk: Result<String, Error>) -> Self {
@@ -1156,7 +1333,7 @@ impl<T, I> Query<T, I> {
     }
 }
 
-impl<T, I> Query<T, I> {
+impl<T, I, P> Query<T, I, P> {
     /// Strongly consistent read: sees every write acknowledged before it, at
     /// twice the read cost. Not available on global indexes: calling it on a
     /// global-index query does not compile.
@@ -1169,7 +1346,7 @@ impl<T, I> Query<T, I> {
     }
 }
 
-impl<T: Decode, I> Query<T, I> {
+impl<T: Decode, I, P> Query<T, I, P> {
     /// The tracing description of page `page` (from 1) of this query.
     pub(crate) fn traced(&self, req: &QueryRequest, page: u32) -> crate::trace::Request<'_> {
         crate::trace::Request {
@@ -1247,11 +1424,15 @@ impl<T: Decode, I> Query<T, I> {
     pub async fn page<E: Executor>(
         mut self,
         db: &Db<E>,
-        cursor: Option<&str>,
-    ) -> Result<Page<T>, Error> {
+        cursor: Option<&Cursor<P>>,
+    ) -> Result<Page<T, P>, Error> {
         self.take_error()?;
         let start = match cursor {
-            Some(c) => Some(page::decode(db.cursor_secret(), &self.scope(0), c)?),
+            Some(c) => Some(page::decode(
+                db.cursor_secret(),
+                &self.scope(0),
+                c.as_str(),
+            )?),
             None => None,
         };
         let req = self.request(db.table_name(), start, self.limit)?;
@@ -1260,11 +1441,11 @@ impl<T: Decode, I> Query<T, I> {
         let mut items = Vec::new();
         self.read_items(db, raw.items, &mut items)?;
         let cursor = match raw.last_key {
-            Some(k) => Some(
+            Some(k) => Some(Cursor::sealed(
                 page::encode(db.cursor_secret(), &self.scope(0), &k).ok_or_else(|| {
                     Error::Limit("LastEvaluatedKey holds a non-string key".into())
                 })?,
-            ),
+            )),
             None => None,
         };
         Ok(Page {
@@ -1455,9 +1636,10 @@ impl<T: Decode, I> Query<T, I> {
     where
         T: 'a,
         I: 'a,
+        P: 'a,
     {
-        struct State<T, I> {
-            query: Query<T, I>,
+        struct State<T, I, P> {
+            query: Query<T, I, P>,
             buffer: std::collections::VecDeque<T>,
             start: Option<Item>,
             done: bool,

@@ -28,7 +28,7 @@ use crate::error::Error;
 use crate::exec::Executor;
 use crate::expr::{Condition, SortCondition};
 use crate::page::{self, ShardPosition};
-use crate::query::{Decode, OnGlobalIndex, Page, Query};
+use crate::query::{Cursor, Decode, OnGlobalIndex, Page, Query};
 use crate::value::{AttributeValue, Item};
 
 /// The shard of the item with primary key `pk`/`sk`, among `shards`
@@ -96,7 +96,7 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 /// for day in 1..=9 {
 ///     db.put(&Order { id: format!("o{day}"), date: format!("2024-05-0{day}") }).await?;
 /// }
-/// let q: ShardedQuery<Order> = Order::by_date().into_query();
+/// let q: ShardedQuery<Order, _> = Order::by_date().into_query();
 /// assert_eq!(q.shards(), 4);
 ///
 /// // Four Queries per page, merged: the three latest orders of May.
@@ -112,7 +112,7 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 ///     .sk_between("2024-05-01", "2024-05-31")
 ///     .newest_first()
 ///     .limit(3)
-///     .page(&db, page.cursor.as_deref())
+///     .page(&db, page.cursor.as_ref())
 ///     .await?;
 /// assert_eq!(rest.items[0].date, "2024-05-06");
 ///
@@ -126,12 +126,12 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 /// # }).unwrap();
 /// ```
 #[must_use = "a query does nothing until it is run with page, all or first"]
-pub struct ShardedQuery<T> {
-    base: Query<T, OnGlobalIndex>,
+pub struct ShardedQuery<T, P = ()> {
+    base: Query<T, OnGlobalIndex, P>,
     shards: u16,
 }
 
-impl<T> std::fmt::Debug for ShardedQuery<T> {
+impl<T, P> std::fmt::Debug for ShardedQuery<T, P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ShardedQuery")
             .field("base", &self.base)
@@ -140,9 +140,9 @@ impl<T> std::fmt::Debug for ShardedQuery<T> {
     }
 }
 
-impl<T> ShardedQuery<T> {
+impl<T, P> ShardedQuery<T, P> {
     #[doc(hidden)]
-    pub fn new(base: Query<T, OnGlobalIndex>, shards: u16) -> Self {
+    pub fn new(base: Query<T, OnGlobalIndex, P>, shards: u16) -> Self {
         Self { base, shards }
     }
 
@@ -213,7 +213,7 @@ impl<T> ShardedQuery<T> {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let db = Db::<Embedded>::in_memory::<App>("App")?;
     /// db.put(&Order { id: "o1".into() }).await?;
-    /// let q: ShardedQuery<Order> = Order::by_date().into_query();
+    /// let q: ShardedQuery<Order, _> = Order::by_date().into_query();
     /// assert_eq!(q.fail_on_other_types().all(&db).await?.len(), 1);
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
@@ -232,8 +232,8 @@ impl<T> ShardedQuery<T> {
 }
 
 /// One shard's state while merging.
-struct Lane<T> {
-    query: Query<T, OnGlobalIndex>,
+struct Lane<T, P> {
+    query: Query<T, OnGlobalIndex, P>,
     /// Where the next request starts.
     next: Option<Item>,
     /// Where this shard continues if nothing more is taken from its buffer.
@@ -259,15 +259,15 @@ fn key_of(item: &Item, attrs: &[String]) -> Item {
         .collect()
 }
 
-impl<T: Decode> ShardedQuery<T> {
+impl<T: Decode, P> ShardedQuery<T, P> {
     /// One page of at most `limit` items (all shards merged), and the cursor
     /// to the next page. Each shard is read with one concurrent Query; a
     /// shard whose buffer runs dry before the page is full is read again.
     pub async fn page<E: Executor>(
         mut self,
         db: &Db<E>,
-        cursor: Option<&str>,
-    ) -> Result<Page<T>, Error> {
+        cursor: Option<&Cursor<P>>,
+    ) -> Result<Page<T, P>, Error> {
         self.base.take_error()?;
         let n = self.shards as usize;
         let base_pk = self.base.partition().to_owned();
@@ -279,12 +279,16 @@ impl<T: Decode> ShardedQuery<T> {
             .map(|a| (*a).to_owned())
             .collect();
         let positions = match cursor {
-            Some(c) => page::decode_shards(db.cursor_secret(), &self.base.scope(n), c, n, |i| {
-                with_shard(&base_pk, i as u16)
-            })?,
+            Some(c) => page::decode_shards(
+                db.cursor_secret(),
+                &self.base.scope(n),
+                c.as_str(),
+                n,
+                |i| with_shard(&base_pk, i as u16),
+            )?,
             None => vec![ShardPosition::default(); n],
         };
-        let mut lanes: Vec<Lane<T>> = positions
+        let mut lanes: Vec<Lane<T, P>> = positions
             .into_iter()
             .enumerate()
             .map(|(i, pos)| Lane {
@@ -370,10 +374,10 @@ impl<T: Decode> ShardedQuery<T> {
                     }
                 })
                 .collect();
-            Some(
+            Some(Cursor::sealed(
                 page::encode_shards(db.cursor_secret(), &self.base.scope(n), &positions)
                     .ok_or_else(|| Error::InvalidRequest("a shard's key is not a string".into()))?,
-            )
+            ))
         };
         // Several Queries make one merged page: its count is what it
         // returns, and no single ScannedCount describes it.
@@ -407,12 +411,12 @@ impl<T: Decode> ShardedQuery<T> {
     pub async fn all<E: Executor>(self, db: &Db<E>) -> Result<Vec<T>, Error> {
         let total = self.base.limit_value();
         let mut out = Vec::new();
-        let mut cursor: Option<String> = None;
+        let mut cursor: Option<Cursor<P>> = None;
         let mut q = Some(self);
         while let Some(query) = q.take() {
             let again = query.base.for_partition(query.base.partition().to_owned());
             let shards = query.shards;
-            let page = query.page(db, cursor.as_deref()).await?;
+            let page = query.page(db, cursor.as_ref()).await?;
             out.extend(page.items);
             if total.is_some_and(|t| out.len() >= t as usize) {
                 break;

@@ -251,11 +251,11 @@ async fn adds_keys<E: Executor>(exec: E, table: &str, backend: &str) {
         db.executor().reset();
         let mut found = Vec::new();
         let mut pages = 0;
-        let mut cursor: Option<String> = None;
+        let mut cursor = None;
         loop {
             let page = Order::by_customer(&customer)
                 .limit(15)
-                .page(&db, cursor.as_deref())
+                .page(&db, cursor.as_ref())
                 .await
                 .unwrap();
             pages += 1;

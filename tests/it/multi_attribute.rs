@@ -89,14 +89,14 @@ fn ids(v: Vec<Ticket>) -> Vec<String> {
 }
 
 /// Every page of `q` at two items a page, following cursors.
-async fn paged(
+async fn paged<P>(
     db: &Db,
-    q: impl Fn() -> singletable::Query<Ticket, singletable::OnGlobalIndex>,
+    q: impl Fn() -> singletable::Query<Ticket, singletable::OnGlobalIndex, P>,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    let mut cursor: Option<String> = None;
+    let mut cursor = None;
     loop {
-        let page = q().limit(2).page(db, cursor.as_deref()).await.unwrap();
+        let page = q().limit(2).page(db, cursor.as_ref()).await.unwrap();
         out.extend(ids(page.items));
         match page.cursor {
             Some(c) => cursor = Some(c),
@@ -131,7 +131,13 @@ async fn multi_attribute_index_queries_against_dynamodb_local() {
         let status = |t: &Ticket| t.status.clone().unwrap_or_default();
         type Shape = (
             &'static str,
-            Box<dyn Fn() -> singletable::Query<Ticket, singletable::OnGlobalIndex>>,
+            Box<
+                dyn Fn() -> singletable::Query<
+                    Ticket,
+                    singletable::OnGlobalIndex,
+                    TicketByStatusQuery,
+                >,
+            >,
             Box<dyn Fn(&Ticket) -> bool>,
         );
         let q = || Ticket::by_status("acme", 1);
@@ -209,9 +215,11 @@ async fn multi_attribute_index_queries_against_dynamodb_local() {
         ];
         for (name, query, keep) in &shapes {
             for forward in [true, false] {
-                let dir = |q: singletable::Query<Ticket, singletable::OnGlobalIndex>| {
-                    if forward { q } else { q.newest_first() }
-                };
+                let dir = |q: singletable::Query<
+                    Ticket,
+                    singletable::OnGlobalIndex,
+                    TicketByStatusQuery,
+                >| { if forward { q } else { q.newest_first() } };
                 let want = expected(keep, forward);
                 let got = ids(dir(query()).all(&db).await.unwrap());
                 assert_eq!(got, want, "{name}, forward {forward}");
@@ -719,9 +727,9 @@ mod shared_index {
             assert_eq!(acme().newest_first().all(&db).await.unwrap(), reversed);
             // Page by page, one item a page.
             let mut paged = Vec::new();
-            let mut cursor: Option<String> = None;
+            let mut cursor = None;
             loop {
-                let page = acme().limit(1).page(&db, cursor.as_deref()).await.unwrap();
+                let page = acme().limit(1).page(&db, cursor.as_ref()).await.unwrap();
                 paged.extend(page.items);
                 match page.cursor {
                     Some(c) => cursor = Some(c),

@@ -77,9 +77,11 @@ fn pattern(
         (None, Some(d)) => quote!(#p::Projected<#ident, #d>),
         (None, None) => quote!(#ident),
     };
-    let plain_ty = quote!(#p::Query<#item_ty, #marker>);
+    // The pattern's queries and pages are typed by the wrapper, so that a
+    // cursor of one pattern does not compile where another's is asked for.
+    let plain_ty = quote!(#p::Query<#item_ty, #marker, #wrapper>);
     let query_ty = if sharded {
-        quote!(#p::ShardedQuery<#item_ty>)
+        quote!(#p::ShardedQuery<#item_ty, #wrapper>)
     } else {
         plain_ty.clone()
     };
@@ -363,7 +365,7 @@ fn query_type_impl(
             #[inline]
             #vis fn fail_on_other_types(self) -> #query_ty { self.0.fail_on_other_types() }
             /// One page (one Query request) and the cursor to the next.
-            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#item_ty>> {
+            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&#p::query::Cursor<#wrapper>>) -> #p::Result<#p::Page<#item_ty, #wrapper>> {
                 self.0.page(db, cursor).await
             }
             /// Every matching item, following every page.

@@ -233,13 +233,17 @@ pub fn pattern(
     };
     // The query types go outside the `const _` block.
     let p = ctx.outer;
-    let s = Stages {
+    let mut s = Stages {
         ident,
         name,
         pattern: name.to_string(),
         sk_fields: &sk_fields,
-        q: quote!(#p::Query<#ident, #p::OnGlobalIndex>),
+        q: TokenStream::new(),
     };
+    // Every stage's query is of the pattern, named by its first stage: its
+    // cursors go to no other pattern.
+    let first = s.stage(0);
+    s.q = quote!(#p::Query<#ident, #p::OnGlobalIndex, #first>);
     let mut outside = TokenStream::new();
     let mut inside = query_fn(ctx, &s, table, d, &pk_fields);
     for i in 0..=sk_fields.len() {
@@ -444,6 +448,7 @@ fn stage_impl(ctx: &Ctx, s: &Stages, ty: &syn::Ident, methods: TokenStream) -> T
     let p = ctx.outer;
     let vis = ctx.vis;
     let (ident, q) = (s.ident, &s.q);
+    let first = s.stage(0);
     quote! {
         #[automatically_derived]
         #[allow(dead_code)]
@@ -465,7 +470,7 @@ fn stage_impl(ctx: &Ctx, s: &Stages, ty: &syn::Ident, methods: TokenStream) -> T
             #[inline]
             #vis fn filter_raw(self, filter: #p::Condition) -> #q { self.0.filter_raw(filter) }
             /// One page (one Query request) and the cursor to the next.
-            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&str>) -> #p::Result<#p::Page<#ident>> {
+            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&#p::query::Cursor<#first>>) -> #p::Result<#p::Page<#ident, #first>> {
                 self.0.page(db, cursor).await
             }
             /// Every matching item, following every page.

@@ -47,7 +47,7 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[allow(dead_code)]
-            #vis fn query<__P>(_: __P) -> #p::Query<Self, #p::OnTable> {
+            #vis fn query<__P>(_: __P) -> #p::Query<Self, #p::OnTable, Self> {
                 ::core::unimplemented!()
             }
         }
@@ -460,7 +460,7 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
         #[automatically_derived]
         impl #ident {
             #[doc = #doc]
-            #vis fn query(partition: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #place_ty> {
+            #vis fn query(partition: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #place_ty, Self> {
                 let __table = #p::__private::table_attrs::<#table>();
                 let __pk = match partition.into_partition_key() {
                     #p::entity::PartitionKey::Text(__pk) => __pk,
@@ -521,7 +521,7 @@ fn gsi_query_fn(
         #[automatically_derived]
         impl #ident {
             #[doc = #doc]
-            #vis fn query(partition: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #p::OnGlobalIndex> {
+            #vis fn query(partition: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #p::OnGlobalIndex, Self> {
                 let __table = #p::__private::table_attrs::<#table>();
                 match partition.into_partition_key() {
                     #p::entity::PartitionKey::Text(__pk) => {

@@ -3,7 +3,7 @@
 //! from one (not even the key of an item a filter hid from it).
 
 use base64::Engine;
-use singletable::{Cond, CursorError, Db, Error, Executor, FieldPath, Table};
+use singletable::{Cond, Cursor, CursorError, Db, Error, Executor, FieldPath, Table};
 
 use crate::support::fresh_db;
 
@@ -75,7 +75,12 @@ async fn scoped<E: Executor>(db: &Db<E>) {
     let c = first.cursor.expect("a second page");
 
     // Another entity's pattern of the same name, on the same partition.
-    let e = refused(Note::chunks("d").limit(2).page(db, Some(&c)).await, "note");
+    // (A compile error as typed: as text from a client, refused when opened.)
+    let foreign = Cursor::from_client(c.as_str());
+    let e = refused(
+        Note::chunks("d").limit(2).page(db, Some(&foreign)).await,
+        "note",
+    );
     assert!(matches!(e, CursorError::Foreign { .. }), "{e:?}");
     // The same pattern, another shape.
     let shapes = [
@@ -143,6 +148,7 @@ async fn scoped<E: Executor>(db: &Db<E>) {
         .unwrap()
         .cursor
         .unwrap();
+    let nc = Cursor::from_client(nc.into_string());
     let e = refused(Page::chunks("d").limit(2).page(db, Some(&nc)).await, "page");
     assert!(matches!(e, CursorError::Foreign { .. }), "{e:?}");
 }
@@ -188,7 +194,7 @@ async fn opaque<E: Executor + Clone>(db: &Db<E>) {
     assert_eq!(first.items.iter().map(|p| p.seq).collect::<Vec<_>>(), [1]);
     let cursor = first.cursor.expect("a cursor after the hidden item");
     let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(&cursor)
+        .decode(cursor.as_str())
         .expect("cursors are base64url");
     for secret in [
         HIDDEN_DOC,
@@ -244,7 +250,7 @@ async fn opaque<E: Executor + Clone>(db: &Db<E>) {
     for at in 0..raw.len() {
         let mut bad = raw.clone();
         bad[at] ^= 0x01;
-        let bad = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bad);
+        let bad = Cursor::from_client(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bad));
         refused(
             Page::chunks(HIDDEN_DOC)
                 .filter(visible())
