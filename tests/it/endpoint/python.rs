@@ -327,6 +327,7 @@ fn schema(desc: &Value) -> Value {
         "KeySchema": desc["KeySchema"],
         "AttributeDefinitions": defs,
         "BillingMode": desc["BillingModeSummary"]["BillingMode"],
+        "DeletionProtectionEnabled": desc["DeletionProtectionEnabled"],
         "GlobalSecondaryIndexes": indexes,
     })
 }
@@ -350,7 +351,7 @@ async fn aws_cli_round_trip() {
                 "--key-schema".into(), "AttributeName=PK,KeyType=HASH".into(), "AttributeName=SK,KeyType=RANGE".into(),
                 "--global-secondary-indexes".into(),
                 "IndexName=GSI1,KeySchema=[{AttributeName=G,KeyType=HASH}],Projection={ProjectionType=KEYS_ONLY}".into(),
-                "--billing-mode".into(), "PAY_PER_REQUEST".into()]),
+                "--billing-mode".into(), "PAY_PER_REQUEST".into(), "--deletion-protection-enabled".into()]),
             ("wait table-exists", vec!["wait".into(), "table-exists".into(), "--table-name".into(), t.into()]),
             ("describe-table", vec!["describe-table".into(), "--table-name".into(), t.into()]),
             ("put-item 1", vec!["put-item".into(), "--table-name".into(), t.into(), "--item".into(),
@@ -396,6 +397,9 @@ async fn aws_cli_round_trip() {
             ("delete-item", vec!["delete-item".into(), "--table-name".into(), t.into(), "--key".into(), key("A", "2"),
                 "--return-values".into(), "ALL_OLD".into()]),
             ("list-tables", vec!["list-tables".into()]),
+            ("delete-table, protected", vec!["delete-table".into(), "--table-name".into(), t.into()]),
+            ("update-table, unprotect", vec!["update-table".into(), "--table-name".into(), t.into(),
+                "--no-deletion-protection-enabled".into()]),
             ("delete-table", vec!["delete-table".into(), "--table-name".into(), t.into()]),
             ("wait table-not-exists", vec!["wait".into(), "table-not-exists".into(), "--table-name".into(), t.into()]),
             ("list-tables after", vec!["list-tables".into()]),
@@ -424,7 +428,7 @@ async fn aws_cli_round_trip() {
         let (a, b) = match name.as_str() {
             // Other tests' tables are on DynamoDB Local too.
             "list-tables" | "list-tables after" => continue,
-            "create-table" | "delete-table" => (
+            "create-table" | "update-table, unprotect" | "delete-table" => (
                 schema(&a["out"]["TableDescription"]),
                 schema(&b["out"]["TableDescription"]),
             ),
@@ -442,6 +446,22 @@ async fn aws_cli_round_trip() {
     assert_eq!(
         ok("create-table")["TableDescription"]["TableStatus"],
         "ACTIVE"
+    );
+    assert_eq!(
+        ok("create-table")["TableDescription"]["DeletionProtectionEnabled"],
+        true
+    );
+    assert!(
+        ours["delete-table, protected"]["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("currently protected against deletion"),
+        "{}",
+        ours["delete-table, protected"]
+    );
+    assert_eq!(
+        ok("update-table, unprotect")["TableDescription"]["DeletionProtectionEnabled"],
+        false
     );
     assert_eq!(ok("describe-table")["Table"]["TableName"], table.as_str());
     assert_eq!(
