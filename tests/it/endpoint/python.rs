@@ -147,7 +147,7 @@ async fn seed_boto3_code_runs_against_the_endpoint() {
     let url = start(Endpoint::new()).await;
 
     for (plan, doc) in [("app", app), ("tienda", tienda)] {
-        let (python, harness) = (python.clone(), harness.clone());
+        let (python, harness, doc_path) = (python.clone(), harness.clone(), doc.clone());
         let [ours, local] = on_both(url.clone(), move |endpoint| {
             let mut c = aws_env(&python);
             c.arg(&harness).arg(endpoint).arg(plan).arg(&doc);
@@ -171,6 +171,20 @@ async fn seed_boto3_code_runs_against_the_endpoint() {
             "the {plan} seed's code answers differently on the endpoint and on DynamoDB Local; {}",
             first_difference(&ours, &local)
         );
+
+        // The code that ran is the document's, as written there.
+        let text = std::fs::read_to_string(&doc_path).unwrap();
+        let blocks = ours["blocks"].as_array().unwrap();
+        assert_eq!(
+            blocks.len(),
+            if plan == "app" { 8 } else { 2 },
+            "code blocks found in {}",
+            doc_path.display()
+        );
+        for b in blocks {
+            let b = b.as_str().unwrap();
+            assert!(text.contains(b), "not verbatim in the document: {b}");
+        }
 
         // Equal is not enough: the answers must be the ones the documents
         // promise.

@@ -157,7 +157,7 @@ class Run:
 
     def summary(self):
         return {
-            "blocks": [b.source.splitlines()[0] for b in self.blocks],
+            "blocks": [b.source for b in self.blocks],
             "functions": sorted(self.functions),
             "results": self.results,
         }
