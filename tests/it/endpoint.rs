@@ -1,7 +1,9 @@
 //! The embedded engine as a DynamoDB endpoint (`singletable-server`):
-//! raw HTTP, unchanged aws-sdk-dynamodb code in process, and expression
-//! validation compared with DynamoDB Local.
+//! raw HTTP, unchanged aws-sdk-dynamodb code in process, the reference
+//! documents' boto3 code and the AWS CLI, and expression validation
+//! compared with DynamoDB Local.
 
 mod errors;
 mod http;
+mod python;
 mod sdk;

@@ -92,10 +92,15 @@ impl<'a> Body<'a> {
     }
 
     pub(crate) fn bool(&self, name: &str) -> Result<bool, ApiError> {
+        self.opt_bool(name).map(|b| b.unwrap_or(false))
+    }
+
+    /// A boolean member, `None` when absent (where absent means "leave as
+    /// is", as in UpdateTable).
+    pub(crate) fn opt_bool(&self, name: &str) -> Result<Option<bool>, ApiError> {
         self.get(name)
             .map(|v| v.as_bool().ok_or_else(|| wrong(name, "a boolean")))
             .transpose()
-            .map(|b| b.unwrap_or(false))
     }
 
     pub(crate) fn int(&self, name: &str) -> Result<Option<i64>, ApiError> {

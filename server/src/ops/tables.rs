@@ -17,21 +17,44 @@ use crate::error::ApiError;
 pub(crate) struct Meta {
     created: f64,
     billing: String,
+    /// When the table last became PAY_PER_REQUEST
+    /// (`BillingModeSummary.LastUpdateToPayPerRequestDateTime`).
+    pay_per_request_since: f64,
     throughput: (i64, i64),
     ttl: Option<String>,
+    /// `DeletionProtectionEnabled`: DeleteTable refuses while it is set.
+    deletion_protection: bool,
+}
+
+/// Seconds since the epoch, as DynamoDB writes its timestamps.
+fn now_seconds() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_millis() as f64 / 1000.0)
 }
 
 impl Meta {
     fn now() -> Self {
-        let created = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0.0, |d| d.as_millis() as f64 / 1000.0);
+        let created = now_seconds();
         Self {
             created,
             billing: "PROVISIONED".into(),
+            pay_per_request_since: created,
             throughput: (0, 0),
             ttl: None,
+            deletion_protection: false,
         }
+    }
+}
+
+/// `BillingMode`, one of DynamoDB's two.
+fn billing_mode(b: Body<'_>) -> Result<Option<&str>, ApiError> {
+    match b.str("BillingMode")? {
+        None => Ok(None),
+        Some(m @ ("PROVISIONED" | "PAY_PER_REQUEST")) => Ok(Some(m)),
+        Some(other) => Err(ApiError::validation(format!(
+            "1 validation error detected: Value '{other}' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]"
+        ))),
     }
 }
 
@@ -214,7 +237,7 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
         indexes,
         stream: stream_view(b)?,
     };
-    let billing = b.str("BillingMode")?.unwrap_or("PROVISIONED").to_owned();
+    let billing = billing_mode(b)?.unwrap_or("PROVISIONED").to_owned();
     let tp = throughput(b)?;
     if billing == "PROVISIONED" && b.obj("ProvisionedThroughput")?.is_none() {
         return Err(ApiError::validation(
@@ -225,6 +248,7 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut meta = Meta::now();
     meta.billing = billing;
     meta.throughput = tp;
+    meta.deletion_protection = b.bool("DeletionProtectionEnabled")?;
     ep.meta().insert(table.clone(), meta);
     Ok(json!({"TableDescription": description(ep, &table, "ACTIVE")?}))
 }
@@ -294,9 +318,13 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
         "AttributeDefinitions": defs.iter().map(|k| json!({"AttributeName": k.name, "AttributeType": k.kind.as_str()})).collect::<Vec<_>>(),
         "KeySchema": key_json(&[&schema.pk], &schema.sk.iter().collect::<Vec<_>>()),
         "ProvisionedThroughput": tp,
+        "DeletionProtectionEnabled": meta.deletion_protection,
     });
     if meta.billing == "PAY_PER_REQUEST" {
-        d["BillingModeSummary"] = json!({"BillingMode": "PAY_PER_REQUEST"});
+        d["BillingModeSummary"] = json!({
+            "BillingMode": "PAY_PER_REQUEST",
+            "LastUpdateToPayPerRequestDateTime": meta.pay_per_request_since,
+        });
     }
     let ixs = |global: bool| -> Vec<Value> {
         schema
@@ -346,6 +374,11 @@ pub(crate) fn describe(ep: &Endpoint, b: Body<'_>) -> Res {
 pub(crate) fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
     let table = b.table()?;
     let d = description(ep, &table, "DELETING")?;
+    if d["DeletionProtectionEnabled"] == true {
+        return Err(ApiError::validation(
+            "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.",
+        ));
+    }
     ep.db.delete_table(&table).map_err(engine)?;
     ep.meta().remove(&table);
     Ok(json!({"TableDescription": d}))
@@ -389,6 +422,13 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
         Some(_) => definitions(b)?,
         None => Vec::new(),
     };
+    // Read before anything changes, so a malformed member changes nothing.
+    let mode = billing_mode(b)?;
+    let protection = b.opt_bool("DeletionProtectionEnabled")?;
+    let tp = match b.obj("ProvisionedThroughput")? {
+        Some(_) => Some(throughput(b)?),
+        None => None,
+    };
     for u in b
         .array("GlobalSecondaryIndexUpdates")?
         .into_iter()
@@ -411,14 +451,20 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
             // Throughput of an index: nothing to change in memory.
         }
     }
-    if let Some(mode) = b.str("BillingMode")?
-        && let Some(m) = ep.meta().get_mut(&table)
     {
-        m.billing = mode.to_owned();
-    }
-    if b.obj("ProvisionedThroughput")?.is_some() {
-        let tp = throughput(b)?;
-        if let Some(m) = ep.meta().get_mut(&table) {
+        // A table the store had before the endpoint saw it has no entry yet.
+        let mut meta = ep.meta();
+        let m = meta.entry(table.clone()).or_insert_with(Meta::now);
+        if let Some(mode) = mode {
+            if mode == "PAY_PER_REQUEST" && m.billing != mode {
+                m.pay_per_request_since = now_seconds();
+            }
+            m.billing = mode.to_owned();
+        }
+        if let Some(on) = protection {
+            m.deletion_protection = on;
+        }
+        if let Some(tp) = tp {
             m.throughput = tp;
         }
     }

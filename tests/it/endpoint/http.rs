@@ -193,3 +193,88 @@ async fn unknown_operations_are_refused_cleanly() {
         assert!(!error_name(&r.json()).is_empty());
     }
 }
+
+/// What the AWS CLI's table commands set beyond the schema: the billing
+/// mode (one of DynamoDB's two, with the time it became on-demand) and
+/// deletion protection, which DeleteTable honours until UpdateTable lifts it.
+#[tokio::test]
+async fn table_settings_follow_dynamodb() {
+    let ep = Endpoint::new();
+    let call = |op: &str, body: Value| {
+        let ep = ep.clone();
+        let target = format!("DynamoDB_20120810.{op}");
+        async move {
+            let r = ep.handle(Some(&target), body.to_string().as_bytes()).await;
+            (r.status, serde_json::from_slice::<Value>(&r.body).unwrap())
+        }
+    };
+    let table = serde_json::json!({
+        "TableName": "Settings",
+        "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+    });
+    let with = |extra: Value| {
+        let mut t = table.clone();
+        t.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        t
+    };
+
+    let (status, bad) = call(
+        "CreateTable",
+        with(serde_json::json!({"BillingMode": "FREE"})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        error_message(&bad),
+        "1 validation error detected: Value 'FREE' at 'billingMode' failed to satisfy constraint: Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]"
+    );
+
+    let (status, created) = call(
+        "CreateTable",
+        with(serde_json::json!({"BillingMode": "PAY_PER_REQUEST", "DeletionProtectionEnabled": true})),
+    )
+    .await;
+    assert_eq!(status, 200, "{created}");
+    let d = &created["TableDescription"];
+    assert_eq!(d["DeletionProtectionEnabled"], true);
+    assert_eq!(
+        d["BillingModeSummary"]["LastUpdateToPayPerRequestDateTime"],
+        d["CreationDateTime"]
+    );
+
+    let name = serde_json::json!({"TableName": "Settings"});
+    let (status, refused) = call("DeleteTable", name.clone()).await;
+    assert_eq!(status, 400);
+    assert_eq!(error_name(&refused), "ValidationException");
+    assert_eq!(
+        error_message(&refused),
+        "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first."
+    );
+
+    // A malformed member changes nothing, not even the members before it.
+    let (status, _) = call(
+        "UpdateTable",
+        serde_json::json!({"TableName": "Settings", "DeletionProtectionEnabled": false, "BillingMode": "FREE"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let (_, described) = call("DescribeTable", name.clone()).await;
+    assert_eq!(described["Table"]["DeletionProtectionEnabled"], true);
+
+    let (status, updated) = call(
+        "UpdateTable",
+        serde_json::json!({"TableName": "Settings", "DeletionProtectionEnabled": false}),
+    )
+    .await;
+    assert_eq!(status, 200, "{updated}");
+    assert_eq!(
+        updated["TableDescription"]["DeletionProtectionEnabled"],
+        false
+    );
+    let (status, deleted) = call("DeleteTable", name).await;
+    assert_eq!(status, 200, "{deleted}");
+    assert_eq!(deleted["TableDescription"]["TableStatus"], "DELETING");
+}
