@@ -126,6 +126,7 @@ mod table;
 mod transact;
 mod update;
 mod value;
+pub mod vector;
 mod write;
 
 // The runtime's modules under the names this backend's files use: the

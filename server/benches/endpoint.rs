@@ -54,7 +54,7 @@ impl Conn {
     fn call(&mut self, operation: &str, body: &str) -> std::io::Result<(u16, Vec<u8>)> {
         let head = format!(
             "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-amz-json-1.0\r\n\
-             X-Amz-Target: DynamoDB_20120810.{operation}\r\n\
+             X-Amz-Target: DynamoDB_20120810.{operation}\r\nX-Amz-Date: 20260101T000000Z\r\n\
              Authorization: AWS4-HMAC-SHA256 Credential=bench/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-target, Signature=00\r\n\
              Content-Length: {}\r\n\r\n",
             body.len()
