@@ -262,3 +262,22 @@ pub trait Ready<S> {}
 impl<E> Ready<()> for E {}
 impl<E> Ready<Known> for E {}
 impl<E> Ready<Dynamic> for E {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The derive tracks at most `MAX_SLOTS` fields (its own constant of
+    /// the same name): every position of a state that wide can be marked.
+    #[test]
+    fn the_widest_state_the_derive_emits_can_be_marked() {
+        type U = Unset<()>;
+        type Wide = (U, U, U, U, U, U);
+        fn marks<S: Mark<Slot<0>> + Mark<Slot<{ MAX_SLOTS - 1 }>>>() {}
+        marks::<Wide>();
+        assert_eq!(
+            MAX_SLOTS, 6,
+            "the macros' update_state::MAX_SLOTS must change with it"
+        );
+    }
+}
