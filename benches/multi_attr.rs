@@ -49,8 +49,8 @@ const AFTER: u64 = 1_700_000_250;
 
 async fn multi(db: &Db) -> Vec<Ticket> {
     Ticket::by_status("acme", 1)
-        .status_eq("OPEN")
-        .created_at_ge(AFTER)
+        .sk_eq("OPEN")
+        .sk_ge(AFTER)
         .all(db)
         .await
         .expect("Query")

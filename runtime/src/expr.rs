@@ -403,7 +403,7 @@ impl Condition {
 }
 
 /// The sort-key part of a key condition. The generated query methods
-/// (`sk_eq`, `sk_between`, `sk_begins_with_*`) build it from typed values.
+/// (`sk_eq`, `sk_between`, `sk_begins_with`) build it from typed values.
 ///
 /// ```
 /// use singletable::expr::{KeyCondition, Rendered, SortCondition};

@@ -48,6 +48,7 @@ mod serde_bridge;
 mod shape;
 pub mod shard;
 pub mod size;
+pub mod sort;
 pub mod stream;
 mod timestamp;
 pub mod trace;

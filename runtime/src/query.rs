@@ -1,11 +1,13 @@
 //! Typed queries: built by the generated access-pattern functions, run by a
 //! [`Db`], decoded into entities (or collections of entities).
 //!
-//! Each `#[access(..)]` pattern gives a query type wrapping a [`Query`]
-//! (`into_query()` unwraps it); `#[derive(Collection)]` gives
-//! `Collection::query(partition)`. The type parameter `I` is where the
-//! query reads ([`OnTable`], [`OnLocalIndex`], [`OnGlobalIndex`]), which
-//! decides at compile time whether `consistent()` exists.
+//! Each `#[access(..)]` pattern's function returns a [`Query`] typed by a
+//! marker the derive generates for the pattern (`OrderOrdersQuery`: entity,
+//! then pattern), whose sort-key conditions come from [`crate::sort`];
+//! `#[derive(Collection)]` gives `Collection::query(partition)`. The type
+//! parameter `I` is where the query reads ([`OnTable`], [`OnLocalIndex`],
+//! [`OnGlobalIndex`]), which decides at compile time whether
+//! `consistent()` exists; `P` is the pattern, whose cursors it takes.
 //!
 //! ```
 //! use singletable::{Db, Embedded, Entity, OnGlobalIndex, OnLocalIndex, OnTable, Query, Table};
@@ -27,9 +29,9 @@
 //!
 //! // Typed by the place it reads and by its access pattern (the query
 //! // type the derive names, whose cursors it takes).
-//! let _: Query<Order, OnTable, OrderOrdersQuery> = Order::orders("ana").into_query().consistent();
-//! let _: Query<Order, OnLocalIndex, OrderByTotalQuery> = Order::by_total("ana").into_query().consistent();
-//! let _: Query<Order, OnGlobalIndex, OrderByStatusQuery> = Order::by_status("NEW").into_query(); // no consistent()
+//! let _: Query<Order, OnTable, OrderOrdersQuery> = Order::orders("ana").consistent();
+//! let _: Query<Order, OnLocalIndex, OrderByTotalQuery> = Order::by_total("ana").sk_ge(10).consistent();
+//! let _: Query<Order, OnGlobalIndex, OrderByStatusQuery> = Order::by_status("NEW"); // no consistent()
 //! ```
 //!
 //! A strongly consistent read of a global index does not compile:
@@ -46,7 +48,7 @@
 //! # #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<n>")]
 //! # #[access(by_status, index = gsi1)]
 //! # pub struct Order { pub user: String, pub n: u32, pub status: String }
-//! let q = Order::by_status("NEW").into_query().consistent(); // error: global secondary indexes do not support strongly consistent reads
+//! let q = Order::by_status("NEW").consistent(); // error: global secondary indexes do not support strongly consistent reads
 //! ```
 
 use std::marker::PhantomData;
@@ -86,7 +88,7 @@ use crate::value::{AttributeValue, Item};
 /// # #[access(by_status, index = gsi1)]
 /// # #[access(by_total, index = lsi1)]
 /// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
-/// let q: Query<Order, OnTable, _> = Order::orders("ana").into_query();
+/// let q: Query<Order, OnTable, _> = Order::orders("ana");
 /// # let _ = q;
 /// ```
 #[derive(Debug)]
@@ -109,7 +111,7 @@ pub enum OnTable {}
 /// # #[access(by_status, index = gsi1)]
 /// # #[access(by_total, index = lsi1)]
 /// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
-/// let q: Query<Order, OnLocalIndex, _> = Order::by_total("ana").into_query().consistent();
+/// let q: Query<Order, OnLocalIndex, _> = Order::by_total("ana").consistent();
 /// # let _ = q;
 /// ```
 #[derive(Debug)]
@@ -133,7 +135,7 @@ pub enum OnLocalIndex {}
 /// # #[access(by_status, index = gsi1)]
 /// # #[access(by_total, index = lsi1)]
 /// # pub struct Order { pub user: String, pub n: u32, pub status: String, pub total: u32 }
-/// let q: Query<Order, OnGlobalIndex, _> = Order::by_status("NEW").into_query();
+/// let q: Query<Order, OnGlobalIndex, _> = Order::by_status("NEW");
 /// # let _ = q;
 /// ```
 #[derive(Debug)]
@@ -772,7 +774,7 @@ type Marker<T, I, P> = fn() -> (T, I, P);
 ///     let status = if n % 2 == 0 { "NEW" } else { "SHIPPED" };
 ///     db.put(&Order { user: "ana".into(), n, status: status.into(), total: 10 * n }).await?;
 /// }
-/// let q = || Order::orders("ana").into_query();
+/// let q = || Order::orders("ana");
 /// assert_eq!(q().all(&db).await?.len(), 5);                       // every page
 /// assert_eq!(q().newest_first().first(&db).await?.unwrap().n, 4); // ScanIndexForward=false
 /// assert_eq!(q().limit(2).all(&db).await?.len(), 2);
@@ -975,6 +977,30 @@ impl<T, I, P> Query<T, I, P> {
             }
         }
         self
+    }
+
+    /// The same query, typed by another pattern marker (a multi-attribute
+    /// query moving to its next sort attribute).
+    pub(crate) fn retyped<Q>(self) -> Query<T, I, Q> {
+        Query {
+            pattern: self.pattern,
+            index: self.index,
+            pk_attr: self.pk_attr,
+            sk_attr: self.sk_attr,
+            key_attrs: self.key_attrs,
+            pk: self.pk,
+            sk: self.sk,
+            attrs: self.attrs,
+            error: self.error,
+            forward: self.forward,
+            limit: self.limit,
+            consistent_read: self.consistent_read,
+            filter: self.filter,
+            projection: self.projection,
+            other: self.other,
+            include_expired: self.include_expired,
+            _marker: PhantomData,
+        }
     }
 
     /// Whether a sort-key condition is set.
@@ -1196,7 +1222,7 @@ impl<T, I, P> Query<T, I, P> {
     ///     return_old: false, return_on_condition_failure: false,
     /// }).await?;
     /// assert!(Order::orders("ana").all(&db).await?.is_empty()); // the table skips it
-    /// let strict = Order::orders("ana").into_query().fail_on_other_types();
+    /// let strict = Order::orders("ana").fail_on_other_types();
     /// assert!(matches!(strict.all(&db).await, Err(Error::Decode { .. })));
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();

@@ -70,9 +70,9 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 
 /// A Query on a sharded global-index partition: one request per shard.
 ///
-/// The access pattern of an index declared with `shards = N` returns it
-/// (through the generated query type's `into_query()`, or directly from
-/// its methods). `page`, `all` and `count` send one Query per shard,
+/// The access pattern of an index declared with `shards = N` returns it,
+/// typed by the pattern's marker (its sort-key conditions come from
+/// [`crate::sort`]). `page`, `all` and `count` send one Query per shard,
 /// concurrently, and merge the items in sort-key order; `limit` is exact
 /// and the cursor carries every shard's position.
 ///
@@ -96,7 +96,7 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 /// for day in 1..=9 {
 ///     db.put(&Order { id: format!("o{day}"), date: format!("2024-05-0{day}") }).await?;
 /// }
-/// let q: ShardedQuery<Order, _> = Order::by_date().into_query();
+/// let q: ShardedQuery<Order, _> = Order::by_date();
 /// assert_eq!(q.shards(), 4);
 ///
 /// // Four Queries per page, merged: the three latest orders of May.
@@ -116,11 +116,11 @@ pub fn with_shard(base: &str, shard: u16) -> String {
 ///     .await?;
 /// assert_eq!(rest.items[0].date, "2024-05-06");
 ///
-/// let q = Order::by_date().into_query();
+/// let q = Order::by_date();
 /// assert_eq!(q.filter(singletable::FieldPath::exists(Order::fields().date)).count(&db).await?, 9);
-/// let q = Order::by_date().into_query();
+/// let q = Order::by_date();
 /// assert_eq!(q.filter_raw(singletable::Condition::Exists("date".into())).count(&db).await?, 9);
-/// let all = Order::by_date().into_query().skip_other_types().all(&db).await?;
+/// let all = Order::by_date().skip_other_types().all(&db).await?;
 /// assert_eq!(all.len(), 9);
 /// # Ok::<(), singletable::Error>(())
 /// # }).unwrap();
@@ -213,7 +213,7 @@ impl<T, P> ShardedQuery<T, P> {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let db = Db::<Embedded>::in_memory::<App>("App")?;
     /// db.put(&Order { id: "o1".into() }).await?;
-    /// let q: ShardedQuery<Order, _> = Order::by_date().into_query();
+    /// let q: ShardedQuery<Order, _> = Order::by_date();
     /// assert_eq!(q.fail_on_other_types().all(&db).await?.len(), 1);
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
@@ -228,6 +228,15 @@ impl<T, P> ShardedQuery<T, P> {
     /// Number of shards queried.
     pub fn shards(&self) -> u16 {
         self.shards
+    }
+
+    /// Not available: DynamoDB reads global indexes eventually consistent
+    /// only, and a sharded pattern reads one; calling it does not compile.
+    pub fn consistent(self) -> Self
+    where
+        for<'a> OnGlobalIndex: crate::query::ConsistentRead,
+    {
+        self
     }
 }
 

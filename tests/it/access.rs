@@ -60,9 +60,10 @@ async fn check_chunks<E: Executor>(db: &Db<E>) {
         db.put(s).await.unwrap();
     }
 
-    let query: ReportChunksQuery = Report::chunks("d1");
+    let query: singletable::Query<Report, singletable::OnTable, ReportChunksQuery> =
+        Report::chunks("d1");
     assert_eq!(query.all(db).await.unwrap(), reports);
-    let query: ScanChunksQuery = Scan::chunks("d1");
+    let query: singletable::Query<Scan, singletable::OnTable, ScanChunksQuery> = Scan::chunks("d1");
     assert_eq!(query.all(db).await.unwrap(), scans);
     // Each type has its own sort-key conditions, typed from its template.
     assert_eq!(

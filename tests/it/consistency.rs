@@ -115,7 +115,7 @@ async fn count_matches_all_on_every_query_kind() {
         // `seq` copies) and another client's items have the same
         // attributes: its queries skip other types always.
         agree!(Event::by_stream("s1"), 5);
-        agree!(Event::by_stream("s1").seq_between(2, 4), 3);
+        agree!(Event::by_stream("s1").sk_between(2, 4), 3);
         // A collection: its members, not the other client's item.
         agree!(StreamPage::query(partition()).skip_other_types(), 7);
     }
@@ -140,7 +140,7 @@ async fn first_reads_one_item_whenever_dynamodb_can() {
             .unwrap();
         assert_eq!(first, Some(event(10)));
         assert_eq!(cost(&db), 0.5);
-        let first = Event::by_stream("s1").seq_ge(150).first(&db).await.unwrap();
+        let first = Event::by_stream("s1").sk_ge(150).first(&db).await.unwrap();
         assert_eq!(first, Some(event(150)));
         assert_eq!(cost(&db), 0.5);
         // Newest first.

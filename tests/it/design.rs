@@ -389,7 +389,6 @@ mod tables {
         );
         assert_eq!(
             ids(Note::notes_by_title("t")
-                .into_query()
                 .include_expired()
                 .all(db)
                 .await

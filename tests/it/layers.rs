@@ -53,8 +53,8 @@ const FLOORS: &[(&str, &[&str])] = &[
     (
         "typed operations",
         &[
-            "db", "query", "batch", "guarded", "update", "transact", "shard", "backend", "stream",
-            "backfill",
+            "db", "query", "sort", "batch", "guarded", "update", "transact", "shard", "backend",
+            "stream", "backfill",
         ],
     ),
     ("design checks", &["design"]),

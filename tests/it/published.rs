@@ -583,7 +583,7 @@ mod device_log {
                 // "All logs of a device state, most recent first": a
                 // begins_with on `State#Date`, as the sample's CLI query.
                 let warnings = DeviceLog::logs_of("d#12345")
-                    .sk_begins_with_state("WARNING1")
+                    .sk_begins_with("WARNING1")
                     .newest_first()
                     .all(db)
                     .await
@@ -599,7 +599,7 @@ mod device_log {
                 assert_eq!(warnings[0].device_id, "d#12345");
                 // "Logs of an operator between two dates", on GSI1.
                 let liz = DeviceLog::by_operator("Liz")
-                    .date_between("2020-04-20", "2020-04-25")
+                    .sk_between("2020-04-20", "2020-04-25")
                     .all(db)
                     .await
                     .unwrap();

@@ -100,7 +100,7 @@ fn pattern(
     };
     let sk_text = r.sk.map(Template::text).unwrap_or_default();
     let doc = format!(
-        "Access pattern `{pattern_str}`: one Query on {where_}, partition `{}`{}. Sort-key conditions, order, limit and pagination are on the returned [`{wrapper}`].",
+        "Access pattern `{pattern_str}`: one Query on {where_}, partition `{}`{}. Sort-key conditions (`sk_eq`, `sk_between`, ...), order, limit and pagination are on the returned query.",
         r.pk.text(),
         if sk_text.is_empty() {
             String::new()
@@ -108,7 +108,9 @@ fn pattern(
             format!(", sort key `{sk_text}`")
         },
     );
-    let wrapper_doc = format!("The query of access pattern `{pattern_str}` of `{ident}`.");
+    let wrapper_doc = format!(
+        "The access pattern `{pattern_str}` of `{ident}`: the marker that types its queries, pages and cursors (`Query<_, _, {wrapper}>`, `Cursor<{wrapper}>`)."
+    );
 
     let shards = r.shards;
     let construct = if sharded {
@@ -118,12 +120,12 @@ fn pattern(
     };
     let outside = quote_spanned! {name.span()=>
         #[doc = #wrapper_doc]
-        #[must_use = "a query does nothing until it is run with page, all, first or stream"]
         #[allow(dead_code)]
-        #vis struct #wrapper(#query_ty);
+        #vis enum #wrapper {}
     };
-    let partial = access.keys.is_some() || access.select.is_some();
-    let wrapper_impl = query_type_impl(ctx, r, &wrapper, &query_ty, &item_ty, partial);
+    let sort =
+        r.sk.map(|t| sort_impls(ctx, t, &r.sk_builder, &wrapper))
+            .unwrap_or_default();
     let projection_check = projection_check(ctx, table, keys, access, r);
     let inside = quote! {
         #[automatically_derived]
@@ -131,13 +133,13 @@ fn pattern(
         impl #ident {
             #[doc = #doc]
             #[inline]
-            #vis fn #name(#(#params),*) -> #wrapper {
+            #vis fn #name(#(#params),*) -> #query_ty {
                 let __q = #construct;
-                #wrapper(#scope)
+                #scope
             }
         }
 
-        #wrapper_impl
+        #sort
         #projection_check
     };
     (outside, inside)
@@ -257,131 +259,6 @@ fn target(p: &TokenStream, r: &Resolved, pattern_str: &str) -> (TokenStream, Tok
     }
 }
 
-/// The query type's methods: its sort-key conditions, then what every
-/// query offers (the unsharded ones also `first`, `stream` and
-/// projections).
-fn query_type_impl(
-    ctx: &Ctx,
-    r: &Resolved,
-    wrapper: &syn::Ident,
-    query_ty: &TokenStream,
-    item_ty: &TokenStream,
-    keys: bool,
-) -> TokenStream {
-    let p = ctx.outer;
-    let vis = ctx.vis;
-    let ident = ctx.entity_ident;
-    // A keys query reads only key attributes: no typed filter or projection
-    // of the entity's fields.
-    let typed_fields = if keys {
-        TokenStream::new()
-    } else {
-        quote! {
-            /// Returns only these attributes (a ProjectionExpression).
-            #[inline]
-            #vis fn project(self, attributes: &[&str]) -> #query_ty { self.0.project(attributes) }
-            /// Also returns the value at a typed path: a field, a map entry, a nested document's field, a list element (added to the ProjectionExpression).
-            #[inline]
-            #vis fn project_path<V: #p::Attr>(self, path: impl #p::FieldPath<#ident, V>) -> #query_ty { self.0.project_path(path) }
-        }
-    };
-    let typed_filter = if keys {
-        TokenStream::new()
-    } else {
-        quote! {
-            /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost).
-            #[inline]
-            #vis fn filter(self, filter: #p::Cond<#ident>) -> #query_ty { self.0.filter(filter) }
-        }
-    };
-    let sharded = r.shards > 1;
-    let sk_methods =
-        r.sk.map(|t| sort_methods(ctx, t, &r.sk_builder, query_ty))
-            .unwrap_or_default();
-    let consistent = if matches!(r.kind, Some(IndexKind::Gsi(_))) {
-        // Present so that calling it names the rule (the bound never holds:
-        // the binder keeps it from being refused where it is declared).
-        quote! {
-            /// Not available: DynamoDB reads global indexes eventually
-            /// consistent only; calling it does not compile.
-            #[inline]
-            #vis fn consistent(self) -> #query_ty
-            where
-                for<'__a> #p::OnGlobalIndex: #p::query::ConsistentRead,
-            {
-                let _ = self;
-                ::core::unreachable!("the bound of `consistent` never holds")
-            }
-        }
-    } else {
-        quote! {
-            /// Strongly consistent read (twice the read cost).
-            #[inline]
-            #vis fn consistent(self) -> #query_ty { self.0.consistent() }
-        }
-    };
-
-    let unsharded_only = if sharded {
-        TokenStream::new()
-    } else {
-        quote! {
-            /// The first matching item.
-            #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#item_ty>> {
-                self.0.first(db).await
-            }
-            /// Items one by one, fetching pages lazily.
-            #[inline]
-            #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#item_ty>> + 'a {
-                self.0.stream(db)
-            }
-            #typed_fields
-        }
-    };
-    quote! {
-        #[automatically_derived]
-        #[allow(dead_code, clippy::too_many_arguments)]
-        impl #wrapper {
-            #sk_methods
-            #consistent
-
-            /// The underlying query, without a sort-key condition beyond the
-            /// entity's own scope.
-            #[inline]
-            #vis fn into_query(self) -> #query_ty { self.0 }
-            /// Descending sort-key order.
-            #[inline]
-            #vis fn newest_first(self) -> #query_ty { self.0.newest_first() }
-            /// At most `n` items (page size for `page`, total for `all`/`stream`).
-            #[inline]
-            #vis fn limit(self, n: u32) -> #query_ty { self.0.limit(n) }
-            #typed_filter
-            /// Keeps only items matching an untyped `filter`.
-            #[inline]
-            #vis fn filter_raw(self, filter: #p::Condition) -> #query_ty { self.0.filter_raw(filter) }
-            /// Skips items of other entity types instead of failing on them.
-            #[inline]
-            #vis fn skip_other_types(self) -> #query_ty { self.0.skip_other_types() }
-            /// Fails on items of other entity types (the default, unless the table declares `other_items = skip`).
-            #[inline]
-            #vis fn fail_on_other_types(self) -> #query_ty { self.0.fail_on_other_types() }
-            /// One page (one Query request) and the cursor to the next.
-            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&#p::query::Cursor<#wrapper>>) -> #p::Result<#p::Page<#item_ty, #wrapper>> {
-                self.0.page(db, cursor).await
-            }
-            /// Every matching item, following every page.
-            #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#item_ty>> {
-                self.0.all(db).await
-            }
-            /// Counts the matching items (`Select=COUNT`, every page) instead
-            /// of reading them.
-            #vis async fn count<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<u64> {
-                self.0.count(db).await
-            }
-            #unsharded_only
-        }
-    }
-}
-
 /// The sort-key condition every query of the pattern starts with, so it only
 /// reads this entity's items: `begins_with` the literal prefix of the sort
 /// template, or equality for a constant sort key.
@@ -401,114 +278,71 @@ fn default_scope(ctx: &Ctx, sk: Option<&Template>) -> TokenStream {
     }
 }
 
-/// `sk_eq`, `sk_lt`…, `sk_between` and `sk_begins_with_*` on the query type.
-fn sort_methods(ctx: &Ctx, t: &Template, builder: &str, query_ty: &TokenStream) -> TokenStream {
+/// The pattern marker's `SortKey` (the sort template's placeholders, one
+/// type or a tuple) and a `SortPrefix` per prefix of whole segments that
+/// holds placeholders.
+fn sort_impls(ctx: &Ctx, t: &Template, builder: &str, marker: &syn::Ident) -> TokenStream {
     let p = ctx.krate;
-    let vis = ctx.vis;
     let fields = t.fields();
     if fields.is_empty() {
         return TokenStream::new();
     }
-    let builder_id = format_ident!("{}", builder);
-    let params = ctx.params(&fields);
-    let idents: Vec<&syn::Ident> = fields.iter().map(|n| &ctx.field(n).ident).collect();
     let entity_ty = ctx.entity_ident;
-    let mut out = TokenStream::new();
-    let text = t.text();
-    for (method, op, range) in [
-        ("sk_eq", quote!(Eq), false),
-        ("sk_lt", quote!(Lt), true),
-        ("sk_le", quote!(Le), true),
-        ("sk_gt", quote!(Gt), true),
-        ("sk_ge", quote!(Ge), true),
-    ] {
-        let m = format_ident!("{}", method);
-        let skip = if range {
-            quote!(.skip_other_types())
-        } else {
-            quote!()
-        };
-        let doc = format!(
-            "Sort key `{}` the key built from these values (`{text}`).{}",
-            method.trim_start_matches("sk_"),
-            if range {
-                " Items of other entity types in the range are skipped."
-            } else {
-                ""
-            }
-        );
-        out.extend(quote! {
-            #[doc = #doc]
+    let builder_id = format_ident!("{}", builder);
+    let (value_ty, bind, args) = value_of(ctx, &fields);
+    let mut out = quote! {
+        #[automatically_derived]
+        impl #p::sort::SortKey for #marker {
+            type Value<'__a> = #value_ty;
+            type AfterEq = Self;
+            type AfterRange = Self;
             #[inline]
-            #vis fn #m(self, #(#params),*) -> #query_ty {
-                self.0.with_sort(#entity_ty::#builder_id(#(#idents),*).map(|__k| #p::SortCondition::Compare(#p::Cmp::#op, __k)))#skip
+            fn sort_value(__v: Self::Value<'_>) -> #p::Result<#p::sort::SortValue> {
+                #bind
+                #entity_ty::#builder_id(#args).map(#p::sort::SortValue::Key)
             }
-        });
-    }
-    // between: one value per bound for a single placeholder, tuples otherwise.
-    let arg_tys: Vec<TokenStream> = fields
-        .iter()
-        .map(|n| crate::internals::model::arg_type(&ctx.field(n).ty))
-        .collect();
-    let (bound_ty, destructure_from, destructure_to, from_args, to_args) = if fields.len() == 1 {
-        let ty = &arg_tys[0];
-        (quote!(#ty), quote!(), quote!(), quote!(from), quote!(to))
-    } else {
-        let a: Vec<_> = fields
-            .iter()
-            .map(|n| format_ident!("__from_{}", n))
-            .collect();
-        let b: Vec<_> = fields.iter().map(|n| format_ident!("__to_{}", n)).collect();
-        (
-            quote!((#(#arg_tys),*)),
-            quote!(let (#(#a),*) = from;),
-            quote!(let (#(#b),*) = to;),
-            quote!(#(#a),*),
-            quote!(#(#b),*),
-        )
-    };
-    let doc = format!(
-        "Sort key between the keys built from `from` and `to`, both included (`{text}`). Items of other entity types in the range are skipped."
-    );
-    out.extend(quote! {
-        #[doc = #doc]
-        #[inline]
-        #vis fn sk_between(self, from: #bound_ty, to: #bound_ty) -> #query_ty {
-            #destructure_from
-            #destructure_to
-            let __range = match (#entity_ty::#builder_id(#from_args), #entity_ty::#builder_id(#to_args)) {
-                (#p::__private::Ok(__a), #p::__private::Ok(__b)) => #p::__private::Ok(#p::SortCondition::Between(__a, __b)),
-                (#p::__private::Err(__e), _) | (_, #p::__private::Err(__e)) => #p::__private::Err(__e),
-            };
-            self.0.with_sort(__range).skip_other_types()
         }
-    });
-    // begins_with over whole segments, for each prefix holding placeholders.
-    let positions: Vec<usize> = t
+    };
+    let positions = t
         .segments
         .iter()
         .enumerate()
         .filter(|(_, s)| matches!(s, Segment::Field(_)))
-        .map(|(i, _)| i)
-        .collect();
-    for &pos in positions.iter().skip(1) {
-        let prefix = &t.segments[..pos];
-        let names = template::fields(prefix);
+        .map(|(i, _)| i);
+    for pos in positions.skip(1) {
+        let names = template::fields(&t.segments[..pos]);
         let prefix_builder = format_ident!("{}_prefix_{}", builder, names.join("_"));
-        let m = format_ident!("sk_begins_with_{}", names.join("_"));
-        let params = ctx.params(&names);
-        let ids: Vec<&syn::Ident> = names.iter().map(|n| &ctx.field(n).ident).collect();
-        let doc = format!(
-            "Sort key begins with the whole segments for `{}` of `{text}`.",
-            names.join("`, `")
-        );
+        let (prefix_ty, bind, args) = value_of(ctx, &names);
         out.extend(quote! {
-            #[doc = #doc]
-            #[inline]
-            #vis fn #m(self, #(#params),*) -> #query_ty {
-                self.0.with_sort(#entity_ty::#prefix_builder(#(#ids),*).map(#p::SortCondition::BeginsWith))
+            #[automatically_derived]
+            impl<'__a> #p::sort::SortPrefix<#marker> for #prefix_ty {
+                #[inline]
+                fn sort_prefix(self) -> #p::Result<#p::sort::SortValue> {
+                    let __v = self;
+                    #bind
+                    #entity_ty::#prefix_builder(#args).map(#p::sort::SortValue::Key)
+                }
             }
         });
     }
     out
+}
+
+/// The value type of `fields` (one field's argument type, or a tuple of
+/// them), the statement that binds `__v` to the fields' names, and the
+/// builder's arguments.
+fn value_of(ctx: &Ctx, fields: &[&str]) -> (TokenStream, TokenStream, TokenStream) {
+    let tys: Vec<TokenStream> = fields
+        .iter()
+        .map(|n| crate::internals::model::arg_type_in_value(&ctx.field(n).ty))
+        .collect();
+    let idents: Vec<&syn::Ident> = fields.iter().map(|n| &ctx.field(n).ident).collect();
+    match (tys.as_slice(), idents.as_slice()) {
+        ([ty], [one]) => (quote!(#ty), quote!(let #one = __v;), quote!(#one)),
+        _ => (
+            quote!((#(#tys),*)),
+            quote!(let (#(#idents),*) = __v;),
+            quote!(#(#idents),*),
+        ),
+    }
 }

@@ -240,8 +240,6 @@ pub fn pattern(
         sk_fields: &sk_fields,
         q: TokenStream::new(),
     };
-    // Every stage's query is of the pattern, named by its first stage: its
-    // cursors go to no other pattern.
     let first = s.stage(0);
     s.q = quote!(#p::Query<#ident, #p::OnGlobalIndex, #first>);
     let mut outside = TokenStream::new();
@@ -249,26 +247,23 @@ pub fn pattern(
     for i in 0..=sk_fields.len() {
         let ty = s.stage(i);
         let doc = format!(
-            "The query of access pattern `{}` of `{ident}`{}.",
+            "The access pattern `{}` of `{ident}`{}: the marker that types its queries, pages and cursors.",
             s.pattern,
             match i {
                 0 => String::new(),
+                _ if i == sk_fields.len() => ", after its key condition is complete".to_owned(),
                 _ => format!(", after equality on `{}`", sk_fields[i - 1].name()),
             }
         );
         let vis = ctx.vis;
-        let q = &s.q;
         outside.extend(quote_spanned! {name.span()=>
             #[doc = #doc]
-            #[must_use = "a query does nothing until it is run with page, all, first or stream"]
             #[allow(dead_code)]
-            #vis struct #ty(#q);
+            #vis enum #ty {}
         });
-        let methods = sk_fields
-            .get(i)
-            .map(|f| sort_methods(ctx, &s, i, f))
-            .unwrap_or_default();
-        inside.extend(stage_impl(ctx, &s, &ty, methods));
+        if let Some(f) = sk_fields.get(i) {
+            inside.extend(stage_impls(ctx, &s, i, f));
+        }
     }
     (outside, inside)
 }
@@ -280,7 +275,7 @@ struct Stages<'a> {
     name: &'a syn::Ident,
     pattern: String,
     sk_fields: &'a [&'a Field],
-    /// The query type the stages wrap.
+    /// The query type of the first stage.
     q: TokenStream,
 }
 
@@ -289,6 +284,8 @@ impl Stages<'_> {
         let pattern = crate::internals::case::pascal(&self.pattern);
         if i == 0 {
             format_ident!("{}{}Query", self.ident, pattern, span = self.name.span())
+        } else if i == self.sk_fields.len() {
+            format_ident!("{}{}QueryEnd", self.ident, pattern, span = self.name.span())
         } else {
             format_ident!(
                 "{}{}QueryAfter{}",
@@ -323,9 +320,8 @@ fn query_fn(
         d.name(),
         stored_list(pk_fields)
     );
-    let first = s.stage(0);
     let doc = format!(
-        "Access pattern `{pattern_str}`: one Query on {where_}. Sort conditions (equality on a left-to-right prefix of the sort attributes, then at most one range condition), order, limit and pagination are on the returned [`{first}`]."
+        "Access pattern `{pattern_str}`: one Query on {where_}. Sort conditions (`sk_eq` on a left-to-right prefix of the sort attributes, one at a time, then at most one range condition), order, limit and pagination are on the returned query."
     );
     quote! {
         #[automatically_derived]
@@ -333,7 +329,7 @@ fn query_fn(
         impl #ident {
             #[doc = #doc]
             #[inline]
-            #vis fn #name(#(#params),*) -> #first {
+            #vis fn #name(#(#params),*) -> #q {
                 let __partition = (|| -> #p::Result<#p::__private::Vec<(&'static str, #p::__private::AttributeValue)>> {
                     #p::__private::Ok(#p::__private::vec![#(#values),*])
                 })();
@@ -360,136 +356,48 @@ fn query_fn(
                 } else {
                     __query
                 };
-                #first(__query.skip_other_types())
+                __query.skip_other_types()
             }
         }
     }
 }
 
-/// The conditions of stage `i` on its sort attribute `f`: `<f>_eq` leads
-/// to the next stage, a range condition ends the key condition.
-fn sort_methods(ctx: &Ctx, s: &Stages, i: usize, f: &Field) -> TokenStream {
+/// Stage `i`'s marker takes the conditions on sort attribute `f`: its
+/// `SortKey` (an equality leads to the next stage, a range condition ends
+/// the key condition) and, for a string attribute, a `&str` prefix.
+fn stage_impls(ctx: &Ctx, s: &Stages, i: usize, f: &Field) -> TokenStream {
     let p = ctx.outer;
-    let vis = ctx.vis;
-    let q = &s.q;
-    let last = i + 1 == s.sk_fields.len();
-    let fname = f.name();
+    let (ty, next, end) = (s.stage(i), s.stage(i + 1), s.stage(s.sk_fields.len()));
     let stored = &f.stored;
-    let (aty, _) = arg(f);
-    let next = if last {
-        q.clone()
-    } else {
-        let next = s.stage(i + 1);
-        quote!(#next)
-    };
-    let eq = format_ident!("{}_eq", fname);
-    let v = value(ctx, f, &quote!(value));
-    let wrap = if last {
-        quote!(self.0.with_attr_eq(#stored, #v))
-    } else {
-        quote!(#next(self.0.with_attr_eq(#stored, #v)))
-    };
-    let doc = format!("`{stored} = value`; the next sort attribute's conditions follow.");
-    let mut methods = quote! {
-        #[doc = #doc]
-        #[inline]
-        #vis fn #eq(self, value: #aty) -> #next { #wrap }
-    };
-    for (m, op) in [("lt", "Lt"), ("le", "Le"), ("gt", "Gt"), ("ge", "Ge")] {
-        let method = format_ident!("{}_{}", fname, m);
-        let op = format_ident!("{}", op);
-        let doc = format!("`{stored} {m} value`: the last condition of the key.");
-        methods.extend(quote! {
-            #[doc = #doc]
-            #[inline]
-            #vis fn #method(self, value: #aty) -> #q {
-                self.0.with_attr_range(#stored, #v.map(|__v| #p::__private::AttrRange::Compare(#p::Cmp::#op, __v)))
-            }
-        });
-    }
-    let between = format_ident!("{}_between", fname);
-    let lo = value(ctx, f, &quote!(from));
-    let hi = value(ctx, f, &quote!(to));
-    let doc =
-        format!("`{stored} BETWEEN from AND to`, both included: the last condition of the key.");
-    methods.extend(quote! {
-        #[doc = #doc]
-        #[inline]
-        #vis fn #between(self, from: #aty, to: #aty) -> #q {
-            let __range = match (#lo, #hi) {
-                (#p::__private::Ok(__a), #p::__private::Ok(__b)) => #p::__private::Ok(#p::__private::AttrRange::Between(__a, __b)),
-                (#p::__private::Err(__e), _) | (_, #p::__private::Err(__e)) => #p::__private::Err(__e),
-            };
-            self.0.with_attr_range(#stored, __range)
-        }
-    });
-    if is_string(f) {
-        let bw = format_ident!("{}_begins_with", fname);
-        let doc = format!("`begins_with({stored}, prefix)`: the last condition of the key.");
-        let entity = ctx.entity;
-        methods.extend(quote! {
-            #[doc = #doc]
-            #[inline]
-            #vis fn #bw(self, prefix: &str) -> #q {
-                let __p = if prefix.is_empty() {
-                    #p::__private::Err(#p::Error::KeyValue { entity: #entity, field: #fname, reason: #p::KeyError::Empty })
-                } else {
-                    #p::__private::Ok(#p::__private::AttrRange::BeginsWith(#p::__private::String::from(prefix)))
-                };
-                self.0.with_attr_range(#stored, __p)
-            }
-        });
-    }
-    methods
-}
-
-/// A stage's impl: its conditions, then what every stage offers.
-fn stage_impl(ctx: &Ctx, s: &Stages, ty: &syn::Ident, methods: TokenStream) -> TokenStream {
-    let p = ctx.outer;
-    let vis = ctx.vis;
-    let (ident, q) = (s.ident, &s.q);
-    let first = s.stage(0);
-    quote! {
+    let value_ty = model::arg_type_in_value(option_inner(&f.ty).unwrap_or(&f.ty));
+    let v = value(ctx, f, &quote!(__v));
+    let mut out = quote! {
         #[automatically_derived]
-        #[allow(dead_code)]
-        impl #ty {
-            #methods
-            /// The underlying query, with the key conditions so far.
+        impl #p::sort::SortKey for #ty {
+            type Value<'__a> = #value_ty;
+            type AfterEq = #next;
+            type AfterRange = #end;
             #[inline]
-            #vis fn into_query(self) -> #q { self.0 }
-            /// Descending order of the sort attributes.
-            #[inline]
-            #vis fn newest_first(self) -> #q { self.0.newest_first() }
-            /// At most `n` items (page size for `page`, total for `all`/`stream`).
-            #[inline]
-            #vis fn limit(self, n: u32) -> #q { self.0.limit(n) }
-            /// Keeps only items matching the typed `filter` (a FilterExpression: it does not reduce read cost; DynamoDB refuses one on the index's key attributes).
-            #[inline]
-            #vis fn filter(self, filter: #p::Cond<#ident>) -> #q { self.0.filter(filter) }
-            /// Keeps only items matching an untyped `filter`.
-            #[inline]
-            #vis fn filter_raw(self, filter: #p::Condition) -> #q { self.0.filter_raw(filter) }
-            /// One page (one Query request) and the cursor to the next.
-            #vis async fn page<E: #p::Executor>(self, db: &#p::Db<E>, cursor: #p::__private::Option<&#p::query::Cursor<#first>>) -> #p::Result<#p::Page<#ident, #first>> {
-                self.0.page(db, cursor).await
-            }
-            /// Every matching item, following every page.
-            #vis async fn all<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Vec<#ident>> {
-                self.0.all(db).await
-            }
-            /// Counts the matching items (`Select=COUNT`, every page).
-            #vis async fn count<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<u64> {
-                self.0.count(db).await
-            }
-            /// The first matching item.
-            #vis async fn first<E: #p::Executor>(self, db: &#p::Db<E>) -> #p::Result<#p::__private::Option<#ident>> {
-                self.0.first(db).await
-            }
-            /// Items one by one, fetching pages lazily.
-            #[inline]
-            #vis fn stream<'a, E: #p::Executor>(self, db: &'a #p::Db<E>) -> impl #p::__private::Stream<Item = #p::Result<#ident>> + 'a {
-                self.0.stream(db)
+            fn sort_value(__v: Self::Value<'_>) -> #p::Result<#p::sort::SortValue> {
+                #v.map(|__v| #p::sort::SortValue::Attr(#stored, __v))
             }
         }
+    };
+    if is_string(f) {
+        let (entity, fname) = (ctx.entity, f.name());
+        out.extend(quote! {
+            #[automatically_derived]
+            impl<'__a> #p::sort::SortPrefix<#ty> for &'__a str {
+                #[inline]
+                fn sort_prefix(self) -> #p::Result<#p::sort::SortValue> {
+                    if self.is_empty() {
+                        #p::__private::Err(#p::Error::KeyValue { entity: #entity, field: #fname, reason: #p::KeyError::Empty })
+                    } else {
+                        #p::__private::Ok(#p::sort::SortValue::Attr(#stored, #p::__private::AttributeValue::S(#p::__private::String::from(self))))
+                    }
+                }
+            }
+        });
     }
+    out
 }

@@ -208,6 +208,16 @@ pub fn arg_kind(ty: &syn::Type) -> ArgKind {
     }
 }
 
+/// The argument type of a field in a sort-key value type (`SortKey::Value`),
+/// whose references live for the lifetime `'__a`.
+pub fn arg_type_in_value(ty: &syn::Type) -> TokenStream {
+    match arg_kind(ty) {
+        ArgKind::Str => quote!(&'__a str),
+        ArgKind::Copy => ty.to_token_stream(),
+        ArgKind::Ref => quote!(&'__a #ty),
+    }
+}
+
 /// The parameter type a key builder declares for a field.
 pub fn arg_type(ty: &syn::Type) -> TokenStream {
     match arg_kind(ty) {

@@ -20,7 +20,7 @@ pub struct Ticket {
 
 // `begins_with` applies to strings only.
 pub async fn run<E: Executor>(db: &Db<E>) {
-    let _ = Ticket::by_status("acme", 1).status_eq("OPEN").created_at_begins_with("1").all(db).await;
+    let _ = Ticket::by_status("acme", 1).sk_eq("OPEN").sk_begins_with("1").all(db).await;
 }
 
 fn main() {}

@@ -20,7 +20,7 @@ pub struct Ticket {
 
 // Nothing follows a range condition.
 pub async fn run<E: Executor>(db: &Db<E>) {
-    let _ = Ticket::by_status("acme", 1).status_gt("A").created_at_eq(5).all(db).await;
+    let _ = Ticket::by_status("acme", 1).sk_gt("A").sk_eq(5).all(db).await;
 }
 
 fn main() {}

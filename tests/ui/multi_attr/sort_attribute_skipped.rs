@@ -20,7 +20,7 @@ pub struct Ticket {
 
 // A condition on `createdAt` needs equality on `status` first.
 pub async fn run<E: Executor>(db: &Db<E>) {
-    let _ = Ticket::by_status("acme", 1).created_at_gt(5).all(db).await;
+    let _ = Ticket::by_status("acme", 1).sk_gt(5).all(db).await;
 }
 
 fn main() {}

@@ -20,7 +20,7 @@ pub struct Ticket {
 
 // Sort conditions take the field's type.
 pub async fn run<E: Executor>(db: &Db<E>) {
-    let _ = Ticket::by_status("acme", 1).status_eq("OPEN").created_at_ge("yesterday").all(db).await;
+    let _ = Ticket::by_status("acme", 1).sk_eq("OPEN").sk_ge("yesterday").all(db).await;
 }
 
 fn main() {}

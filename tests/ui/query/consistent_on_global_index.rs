@@ -16,7 +16,7 @@ pub struct Order {
 }
 
 pub async fn run<E: Executor>(db: &Db<E>) {
-    let _ = Order::by_status("PENDING").into_query().consistent().all(db).await;
+    let _ = Order::by_status("PENDING").consistent().all(db).await;
 }
 
 fn main() {}

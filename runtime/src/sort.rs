@@ -1,0 +1,293 @@
+//! Sort-key conditions of access patterns, on the one generic query type.
+//!
+//! Every access pattern's function returns a [`Query`] (or a
+//! [`ShardedQuery`]) typed by a marker the derive generates for the
+//! pattern. The marker implements [`SortKey`] when the pattern has a sort
+//! key: its value type is the sort template's placeholders (one type, or a
+//! tuple for several), and the query's `sk_eq`, `sk_lt`, `sk_le`, `sk_gt`,
+//! `sk_ge`, `sk_between` and `sk_begins_with` build the key condition from
+//! it. A multi-attribute index's pattern goes one sort attribute at a time:
+//! each `sk_eq` moves to the next attribute's marker, and a range condition
+//! ends the key condition.
+//!
+//! ```
+//! use singletable::{Db, Embedded, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "Shop")]
+//! pub struct Shop;
+//!
+//! #[derive(Entity, Debug, Clone, PartialEq)]
+//! #[entity(table = Shop)]
+//! #[pk("USER#<user>")]
+//! #[sk("ORDER#<year>#<n>")]
+//! #[access(orders)]
+//! pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+//! for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+//!     db.put(&Order { user: "ana".into(), year, n }).await?;
+//! }
+//! // Several placeholders: a tuple.
+//! assert_eq!(Order::orders("ana").sk_eq((2025, 2)).all(&db).await?.len(), 1);
+//! assert_eq!(Order::orders("ana").sk_ge((2025, 2)).all(&db).await?.len(), 2);
+//! assert_eq!(Order::orders("ana").sk_between((2024, 1), (2025, 1)).all(&db).await?.len(), 2);
+//! // A prefix of whole segments: the values of the leading placeholders.
+//! assert_eq!(Order::orders("ana").sk_begins_with(2025u16).all(&db).await?.len(), 2);
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
+
+use crate::error::Error;
+use crate::expr::{AttrRange, Cmp, SortCondition};
+use crate::query::Query;
+use crate::shard::ShardedQuery;
+use crate::value::AttributeValue;
+
+/// One bound of a sort-key condition, as a pattern's marker builds it.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum SortValue {
+    /// The sort key built from a template (`ORDER#2025#00000002`).
+    Key(String),
+    /// The value of one sort attribute of a multi-attribute key.
+    Attr(&'static str, AttributeValue),
+}
+
+/// Implemented by the marker of an access pattern that has a sort-key
+/// condition to give: what `sk_eq` and the range conditions take.
+///
+/// The derive implements it; a pattern without a sort key has none, and
+/// neither has a multi-attribute query after its range condition or after
+/// its last sort attribute.
+///
+/// ```
+/// use singletable::{Entity, Table};
+/// use singletable::sort::SortKey;
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USER#<user>")]
+/// #[sk("NOTE#<id>")]
+/// #[access(notes)]
+/// pub struct Note { pub user: String, pub id: String }
+///
+/// fn sorted<P: SortKey>() {}
+/// sorted::<NoteNotesQuery>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` takes no sort-key condition here",
+    label = "no sort-key condition on this query",
+    note = "the access pattern has no sort key, or (on a multi-attribute index) a range condition or every sort attribute's equality came before"
+)]
+pub trait SortKey: Sized {
+    /// The values of the sort key's placeholders: one type for one, a
+    /// tuple for several (a multi-attribute key: the next attribute's).
+    type Value<'a>;
+    /// The marker after an equality: the same pattern for a template, the
+    /// next sort attribute's for a multi-attribute key.
+    type AfterEq;
+    /// The marker after a range condition: the same pattern for a
+    /// template (a later condition replaces it), one that takes no other
+    /// condition for a multi-attribute key.
+    type AfterRange;
+    /// The bound built from `value`.
+    #[doc(hidden)]
+    fn sort_value(value: Self::Value<'_>) -> Result<SortValue, Error>;
+}
+
+/// A value `sk_begins_with` takes for pattern `P`: the leading
+/// placeholders of its sort template (one value, or a tuple), or a string
+/// prefix of a multi-attribute key's string sort attribute.
+///
+/// ```
+/// use singletable::{Entity, Table};
+/// use singletable::sort::SortPrefix;
+///
+/// #[derive(Table)]
+/// #[table(name = "App")]
+/// pub struct App;
+///
+/// #[derive(Entity)]
+/// #[entity(table = App)]
+/// #[pk("USER#<user>")]
+/// #[sk("DAY#<day>#NOTE#<id>")]
+/// #[access(notes)]
+/// pub struct Note { pub user: String, pub day: String, pub id: String }
+///
+/// fn prefix<X: SortPrefix<NoteNotesQuery>>(_: X) {}
+/// prefix("2026-12-05");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a prefix `{P}` can begin with",
+    label = "not a prefix of this pattern's sort key",
+    note = "a template's prefix is the values of its leading placeholders, up to a `#` (a tuple for several); a multi-attribute key takes a `&str` prefix on a string sort attribute only"
+)]
+pub trait SortPrefix<P> {
+    /// The prefix the sort key begins with.
+    #[doc(hidden)]
+    fn sort_prefix(self) -> Result<SortValue, Error>;
+}
+
+fn sort_value<P: SortKey>(value: P::Value<'_>) -> Result<SortValue, Error> {
+    P::sort_value(value)
+}
+
+fn compare(op: Cmp, v: SortValue) -> Bound {
+    match v {
+        SortValue::Key(k) => Bound::Key(SortCondition::Compare(op, k)),
+        SortValue::Attr(a, v) => Bound::Attr(a, AttrRange::Compare(op, v)),
+    }
+}
+
+fn between(from: SortValue, to: SortValue) -> Result<Bound, Error> {
+    match (from, to) {
+        (SortValue::Key(a), SortValue::Key(b)) => Ok(Bound::Key(SortCondition::Between(a, b))),
+        (SortValue::Attr(n, a), SortValue::Attr(_, b)) => {
+            Ok(Bound::Attr(n, AttrRange::Between(a, b)))
+        }
+        _ => Err(Error::InvalidRequest(
+            "a sort-key range between a key and an attribute value".into(),
+        )),
+    }
+}
+
+fn begins_with(prefix: SortValue) -> Result<Bound, Error> {
+    match prefix {
+        SortValue::Key(k) => Ok(Bound::Key(SortCondition::BeginsWith(k))),
+        SortValue::Attr(n, AttributeValue::S(s)) => Ok(Bound::Attr(n, AttrRange::BeginsWith(s))),
+        SortValue::Attr(n, _) => Err(Error::InvalidRequest(format!(
+            "`begins_with` on the non-string sort attribute `{n}`"
+        ))),
+    }
+}
+
+/// A sort-key condition ready for a query.
+enum Bound {
+    Key(SortCondition),
+    Attr(&'static str, AttrRange),
+}
+
+impl<T, I, P> Query<T, I, P> {
+    fn with_bound<Q>(self, bound: Result<Bound, Error>) -> Query<T, I, Q> {
+        let q = self.retyped();
+        match bound {
+            Ok(Bound::Key(c)) => q.with_sort(Ok(c)),
+            Ok(Bound::Attr(a, r)) => q.with_attr_range(a, Ok(r)),
+            Err(e) => q.with_sort(Err(e)),
+        }
+    }
+}
+
+impl<T, I, P: SortKey> Query<T, I, P> {
+    /// Sort key equal to the key built from `value` (the placeholders'
+    /// values; a tuple for several). On a multi-attribute index: equality
+    /// on the next sort attribute, whose conditions follow.
+    pub fn sk_eq(self, value: P::Value<'_>) -> Query<T, I, P::AfterEq> {
+        let q = self.retyped();
+        match sort_value::<P>(value) {
+            Ok(SortValue::Key(k)) => q.with_sort(Ok(SortCondition::Compare(Cmp::Eq, k))),
+            Ok(SortValue::Attr(a, v)) => q.with_attr_eq(a, Ok(v)),
+            Err(e) => q.with_sort(Err(e)),
+        }
+    }
+
+    /// Sort key `<` the key built from `value`. Items of other entity
+    /// types in the range are skipped.
+    pub fn sk_lt(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
+        self.range(Cmp::Lt, value)
+    }
+
+    /// Sort key `<=` the key built from `value`; other types skipped.
+    pub fn sk_le(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
+        self.range(Cmp::Le, value)
+    }
+
+    /// Sort key `>` the key built from `value`; other types skipped.
+    pub fn sk_gt(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
+        self.range(Cmp::Gt, value)
+    }
+
+    /// Sort key `>=` the key built from `value`; other types skipped.
+    pub fn sk_ge(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
+        self.range(Cmp::Ge, value)
+    }
+
+    /// Sort key between the keys built from `from` and `to`, both
+    /// included (`BETWEEN`); other types skipped.
+    pub fn sk_between(self, from: P::Value<'_>, to: P::Value<'_>) -> Query<T, I, P::AfterRange> {
+        let bound = sort_value::<P>(from).and_then(|a| between(a, sort_value::<P>(to)?));
+        self.with_bound(bound).skip_other_types()
+    }
+
+    /// Sort key begins with `prefix`: the values of the template's
+    /// leading placeholders, each segment whole (a tuple for several), or
+    /// a string prefix of a multi-attribute key's string sort attribute.
+    pub fn sk_begins_with(self, prefix: impl SortPrefix<P>) -> Query<T, I, P::AfterRange> {
+        self.with_bound(prefix.sort_prefix().and_then(begins_with))
+    }
+
+    fn range(self, op: Cmp, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
+        self.with_bound(sort_value::<P>(value).map(|v| compare(op, v)))
+            .skip_other_types()
+    }
+}
+
+impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
+    /// Sort key equal to the key built from `value`, in every shard.
+    pub fn sk_eq(self, value: P::Value<'_>) -> Self {
+        self.with_sort(sort_value::<P>(value).and_then(|v| key(compare(Cmp::Eq, v))))
+    }
+
+    /// Sort key `<` the key built from `value`, in every shard; other
+    /// types skipped.
+    pub fn sk_lt(self, value: P::Value<'_>) -> Self {
+        self.range(Cmp::Lt, value)
+    }
+
+    /// Sort key `<=` the key built from `value`, in every shard.
+    pub fn sk_le(self, value: P::Value<'_>) -> Self {
+        self.range(Cmp::Le, value)
+    }
+
+    /// Sort key `>` the key built from `value`, in every shard.
+    pub fn sk_gt(self, value: P::Value<'_>) -> Self {
+        self.range(Cmp::Gt, value)
+    }
+
+    /// Sort key `>=` the key built from `value`, in every shard.
+    pub fn sk_ge(self, value: P::Value<'_>) -> Self {
+        self.range(Cmp::Ge, value)
+    }
+
+    /// Sort key between `from` and `to`, both included, in every shard.
+    pub fn sk_between(self, from: P::Value<'_>, to: P::Value<'_>) -> Self {
+        let bound = sort_value::<P>(from).and_then(|a| between(a, sort_value::<P>(to)?));
+        self.with_sort(bound.and_then(key)).skip_other_types()
+    }
+
+    /// Sort key begins with `prefix`, in every shard.
+    pub fn sk_begins_with(self, prefix: impl SortPrefix<P>) -> Self {
+        self.with_sort(prefix.sort_prefix().and_then(begins_with).and_then(key))
+    }
+
+    fn range(self, op: Cmp, value: P::Value<'_>) -> Self {
+        self.with_sort(sort_value::<P>(value).and_then(|v| key(compare(op, v))))
+            .skip_other_types()
+    }
+}
+
+/// A sharded pattern's sort key is always a template's.
+fn key(bound: Bound) -> Result<SortCondition, Error> {
+    match bound {
+        Bound::Key(c) => Ok(c),
+        Bound::Attr(a, _) => Err(Error::InvalidRequest(format!(
+            "a multi-attribute condition on `{a}` in a sharded query"
+        ))),
+    }
+}
