@@ -20,7 +20,7 @@
 
 pub use singletable_runtime::backend::*;
 use singletable_runtime::exec::BoxFuture;
-use singletable_runtime::{Db, Error, Table};
+use singletable_runtime::{Error, Table};
 
 /// Which DynamoDB a [`Db::open`] reaches. There is no default and no
 /// fallback: a service that meant DynamoDB never runs on memory because
@@ -78,27 +78,34 @@ pub enum Backend {
 }
 
 impl Open for Backend {
-    fn open<T: Table>(self, table: String) -> BoxFuture<'static, Result<Db, Error>> {
+    fn open<T: Table>(self, table: String) -> BoxFuture<'static, Result<SharedExecutor, Error>> {
         Box::pin(async move {
             match self {
                 #[cfg(feature = "embedded")]
-                Backend::Embedded => {
-                    Ok(Db::<crate::Embedded>::in_memory::<T>(table)?.into_shared())
+                Backend::Embedded => Ok(std::sync::Arc::new(
+                    <crate::Embedded as crate::HoldsTables>::with_table::<T>(&table)?,
+                ) as SharedExecutor),
+                #[cfg(feature = "client")]
+                Backend::DynamoDb { endpoint } => {
+                    let db = <crate::Db<crate::SdkExecutor> as crate::SdkDb>::configured(
+                        endpoint, table,
+                    )
+                    .await;
+                    Ok(std::sync::Arc::new(db.executor().clone()) as SharedExecutor)
                 }
                 #[cfg(feature = "client")]
-                Backend::DynamoDb { endpoint } => Ok(
-                    <Db<crate::SdkExecutor> as crate::SdkDb>::configured(endpoint, table)
-                        .await
-                        .into_shared(),
-                ),
-                #[cfg(feature = "client")]
-                Backend::DynamoDbLocal { endpoint } => Ok(
-                    <Db<crate::SdkExecutor> as crate::SdkDb>::local(&endpoint, table).into_shared(),
-                ),
+                Backend::DynamoDbLocal { endpoint } => {
+                    let db =
+                        <crate::Db<crate::SdkExecutor> as crate::SdkDb>::local(&endpoint, table);
+                    Ok(std::sync::Arc::new(db.executor().clone()) as SharedExecutor)
+                }
                 #[allow(unreachable_patterns)]
-                other => Err(Error::InvalidRequest(format!(
-                    "backend {other:?} needs a feature of singletable this build does not enable (`embedded` or `client`)"
-                ))),
+                other => {
+                    drop(table);
+                    Err(Error::InvalidRequest(format!(
+                        "backend {other:?} needs a feature of singletable this build does not enable (`embedded` or `client`)"
+                    )))
+                }
             }
         })
     }

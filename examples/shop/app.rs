@@ -114,11 +114,12 @@ pub async fn place_order<E: Executor>(
     order: &Order,
     items: &[OrderItem],
 ) -> Result<()> {
-    let mut tx = db.transaction().put(&order.summary()).create(order);
+    let summary = order.summary();
+    let mut tx = singletable::Transaction::new().put(&summary).create(order);
     for item in items {
         tx = tx.put(item);
     }
-    tx.execute().await
+    tx.execute(db).await
 }
 
 /// Moves an order to `to`, only if its header is still `from`: the summary
@@ -133,14 +134,14 @@ pub async fn change_status<E: Executor>(
 ) -> Result<Order> {
     let summary = OrderSummary::fields();
     let header = Order::fields();
-    db.transaction()
+    singletable::Transaction::new()
         .update(OrderSummary::update(&order.user_id, &order.order_id).set(summary.status, to))
         .update(
             Order::update(&order.order_id)
                 .set(header.status, to)
                 .only_if(header.status.eq(&from)),
         )
-        .execute()
+        .execute(db)
         .await?;
     let mut updated = order.clone();
     updated.status = to;

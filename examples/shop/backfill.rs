@@ -100,7 +100,10 @@ pub async fn run<E: Executor>(db: &Db<E>, items: usize) -> Result<()> {
         .await?;
     println!("orders found by the sharded index before: {}", before.len());
 
-    let dry = db.backfill::<Order>().dry_run().run().await?;
+    let dry = singletable::Backfill::<Order>::new()
+        .dry_run()
+        .run(db)
+        .await?;
     println!(
         "dry run: {} of {} orders would be rewritten ({:.0} items/s)",
         dry.counts.rewritten,
@@ -110,8 +113,7 @@ pub async fn run<E: Executor>(db: &Db<E>, items: usize) -> Result<()> {
 
     // Redraw at most ten times a second.
     let drawn = Mutex::new(Instant::now() - Duration::from_secs(1));
-    let report = db
-        .backfill::<Order>()
+    let report = singletable::Backfill::<Order>::new()
         .segments(4)
         .on_progress(|p| {
             let mut last = drawn.lock().unwrap_or_else(|e| e.into_inner());
@@ -121,7 +123,7 @@ pub async fn run<E: Executor>(db: &Db<E>, items: usize) -> Result<()> {
                 let _ = std::io::stdout().flush();
             }
         })
-        .run()
+        .run(db)
         .await?;
     println!();
     println!(

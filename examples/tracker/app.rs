@@ -116,7 +116,7 @@ pub async fn seed<E: Executor>(db: &Db<E>, data: &Seeded) -> Result<()> {
     for a in &data.accounts {
         db.create(a).await?;
     }
-    let mut batch = db.batch_write();
+    let mut batch = singletable::BatchWriter::new();
     for r in &data.repos {
         batch = batch.put(r);
     }
@@ -132,7 +132,7 @@ pub async fn seed<E: Executor>(db: &Db<E>, data: &Seeded) -> Result<()> {
     for s in &data.subscriptions {
         batch = batch.put(s);
     }
-    batch.execute().await
+    batch.execute(db).await
 }
 
 /// What every access pattern of the design returns.

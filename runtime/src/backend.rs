@@ -39,9 +39,6 @@
 //! already return boxed futures (see `benches/embedded.rs`, group
 //! `get_shared`).
 
-use std::sync::Arc;
-
-use crate::db::Db;
 use crate::entity::Table;
 use crate::error::Error;
 use crate::exec::{BoxFuture, Executor};
@@ -49,7 +46,9 @@ use crate::exec::{BoxFuture, Executor};
 // The shared executor type is the executors' own (the default of `Db`).
 pub use crate::exec::SharedExecutor;
 
-/// A backend a [`Db::open`] can open a handle on: what the facade's
+/// A backend a [`Db::open`] can open a handle on: an executor for the
+/// table, created as `T` declares it where the backend holds its tables
+/// itself. What the facade's
 /// `Backend` (the embedded backend, DynamoDB, DynamoDB Local) implements.
 /// The runtime knows no backend of its own here: the facade, which sees
 /// every backend its features enable, makes the choice.
@@ -57,6 +56,7 @@ pub use crate::exec::SharedExecutor;
 /// ```
 /// use singletable::backend::Open;
 /// use singletable::{Backend, Db, Embedded, Error, Table};
+/// use singletable::backend::{HoldsTables, SharedExecutor};
 /// use singletable::exec::BoxFuture;
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -65,8 +65,8 @@ pub use crate::exec::SharedExecutor;
 /// /// Always the embedded backend, whatever the configuration says.
 /// struct Memory;
 /// impl Open for Memory {
-///     fn open<T: Table>(self, table: String) -> BoxFuture<'static, Result<Db, Error>> {
-///         Box::pin(async move { Ok(Db::<Embedded>::in_memory::<T>(table)?.into_shared()) })
+///     fn open<T: Table>(self, table: String) -> BoxFuture<'static, Result<SharedExecutor, Error>> {
+///         Box::pin(async move { Ok(std::sync::Arc::new(Embedded::with_table::<T>(&table)?) as SharedExecutor) })
 ///     }
 /// }
 ///
@@ -79,10 +79,9 @@ pub use crate::exec::SharedExecutor;
 /// # }).unwrap();
 /// ```
 pub trait Open {
-    /// A handle on table `table`, created as `T` declares it where the
+    /// An executor for table `table`, created as `T` declares it where the
     /// backend holds its tables itself.
-    fn open<T: Table>(self, table: String)
-    -> BoxFuture<'static, Result<Db<SharedExecutor>, Error>>;
+    fn open<T: Table>(self, table: String) -> BoxFuture<'static, Result<SharedExecutor, Error>>;
 }
 
 /// An executor that holds its tables itself, so that a handle can create
@@ -220,217 +219,5 @@ impl TableUpdate {
     /// ```
     pub fn is_empty(&self) -> bool {
         self.created.is_empty() && self.deleted.is_empty()
-    }
-}
-
-impl<E: HoldsTables> Db<E> {
-    /// A handle on a new, empty in-memory backend holding one table named
-    /// `table`, laid out as `T` declares it. Fails only on a name DynamoDB
-    /// would refuse (3 to 255 characters of `a-z A-Z 0-9 _ - .`). The
-    /// backend's type is named once, on the handle or the call
-    /// (`Db::<Embedded>::in_memory`).
-    ///
-    /// ```
-    /// use singletable::{Db, Embedded};
-    /// # use singletable::Table;
-    /// # #[derive(Table)]
-    /// # #[table(name = "App", gsi1)]
-    /// # pub struct App;
-    ///
-    /// let db: Db<Embedded> = Db::in_memory::<App>("App")?;
-    /// assert!(db.executor().has_table("App"));
-    /// assert!(Db::<Embedded>::in_memory::<App>("x").is_err()); // too short for DynamoDB
-    /// # Ok::<(), singletable::Error>(())
-    /// ```
-    pub fn in_memory<T: Table>(table: impl Into<String>) -> Result<Self, Error> {
-        let table = table.into();
-        let exec = E::with_table::<T>(&table)?;
-        Ok(Self::with_executor(exec, table))
-    }
-
-    /// Creates this handle's table as `T` declares it unless a table of that
-    /// name exists; returns whether it created it (as the SDK handle's
-    /// method of the same name does against DynamoDB).
-    ///
-    /// ```
-    /// use singletable::{Db, Embedded};
-    /// # use singletable::Table;
-    /// # #[derive(Table)]
-    /// # #[table(name = "App", gsi1)]
-    /// # pub struct App;
-    ///
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::with_executor(Embedded::new(), "App");
-    /// assert!(db.create_table_if_missing::<App>().await?);
-    /// assert!(!db.create_table_if_missing::<App>().await?); // already there
-    /// db.delete_table().await?;
-    /// assert!(!db.executor().has_table("App"));
-    /// # Ok::<(), singletable::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
-        self.executor()
-            .create_table_if_missing::<T>(self.table_name())
-    }
-
-    /// Deletes this handle's table (a `ResourceNotFoundException` when it
-    /// does not exist, as DynamoDB answers).
-    ///
-    /// ```
-    /// use singletable::{Db, Embedded};
-    /// # use singletable::Table;
-    /// # #[derive(Table)]
-    /// # #[table(name = "App")]
-    /// # pub struct App;
-    ///
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
-    /// db.delete_table().await?;
-    /// let again = db.delete_table().await.unwrap_err();
-    /// assert_eq!(again.code(), Some("ResourceNotFoundException"));
-    /// # Ok::<(), singletable::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn delete_table(&self) -> Result<(), Error> {
-        HoldsTables::delete_table(self.executor(), self.table_name())
-    }
-
-    /// Brings the table's global indexes to what `T` declares: creates the
-    /// missing ones, each built from the items already stored (as DynamoDB
-    /// backfills a new index), and deletes those `T` does not declare when
-    /// `extra` is [`ExtraIndexes::Delete`]. Returns what it did. The SDK
-    /// handle's method of the same name sends UpdateTable and waits for
-    /// each index to be ACTIVE (or gone). A backfill then writes the keys
-    /// the new index reads on items written before it was declared.
-    ///
-    /// ```
-    /// use singletable::backend::{ExtraIndexes, TableUpdate};
-    /// use singletable::{Db, Embedded, Entity, Table};
-    ///
-    /// #[derive(Table)]
-    /// #[table(name = "App")]
-    /// pub struct V1;
-    ///
-    /// #[derive(Table)]
-    /// #[table(name = "App", gsi1)]
-    /// pub struct V2;
-    ///
-    /// #[derive(Entity)]
-    /// #[entity(table = V2)]
-    /// #[pk("USER#<id>")]
-    /// #[sk("PROFILE")]
-    /// #[gsi1(pk = "EMAIL#<email>", sk = "USER")]
-    /// #[access(by_email, index = gsi1)]
-    /// pub struct User { pub id: String, pub email: String }
-    ///
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::<Embedded>::in_memory::<V1>("App")?;
-    /// db.put(&User { id: "ana".into(), email: "ana@example.com".into() }).await?;
-    /// let plan = db.plan_table_update::<V2>(ExtraIndexes::Keep).await?;
-    /// assert_eq!(plan.created, ["GSI1"]);
-    /// assert_eq!(db.update_table::<V2>(ExtraIndexes::Keep).await?, plan);
-    /// // Built from the items already stored:
-    /// assert_eq!(User::by_email("ana@example.com").all(&db).await?.len(), 1);
-    /// // Back to the first declaration, deleting the index:
-    /// let back = db.update_table::<V1>(ExtraIndexes::Delete).await?;
-    /// assert_eq!(back, TableUpdate { deleted: vec!["GSI1".into()], ..TableUpdate::default() });
-    /// # Ok::<(), singletable::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn update_table<T: Table>(&self, extra: ExtraIndexes) -> Result<TableUpdate, Error> {
-        self.executor()
-            .update_table::<T>(self.table_name(), extra, true)
-    }
-
-    /// What [`Db::update_table`] would do, doing nothing.
-    ///
-    /// ```
-    /// use singletable::backend::ExtraIndexes;
-    /// use singletable::{Db, Embedded, Table};
-    ///
-    /// #[derive(Table)]
-    /// #[table(name = "App", gsi1)]
-    /// pub struct App;
-    ///
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
-    /// assert!(db.plan_table_update::<App>(ExtraIndexes::Delete).await?.is_empty());
-    /// # Ok::<(), singletable::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn plan_table_update<T: Table>(
-        &self,
-        extra: ExtraIndexes,
-    ) -> Result<TableUpdate, Error> {
-        self.executor()
-            .update_table::<T>(self.table_name(), extra, false)
-    }
-}
-
-impl Db<SharedExecutor> {
-    /// A handle on table `table` of `backend` (the facade's `Backend`: the
-    /// embedded backend, DynamoDB or DynamoDB Local). The embedded backend
-    /// starts empty with the table created as `T` declares it; DynamoDB
-    /// tables are not created (see `Db::create_table_if_missing` on the SDK
-    /// handle, or create them with the definition from `TableDefinition`).
-    ///
-    /// ```
-    /// use singletable::{Backend, Db};
-    /// # use singletable::{Entity, Table};
-    /// # #[derive(Table)]
-    /// # #[table(name = "App")]
-    /// # pub struct App;
-    /// # #[derive(Entity, Debug, PartialEq)]
-    /// # #[entity(table = App)]
-    /// # #[pk("USER#<id>")]
-    /// # #[sk("PROFILE")]
-    /// # pub struct User { pub id: String }
-    ///
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db: Db = Db::open::<App>(Backend::Embedded, "App").await?;
-    /// db.put(&User { id: "ana".into() }).await?;
-    /// assert_eq!(db.get::<User>(User::key("ana")?).await?, Some(User { id: "ana".into() }));
-    /// # Ok::<(), singletable::Error>(())
-    /// # }).unwrap();
-    /// ```
-    ///
-    /// Against DynamoDB Local or AWS (needs the service; not run here):
-    ///
-    /// ```no_run
-    /// # use singletable::{Backend, Db, Table};
-    /// # #[derive(Table)]
-    /// # #[table(name = "App")]
-    /// # pub struct App;
-    /// # async fn run() -> singletable::Result<()> {
-    /// let local = Db::open::<App>(Backend::DynamoDbLocal { endpoint: "http://127.0.0.1:8000".into() }, "App").await?;
-    /// let aws = Db::open::<App>(Backend::DynamoDb { endpoint: None }, "App").await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn open<T: Table>(
-        backend: impl Open,
-        table: impl Into<String>,
-    ) -> Result<Self, Error> {
-        backend.open::<T>(table.into()).await
-    }
-}
-
-impl<E: Executor + 'static> Db<E> {
-    /// The same handle (table, cursor secret, executor) behind the shared
-    /// executor type, so that code written for `Db` runs on it.
-    ///
-    /// ```
-    /// use singletable::{Counting, Db, Embedded};
-    /// # use singletable::Table;
-    /// # #[derive(Table)]
-    /// # #[table(name = "App")]
-    /// # pub struct App;
-    ///
-    /// let counted: Db<Counting<Embedded>> = Db::<Embedded>::in_memory::<App>("App")?.map_executor(Counting::new);
-    /// let db: Db = counted.into_shared();
-    /// assert_eq!(db.table_name(), "App");
-    /// # Ok::<(), singletable::Error>(())
-    /// ```
-    pub fn into_shared(self) -> Db<SharedExecutor> {
-        self.map_executor(|e| Arc::new(e) as SharedExecutor)
     }
 }

@@ -26,11 +26,12 @@
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let db = Db::<Embedded>::in_memory::<App>("App")?.map_executor(Counting::new);
-//! let mut batch = db.batch_write();
-//! for n in 0..60 {
-//!     batch = batch.put(&User { n });
+//! let users: Vec<User> = (0..60).map(|n| User { n }).collect();
+//! let mut batch = singletable::BatchWriter::new();
+//! for user in &users {
+//!     batch = batch.put(user);
 //! }
-//! batch.execute().await?;
+//! batch.execute(&db).await?;
 //! assert_eq!(db.executor().count(), 3); // 60 writes: 25 + 25 + 10
 //! assert_eq!((MAX_BATCH_WRITE, MAX_BATCH_GET), (25, 100));
 //! # Ok::<(), singletable::Error>(())
@@ -247,46 +248,60 @@ fn totals<W, O>(runs: Vec<Run<W, O>>) -> Totals<W, O> {
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { n: 0 }).await?;
-/// let batch = db
-///     .batch_write()
-///     .put(&User { n: 1 })
-///     .put(&User { n: 2 })
+/// let (one, two) = (User { n: 1 }, User { n: 2 });
+/// // The batch borrows the items it puts until it is sent.
+/// let batch = singletable::BatchWriter::new()
+///     .put(&one)
+///     .put(&two)
 ///     .delete::<User>(User::key(0)?)
 ///     .policy(BatchPolicy { max_attempts: 3, ..BatchPolicy::default() });
 /// assert_eq!(batch.len(), 3);
 /// assert!(!batch.is_empty());
-/// batch.execute().await?; // one BatchWriteItem; unprocessed writes retried
+/// batch.execute(&db).await?; // one BatchWriteItem; unprocessed writes retried
 /// assert_eq!(db.scan_all::<User>().await?.len(), 2);
 ///
 /// // Two writes of one item in one batch: refused before sending.
-/// let dup = db.batch_write().put(&User { n: 1 }).delete::<User>(User::key(1)?);
-/// assert!(dup.execute().await.is_err());
+/// let one = User { n: 1 };
+/// let dup = singletable::BatchWriter::new().put(&one).delete::<User>(User::key(1)?);
+/// assert!(dup.execute(&db).await.is_err());
 /// # Ok::<(), singletable::Error>(())
 /// # }).unwrap();
 /// ```
 #[must_use = "a batch does nothing until `execute` is awaited"]
-pub struct BatchWriter<'a, E> {
-    db: &'a Db<E>,
+pub struct BatchWriter<'a> {
+    steps: Vec<BatchStep<'a>>,
+    policy: BatchPolicy,
+}
+
+/// One write of a [`BatchWriter`], applied to its writes when it is sent.
+type BatchStep<'a> = Box<dyn FnOnce(BatchOps) -> BatchOps + Send + 'a>;
+
+impl std::fmt::Debug for BatchWriter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchWriter")
+            .field("writes", &self.steps.len())
+            .field("policy", &self.policy)
+            .finish()
+    }
+}
+
+impl Default for BatchWriter<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The writes of a [`BatchWriter`], built when it is sent, with the
+/// handle's clock reading.
+struct BatchOps {
     /// The one clock reading of the batch's stamps.
     now: std::time::SystemTime,
     ops: Vec<BatchOp>,
     keys: HashMap<PrimaryKey, usize>,
-    policy: BatchPolicy,
     error: Option<Error>,
 }
 
-impl<'a, E: Executor> BatchWriter<'a, E> {
-    pub(crate) fn new(db: &'a Db<E>) -> Self {
-        Self {
-            db,
-            now: db.clock().now(),
-            ops: Vec::new(),
-            keys: HashMap::new(),
-            policy: BatchPolicy::default(),
-            error: None,
-        }
-    }
-
+impl BatchOps {
     fn push(
         mut self,
         key: Result<PrimaryKey, Error>,
@@ -316,16 +331,7 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         self
     }
 
-    /// Puts the item (a PutRequest, replacing any item with its key). Its `updated_at`
-    /// fields get the batch's time (one clock reading per batch) and its
-    /// `created_at` fields keep the struct's value: a batch cannot
-    /// condition its writes, so a put whose `created_at` is empty is
-    /// refused ([`Error::InvalidRequest`]) rather than risk replacing the
-    /// creation time of an item that exists; set it (an item read from
-    /// the table has it), or write new items with [`Db::create`]. Entities
-    /// with unique fields are refused too: their markers need a
-    /// transaction (see [`crate::unique`]).
-    pub fn put<T: Entity>(self, item: &T) -> Self {
+    fn put<T: Entity>(self, item: &T) -> Self {
         let stamp = Stamp::new(self.now, Created::Keep);
         self.push(item.primary_key(), || {
             no_unique::<T>("put")?;
@@ -345,16 +351,46 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
         })
     }
 
-    /// Deletes the item with `key` (a DeleteRequest). Refused for entities with unique
-    /// fields, whose markers must go in the same transaction: use
-    /// [`Db::delete`] for those.
-    pub fn delete<T: Entity>(self, key: KeyOf<T>) -> Self {
+    fn delete<T: Entity>(self, key: KeyOf<T>) -> Self {
         let key = key.into_key();
         let item = key_item::<T::Table>(&key);
         self.push(Ok(key), || {
             no_unique::<T>("delete")?;
             Ok(BatchOp::Delete(item))
         })
+    }
+}
+
+impl<'a> BatchWriter<'a> {
+    /// A batch without writes yet. It borrows the items it puts until it
+    /// is sent with [`BatchWriter::execute`].
+    pub fn new() -> Self {
+        Self {
+            steps: Vec::new(),
+            policy: BatchPolicy::default(),
+        }
+    }
+
+    /// Puts the item (a PutRequest, replacing any item with its key). Its `updated_at`
+    /// fields get the batch's time (one clock reading per batch) and its
+    /// `created_at` fields keep the struct's value: a batch cannot
+    /// condition its writes, so a put whose `created_at` is empty is
+    /// refused ([`Error::InvalidRequest`]) rather than risk replacing the
+    /// creation time of an item that exists; set it (an item read from
+    /// the table has it), or write new items with [`Db::create`]. Entities
+    /// with unique fields are refused too: their markers need a
+    /// transaction (see [`crate::unique`]).
+    pub fn put<T: Entity + Sync + 'a>(mut self, item: &'a T) -> Self {
+        self.steps.push(Box::new(move |w: BatchOps| w.put(item)));
+        self
+    }
+
+    /// Deletes the item with `key` (a DeleteRequest). Refused for entities with unique
+    /// fields, whose markers must go in the same transaction: use
+    /// [`Db::delete`] for those.
+    pub fn delete<T: Entity + 'a>(mut self, key: KeyOf<T>) -> Self {
+        self.steps.push(Box::new(move |w: BatchOps| w.delete(key)));
+        self
     }
 
     /// Sets how requests are sent and retried.
@@ -365,12 +401,12 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
 
     /// Number of writes.
     pub fn len(&self) -> usize {
-        self.ops.len()
+        self.steps.len()
     }
 
     /// Whether there is no write.
     pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
+        self.steps.is_empty()
     }
 
     /// Sends every write: one BatchWriteItem per 25 writes, retried under
@@ -396,20 +432,29 @@ impl<'a, E: Executor> BatchWriter<'a, E> {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let embedded = Db::<Embedded>::in_memory::<App>("App")?;
     /// let db = Db::with_executor(Counting::new(embedded.executor().clone()), "App");
-    /// db.batch_write().execute().await?;
+    /// singletable::BatchWriter::new().execute(&db).await?;
     /// assert_eq!(db.executor().count(), 0); // no request was sent
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub async fn execute(self) -> Result<(), Error> {
-        if let Some(e) = self.error {
+    pub async fn execute<E: Executor>(self, db: &Db<E>) -> Result<(), Error> {
+        let mut w = BatchOps {
+            now: db.clock().now(),
+            ops: Vec::new(),
+            keys: HashMap::new(),
+            error: None,
+        };
+        for step in self.steps {
+            w = step(w);
+        }
+        if let Some(e) = w.error {
             return Err(e);
         }
         let policy = self.policy;
-        let exec = self.db.executor();
-        let table = self.db.table_name();
+        let exec = db.executor();
+        let table = db.table_name();
         let mut chunks: Vec<Vec<BatchOp>> = Vec::new();
-        let mut ops = self.ops.into_iter().peekable();
+        let mut ops = w.ops.into_iter().peekable();
         while ops.peek().is_some() {
             chunks.push(ops.by_ref().take(MAX_BATCH_WRITE).collect());
         }
@@ -459,7 +504,7 @@ fn no_unique<T: Entity>(what: &str) -> Result<(), Error> {
     }
 }
 
-/// A BatchGetItem of any number of keys being built (see [`Db::batch_get`]).
+/// A BatchGetItem of any number of keys being built ([`BatchGetter::new`], run with [`BatchGetter::execute`]).
 ///
 /// ```
 /// use singletable::{BatchPolicy, Db, Embedded, Entity, Table};
@@ -478,11 +523,10 @@ fn no_unique<T: Entity>(what: &str) -> Result<(), Error> {
 ///     db.put(&User { n }).await?;
 /// }
 /// let keys: Vec<_> = (0..150).map(User::key).collect::<Result<_, _>>()?;
-/// let got = db
-///     .batch_get::<User>(&keys) // two BatchGetItem requests: 100 + 50 keys
+/// let got = singletable::BatchGetter::<User>::new(&keys) // two BatchGetItem requests: 100 + 50 keys
 ///     .consistent()
 ///     .policy(BatchPolicy { concurrency: 2, ..BatchPolicy::default() })
-///     .execute()
+///     .execute(&db)
 ///     .await?;
 /// assert!(got.is_complete());
 /// let users = got.into_result()?;
@@ -491,8 +535,7 @@ fn no_unique<T: Entity>(what: &str) -> Result<(), Error> {
 /// # }).unwrap();
 /// ```
 #[must_use = "a batch get does nothing until `execute` is awaited"]
-pub struct BatchGetter<'a, E, T> {
-    db: &'a Db<E>,
+pub struct BatchGetter<'a, T> {
     keys: Vec<&'a PrimaryKey>,
     policy: BatchPolicy,
     consistent: bool,
@@ -528,7 +571,7 @@ pub struct BatchGetter<'a, E, T> {
 /// db.executor().put_item(raw).await?;
 ///
 /// let keys = [User::key(1)?, User::key(2)?, User::key(3)?];
-/// let got = db.batch_get::<User>(&keys).execute().await?;
+/// let got = singletable::BatchGetter::<User>::new(&keys).execute(&db).await?;
 /// assert_eq!(got.items, vec![Some(User { n: 1 }), None, None]);
 /// assert_eq!(got.undecodable.len(), 1); // key 2, with its decode error
 /// assert!(got.unprocessed.is_empty() && got.cause.is_none());
@@ -590,7 +633,33 @@ impl<T: Entity> BatchGetOutcome<T> {
     }
 }
 
-impl<'a, E: Executor, T: Entity> BatchGetter<'a, E, T> {
+impl<'a, T: Entity> BatchGetter<'a, T> {
+    /// A BatchGetItem of any number of `keys`: 100 per request,
+    /// eventually consistent unless [`BatchGetter::consistent`], retried
+    /// under a [`BatchPolicy`]; `execute` gives a [`BatchGetOutcome`] with
+    /// one entry per key, in the keys' order.
+    ///
+    /// ```
+    /// # use singletable_runtime as singletable;
+    /// use singletable::{BatchGetter, BatchPolicy, Db, Entity, Executor, KeyOf};
+    ///
+    /// async fn read_all<T: Entity, E: Executor>(db: &Db<E>, keys: &[KeyOf<T>]) -> singletable::Result<Vec<T>> {
+    ///     let policy = BatchPolicy { max_attempts: 5, ..BatchPolicy::default() };
+    ///     let got = BatchGetter::new(keys).policy(policy).execute(db).await?;
+    ///     // `got.items` holds what was read even when `got.unprocessed`
+    ///     // (keys to read again later) or `got.undecodable` are not empty.
+    ///     Ok(got.items.into_iter().flatten().collect())
+    /// }
+    /// ```
+    pub fn new(keys: &'a [KeyOf<T>]) -> Self {
+        Self {
+            keys: keys.iter().map(KeyOf::key).collect(),
+            policy: BatchPolicy::default(),
+            consistent: false,
+            entity: PhantomData,
+        }
+    }
+
     /// Sets how requests are sent and retried.
     pub fn policy(mut self, policy: BatchPolicy) -> Self {
         self.policy = policy;
@@ -612,11 +681,11 @@ impl<'a, E: Executor, T: Entity> BatchGetter<'a, E, T> {
     /// The only error is a batch refused before sending, which DynamoDB
     /// would reject whole: two keys that are the same item, a key without
     /// the sort key the table has.
-    pub async fn execute(self) -> Result<BatchGetOutcome<T>, Error> {
+    pub async fn execute<E: Executor>(self, db: &Db<E>) -> Result<BatchGetOutcome<T>, Error> {
         let policy = self.policy;
         let consistent = self.consistent;
-        let exec = self.db.executor();
-        let table = self.db.table_name();
+        let exec = db.executor();
+        let table = db.table_name();
         // Keys as DynamoDB sees them: a sort key means nothing on a table
         // without one, and must not make an item unrecognisable.
         let normal = |k: &PrimaryKey| PrimaryKey {
@@ -712,39 +781,4 @@ fn key_of<T: Table>(item: &Item) -> Option<PrimaryKey> {
             None => None,
         },
     })
-}
-
-impl<E: Executor> Db<E> {
-    /// Starts a BatchWriteItem of any size: puts and deletes, 25 per
-    /// request, retried under a [`BatchPolicy`].
-    pub fn batch_write(&self) -> BatchWriter<'_, E> {
-        BatchWriter::new(self)
-    }
-
-    /// Starts a BatchGetItem of any number of keys: 100 per request,
-    /// eventually consistent unless [`BatchGetter::consistent`], retried
-    /// under a [`BatchPolicy`]; `execute` gives a [`BatchGetOutcome`] with
-    /// one entry per key, in the keys' order.
-    ///
-    /// ```
-    /// # use singletable_runtime as singletable;
-    /// use singletable::{BatchPolicy, Db, Entity, Executor, KeyOf};
-    ///
-    /// async fn read_all<T: Entity, E: Executor>(db: &Db<E>, keys: &[KeyOf<T>]) -> singletable::Result<Vec<T>> {
-    ///     let policy = BatchPolicy { max_attempts: 5, ..BatchPolicy::default() };
-    ///     let got = db.batch_get::<T>(keys).policy(policy).execute().await?;
-    ///     // `got.items` holds what was read even when `got.unprocessed`
-    ///     // (keys to read again later) or `got.undecodable` are not empty.
-    ///     Ok(got.items.into_iter().flatten().collect())
-    /// }
-    /// ```
-    pub fn batch_get<'a, T: Entity>(&'a self, keys: &'a [KeyOf<T>]) -> BatchGetter<'a, E, T> {
-        BatchGetter {
-            db: self,
-            keys: keys.iter().map(KeyOf::key).collect(),
-            policy: BatchPolicy::default(),
-            consistent: false,
-            entity: PhantomData,
-        }
-    }
 }

@@ -23,6 +23,9 @@
 //! # Ok::<(), singletable::Error>(())
 //! ```
 
+use std::sync::Arc;
+
+use crate::backend::{ExtraIndexes, HoldsTables, Open, SharedExecutor, TableUpdate};
 use crate::clock::{Clock, Stamp};
 use crate::entity::{Entity, Table};
 use crate::error::Error;
@@ -95,13 +98,13 @@ use crate::value::{AttributeValue, Item};
 /// db.delete_if_raw::<User>(User::key("ana")?, Condition::Exists("name".into())).await?;
 ///
 /// // Several items: batches (25 writes / 100 keys per request) and transactions.
-/// db.batch_write().put(&ana).put(&User { id: "bo".into(), name: "Bo".into() }).execute().await?;
-/// let got = db.batch_get::<User>(&[User::key("ana")?, User::key("cy")?]).execute().await?;
+/// singletable::BatchWriter::new().put(&ana).put(&User { id: "bo".into(), name: "Bo".into() }).execute(&db).await?;
+/// let got = singletable::BatchGetter::<User>::new(&[User::key("ana")?, User::key("cy")?]).execute(&db).await?;
 /// assert_eq!(got.items, vec![Some(ana.clone()), None]);
-/// db.transaction().delete::<User>(User::key("bo")?).execute().await?;
-/// let mut reads = db.read_transaction();
+/// singletable::Transaction::new().delete::<User>(User::key("bo")?).execute(&db).await?;
+/// let mut reads = singletable::ReadTransaction::new();
 /// let h = reads.get::<User>(User::key("ana")?);
-/// assert_eq!(reads.execute().await?.take(h)?, Some(ana.clone()));
+/// assert_eq!(reads.execute(&db).await?.take(h)?, Some(ana.clone()));
 ///
 /// // The executor, wrapped: count the requests of an operation.
 /// let counted = db.map_executor(Counting::new);
@@ -245,15 +248,7 @@ impl<E: Executor> Db<E> {
         stamp: &Stamp,
         condition: Option<Condition>,
     ) -> Result<PutItem, Error> {
-        let item = item.to_item_stamped(stamp)?;
-        crate::size::check_item(T::ENTITY_TYPE, &item)?;
-        Ok(PutItem {
-            table: self.table.clone(),
-            item,
-            condition,
-            return_old: false,
-            return_on_condition_failure: false,
-        })
+        put_request(&self.table, item, stamp, condition)
     }
 
     /// Refuses plain puts of versioned entities: they would skip the check.
@@ -559,13 +554,7 @@ impl<E: Executor> Db<E> {
         condition: Option<Condition>,
         return_old: bool,
     ) -> DeleteItem {
-        DeleteItem {
-            table: self.table.clone(),
-            key: key_item::<T::Table>(&key),
-            condition,
-            return_old,
-            return_on_condition_failure: false,
-        }
+        delete_request::<T>(&self.table, key, condition, return_old)
     }
 
     /// Scan for every item of entity type `T`: reads **the whole table**, page
@@ -643,6 +632,257 @@ pub(crate) fn entity<T: Entity>() -> crate::trace::Request<'static> {
     crate::trace::Request {
         entity: Some(T::ENTITY_TYPE),
         ..Default::default()
+    }
+}
+
+// Table administration over backends that hold their tables, and the
+// shared handle: the same `Db`, its backend chosen at run time.
+impl<E: HoldsTables> Db<E> {
+    /// A handle on a new, empty in-memory backend holding one table named
+    /// `table`, laid out as `T` declares it. Fails only on a name DynamoDB
+    /// would refuse (3 to 255 characters of `a-z A-Z 0-9 _ - .`). The
+    /// backend's type is named once, on the handle or the call
+    /// (`Db::<Embedded>::in_memory`).
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    ///
+    /// let db: Db<Embedded> = Db::in_memory::<App>("App")?;
+    /// assert!(db.executor().has_table("App"));
+    /// assert!(Db::<Embedded>::in_memory::<App>("x").is_err()); // too short for DynamoDB
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn in_memory<T: Table>(table: impl Into<String>) -> Result<Self, Error> {
+        let table = table.into();
+        let exec = E::with_table::<T>(&table)?;
+        Ok(Self::with_executor(exec, table))
+    }
+
+    /// Creates this handle's table as `T` declares it unless a table of that
+    /// name exists; returns whether it created it (as the SDK handle's
+    /// method of the same name does against DynamoDB).
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::with_executor(Embedded::new(), "App");
+    /// assert!(db.create_table_if_missing::<App>().await?);
+    /// assert!(!db.create_table_if_missing::<App>().await?); // already there
+    /// db.delete_table().await?;
+    /// assert!(!db.executor().has_table("App"));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
+        self.executor()
+            .create_table_if_missing::<T>(self.table_name())
+    }
+
+    /// Deletes this handle's table (a `ResourceNotFoundException` when it
+    /// does not exist, as DynamoDB answers).
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// db.delete_table().await?;
+    /// let again = db.delete_table().await.unwrap_err();
+    /// assert_eq!(again.code(), Some("ResourceNotFoundException"));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn delete_table(&self) -> Result<(), Error> {
+        HoldsTables::delete_table(self.executor(), self.table_name())
+    }
+
+    /// Brings the table's global indexes to what `T` declares: creates the
+    /// missing ones, each built from the items already stored (as DynamoDB
+    /// backfills a new index), and deletes those `T` does not declare when
+    /// `extra` is [`ExtraIndexes::Delete`]. Returns what it did. The SDK
+    /// handle's method of the same name sends UpdateTable and waits for
+    /// each index to be ACTIVE (or gone). A backfill then writes the keys
+    /// the new index reads on items written before it was declared.
+    ///
+    /// ```
+    /// use singletable::backend::{ExtraIndexes, TableUpdate};
+    /// use singletable::{Db, Embedded, Entity, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct V1;
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App", gsi1)]
+    /// pub struct V2;
+    ///
+    /// #[derive(Entity)]
+    /// #[entity(table = V2)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("PROFILE")]
+    /// #[gsi1(pk = "EMAIL#<email>", sk = "USER")]
+    /// #[access(by_email, index = gsi1)]
+    /// pub struct User { pub id: String, pub email: String }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<V1>("App")?;
+    /// db.put(&User { id: "ana".into(), email: "ana@example.com".into() }).await?;
+    /// let plan = db.plan_table_update::<V2>(ExtraIndexes::Keep).await?;
+    /// assert_eq!(plan.created, ["GSI1"]);
+    /// assert_eq!(db.update_table::<V2>(ExtraIndexes::Keep).await?, plan);
+    /// // Built from the items already stored:
+    /// assert_eq!(User::by_email("ana@example.com").all(&db).await?.len(), 1);
+    /// // Back to the first declaration, deleting the index:
+    /// let back = db.update_table::<V1>(ExtraIndexes::Delete).await?;
+    /// assert_eq!(back, TableUpdate { deleted: vec!["GSI1".into()], ..TableUpdate::default() });
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn update_table<T: Table>(&self, extra: ExtraIndexes) -> Result<TableUpdate, Error> {
+        self.executor()
+            .update_table::<T>(self.table_name(), extra, true)
+    }
+
+    /// What [`Db::update_table`] would do, doing nothing.
+    ///
+    /// ```
+    /// use singletable::backend::ExtraIndexes;
+    /// use singletable::{Db, Embedded, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App", gsi1)]
+    /// pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// assert!(db.plan_table_update::<App>(ExtraIndexes::Delete).await?.is_empty());
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn plan_table_update<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> Result<TableUpdate, Error> {
+        self.executor()
+            .update_table::<T>(self.table_name(), extra, false)
+    }
+}
+
+impl Db<SharedExecutor> {
+    /// A handle on table `table` of `backend` (the facade's `Backend`: the
+    /// embedded backend, DynamoDB or DynamoDB Local). The embedded backend
+    /// starts empty with the table created as `T` declares it; DynamoDB
+    /// tables are not created (see `Db::create_table_if_missing` on the SDK
+    /// handle, or create them with the definition from `TableDefinition`).
+    ///
+    /// ```
+    /// use singletable::{Backend, Db};
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity, Debug, PartialEq)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db: Db = Db::open::<App>(Backend::Embedded, "App").await?;
+    /// db.put(&User { id: "ana".into() }).await?;
+    /// assert_eq!(db.get::<User>(User::key("ana")?).await?, Some(User { id: "ana".into() }));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    ///
+    /// Against DynamoDB Local or AWS (needs the service; not run here):
+    ///
+    /// ```no_run
+    /// # use singletable::{Backend, Db, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # async fn run() -> singletable::Result<()> {
+    /// let local = Db::open::<App>(Backend::DynamoDbLocal { endpoint: "http://127.0.0.1:8000".into() }, "App").await?;
+    /// let aws = Db::open::<App>(Backend::DynamoDb { endpoint: None }, "App").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn open<T: Table>(
+        backend: impl Open,
+        table: impl Into<String>,
+    ) -> Result<Self, Error> {
+        let table = table.into();
+        let exec = backend.open::<T>(table.clone()).await?;
+        Ok(Self::with_executor(exec, table))
+    }
+}
+
+impl<E: Executor + 'static> Db<E> {
+    /// The same handle (table, cursor secret, executor) behind the shared
+    /// executor type, so that code written for `Db` runs on it.
+    ///
+    /// ```
+    /// use singletable::{Counting, Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    ///
+    /// let counted: Db<Counting<Embedded>> = Db::<Embedded>::in_memory::<App>("App")?.map_executor(Counting::new);
+    /// let db: Db = counted.into_shared();
+    /// assert_eq!(db.table_name(), "App");
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn into_shared(self) -> Db<SharedExecutor> {
+        self.map_executor(|e| Arc::new(e) as SharedExecutor)
+    }
+}
+
+/// A PutItem of `item` into `table` as `stamp` stamps it, refused when it
+/// is over 400 KB.
+pub(crate) fn put_request<T: Entity>(
+    table: &str,
+    item: &T,
+    stamp: &Stamp,
+    condition: Option<Condition>,
+) -> Result<PutItem, Error> {
+    let item = item.to_item_stamped(stamp)?;
+    crate::size::check_item(T::ENTITY_TYPE, &item)?;
+    Ok(PutItem {
+        table: table.to_owned(),
+        item,
+        condition,
+        return_old: false,
+        return_on_condition_failure: false,
+    })
+}
+
+/// A DeleteItem of the item with `key` in `table`.
+pub(crate) fn delete_request<T: Entity>(
+    table: &str,
+    key: PrimaryKey,
+    condition: Option<Condition>,
+    return_old: bool,
+) -> DeleteItem {
+    DeleteItem {
+        table: table.to_owned(),
+        key: key_item::<T::Table>(&key),
+        condition,
+        return_old,
+        return_on_condition_failure: false,
     }
 }
 

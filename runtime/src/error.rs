@@ -446,10 +446,10 @@ impl Error {
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "b".into() }).await?;
-/// let r = db.transaction()
+/// let r = singletable::Transaction::new()
 ///     .create(&User { id: "a".into() })
 ///     .create(&User { id: "b".into() }) // exists: this one fails
-///     .execute()
+///     .execute(&db)
 ///     .await;
 /// match r {
 ///     Err(Error::TransactionCanceled { reasons }) => {

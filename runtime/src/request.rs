@@ -356,7 +356,7 @@ pub enum TransactWriteOp {
 }
 
 /// TransactWriteItems: up to 100 writes that all succeed or all fail; each
-/// costs twice a plain write. [`Db::transaction`](crate::Db::transaction)
+/// costs twice a plain write. [`Transaction`](crate::Transaction)
 /// builds it from typed operations.
 ///
 /// ```
@@ -757,7 +757,7 @@ pub enum BatchOp {
 }
 
 /// BatchWriteItem: up to 25 puts and deletes, each applied on its own.
-/// [`Db::batch_write`](crate::Db::batch_write) splits any number of writes
+/// [`BatchWriter`](crate::BatchWriter) splits any number of writes
 /// into such requests and retries what comes back unprocessed.
 ///
 /// ```

@@ -167,11 +167,10 @@ async fn adds_keys<E: Executor>(exec: E, table: &str, backend: &str) {
     }
     assert_eq!(Order::by_customer("c1").all(&db).await.unwrap(), []);
 
-    let dry = db
-        .backfill::<Order>()
+    let dry = singletable::Backfill::<Order>::new()
         .segments(3)
         .dry_run()
-        .run()
+        .run(&db)
         .await
         .unwrap();
     assert!(dry.dry_run);
@@ -190,12 +189,11 @@ async fn adds_keys<E: Executor>(exec: E, table: &str, backend: &str) {
 
     let seen: Mutex<Vec<Progress>> = Mutex::new(Vec::new());
     db.executor().reset();
-    let report = db
-        .backfill::<Order>()
+    let report = singletable::Backfill::<Order>::new()
         .segments(3)
         .page_size(25)
         .on_progress(|p| seen.lock().unwrap().push(p.clone()))
-        .run()
+        .run(&db)
         .await
         .unwrap();
     assert_eq!(report.counts.rewritten, 240, "{backend}: {report:?}");
@@ -279,7 +277,10 @@ async fn adds_keys<E: Executor>(exec: E, table: &str, backend: &str) {
     );
 
     // Every key now matches: a second backfill rewrites nothing.
-    let again = db.backfill::<Order>().run().await.unwrap();
+    let again = singletable::Backfill::<Order>::new()
+        .run(&db)
+        .await
+        .unwrap();
     assert_eq!(again.counts.rewritten, 0, "{backend}");
     assert_eq!(again.counts.unchanged, 244, "{backend}");
     // The other entity is untouched.
@@ -375,11 +376,10 @@ async fn concurrent<E: Executor + Clone + 'static>(exec: E, table: &str, backend
             })
         })
         .collect();
-    let report = db
-        .backfill::<Order>()
+    let report = singletable::Backfill::<Order>::new()
         .segments(4)
         .page_size(10)
-        .run()
+        .run(&db)
         .await
         .unwrap();
     for r in racers {
@@ -464,13 +464,13 @@ async fn resumes<E: Executor + Clone + 'static>(exec: E, table: &str, backend: &
         }
     });
     let saved: Mutex<Option<String>> = Mutex::new(None);
-    let err = Db::with_executor(flaky, table)
-        .backfill::<Order>()
+    let flaky = Db::with_executor(flaky, table);
+    let err = singletable::Backfill::<Order>::new()
         .segments(2)
         .page_size(20)
         .policy(quick())
         .on_progress(|p| *saved.lock().unwrap() = Some(p.checkpoint.to_json()))
-        .run()
+        .run(&flaky)
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Service { .. }), "{backend}: {err:?}");
@@ -494,26 +494,25 @@ async fn resumes<E: Executor + Clone + 'static>(exec: E, table: &str, backend: &
 
     // A checkpoint resumes the backfill it belongs to only.
     assert!(matches!(
-        db.backfill::<Customer>()
+        singletable::Backfill::<Customer>::new()
             .resume_from(checkpoint.clone())
-            .run()
+            .run(&db)
             .await,
         Err(Error::InvalidRequest(_))
     ));
     assert!(matches!(
-        db.backfill::<Order>()
+        singletable::Backfill::<Order>::new()
             .segments(3)
             .resume_from(checkpoint.clone())
-            .run()
+            .run(&db)
             .await,
         Err(Error::InvalidRequest(_))
     ));
 
-    let report = db
-        .backfill::<Order>()
+    let report = singletable::Backfill::<Order>::new()
         .resume_from(checkpoint)
         .page_size(20)
-        .run()
+        .run(&db)
         .await
         .unwrap();
     assert_eq!(report.resumed, before);
@@ -544,7 +543,10 @@ async fn resumes<E: Executor + Clone + 'static>(exec: E, table: &str, backend: &
             "{backend}: c{c}"
         );
     }
-    let again = db.backfill::<Order>().run().await.unwrap();
+    let again = singletable::Backfill::<Order>::new()
+        .run(&db)
+        .await
+        .unwrap();
     assert_eq!(again.counts.rewritten, 0, "{backend}");
 }
 

@@ -256,12 +256,12 @@ async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
         halve: 2,
         ..Plan::default()
     });
-    let mut batch = db.batch_write().policy(policy);
+    let mut batch = singletable::BatchWriter::new().policy(policy);
     for l in &lines {
         batch = batch.put(l);
     }
     batch
-        .execute()
+        .execute(&db)
         .await
         .unwrap_or_else(|e| panic!("{backend}: {e:?}"));
     let calls = hostile.calls();
@@ -291,7 +291,7 @@ async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
         stuck_pk: Some("ORDER#o-stuck".into()),
         ..Plan::default()
     });
-    let mut batch = db.batch_write().policy(BatchPolicy {
+    let mut batch = singletable::BatchWriter::new().policy(BatchPolicy {
         max_attempts: 4,
         ..policy
     });
@@ -301,7 +301,7 @@ async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
     for l in &stuck[free.len()..] {
         batch = batch.put(l);
     }
-    match batch.execute().await {
+    match batch.execute(&db).await {
         Err(Error::Unprocessed {
             writes,
             keys,
@@ -341,10 +341,9 @@ async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
         ..Plan::default()
     });
     let five = keys(&lines[..5]);
-    let got = db
-        .batch_get::<OrderItem>(&five)
+    let got = singletable::BatchGetter::<OrderItem>::new(&five)
         .policy(slow)
-        .execute()
+        .execute(&db)
         .await
         .unwrap();
     assert!(got.items.iter().all(Option::is_none), "{backend}");
@@ -384,11 +383,10 @@ async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
         invalid: true,
         ..Plan::default()
     });
-    match db
-        .batch_write()
+    match singletable::BatchWriter::new()
         .policy(policy)
         .put(&line("o-9", 1))
-        .execute()
+        .execute(&db)
         .await
     {
         Err(Error::Unprocessed {
@@ -429,25 +427,24 @@ async fn check<E: Executor + Clone>(exec: E, table: &str, backend: &str) {
     wanted.extend(keys(&stuck[10..25]));
     assert_eq!(wanted.len(), 107);
     // Write the stuck items now, so that they exist but cannot be read.
-    let mut batch = plain.batch_write();
+    let mut batch = singletable::BatchWriter::new();
     for l in &stuck {
         batch = batch.put(l);
     }
-    batch.execute().await.unwrap();
+    batch.execute(&plain).await.unwrap();
     hostile.set(Plan {
         throttle: 2,
         halve: 1,
         stuck_pk: Some("ORDER#o-stuck".into()),
         ..Plan::default()
     });
-    let got = db
-        .batch_get::<OrderItem>(&wanted)
+    let got = singletable::BatchGetter::<OrderItem>::new(&wanted)
         .policy(BatchPolicy {
             concurrency: 2,
             max_attempts: 5,
             ..policy
         })
-        .execute()
+        .execute(&db)
         .await
         .unwrap();
     assert_eq!(got.items.len(), wanted.len());

@@ -462,7 +462,11 @@ mod capacity {
                 "strong get of {size} bytes"
             );
 
-            db.transaction().put(&blob).execute().await.unwrap();
+            singletable::Transaction::new()
+                .put(&blob)
+                .execute(&db)
+                .await
+                .unwrap();
             let tx = db.take_consumed_capacity().unwrap();
             assert_eq!(
                 tx,

@@ -45,11 +45,10 @@ async fn codes(db: &Db) -> Vec<Option<String>> {
         matches!(condition, Error::ConditionFailed { .. }),
         "{condition:?}"
     );
-    let canceled = db
-        .transaction()
+    let canceled = singletable::Transaction::new()
         .create(&Note { id: "bo".into() })
         .create(&ana)
-        .execute()
+        .execute(db)
         .await
         .unwrap_err();
     assert!(
@@ -91,7 +90,7 @@ async fn service_errors_keep_their_code() {
 #[tokio::test]
 async fn empty_transactions_are_refused() {
     let db = Db::<Embedded>::in_memory::<ErrorsTable>("Errors").unwrap();
-    let write = db.transaction().execute().await;
+    let write = singletable::Transaction::new().execute(&db).await;
     assert!(
         matches!(
             write,
@@ -101,7 +100,7 @@ async fn empty_transactions_are_refused() {
         ),
         "{write:?}"
     );
-    let read = db.read_transaction().execute().await;
+    let read = singletable::ReadTransaction::new().execute(&db).await;
     assert!(
         matches!(
             read,

@@ -468,13 +468,17 @@ mod adoption {
             let untouched = snapshot(&db).await;
 
             // A dry run counts and writes nothing.
-            let dry = db.adopt::<Invoice>().dry_run().run().await.unwrap();
+            let dry = singletable::Backfill::<Invoice>::adopt()
+                .dry_run()
+                .run(&db)
+                .await
+                .unwrap();
             assert_eq!(dry.counts.rewritten, ADOPTABLE, "{dry:?}");
             assert_eq!(dry.failures.len(), 1, "{dry:?}");
             let raw = raw_item(&db, "ACCOUNT#b0", "INVOICE#j-00").await;
             assert!(!raw.contains_key("entityType"), "{raw:?}");
             // An entity that adopts nothing cannot be adopted.
-            let refused = db.adopt::<Note>().run().await;
+            let refused = singletable::Backfill::<Note>::adopt().run(&db).await;
             assert!(
                 matches!(refused, Err(Error::InvalidRequest(_))),
                 "{refused:?}"
@@ -490,12 +494,12 @@ mod adoption {
                 }
             });
             let saved: Mutex<Option<String>> = Mutex::new(None);
-            let err = Db::with_executor(flaky, db.table_name())
-                .adopt::<Invoice>()
+            let flaky = Db::with_executor(flaky, db.table_name());
+            let err = singletable::Backfill::<Invoice>::adopt()
                 .segments(1)
                 .page_size(4)
                 .on_progress(|p| *saved.lock().unwrap() = Some(p.checkpoint.to_json()))
-                .run()
+                .run(&flaky)
                 .await
                 .unwrap_err();
             assert!(matches!(err, Error::Service { .. }), "{err:?}");
@@ -503,10 +507,9 @@ mod adoption {
             let checkpoint = Checkpoint::from_json(&saved).unwrap();
             assert!(!checkpoint.is_done());
             // An adoption's checkpoint resumes adoptions only.
-            let wrong = db
-                .backfill::<Invoice>()
+            let wrong = singletable::Backfill::<Invoice>::new()
                 .resume_from(checkpoint.clone())
-                .run()
+                .run(&db)
                 .await;
             assert!(matches!(wrong, Err(Error::InvalidRequest(_))), "{wrong:?}");
 
@@ -521,11 +524,11 @@ mod adoption {
                     Box::pin(async { None })
                 }
             });
-            let report = Db::with_executor(counted, db.table_name())
-                .adopt::<Invoice>()
+            let counted = Db::with_executor(counted, db.table_name());
+            let report = singletable::Backfill::<Invoice>::adopt()
                 .resume_from(checkpoint)
                 .page_size(4)
-                .run()
+                .run(&counted)
                 .await
                 .unwrap();
             assert_eq!(
@@ -555,7 +558,10 @@ mod adoption {
             assert_eq!(snapshot(&db).await, untouched);
 
             // A second run changes nothing.
-            let again = db.adopt::<Invoice>().run().await.unwrap();
+            let again = singletable::Backfill::<Invoice>::adopt()
+                .run(&db)
+                .await
+                .unwrap();
             assert_eq!(again.counts.rewritten, 0, "{again:?}");
             assert_eq!(again.counts.matched, 1, "{again:?}"); // the forged one
             assert_eq!(snapshot(&db).await, untouched);

@@ -225,11 +225,10 @@ async fn timestamps<E: Executor + Clone>(base: &Db<E>) {
     // Transactions: one reading for every operation; a put with an empty
     // creation time requires that the stored item has none.
     now.store(1_800_000_400, Ordering::SeqCst);
-    let err = db
-        .transaction()
+    let err = singletable::Transaction::new()
         .put(&ticket(1, "overwrite"))
         .create(&ticket(3, "third"))
-        .execute()
+        .execute(&db)
         .await
         .unwrap_err();
     assert!(
@@ -241,13 +240,13 @@ async fn timestamps<E: Executor + Clone>(base: &Db<E>) {
         .await
         .unwrap()
         .unwrap();
-    db.transaction()
+    singletable::Transaction::new()
         .put(&Ticket {
             title: "overwritten".into(),
             ..current
         })
         .create(&ticket(3, "third"))
-        .execute()
+        .execute(&db)
         .await
         .unwrap();
     assert_eq!(
@@ -263,10 +262,9 @@ async fn timestamps<E: Executor + Clone>(base: &Db<E>) {
     // known one kept.
     now.store(1_800_000_500, Ordering::SeqCst);
     db.executor().reset();
-    let err = db
-        .batch_write()
+    let err = singletable::BatchWriter::new()
         .put(&ticket(2, "lost?"))
-        .execute()
+        .execute(&db)
         .await
         .unwrap_err();
     assert!(
@@ -279,12 +277,12 @@ async fn timestamps<E: Executor + Clone>(base: &Db<E>) {
         .await
         .unwrap()
         .unwrap();
-    db.batch_write()
+    singletable::BatchWriter::new()
         .put(&Ticket {
             title: "batched".into(),
             ..two
         })
-        .execute()
+        .execute(&db)
         .await
         .unwrap();
     assert_eq!(
@@ -673,40 +671,37 @@ async fn unique_values<E: Executor + 'static>(db: Arc<Db<E>>) {
     assert_eq!(db.scan_all::<Member>().await.unwrap().len(), 2);
 
     // Batches cannot move markers; transactions create them.
-    let err = db
-        .batch_write()
+    let err = singletable::BatchWriter::new()
         .put(&member("dan", "dan@example.com"))
-        .execute()
+        .execute(&db)
         .await
         .unwrap_err();
     assert!(
         matches!(&err, Error::InvalidRequest(m) if m.contains("unique field `email`")),
         "{err}"
     );
-    let err = db
-        .transaction()
+    let err = singletable::Transaction::new()
         .put(&member("dan", "dan@example.com"))
-        .execute()
+        .execute(&db)
         .await
         .unwrap_err();
     assert!(
         matches!(&err, Error::InvalidRequest(m) if m.contains("unique field `email`")),
         "{err}"
     );
-    let err = db
-        .transaction()
+    let err = singletable::Transaction::new()
         .create(&member("dan", "dan@example.com"))
         .create(&member("eve", "bea@example.com"))
-        .execute()
+        .execute(&db)
         .await
         .unwrap_err();
     assert!(
         matches!(err, Error::UniqueViolation { field: "email", .. }),
         "{err:?}"
     );
-    db.transaction()
+    singletable::Transaction::new()
         .create(&member("dan", "dan@example.com"))
-        .execute()
+        .execute(&db)
         .await
         .unwrap();
     assert_eq!(

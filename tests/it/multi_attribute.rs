@@ -407,16 +407,16 @@ async fn multi_attribute_update_moves_item_in_index() {
             .await;
         assert!(matches!(empty, Err(Error::KeyValue { .. })), "{empty:?}");
         // Transactions and batches write the index the same way.
-        db.transaction()
+        singletable::Transaction::new()
             .put(&ticket("c", "acme", 2, Some("CLOSED"), 7))
             .update(Ticket::update("b").set(f.status, Some("OPEN".to_string())))
-            .execute()
+            .execute(&db)
             .await
             .unwrap();
-        db.batch_write()
+        singletable::BatchWriter::new()
             .put(&ticket("d", "acme", 2, Some("CLOSED"), 8))
             .delete::<Ticket>(Ticket::key("a").unwrap())
-            .execute()
+            .execute(&db)
             .await
             .unwrap();
         let closed = Ticket::by_status("acme", 2)

@@ -411,12 +411,11 @@ async fn typed_conditions<E: Executor>(db: &Db<E>) {
     // condition cancels them all.
     let mut d3 = get(db, "d3").await;
     d3.status = "ARCHIVED".into();
-    let cancelled = db
-        .transaction()
+    let cancelled = singletable::Transaction::new()
         .put_if(&d3, f.status.eq("OPEN"))
         .check::<Doc>(Doc::key("o", "x4").unwrap(), f.status.eq("CLOSED"))
         .delete_if::<Doc>(Doc::key("o", "d9").unwrap(), f.status.eq("OPEN"))
-        .execute()
+        .execute(db)
         .await;
     match cancelled {
         Err(Error::TransactionCanceled { reasons }) => {
@@ -426,11 +425,11 @@ async fn typed_conditions<E: Executor>(db: &Db<E>) {
         other => panic!("expected a cancelled transaction, got {other:?}"),
     }
     assert_eq!(get(db, "d3").await.status, "OPEN");
-    db.transaction()
+    singletable::Transaction::new()
         .put_if(&d3, f.status.eq("OPEN"))
         .check::<Doc>(Doc::key("o", "x4").unwrap(), f.status.eq("OPEN"))
         .delete_if::<Doc>(Doc::key("o", "d9").unwrap(), f.status.eq("OPEN"))
-        .execute()
+        .execute(db)
         .await
         .unwrap();
     assert_eq!(get(db, "d3").await.status, "ARCHIVED");

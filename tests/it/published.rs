@@ -85,7 +85,7 @@ const EVENTS: [(&str, &str, &str); 4] = [
 async fn add_new_version_with_the_library(db: &Db, id: &str, time: &str, state: &str) {
     let latest = db.get::<Latest>(Latest::key(id).unwrap()).await.unwrap();
     let next = latest.map_or(1, |l| l.latest + 1);
-    db.transaction()
+    singletable::Transaction::new()
         .put(&Latest {
             id: id.into(),
             latest: next,
@@ -98,7 +98,7 @@ async fn add_new_version_with_the_library(db: &Db, id: &str, time: &str, state: 
             time: time.into(),
             state: state.into(),
         })
-        .execute()
+        .execute(db)
         .await
         .unwrap();
 }

@@ -101,15 +101,15 @@ async fn scenario<E: Executor>(db: &Db<E>) -> singletable::Result<()> {
     db.delete::<Line>(Line::key("o1", "i1")?).await?; // REMOVE
     db.delete::<Line>(Line::key("o1", "none")?).await?; // nothing to delete: no record
     assert!(db.create(&order("o1", "X", 0)).await.is_err()); // condition failed: no record
-    db.transaction()
+    singletable::Transaction::new()
         .put(&order("o2", "NEW", 5))
         .update(Order::update("o1").set(f.total, 12))
-        .execute()
+        .execute(db)
         .await?; // INSERT, MODIFY
-    db.batch_write()
+    singletable::BatchWriter::new()
         .put(&line("o2", "i2", 1))
         .delete::<Note>(Note::key("n1")?)
-        .execute()
+        .execute(db)
         .await?; // INSERT, REMOVE
     Ok(())
 }

@@ -144,9 +144,9 @@ async fn spans<E: Executor>(db: &Db<Layered<E, Hostile>>, capture: &Capture, loc
 
     // A transaction, then a failed one.
     let data = app::sample();
-    db.transaction()
+    singletable::Transaction::new()
         .put(&data.users[0])
-        .execute()
+        .execute(db)
         .await
         .unwrap();
     let seen = capture.take();
@@ -158,7 +158,10 @@ async fn spans<E: Executor>(db: &Db<Layered<E, Hostile>>, capture: &Capture, loc
         db.table_name(),
     );
     assert!(seen[0].get("error.type").is_none());
-    let failed = db.transaction().create(&data.users[0]).execute().await;
+    let failed = singletable::Transaction::new()
+        .create(&data.users[0])
+        .execute(db)
+        .await;
     assert!(matches!(failed, Err(Error::TransactionCanceled { .. })));
     let seen = capture.take();
     assert_eq!(
@@ -173,9 +176,9 @@ async fn spans<E: Executor>(db: &Db<Layered<E, Hostile>>, capture: &Capture, loc
         throttle: 1,
         ..Plan::default()
     });
-    db.batch_write()
+    singletable::BatchWriter::new()
         .put(&data.users[1])
-        .execute()
+        .execute(db)
         .await
         .unwrap();
     let seen = capture.take();

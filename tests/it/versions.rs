@@ -208,7 +208,11 @@ async fn check<E: Executor>(db: &Db<E>, backend: &str) {
     assert_eq!(get("v2-1").await.price_cents, 150);
 
     // A backfill rewrites the old items whole, in the current shape.
-    let report = db.backfill::<Product>().segments(2).run().await.unwrap();
+    let report = singletable::Backfill::<Product>::new()
+        .segments(2)
+        .run(db)
+        .await
+        .unwrap();
     assert_eq!(report.counts.rewritten, 5, "{backend}: {report:?}");
     assert_eq!(report.counts.unchanged, 2, "{backend}");
     assert_eq!(
@@ -247,7 +251,10 @@ async fn check<E: Executor>(db: &Db<E>, backend: &str) {
         .await
         .unwrap();
     assert_eq!(get("v1-1").await.price_cents, 175);
-    let again = db.backfill::<Product>().run().await.unwrap();
+    let again = singletable::Backfill::<Product>::new()
+        .run(db)
+        .await
+        .unwrap();
     assert_eq!(again.counts.rewritten, 0, "{backend}");
 }
 

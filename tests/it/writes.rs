@@ -418,8 +418,7 @@ async fn transaction_cancellation_reasons_name_the_failing_operation() {
         email: "new@example.com".into(),
         created_at: "2024-06-01T00:00:00.000000Z".into(),
     };
-    let err = db
-        .transaction()
+    let err = singletable::Transaction::new()
         .create(&new_user) // 0: fine
         .update(
             Order::update(&order.order_id)
@@ -430,7 +429,7 @@ async fn transaction_cancellation_reasons_name_the_failing_operation() {
             Product::key("p-kbd").unwrap(),
             Product::fields().published.eq(&true),
         ) // 2: fine
-        .execute()
+        .execute(&db)
         .await
         .unwrap_err();
     match &err {
@@ -462,11 +461,10 @@ async fn transaction_cancellation_reasons_name_the_failing_operation() {
     );
 
     // Two operations on one item: refused before sending.
-    let err = db
-        .transaction()
+    let err = singletable::Transaction::new()
         .put(order)
         .put(order)
-        .execute()
+        .execute(&db)
         .await
         .unwrap_err();
     assert!(
@@ -480,12 +478,12 @@ async fn transaction_cancellation_reasons_name_the_failing_operation() {
             ..new_user.clone()
         })
         .collect();
-    let mut tx = db.transaction();
+    let mut tx = singletable::Transaction::new();
     for u in &users {
         tx = tx.put(u);
     }
     assert!(matches!(
-        tx.execute().await,
+        tx.execute(&db).await,
         Err(Error::TransactionTooLarge {
             operation: "TransactWriteItems",
             operations: 101,
@@ -494,11 +492,11 @@ async fn transaction_cancellation_reasons_name_the_failing_operation() {
     ));
 
     // A read transaction returns typed items.
-    let mut rt = db.read_transaction();
+    let mut rt = singletable::ReadTransaction::new();
     let h_user = rt.get::<User>(User::key("u-ana").unwrap());
     let h_order = rt.get::<Order>(Order::key("o-1001").unwrap());
     let h_missing = rt.get::<Product>(Product::key("nope").unwrap());
-    let mut res = rt.execute().await.unwrap();
+    let mut res = rt.execute(&db).await.unwrap();
     assert_eq!(res.take(h_user).unwrap(), Some(data.users[0].clone()));
     assert_eq!(
         res.take(h_order).unwrap().map(|o| o.order_id),
@@ -569,11 +567,11 @@ async fn batch_write_retries_unprocessed_items() {
         base_delay: std::time::Duration::from_millis(1),
         max_delay: std::time::Duration::from_millis(20),
     };
-    let mut batch = db.batch_write().policy(policy);
+    let mut batch = singletable::BatchWriter::new().policy(policy);
     for item in &items {
         batch = batch.put(item);
     }
-    batch.execute().await.unwrap();
+    batch.execute(&db).await.unwrap();
     assert!(
         db.executor()
             .layer
@@ -615,11 +613,11 @@ async fn batch_write_retries_unprocessed_items() {
         max_attempts: 3,
         ..policy
     };
-    let mut batch = stuck.batch_write().policy(policy);
+    let mut batch = singletable::BatchWriter::new().policy(policy);
     for item in items.iter().take(60) {
         batch = batch.put(item);
     }
-    match batch.execute().await {
+    match batch.execute(&stuck).await {
         Err(Error::Unprocessed {
             writes, attempts, ..
         }) => {
@@ -629,11 +627,10 @@ async fn batch_write_retries_unprocessed_items() {
         other => panic!("expected Unprocessed, got {other:?}"),
     }
     // Duplicate keys in one batch are refused.
-    let dup = plain
-        .batch_write()
+    let dup = singletable::BatchWriter::new()
         .put(&items[0])
         .put(&items[0])
-        .execute()
+        .execute(&plain)
         .await;
     assert!(matches!(dup, Err(Error::InvalidRequest(_))));
 
@@ -644,7 +641,10 @@ async fn batch_write_retries_unprocessed_items() {
         .map(|i| i.key_of().unwrap())
         .collect();
     keys.push(OrderItem::key("o-1", "nope").unwrap());
-    let got = plain.batch_get::<OrderItem>(&keys).execute().await.unwrap();
+    let got = singletable::BatchGetter::<OrderItem>::new(&keys)
+        .execute(&plain)
+        .await
+        .unwrap();
     assert!(got.is_complete(), "{got:?}");
     let got = got.items;
     assert_eq!(got.len(), 251);
@@ -668,8 +668,8 @@ async fn oversize_item_rejected_before_sending() {
     for result in [
         db.put(&big).await,
         db.create(&big).await,
-        db.transaction().put(&big).execute().await,
-        db.batch_write().put(&big).execute().await,
+        singletable::Transaction::new().put(&big).execute(&db).await,
+        singletable::BatchWriter::new().put(&big).execute(&db).await,
     ] {
         match result {
             Err(Error::ItemTooLarge {

@@ -118,7 +118,7 @@ enum Segment {
 /// # for i in 0..10 {
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
-/// let report = db.backfill::<Order>().segments(2).run().await?;
+/// let report = singletable::Backfill::<Order>::new().segments(2).run(&db).await?;
 /// let saved: String = report.checkpoint.to_json(); // store it anywhere
 /// let checkpoint = Checkpoint::from_json(&saved)?;
 /// assert_eq!(checkpoint.entity(), "Order");

@@ -2,7 +2,7 @@
 //! declared (or a new schema version), rewrite the stored items of one
 //! entity so that every key attribute matches the declaration.
 //!
-//! [`Db::backfill`] reads the table with a parallel Scan (one task per
+//! [`Backfill::run`] reads the table with a parallel Scan (one task per
 //! segment, each page filtered to the entity's type), decodes each item
 //! with the entity, rebuilds it as [`Entity::to_item`] would write it and
 //! compares the key attributes (the table's indexes' keys, and the schema
@@ -57,7 +57,7 @@
 //! }
 //! assert_eq!(Order::by_customer("ana").all(&db).await?.len(), 0);
 //!
-//! let dry = db.backfill::<Order>().dry_run().run().await?;
+//! let dry = singletable::Backfill::<Order>::new().dry_run().run(&db).await?;
 //! assert_eq!(dry.counts.rewritten, 10); // would be rewritten
 //!
 //! let report = db
@@ -130,10 +130,10 @@ const DEFAULT_CONFLICT_RETRIES: u32 = 8;
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
 /// let seen = Mutex::new(Vec::new());
-/// db.backfill::<Order>()
+/// singletable::Backfill::<Order>::new()
 ///     .expected_items(10)
 ///     .on_progress(|p| seen.lock().unwrap().push((p.counts.scanned, p.fraction(), p.done)))
-///     .run()
+///     .run(&db)
 ///     .await?;
 /// let seen = seen.into_inner().unwrap();
 /// let (scanned, fraction, done) = *seen.last().unwrap();
@@ -201,7 +201,7 @@ impl Progress {
 /// # for i in 0..10 {
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
-/// let report = db.backfill::<Order>().run().await?;
+/// let report = singletable::Backfill::<Order>::new().run(&db).await?;
 /// for failure in &report.failures {
 ///     eprintln!("{:?}: {}", failure.key, failure.error); // none here
 /// }
@@ -244,7 +244,7 @@ pub struct Failure {
 /// # for i in 0..10 {
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
-/// let report = db.backfill::<Order>().run().await?;
+/// let report = singletable::Backfill::<Order>::new().run(&db).await?;
 /// assert_eq!(report.counts.rewritten, 10);
 /// assert!(!report.dry_run && report.rate() >= 0.0);
 /// assert!(report.checkpoint.is_done());
@@ -277,7 +277,7 @@ impl BackfillReport {
 
 type ProgressFn<'a> = Box<dyn Fn(&Progress) + Send + Sync + 'a>;
 
-/// A backfill of entity `T`, built by [`Db::backfill`]; nothing is read
+/// A backfill of entity `T`, built by [`Backfill::new`] (or [`Backfill::adopt`]); nothing is read
 /// until [`Backfill::run`].
 ///
 /// ```
@@ -303,30 +303,28 @@ type ProgressFn<'a> = Box<dyn Fn(&Progress) + Send + Sync + 'a>;
 /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
 /// # }
 /// // What would change, without writing (Scan only).
-/// let dry = db.backfill::<Order>().dry_run().run().await?;
+/// let dry = singletable::Backfill::<Order>::new().dry_run().run(&db).await?;
 /// assert_eq!(dry.counts.rewritten, 10);
 ///
-/// let report = db
-///     .backfill::<Order>()
+/// let report = singletable::Backfill::<Order>::new()
 ///     .segments(2)                 // a parallel Scan of two segments
 ///     .page_size(4)                // Limit per Scan page
 ///     .policy(BatchPolicy::default()) // retries of throttled requests
 ///     .conflict_retries(3)         // re-reads after concurrent writes
 ///     .expected_items(10)          // for the progress estimate
 ///     .on_progress(|_| {})
-///     .run()
+///     .run(&db)
 ///     .await?;
 /// assert_eq!(report.counts.rewritten, 10);
 ///
 /// // A run resumed from its checkpoint finds nothing left to do.
-/// let again = db.backfill::<Order>().resume_from(report.checkpoint.clone()).run().await?;
+/// let again = singletable::Backfill::<Order>::new().resume_from(report.checkpoint.clone()).run(&db).await?;
 /// assert_eq!(again.counts.rewritten, report.counts.rewritten);
 /// # Ok::<(), singletable::Error>(())
 /// # }).unwrap();
 /// ```
 #[must_use = "a backfill does nothing until it is run"]
-pub struct Backfill<'a, T, E> {
-    db: &'a Db<E>,
+pub struct Backfill<'a, T> {
     segments: Option<u32>,
     page_size: Option<u32>,
     dry_run: bool,
@@ -335,13 +333,14 @@ pub struct Backfill<'a, T, E> {
     conflict_retries: u32,
     expected: Option<u64>,
     progress: Option<ProgressFn<'a>>,
-    /// An adoption (`Db::adopt`): stamps the items `T` adopts.
+    /// An adoption (`Backfill::adopt`): stamps the items `T` adopts.
     adopt: bool,
     _entity: PhantomData<fn() -> T>,
 }
 
-impl<E: Executor> Db<E> {
-    /// A backfill of entity `T`: rewrites its stored items whose key
+impl<T: Entity> Backfill<'_, T> {
+    /// A backfill of entity `T` (run on a table with [`Backfill::run`]):
+    /// rewrites its stored items whose key
     /// attributes (or schema version) differ from what the entity writes
     /// now. See [`crate::backfill`]. It reads the whole table (a Scan,
     /// which consumes read capacity for every item of every type) and
@@ -369,14 +368,13 @@ impl<E: Executor> Db<E> {
     /// # for i in 0..10 {
     /// #     db.put(&OrderV1 { id: format!("o{i}"), customer: "ana".into() }).await?;
     /// # }
-    /// let report = db.backfill::<Order>().run().await?;
+    /// let report = singletable::Backfill::<Order>::new().run(&db).await?;
     /// assert_eq!(report.counts.rewritten, 10);
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn backfill<T: Entity>(&self) -> Backfill<'_, T, E> {
+    pub fn new() -> Self {
         Backfill {
-            db: self,
             segments: None,
             page_size: None,
             dry_run: false,
@@ -402,7 +400,7 @@ impl<E: Executor> Db<E> {
     /// an entity type, every attribute equal); the attributes other clients
     /// wrote stay. Items of other types, and items `T` does not claim, are
     /// untouched. Resumable, with progress and a report, as
-    /// [`Db::backfill`]; a checkpoint of an adoption resumes adoptions
+    /// [`Backfill::new`]; a checkpoint of an adoption resumes adoptions
     /// only. An entity that does not adopt is an
     /// [`Error::InvalidRequest`].
     ///
@@ -428,19 +426,25 @@ impl<E: Executor> Db<E> {
     /// .map(|(k, v)| (k.to_owned(), v))
     /// .into();
     /// # db.executor().put_item(PutItem { table: "Billing".into(), item: legacy.clone(), condition: None, return_old: false, return_on_condition_failure: false }).await?;
-    /// let report = db.adopt::<Invoice>().run().await?;
+    /// let report = singletable::Backfill::<Invoice>::adopt().run(&db).await?;
     /// assert_eq!(report.counts.rewritten, 1);
-    /// assert_eq!(db.adopt::<Invoice>().run().await?.counts.rewritten, 0); // nothing left
+    /// assert_eq!(singletable::Backfill::<Invoice>::adopt().run(&db).await?.counts.rewritten, 0); // nothing left
     /// let stamped = Invoice { account_id: "a1".into(), invoice_id: "i-0".into(), total: 12 };
     /// assert_eq!(db.get::<Invoice>(Invoice::key("a1", "i-0")?).await?, Some(stamped));
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn adopt<T: Entity>(&self) -> Backfill<'_, T, E> {
+    pub fn adopt() -> Self {
         Backfill {
             adopt: true,
-            ..self.backfill::<T>()
+            ..Self::new()
         }
+    }
+}
+
+impl<T: Entity> Default for Backfill<'_, T> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -455,7 +459,7 @@ struct Shared {
     reported: Instant,
 }
 
-impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
+impl<'a, T: Entity> Backfill<'a, T> {
     /// Scan segments read at once (default 4; DynamoDB allows up to
     /// 1,000,000). More segments go faster on a large table, each taking
     /// its share of the table's throughput.
@@ -520,7 +524,7 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
     /// attempts) is returned; the last checkpoint reported resumes it.
     /// Items that cannot be rewritten do not end it: they are counted and
     /// listed in the report's failures.
-    pub async fn run(self) -> Result<BackfillReport, Error> {
+    pub async fn run<E: Executor>(self, db: &Db<E>) -> Result<BackfillReport, Error> {
         let segments = match (&self.resume, self.segments) {
             (Some(c), Some(n)) if c.total_segments() != n => {
                 return Err(Error::InvalidRequest(format!(
@@ -563,10 +567,9 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
         let estimated_total = match self.expected {
             Some(n) => Some(n),
             // Only for the estimate: a failure here ends nothing.
-            None => self
-                .db
+            None => db
                 .executor()
-                .estimated_item_count(self.db.table_name())
+                .estimated_item_count(db.table_name())
                 .await
                 .ok()
                 .flatten(),
@@ -579,6 +582,7 @@ impl<'a, T: Entity, E: Executor> Backfill<'a, T, E> {
             reported: started,
         });
         let run = Run {
+            db,
             backfill: &self,
             shared: &shared,
             started,
@@ -626,7 +630,8 @@ enum Outcome {
 
 /// One run of a backfill.
 struct Run<'r, 'a, T, E> {
-    backfill: &'r Backfill<'a, T, E>,
+    db: &'r Db<E>,
+    backfill: &'r Backfill<'a, T>,
     shared: &'r Mutex<Shared>,
     started: Instant,
     resumed: Counts,
@@ -687,7 +692,7 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
 
     /// Reads segment `segment` of `total` to its end, page by page.
     async fn segment(&self, segment: u32, total: u32) -> Result<(), Error> {
-        let db = self.backfill.db;
+        let db = self.db;
         let mut start = self.lock().checkpoint.start(segment)?;
         let type_attr = <T::Table as Table>::ENTITY_TYPE;
         // An adoption reads the items without an entity type, a backfill
@@ -781,7 +786,7 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
     /// failed condition's return value) whenever a concurrent write got
     /// there first.
     async fn item(&self, mut stored: Item) -> Result<Outcome, Error> {
-        let db = self.backfill.db;
+        let db = self.db;
         let policy = &self.backfill.policy;
         let key = plan::stored_key::<T::Table>(&stored);
         let fail = |error| {

@@ -75,16 +75,16 @@ async fn refused_everywhere<E: Executor>(db: &Db<E>) {
     );
     assert_mismatch(Rec::recs_of_group("g").all(db).await, "SK", "query");
     assert_mismatch(
-        db.batch_get::<Rec>(&[Rec::key("g", "m1").unwrap()])
-            .execute()
+        singletable::BatchGetter::<Rec>::new(&[Rec::key("g", "m1").unwrap()])
+            .execute(db)
             .await
             .and_then(|o| o.into_result()),
         "SK",
         "batch get",
     );
-    let mut rt = db.read_transaction();
+    let mut rt = singletable::ReadTransaction::new();
     let h = rt.get::<Rec>(Rec::key("g", "m1").unwrap());
-    let read = rt.execute().await.and_then(|mut r| r.take(h));
+    let read = rt.execute(db).await.and_then(|mut r| r.take(h));
     assert_mismatch(read, "SK", "read transaction");
 
     // The partition key contradicts the group field.

@@ -252,7 +252,10 @@ async fn typed_boundary<E: Executor>(db: &Db<E>, backend: &str) {
         !stores(db, bulky(max + 1).to_item().unwrap()).await,
         "{backend}: DynamoDB refuses one byte more, as the check does"
     );
-    let batch = db.batch_write().put(&bulky(max + 1)).execute().await;
+    let batch = singletable::BatchWriter::new()
+        .put(&bulky(max + 1))
+        .execute(db)
+        .await;
     assert!(
         matches!(batch, Err(Error::ItemTooLarge { .. })),
         "{backend}: {batch:?}"
