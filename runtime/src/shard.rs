@@ -232,6 +232,22 @@ impl<T, P> ShardedQuery<T, P> {
 
     /// Not available: DynamoDB reads global indexes eventually consistent
     /// only, and a sharded pattern reads one; calling it does not compile.
+    ///
+    /// ```compile_fail
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("ORDER#<id>")]
+    /// # #[sk("ORDER")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<id>", shards = 4)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub id: String }
+    /// let q = Order::all_orders().consistent(); // error: global secondary indexes do not support strongly consistent reads
+    /// ```
+    #[doc(hidden)]
     pub fn consistent(self) -> Self
     where
         for<'a> OnGlobalIndex: crate::query::ConsistentRead,

@@ -188,6 +188,29 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// Sort key equal to the key built from `value` (the placeholders'
     /// values; a tuple for several). On a multi-attribute index: equality
     /// on the next sort attribute, whose conditions follow.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::orders("ana").sk_eq((2025, 2)).all(&db).await?.len(), 1);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_eq(self, value: P::Value<'_>) -> Query<T, I, P::AfterEq> {
         let q = self.retyped();
         match sort_value::<P>(value) {
@@ -199,27 +222,142 @@ impl<T, I, P: SortKey> Query<T, I, P> {
 
     /// Sort key `<` the key built from `value`. Items of other entity
     /// types in the range are skipped.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::orders("ana").sk_lt((2025, 2)).all(&db).await?.len(), 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_lt(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
         self.range(Cmp::Lt, value)
     }
 
     /// Sort key `<=` the key built from `value`; other types skipped.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::orders("ana").sk_le((2025, 2)).all(&db).await?.len(), 3);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_le(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
         self.range(Cmp::Le, value)
     }
 
     /// Sort key `>` the key built from `value`; other types skipped.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::orders("ana").sk_gt((2025, 1)).all(&db).await?.len(), 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_gt(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
         self.range(Cmp::Gt, value)
     }
 
     /// Sort key `>=` the key built from `value`; other types skipped.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::orders("ana").sk_ge((2025, 1)).all(&db).await?.len(), 3);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_ge(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
         self.range(Cmp::Ge, value)
     }
 
     /// Sort key between the keys built from `from` and `to`, both
     /// included (`BETWEEN`); other types skipped.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::orders("ana").sk_between((2024, 1), (2025, 1)).all(&db).await?.len(), 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_between(self, from: P::Value<'_>, to: P::Value<'_>) -> Query<T, I, P::AfterRange> {
         let bound = sort_value::<P>(from).and_then(|a| between(a, sort_value::<P>(to)?));
         self.with_bound(bound).skip_other_types()
@@ -228,6 +366,29 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// Sort key begins with `prefix`: the values of the template's
     /// leading placeholders, each segment whole (a tuple for several), or
     /// a string prefix of a multi-attribute key's string sort attribute.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::orders("ana").sk_begins_with(2025u16).all(&db).await?.len(), 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_begins_with(self, prefix: impl SortPrefix<P>) -> Query<T, I, P::AfterRange> {
         self.with_bound(prefix.sort_prefix().and_then(begins_with))
     }
@@ -240,38 +401,199 @@ impl<T, I, P: SortKey> Query<T, I, P> {
 
 impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
     /// Sort key equal to the key built from `value`, in every shard.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::all_orders().sk_eq((2025, 2)).all(&db).await?.len(), 1);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_eq(self, value: P::Value<'_>) -> Self {
         self.with_sort(sort_value::<P>(value).and_then(|v| key(compare(Cmp::Eq, v))))
     }
 
     /// Sort key `<` the key built from `value`, in every shard; other
     /// types skipped.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::all_orders().sk_lt((2025, 2)).all(&db).await?.len(), 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_lt(self, value: P::Value<'_>) -> Self {
         self.range(Cmp::Lt, value)
     }
 
     /// Sort key `<=` the key built from `value`, in every shard.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::all_orders().sk_le((2025, 2)).all(&db).await?.len(), 3);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_le(self, value: P::Value<'_>) -> Self {
         self.range(Cmp::Le, value)
     }
 
     /// Sort key `>` the key built from `value`, in every shard.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::all_orders().sk_gt((2025, 1)).all(&db).await?.len(), 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_gt(self, value: P::Value<'_>) -> Self {
         self.range(Cmp::Gt, value)
     }
 
     /// Sort key `>=` the key built from `value`, in every shard.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::all_orders().sk_ge((2025, 1)).all(&db).await?.len(), 3);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_ge(self, value: P::Value<'_>) -> Self {
         self.range(Cmp::Ge, value)
     }
 
     /// Sort key between `from` and `to`, both included, in every shard.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::all_orders().sk_between((2024, 1), (2025, 1)).all(&db).await?.len(), 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_between(self, from: P::Value<'_>, to: P::Value<'_>) -> Self {
         let bound = sort_value::<P>(from).and_then(|a| between(a, sort_value::<P>(to)?));
         self.with_sort(bound.and_then(key)).skip_other_types()
     }
 
     /// Sort key begins with `prefix`, in every shard.
+    ///
+    /// ```
+    /// # use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", gsi1)]
+    /// # pub struct Shop;
+    /// # #[derive(Entity, Debug, Clone, PartialEq)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("USER#<user>")]
+    /// # #[sk("ORDER#<year>#<n>")]
+    /// # #[gsi1(pk = "ORDERS", sk = "ORDER#<year>#<n>", shards = 2)]
+    /// # #[access(orders)]
+    /// # #[access(all_orders, index = gsi1)]
+    /// # pub struct Order { pub user: String, pub year: u16, pub n: u32 }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// # for (year, n) in [(2024, 1), (2025, 1), (2025, 2), (2026, 1)] {
+    /// #     db.put(&Order { user: "ana".into(), year, n }).await?;
+    /// # }
+    /// assert_eq!(Order::all_orders().sk_begins_with(2025u16).all(&db).await?.len(), 2);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sk_begins_with(self, prefix: impl SortPrefix<P>) -> Self {
         self.with_sort(prefix.sort_prefix().and_then(begins_with).and_then(key))
     }

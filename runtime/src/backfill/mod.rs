@@ -60,11 +60,10 @@
 //! let dry = singletable::Backfill::<Order>::new().dry_run().run(&db).await?;
 //! assert_eq!(dry.counts.rewritten, 10); // would be rewritten
 //!
-//! let report = db
-//!     .backfill::<Order>()
+//! let report = singletable::Backfill::<Order>::new()
 //!     .segments(2)
 //!     .on_progress(|p| eprintln!("{} of ~{:?} items", p.counts.scanned, p.estimated_total))
-//!     .run()
+//!     .run(&db)
 //!     .await?;
 //! assert_eq!(report.counts.rewritten, 10);
 //! assert_eq!(Order::by_customer("ana").all(&db).await?.len(), 10);
