@@ -38,6 +38,14 @@
 //! # }).unwrap();
 //! ```
 //!
+//! The Streams API (`X-Amz-Target: DynamoDBStreams_20120810.<Operation>`:
+//! ListStreams, DescribeStream, GetShardIterator, GetRecords) is served on
+//! the same address, as DynamoDB Local serves it: point a DynamoDB Streams
+//! client at the endpoint's URL. A table created with a
+//! `StreamSpecification` has one stream of one shard, read from the
+//! engine's change feed (the records DynamoDB would write, one per item a
+//! write changed, kept 24 hours).
+//!
 //! Requests are the engine's own request values: expression strings are
 //! parsed into the runtime's expression values (see the `expr` module)
 //! and evaluated by the engine's evaluator. What the engine does not
@@ -112,6 +120,9 @@ pub struct Response {
 pub use crc::crc32;
 
 const PREFIX: &str = "DynamoDB_20120810.";
+/// The Streams API's target prefix (DynamoDB serves it on its own host;
+/// the endpoint, like DynamoDB Local, serves both on one).
+const STREAMS_PREFIX: &str = "DynamoDBStreams_20120810.";
 
 impl Endpoint {
     /// An endpoint on an empty store.
@@ -183,9 +194,15 @@ impl Endpoint {
     }
 
     async fn answer(&self, target: Option<&str>, body: &[u8]) -> Result<Value, ApiError> {
-        let op = target
-            .and_then(|t| t.strip_prefix(PREFIX))
-            .ok_or_else(|| ApiError::unknown_operation("An unknown operation was requested."))?;
+        let unknown = || ApiError::unknown_operation("An unknown operation was requested.");
+        let target = target.ok_or_else(unknown)?;
+        let (op, streams) = match target.strip_prefix(PREFIX) {
+            Some(op) => (op, false),
+            None => (
+                target.strip_prefix(STREAMS_PREFIX).ok_or_else(unknown)?,
+                true,
+            ),
+        };
         let json: Value = serde_json::from_slice(if body.is_empty() { b"{}" } else { body })
             .map_err(|e| ApiError::serialization(format!("Malformed JSON request body: {e}")))?;
         let Value::Object(map) = json else {
@@ -193,11 +210,12 @@ impl Endpoint {
                 "The request body must be a JSON object",
             ));
         };
-        ops::dispatch(self, op, &map).await.unwrap_or_else(|| {
-            Err(ApiError::unknown_operation(
-                "An unknown operation was requested.",
-            ))
-        })
+        let answer = if streams {
+            ops::dispatch_streams(self, op, &map).await
+        } else {
+            ops::dispatch(self, op, &map).await
+        };
+        answer.unwrap_or_else(|| Err(unknown()))
     }
 
     /// An `aws_sdk_dynamodb::Client` whose requests this endpoint answers in

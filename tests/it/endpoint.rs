@@ -7,3 +7,4 @@ mod errors;
 mod http;
 mod python;
 mod sdk;
+mod streams;

@@ -5,6 +5,7 @@ mod batch;
 mod items;
 mod project;
 mod reads;
+mod streams;
 mod tables;
 mod transact;
 
@@ -18,6 +19,16 @@ use crate::error::ApiError;
 use crate::wire;
 
 pub(crate) type Res = Result<Value, ApiError>;
+
+/// Runs the Streams API operation `op` on `body`; `None` when it is not
+/// one this endpoint implements.
+pub(crate) async fn dispatch_streams(
+    ep: &Endpoint,
+    op: &str,
+    body: &Map<String, Value>,
+) -> Option<Res> {
+    streams::dispatch(ep, op, Body(body)).await
+}
 
 /// Runs `op` on `body`; `None` when the operation is not one this endpoint
 /// implements.

@@ -253,7 +253,7 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
     Ok(json!({"TableDescription": description(ep, &table, "ACTIVE")?}))
 }
 
-fn key_json(hash: &[&KeyAttr], range: &[&KeyAttr]) -> Value {
+pub(crate) fn key_json(hash: &[&KeyAttr], range: &[&KeyAttr]) -> Value {
     let mut out: Vec<Value> = hash
         .iter()
         .map(|k| json!({"AttributeName": k.name, "KeyType": "HASH"}))
@@ -283,7 +283,7 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
         .db
         .schema(table)
         .ok_or_else(|| ApiError::not_found("Cannot do operations on a non-existent table"))?;
-    let meta = ep.meta().get(table).cloned().unwrap_or_else(Meta::now);
+    let meta = meta_of(ep, table);
     let mut defs: Vec<&KeyAttr> = Vec::new();
     let add = |k: &'_ KeyAttr, defs: &mut Vec<KeyAttr>| {
         if !defs.iter().any(|d| d.name == k.name) {
@@ -358,12 +358,63 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
     if !l.is_empty() {
         d["LocalSecondaryIndexes"] = Value::Array(l);
     }
-    if let Some(view) = schema.stream {
-        d["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": view.as_str()});
-        d["LatestStreamArn"] = json!(format!("{}/stream/{}", arn(table), meta.created));
-        d["LatestStreamLabel"] = json!(meta.created.to_string());
+    if let Some((arn, label, view)) = stream_of(ep, table) {
+        d["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": view});
+        d["LatestStreamArn"] = json!(arn);
+        d["LatestStreamLabel"] = json!(label);
     }
     Ok(d)
+}
+
+/// What the endpoint knows of `table` beyond its schema; a table the store
+/// had before the endpoint saw it gets its entry now, so its creation time
+/// (and its stream's label) stays the same from one request to the next.
+fn meta_of(ep: &Endpoint, table: &str) -> Meta {
+    ep.meta()
+        .entry(table.to_owned())
+        .or_insert_with(Meta::now)
+        .clone()
+}
+
+/// `CreationDateTime` of `table`, seconds since the epoch.
+pub(crate) fn created(ep: &Endpoint, table: &str) -> f64 {
+    meta_of(ep, table).created
+}
+
+/// The stream of `table` when it has one: its ARN, its label (the time
+/// the table was created, as DynamoDB labels a stream by the time it was
+/// enabled: `2026-01-02T03:04:05.678`) and its view type.
+pub(crate) fn stream_of(ep: &Endpoint, table: &str) -> Option<(String, String, &'static str)> {
+    let view = ep.db.schema(table)?.stream?;
+    let label = iso8601(meta_of(ep, table).created);
+    Some((
+        format!("{}/stream/{label}", arn(table)),
+        label,
+        view.as_str(),
+    ))
+}
+
+/// `seconds` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmm` (UTC).
+fn iso8601(seconds: f64) -> String {
+    let millis = (seconds * 1000.0).round() as i64;
+    let (days, ms) = (millis.div_euclid(86_400_000), millis.rem_euclid(86_400_000));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}",
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1000 % 60,
+        ms % 1000
+    )
 }
 
 pub(crate) fn describe(ep: &Endpoint, b: Body<'_>) -> Res {
@@ -512,4 +563,14 @@ pub(crate) fn describe_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
         }
         None => json!({"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stream_labels_are_utc_timestamps() {
+        assert_eq!(super::iso8601(0.0), "1970-01-01T00:00:00.000");
+        assert_eq!(super::iso8601(1_431_379_293.291), "2015-05-11T21:21:33.291");
+        assert_eq!(super::iso8601(1_709_251_199.999), "2024-02-29T23:59:59.999");
+    }
 }

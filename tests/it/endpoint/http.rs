@@ -278,3 +278,19 @@ async fn table_settings_follow_dynamodb() {
     assert_eq!(status, 200, "{deleted}");
     assert_eq!(deleted["TableDescription"]["TableStatus"], "DELETING");
 }
+
+/// The JSON 1.0 target of a DynamoDB operation (`GetItem`) or, prefixed
+/// `Streams.`, of a Streams API operation (`Streams.GetRecords`).
+pub fn target(op: &str) -> String {
+    match op.strip_prefix("Streams.") {
+        Some(op) => format!("DynamoDBStreams_20120810.{op}"),
+        None => format!("DynamoDB_20120810.{op}"),
+    }
+}
+
+/// Sends `body` as operation `op` (see [`target`]) to `url`: status and
+/// JSON body.
+pub async fn call(url: &str, op: &str, body: &Value) -> (u16, Value) {
+    let r = post(url, Some(&target(op)), body.to_string().as_bytes()).await;
+    (r.status, r.json())
+}
