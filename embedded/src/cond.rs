@@ -93,9 +93,7 @@ impl Checker<'_> {
                             )));
                         }
                         Some(Ordering::Greater) => {
-                            return Err(self.fail(
-                                "The BETWEEN operator requires upper bound to be greater than or equal to lower bound".into(),
-                            ));
+                            return Err(self.fail(bounds_out_of_order(l, h)));
                         }
                         _ => {}
                     }
@@ -338,4 +336,18 @@ pub(crate) fn holds<A: Attrs + ?Sized>(c: &Condition, item: &A) -> bool {
         Condition::Or(a, b) => holds(a, item) || holds(b, item),
         Condition::Not(a) => !holds(a, item),
     }
+}
+
+/// DynamoDB's words for a `BETWEEN` whose lower bound is above its upper
+/// bound, in conditions and key conditions alike.
+pub(crate) fn bounds_out_of_order(lo: &AttributeValue, hi: &AttributeValue) -> String {
+    let shown = |v: &AttributeValue| match v {
+        AttributeValue::S(x) | AttributeValue::N(x) => format!("{{{}:{x}}}", type_name(v)),
+        other => format!("{other:?}"),
+    };
+    format!(
+        "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {}, upper bound operand: AttributeValue: {}",
+        shown(lo),
+        shown(hi)
+    )
 }

@@ -556,6 +556,24 @@ impl Embedded {
         })
     }
 
+    /// Checks a ProjectionExpression's paths as DynamoDB does before any
+    /// read: not empty, names it accepts, well-formed paths, no two paths
+    /// that overlap or conflict (`Invalid ProjectionExpression: Two
+    /// document paths overlap ...`). Query checks its projection itself;
+    /// code that applies a projection outside the engine (the endpoint's
+    /// GetItem, Scan and batch reads) checks it here first.
+    ///
+    /// ```
+    /// use singletable::embedded::Embedded;
+    /// use singletable::expr::Path;
+    ///
+    /// assert!(Embedded::check_projection(&[Path::from("a"), Path::from("b")]).is_ok());
+    /// assert!(Embedded::check_projection(&[Path::from("a"), Path::from("a")]).is_err());
+    /// ```
+    pub fn check_projection(paths: &[expr::Path]) -> Result<(), Error> {
+        read::projection_paths(paths).map_err(|e| e.into_error("ProjectionExpression"))
+    }
+
     /// Writes every table (schema and items) to `path` as JSON, items in
     /// DynamoDB's JSON format. The file is written beside `path` first and
     /// renamed over it, so a crash never leaves half a snapshot.

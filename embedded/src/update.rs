@@ -232,6 +232,34 @@ pub(crate) fn apply(actions: &[UpdateAction], old: Option<&Item>, key: &Item) ->
         )));
     }
     let mut item = old.cloned().unwrap_or_else(|| key.clone());
+    // A path whose parent is missing or of another type is refused before
+    // any operand is read, as DynamoDB Local does.
+    for a in actions {
+        path::writable(&mut item, a.path())?;
+    }
+    // DynamoDB Local's order over the whole expression: a list_append
+    // operand that is not a list, then an operand that is missing, then
+    // the actions in order (where an arithmetic operand of the wrong type
+    // fails).
+    let operand = |a: &UpdateAction| match a.kind() {
+        ActionKind::Set(
+            sv @ (SetValue::Append(_) | SetValue::Prepend(_) | SetValue::Increment(_)),
+        ) => Some((
+            !matches!(sv, SetValue::Increment(_)),
+            path::get(&item, a.path()),
+        )),
+        _ => None,
+    };
+    let operands: Vec<_> = actions.iter().filter_map(operand).collect();
+    if operands
+        .iter()
+        .any(|(list, v)| *list && v.is_some_and(|v| !matches!(v, AttributeValue::L(_))))
+    {
+        return Err(wrong_type());
+    }
+    if operands.iter().any(|(_, v)| v.is_none()) {
+        return Err(missing());
+    }
     let mut writes: Vec<(PathRef<'_>, Write)> = Vec::with_capacity(actions.len());
     let mut removes: Vec<PathRef<'_>> = Vec::new();
     for a in actions {

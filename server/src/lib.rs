@@ -56,6 +56,53 @@
 //! `list_append` of the target and a value, and `target ± :v` (other
 //! attributes as operands, nested functions), and a path as the second
 //! argument of `begins_with` or `contains`.
+//!
+//! # Where DynamoDB Local departs from DynamoDB
+//!
+//! The endpoint is compared with DynamoDB Local request by request (the
+//! raw differential test), but where Local departs from DynamoDB's
+//! documentation the endpoint follows the documentation. Each place is one
+//! case of the test `local_departures_follow_dynamodb`, which also asserts
+//! Local's differing answer, so this list stays true:
+//!
+//! 1. Error bodies carry `message` (the developer guide's error example);
+//!    Local writes `Message`.
+//! 2. A body that is not JSON is answered 400 `SerializationException`;
+//!    Local answers 500 `InternalFailure`.
+//! 3. An unknown operation is a 400
+//!    `com.amazon.coral.service#UnknownOperationException`, also for a
+//!    target without the `DynamoDB_20120810.` prefix; Local names it in
+//!    DynamoDB's own namespace and answers a target without the prefix with
+//!    500.
+//! 4. Numbers come back canonical ("leading and trailing zeroes are
+//!    trimmed"); Local returns a number written by UpdateItem as it was
+//!    sent (`01.50`).
+//! 5. UpdateItem may not give an index key attribute another type than
+//!    its definition ("Type mismatch for Index Key", as PutItem); Local
+//!    accepts it.
+//! 6. `ReturnConsumedCapacity` must be `INDEXES`, `TOTAL` or `NONE`; Local
+//!    accepts any text.
+//! 7. `ShardIteratorType` must be one of the four iterator types (a
+//!    `ValidationException`); Local answers 500 `InternalFailure`.
+//! 8. A stream record's `ApproximateCreationDateTime` is rounded down to
+//!    the second; Local rounds it down to the minute.
+//! 9. A member outside its documented range is refused in the form of the
+//!    service's model validation (`1 validation error detected: Value '0'
+//!    at 'limit' failed to satisfy constraint: Member must have value
+//!    greater than or equal to 1`); Local words some of them its own way
+//!    (`Limit must be greater than or equal to 1`).
+//! 10. `ConsumedCapacity` is only in a response that asked for it; Local
+//!     reports it unasked when DeleteItem finds no item.
+//! 11. A ProjectionExpression naming one path twice is refused naming that
+//!     path twice (`path one: [a], path two: [a]`); Local names the
+//!     repeated path and the path after its first mention (`path one: [a],
+//!     path two: [e]` for `a, e, a`), which do not overlap, and reports a
+//!     repeated path before an earlier overlap of two different ones.
+//!
+//! Where the engine itself still follows Local rather than DynamoDB (a
+//! Query page's 1 MB counting only the items the filter keeps, the order of
+//! a transaction's checks, no `LastEvaluatedKey` when a Query's last item
+//! sits on the bound it read towards), the engine's own docs list it.
 
 mod client;
 mod crc;

@@ -5,7 +5,7 @@ use singletable_runtime::exec::Executor;
 use singletable_runtime::request::{BatchGet, BatchOp, BatchWrite};
 
 use super::items::{finish, projection};
-use super::project::project;
+use super::project::{checked, project};
 use super::{Body, Capacity, Meter, Res, engine, required};
 use crate::Endpoint;
 use crate::error::ApiError;
@@ -63,6 +63,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
             })
             .await
             .map_err(engine)?;
+        checked(paths.as_deref())?;
         let items = out
             .items
             .iter()

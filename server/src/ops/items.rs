@@ -5,7 +5,7 @@ use singletable_runtime::exec::Executor;
 use singletable_runtime::expr::{Condition, Path};
 use singletable_runtime::request::{DeleteItem, GetItem, PutItem, ReturnValues, UpdateItem};
 
-use super::project::project;
+use super::project::{checked, project};
 use super::{Body, Capacity, Meter, Res, engine, on_failure};
 use crate::Endpoint;
 use crate::error::ApiError;
@@ -99,6 +99,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
         })
         .await
         .map_err(engine)?;
+    checked(paths.as_deref())?;
     let mut out = Map::new();
     if let Some(item) = item {
         let item = match &paths {

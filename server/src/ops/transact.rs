@@ -7,7 +7,7 @@ use singletable_runtime::request::{
 };
 
 use super::items::{condition, finish, projection, update_request};
-use super::project::project;
+use super::project::{checked, project};
 use super::{Body, Capacity, Meter, Res, engine, on_failure, required};
 use crate::Endpoint;
 use crate::error::ApiError;
@@ -79,6 +79,9 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
         .transact_get(TransactGet { gets })
         .await
         .map_err(engine)?;
+    for p in &paths {
+        checked(p.as_deref())?;
+    }
     let responses: Vec<Value> = items
         .iter()
         .zip(&paths)

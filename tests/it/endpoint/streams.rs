@@ -200,7 +200,15 @@ async fn observe(url: &str, table: &str) -> Vec<(String, Value)> {
             .all(|w| (w[0].len(), &w[0]) < (w[1].len(), &w[1])),
         "{seqs:?}"
     );
-    assert_eq!(starting, seqs[0].as_str());
+    // The shard starts at or before its first record (Local numbers the
+    // records of every stream in one sequence, so other tables' writes
+    // may come between).
+    let starting = starting.as_str().unwrap_or_default();
+    assert!(
+        (starting.len(), starting) <= (seqs[0].len(), seqs[0].as_str()),
+        "{starting} after {}",
+        seqs[0]
+    );
     let shapes: Vec<Value> = all.iter().map(record_shape).collect();
     seen.push(("TRIM_HORIZON".into(), Value::Array(shapes.clone())));
     let paged = drain(url, iterator(it("TRIM_HORIZON", None)).await, 2).await;
