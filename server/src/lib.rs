@@ -51,11 +51,13 @@
 //! and evaluated by the engine's evaluator. What the engine does not
 //! support is refused with a `ValidationException` naming it, never
 //! answered wrongly: the legacy parameters (`Expected`, `AttributeUpdates`,
-//! `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`),
-//! `SET` right-hand sides other than `:v`, `if_not_exists(target, :v)`,
-//! `list_append` of the target and a value, and `target ± :v` (other
-//! attributes as operands, nested functions), and a path as the second
-//! argument of `begins_with` or `contains`.
+//! `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`).
+//! Every `SET` right-hand side DynamoDB accepts is applied: other
+//! attributes as operands (`SET a = b`), arithmetic between any two
+//! operands (`SET a = b + c`, `SET a = :v - b`), nested functions
+//! (`list_append(:v, if_not_exists(a, :empty))`), the engine's
+//! [`SetOperand`](singletable_runtime::request::SetOperand); and a path as
+//! the second argument of `begins_with` or `contains`.
 //!
 //! # Where DynamoDB Local departs from DynamoDB
 //!

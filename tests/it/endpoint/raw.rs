@@ -149,7 +149,15 @@ fn condition(rng: &mut Rng, ph: &mut Ph, depth: u8) -> String {
         };
     }
     let cmp = ["=", "<>", "<", "<=", ">", ">="][rng.usize(..6)];
-    match rng.u8(..11) {
+    match rng.u8(..13) {
+        11 => {
+            let (p, q) = (path(rng, ph), path(rng, ph));
+            format!("begins_with({p}, {q})")
+        }
+        12 => {
+            let (p, q) = (path(rng, ph), path(rng, ph));
+            format!("contains({p}, {q})")
+        }
         0 => format!("attribute_exists({})", path(rng, ph)),
         1 => format!("attribute_not_exists({})", path(rng, ph)),
         2 => {
@@ -257,6 +265,36 @@ fn update(rng: &mut Rng, ph: &mut Ph) -> String {
             ("e", 0 | 1) => {
                 let v = num(rng);
                 set.push(format!("{target}.g = {}", ph.value(v)));
+            }
+            // Other attributes as operands, arithmetic between them, nested
+            // functions.
+            ("f", 0) => {
+                let other = path(rng, ph);
+                set.push(format!("{target} = {other}"));
+            }
+            ("zz", 0) => {
+                let a = ph.name(rng, "a");
+                set.push(format!("{target} = {a} + {a}"));
+            }
+            ("zz", 1) => {
+                let (a, v) = (ph.name(rng, "a"), num(rng));
+                set.push(format!("{target} = {} - {a}", ph.value(v)));
+            }
+            ("zz", 2) => {
+                let (a, v, w) = (ph.name(rng, "a"), num(rng), num(rng));
+                let (v, w) = (ph.value(v), ph.value(w));
+                set.push(format!("{target} = if_not_exists({a}, {v}) + {w}"));
+            }
+            ("d", 3) => {
+                let (v, empty) = (list(rng), ph.value(json!({"L": []})));
+                let v = ph.value(v);
+                set.push(format!(
+                    "{target} = list_append({v}, if_not_exists({target}, {empty}))"
+                ));
+            }
+            ("b", 0) => {
+                let h = format!("{}.h", ph.name(rng, "e"));
+                set.push(format!("{target} = if_not_exists({target}, {h})"));
             }
             (_, 4) => remove.push(target),
             ("b", _) => {
@@ -525,6 +563,7 @@ fn normal(op: &str, status: u16, mut v: Value) -> Value {
         }
     }
     sets(&mut v);
+    numbers(&mut v);
     if status != 200 {
         let mut message = error_message(&v);
         // Departure 11: Local names other paths of a projection.
@@ -559,6 +598,34 @@ fn with_name(v: &Value, from: &str, to: &str) -> Value {
         .to_string()
         .replace(&format!("\"{from}\""), &format!("\"{to}\""));
     serde_json::from_str(&text).unwrap()
+}
+
+/// Numbers in canonical text, which DynamoDB returns (departure 4: Local
+/// returns what UpdateItem's arithmetic wrote as it wrote it, `11.0`).
+/// Enough for the generator's numbers (no exponents, few digits).
+fn numbers(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match (k.as_str(), x) {
+                    ("N", Value::String(n)) if n.contains('.') => {
+                        let t = n.trim_end_matches('0').trim_end_matches('.');
+                        *n = if t == "-0" { "0".into() } else { t.to_owned() };
+                    }
+                    ("NS", Value::Array(a)) => {
+                        for n in a.iter_mut() {
+                            let mut wrapped = json!({"N": n.clone()});
+                            numbers(&mut wrapped);
+                            *n = wrapped["N"].take();
+                        }
+                    }
+                    (_, x) => numbers(x),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(numbers),
+        _ => {}
+    }
 }
 
 fn with_table(body: &Value, table: &str) -> Value {
@@ -617,10 +684,13 @@ async fn endpoint_matches_dynamodb_local_on_raw_requests() {
             report.push(format!("#{n} {op} {body}\n  endpoint {x}\n  local    {y}"));
         }
     }
-    // The generator reaches every operation, and most requests succeed.
+    // The generator reaches every operation, each succeeds at times, and
+    // most requests succeed (the refusals are compared too, but a
+    // generator that only made refusals would test little).
     assert_eq!(ops.len(), 10, "{ops:?}");
+    let ok: usize = ops.values().map(|(_, ok)| ok).sum();
     assert!(
-        ops.values().all(|(sent, ok)| *ok * 4 >= *sent),
+        ops.values().all(|(_, ok)| *ok > 0) && ok * 2 >= REQUESTS,
         "too many refusals: {ops:?}"
     );
     assert!(
