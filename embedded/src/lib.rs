@@ -435,6 +435,33 @@ impl Embedded {
         self.read().tables.get(table).map(|t| t.items.len())
     }
 
+    /// What DescribeTable reports of a table's contents: its item count
+    /// and size (`TableSizeBytes`, item sizes as DynamoDB counts them) and
+    /// each index's (`IndexSizeBytes`: the attributes it projects of the
+    /// items it holds). `None` when the table does not exist. Reads every
+    /// item.
+    ///
+    /// ```
+    /// use singletable::AttributeValue;
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    /// use singletable::request::PutItem;
+    /// use singletable::Executor;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Embedded::new();
+    /// db.create_table_with("Sizes", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// let item = [("PK".to_owned(), AttributeValue::S("a".into())), ("n".to_owned(), AttributeValue::N("1".into()))];
+    /// let put = PutItem { table: "Sizes".into(), item: item.into_iter().collect(), condition: None, return_old: false, return_on_condition_failure: false };
+    /// db.put_item(put).await?;
+    /// let stats = db.table_stats("Sizes").unwrap();
+    /// assert_eq!((stats.item_count, stats.size_bytes), (1, 6)); // "PK" + "a", "n" + 1 digit + 1
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn table_stats(&self, table: &str) -> Option<TableStats> {
+        self.read().tables.get(table).and_then(|t| t.stats().ok())
+    }
+
     /// Capacity a table's requests consumed so far.
     pub fn consumed_capacity(&self, table: &str) -> Option<ConsumedCapacity> {
         self.read().tables.get(table).map(|t| ConsumedCapacity {
@@ -600,6 +627,39 @@ impl Embedded {
             meter,
         })
     }
+}
+
+/// A table's item count and size, and its indexes', from
+/// [`Embedded::table_stats`].
+///
+/// ```
+/// let stats = singletable::embedded::TableStats::default();
+/// assert_eq!(stats.size_bytes, 0);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// `ItemCount`.
+    pub item_count: u64,
+    /// `TableSizeBytes`.
+    pub size_bytes: u64,
+    /// One entry per index, in the schema's order.
+    pub indexes: Vec<IndexStats>,
+}
+
+/// An index's item count and size, in [`TableStats`].
+///
+/// ```
+/// let ix = singletable::embedded::IndexStats { name: "byB".into(), item_count: 0, size_bytes: 0 };
+/// assert_eq!(ix.name, "byB");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexStats {
+    /// `IndexName`.
+    pub name: String,
+    /// `ItemCount`: the items the index holds.
+    pub item_count: u64,
+    /// `IndexSizeBytes`: the attributes it projects of them.
+    pub size_bytes: u64,
 }
 
 /// The one shard of an embedded table's stream.

@@ -490,13 +490,53 @@ impl TableData {
 
     /// Write units of the index entry for `item`.
     fn entry_units<V: View + ?Sized>(&self, i: usize, item: &V) -> u64 {
+        crate::capacity::write_blocks(self.entry_size(i, item))
+    }
+
+    /// The size of the index entry for `item`: the attributes the index
+    /// projects, counted as DynamoDB counts item sizes.
+    fn entry_size<V: View + ?Sized>(&self, i: usize, item: &V) -> usize {
         let mut size = 0;
         item.each(&mut |k, v| {
             if self.projects(i, k) {
                 size += k.len() + val_size(&v);
             }
         });
-        crate::capacity::write_blocks(size)
+        size
+    }
+
+    /// Item counts and sizes of the table and of each index, as
+    /// DescribeTable reports them (every item read: what DynamoDB updates
+    /// about every six hours is exact here).
+    pub(crate) fn stats(&self) -> Res<super::TableStats> {
+        let mut out = super::TableStats {
+            item_count: self.items.len() as u64,
+            size_bytes: 0,
+            indexes: self
+                .schema
+                .indexes
+                .iter()
+                .map(|ix| super::IndexStats {
+                    name: ix.name.clone(),
+                    item_count: 0,
+                    size_bytes: 0,
+                })
+                .collect(),
+        };
+        for e in &self.items {
+            out.size_bytes += codec::stored_size(e.value()) as u64;
+            if self.indexes.is_empty() {
+                continue;
+            }
+            let item = self.decode(e.key(), e.value())?;
+            for (i, ix) in out.indexes.iter_mut().enumerate() {
+                if self.view_position(i, &item).is_some() {
+                    ix.item_count += 1;
+                    ix.size_bytes += self.entry_size(i, &item) as u64;
+                }
+            }
+        }
+        Ok(out)
     }
 }
 

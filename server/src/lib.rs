@@ -100,6 +100,9 @@
 //!     repeated path and the path after its first mention (`path one: [a],
 //!     path two: [e]` for `a, e, a`), which do not overlap, and reports a
 //!     repeated path before an earlier overlap of two different ones.
+//! 12. A global index's `IndexSizeBytes` counts the items it holds (a
+//!     sparse index holds only those with all its key attributes); Local
+//!     adds the items that have only some of them.
 //!
 //! Where the engine itself still follows Local rather than DynamoDB (a
 //! Query page's 1 MB counting only the items the filter keeps, the order of

@@ -305,7 +305,14 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
         }
     }
     defs.extend(all.iter());
-    let count = ep.db.item_count(table).unwrap_or(0);
+    let stats = ep.db.table_stats(table).unwrap_or_default();
+    let index_stats = |name: &str| {
+        stats
+            .indexes
+            .iter()
+            .find(|ix| ix.name == name)
+            .map_or((0, 0), |ix| (ix.item_count, ix.size_bytes))
+    };
     let (read, write) = meta.throughput;
     let tp = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write, "NumberOfDecreasesToday": 0});
     let mut d = json!({
@@ -313,8 +320,8 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
         "TableStatus": status,
         "TableArn": arn(table),
         "CreationDateTime": meta.created,
-        "ItemCount": count,
-        "TableSizeBytes": 0,
+        "ItemCount": stats.item_count,
+        "TableSizeBytes": stats.size_bytes,
         "AttributeDefinitions": defs.iter().map(|k| json!({"AttributeName": k.name, "AttributeType": k.kind.as_str()})).collect::<Vec<_>>(),
         "KeySchema": key_json(&[&schema.pk], &schema.sk.iter().collect::<Vec<_>>()),
         "ProvisionedThroughput": tp,
@@ -334,13 +341,14 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
             .map(|ix| {
                 let hash: Vec<&KeyAttr> = std::iter::once(&ix.pk).chain(&ix.pk_rest).collect();
                 let range: Vec<&KeyAttr> = ix.sk.iter().chain(&ix.sk_rest).collect();
+                let (count, size) = index_stats(&ix.name);
                 let mut v = json!({
                     "IndexName": ix.name,
                     "KeySchema": key_json(&hash, &range),
                     "Projection": projection_json(&ix.projection),
                     "IndexArn": format!("{}/index/{}", arn(table), ix.name),
-                    "IndexSizeBytes": 0,
-                    "ItemCount": 0,
+                    "IndexSizeBytes": size,
+                    "ItemCount": count,
                 });
                 if global {
                     v["IndexStatus"] = json!("ACTIVE");

@@ -297,4 +297,43 @@ async fn local_departures_follow_dynamodb() {
     let said = "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: ";
     assert_eq!(error_message(&ours), format!("{said}[a]"));
     assert_eq!(error_message(&local), format!("{said}[e]"));
+
+    // 12. A global index holds only the items that have its key attributes
+    //     (developer guide, sparse indexes), and IndexSizeBytes is "the
+    //     total size of the specified index" (API reference,
+    //     GlobalSecondaryIndexDescription). Local adds to IndexSizeBytes
+    //     (not to ItemCount) the items that have only some of its key
+    //     attributes, which the index does not hold.
+    let sparse = |url: String, table: String| async move {
+        let (status, r) = call(
+            &url,
+            "CreateTable",
+            &json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}, {"AttributeName": "h", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+                "GlobalSecondaryIndexes": [{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "h", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "ALL"}}]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{r}");
+        for item in [
+            json!({"PK": {"S": "in"}, "g": {"S": "x"}, "h": {"S": "y"}}),
+            json!({"PK": {"S": "out"}, "g": {"S": "x"}}),
+        ] {
+            let (status, r) =
+                call(&url, "PutItem", &json!({"TableName": table, "Item": item})).await;
+            assert_eq!(status, 200, "{r}");
+        }
+        let (_, d) = call(&url, "DescribeTable", &json!({"TableName": table})).await;
+        let ix = &d["Table"]["GlobalSecondaryIndexes"][0];
+        (
+            d["Table"]["TableSizeBytes"].clone(),
+            ix["ItemCount"].clone(),
+            ix["IndexSizeBytes"].clone(),
+        )
+    };
+    let ours = sparse(both.ours.0.clone(), "Sparse".into()).await;
+    let local = sparse(both.local.0.clone(), support::unique_table("Sparse")).await;
+    // "PK"+"in", "g"+"x", "h"+"y" in the index; "PK"+"out", "g"+"x" not.
+    assert_eq!(ours, (json!(15), json!(1), json!(8)));
+    assert_eq!(local, (json!(15), json!(1), json!(15)));
 }
