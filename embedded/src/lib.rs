@@ -462,6 +462,31 @@ impl Embedded {
         self.read().tables.get(table).and_then(|t| t.stats().ok())
     }
 
+    /// The size in bytes of the item collection of partition key value
+    /// `pk` in `table`: its items and their local index entries, what
+    /// DynamoDB's `ItemCollectionMetrics` estimates (and limits to 10 GB
+    /// on tables with local indexes). `None` when the table does not exist.
+    ///
+    /// ```
+    /// use singletable::AttributeValue;
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("Sizes", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// assert_eq!(db.item_collection_size("Sizes", &AttributeValue::S("a".into())), Some(0));
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn item_collection_size(
+        &self,
+        table: &str,
+        pk: &singletable_runtime::value::AttributeValue,
+    ) -> Option<u64> {
+        self.read()
+            .tables
+            .get(table)
+            .and_then(|t| t.collection_size(pk).ok())
+    }
+
     /// Capacity a table's requests consumed so far.
     pub fn consumed_capacity(&self, table: &str) -> Option<ConsumedCapacity> {
         self.read().tables.get(table).map(|t| ConsumedCapacity {

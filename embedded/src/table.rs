@@ -505,6 +505,36 @@ impl TableData {
         size
     }
 
+    /// The size of the item collection of partition key `pk`: its items
+    /// and their entries in the local indexes (what DynamoDB reports as
+    /// `ItemCollectionMetrics` and limits to 10 GB).
+    pub(crate) fn collection_size(&self, pk: &AttributeValue) -> Res<u64> {
+        use std::ops::Bound;
+        let start = Self::partition(pk);
+        let end = codec::prefix_end(&start);
+        let upper = end.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
+        let local: Vec<usize> = (0..self.indexes.len())
+            .filter(|&i| !self.schema.indexes[i].global)
+            .collect();
+        let mut size = 0u64;
+        for e in self
+            .items
+            .range::<[u8], _>((Bound::Included(start.as_slice()), upper))
+        {
+            size += codec::stored_size(e.value()) as u64;
+            if local.is_empty() {
+                continue;
+            }
+            let item = self.decode(e.key(), e.value())?;
+            for &i in &local {
+                if self.view_position(i, &item).is_some() {
+                    size += self.entry_size(i, &item) as u64;
+                }
+            }
+        }
+        Ok(size)
+    }
+
     /// Item counts and sizes of the table and of each index, as
     /// DescribeTable reports them (every item read: what DynamoDB updates
     /// about every six hours is exact here).

@@ -103,6 +103,12 @@
 //! 12. A global index's `IndexSizeBytes` counts the items it holds (a
 //!     sparse index holds only those with all its key attributes); Local
 //!     adds the items that have only some of them.
+//! 13. A write to a table with a local index that asks for
+//!     `ReturnItemCollectionMetrics=SIZE` gets `ItemCollectionMetrics` (the
+//!     partition key and the collection's size range in GB; per table in
+//!     batches and transactions); Local never returns them.
+//! 14. `ReturnItemCollectionMetrics` must be `SIZE` or `NONE`; Local
+//!     accepts any text.
 //!
 //! Where the engine itself still follows Local rather than DynamoDB (a
 //! Query page's 1 MB counting only the items the filter keeps, the order of

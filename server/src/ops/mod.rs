@@ -231,15 +231,69 @@ impl Meter {
     }
 }
 
+/// A member that is `NONE` (or absent) or one other value: whether it is
+/// that value; any other text is DynamoDB's enum ValidationException.
+fn switch(b: Body<'_>, member: &str, on: &str) -> Result<bool, ApiError> {
+    match b.str(member)? {
+        None | Some("NONE") => Ok(false),
+        Some(v) if v == on => Ok(true),
+        Some(other) => {
+            let mut field = member.to_owned();
+            field[..1].make_ascii_lowercase();
+            Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{other}' at '{field}' failed to satisfy constraint: Member must satisfy enum value set: [{on}, NONE]"
+            )))
+        }
+    }
+}
+
 /// `ReturnValuesOnConditionCheckFailure`: `ALL_OLD` or `NONE`.
 pub(crate) fn on_failure(b: Body<'_>) -> Result<bool, ApiError> {
-    match b.str("ReturnValuesOnConditionCheckFailure")? {
-        None | Some("NONE") => Ok(false),
-        Some("ALL_OLD") => Ok(true),
-        Some(other) => Err(ApiError::validation(format!(
-            "1 validation error detected: Value '{other}' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]"
-        ))),
+    switch(b, "ReturnValuesOnConditionCheckFailure", "ALL_OLD")
+}
+
+/// `ReturnItemCollectionMetrics`: `SIZE` or `NONE`.
+pub(crate) fn collection_metrics_wanted(b: Body<'_>) -> Result<bool, ApiError> {
+    switch(b, "ReturnItemCollectionMetrics", "SIZE")
+}
+
+/// The `ItemCollectionMetrics` of a write to the item with key `key`, on a
+/// table with a local index (DynamoDB reports none for other tables): the
+/// partition key, and the collection's size as a range of whole gigabytes.
+pub(crate) fn collection_metrics(ep: &Endpoint, table: &str, key: &Item) -> Option<Value> {
+    let schema = ep.db.schema(table)?;
+    if schema.indexes.iter().all(|ix| ix.global) {
+        return None;
     }
+    let pk = key.get(&schema.pk.name)?;
+    let bytes = ep.db.item_collection_size(table, pk)?;
+    let low = (bytes / (1 << 30)) as f64;
+    let mut k = Map::new();
+    k.insert(schema.pk.name.clone(), wire::to_json(pk));
+    Some(json!({"ItemCollectionKey": k, "SizeEstimateRangeGB": [low, low + 1.0]}))
+}
+
+/// `ItemCollectionMetrics` of a batch or transaction: per table, one
+/// entry per item collection its writes (`(table, key)`, in request order)
+/// touched; `None` when none is reported.
+pub(crate) fn collections_metrics(ep: &Endpoint, writes: &[(String, Item)]) -> Option<Value> {
+    let mut out: Map<String, Value> = Map::new();
+    for (table, key) in writes {
+        let Some(m) = collection_metrics(ep, table, key) else {
+            continue;
+        };
+        let list = out
+            .entry(table.clone())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(list) = list
+            && !list
+                .iter()
+                .any(|x| x["ItemCollectionKey"] == m["ItemCollectionKey"])
+        {
+            list.push(m);
+        }
+    }
+    (!out.is_empty()).then_some(Value::Object(out))
 }
 
 /// An engine error on the wire.

@@ -336,4 +336,31 @@ async fn local_departures_follow_dynamodb() {
     // "PK"+"in", "g"+"x", "h"+"y" in the index; "PK"+"out", "g"+"x" not.
     assert_eq!(ours, (json!(15), json!(1), json!(8)));
     assert_eq!(local, (json!(15), json!(1), json!(15)));
+
+    // 13. On a table with a local index, a write that asks for
+    //     ReturnItemCollectionMetrics=SIZE gets ItemCollectionMetrics: the
+    //     partition key and a size range in GB (API reference, PutItem: "If
+    //     the table does not have any local secondary indexes, this
+    //     information is not returned", so it is when it has one). Local
+    //     never returns it.
+    let put = json!({"TableName": "", "Item": {"PK": {"S": "m"}, "SK": {"S": "1"}, "L": {"S": "x"}},
+        "ReturnItemCollectionMetrics": "SIZE"});
+    let [(s1, ours), (s2, local)] = both.call("PutItem", put).await;
+    assert_eq!((s1, s2), (200, 200));
+    assert_eq!(
+        ours["ItemCollectionMetrics"],
+        json!({"ItemCollectionKey": {"PK": {"S": "m"}}, "SizeEstimateRangeGB": [0.0, 1.0]})
+    );
+    assert_eq!(local, json!({}));
+
+    // 14. ReturnItemCollectionMetrics is SIZE or NONE (API reference:
+    //     "Valid Values: SIZE | NONE"); Local accepts any text.
+    let bogus = json!({"TableName": "", "Key": key(), "ReturnItemCollectionMetrics": "BOGUS"});
+    let [(s1, ours), (s2, local)] = both.call("DeleteItem", bogus).await;
+    assert_eq!(
+        (s1, error_name(&ours).as_str()),
+        (400, "ValidationException")
+    );
+    assert!(error_message(&ours).contains("[SIZE, NONE]"), "{ours}");
+    assert_eq!(s2, 200, "{local}");
 }
