@@ -487,6 +487,41 @@ impl Embedded {
             .and_then(|t| t.collection_size(pk).ok())
     }
 
+    /// UpdateTimeToLive: the attribute whose epoch-seconds value ends an
+    /// item's life in `table` (`None`: TTL disabled). The setting is kept in
+    /// snapshots ([`Embedded::save`]); items are not deleted when they expire
+    /// (see the module docs). Fails when the table does not exist.
+    ///
+    /// ```
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("Sessions", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.set_time_to_live("Sessions", Some("expires"))?;
+    /// assert_eq!(db.time_to_live("Sessions").as_deref(), Some("expires"));
+    /// db.set_time_to_live("Sessions", None)?;
+    /// assert_eq!(db.time_to_live("Sessions"), None);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn set_time_to_live(&self, table: &str, attribute: Option<&str>) -> Result<(), Error> {
+        let mut store = self.write();
+        let t = store
+            .tables
+            .get_mut(table)
+            .ok_or_else(|| Fail::no_table().into_error("UpdateTimeToLive"))?;
+        t.time_to_live = attribute.map(str::to_owned);
+        Ok(())
+    }
+
+    /// The TTL attribute of `table`, when TTL is enabled
+    /// (DescribeTimeToLive); see [`Embedded::set_time_to_live`].
+    pub fn time_to_live(&self, table: &str) -> Option<String> {
+        self.read()
+            .tables
+            .get(table)
+            .and_then(|t| t.time_to_live.clone())
+    }
+
     /// Capacity a table's requests consumed so far.
     pub fn consumed_capacity(&self, table: &str) -> Option<ConsumedCapacity> {
         self.read().tables.get(table).map(|t| ConsumedCapacity {

@@ -139,6 +139,8 @@ pub(crate) struct TableData {
     keys: Arc<[(Box<str>, KeyType)]>,
     /// The stream's records, when the table has a stream.
     pub(crate) feed: Option<super::feed::Feed>,
+    /// The TTL attribute (UpdateTimeToLive), when TTL is enabled.
+    pub(crate) time_to_live: Option<String>,
 }
 
 impl TableData {
@@ -168,6 +170,7 @@ impl TableData {
             ids: HashMap::new(),
             keys: schema_keys.into(),
             feed,
+            time_to_live: None,
         }
     }
 

@@ -21,7 +21,6 @@ pub(crate) struct Meta {
     /// (`BillingModeSummary.LastUpdateToPayPerRequestDateTime`).
     pay_per_request_since: f64,
     throughput: (i64, i64),
-    ttl: Option<String>,
     /// `DeletionProtectionEnabled`: DeleteTable refuses while it is set.
     deletion_protection: bool,
 }
@@ -41,7 +40,6 @@ impl Meta {
             billing: "PROVISIONED".into(),
             pay_per_request_since: created,
             throughput: (0, 0),
-            ttl: None,
             deletion_protection: false,
         }
     }
@@ -542,9 +540,8 @@ pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
         .ok_or_else(|| required("TimeToLiveSpecification"))?;
     let attr = spec.req_str("AttributeName")?.to_owned();
     let enabled = spec.bool("Enabled")?;
-    let mut meta = ep.meta();
-    let m = meta.entry(table).or_insert_with(Meta::now);
-    match (&m.ttl, enabled) {
+    // The setting lives in the store, so snapshots keep it.
+    match (ep.db.time_to_live(&table), enabled) {
         (Some(_), true) => {
             return Err(ApiError::validation("TimeToLive is already enabled"));
         }
@@ -553,7 +550,9 @@ pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
         }
         _ => {}
     }
-    m.ttl = enabled.then(|| attr.clone());
+    ep.db
+        .set_time_to_live(&table, enabled.then_some(attr.as_str()))
+        .map_err(engine)?;
     Ok(json!({"TimeToLiveSpecification": {"AttributeName": attr, "Enabled": enabled}}))
 }
 
@@ -564,7 +563,7 @@ pub(crate) fn describe_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
             "Cannot do operations on a non-existent table",
         ));
     }
-    let ttl = ep.meta().get(&table).and_then(|m| m.ttl.clone());
+    let ttl = ep.db.time_to_live(&table);
     Ok(match ttl {
         Some(a) => {
             json!({"TimeToLiveDescription": {"TimeToLiveStatus": "ENABLED", "AttributeName": a}})

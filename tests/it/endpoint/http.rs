@@ -294,3 +294,67 @@ pub async fn call(url: &str, op: &str, body: &Value) -> (u16, Value) {
     let r = post(url, Some(&target(op)), body.to_string().as_bytes()).await;
     (r.status, r.json())
 }
+
+/// TTL settings live in the store: UpdateTimeToLive answers as DynamoDB
+/// Local does, and a snapshot written and loaded again still describes the
+/// same setting (the answer compared with Local's after the reload).
+#[tokio::test]
+async fn time_to_live_survives_a_snapshot() {
+    let ep = Endpoint::new();
+    let ours = start(ep.clone()).await;
+    let local = crate::support::endpoint();
+    let (a, b) = (
+        "TtlSnap".to_owned(),
+        crate::support::unique_table("TtlSnap"),
+    );
+    for (url, table) in [(&ours, &a), (&local, &b)] {
+        let (status, r) = call(
+            url,
+            "CreateTable",
+            &serde_json::json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{r}");
+        let (status, r) = call(
+            url,
+            "UpdateTimeToLive",
+            &serde_json::json!({"TableName": table, "TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": true}}),
+        )
+        .await;
+        assert_eq!(status, 200, "{r}");
+    }
+    let path = std::env::temp_dir().join(format!("singletable-ttl-{}.json", std::process::id()));
+    ep.store().save(&path).unwrap();
+    let reloaded = start(Endpoint::with_store(
+        singletable_server::Embedded::load(&path).unwrap(),
+    ))
+    .await;
+    std::fs::remove_file(&path).ok();
+    let describe = |url: String, table: String| async move {
+        call(
+            &url,
+            "DescribeTimeToLive",
+            &serde_json::json!({"TableName": table}),
+        )
+        .await
+    };
+    let theirs = describe(local.clone(), b.clone()).await;
+    assert_eq!(describe(reloaded.clone(), a.clone()).await, theirs);
+    assert_eq!(
+        theirs.1["TimeToLiveDescription"]["TimeToLiveStatus"],
+        "ENABLED"
+    );
+    // Enabling it again is refused by both, after the reload too.
+    let again = serde_json::json!({"TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": true}});
+    let on = |url: &str, table: &str| {
+        let mut body = again.clone();
+        body["TableName"] = serde_json::json!(table);
+        let url = url.to_owned();
+        async move { call(&url, "UpdateTimeToLive", &body).await }
+    };
+    let (x, y) = (on(&reloaded, &a).await, on(&local, &b).await);
+    assert_eq!((x.0, error_name(&x.1)), (y.0, error_name(&y.1)));
+    assert_eq!(x.0, 400);
+}

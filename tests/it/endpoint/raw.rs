@@ -575,10 +575,10 @@ fn normal(op: &str, status: u16, mut v: Value) -> Value {
         return json!({"status": status, "type": error_name(&v), "message": message,
             "Item": v.get("Item"), "CancellationReasons": v.get("CancellationReasons")});
     }
-    if let Some(m) = v.as_object_mut() {
-        if m.remove("ConsumedCapacity").is_some() {
-            m.insert("ConsumedCapacity".into(), json!("present"));
-        }
+    if let Some(m) = v.as_object_mut()
+        && m.remove("ConsumedCapacity").is_some()
+    {
+        m.insert("ConsumedCapacity".into(), json!("present"));
     }
     if op == "BatchGetItem"
         && let Some(Value::Object(r)) = v.get_mut("Responses")
