@@ -185,6 +185,9 @@ impl Capacity {
 pub(crate) struct Meter {
     mode: Capacity,
     before: Vec<(String, f64)>,
+    /// The index a Query or Scan reads (and whether it is global): with
+    /// `INDEXES`, its read is reported on the index, none on the table.
+    index: Option<(String, bool)>,
 }
 
 fn units(db: &Embedded, table: &str) -> f64 {
@@ -202,7 +205,26 @@ impl Meter {
                 .map(|t| ((*t).to_owned(), units(&ep.db, t)))
                 .collect()
         };
-        Self { mode, before }
+        Self {
+            mode,
+            before,
+            index: None,
+        }
+    }
+
+    /// Attributes the read to `index` of `table` (a Query or Scan with
+    /// `IndexName`), as DynamoDB reports `INDEXES`.
+    pub(crate) fn reading(mut self, ep: &Endpoint, table: &str, index: Option<&str>) -> Self {
+        self.index = index.and_then(|name| {
+            let ix = ep
+                .db
+                .schema(table)?
+                .indexes
+                .into_iter()
+                .find(|i| i.name == name)?;
+            Some((ix.name, ix.global))
+        });
+        self
     }
 
     /// Adds `ConsumedCapacity` to `out` (one entry, or a list when `list`).
@@ -217,7 +239,18 @@ impl Meter {
                 let used = (units(&ep.db, t) - before).max(0.0);
                 let mut m = json!({"TableName": t, "CapacityUnits": used});
                 if self.mode == Capacity::Indexes {
-                    m["Table"] = json!({"CapacityUnits": used});
+                    match &self.index {
+                        Some((name, global)) => {
+                            m["Table"] = json!({"CapacityUnits": 0.0});
+                            let kind = if *global {
+                                "GlobalSecondaryIndexes"
+                            } else {
+                                "LocalSecondaryIndexes"
+                            };
+                            m[kind] = json!({name.as_str(): {"CapacityUnits": used}});
+                        }
+                        None => m["Table"] = json!({"CapacityUnits": used}),
+                    }
                 }
                 m
             })

@@ -131,7 +131,7 @@ pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
         projection: paths,
         start,
     };
-    let meter = Meter::start(ep, capacity, &[&table]);
+    let meter = Meter::start(ep, capacity, &[&table]).reading(ep, &table, req.index.as_deref());
     let mut out = Map::new();
     if select == Select::Count {
         let p = ep.db.query_count(req).await.map_err(engine)?;
@@ -189,7 +189,7 @@ pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
     let paths: Option<Vec<Path>> = projection(b, &mut ph, &mut used)?;
     finish(&ph, used)?;
     let select = select(b, paths.is_some(), index.is_some())?;
-    let meter = Meter::start(ep, capacity, &[&table]);
+    let meter = Meter::start(ep, capacity, &[&table]).reading(ep, &table, index.as_deref());
     let p = ep
         .db
         .scan(ScanRequest {

@@ -575,10 +575,18 @@ fn normal(op: &str, status: u16, mut v: Value) -> Value {
         return json!({"status": status, "type": error_name(&v), "message": message,
             "Item": v.get("Item"), "CancellationReasons": v.get("CancellationReasons")});
     }
+    // Capacity: its figures are not compared (the engine bills by
+    // DynamoDB's rules); for reads its shape is (which of table and
+    // indexes it names), for writes its presence (with INDEXES the
+    // endpoint reports a write's units on the table entry alone).
     if let Some(m) = v.as_object_mut()
-        && m.remove("ConsumedCapacity").is_some()
+        && let Some(c) = m.remove("ConsumedCapacity")
     {
-        m.insert("ConsumedCapacity".into(), json!("present"));
+        let read = matches!(op, "GetItem" | "Query" | "Scan");
+        m.insert(
+            "ConsumedCapacity".into(),
+            if read { shape(&c) } else { json!("present") },
+        );
     }
     if op == "BatchGetItem"
         && let Some(Value::Object(r)) = v.get_mut("Responses")
@@ -590,6 +598,16 @@ fn normal(op: &str, status: u16, mut v: Value) -> Value {
         }
     }
     v
+}
+
+/// A JSON value with every number replaced by `0`: its shape.
+fn shape(v: &Value) -> Value {
+    match v {
+        Value::Number(_) => json!(0),
+        Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), shape(x))).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(shape).collect()),
+        other => other.clone(),
+    }
 }
 
 /// `v` with the table name `from` (a whole JSON string) written `to`.
