@@ -425,6 +425,36 @@ impl Embedded {
         Ok(data.remove_index(index))
     }
 
+    /// UpdateTable `StreamSpecification`: gives a table without a stream a
+    /// stream of `view`, whose change feed starts empty. Fails with
+    /// DynamoDB's `ValidationException` when the table already has one.
+    ///
+    /// ```
+    /// use singletable::StreamView;
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.enable_stream("App", StreamView::KeysOnly)?;
+    /// assert_eq!(db.schema("App").unwrap().stream, Some(StreamView::KeysOnly));
+    /// assert!(db.enable_stream("App", StreamView::NewImage).is_err());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn enable_stream(&self, table: &str, view: entity::StreamView) -> Result<(), Error> {
+        let mut store = self.write();
+        let data = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("UpdateTable"))?;
+        if data.feed.is_some() {
+            return Err(
+                Fail::validation("Table already has an enabled stream").into_error("UpdateTable")
+            );
+        }
+        data.schema.stream = Some(view);
+        data.feed = Some(feed::Feed::new(view));
+        Ok(())
+    }
+
     /// The schema of a table.
     pub fn schema(&self, table: &str) -> Option<TableSchema> {
         self.read().tables.get(table).map(|t| t.schema.clone())

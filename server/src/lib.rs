@@ -42,7 +42,8 @@
 //! ListStreams, DescribeStream, GetShardIterator, GetRecords) is served on
 //! the same address, as DynamoDB Local serves it: point a DynamoDB Streams
 //! client at the endpoint's URL. A table created with a
-//! `StreamSpecification` has one stream of one shard, read from the
+//! `StreamSpecification` (or given one by UpdateTable; disabling a stream
+//! is refused) has one stream of one shard, read from the
 //! engine's change feed (the records DynamoDB would write, one per item a
 //! write changed, kept 24 hours).
 //!

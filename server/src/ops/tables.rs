@@ -21,6 +21,8 @@ pub(crate) struct Meta {
     /// (`BillingModeSummary.LastUpdateToPayPerRequestDateTime`).
     pay_per_request_since: f64,
     throughput: (i64, i64),
+    /// When the table's current stream was enabled, if not with the table.
+    stream_since: Option<f64>,
     /// `DeletionProtectionEnabled`: DeleteTable refuses while it is set.
     deletion_protection: bool,
 }
@@ -40,6 +42,7 @@ impl Meta {
             billing: "PROVISIONED".into(),
             pay_per_request_since: created,
             throughput: (0, 0),
+            stream_since: None,
             deletion_protection: false,
         }
     }
@@ -182,6 +185,11 @@ fn stream_view(b: Body<'_>) -> Result<Option<StreamView>, ApiError> {
         return Ok(None);
     };
     if !s.bool("StreamEnabled")? {
+        if s.str("StreamViewType")?.is_some() {
+            return Err(ApiError::validation(
+                "Invalid StreamViewType: Stream StreamEnabled was false but a StreamViewType was present.",
+            ));
+        }
         return Ok(None);
     }
     Ok(Some(match s.str("StreamViewType")? {
@@ -392,7 +400,8 @@ pub(crate) fn created(ep: &Endpoint, table: &str) -> f64 {
 /// enabled: `2026-01-02T03:04:05.678`) and its view type.
 pub(crate) fn stream_of(ep: &Endpoint, table: &str) -> Option<(String, String, &'static str)> {
     let view = ep.db.schema(table)?.stream?;
-    let label = iso8601(meta_of(ep, table).created);
+    let meta = meta_of(ep, table);
+    let label = iso8601(meta.stream_since.unwrap_or(meta.created));
     Some((
         format!("{}/stream/{label}", arn(table)),
         label,
@@ -486,6 +495,24 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
         Some(_) => Some(throughput(b)?),
         None => None,
     };
+    let stream = match (b.obj("StreamSpecification")?, stream_view(b)?) {
+        (None, _) => None,
+        (Some(_), Some(view)) => Some(view),
+        (Some(_), None) => {
+            if ep.db.schema(&table).is_some_and(|s| s.stream.is_none()) {
+                return Err(ApiError::validation("Table has no stream to disable"));
+            }
+            // DynamoDB keeps a disabled stream readable for 24 hours; the
+            // engine's feed has no disabled state to keep it in.
+            return Err(ApiError::validation(
+                "this endpoint does not disable streams: a table keeps the stream it was given",
+            ));
+        }
+    };
+    if stream.is_some() && ep.db.schema(&table).is_some_and(|s| s.stream.is_some()) {
+        // Refused before anything changes; the engine refuses it too.
+        return Err(ApiError::validation("Table already has an enabled stream"));
+    }
     for u in b
         .array("GlobalSecondaryIndexUpdates")?
         .into_iter()
@@ -508,10 +535,16 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
             // Throughput of an index: nothing to change in memory.
         }
     }
+    if let Some(view) = stream {
+        ep.db.enable_stream(&table, view).map_err(engine)?;
+    }
     {
         // A table the store had before the endpoint saw it has no entry yet.
         let mut meta = ep.meta();
         let m = meta.entry(table.clone()).or_insert_with(Meta::now);
+        if stream.is_some() {
+            m.stream_since = Some(now_seconds());
+        }
         if let Some(mode) = mode {
             if mode == "PAY_PER_REQUEST" && m.billing != mode {
                 m.pay_per_request_since = now_seconds();

@@ -13,7 +13,9 @@ use crate::support;
 /// records the test compares: every write path (put, overwrite, put of the
 /// same item, update with arithmetic, delete, delete of a missing item,
 /// transaction, batch).
-async fn write(url: &str, table: &str, view: &str) {
+/// With `later`, the table is created without a stream and UpdateTable
+/// gives it one before the writes.
+async fn write(url: &str, table: &str, view: &str, later: bool) {
     let ok = |what: &str, (status, body): (u16, Value)| {
         assert_eq!(status, 200, "{what} on {url}: {body}");
     };
@@ -33,10 +35,27 @@ async fn write(url: &str, table: &str, view: &str) {
             &json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
             "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}],
             "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
-            "StreamSpecification": {"StreamEnabled": true, "StreamViewType": view}}),
+            "StreamSpecification": if later {
+                json!({"StreamEnabled": false})
+            } else {
+                json!({"StreamEnabled": true, "StreamViewType": view})
+            }}),
         )
         .await,
     );
+    if later {
+        let enable = json!({"TableName": table, "StreamSpecification": {"StreamEnabled": true, "StreamViewType": view}});
+        let (status, r) = call(url, "UpdateTable", &enable).await;
+        assert_eq!(status, 200, "{r}");
+        let d = &r["TableDescription"];
+        assert_eq!(d["StreamSpecification"]["StreamViewType"], view);
+        assert!(d["LatestStreamArn"].is_string(), "{d}");
+        let (status, again) = call(url, "UpdateTable", &enable).await;
+        assert_eq!(
+            (status, error_message(&again).as_str()),
+            (400, "Table already has an enabled stream")
+        );
+    }
     let a = item("a", json!({"n": {"N": "1"}, "tags": {"SS": ["x", "y"]}}));
     let a2 = item("a", json!({"n": {"N": "2"}, "b": {"B": "AQI="}}));
     for body in [json!({"Item": a}), json!({"Item": a2}), json!({"Item": a2})] {
@@ -296,10 +315,21 @@ async fn streams_api_matches_dynamodb_local() {
     let ours = start(Endpoint::new()).await;
     let local = support::endpoint();
     let mut report = Vec::new();
-    for view in ["KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"] {
-        let (a, b) = (format!("Streams{view}"), support::unique_table("Streams"));
-        write(&ours, &a, view).await;
-        write(&local, &b, view).await;
+    // Each view from CreateTable; one more enabled by UpdateTable.
+    let cases = [
+        ("KEYS_ONLY", false),
+        ("NEW_IMAGE", false),
+        ("OLD_IMAGE", false),
+        ("NEW_AND_OLD_IMAGES", false),
+        ("NEW_AND_OLD_IMAGES", true),
+    ];
+    for (view, later) in cases {
+        let (a, b) = (
+            format!("Streams{view}{later}"),
+            support::unique_table("Streams"),
+        );
+        write(&ours, &a, view, later).await;
+        write(&local, &b, view, later).await;
         let (seen_ours, seen_local) = (observe(&ours, &a).await, observe(&local, &b).await);
         assert_eq!(seen_ours.len(), seen_local.len());
         for ((what, x), (_, y)) in seen_ours.iter().zip(&seen_local) {
@@ -314,5 +344,24 @@ async fn streams_api_matches_dynamodb_local() {
             "insert, modify, modify, insert, remove, insert and remove, insert: {records}"
         );
     }
+    // A view type without a stream is refused alike.
+    let mut refusals = Vec::new();
+    for (url, table) in [
+        (&ours, "StreamsOff".to_owned()),
+        (&local, support::unique_table("StreamsOff")),
+    ] {
+        let (status, r) = call(
+            url,
+            "CreateTable",
+            &json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+                "StreamSpecification": {"StreamEnabled": false, "StreamViewType": "KEYS_ONLY"}}),
+        )
+        .await;
+        refusals.push((status, error_name(&r), error_message(&r)));
+    }
+    assert_eq!(refusals[0], refusals[1]);
+    assert_eq!(refusals[0].0, 400);
     assert!(report.is_empty(), "{}", report.join("\n"));
 }
