@@ -545,6 +545,16 @@ impl Embedded {
 
     /// The TTL attribute of `table`, when TTL is enabled
     /// (DescribeTimeToLive); see [`Embedded::set_time_to_live`].
+    ///
+    /// ```
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("Carts", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// assert_eq!(db.time_to_live("Carts"), None); // disabled until UpdateTimeToLive
+    /// assert_eq!(db.time_to_live("Missing"), None);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
     pub fn time_to_live(&self, table: &str) -> Option<String> {
         self.read()
             .tables
