@@ -149,6 +149,10 @@ pub struct Endpoint {
     db: Embedded,
     meta: Arc<Mutex<HashMap<String, ops::Meta>>>,
     requests: Arc<AtomicU64>,
+    /// Requests that report consumed capacity run alone, the others
+    /// together: their capacity is the difference of the engine's meters
+    /// before and after, to which concurrent requests would add.
+    metering: Arc<tokio::sync::RwLock<()>>,
 }
 
 /// One HTTP response of the endpoint: status, body and headers
@@ -269,6 +273,16 @@ impl Endpoint {
                 "The request body must be a JSON object",
             ));
         };
+        let metered = matches!(
+            map.get("ReturnConsumedCapacity").and_then(Value::as_str),
+            Some("TOTAL" | "INDEXES")
+        );
+        let (_alone, _together);
+        if metered {
+            _alone = self.metering.write().await;
+        } else {
+            _together = self.metering.read().await;
+        }
         let answer = if streams {
             ops::dispatch_streams(self, op, &map).await
         } else {

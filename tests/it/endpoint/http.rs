@@ -288,6 +288,15 @@ pub fn target(op: &str) -> String {
     }
 }
 
+/// Creates `table` on `url`: on-demand, a string partition key `PK`.
+pub async fn create_table(url: &str, table: &str) {
+    let body = serde_json::json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}]});
+    let (status, r) = call(url, "CreateTable", &body).await;
+    assert_eq!(status, 200, "{r}");
+}
+
 /// Sends `body` as operation `op` (see [`target`]) to `url`: status and
 /// JSON body.
 pub async fn call(url: &str, op: &str, body: &Value) -> (u16, Value) {
@@ -308,15 +317,7 @@ async fn time_to_live_survives_a_snapshot() {
         crate::support::unique_table("TtlSnap"),
     );
     for (url, table) in [(&ours, &a), (&local, &b)] {
-        let (status, r) = call(
-            url,
-            "CreateTable",
-            &serde_json::json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
-                "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
-                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}]}),
-        )
-        .await;
-        assert_eq!(status, 200, "{r}");
+        create_table(url, table).await;
         let (status, r) = call(
             url,
             "UpdateTimeToLive",
@@ -357,4 +358,41 @@ async fn time_to_live_survives_a_snapshot() {
     let (x, y) = (on(&reloaded, &a).await, on(&local, &b).await);
     assert_eq!((x.0, error_name(&x.1)), (y.0, error_name(&y.1)));
     assert_eq!(x.0, 400);
+}
+
+/// Concurrent writes each report their own capacity: 24 PutItems of one
+/// small item at once, each 1 write unit on the endpoint as on DynamoDB
+/// Local (the endpoint meters a request that asks for capacity alone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn consumed_capacity_is_per_request() {
+    let ours = start(Endpoint::new()).await;
+    let local = crate::support::endpoint();
+    let mut seen = Vec::new();
+    for (url, table) in [
+        (ours, "Metered".to_owned()),
+        (local, crate::support::unique_table("Metered")),
+    ] {
+        create_table(&url, &table).await;
+        let puts = (0..24).map(|i| {
+            let (url, table) = (url.clone(), table.clone());
+            tokio::spawn(async move {
+                call(
+                    &url,
+                    "PutItem",
+                    &serde_json::json!({"TableName": table, "Item": {"PK": {"S": format!("k{i}")}},
+                        "ReturnConsumedCapacity": "TOTAL"}),
+                )
+                .await
+            })
+        });
+        let mut units = Vec::new();
+        for p in puts.collect::<Vec<_>>() {
+            let (status, r) = p.await.unwrap();
+            assert_eq!(status, 200, "{r}");
+            units.push(r["ConsumedCapacity"]["CapacityUnits"].as_f64().unwrap());
+        }
+        seen.push(units);
+    }
+    assert_eq!(seen[0], vec![1.0; 24]);
+    assert_eq!(seen[0], seen[1]);
 }
