@@ -93,9 +93,7 @@ impl Checker<'_> {
                             )));
                         }
                         Some(Ordering::Greater) => {
-                            return Err(self.fail(
-                                "The BETWEEN operator requires upper bound to be greater than or equal to lower bound".into(),
-                            ));
+                            return Err(self.fail(bounds_out_of_order(l, h)));
                         }
                         _ => {}
                     }
@@ -121,6 +119,16 @@ impl Checker<'_> {
                 Condition::BeginsWith(p.clone(), v)
             }
             Condition::Contains(p, v) => Condition::Contains(p.clone(), self.value(v)?),
+            Condition::BeginsWithPath(p, q) | Condition::ContainsPath(p, q) => {
+                let f = if matches!(c, Condition::BeginsWithPath(..)) {
+                    "begins_with"
+                } else {
+                    "contains"
+                };
+                let q = Operand::Path(q.clone());
+                self.distinct(f, &Operand::Path(p.clone()), &[&q])?;
+                c.clone()
+            }
             Condition::Exists(_)
             | Condition::NotExists(_)
             | Condition::ExistsAt(_)
@@ -194,6 +202,10 @@ fn each_path<'a>(c: &'a Condition, out: &mut impl FnMut(PathRef<'a>)) {
             for o in list {
                 op(o, out);
             }
+        }
+        Condition::BeginsWithPath(p, q) | Condition::ContainsPath(p, q) => {
+            out(p.as_ref());
+            out(q.as_ref());
         }
         Condition::BeginsWith(p, _)
         | Condition::Contains(p, _)
@@ -305,28 +317,19 @@ pub(crate) fn holds<A: Attrs + ?Sized>(c: &Condition, item: &A) -> bool {
             list.iter()
                 .any(|o| equal(a.as_ref(), operand(o, item).as_ref()))
         }
-        Condition::BeginsWith(p, v) => match (get(item, p.as_ref()), v) {
-            (Some(Val::S(s)), AttributeValue::S(prefix)) => s.starts_with(prefix.as_str()),
-            (Some(Val::Other(AttributeValue::B(b))), AttributeValue::B(prefix)) => {
-                b.as_ref().starts_with(prefix.as_ref())
+        Condition::BeginsWith(p, v) => begins_with(get(item, p.as_ref()), v),
+        Condition::Contains(p, v) => contains(get(item, p.as_ref()), v),
+        Condition::BeginsWithPath(p, q) | Condition::ContainsPath(p, q) => {
+            let Some(other) = get(item, q.as_ref()).map(owned) else {
+                return false;
+            };
+            let found = get(item, p.as_ref());
+            if matches!(c, Condition::BeginsWithPath(..)) {
+                begins_with(found, &other)
+            } else {
+                contains(found, &other)
             }
-            _ => false,
-        },
-        Condition::Contains(p, v) => match (get(item, p.as_ref()), v) {
-            (Some(Val::S(s)), AttributeValue::S(part)) => s.contains(part.as_str()),
-            (Some(Val::Other(found)), e) => match (found, e) {
-                (AttributeValue::B(b), AttributeValue::B(part)) => {
-                    let (b, part) = (b.as_ref(), part.as_ref());
-                    part.is_empty() || b.windows(part.len()).any(|w| w == part)
-                }
-                (AttributeValue::Ss(set), AttributeValue::S(e)) => set.contains(e),
-                (AttributeValue::Ns(set), AttributeValue::N(e)) => set.contains(e),
-                (AttributeValue::Bs(set), AttributeValue::B(e)) => set.contains(e),
-                (AttributeValue::L(list), e) => list.contains(e),
-                _ => false,
-            },
-            _ => false,
-        },
+        }
         Condition::Exists(p) => item.attr(p).is_some(),
         Condition::NotExists(p) => item.attr(p).is_none(),
         Condition::ExistsAt(p) => get(item, p.as_ref()).is_some(),
@@ -337,5 +340,59 @@ pub(crate) fn holds<A: Attrs + ?Sized>(c: &Condition, item: &A) -> bool {
         Condition::And(a, b) => holds(a, item) && holds(b, item),
         Condition::Or(a, b) => holds(a, item) || holds(b, item),
         Condition::Not(a) => !holds(a, item),
+    }
+}
+
+/// DynamoDB's words for a `BETWEEN` whose lower bound is above its upper
+/// bound, in conditions and key conditions alike.
+pub(crate) fn bounds_out_of_order(lo: &AttributeValue, hi: &AttributeValue) -> String {
+    let shown = |v: &AttributeValue| match v {
+        AttributeValue::S(x) | AttributeValue::N(x) => format!("{{{}:{x}}}", type_name(v)),
+        other => format!("{other:?}"),
+    };
+    format!(
+        "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {}, upper bound operand: AttributeValue: {}",
+        shown(lo),
+        shown(hi)
+    )
+}
+
+/// `begins_with` of what a path found and a prefix: strings and binaries.
+fn begins_with(found: Option<Val<'_>>, prefix: &AttributeValue) -> bool {
+    match (found, prefix) {
+        (Some(Val::S(s)), AttributeValue::S(prefix)) => s.starts_with(prefix.as_str()),
+        (Some(Val::Other(AttributeValue::B(b))), AttributeValue::B(prefix)) => {
+            b.as_ref().starts_with(prefix.as_ref())
+        }
+        _ => false,
+    }
+}
+
+/// `contains` of what a path found and an operand: a substring, a
+/// sub-binary, a set member or a list element.
+fn contains(found: Option<Val<'_>>, e: &AttributeValue) -> bool {
+    match (found, e) {
+        (Some(Val::S(s)), AttributeValue::S(part)) => s.contains(part.as_str()),
+        (Some(Val::Other(found)), e) => match (found, e) {
+            (AttributeValue::B(b), AttributeValue::B(part)) => {
+                let (b, part) = (b.as_ref(), part.as_ref());
+                part.is_empty() || b.windows(part.len()).any(|w| w == part)
+            }
+            (AttributeValue::Ss(set), AttributeValue::S(e)) => set.contains(e),
+            (AttributeValue::Ns(set), AttributeValue::N(e)) => set.contains(e),
+            (AttributeValue::Bs(set), AttributeValue::B(e)) => set.contains(e),
+            (AttributeValue::L(list), e) => list.contains(e),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The value a path found, owned (the operand a path stands for).
+fn owned(v: Val<'_>) -> AttributeValue {
+    match v {
+        Val::S(s) => AttributeValue::S(s.to_owned()),
+        Val::N(n) => AttributeValue::N(n.into_owned()),
+        Val::Other(v) => v.clone(),
     }
 }

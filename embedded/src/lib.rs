@@ -425,6 +425,36 @@ impl Embedded {
         Ok(data.remove_index(index))
     }
 
+    /// UpdateTable `StreamSpecification`: gives a table without a stream a
+    /// stream of `view`, whose change feed starts empty. Fails with
+    /// DynamoDB's `ValidationException` when the table already has one.
+    ///
+    /// ```
+    /// use singletable::StreamView;
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.enable_stream("App", StreamView::KeysOnly)?;
+    /// assert_eq!(db.schema("App").unwrap().stream, Some(StreamView::KeysOnly));
+    /// assert!(db.enable_stream("App", StreamView::NewImage).is_err());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn enable_stream(&self, table: &str, view: entity::StreamView) -> Result<(), Error> {
+        let mut store = self.write();
+        let data = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("UpdateTable"))?;
+        if data.feed.is_some() {
+            return Err(
+                Fail::validation("Table already has an enabled stream").into_error("UpdateTable")
+            );
+        }
+        data.schema.stream = Some(view);
+        data.feed = Some(feed::Feed::new(view));
+        Ok(())
+    }
+
     /// The schema of a table.
     pub fn schema(&self, table: &str) -> Option<TableSchema> {
         self.read().tables.get(table).map(|t| t.schema.clone())
@@ -433,6 +463,103 @@ impl Embedded {
     /// Number of items in a table.
     pub fn item_count(&self, table: &str) -> Option<usize> {
         self.read().tables.get(table).map(|t| t.items.len())
+    }
+
+    /// What DescribeTable reports of a table's contents: its item count
+    /// and size (`TableSizeBytes`, item sizes as DynamoDB counts them) and
+    /// each index's (`IndexSizeBytes`: the attributes it projects of the
+    /// items it holds). `None` when the table does not exist. Reads every
+    /// item.
+    ///
+    /// ```
+    /// use singletable::AttributeValue;
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    /// use singletable::request::PutItem;
+    /// use singletable::Executor;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Embedded::new();
+    /// db.create_table_with("Sizes", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// let item = [("PK".to_owned(), AttributeValue::S("a".into())), ("n".to_owned(), AttributeValue::N("1".into()))];
+    /// let put = PutItem { table: "Sizes".into(), item: item.into_iter().collect(), condition: None, return_old: false, return_on_condition_failure: false };
+    /// db.put_item(put).await?;
+    /// let stats = db.table_stats("Sizes").unwrap();
+    /// assert_eq!((stats.item_count, stats.size_bytes), (1, 6)); // "PK" + "a", "n" + 1 digit + 1
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn table_stats(&self, table: &str) -> Option<TableStats> {
+        self.read().tables.get(table).and_then(|t| t.stats().ok())
+    }
+
+    /// The size in bytes of the item collection of partition key value
+    /// `pk` in `table`: its items and their local index entries, what
+    /// DynamoDB's `ItemCollectionMetrics` estimates (and limits to 10 GB
+    /// on tables with local indexes). `None` when the table does not exist.
+    ///
+    /// ```
+    /// use singletable::AttributeValue;
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("Sizes", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// assert_eq!(db.item_collection_size("Sizes", &AttributeValue::S("a".into())), Some(0));
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn item_collection_size(
+        &self,
+        table: &str,
+        pk: &singletable_runtime::value::AttributeValue,
+    ) -> Option<u64> {
+        self.read()
+            .tables
+            .get(table)
+            .and_then(|t| t.collection_size(pk).ok())
+    }
+
+    /// UpdateTimeToLive: the attribute whose epoch-seconds value ends an
+    /// item's life in `table` (`None`: TTL disabled). The setting is kept in
+    /// snapshots ([`Embedded::save`]); items are not deleted when they expire
+    /// (see the module docs). Fails when the table does not exist.
+    ///
+    /// ```
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("Sessions", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.set_time_to_live("Sessions", Some("expires"))?;
+    /// assert_eq!(db.time_to_live("Sessions").as_deref(), Some("expires"));
+    /// db.set_time_to_live("Sessions", None)?;
+    /// assert_eq!(db.time_to_live("Sessions"), None);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn set_time_to_live(&self, table: &str, attribute: Option<&str>) -> Result<(), Error> {
+        let mut store = self.write();
+        let t = store
+            .tables
+            .get_mut(table)
+            .ok_or_else(|| Fail::no_table().into_error("UpdateTimeToLive"))?;
+        t.time_to_live = attribute.map(str::to_owned);
+        Ok(())
+    }
+
+    /// The TTL attribute of `table`, when TTL is enabled
+    /// (DescribeTimeToLive); see [`Embedded::set_time_to_live`].
+    ///
+    /// ```
+    /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
+    ///
+    /// let db = Embedded::new();
+    /// db.create_table_with("Carts", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// assert_eq!(db.time_to_live("Carts"), None); // disabled until UpdateTimeToLive
+    /// assert_eq!(db.time_to_live("Missing"), None);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn time_to_live(&self, table: &str) -> Option<String> {
+        self.read()
+            .tables
+            .get(table)
+            .and_then(|t| t.time_to_live.clone())
     }
 
     /// Capacity a table's requests consumed so far.
@@ -556,6 +683,24 @@ impl Embedded {
         })
     }
 
+    /// Checks a ProjectionExpression's paths as DynamoDB does before any
+    /// read: not empty, names it accepts, well-formed paths, no two paths
+    /// that overlap or conflict (`Invalid ProjectionExpression: Two
+    /// document paths overlap ...`). Query checks its projection itself;
+    /// code that applies a projection outside the engine (the endpoint's
+    /// GetItem, Scan and batch reads) checks it here first.
+    ///
+    /// ```
+    /// use singletable::embedded::Embedded;
+    /// use singletable::expr::Path;
+    ///
+    /// assert!(Embedded::check_projection(&[Path::from("a"), Path::from("b")]).is_ok());
+    /// assert!(Embedded::check_projection(&[Path::from("a"), Path::from("a")]).is_err());
+    /// ```
+    pub fn check_projection(paths: &[expr::Path]) -> Result<(), Error> {
+        read::projection_paths(paths).map_err(|e| e.into_error("ProjectionExpression"))
+    }
+
     /// Writes every table (schema and items) to `path` as JSON, items in
     /// DynamoDB's JSON format. The file is written beside `path` first and
     /// renamed over it, so a crash never leaves half a snapshot.
@@ -582,6 +727,39 @@ impl Embedded {
             meter,
         })
     }
+}
+
+/// A table's item count and size, and its indexes', from
+/// [`Embedded::table_stats`].
+///
+/// ```
+/// let stats = singletable::embedded::TableStats::default();
+/// assert_eq!(stats.size_bytes, 0);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// `ItemCount`.
+    pub item_count: u64,
+    /// `TableSizeBytes`.
+    pub size_bytes: u64,
+    /// One entry per index, in the schema's order.
+    pub indexes: Vec<IndexStats>,
+}
+
+/// An index's item count and size, in [`TableStats`].
+///
+/// ```
+/// let ix = singletable::embedded::IndexStats { name: "byB".into(), item_count: 0, size_bytes: 0 };
+/// assert_eq!(ix.name, "byB");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexStats {
+    /// `IndexName`.
+    pub name: String,
+    /// `ItemCount`: the items the index holds.
+    pub item_count: u64,
+    /// `IndexSizeBytes`: the attributes it projects of them.
+    pub size_bytes: u64,
 }
 
 /// The one shard of an embedded table's stream.

@@ -195,6 +195,13 @@ impl Num {
         }
     }
 
+    /// `-self`.
+    pub(crate) fn negated(&self) -> Self {
+        let mut n = self.clone();
+        n.neg = !n.neg && !n.is_zero();
+        n
+    }
+
     /// The sum, exact (limits are the caller's business).
     pub(crate) fn add(&self, other: &Self) -> Self {
         if self.is_zero() {

@@ -120,9 +120,20 @@ impl<'a> Target<'a> {
 
     /// Checks a filter: no key attribute of the table or index read (Query
     /// only), and only attributes the index holds.
-    fn filter(&self, filter: Option<&Condition>, query: bool) -> Res<Option<Condition>> {
+    /// Checks a filter: its own rules first, then (DynamoDB Local's order)
+    /// the paths of the request's projection, then the filter against the
+    /// key schema and the index's projection.
+    fn filter(
+        &self,
+        filter: Option<&Condition>,
+        query: bool,
+        projection: Option<&[Path]>,
+    ) -> Res<Option<Condition>> {
         let Some(f) = filter else { return Ok(None) };
         let f = cond::prepare(f, "FilterExpression")?;
+        if let Some(p) = projection {
+            projection_paths(p)?;
+        }
         let mut used = Vec::new();
         cond::paths(&f, &mut used);
         if query {
@@ -259,9 +270,10 @@ fn bound(b: &Option<Vec<u8>>) -> Bound<&[u8]> {
     b.as_deref().map_or(Bound::Unbounded, Bound::Excluded)
 }
 
-/// Checks a ProjectionExpression.
-fn projection(p: Option<&[Path]>, target: &Target<'_>) -> Res<()> {
-    let Some(p) = p else { return Ok(()) };
+/// Checks the paths of a ProjectionExpression, whatever the read: not
+/// empty, names DynamoDB accepts, well-formed paths, no two that overlap
+/// or conflict.
+pub(crate) fn projection_paths(p: &[Path]) -> Res<()> {
     let invalid = |m: String| Fail::validation(format!("Invalid ProjectionExpression: {m}"));
     if p.is_empty() {
         return Err(invalid("The expression can not be empty;".into()));
@@ -273,7 +285,14 @@ fn projection(p: Option<&[Path]>, target: &Target<'_>) -> Res<()> {
     for q in &paths {
         path::syntax(*q).map_err(invalid)?;
     }
-    path::no_clash(&paths).map_err(invalid)?;
+    path::no_clash(&paths).map_err(invalid)
+}
+
+/// Checks a Query's ProjectionExpression: its paths, and that a global
+/// index projects what it names.
+fn projection(p: Option<&[Path]>, target: &Target<'_>) -> Res<()> {
+    let Some(p) = p else { return Ok(()) };
+    projection_paths(p)?;
     if let (Some((_, ix)), Some(projected)) = (target.index, target.projected())
         && ix.global
     {
@@ -479,14 +498,9 @@ fn key_range<'a>(
         if let AttrRange::Between(lo, hi) = &c
             && compare(lo, hi).is_some_and(|o| o.is_gt())
         {
-            let shown = |v: &AttributeValue| match v {
-                AttributeValue::S(x) | AttributeValue::N(x) => format!("{{{}:{x}}}", type_name(v)),
-                other => format!("{other:?}"),
-            };
             return Err(Fail::validation(format!(
-                "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {}, upper bound operand: AttributeValue: {}",
-                shown(lo),
-                shown(hi)
+                "Invalid KeyConditionExpression: {}",
+                super::cond::bounds_out_of_order(lo, hi)
             )));
         }
         out.range = Some((k, c));
@@ -594,7 +608,7 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
     let range_keys = target.range();
     let key = req.key.typed();
     let cond = key_range(&key, &hash, &range_keys)?;
-    let filter = target.filter(req.filter.as_ref(), true)?;
+    let filter = target.filter(req.filter.as_ref(), true, req.projection.as_deref())?;
     projection(req.projection.as_deref(), &target)?;
 
     // The byte range of the partition, the sort equalities and the range
@@ -797,7 +811,7 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
     let t = store.table(&req.table)?;
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
     let limit = limit(req.limit)?;
-    let filter = target.filter(req.filter.as_ref(), false)?;
+    let filter = target.filter(req.filter.as_ref(), false, None)?;
     let start = req
         .start
         .as_ref()

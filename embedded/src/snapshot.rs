@@ -125,7 +125,11 @@ pub(crate) fn to_json(store: &Store) -> Res<Value> {
             .map(|e| t.decode(e.key(), e.value()).map(|i| item_json(&i)))
             .collect::<Res<Vec<_>>>()?;
         let schema = serde_json::to_value(&t.schema).map_err(|e| Fail::internal(e.to_string()))?;
-        tables.insert(name.clone(), json!({ "schema": schema, "items": items }));
+        let mut table = json!({ "schema": schema, "items": items });
+        if let Some(attr) = &t.time_to_live {
+            table["time_to_live"] = json!(attr);
+        }
+        tables.insert(name.clone(), table);
     }
     Ok(json!({ "format": FORMAT, "version": VERSION, "tables": tables }))
 }
@@ -153,6 +157,14 @@ pub(crate) fn from_json(v: &Value, meter: &Arc<CapacityMeter>) -> Res<Store> {
         .map_err(|e| bad(&e.to_string()))?;
         schema.validate()?;
         let mut data = TableData::new(schema, meter.clone());
+        data.time_to_live = match t.get("time_to_live") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(
+                v.as_str()
+                    .ok_or_else(|| bad("time_to_live is not a string"))?
+                    .to_owned(),
+            ),
+        };
         for item in t
             .get("items")
             .and_then(Value::as_array)

@@ -139,6 +139,8 @@ pub(crate) struct TableData {
     keys: Arc<[(Box<str>, KeyType)]>,
     /// The stream's records, when the table has a stream.
     pub(crate) feed: Option<super::feed::Feed>,
+    /// The TTL attribute (UpdateTimeToLive), when TTL is enabled.
+    pub(crate) time_to_live: Option<String>,
 }
 
 impl TableData {
@@ -168,6 +170,7 @@ impl TableData {
             ids: HashMap::new(),
             keys: schema_keys.into(),
             feed,
+            time_to_live: None,
         }
     }
 
@@ -490,13 +493,83 @@ impl TableData {
 
     /// Write units of the index entry for `item`.
     fn entry_units<V: View + ?Sized>(&self, i: usize, item: &V) -> u64 {
+        crate::capacity::write_blocks(self.entry_size(i, item))
+    }
+
+    /// The size of the index entry for `item`: the attributes the index
+    /// projects, counted as DynamoDB counts item sizes.
+    fn entry_size<V: View + ?Sized>(&self, i: usize, item: &V) -> usize {
         let mut size = 0;
         item.each(&mut |k, v| {
             if self.projects(i, k) {
                 size += k.len() + val_size(&v);
             }
         });
-        crate::capacity::write_blocks(size)
+        size
+    }
+
+    /// The size of the item collection of partition key `pk`: its items
+    /// and their entries in the local indexes (what DynamoDB reports as
+    /// `ItemCollectionMetrics` and limits to 10 GB).
+    pub(crate) fn collection_size(&self, pk: &AttributeValue) -> Res<u64> {
+        use std::ops::Bound;
+        let start = Self::partition(pk);
+        let end = codec::prefix_end(&start);
+        let upper = end.as_deref().map_or(Bound::Unbounded, Bound::Excluded);
+        let local: Vec<usize> = (0..self.indexes.len())
+            .filter(|&i| !self.schema.indexes[i].global)
+            .collect();
+        let mut size = 0u64;
+        for e in self
+            .items
+            .range::<[u8], _>((Bound::Included(start.as_slice()), upper))
+        {
+            size += codec::stored_size(e.value()) as u64;
+            if local.is_empty() {
+                continue;
+            }
+            let item = self.decode(e.key(), e.value())?;
+            for &i in &local {
+                if self.view_position(i, &item).is_some() {
+                    size += self.entry_size(i, &item) as u64;
+                }
+            }
+        }
+        Ok(size)
+    }
+
+    /// Item counts and sizes of the table and of each index, as
+    /// DescribeTable reports them (every item read: what DynamoDB updates
+    /// about every six hours is exact here).
+    pub(crate) fn stats(&self) -> Res<super::TableStats> {
+        let mut out = super::TableStats {
+            item_count: self.items.len() as u64,
+            size_bytes: 0,
+            indexes: self
+                .schema
+                .indexes
+                .iter()
+                .map(|ix| super::IndexStats {
+                    name: ix.name.clone(),
+                    item_count: 0,
+                    size_bytes: 0,
+                })
+                .collect(),
+        };
+        for e in &self.items {
+            out.size_bytes += codec::stored_size(e.value()) as u64;
+            if self.indexes.is_empty() {
+                continue;
+            }
+            let item = self.decode(e.key(), e.value())?;
+            for (i, ix) in out.indexes.iter_mut().enumerate() {
+                if self.view_position(i, &item).is_some() {
+                    ix.item_count += 1;
+                    ix.size_bytes += self.entry_size(i, &item) as u64;
+                }
+            }
+        }
+        Ok(out)
     }
 }
 

@@ -9,7 +9,7 @@ use super::number::Num;
 use super::path;
 use super::value::{expression_value, type_name};
 use crate::expr::{PathRef, Rendered};
-use crate::request::{ActionKind, ReturnValues, SetValue, UpdateAction};
+use crate::request::{ActionKind, ReturnValues, SetOperand, SetValue, UpdateAction};
 use crate::value::{AttributeValue, Blob, Item};
 
 fn invalid(message: String) -> Fail {
@@ -102,6 +102,7 @@ pub(crate) fn prepare(actions: &[UpdateAction]) -> Res<Vec<UpdateAction>> {
                         }
                         SetValue::Increment(v)
                     }
+                    SetValue::Expr(o) => SetValue::Expr(prepare_operand(o)?),
                 };
                 UpdateAction::set(p, sv)
             }
@@ -129,6 +130,70 @@ pub(crate) fn prepare(actions: &[UpdateAction]) -> Res<Vec<UpdateAction>> {
         });
     }
     Ok(out)
+}
+
+/// A general `SET` operand with normalised values; a value of a type its
+/// function or operator cannot take is refused before any item is read.
+fn prepare_operand(o: &SetOperand) -> Res<SetOperand> {
+    let boxed = |o: &SetOperand| prepare_operand(o).map(Box::new);
+    let typed = |o: &SetOperand, function: &str, list: bool| -> Res<Box<SetOperand>> {
+        let o = boxed(o)?;
+        if let SetOperand::Value(v) = &*o {
+            let fits = if list {
+                matches!(v, AttributeValue::L(_))
+            } else {
+                matches!(v, AttributeValue::N(_))
+            };
+            if !fits {
+                return Err(operand_type(function, v));
+            }
+        }
+        Ok(o)
+    };
+    Ok(match o {
+        SetOperand::Value(v) => SetOperand::Value(value(v)?),
+        SetOperand::Path(p) => {
+            path::syntax(p.as_ref()).map_err(invalid)?;
+            SetOperand::Path(p.clone())
+        }
+        SetOperand::IfNotExists(p, x) => {
+            path::syntax(p.as_ref()).map_err(invalid)?;
+            SetOperand::IfNotExists(p.clone(), boxed(x)?)
+        }
+        SetOperand::ListAppend(a, b) => SetOperand::ListAppend(
+            typed(a, "list_append", true)?,
+            typed(b, "list_append", true)?,
+        ),
+        SetOperand::Plus(a, b) => SetOperand::Plus(typed(a, "+", false)?, typed(b, "+", false)?),
+        SetOperand::Minus(a, b) => SetOperand::Minus(typed(a, "-", false)?, typed(b, "-", false)?),
+    })
+}
+
+/// The value of a general `SET` operand on the item before the update.
+fn evaluate(o: &SetOperand, item: &Item) -> Res<AttributeValue> {
+    Ok(match o {
+        SetOperand::Value(v) => v.clone(),
+        SetOperand::Path(p) => path::get(item, p.as_ref()).cloned().ok_or_else(missing)?,
+        // The fallback is evaluated (and must resolve) whether or not the
+        // attribute exists, as DynamoDB Local does.
+        SetOperand::IfNotExists(p, x) => {
+            let fallback = evaluate(x, item)?;
+            path::get(item, p.as_ref()).cloned().unwrap_or(fallback)
+        }
+        SetOperand::ListAppend(a, b) => match (evaluate(a, item)?, evaluate(b, item)?) {
+            (AttributeValue::L(mut a), AttributeValue::L(b)) => {
+                a.extend(b);
+                AttributeValue::L(a)
+            }
+            _ => return Err(wrong_type()),
+        },
+        SetOperand::Plus(a, b) => sum(&evaluate(a, item)?, &evaluate(b, item)?)?,
+        SetOperand::Minus(a, b) => {
+            let a = evaluate(a, item)?;
+            let negated = number(&evaluate(b, item)?)?.negated();
+            sum(&a, &AttributeValue::N(negated.canonical()))?
+        }
+    })
 }
 
 fn long_type(v: &AttributeValue) -> &'static str {
@@ -232,6 +297,42 @@ pub(crate) fn apply(actions: &[UpdateAction], old: Option<&Item>, key: &Item) ->
         )));
     }
     let mut item = old.cloned().unwrap_or_else(|| key.clone());
+    // DynamoDB Local resolves a plain copy of another attribute (`SET a =
+    // b`) first, then refuses a path whose parent is missing or of another
+    // type, before it reads any other operand.
+    for a in actions {
+        if let ActionKind::Set(SetValue::Expr(SetOperand::Path(from))) = a.kind()
+            && path::get(&item, from.as_ref()).is_none()
+        {
+            return Err(missing());
+        }
+    }
+    for a in actions {
+        path::writable(&mut item, a.path())?;
+    }
+    // DynamoDB Local's order over the whole expression: a list_append
+    // operand that is not a list, then an operand that is missing, then
+    // the actions in order (where an arithmetic operand of the wrong type
+    // fails).
+    let operand = |a: &UpdateAction| match a.kind() {
+        ActionKind::Set(
+            sv @ (SetValue::Append(_) | SetValue::Prepend(_) | SetValue::Increment(_)),
+        ) => Some((
+            !matches!(sv, SetValue::Increment(_)),
+            path::get(&item, a.path()),
+        )),
+        _ => None,
+    };
+    let operands: Vec<_> = actions.iter().filter_map(operand).collect();
+    if operands
+        .iter()
+        .any(|(list, v)| *list && v.is_some_and(|v| !matches!(v, AttributeValue::L(_))))
+    {
+        return Err(wrong_type());
+    }
+    if operands.iter().any(|(_, v)| v.is_none()) {
+        return Err(missing());
+    }
     let mut writes: Vec<(PathRef<'_>, Write)> = Vec::with_capacity(actions.len());
     let mut removes: Vec<PathRef<'_>> = Vec::new();
     for a in actions {
@@ -261,6 +362,7 @@ pub(crate) fn apply(actions: &[UpdateAction], old: Option<&Item>, key: &Item) ->
                     AttributeValue::L(l)
                 }
                 SetValue::Increment(v) => sum(current.ok_or_else(missing)?, v)?,
+                SetValue::Expr(o) => evaluate(o, &item)?,
             }),
             // What is not there is not removed: an index past the end
             // names nothing, whatever the writes append there. Its parent

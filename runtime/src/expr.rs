@@ -314,6 +314,12 @@ pub enum Condition {
     BeginsWith(Path, AttributeValue),
     /// `contains(path, value)`
     Contains(Path, AttributeValue),
+    /// `begins_with(path, other)`: the prefix is another attribute of the
+    /// item (false when either is missing).
+    BeginsWithPath(Path, Path),
+    /// `contains(path, other)`: the element or substring is another
+    /// attribute of the item (false when either is missing).
+    ContainsPath(Path, Path),
     /// `attribute_exists(attribute)` on a top-level attribute.
     Exists(String),
     /// `attribute_not_exists(attribute)` on a top-level attribute.
@@ -657,6 +663,16 @@ impl Rendered {
                 let p = self.path(p.as_ref());
                 let v = self.value(v.clone());
                 format!("contains({p}, {v})")
+            }
+            Condition::BeginsWithPath(p, q) | Condition::ContainsPath(p, q) => {
+                let f = if matches!(c, Condition::BeginsWithPath(..)) {
+                    "begins_with"
+                } else {
+                    "contains"
+                };
+                let p = self.path(p.as_ref());
+                let q = self.path(q.as_ref());
+                format!("{f}({p}, {q})")
             }
             Condition::Exists(p) => format!("attribute_exists({})", self.name(p)),
             Condition::NotExists(p) => format!("attribute_not_exists({})", self.name(p)),

@@ -531,6 +531,75 @@ pub enum SetValue {
     Prepend(crate::value::AttributeValue),
     /// `SET a = a + :v` (atomic increment, the attribute must exist)
     Increment(crate::value::AttributeValue),
+    /// Any other right-hand side DynamoDB accepts: other attributes as
+    /// operands, arithmetic between two operands, nested functions
+    /// (`SET a = b`, `SET a = b + :v`, `SET a = :v - b`,
+    /// `SET l = list_append(:v, if_not_exists(l, :empty))`).
+    Expr(SetOperand),
+}
+
+/// A `SET` right-hand side in DynamoDB's general form
+/// ([`SetValue::Expr`]): every operand a path, a value or a function of
+/// them. Paths are read from the item as it was before the update.
+///
+/// ```
+/// use singletable::expr::Rendered;
+/// use singletable::request::{SetOperand, SetValue, UpdateAction};
+/// use singletable::AttributeValue;
+///
+/// let total = SetOperand::Plus(
+///     Box::new(SetOperand::Path("price".into())),
+///     Box::new(SetOperand::IfNotExists("tax".into(), Box::new(SetOperand::Value(AttributeValue::N("0".into()))))),
+/// );
+/// let mut r = Rendered::default();
+/// let text = r.update(&[UpdateAction::Set("total".into(), SetValue::Expr(total))]);
+/// assert_eq!(text, "SET #n0 = #n1 + if_not_exists(#n2, :v0)");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetOperand {
+    /// `:v`
+    Value(crate::value::AttributeValue),
+    /// An attribute of the item (the target itself or another).
+    Path(crate::expr::Path),
+    /// `if_not_exists(path, operand)`: the attribute if it exists, else the
+    /// operand.
+    IfNotExists(crate::expr::Path, Box<SetOperand>),
+    /// `list_append(first, second)`: two lists, one after the other.
+    ListAppend(Box<SetOperand>, Box<SetOperand>),
+    /// `first + second`: two numbers.
+    Plus(Box<SetOperand>, Box<SetOperand>),
+    /// `first - second`: two numbers.
+    Minus(Box<SetOperand>, Box<SetOperand>),
+}
+
+impl SetOperand {
+    /// Every path the operand reads, in the order it names them.
+    ///
+    /// ```
+    /// use singletable::request::SetOperand;
+    ///
+    /// let sum = SetOperand::Minus(Box::new(SetOperand::Path("a".into())), Box::new(SetOperand::Path("b".into())));
+    /// assert_eq!(sum.paths().iter().map(|p| p.attribute()).collect::<Vec<_>>(), ["a", "b"]);
+    /// ```
+    pub fn paths(&self) -> Vec<&crate::expr::Path> {
+        fn walk<'a>(o: &'a SetOperand, out: &mut Vec<&'a crate::expr::Path>) {
+            match o {
+                SetOperand::Value(_) => {}
+                SetOperand::Path(p) => out.push(p),
+                SetOperand::IfNotExists(p, x) => {
+                    out.push(p);
+                    walk(x, out);
+                }
+                SetOperand::ListAppend(a, b) | SetOperand::Plus(a, b) | SetOperand::Minus(a, b) => {
+                    walk(a, out);
+                    walk(b, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
+    }
 }
 
 /// One action of an update expression.
@@ -872,6 +941,29 @@ pub struct TransactGet {
 // Rendering an update lives beside the actions it renders, so that the
 // expressions (`expr`) never name the requests built from them.
 impl Rendered {
+    fn set_operand(&mut self, o: &SetOperand) -> String {
+        match o {
+            SetOperand::Value(v) => self.value(v.clone()),
+            SetOperand::Path(p) => self.path(p.as_ref()),
+            SetOperand::IfNotExists(p, x) => {
+                let p = self.path(p.as_ref());
+                format!("if_not_exists({p}, {})", self.set_operand(x))
+            }
+            SetOperand::ListAppend(a, b) => {
+                let a = self.set_operand(a);
+                format!("list_append({a}, {})", self.set_operand(b))
+            }
+            SetOperand::Plus(a, b) => {
+                let a = self.set_operand(a);
+                format!("{a} + {}", self.set_operand(b))
+            }
+            SetOperand::Minus(a, b) => {
+                let a = self.set_operand(a);
+                format!("{a} - {}", self.set_operand(b))
+            }
+        }
+    }
+
     /// Renders an update expression: `SET …, … REMOVE … ADD … DELETE …`.
     pub fn update(&mut self, actions: &[UpdateAction]) -> String {
         let (mut set, mut remove, mut add, mut delete) = (vec![], vec![], vec![], vec![]);
@@ -891,6 +983,7 @@ impl Rendered {
                             format!("{n} = list_append({}, {n})", self.value(v.clone()))
                         }
                         SetValue::Increment(v) => format!("{n} = {n} + {}", self.value(v.clone())),
+                        SetValue::Expr(o) => format!("{n} = {}", self.set_operand(o)),
                     };
                     set.push(text);
                 }

@@ -38,16 +38,83 @@
 //! # }).unwrap();
 //! ```
 //!
+//! The Streams API (`X-Amz-Target: DynamoDBStreams_20120810.<Operation>`:
+//! ListStreams, DescribeStream, GetShardIterator, GetRecords) is served on
+//! the same address, as DynamoDB Local serves it: point a DynamoDB Streams
+//! client at the endpoint's URL. A table created with a
+//! `StreamSpecification` (or given one by UpdateTable; disabling a stream
+//! is refused) has one stream of one shard, read from the
+//! engine's change feed (the records DynamoDB would write, one per item a
+//! write changed, kept 24 hours).
+//!
 //! Requests are the engine's own request values: expression strings are
 //! parsed into the runtime's expression values (see the `expr` module)
 //! and evaluated by the engine's evaluator. What the engine does not
 //! support is refused with a `ValidationException` naming it, never
 //! answered wrongly: the legacy parameters (`Expected`, `AttributeUpdates`,
-//! `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`),
-//! `SET` right-hand sides other than `:v`, `if_not_exists(target, :v)`,
-//! `list_append` of the target and a value, and `target ± :v` (other
-//! attributes as operands, nested functions), and a path as the second
-//! argument of `begins_with` or `contains`.
+//! `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`).
+//! Every `SET` right-hand side DynamoDB accepts is applied: other
+//! attributes as operands (`SET a = b`), arithmetic between any two
+//! operands (`SET a = b + c`, `SET a = :v - b`), nested functions
+//! (`list_append(:v, if_not_exists(a, :empty))`), the engine's
+//! [`SetOperand`](singletable_runtime::request::SetOperand); and a path as
+//! the second argument of `begins_with` or `contains`.
+//!
+//! # Where DynamoDB Local departs from DynamoDB
+//!
+//! The endpoint is compared with DynamoDB Local request by request (the
+//! raw differential test), but where Local departs from DynamoDB's
+//! documentation the endpoint follows the documentation. Each place is one
+//! case of the test `local_departures_follow_dynamodb`, which also asserts
+//! Local's differing answer, so this list stays true:
+//!
+//! 1. Error bodies carry `message` (the developer guide's error example);
+//!    Local writes `Message`.
+//! 2. A body that is not JSON is answered 400 `SerializationException`;
+//!    Local answers 500 `InternalFailure`.
+//! 3. An unknown operation is a 400
+//!    `com.amazon.coral.service#UnknownOperationException`, also for a
+//!    target without the `DynamoDB_20120810.` prefix; Local names it in
+//!    DynamoDB's own namespace and answers a target without the prefix with
+//!    500.
+//! 4. Numbers come back canonical ("leading and trailing zeroes are
+//!    trimmed"); Local returns a number written by UpdateItem as it was
+//!    sent (`01.50`).
+//! 5. UpdateItem may not give an index key attribute another type than
+//!    its definition ("Type mismatch for Index Key", as PutItem); Local
+//!    accepts it.
+//! 6. `ReturnConsumedCapacity` must be `INDEXES`, `TOTAL` or `NONE`; Local
+//!    accepts any text.
+//! 7. `ShardIteratorType` must be one of the four iterator types (a
+//!    `ValidationException`); Local answers 500 `InternalFailure`.
+//! 8. A stream record's `ApproximateCreationDateTime` is rounded down to
+//!    the second; Local rounds it down to the minute.
+//! 9. A member outside its documented range is refused in the form of the
+//!    service's model validation (`1 validation error detected: Value '0'
+//!    at 'limit' failed to satisfy constraint: Member must have value
+//!    greater than or equal to 1`); Local words some of them its own way
+//!    (`Limit must be greater than or equal to 1`).
+//! 10. `ConsumedCapacity` is only in a response that asked for it; Local
+//!     reports it unasked when DeleteItem finds no item.
+//! 11. A ProjectionExpression naming one path twice is refused naming that
+//!     path twice (`path one: [a], path two: [a]`); Local names the
+//!     repeated path and the path after its first mention (`path one: [a],
+//!     path two: [e]` for `a, e, a`), which do not overlap, and reports a
+//!     repeated path before an earlier overlap of two different ones.
+//! 12. A global index's `IndexSizeBytes` counts the items it holds (a
+//!     sparse index holds only those with all its key attributes); Local
+//!     adds the items that have only some of them.
+//! 13. A write to a table with a local index that asks for
+//!     `ReturnItemCollectionMetrics=SIZE` gets `ItemCollectionMetrics` (the
+//!     partition key and the collection's size range in GB; per table in
+//!     batches and transactions); Local never returns them.
+//! 14. `ReturnItemCollectionMetrics` must be `SIZE` or `NONE`; Local
+//!     accepts any text.
+//!
+//! Where the engine itself still follows Local rather than DynamoDB (a
+//! Query page's 1 MB counting only the items the filter keeps, the order of
+//! a transaction's checks, no `LastEvaluatedKey` when a Query's last item
+//! sits on the bound it read towards), the engine's own docs list it.
 
 mod client;
 mod crc;
@@ -82,6 +149,10 @@ pub struct Endpoint {
     db: Embedded,
     meta: Arc<Mutex<HashMap<String, ops::Meta>>>,
     requests: Arc<AtomicU64>,
+    /// Requests that report consumed capacity run alone, the others
+    /// together: their capacity is the difference of the engine's meters
+    /// before and after, to which concurrent requests would add.
+    metering: Arc<tokio::sync::RwLock<()>>,
 }
 
 /// One HTTP response of the endpoint: status, body and headers
@@ -112,6 +183,9 @@ pub struct Response {
 pub use crc::crc32;
 
 const PREFIX: &str = "DynamoDB_20120810.";
+/// The Streams API's target prefix (DynamoDB serves it on its own host;
+/// the endpoint, like DynamoDB Local, serves both on one).
+const STREAMS_PREFIX: &str = "DynamoDBStreams_20120810.";
 
 impl Endpoint {
     /// An endpoint on an empty store.
@@ -183,9 +257,15 @@ impl Endpoint {
     }
 
     async fn answer(&self, target: Option<&str>, body: &[u8]) -> Result<Value, ApiError> {
-        let op = target
-            .and_then(|t| t.strip_prefix(PREFIX))
-            .ok_or_else(|| ApiError::unknown_operation("An unknown operation was requested."))?;
+        let unknown = || ApiError::unknown_operation("An unknown operation was requested.");
+        let target = target.ok_or_else(unknown)?;
+        let (op, streams) = match target.strip_prefix(PREFIX) {
+            Some(op) => (op, false),
+            None => (
+                target.strip_prefix(STREAMS_PREFIX).ok_or_else(unknown)?,
+                true,
+            ),
+        };
         let json: Value = serde_json::from_slice(if body.is_empty() { b"{}" } else { body })
             .map_err(|e| ApiError::serialization(format!("Malformed JSON request body: {e}")))?;
         let Value::Object(map) = json else {
@@ -193,11 +273,22 @@ impl Endpoint {
                 "The request body must be a JSON object",
             ));
         };
-        ops::dispatch(self, op, &map).await.unwrap_or_else(|| {
-            Err(ApiError::unknown_operation(
-                "An unknown operation was requested.",
-            ))
-        })
+        let metered = matches!(
+            map.get("ReturnConsumedCapacity").and_then(Value::as_str),
+            Some("TOTAL" | "INDEXES")
+        );
+        let (_alone, _together);
+        if metered {
+            _alone = self.metering.write().await;
+        } else {
+            _together = self.metering.read().await;
+        }
+        let answer = if streams {
+            ops::dispatch_streams(self, op, &map).await
+        } else {
+            ops::dispatch(self, op, &map).await
+        };
+        answer.unwrap_or_else(|| Err(unknown()))
     }
 
     /// An `aws_sdk_dynamodb::Client` whose requests this endpoint answers in

@@ -3,7 +3,10 @@
 //! documents' boto3 code and the AWS CLI, and expression validation
 //! compared with DynamoDB Local.
 
+mod departures;
 mod errors;
 mod http;
 mod python;
+mod raw;
 mod sdk;
+mod streams;

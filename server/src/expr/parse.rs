@@ -3,7 +3,7 @@
 //! comparisons, `BETWEEN` and `IN` bind tightest, then `NOT`, `AND`, `OR`.
 
 use singletable_runtime::expr::{AttrKeyCondition, AttrRange, Cmp, Condition, Operand, Path};
-use singletable_runtime::request::{SetValue, UpdateAction};
+use singletable_runtime::request::{SetOperand, SetValue, UpdateAction};
 use singletable_runtime::value::AttributeValue;
 
 use super::Placeholders;
@@ -348,6 +348,17 @@ impl<'a> Parser<'a> {
             _ => {
                 self.expect_sym(",")?;
                 let arg = self.operand()?;
+                let arg = match (f, arg) {
+                    ("begins_with", Opd::Path(q)) => {
+                        self.expect_sym(")")?;
+                        return Ok(Condition::BeginsWithPath(p, q));
+                    }
+                    ("contains", Opd::Path(q)) => {
+                        self.expect_sym(")")?;
+                        return Ok(Condition::ContainsPath(p, q));
+                    }
+                    (_, arg) => arg,
+                };
                 let Opd::Value(v) = arg else {
                     return Err(self.invalid(format!(
                         "this endpoint supports only a value placeholder as the second argument of {f}"
@@ -611,47 +622,63 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Matches a `SET` right-hand side to one of the forms the engine
-    /// applies: a value, `if_not_exists(target, :v)`, `list_append` of the
-    /// target and a value, `target + :v` / `:v + target` / `target - :v`.
+    /// A `SET` right-hand side as the runtime's value: the forms on the
+    /// target alone (`:v`, `if_not_exists(target, :v)`, `list_append` of
+    /// the target and a value, `target ± :v`) as their own variants, every
+    /// other one (other attributes, arithmetic between paths, nested
+    /// functions) as [`SetValue::Expr`].
     fn set_value(&self, target: &Path, rhs: Rhs) -> Result<SetValue, ApiError> {
         let is_target = |r: &Rhs| matches!(r, Rhs::Path(p) if p == target);
-        let unsupported = || {
-            self.invalid(format!(
-                "this endpoint applies SET {0} = :v, if_not_exists({0}, :v), list_append({0}, :v), list_append(:v, {0}), {0} + :v and {0} - :v; other right-hand sides (other attributes, nested functions) are not supported",
-                display(target)
-            ))
-        };
         Ok(match rhs {
             Rhs::Value(v) => SetValue::Value(v),
             Rhs::IfNotExists(p, v) if &p == target => match *v {
                 Rhs::Value(v) => SetValue::IfNotExists(v),
-                _ => return Err(unsupported()),
+                v => SetValue::Expr(SetOperand::IfNotExists(p, Box::new(operand(v)))),
             },
             Rhs::ListAppend(a, b) => match (*a, *b) {
                 (a, Rhs::Value(v)) if is_target(&a) => SetValue::Append(v),
                 (Rhs::Value(v), b) if is_target(&b) => SetValue::Prepend(v),
-                _ => return Err(unsupported()),
+                (a, b) => SetValue::Expr(SetOperand::ListAppend(
+                    Box::new(operand(a)),
+                    Box::new(operand(b)),
+                )),
             },
-            Rhs::Arith(a, plus, b) => match (*a, plus, *b) {
-                (a, true, Rhs::Value(v)) if is_target(&a) => SetValue::Increment(v),
-                (Rhs::Value(v), true, b) if is_target(&b) => SetValue::Increment(v),
-                (a, false, Rhs::Value(AttributeValue::N(n))) if is_target(&a) => {
-                    SetValue::Increment(AttributeValue::N(negate(&n)))
-                }
-                (_, _, Rhs::Value(v)) | (Rhs::Value(v), _, _)
-                    if !matches!(v, AttributeValue::N(_)) =>
+            Rhs::Arith(a, plus, b) => {
+                if let (Rhs::Value(v), _) | (_, Rhs::Value(v)) = (&*a, &*b)
+                    && !matches!(v, AttributeValue::N(_))
                 {
                     return Err(self.invalid(format!(
                         "Incorrect operand type for operator or function; operator: {}, operand type: {}",
                         if plus { "+" } else { "-" },
-                        singletable_runtime::value::type_name(&v)
+                        singletable_runtime::value::type_name(v)
                     )));
                 }
-                _ => return Err(unsupported()),
-            },
-            _ => return Err(unsupported()),
+                match (*a, plus, *b) {
+                    (a, true, Rhs::Value(v)) if is_target(&a) => SetValue::Increment(v),
+                    (Rhs::Value(v), true, b) if is_target(&b) => SetValue::Increment(v),
+                    (a, false, Rhs::Value(AttributeValue::N(n))) if is_target(&a) => {
+                        SetValue::Increment(AttributeValue::N(negate(&n)))
+                    }
+                    (a, plus, b) => {
+                        SetValue::Expr(operand(Rhs::Arith(Box::new(a), plus, Box::new(b))))
+                    }
+                }
+            }
+            other => SetValue::Expr(operand(other)),
         })
+    }
+}
+
+/// A right-hand side in the runtime's general form.
+fn operand(r: Rhs) -> SetOperand {
+    let boxed = |r: Box<Rhs>| Box::new(operand(*r));
+    match r {
+        Rhs::Value(v) => SetOperand::Value(v),
+        Rhs::Path(p) => SetOperand::Path(p),
+        Rhs::IfNotExists(p, x) => SetOperand::IfNotExists(p, boxed(x)),
+        Rhs::ListAppend(a, b) => SetOperand::ListAppend(boxed(a), boxed(b)),
+        Rhs::Arith(a, true, b) => SetOperand::Plus(boxed(a), boxed(b)),
+        Rhs::Arith(a, false, b) => SetOperand::Minus(boxed(a), boxed(b)),
     }
 }
 
@@ -683,18 +710,4 @@ fn negate(n: &str) -> String {
         Some(rest) => rest.to_owned(),
         None => format!("-{}", n.strip_prefix('+').unwrap_or(n)),
     }
-}
-
-fn display(p: &Path) -> String {
-    let mut s = p.attribute().to_owned();
-    for step in p.steps() {
-        match step {
-            singletable_runtime::expr::PathStep::Key(k) => {
-                s.push('.');
-                s.push_str(k);
-            }
-            singletable_runtime::expr::PathStep::Index(i) => s.push_str(&format!("[{i}]")),
-        }
-    }
-    s
 }

@@ -117,3 +117,47 @@ fn the_rules_are_enforced() {
         "Value provided in ExpressionAttributeNames unused in expressions: keys: {#x}"
     );
 }
+
+#[test]
+fn general_set_forms_and_path_arguments_parse() {
+    use singletable_runtime::request::SetOperand;
+    let mut p = ph(json!(null), json!({":v": {"N": "2"}, ":e": {"L": []}}));
+    let a = update(
+        "SET a = b, c = b + d, e = :v - b, l = list_append(:e, if_not_exists(l, :e))",
+        &mut p,
+    )
+    .unwrap();
+    let path = |s: &str| Box::new(SetOperand::Path(s.into()));
+    assert_eq!(
+        a[0],
+        UpdateAction::Set("a".into(), SetValue::Expr(SetOperand::Path("b".into())))
+    );
+    assert_eq!(
+        a[1],
+        UpdateAction::Set(
+            "c".into(),
+            SetValue::Expr(SetOperand::Plus(path("b"), path("d")))
+        )
+    );
+    assert_eq!(
+        a[2],
+        UpdateAction::Set(
+            "e".into(),
+            SetValue::Expr(SetOperand::Minus(
+                Box::new(SetOperand::Value(n("2"))),
+                path("b")
+            ))
+        )
+    );
+    assert!(matches!(
+        &a[3],
+        UpdateAction::Set(_, SetValue::Expr(SetOperand::ListAppend(_, _)))
+    ));
+    p.finish().unwrap();
+    let mut p = ph(json!(null), json!(null));
+    let c = condition("ConditionExpression", "begins_with(a, b.c)", &mut p).unwrap();
+    assert_eq!(
+        c,
+        Condition::BeginsWithPath("a".into(), Path::new("b").key("c"))
+    );
+}

@@ -5,8 +5,10 @@ use singletable_runtime::exec::Executor;
 use singletable_runtime::request::{BatchGet, BatchOp, BatchWrite};
 
 use super::items::{finish, projection};
-use super::project::project;
-use super::{Body, Capacity, Meter, Res, engine, required};
+use super::project::{checked, project};
+use super::{
+    Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, required,
+};
 use crate::Endpoint;
 use crate::error::ApiError;
 use crate::expr::Placeholders;
@@ -63,6 +65,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
             })
             .await
             .map_err(engine)?;
+        checked(paths.as_deref())?;
         let items = out
             .items
             .iter()
@@ -129,6 +132,19 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
             "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1] ({total} writes)"
         )));
     }
+    let touched: Vec<(String, singletable_runtime::value::Item)> = if collection_metrics_wanted(b)?
+    {
+        writes
+            .iter()
+            .flat_map(|(table, ops)| {
+                ops.iter().map(|op| match op {
+                    BatchOp::Put(i) | BatchOp::Delete(i) => (table.clone(), i.clone()),
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let names: Vec<&str> = writes.iter().map(|w| w.0.as_str()).collect();
     let meter = Meter::start(ep, capacity, &names);
     let mut unprocessed = Map::new();
@@ -159,5 +175,8 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut out = Map::new();
     out.insert("UnprocessedItems".into(), Value::Object(unprocessed));
     meter.finish(ep, &mut out, true);
+    if let Some(m) = collections_metrics(ep, &touched) {
+        out.insert("ItemCollectionMetrics".into(), m);
+    }
     Ok(Value::Object(out))
 }

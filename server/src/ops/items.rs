@@ -4,9 +4,12 @@ use serde_json::{Map, Value};
 use singletable_runtime::exec::Executor;
 use singletable_runtime::expr::{Condition, Path};
 use singletable_runtime::request::{DeleteItem, GetItem, PutItem, ReturnValues, UpdateItem};
+use singletable_runtime::value::Item;
 
-use super::project::project;
-use super::{Body, Capacity, Meter, Res, engine, on_failure};
+use super::project::{checked, project};
+use super::{
+    Body, Capacity, Meter, Res, collection_metrics, collection_metrics_wanted, engine, on_failure,
+};
 use crate::Endpoint;
 use crate::error::ApiError;
 use crate::expr::{self, Placeholders};
@@ -99,6 +102,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
         })
         .await
         .map_err(engine)?;
+    checked(paths.as_deref())?;
     let mut out = Map::new();
     if let Some(item) = item {
         let item = match &paths {
@@ -122,6 +126,7 @@ pub(crate) async fn put(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut used = false;
     let cond = condition(b, "ConditionExpression", &mut ph, &mut used)?;
     finish(&ph, used)?;
+    let metrics = collection_metrics_wanted(b)?.then(|| (table.clone(), item.clone()));
     let meter = Meter::start(ep, capacity, &[&table]);
     let old = ep
         .db
@@ -137,7 +142,16 @@ pub(crate) async fn put(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut out = Map::new();
     attributes(&mut out, old.filter(|_| return_old));
     meter.finish(ep, &mut out, false);
+    metrics_into(ep, &mut out, metrics);
     Ok(Value::Object(out))
+}
+
+/// Adds `ItemCollectionMetrics` for the write to `(table, key)` when the
+/// request asked for them.
+fn metrics_into(ep: &Endpoint, out: &mut Map<String, Value>, write: Option<(String, Item)>) {
+    if let Some(m) = write.and_then(|(table, key)| collection_metrics(ep, &table, &key)) {
+        out.insert("ItemCollectionMetrics".into(), m);
+    }
 }
 
 /// The UpdateItem request value of `b` (also a transaction's `Update`).
@@ -171,11 +185,13 @@ pub(crate) async fn update(ep: &Endpoint, b: Body<'_>) -> Res {
     let table = b.table()?;
     let capacity = Capacity::of(b)?;
     let req = update_request(b, table.clone())?;
+    let metrics = collection_metrics_wanted(b)?.then(|| (table.clone(), req.key.clone()));
     let meter = Meter::start(ep, capacity, &[&table]);
     let returned = ep.db.update_item(req).await.map_err(engine)?;
     let mut out = Map::new();
     attributes(&mut out, returned);
     meter.finish(ep, &mut out, false);
+    metrics_into(ep, &mut out, metrics);
     Ok(Value::Object(out))
 }
 
@@ -190,6 +206,7 @@ pub(crate) async fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut used = false;
     let cond = condition(b, "ConditionExpression", &mut ph, &mut used)?;
     finish(&ph, used)?;
+    let metrics = collection_metrics_wanted(b)?.then(|| (table.clone(), key.clone()));
     let meter = Meter::start(ep, capacity, &[&table]);
     let old = ep
         .db
@@ -205,5 +222,6 @@ pub(crate) async fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut out = Map::new();
     attributes(&mut out, old.filter(|_| return_old));
     meter.finish(ep, &mut out, false);
+    metrics_into(ep, &mut out, metrics);
     Ok(Value::Object(out))
 }

@@ -5,6 +5,7 @@ mod batch;
 mod items;
 mod project;
 mod reads;
+mod streams;
 mod tables;
 mod transact;
 
@@ -18,6 +19,16 @@ use crate::error::ApiError;
 use crate::wire;
 
 pub(crate) type Res = Result<Value, ApiError>;
+
+/// Runs the Streams API operation `op` on `body`; `None` when it is not
+/// one this endpoint implements.
+pub(crate) async fn dispatch_streams(
+    ep: &Endpoint,
+    op: &str,
+    body: &Map<String, Value>,
+) -> Option<Res> {
+    streams::dispatch(ep, op, Body(body)).await
+}
 
 /// Runs `op` on `body`; `None` when the operation is not one this endpoint
 /// implements.
@@ -174,6 +185,9 @@ impl Capacity {
 pub(crate) struct Meter {
     mode: Capacity,
     before: Vec<(String, f64)>,
+    /// The index a Query or Scan reads (and whether it is global): with
+    /// `INDEXES`, its read is reported on the index, none on the table.
+    index: Option<(String, bool)>,
 }
 
 fn units(db: &Embedded, table: &str) -> f64 {
@@ -191,7 +205,26 @@ impl Meter {
                 .map(|t| ((*t).to_owned(), units(&ep.db, t)))
                 .collect()
         };
-        Self { mode, before }
+        Self {
+            mode,
+            before,
+            index: None,
+        }
+    }
+
+    /// Attributes the read to `index` of `table` (a Query or Scan with
+    /// `IndexName`), as DynamoDB reports `INDEXES`.
+    pub(crate) fn reading(mut self, ep: &Endpoint, table: &str, index: Option<&str>) -> Self {
+        self.index = index.and_then(|name| {
+            let ix = ep
+                .db
+                .schema(table)?
+                .indexes
+                .into_iter()
+                .find(|i| i.name == name)?;
+            Some((ix.name, ix.global))
+        });
+        self
     }
 
     /// Adds `ConsumedCapacity` to `out` (one entry, or a list when `list`).
@@ -206,7 +239,18 @@ impl Meter {
                 let used = (units(&ep.db, t) - before).max(0.0);
                 let mut m = json!({"TableName": t, "CapacityUnits": used});
                 if self.mode == Capacity::Indexes {
-                    m["Table"] = json!({"CapacityUnits": used});
+                    match &self.index {
+                        Some((name, global)) => {
+                            m["Table"] = json!({"CapacityUnits": 0.0});
+                            let kind = if *global {
+                                "GlobalSecondaryIndexes"
+                            } else {
+                                "LocalSecondaryIndexes"
+                            };
+                            m[kind] = json!({name.as_str(): {"CapacityUnits": used}});
+                        }
+                        None => m["Table"] = json!({"CapacityUnits": used}),
+                    }
                 }
                 m
             })
@@ -220,15 +264,69 @@ impl Meter {
     }
 }
 
+/// A member that is `NONE` (or absent) or one other value: whether it is
+/// that value; any other text is DynamoDB's enum ValidationException.
+fn switch(b: Body<'_>, member: &str, on: &str) -> Result<bool, ApiError> {
+    match b.str(member)? {
+        None | Some("NONE") => Ok(false),
+        Some(v) if v == on => Ok(true),
+        Some(other) => {
+            let mut field = member.to_owned();
+            field[..1].make_ascii_lowercase();
+            Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{other}' at '{field}' failed to satisfy constraint: Member must satisfy enum value set: [{on}, NONE]"
+            )))
+        }
+    }
+}
+
 /// `ReturnValuesOnConditionCheckFailure`: `ALL_OLD` or `NONE`.
 pub(crate) fn on_failure(b: Body<'_>) -> Result<bool, ApiError> {
-    match b.str("ReturnValuesOnConditionCheckFailure")? {
-        None | Some("NONE") => Ok(false),
-        Some("ALL_OLD") => Ok(true),
-        Some(other) => Err(ApiError::validation(format!(
-            "1 validation error detected: Value '{other}' at 'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]"
-        ))),
+    switch(b, "ReturnValuesOnConditionCheckFailure", "ALL_OLD")
+}
+
+/// `ReturnItemCollectionMetrics`: `SIZE` or `NONE`.
+pub(crate) fn collection_metrics_wanted(b: Body<'_>) -> Result<bool, ApiError> {
+    switch(b, "ReturnItemCollectionMetrics", "SIZE")
+}
+
+/// The `ItemCollectionMetrics` of a write to the item with key `key`, on a
+/// table with a local index (DynamoDB reports none for other tables): the
+/// partition key, and the collection's size as a range of whole gigabytes.
+pub(crate) fn collection_metrics(ep: &Endpoint, table: &str, key: &Item) -> Option<Value> {
+    let schema = ep.db.schema(table)?;
+    if schema.indexes.iter().all(|ix| ix.global) {
+        return None;
     }
+    let pk = key.get(&schema.pk.name)?;
+    let bytes = ep.db.item_collection_size(table, pk)?;
+    let low = (bytes / (1 << 30)) as f64;
+    let mut k = Map::new();
+    k.insert(schema.pk.name.clone(), wire::to_json(pk));
+    Some(json!({"ItemCollectionKey": k, "SizeEstimateRangeGB": [low, low + 1.0]}))
+}
+
+/// `ItemCollectionMetrics` of a batch or transaction: per table, one
+/// entry per item collection its writes (`(table, key)`, in request order)
+/// touched; `None` when none is reported.
+pub(crate) fn collections_metrics(ep: &Endpoint, writes: &[(String, Item)]) -> Option<Value> {
+    let mut out: Map<String, Value> = Map::new();
+    for (table, key) in writes {
+        let Some(m) = collection_metrics(ep, table, key) else {
+            continue;
+        };
+        let list = out
+            .entry(table.clone())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(list) = list
+            && !list
+                .iter()
+                .any(|x| x["ItemCollectionKey"] == m["ItemCollectionKey"])
+        {
+            list.push(m);
+        }
+    }
+    (!out.is_empty()).then_some(Value::Object(out))
 }
 
 /// An engine error on the wire.

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use singletable_embedded::Embedded;
 use singletable_runtime::expr::{Path, PathStep};
 use singletable_runtime::value::{AttributeValue, Item};
 
@@ -64,6 +65,16 @@ fn at<'a>(item: &'a Item, path: &Path) -> Option<&'a AttributeValue> {
 }
 
 /// The attributes of `item` that `paths` name.
+/// Checks a projection the engine never sees (it checks a Query's
+/// itself), after the engine has checked the rest of the request, in the
+/// order DynamoDB Local reports errors.
+pub(crate) fn checked(paths: Option<&[Path]>) -> Result<(), crate::error::ApiError> {
+    match paths {
+        Some(p) => Embedded::check_projection(p).map_err(super::engine),
+        None => Ok(()),
+    }
+}
+
 pub(crate) fn project(item: &Item, paths: &[Path]) -> Item {
     let mut roots: HashMap<String, Node> = HashMap::new();
     for p in paths {

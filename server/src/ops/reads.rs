@@ -6,7 +6,7 @@ use singletable_runtime::expr::{KeyCondition, Path};
 use singletable_runtime::request::{QueryRequest, ScanRequest, ScanSegment};
 
 use super::items::{condition, finish, projection};
-use super::project::project;
+use super::project::{checked, project};
 use super::{Body, Capacity, Meter, Res, engine};
 use crate::Endpoint;
 use crate::error::ApiError;
@@ -21,25 +21,32 @@ enum Select {
     Specific,
 }
 
-fn select(b: Body<'_>, projection: bool) -> Result<Select, ApiError> {
+/// `Select` against the projection and the index, with DynamoDB's
+/// messages: `ALL_PROJECTED_ATTRIBUTES` only on an index ("Allowed only
+/// when querying an index", the API reference says), a projection only
+/// with `SPECIFIC_ATTRIBUTES`.
+fn select(b: Body<'_>, projection: bool, index: bool) -> Result<Select, ApiError> {
     let s = match b.str("Select")? {
-        None => {
-            if projection {
-                Select::Specific
-            } else {
-                Select::All
-            }
+        None if projection => Select::Specific,
+        None => Select::All,
+        Some(s @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES" | "COUNT")) if projection => {
+            let what = if s == "COUNT" { "only the Count" } else { s };
+            return Err(ApiError::validation(format!(
+                "Cannot specify the ProjectionExpression when choosing to get {what}"
+            )));
         }
-        Some("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES") if !projection => Select::All,
+        Some("ALL_PROJECTED_ATTRIBUTES") if !index => {
+            return Err(ApiError::validation(
+                "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
+            ));
+        }
+        Some("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES") => Select::All,
+        Some("COUNT") => Select::Count,
         Some("SPECIFIC_ATTRIBUTES") if projection => Select::Specific,
-        Some("COUNT") if !projection => Select::Count,
-        Some("SPECIFIC_ATTRIBUTES" | "ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES" | "COUNT") => {
-            return Err(ApiError::validation(if projection {
-                "Cannot specify the ProjectionExpression when choosing to get ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES or COUNT".to_owned()
-            } else {
-                "Must specify the ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES"
-                    .to_owned()
-            }));
+        Some("SPECIFIC_ATTRIBUTES") => {
+            return Err(ApiError::validation(
+                "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+            ));
         }
         Some(other) => {
             return Err(ApiError::validation(format!(
@@ -107,7 +114,7 @@ pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
     let filter = condition(b, "FilterExpression", &mut ph, &mut used)?;
     let paths = projection(b, &mut ph, &mut used)?;
     finish(&ph, used)?;
-    let select = select(b, paths.is_some())?;
+    let select = select(b, paths.is_some(), index.is_some())?;
     let req = QueryRequest {
         table: table.clone(),
         index,
@@ -124,7 +131,7 @@ pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
         projection: paths,
         start,
     };
-    let meter = Meter::start(ep, capacity, &[&table]);
+    let meter = Meter::start(ep, capacity, &[&table]).reading(ep, &table, req.index.as_deref());
     let mut out = Map::new();
     if select == Select::Count {
         let p = ep.db.query_count(req).await.map_err(engine)?;
@@ -181,8 +188,8 @@ pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
     let filter = condition(b, "FilterExpression", &mut ph, &mut used)?;
     let paths: Option<Vec<Path>> = projection(b, &mut ph, &mut used)?;
     finish(&ph, used)?;
-    let select = select(b, paths.is_some())?;
-    let meter = Meter::start(ep, capacity, &[&table]);
+    let select = select(b, paths.is_some(), index.is_some())?;
+    let meter = Meter::start(ep, capacity, &[&table]).reading(ep, &table, index.as_deref());
     let p = ep
         .db
         .scan(ScanRequest {
@@ -196,6 +203,7 @@ pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
         })
         .await
         .map_err(engine)?;
+    checked(paths.as_deref())?;
     let mut out = Map::new();
     let n = p.items.len();
     let items = (select != Select::Count).then(|| {

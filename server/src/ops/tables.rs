@@ -21,7 +21,8 @@ pub(crate) struct Meta {
     /// (`BillingModeSummary.LastUpdateToPayPerRequestDateTime`).
     pay_per_request_since: f64,
     throughput: (i64, i64),
-    ttl: Option<String>,
+    /// When the table's current stream was enabled, if not with the table.
+    stream_since: Option<f64>,
     /// `DeletionProtectionEnabled`: DeleteTable refuses while it is set.
     deletion_protection: bool,
 }
@@ -41,7 +42,7 @@ impl Meta {
             billing: "PROVISIONED".into(),
             pay_per_request_since: created,
             throughput: (0, 0),
-            ttl: None,
+            stream_since: None,
             deletion_protection: false,
         }
     }
@@ -184,6 +185,11 @@ fn stream_view(b: Body<'_>) -> Result<Option<StreamView>, ApiError> {
         return Ok(None);
     };
     if !s.bool("StreamEnabled")? {
+        if s.str("StreamViewType")?.is_some() {
+            return Err(ApiError::validation(
+                "Invalid StreamViewType: Stream StreamEnabled was false but a StreamViewType was present.",
+            ));
+        }
         return Ok(None);
     }
     Ok(Some(match s.str("StreamViewType")? {
@@ -253,7 +259,7 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
     Ok(json!({"TableDescription": description(ep, &table, "ACTIVE")?}))
 }
 
-fn key_json(hash: &[&KeyAttr], range: &[&KeyAttr]) -> Value {
+pub(crate) fn key_json(hash: &[&KeyAttr], range: &[&KeyAttr]) -> Value {
     let mut out: Vec<Value> = hash
         .iter()
         .map(|k| json!({"AttributeName": k.name, "KeyType": "HASH"}))
@@ -283,7 +289,7 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
         .db
         .schema(table)
         .ok_or_else(|| ApiError::not_found("Cannot do operations on a non-existent table"))?;
-    let meta = ep.meta().get(table).cloned().unwrap_or_else(Meta::now);
+    let meta = meta_of(ep, table);
     let mut defs: Vec<&KeyAttr> = Vec::new();
     let add = |k: &'_ KeyAttr, defs: &mut Vec<KeyAttr>| {
         if !defs.iter().any(|d| d.name == k.name) {
@@ -305,7 +311,14 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
         }
     }
     defs.extend(all.iter());
-    let count = ep.db.item_count(table).unwrap_or(0);
+    let stats = ep.db.table_stats(table).unwrap_or_default();
+    let index_stats = |name: &str| {
+        stats
+            .indexes
+            .iter()
+            .find(|ix| ix.name == name)
+            .map_or((0, 0), |ix| (ix.item_count, ix.size_bytes))
+    };
     let (read, write) = meta.throughput;
     let tp = json!({"ReadCapacityUnits": read, "WriteCapacityUnits": write, "NumberOfDecreasesToday": 0});
     let mut d = json!({
@@ -313,8 +326,8 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
         "TableStatus": status,
         "TableArn": arn(table),
         "CreationDateTime": meta.created,
-        "ItemCount": count,
-        "TableSizeBytes": 0,
+        "ItemCount": stats.item_count,
+        "TableSizeBytes": stats.size_bytes,
         "AttributeDefinitions": defs.iter().map(|k| json!({"AttributeName": k.name, "AttributeType": k.kind.as_str()})).collect::<Vec<_>>(),
         "KeySchema": key_json(&[&schema.pk], &schema.sk.iter().collect::<Vec<_>>()),
         "ProvisionedThroughput": tp,
@@ -334,13 +347,14 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
             .map(|ix| {
                 let hash: Vec<&KeyAttr> = std::iter::once(&ix.pk).chain(&ix.pk_rest).collect();
                 let range: Vec<&KeyAttr> = ix.sk.iter().chain(&ix.sk_rest).collect();
+                let (count, size) = index_stats(&ix.name);
                 let mut v = json!({
                     "IndexName": ix.name,
                     "KeySchema": key_json(&hash, &range),
                     "Projection": projection_json(&ix.projection),
                     "IndexArn": format!("{}/index/{}", arn(table), ix.name),
-                    "IndexSizeBytes": 0,
-                    "ItemCount": 0,
+                    "IndexSizeBytes": size,
+                    "ItemCount": count,
                 });
                 if global {
                     v["IndexStatus"] = json!("ACTIVE");
@@ -358,12 +372,64 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
     if !l.is_empty() {
         d["LocalSecondaryIndexes"] = Value::Array(l);
     }
-    if let Some(view) = schema.stream {
-        d["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": view.as_str()});
-        d["LatestStreamArn"] = json!(format!("{}/stream/{}", arn(table), meta.created));
-        d["LatestStreamLabel"] = json!(meta.created.to_string());
+    if let Some((arn, label, view)) = stream_of(ep, table) {
+        d["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": view});
+        d["LatestStreamArn"] = json!(arn);
+        d["LatestStreamLabel"] = json!(label);
     }
     Ok(d)
+}
+
+/// What the endpoint knows of `table` beyond its schema; a table the store
+/// had before the endpoint saw it gets its entry now, so its creation time
+/// (and its stream's label) stays the same from one request to the next.
+fn meta_of(ep: &Endpoint, table: &str) -> Meta {
+    ep.meta()
+        .entry(table.to_owned())
+        .or_insert_with(Meta::now)
+        .clone()
+}
+
+/// `CreationDateTime` of `table`, seconds since the epoch.
+pub(crate) fn created(ep: &Endpoint, table: &str) -> f64 {
+    meta_of(ep, table).created
+}
+
+/// The stream of `table` when it has one: its ARN, its label (the time
+/// the table was created, as DynamoDB labels a stream by the time it was
+/// enabled: `2026-01-02T03:04:05.678`) and its view type.
+pub(crate) fn stream_of(ep: &Endpoint, table: &str) -> Option<(String, String, &'static str)> {
+    let view = ep.db.schema(table)?.stream?;
+    let meta = meta_of(ep, table);
+    let label = iso8601(meta.stream_since.unwrap_or(meta.created));
+    Some((
+        format!("{}/stream/{label}", arn(table)),
+        label,
+        view.as_str(),
+    ))
+}
+
+/// `seconds` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmm` (UTC).
+fn iso8601(seconds: f64) -> String {
+    let millis = (seconds * 1000.0).round() as i64;
+    let (days, ms) = (millis.div_euclid(86_400_000), millis.rem_euclid(86_400_000));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}",
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1000 % 60,
+        ms % 1000
+    )
 }
 
 pub(crate) fn describe(ep: &Endpoint, b: Body<'_>) -> Res {
@@ -429,6 +495,24 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
         Some(_) => Some(throughput(b)?),
         None => None,
     };
+    let stream = match (b.obj("StreamSpecification")?, stream_view(b)?) {
+        (None, _) => None,
+        (Some(_), Some(view)) => Some(view),
+        (Some(_), None) => {
+            if ep.db.schema(&table).is_some_and(|s| s.stream.is_none()) {
+                return Err(ApiError::validation("Table has no stream to disable"));
+            }
+            // DynamoDB keeps a disabled stream readable for 24 hours; the
+            // engine's feed has no disabled state to keep it in.
+            return Err(ApiError::validation(
+                "this endpoint does not disable streams: a table keeps the stream it was given",
+            ));
+        }
+    };
+    if stream.is_some() && ep.db.schema(&table).is_some_and(|s| s.stream.is_some()) {
+        // Refused before anything changes; the engine refuses it too.
+        return Err(ApiError::validation("Table already has an enabled stream"));
+    }
     for u in b
         .array("GlobalSecondaryIndexUpdates")?
         .into_iter()
@@ -451,10 +535,16 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
             // Throughput of an index: nothing to change in memory.
         }
     }
+    if let Some(view) = stream {
+        ep.db.enable_stream(&table, view).map_err(engine)?;
+    }
     {
         // A table the store had before the endpoint saw it has no entry yet.
         let mut meta = ep.meta();
         let m = meta.entry(table.clone()).or_insert_with(Meta::now);
+        if stream.is_some() {
+            m.stream_since = Some(now_seconds());
+        }
         if let Some(mode) = mode {
             if mode == "PAY_PER_REQUEST" && m.billing != mode {
                 m.pay_per_request_since = now_seconds();
@@ -483,9 +573,8 @@ pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
         .ok_or_else(|| required("TimeToLiveSpecification"))?;
     let attr = spec.req_str("AttributeName")?.to_owned();
     let enabled = spec.bool("Enabled")?;
-    let mut meta = ep.meta();
-    let m = meta.entry(table).or_insert_with(Meta::now);
-    match (&m.ttl, enabled) {
+    // The setting lives in the store, so snapshots keep it.
+    match (ep.db.time_to_live(&table), enabled) {
         (Some(_), true) => {
             return Err(ApiError::validation("TimeToLive is already enabled"));
         }
@@ -494,7 +583,9 @@ pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
         }
         _ => {}
     }
-    m.ttl = enabled.then(|| attr.clone());
+    ep.db
+        .set_time_to_live(&table, enabled.then_some(attr.as_str()))
+        .map_err(engine)?;
     Ok(json!({"TimeToLiveSpecification": {"AttributeName": attr, "Enabled": enabled}}))
 }
 
@@ -505,11 +596,21 @@ pub(crate) fn describe_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
             "Cannot do operations on a non-existent table",
         ));
     }
-    let ttl = ep.meta().get(&table).and_then(|m| m.ttl.clone());
+    let ttl = ep.db.time_to_live(&table);
     Ok(match ttl {
         Some(a) => {
             json!({"TimeToLiveDescription": {"TimeToLiveStatus": "ENABLED", "AttributeName": a}})
         }
         None => json!({"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stream_labels_are_utc_timestamps() {
+        assert_eq!(super::iso8601(0.0), "1970-01-01T00:00:00.000");
+        assert_eq!(super::iso8601(1_431_379_293.291), "2015-05-11T21:21:33.291");
+        assert_eq!(super::iso8601(1_709_251_199.999), "2024-02-29T23:59:59.999");
+    }
 }

@@ -7,8 +7,11 @@ use singletable_runtime::request::{
 };
 
 use super::items::{condition, finish, projection, update_request};
-use super::project::project;
-use super::{Body, Capacity, Meter, Res, engine, on_failure, required};
+use super::project::{checked, project};
+use super::{
+    Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, on_failure,
+    required,
+};
 use crate::Endpoint;
 use crate::error::ApiError;
 use crate::expr::Placeholders;
@@ -79,6 +82,9 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
         .transact_get(TransactGet { gets })
         .await
         .map_err(engine)?;
+    for p in &paths {
+        checked(p.as_deref())?;
+    }
     let responses: Vec<Value> = items
         .iter()
         .zip(&paths)
@@ -96,8 +102,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
 
 pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
-    // ReturnItemCollectionMetrics is accepted; no metrics are reported.
-    b.str("ReturnItemCollectionMetrics")?;
+    let want_metrics = collection_metrics_wanted(b)?;
     let token = b.str("ClientRequestToken")?.map(str::to_owned);
     let mut ops = Vec::new();
     let mut tables = Vec::new();
@@ -138,6 +143,16 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
         };
         ops.push(op);
     }
+    let touched: Vec<(String, singletable_runtime::value::Item)> = ops
+        .iter()
+        .filter(|_| want_metrics)
+        .filter_map(|op| match op {
+            TransactWriteOp::Put(p) => Some((p.table.clone(), p.item.clone())),
+            TransactWriteOp::Delete(d) => Some((d.table.clone(), d.key.clone())),
+            TransactWriteOp::Update(u) => Some((u.table.clone(), u.key.clone())),
+            TransactWriteOp::ConditionCheck(_) => None,
+        })
+        .collect();
     tables.sort();
     tables.dedup();
     let names: Vec<&str> = tables.iter().map(String::as_str).collect();
@@ -147,6 +162,9 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
         .await
         .map_err(engine)?;
     let mut out = Map::new();
+    if let Some(m) = collections_metrics(ep, &touched) {
+        out.insert("ItemCollectionMetrics".into(), m);
+    }
     meter.finish(ep, &mut out, true);
     Ok(Value::Object(out))
 }

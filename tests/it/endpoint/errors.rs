@@ -5,21 +5,8 @@
 use serde_json::{Value, json};
 use singletable_server::Endpoint;
 
-use super::http::{error_message, error_name, post, start};
+use super::http::{create_table as create, error_message, error_name, post, start};
 use crate::support;
-
-async fn create(url: &str, table: &str) {
-    let body = json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
-        "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
-        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}]});
-    let r = post(
-        url,
-        Some("DynamoDB_20120810.CreateTable"),
-        body.to_string().as_bytes(),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
-}
 
 /// `(rule, operation, request)`; `TABLE` is replaced by the table's name.
 fn cases() -> Vec<(&'static str, &'static str, Value)> {

@@ -278,3 +278,121 @@ async fn table_settings_follow_dynamodb() {
     assert_eq!(status, 200, "{deleted}");
     assert_eq!(deleted["TableDescription"]["TableStatus"], "DELETING");
 }
+
+/// The JSON 1.0 target of a DynamoDB operation (`GetItem`) or, prefixed
+/// `Streams.`, of a Streams API operation (`Streams.GetRecords`).
+pub fn target(op: &str) -> String {
+    match op.strip_prefix("Streams.") {
+        Some(op) => format!("DynamoDBStreams_20120810.{op}"),
+        None => format!("DynamoDB_20120810.{op}"),
+    }
+}
+
+/// Creates `table` on `url`: on-demand, a string partition key `PK`.
+pub async fn create_table(url: &str, table: &str) {
+    let body = serde_json::json!({"TableName": table, "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}]});
+    let (status, r) = call(url, "CreateTable", &body).await;
+    assert_eq!(status, 200, "{r}");
+}
+
+/// Sends `body` as operation `op` (see [`target`]) to `url`: status and
+/// JSON body.
+pub async fn call(url: &str, op: &str, body: &Value) -> (u16, Value) {
+    let r = post(url, Some(&target(op)), body.to_string().as_bytes()).await;
+    (r.status, r.json())
+}
+
+/// TTL settings live in the store: UpdateTimeToLive answers as DynamoDB
+/// Local does, and a snapshot written and loaded again still describes the
+/// same setting (the answer compared with Local's after the reload).
+#[tokio::test]
+async fn time_to_live_survives_a_snapshot() {
+    let ep = Endpoint::new();
+    let ours = start(ep.clone()).await;
+    let local = crate::support::endpoint();
+    let (a, b) = (
+        "TtlSnap".to_owned(),
+        crate::support::unique_table("TtlSnap"),
+    );
+    for (url, table) in [(&ours, &a), (&local, &b)] {
+        create_table(url, table).await;
+        let (status, r) = call(
+            url,
+            "UpdateTimeToLive",
+            &serde_json::json!({"TableName": table, "TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": true}}),
+        )
+        .await;
+        assert_eq!(status, 200, "{r}");
+    }
+    let path = std::env::temp_dir().join(format!("singletable-ttl-{}.json", std::process::id()));
+    ep.store().save(&path).unwrap();
+    let reloaded = start(Endpoint::with_store(
+        singletable_server::Embedded::load(&path).unwrap(),
+    ))
+    .await;
+    std::fs::remove_file(&path).ok();
+    let describe = |url: String, table: String| async move {
+        call(
+            &url,
+            "DescribeTimeToLive",
+            &serde_json::json!({"TableName": table}),
+        )
+        .await
+    };
+    let theirs = describe(local.clone(), b.clone()).await;
+    assert_eq!(describe(reloaded.clone(), a.clone()).await, theirs);
+    assert_eq!(
+        theirs.1["TimeToLiveDescription"]["TimeToLiveStatus"],
+        "ENABLED"
+    );
+    // Enabling it again is refused by both, after the reload too.
+    let again = serde_json::json!({"TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": true}});
+    let on = |url: &str, table: &str| {
+        let mut body = again.clone();
+        body["TableName"] = serde_json::json!(table);
+        let url = url.to_owned();
+        async move { call(&url, "UpdateTimeToLive", &body).await }
+    };
+    let (x, y) = (on(&reloaded, &a).await, on(&local, &b).await);
+    assert_eq!((x.0, error_name(&x.1)), (y.0, error_name(&y.1)));
+    assert_eq!(x.0, 400);
+}
+
+/// Concurrent writes each report their own capacity: 24 PutItems of one
+/// small item at once, each 1 write unit on the endpoint as on DynamoDB
+/// Local (the endpoint meters a request that asks for capacity alone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn consumed_capacity_is_per_request() {
+    let ours = start(Endpoint::new()).await;
+    let local = crate::support::endpoint();
+    let mut seen = Vec::new();
+    for (url, table) in [
+        (ours, "Metered".to_owned()),
+        (local, crate::support::unique_table("Metered")),
+    ] {
+        create_table(&url, &table).await;
+        let puts = (0..24).map(|i| {
+            let (url, table) = (url.clone(), table.clone());
+            tokio::spawn(async move {
+                call(
+                    &url,
+                    "PutItem",
+                    &serde_json::json!({"TableName": table, "Item": {"PK": {"S": format!("k{i}")}},
+                        "ReturnConsumedCapacity": "TOTAL"}),
+                )
+                .await
+            })
+        });
+        let mut units = Vec::new();
+        for p in puts.collect::<Vec<_>>() {
+            let (status, r) = p.await.unwrap();
+            assert_eq!(status, 200, "{r}");
+            units.push(r["ConsumedCapacity"]["CapacityUnits"].as_f64().unwrap());
+        }
+        seen.push(units);
+    }
+    assert_eq!(seen[0], vec![1.0; 24]);
+    assert_eq!(seen[0], seen[1]);
+}
