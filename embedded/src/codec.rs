@@ -10,92 +10,8 @@ use super::number::Num;
 use super::schema::KeyType;
 use super::value::Val;
 use crate::reader::AttrRef;
+use crate::reader::encoded::{ValueReader as Reader, encode_value, put_len};
 use crate::value::{AttributeValue, Blob, Item};
-
-const S: u8 = 1;
-const N: u8 = 2;
-const B: u8 = 3;
-const FALSE: u8 = 4;
-const TRUE: u8 = 5;
-const NULL: u8 = 6;
-const L: u8 = 7;
-const M: u8 = 8;
-const SS: u8 = 9;
-const NS: u8 = 10;
-const BS: u8 = 11;
-
-fn put_len(out: &mut Vec<u8>, mut n: usize) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
-    put_len(out, b.len());
-    out.extend_from_slice(b);
-}
-
-fn encode_value(v: &AttributeValue, out: &mut Vec<u8>) {
-    match v {
-        AttributeValue::S(s) => {
-            out.push(S);
-            put_bytes(out, s.as_bytes());
-        }
-        AttributeValue::N(n) => {
-            out.push(N);
-            put_bytes(out, n.as_bytes());
-        }
-        AttributeValue::B(b) => {
-            out.push(B);
-            put_bytes(out, b.as_ref());
-        }
-        AttributeValue::Bool(b) => out.push(if *b { TRUE } else { FALSE }),
-        AttributeValue::L(l) => {
-            out.push(L);
-            put_len(out, l.len());
-            for v in l {
-                encode_value(v, out);
-            }
-        }
-        AttributeValue::M(m) => {
-            out.push(M);
-            encode_map(m, out);
-        }
-        AttributeValue::Ss(s) => {
-            out.push(SS);
-            put_len(out, s.len());
-            for e in s {
-                put_bytes(out, e.as_bytes());
-            }
-        }
-        AttributeValue::Ns(s) => {
-            out.push(NS);
-            put_len(out, s.len());
-            for e in s {
-                put_bytes(out, e.as_bytes());
-            }
-        }
-        AttributeValue::Bs(s) => {
-            out.push(BS);
-            put_len(out, s.len());
-            for e in s {
-                put_bytes(out, e.as_ref());
-            }
-        }
-        // Values are validated before they are stored; nothing else gets here.
-        _ => out.push(NULL),
-    }
-}
-
-fn encode_map(m: &Item, out: &mut Vec<u8>) {
-    put_len(out, m.len());
-    for (k, v) in m {
-        put_bytes(out, k.as_bytes());
-        encode_value(v, out);
-    }
-}
 
 /// An item as stored: its size as DynamoDB counts it (so that reads need
 /// not recount it), then its attributes but the table key ones (which its
@@ -118,7 +34,7 @@ pub(crate) fn encode_item(
 
 /// The size of a stored item, as DynamoDB counts it.
 pub(crate) fn stored_size(b: &[u8]) -> usize {
-    Reader { b, pos: 0 }.len().unwrap_or(0)
+    Reader::new(b).read_len().unwrap_or(0)
 }
 
 /// A stored item as a map: its key attributes read back from the
@@ -160,21 +76,15 @@ impl StoredCursor {
     /// The start of an item whose position's key values begin at `prefix`;
     /// `None` when the value's header is malformed.
     pub(crate) fn start(value: &[u8], prefix: usize) -> Option<Self> {
-        let mut r = Reader { b: value, pos: 0 };
-        r.len()?;
-        let left = r.len()?;
+        let mut r = Reader::new(value);
+        r.read_len()?;
+        let left = r.read_len()?;
         Some(Self {
             at: prefix,
             keys: 0,
-            value_at: r.pos,
+            value_at: r.position(),
             left,
         })
-    }
-
-    /// Passes over the key attributes not read yet.
-    #[inline]
-    pub(crate) fn skip_keys(&mut self, keys: usize) {
-        self.keys = keys;
     }
 
     /// The next attribute; `Some(None)` when the bytes are malformed (and
@@ -195,15 +105,12 @@ impl StoredCursor {
                 return None;
             }
             self.left -= 1;
-            let mut r = Reader {
-                b: value,
-                pos: self.value_at,
-            };
-            let read = match r.len().and_then(|id| names.get(id)) {
+            let mut r = Reader::at(value, self.value_at);
+            let read = match r.read_len().and_then(|id| names.get(id)) {
                 Some(name) => r.value_ref().map(|v| (&**name, v)),
                 None => None,
             };
-            self.value_at = r.pos;
+            self.value_at = r.position();
             read
         };
         if read.is_none() {
@@ -246,14 +153,14 @@ pub(crate) fn pick<'a>(
             }
         }
     }
-    let mut r = Reader { b: value, pos: 0 };
-    r.len()?;
-    let n = r.len()?;
+    let mut r = Reader::new(value);
+    r.read_len()?;
+    let n = r.read_len()?;
     for _ in 0..n {
         if left == 0 {
             break;
         }
-        let id = r.len()?;
+        let id = r.read_len()?;
         match wanted.ids.iter().find(|(i, _)| *i == id) {
             Some(&(_, slot)) => {
                 *out.get_mut(slot)? = Some(r.value_ref()?);
@@ -315,150 +222,6 @@ fn unescape(b: &[u8], at: &mut usize) -> Option<Vec<u8>> {
             0xFF => out.push(0),
             _ => return None,
         }
-    }
-}
-
-struct Reader<'a> {
-    b: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    #[inline]
-    fn byte(&mut self) -> Option<u8> {
-        let b = *self.b.get(self.pos)?;
-        self.pos += 1;
-        Some(b)
-    }
-
-    #[inline]
-    fn len(&mut self) -> Option<usize> {
-        // Names, counts and short values fit one byte.
-        let first = self.byte()?;
-        if first & 0x80 == 0 {
-            return Some(usize::from(first));
-        }
-        self.pos -= 1;
-        self.len_long()
-    }
-
-    #[cold]
-    fn len_long(&mut self) -> Option<usize> {
-        let mut n = 0usize;
-        let mut shift = 0;
-        loop {
-            let b = self.byte()?;
-            n |= usize::from(b & 0x7f).checked_shl(shift)?;
-            if b & 0x80 == 0 {
-                return Some(n);
-            }
-            shift += 7;
-        }
-    }
-
-    #[inline]
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.len()?;
-        let out = self.b.get(self.pos..self.pos.checked_add(n)?)?;
-        self.pos += n;
-        Some(out)
-    }
-
-    #[inline]
-    fn str(&mut self) -> Option<&'a str> {
-        std::str::from_utf8(self.bytes()?).ok()
-    }
-
-    /// A value, strings and numbers borrowed.
-    #[inline]
-    fn value_ref(&mut self) -> Option<AttrRef<'a>> {
-        match *self.b.get(self.pos)? {
-            S => {
-                self.pos += 1;
-                self.str().map(AttrRef::S)
-            }
-            N => {
-                self.pos += 1;
-                self.str().map(AttrRef::N)
-            }
-            _ => self.value().map(AttrRef::Owned),
-        }
-    }
-
-    /// Passes over a value without decoding it.
-    fn skip_value(&mut self) -> Option<()> {
-        match self.byte()? {
-            S | N | B => {
-                self.bytes()?;
-            }
-            FALSE | TRUE | NULL => {}
-            L => {
-                for _ in 0..self.len()? {
-                    self.skip_value()?;
-                }
-            }
-            M => {
-                for _ in 0..self.len()? {
-                    self.bytes()?;
-                    self.skip_value()?;
-                }
-            }
-            SS | NS | BS => {
-                for _ in 0..self.len()? {
-                    self.bytes()?;
-                }
-            }
-            _ => return None,
-        }
-        Some(())
-    }
-
-    fn string(&mut self) -> Option<String> {
-        String::from_utf8(self.bytes()?.to_vec()).ok()
-    }
-
-    fn value(&mut self) -> Option<AttributeValue> {
-        Some(match self.byte()? {
-            S => AttributeValue::S(self.string()?),
-            N => AttributeValue::N(self.string()?),
-            B => AttributeValue::B(Blob::new(self.bytes()?.to_vec())),
-            FALSE => AttributeValue::Bool(false),
-            TRUE => AttributeValue::Bool(true),
-            NULL => AttributeValue::Null(true),
-            L => {
-                let n = self.len()?;
-                let mut l = Vec::with_capacity(n.min(1024));
-                for _ in 0..n {
-                    l.push(self.value()?);
-                }
-                AttributeValue::L(l)
-            }
-            M => AttributeValue::M(self.map()?),
-            SS => AttributeValue::Ss(self.list(Self::string)?),
-            NS => AttributeValue::Ns(self.list(Self::string)?),
-            BS => AttributeValue::Bs(self.list(|r| r.bytes().map(|b| Blob::new(b.to_vec())))?),
-            _ => return None,
-        })
-    }
-
-    fn list<T>(&mut self, mut f: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
-        let n = self.len()?;
-        let mut out = Vec::with_capacity(n.min(1024));
-        for _ in 0..n {
-            out.push(f(self)?);
-        }
-        Some(out)
-    }
-
-    fn map(&mut self) -> Option<Item> {
-        let n = self.len()?;
-        let mut m = Item::with_capacity(n.min(1024));
-        for _ in 0..n {
-            let k = self.string()?;
-            let v = self.value()?;
-            m.insert(k, v);
-        }
-        Some(m)
     }
 }
 

@@ -137,6 +137,8 @@ pub(crate) struct TableData {
     ids: HashMap<Box<str>, usize>,
     /// The table's key attributes, in the order positions hold them.
     keys: Arc<[(Box<str>, KeyType)]>,
+    /// Their names, for pages of encoded items.
+    key_names: Arc<[Box<str>]>,
     /// The stream's records, when the table has a stream.
     pub(crate) feed: Option<super::feed::Feed>,
 }
@@ -166,6 +168,7 @@ impl TableData {
             },
             names: Arc::default(),
             ids: HashMap::new(),
+            key_names: schema_keys.iter().map(|(k, _)| k.clone()).collect(),
             keys: schema_keys.into(),
             feed,
         }
@@ -179,6 +182,12 @@ impl TableData {
     /// The table's key attributes, in the order positions hold them.
     pub(crate) fn keys(&self) -> &Arc<[(Box<str>, KeyType)]> {
         &self.keys
+    }
+
+    /// The names of the table's key attributes, in the order positions
+    /// hold them.
+    pub(crate) fn key_names(&self) -> &Arc<[Box<str>]> {
+        &self.key_names
     }
 
     /// The stored item at a table position.
