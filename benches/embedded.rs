@@ -225,6 +225,27 @@ fn overheads(c: &mut Criterion, rt: &Runtime, embedded: &Db<Embedded>) {
         })
     });
     g.finish();
+    // The same 100-item query through both handles, on the same store.
+    let mut g = c.benchmark_group("query_100_shared");
+    g.bench_function("Db<Embedded>", |b| {
+        b.iter(|| {
+            let items = rt
+                .block_on(Reading::readings("q").all(embedded))
+                .expect("query");
+            assert_eq!(items.len(), 100);
+            black_box(items);
+        })
+    });
+    g.bench_function("Db<SharedExecutor>", |b| {
+        b.iter(|| {
+            let items = rt
+                .block_on(Reading::readings("q").all(&shared))
+                .expect("query");
+            assert_eq!(items.len(), 100);
+            black_box(items);
+        })
+    });
+    g.finish();
 }
 
 fn memory() {
