@@ -282,6 +282,15 @@ impl TableData {
 
     /// [`Self::index_position`] of an item seen through a [`View`].
     fn view_position<V: View + ?Sized>(&self, i: usize, item: &V) -> Option<Vec<u8>> {
+        let mut out = self.index_key(i, item)?;
+        self.tail(i, item, &mut out);
+        Some(out)
+    }
+
+    /// The start of an item's position in index `i`: its index key
+    /// attributes, without the tie-break hash and the table key that
+    /// follow them ([`Self::tail`]).
+    fn index_key<V: View + ?Sized>(&self, i: usize, item: &V) -> Option<Vec<u8>> {
         let ix = &self.schema.indexes[i];
         let get = |k: &KeyAttr| {
             item.attr(&k.name)
@@ -293,7 +302,6 @@ impl TableData {
         for v in &range {
             codec::order_val(v, &mut out);
         }
-        self.tail(i, item, &mut out);
         Some(out)
     }
 
@@ -347,7 +355,9 @@ impl TableData {
             return Ok(self.write(pos, Some(new), old.as_ref()));
         }
         let (moves, units) = match self.items.get(pos.as_slice()) {
+            // Without indexes nothing of the replaced item is read.
             None => self.index_moves::<Item>(Some(new), None),
+            Some(_) if self.indexes.is_empty() => (Vec::new(), 0),
             Some(e) => {
                 let old = Stored::read(e, &self.keys, &self.names)
                     .ok_or_else(|| Fail::internal("stored item is corrupt"))?;
@@ -405,35 +415,37 @@ impl TableData {
         true
     }
 
-    /// How each index's entry moves when `old` becomes `new` (the old
-    /// position and the new, `None` for no change), and the write units
-    /// the index writes cost.
+    /// How each index's entry moves when `old` becomes `new`, two versions
+    /// of the item at one table position (the old position and the new,
+    /// `None` for no change), and the write units the index writes cost.
     fn index_moves<O: View + ?Sized>(&self, new: Option<&Item>, old: Option<&O>) -> (Moves, u64) {
         let mut units = 0;
         let mut moves = Vec::with_capacity(self.indexes.len());
         for i in 0..self.indexes.len() {
-            let before = old.and_then(|o| self.view_position(i, o));
-            let after = new.and_then(|n| self.view_position(i, n));
-            units += match (&before, &after, old, new) {
-                (Some(b), Some(a), Some(o), Some(n)) if a == b => {
-                    if self.projected_eq(i, o, n) {
-                        0
-                    } else {
-                        self.entry_units(i, n)
-                    }
+            let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
+            let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
+            if let (Some((b, o)), Some((a, n))) = (&before, &after)
+                && a == b
+            {
+                // Same index keys and (one table position) the same table
+                // key: the entry stays, and its tail need not be built.
+                if !self.projected_eq(i, *o, n) {
+                    units += self.entry_units(i, *n);
                 }
-                _ => {
-                    before
-                        .as_ref()
-                        .zip(old)
-                        .map_or(0, |(_, o)| self.entry_units(i, o))
-                        + after
-                            .as_ref()
-                            .zip(new)
-                            .map_or(0, |(_, n)| self.entry_units(i, n))
-                }
-            };
-            moves.push((before != after).then_some((before, after)));
+                moves.push(None);
+                continue;
+            }
+            let before = before.map(|(mut p, o)| {
+                units += self.entry_units(i, o);
+                self.tail(i, o, &mut p);
+                p
+            });
+            let after = after.map(|(mut p, n)| {
+                units += self.entry_units(i, n);
+                self.tail(i, n, &mut p);
+                p
+            });
+            moves.push((before.is_some() || after.is_some()).then_some((before, after)));
         }
         (moves, units)
     }
