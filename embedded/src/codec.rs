@@ -10,7 +10,9 @@ use super::number::Num;
 use super::schema::KeyType;
 use super::value::Val;
 use crate::reader::AttrRef;
-use crate::reader::encoded::{ValueReader as Reader, encode_value, put_len};
+use crate::reader::encoded::{
+    ValueReader as Reader, encode_value, escape_key, put_len, unescape_key,
+};
 use crate::value::{AttributeValue, Blob, Item};
 
 /// An item as stored: its size as DynamoDB counts it (so that reads need
@@ -172,55 +174,21 @@ pub(crate) fn pick<'a>(
     Some(())
 }
 
-/// Reads back a key value [`order_bytes`] wrote at `b[*at..]`.
-pub(crate) fn read_key(b: &[u8], at: &mut usize, kind: KeyType) -> Option<AttributeValue> {
-    match kind {
-        KeyType::S => {
-            let bytes = unescape(b, at)?;
-            String::from_utf8(bytes).ok().map(AttributeValue::S)
-        }
-        KeyType::B => unescape(b, at).map(|v| AttributeValue::B(Blob::new(v))),
-        KeyType::N => Num::from_order_bytes(b, at).map(|n| AttributeValue::N(n.canonical())),
-    }
-}
-
-/// Like [`read_key`], borrowing a string from `b` when it holds no escaped
-/// byte (the usual case).
+/// Reads back a key value [`order_bytes`] wrote at `b[*at..]`, borrowing a
+/// string from `b` when it holds no escaped byte (the usual case).
 #[inline]
 pub(crate) fn read_key_ref<'a>(b: &'a [u8], at: &mut usize, kind: KeyType) -> Option<AttrRef<'a>> {
-    if kind == KeyType::S {
-        let rest = b.get(*at..)?;
-        let end = rest.iter().position(|&x| x == 0)?;
-        if rest.get(end + 1) == Some(&0) {
-            *at += end + 2;
-            return std::str::from_utf8(&rest[..end]).ok().map(AttrRef::S);
-        }
-    }
-    read_key(b, at, kind).map(AttrRef::Owned)
-}
-
-fn unescape(b: &[u8], at: &mut usize) -> Option<Vec<u8>> {
-    let rest = b.get(*at..)?;
-    // Usually nothing is escaped: the value runs to the first `00 00`.
-    let end = rest.windows(2).position(|w| w[0] == 0)?;
-    if rest[end + 1] == 0 {
-        *at += end + 2;
-        return Some(rest[..end].to_vec());
-    }
-    let mut out = Vec::with_capacity(end + 8);
-    loop {
-        let x = *b.get(*at)?;
-        *at += 1;
-        if x != 0 {
-            out.push(x);
-            continue;
-        }
-        let y = *b.get(*at)?;
-        *at += 1;
-        match y {
-            0 => return Some(out),
-            0xFF => out.push(0),
-            _ => return None,
+    match kind {
+        KeyType::S => match unescape_key(b, at)? {
+            Cow::Borrowed(v) => std::str::from_utf8(v).ok().map(AttrRef::S),
+            Cow::Owned(v) => String::from_utf8(v)
+                .ok()
+                .map(|s| AttrRef::Owned(AttributeValue::S(s))),
+        },
+        KeyType::B => unescape_key(b, at)
+            .map(|v| AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
+        KeyType::N => {
+            Num::from_order_bytes(b, at).map(|n| AttrRef::Owned(AttributeValue::N(n.canonical())))
         }
     }
 }
@@ -241,15 +209,11 @@ pub(crate) fn hash_val<'a>(v: &Val<'a>) -> Cow<'a, [u8]> {
     }
 }
 
-/// Escapes `0x00` as `0x00 0xFF`, so that `0x00 0x00` can end a value and
-/// shorter values still sort first.
+/// Escapes `0x00` as `0x00 0xFF` (the runtime's [`escape_key`] without
+/// its terminator), for prefixes of escaped values.
 pub(crate) fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
-    for &b in bytes {
-        out.push(b);
-        if b == 0 {
-            out.push(0xFF);
-        }
-    }
+    escape_key(bytes, out);
+    out.truncate(out.len() - 2);
 }
 
 /// Order-preserving, self-delimiting encoding of a key value.
@@ -260,14 +224,8 @@ pub(crate) fn order_bytes(v: &AttributeValue, out: &mut Vec<u8>) {
 /// [`order_bytes`] of a value seen in place (a map's or a stored item's).
 pub(crate) fn order_val(v: &Val<'_>, out: &mut Vec<u8>) {
     match v {
-        Val::S(s) => {
-            escaped(s.as_bytes(), out);
-            out.extend_from_slice(&[0, 0]);
-        }
-        Val::Other(AttributeValue::B(b)) => {
-            escaped(b.as_ref(), out);
-            out.extend_from_slice(&[0, 0]);
-        }
+        Val::S(s) => escape_key(s.as_bytes(), out),
+        Val::Other(AttributeValue::B(b)) => escape_key(b.as_ref(), out),
         Val::N(n) => match Num::parse(n) {
             Ok(n) => n.order_bytes(out),
             Err(_) => out.push(0),
@@ -396,7 +354,10 @@ mod tests {
             order_bytes(&v, &mut enc);
             enc.push(7);
             let mut at = 0;
-            assert_eq!(read_key(&enc, &mut at, kind), Some(v));
+            assert_eq!(
+                read_key_ref(&enc, &mut at, kind).map(AttrRef::into_owned),
+                Some(v)
+            );
             assert_eq!(at, enc.len() - 1);
         }
     }

@@ -9,6 +9,7 @@
 use super::codec::read_key_ref;
 use super::hash::PREFIX;
 use super::project::Projection;
+use super::schema::KeyType;
 use super::table::TableData;
 use crate::error::DecodeError;
 use crate::reader::encoded::ValueReader;
@@ -51,11 +52,18 @@ pub(crate) fn push(
     value: &[u8],
     keep: Option<&Projection>,
 ) -> Option<()> {
-    let mut at = PREFIX;
-    for (i, (name, kind)) in table.keys().iter().enumerate() {
-        let v = read_key_ref(pos, &mut at, *kind)?;
-        if let Some(v) = projected(keep, name, v) {
-            out.push_key(i, &v);
+    let keys = table.keys();
+    if keep.is_none() && keys.iter().all(|(_, kind)| *kind != KeyType::N) {
+        // Strings and binaries are escaped in the position as the page
+        // holds them: copied in one piece.
+        out.push_escaped_keys(pos.get(PREFIX..)?);
+    } else {
+        let mut at = PREFIX;
+        for (i, (name, kind)) in keys.iter().enumerate() {
+            let v = read_key_ref(pos, &mut at, *kind)?;
+            if let Some(v) = projected(keep, name, v) {
+                out.push_key(i, &v);
+            }
         }
     }
     // The stored value: its size, then the attributes as the page holds them.

@@ -137,8 +137,9 @@ pub(crate) struct TableData {
     ids: HashMap<Box<str>, usize>,
     /// The table's key attributes, in the order positions hold them.
     keys: Arc<[(Box<str>, KeyType)]>,
-    /// Their names, for pages of encoded items.
-    key_names: Arc<[Box<str>]>,
+    /// Their names and whether they are binary, for pages of encoded
+    /// items.
+    key_names: Arc<[(Box<str>, bool)]>,
     /// The stream's records, when the table has a stream.
     pub(crate) feed: Option<super::feed::Feed>,
 }
@@ -168,7 +169,10 @@ impl TableData {
             },
             names: Arc::default(),
             ids: HashMap::new(),
-            key_names: schema_keys.iter().map(|(k, _)| k.clone()).collect(),
+            key_names: schema_keys
+                .iter()
+                .map(|(k, kind)| (k.clone(), *kind == KeyType::B))
+                .collect(),
             keys: schema_keys.into(),
             feed,
         }
@@ -185,8 +189,8 @@ impl TableData {
     }
 
     /// The names of the table's key attributes, in the order positions
-    /// hold them.
-    pub(crate) fn key_names(&self) -> &Arc<[Box<str>]> {
+    /// hold them, each with whether it is binary.
+    pub(crate) fn key_names(&self) -> &Arc<[(Box<str>, bool)]> {
         &self.key_names
     }
 

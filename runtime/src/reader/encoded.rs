@@ -343,6 +343,84 @@ impl<'a> ValueReader<'a> {
     }
 }
 
+/// Appends `bytes` escaped and terminated: each `0x00` becomes `0x00 0xFF`
+/// and `0x00 0x00` ends the value, so that escaped values concatenate, read
+/// back one after the other, and sort as their bytes do (the embedded
+/// backend's key positions are made of them).
+///
+/// ```
+/// use singletable::reader::encoded::{escape_key, unescape_key};
+///
+/// let mut out = Vec::new();
+/// escape_key(b"a\0b", &mut out);
+/// escape_key(b"c", &mut out);
+/// assert_eq!(out, b"a\0\xFFb\0\0c\0\0");
+/// let mut at = 0;
+/// assert_eq!(unescape_key(&out, &mut at).as_deref(), Some(&b"a\0b"[..]));
+/// assert_eq!(unescape_key(&out, &mut at).as_deref(), Some(&b"c"[..]));
+/// assert_eq!(at, out.len());
+/// assert_eq!(unescape_key(b"no end", &mut 0), None);
+/// ```
+pub fn escape_key(bytes: &[u8], out: &mut Vec<u8>) {
+    for &b in bytes {
+        out.push(b);
+        if b == 0 {
+            out.push(0xFF);
+        }
+    }
+    out.extend_from_slice(&[0, 0]);
+}
+
+/// Reads back a value [`escape_key`] wrote at `b[*at..]` and moves `at`
+/// past it: borrowed when it holds no escaped byte (the usual case);
+/// `None` when the bytes are malformed.
+#[inline]
+pub fn unescape_key<'a>(b: &'a [u8], at: &mut usize) -> Option<std::borrow::Cow<'a, [u8]>> {
+    let rest = b.get(*at..)?;
+    let end = rest.iter().position(|&x| x == 0)?;
+    if rest.get(end + 1) == Some(&0) {
+        *at += end + 2;
+        return rest.get(..end).map(std::borrow::Cow::Borrowed);
+    }
+    unescape_long(b, at).map(std::borrow::Cow::Owned)
+}
+
+#[cold]
+fn unescape_long(b: &[u8], at: &mut usize) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    loop {
+        let x = *b.get(*at)?;
+        *at += 1;
+        if x != 0 {
+            out.push(x);
+            continue;
+        }
+        let y = *b.get(*at)?;
+        *at += 1;
+        match y {
+            0 => return Some(out),
+            0xFF => out.push(0),
+            _ => return None,
+        }
+    }
+}
+
+/// An escaped key value read back as a string (`binary`: false) or binary.
+#[inline]
+fn escaped_key_ref<'a>(b: &'a [u8], at: &mut usize, binary: bool) -> Option<AttrRef<'a>> {
+    match unescape_key(b, at)? {
+        std::borrow::Cow::Borrowed(v) if !binary => std::str::from_utf8(v).ok().map(AttrRef::S),
+        v if binary => Some(AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
+        v => String::from_utf8(v.into_owned())
+            .ok()
+            .map(|s| AttrRef::Owned(AttributeValue::S(s))),
+    }
+}
+
+/// How an item's key attributes are laid out in a page (its first byte).
+const KEYS_AS_VALUES: u8 = 0;
+const KEYS_ESCAPED: u8 = 1;
+
 #[cold]
 fn corrupt() -> DecodeError {
     DecodeError::new(DecodeErrorKind::Invalid(
@@ -358,6 +436,10 @@ struct At {
     span: [usize; 3],
     /// Offset of the next attribute.
     pos: usize,
+    /// Whether the item's keys are escaped (else values).
+    escaped: bool,
+    /// Key attributes read, when they are escaped.
+    key: usize,
     /// Other attributes left (read at the start of that section).
     left: usize,
 }
@@ -366,11 +448,13 @@ struct At {
 /// storage: the decoders read them in place through [`AttrReader`], so no
 /// item map is built and only the values an entity keeps are copied out.
 ///
-/// Each item is its key attributes, each as its number among the page's
-/// `keys` and its value, then the count of its other attributes and each as
-/// its number among the page's `names` and its value. A backend that stores
-/// items in this encoding copies the second part as it is
-/// ([`EncodedItems::push_item`]).
+/// Each item is its key attributes, then the count of its other attributes
+/// and each as its number among the page's `names` and its value. The key
+/// attributes are either values, each with its number among the page's
+/// `keys` ([`EncodedItems::push_key`]), or, when every key is a string or
+/// a binary, all of them escaped one after the other in the page's key
+/// order ([`escape_key`], [`EncodedItems::push_escaped_keys`]): a backend
+/// that keys its items that way copies both parts as they are.
 ///
 /// ```
 /// use singletable::reader::encoded::{EncodedItems, encode_value, put_len};
@@ -379,7 +463,7 @@ struct At {
 /// use std::sync::Arc;
 ///
 /// let names = Arc::new(vec!["color".into()]);
-/// let keys: Arc<[Box<str>]> = vec!["PK".into()].into();
+/// let keys: Arc<[(Box<str>, bool)]> = vec![("PK".into(), false)].into();
 /// let mut page = EncodedItems::new(names, keys, 64);
 /// // The other attributes as a backend stores them: a count, then (name, value).
 /// let mut data = Vec::new();
@@ -403,7 +487,8 @@ pub struct EncodedItems {
     open: usize,
     next: usize,
     names: Arc<Vec<Box<str>>>,
-    keys: Arc<[Box<str>]>,
+    /// The key attributes, each with whether its values are binary.
+    keys: Arc<[(Box<str>, bool)]>,
     /// The item being read; `None` before the first, after the last and
     /// once its bytes proved malformed.
     current: Option<At>,
@@ -411,9 +496,10 @@ pub struct EncodedItems {
 
 impl EncodedItems {
     /// An empty page whose items name their attributes by number: key
-    /// attributes from `keys`, the others from `names`; room for about
-    /// `bytes` bytes of items.
-    pub fn new(names: Arc<Vec<Box<str>>>, keys: Arc<[Box<str>]>, bytes: usize) -> Self {
+    /// attributes from `keys` (each with whether its values are binary;
+    /// only escaped keys need to know), the others from `names`; room for
+    /// about `bytes` bytes of items.
+    pub fn new(names: Arc<Vec<Box<str>>>, keys: Arc<[(Box<str>, bool)]>, bytes: usize) -> Self {
         Self {
             buf: Vec::with_capacity(bytes),
             spans: Vec::with_capacity(bytes / 64),
@@ -429,8 +515,22 @@ impl EncodedItems {
     /// being pushed.
     #[inline]
     pub fn push_key(&mut self, key: usize, value: &AttrRef<'_>) {
+        if self.buf.len() == self.open {
+            self.buf.push(KEYS_AS_VALUES);
+        }
         put_len(&mut self.buf, key);
         encode_ref(value, &mut self.buf);
+    }
+
+    /// Adds every key attribute of the item being pushed at once: each
+    /// string or binary value [escaped](escape_key), in the order of the
+    /// page's `keys` (as the embedded backend's positions hold them, which
+    /// it copies in one piece). Pushed instead of [`EncodedItems::push_key`],
+    /// never with it.
+    #[inline]
+    pub fn push_escaped_keys(&mut self, escaped: &[u8]) {
+        self.buf.push(KEYS_ESCAPED);
+        self.buf.extend_from_slice(escaped);
     }
 
     /// Ends the item being pushed with its other attributes, as encoded
@@ -457,7 +557,13 @@ impl EncodedItems {
     }
 
     fn end_item(&mut self, split: usize) {
-        self.spans.push([self.open, split, self.buf.len()]);
+        if split == self.open {
+            // No key attribute: an empty section of values.
+            self.buf.insert(split, KEYS_AS_VALUES);
+            self.spans.push([self.open, split + 1, self.buf.len()]);
+        } else {
+            self.spans.push([self.open, split, self.buf.len()]);
+        }
         self.open = self.buf.len();
     }
 
@@ -470,9 +576,13 @@ impl EncodedItems {
             return false;
         };
         self.next += 1;
+        // The key section starts with how it holds the keys; an unknown
+        // form reads as values, which fail on it.
         self.current = Some(At {
             span,
-            pos: span[0],
+            pos: span[0] + 1,
+            escaped: self.buf.get(span[0]) == Some(&KEYS_ESCAPED),
+            key: 0,
             left: usize::MAX,
         });
         true
@@ -512,7 +622,8 @@ impl AttrReader for EncodedItems {
         let Some(at) = &mut self.current else {
             return false;
         };
-        at.pos = at.span[0];
+        at.pos = at.span[0] + 1;
+        at.key = 0;
         at.left = usize::MAX;
         true
     }
@@ -537,10 +648,27 @@ impl AttrReader for EncodedItems {
         let mut r = ValueReader::at(item, at.pos);
         let read = if at.pos < at.span[1] {
             // A key attribute.
-            r.read_len()
-                .and_then(|k| self.keys.get(k))
-                .and_then(|name| Some((&**name, r.value_ref()?)))
-                .filter(|_| r.pos <= at.span[1])
+            let Some(keys) = item.get(..at.span[1]) else {
+                self.current = None;
+                return Some(Err(corrupt()));
+            };
+            if at.escaped {
+                match self.keys.get(at.key) {
+                    Some((name, binary)) => {
+                        at.key += 1;
+                        escaped_key_ref(keys, &mut r.pos, *binary).map(|v| (&**name, v))
+                    }
+                    None => None,
+                }
+            } else {
+                let mut k = ValueReader::at(keys, r.pos);
+                let read = k
+                    .read_len()
+                    .and_then(|i| self.keys.get(i))
+                    .and_then(|(name, _)| Some((&**name, k.value_ref()?)));
+                r.pos = k.pos;
+                read
+            }
         } else {
             if at.left == usize::MAX {
                 match r.read_len() {
@@ -579,7 +707,7 @@ mod tests {
 
     fn page() -> EncodedItems {
         let names = Arc::new(vec!["a".into(), "b".into()]);
-        let keys: Arc<[Box<str>]> = vec!["PK".into(), "SK".into()].into();
+        let keys: Arc<[(Box<str>, bool)]> = vec![("PK".into(), false), ("SK".into(), true)].into();
         EncodedItems::new(names, keys, 0)
     }
 
@@ -607,6 +735,30 @@ mod tests {
     }
 
     #[test]
+    fn escaped_keys_read_back() {
+        let mut p = page();
+        let mut keys = Vec::new();
+        escape_key(b"P\0x", &mut keys);
+        escape_key(&[0, 1], &mut keys);
+        p.push_escaped_keys(&keys);
+        p.push_attrs(&[(0, AttrRef::S("v"))]);
+        let item = collect_item(p.next_item().expect("item")).expect("read");
+        assert_eq!(item["PK"], AttributeValue::S("P\0x".into()));
+        assert_eq!(item["SK"], AttributeValue::B(Blob::new(vec![0, 1])));
+        assert_eq!(item["a"], AttributeValue::S("v".into()));
+        // Not UTF-8, or not terminated: errors.
+        for bad in [&[0xFF, 0, 0][..], b"P"] {
+            let mut p = page();
+            p.push_escaped_keys(bad);
+            p.push_attrs(&[]);
+            assert!(
+                collect_item(p.next_item().expect("item")).is_err(),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
     fn malformed_bytes_are_errors_not_panics() {
         for bad in [
             &[][..],
@@ -625,8 +777,8 @@ mod tests {
         let mut p = page();
         p.push_key(0, &AttrRef::S("P"));
         let mut p2 = page();
-        p2.buf = vec![0, 1, 5, b'a', 0];
-        p2.spans = vec![[0, 3, 5]];
+        p2.buf = vec![KEYS_AS_VALUES, 0, 1, 5, b'a', 0];
+        p2.spans = vec![[0, 4, 6]];
         assert!(collect_item(p2.next_item().expect("item")).is_err());
         p.push_item(&[0]);
         assert_eq!(
