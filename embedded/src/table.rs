@@ -426,19 +426,19 @@ impl TableData {
         let mut units = 0;
         let mut moves = Vec::with_capacity(self.indexes.len());
         for i in 0..self.indexes.len() {
-            let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
-            let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
-            if let (Some((b, o)), Some((a, n))) = (&before, &after)
-                && a == b
+            if let (Some(o), Some(n)) = (old, new)
+                && self.same_index_keys(i, o, n)
             {
-                // Same index keys and (one table position) the same table
-                // key: the entry stays, and its tail need not be built.
-                if !self.projected_eq(i, *o, n) {
-                    units += self.entry_units(i, *n);
+                // Same index key values and (one table position) the same
+                // table key: the entry stays; no position is built.
+                if !self.projected_eq(i, o, n) {
+                    units += self.entry_units(i, n);
                 }
                 moves.push(None);
                 continue;
             }
+            let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
+            let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
             let before = before.map(|(mut p, o)| {
                 units += self.entry_units(i, o);
                 self.tail(i, o, &mut p);
@@ -486,6 +486,19 @@ impl TableData {
                 self.items.remove(pos.as_slice());
             }
         }
+    }
+
+    /// Whether `a` and `b` are both in index `i` under equal key values
+    /// (numbers are stored and normalised in their canonical text, so equal
+    /// text is an equal number).
+    fn same_index_keys<A: View + ?Sized>(&self, i: usize, a: &A, b: &Item) -> bool {
+        self.schema.indexes[i].keys().all(|k| {
+            let kind = k.kind.as_str();
+            match (a.attr(&k.name), b.get(&k.name).map(Val::of)) {
+                (Some(x), Some(y)) => x.type_name() == kind && x == y,
+                _ => false,
+            }
+        })
     }
 
     /// Whether index `i` holds this attribute.
