@@ -770,14 +770,11 @@ pub(crate) fn check_stored_key<T: Entity>(
     }
     // Every decoded item comes here: its four strings go back to the key
     // builders, so that the check allocates nothing once keys were read.
-    let stored = [pk, sk].into_iter().flatten();
-    let strings = stored.filter_map(|v| match v {
-        AttributeValue::S(s) => Some(s),
+    let string = |v: Option<AttributeValue>| match v {
+        Some(AttributeValue::S(s)) => Some(s),
         _ => None,
-    });
-    for s in strings.chain(Some(built.pk)).chain(built.sk) {
-        crate::key::recycle_key(s);
-    }
+    };
+    crate::key::recycle_keys([string(pk), string(sk), Some(built.pk), built.sk]);
     Ok(())
 }
 

@@ -771,16 +771,28 @@ pub fn key_buffer(capacity: usize) -> String {
 /// assert!(singletable::key::key_buffer(4).is_empty());
 /// ```
 #[inline]
-pub fn recycle_key(mut s: String) {
-    if s.capacity() == 0 || s.capacity() > RECYCLED_KEY_BYTES {
-        return;
-    }
-    s.clear();
+pub fn recycle_key(s: String) {
+    recycle_keys([Some(s)]);
+}
+
+/// [`recycle_key`] of several strings at once (one look at this thread's
+/// list).
+///
+/// ```
+/// singletable::key::recycle_keys([Some(String::from("A#1")), None]);
+/// assert!(singletable::key::key_buffer(4).is_empty());
+/// ```
+#[inline]
+pub fn recycle_keys<const N: usize>(keys: [Option<String>; N]) {
     let _ = KEY_BUFFERS.try_with(|b| {
-        if let Ok(mut b) = b.try_borrow_mut()
-            && b.len() < RECYCLED_KEYS
-        {
-            b.push(s);
+        let Ok(mut b) = b.try_borrow_mut() else {
+            return;
+        };
+        for mut s in keys.into_iter().flatten() {
+            if b.len() < RECYCLED_KEYS && s.capacity() > 0 && s.capacity() <= RECYCLED_KEY_BYTES {
+                s.clear();
+                b.push(s);
+            }
         }
     });
 }

@@ -114,11 +114,14 @@ impl Drop for Seen {
     /// An item left unchecked (another entity type, an error) gives its
     /// key strings back too.
     fn drop(&mut self) {
-        for v in [self.pk.take(), self.sk.take()].into_iter().flatten() {
-            if let AttributeValue::S(s) = v {
-                crate::key::recycle_key(s);
-            }
+        if let (None, None) = (&self.pk, &self.sk) {
+            return;
         }
+        let string = |v: Option<AttributeValue>| match v {
+            Some(AttributeValue::S(s)) => Some(s),
+            _ => None,
+        };
+        crate::key::recycle_keys([string(self.pk.take()), string(self.sk.take())]);
     }
 }
 
