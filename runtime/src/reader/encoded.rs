@@ -180,7 +180,14 @@ pub fn encode_ref(v: &AttrRef<'_>, out: &mut Vec<u8>) {
 /// assert_eq!(r.skip_value(), Some(()));
 /// assert_eq!(r.value_ref().and_then(|v| v.as_n().map(str::to_owned)).as_deref(), Some("7"));
 /// assert_eq!(r.value(), None); // nothing left
+/// assert_eq!(r.position(), out.len());
 /// assert_eq!(ValueReader::new(&[0xFF]).value(), None); // no such tag
+///
+/// // Lengths and length-prefixed bytes, from an offset.
+/// let framed = [9, 2, b'h', b'i', 1];
+/// let mut r = ValueReader::at(&framed, 1);
+/// assert_eq!(r.bytes(), Some(&b"hi"[..]));
+/// assert_eq!(r.read_len(), Some(1));
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct ValueReader<'a> {
@@ -374,6 +381,18 @@ pub fn escape_key(bytes: &[u8], out: &mut Vec<u8>) {
 /// Reads back a value [`escape_key`] wrote at `b[*at..]` and moves `at`
 /// past it: borrowed when it holds no escaped byte (the usual case);
 /// `None` when the bytes are malformed.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use singletable::reader::encoded::unescape_key;
+///
+/// let mut at = 0;
+/// assert!(matches!(unescape_key(b"ab\0\0", &mut at), Some(Cow::Borrowed(b"ab"))));
+/// assert_eq!(at, 4);
+/// let mut at = 0;
+/// assert!(matches!(unescape_key(b"a\0\xFF\0\0", &mut at), Some(Cow::Owned(v)) if v == b"a\0"));
+/// assert_eq!(unescape_key(b"a\0\x01", &mut 0), None); // neither end nor escape
+/// ```
 #[inline]
 pub fn unescape_key<'a>(b: &'a [u8], at: &mut usize) -> Option<std::borrow::Cow<'a, [u8]>> {
     let rest = b.get(*at..)?;
@@ -477,6 +496,16 @@ struct At {
 /// assert_eq!(item["PK"].as_s().unwrap(), "A#1");
 /// assert_eq!(item["color"].as_s().unwrap(), "red");
 /// assert!(page.next_item().is_none());
+///
+/// // The keys escaped as one piece, the other attributes as values.
+/// let mut page = EncodedItems::new(Arc::new(vec!["color".into()]), vec![("PK".into(), false)].into(), 0);
+/// let mut keys = Vec::new();
+/// singletable::reader::encoded::escape_key(b"A#2", &mut keys);
+/// page.push_escaped_keys(&keys);
+/// page.push_attrs(&[(0, AttrRef::S("blue"))]);
+/// let item = collect_item(page.next_item().unwrap())?;
+/// assert_eq!(item["PK"].as_s().unwrap(), "A#2");
+/// assert_eq!(item["color"].as_s().unwrap(), "blue");
 /// # Ok::<(), singletable::DecodeError>(())
 /// ```
 pub struct EncodedItems {
