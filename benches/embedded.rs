@@ -225,18 +225,41 @@ fn overheads(c: &mut Criterion, rt: &Runtime, embedded: &Db<Embedded>) {
         })
     });
     g.finish();
+    // The same 100-item query through both handles, on the same store.
+    let mut g = c.benchmark_group("query_100_shared");
+    g.bench_function("Db<Embedded>", |b| {
+        b.iter(|| {
+            let items = rt
+                .block_on(Reading::readings("q").all(embedded))
+                .expect("query");
+            assert_eq!(items.len(), 100);
+            black_box(items);
+        })
+    });
+    g.bench_function("Db<SharedExecutor>", |b| {
+        b.iter(|| {
+            let items = rt
+                .block_on(Reading::readings("q").all(&shared))
+                .expect("query");
+            assert_eq!(items.len(), 100);
+            black_box(items);
+        })
+    });
+    g.finish();
 }
 
-fn memory() {
+/// Live heap bytes the embedded backend holds for `n` items made by
+/// `make` in a table laid out as `Tb`, against their size as DynamoDB
+/// counts it (names plus values, index key attributes included).
+fn memory_of<Tb: Table, T: Entity>(label: &str, n: u32, make: impl Fn(u32) -> T) {
     let rt = Runtime::new().expect("runtime");
-    let n = 1_000_000u32;
     COUNTING.store(true, Ordering::SeqCst);
     let before = LIVE.load(Ordering::SeqCst);
-    let db: Db<Embedded> = Db::in_memory::<BenchTable>("Mem").expect("table");
+    let db: Db<Embedded> = Db::in_memory::<Tb>("Mem").expect("table");
     let mut raw = 0usize;
     rt.block_on(async {
         for t in 0..n {
-            let r = reading(&format!("s{}", t % 1000), t);
+            let r = make(t);
             raw += singletable::size::item_size(&r.to_item().expect("encode"));
             db.put(&r).await.expect("put");
         }
@@ -244,12 +267,28 @@ fn memory() {
     let held = LIVE.load(Ordering::SeqCst) - before;
     COUNTING.store(false, Ordering::SeqCst);
     println!(
-        "memory: {n} items, raw {:.1} MB, embedded holds {:.1} MB, ratio {:.2}",
+        "memory, {label}: {n} items, raw {:.1} MB ({:.0} B/item), embedded holds {:.1} MB ({:.0} B/item), ratio {:.2}",
         raw as f64 / 1e6,
+        raw as f64 / f64::from(n),
         held as f64 / 1e6,
+        held as f64 / f64::from(n),
         held as f64 / raw as f64
     );
     drop(db);
+}
+
+fn memory() {
+    let sensor = |t: u32| reading(&format!("s{}", t % 1000), t);
+    memory_of::<BenchTable, _>("no index", 1_000_000, sensor);
+    memory_of::<OneIndex, _>("one global index", 1_000_000, |t| {
+        let r = sensor(t);
+        Indexed1 {
+            sensor: r.sensor,
+            t: r.t,
+            value: r.value,
+            unit: r.unit,
+        }
+    });
 }
 
 fn main() {

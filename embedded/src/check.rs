@@ -2,6 +2,8 @@
 //! Local's messages: what PutItem, GetItem and friends refuse before they
 //! touch the table.
 
+use std::borrow::Cow;
+
 use super::error::{Fail, Res};
 use super::schema::{IndexSchema, KeyAttr, TableSchema};
 use super::value::{item_size, normalize, normalize_map_in_place, type_name};
@@ -61,28 +63,35 @@ fn key_value(schema: &TableSchema, attr: &KeyAttr, v: &AttributeValue) -> Res<()
 /// A primary key as GetItem, DeleteItem, UpdateItem and the batch and
 /// transaction operations take it: exactly the table's key attributes, of
 /// the declared types, normalised.
-pub(crate) fn key(schema: &TableSchema, key: &Item) -> Res<Item> {
+/// Borrowed when it is already normalised (strings and binaries always
+/// are, numbers in their canonical text): a GetItem copies nothing.
+pub(crate) fn key<'k>(schema: &TableSchema, key: &'k Item) -> Res<Cow<'k, Item>> {
     shape(schema, key).map_err(Fail::validation)?;
-    let mut out = Item::with_capacity(key.len());
+    let mut copy: Option<Item> = None;
     for a in schema.table_keys() {
         let Some(v) = key.get(&a.name) else {
             return Err(Fail::internal("key attribute vanished"));
         };
-        let v = normalize(v)?;
-        key_value(schema, a, &v)?;
-        out.insert(a.name.clone(), v);
+        let normal = match v {
+            AttributeValue::S(_) | AttributeValue::B(_) => None,
+            other => Some(normalize(other)?).filter(|n| n != other),
+        };
+        key_value(schema, a, normal.as_ref().unwrap_or(v))?;
+        if let Some(n) = normal {
+            copy.get_or_insert_with(|| key.clone())
+                .insert(a.name.clone(), n);
+        }
     }
-    Ok(out)
+    Ok(copy.map_or(Cow::Borrowed(key), Cow::Owned))
 }
 
 /// Whether a key has exactly the table's key attributes with their types;
 /// the message DynamoDB Local gives when not.
 pub(crate) fn shape(schema: &TableSchema, key: &Item) -> Result<(), &'static str> {
-    let attrs: Vec<&KeyAttr> = schema.table_keys().collect();
-    if key.len() != attrs.len() {
+    if key.len() != schema.table_keys().count() {
         return Err("The number of conditions on the keys is invalid");
     }
-    for a in attrs {
+    for a in schema.table_keys() {
         match key.get(&a.name) {
             None => return Err("The provided key element does not match the schema"),
             Some(v) if type_name(v) != a.kind.as_str() => {

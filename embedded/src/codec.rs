@@ -10,92 +10,10 @@ use super::number::Num;
 use super::schema::KeyType;
 use super::value::Val;
 use crate::reader::AttrRef;
+use crate::reader::encoded::{
+    ValueReader as Reader, encode_value, escape_key, put_len, unescape_key,
+};
 use crate::value::{AttributeValue, Blob, Item};
-
-const S: u8 = 1;
-const N: u8 = 2;
-const B: u8 = 3;
-const FALSE: u8 = 4;
-const TRUE: u8 = 5;
-const NULL: u8 = 6;
-const L: u8 = 7;
-const M: u8 = 8;
-const SS: u8 = 9;
-const NS: u8 = 10;
-const BS: u8 = 11;
-
-fn put_len(out: &mut Vec<u8>, mut n: usize) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
-    put_len(out, b.len());
-    out.extend_from_slice(b);
-}
-
-fn encode_value(v: &AttributeValue, out: &mut Vec<u8>) {
-    match v {
-        AttributeValue::S(s) => {
-            out.push(S);
-            put_bytes(out, s.as_bytes());
-        }
-        AttributeValue::N(n) => {
-            out.push(N);
-            put_bytes(out, n.as_bytes());
-        }
-        AttributeValue::B(b) => {
-            out.push(B);
-            put_bytes(out, b.as_ref());
-        }
-        AttributeValue::Bool(b) => out.push(if *b { TRUE } else { FALSE }),
-        AttributeValue::L(l) => {
-            out.push(L);
-            put_len(out, l.len());
-            for v in l {
-                encode_value(v, out);
-            }
-        }
-        AttributeValue::M(m) => {
-            out.push(M);
-            encode_map(m, out);
-        }
-        AttributeValue::Ss(s) => {
-            out.push(SS);
-            put_len(out, s.len());
-            for e in s {
-                put_bytes(out, e.as_bytes());
-            }
-        }
-        AttributeValue::Ns(s) => {
-            out.push(NS);
-            put_len(out, s.len());
-            for e in s {
-                put_bytes(out, e.as_bytes());
-            }
-        }
-        AttributeValue::Bs(s) => {
-            out.push(BS);
-            put_len(out, s.len());
-            for e in s {
-                put_bytes(out, e.as_ref());
-            }
-        }
-        // Values are validated before they are stored; nothing else gets here.
-        _ => out.push(NULL),
-    }
-}
-
-fn encode_map(m: &Item, out: &mut Vec<u8>) {
-    put_len(out, m.len());
-    for (k, v) in m {
-        put_bytes(out, k.as_bytes());
-        encode_value(v, out);
-    }
-}
 
 /// An item as stored: its size as DynamoDB counts it (so that reads need
 /// not recount it), then its attributes but the table key ones (which its
@@ -118,7 +36,7 @@ pub(crate) fn encode_item(
 
 /// The size of a stored item, as DynamoDB counts it.
 pub(crate) fn stored_size(b: &[u8]) -> usize {
-    Reader { b, pos: 0 }.len().unwrap_or(0)
+    Reader::new(b).read_len().unwrap_or(0)
 }
 
 /// A stored item as a map: its key attributes read back from the
@@ -160,21 +78,15 @@ impl StoredCursor {
     /// The start of an item whose position's key values begin at `prefix`;
     /// `None` when the value's header is malformed.
     pub(crate) fn start(value: &[u8], prefix: usize) -> Option<Self> {
-        let mut r = Reader { b: value, pos: 0 };
-        r.len()?;
-        let left = r.len()?;
+        let mut r = Reader::new(value);
+        r.read_len()?;
+        let left = r.read_len()?;
         Some(Self {
             at: prefix,
             keys: 0,
-            value_at: r.pos,
+            value_at: r.position(),
             left,
         })
-    }
-
-    /// Passes over the key attributes not read yet.
-    #[inline]
-    pub(crate) fn skip_keys(&mut self, keys: usize) {
-        self.keys = keys;
     }
 
     /// The next attribute; `Some(None)` when the bytes are malformed (and
@@ -195,15 +107,12 @@ impl StoredCursor {
                 return None;
             }
             self.left -= 1;
-            let mut r = Reader {
-                b: value,
-                pos: self.value_at,
-            };
-            let read = match r.len().and_then(|id| names.get(id)) {
+            let mut r = Reader::at(value, self.value_at);
+            let read = match r.read_len().and_then(|id| names.get(id)) {
                 Some(name) => r.value_ref().map(|v| (&**name, v)),
                 None => None,
             };
-            self.value_at = r.pos;
+            self.value_at = r.position();
             read
         };
         if read.is_none() {
@@ -246,14 +155,14 @@ pub(crate) fn pick<'a>(
             }
         }
     }
-    let mut r = Reader { b: value, pos: 0 };
-    r.len()?;
-    let n = r.len()?;
+    let mut r = Reader::new(value);
+    r.read_len()?;
+    let n = r.read_len()?;
     for _ in 0..n {
         if left == 0 {
             break;
         }
-        let id = r.len()?;
+        let id = r.read_len()?;
         match wanted.ids.iter().find(|(i, _)| *i == id) {
             Some(&(_, slot)) => {
                 *out.get_mut(slot)? = Some(r.value_ref()?);
@@ -265,200 +174,22 @@ pub(crate) fn pick<'a>(
     Some(())
 }
 
-/// Reads back a key value [`order_bytes`] wrote at `b[*at..]`.
-pub(crate) fn read_key(b: &[u8], at: &mut usize, kind: KeyType) -> Option<AttributeValue> {
-    match kind {
-        KeyType::S => {
-            let bytes = unescape(b, at)?;
-            String::from_utf8(bytes).ok().map(AttributeValue::S)
-        }
-        KeyType::B => unescape(b, at).map(|v| AttributeValue::B(Blob::new(v))),
-        KeyType::N => Num::from_order_bytes(b, at).map(|n| AttributeValue::N(n.canonical())),
-    }
-}
-
-/// Like [`read_key`], borrowing a string from `b` when it holds no escaped
-/// byte (the usual case).
+/// Reads back a key value [`order_bytes`] wrote at `b[*at..]`, borrowing a
+/// string from `b` when it holds no escaped byte (the usual case).
 #[inline]
 pub(crate) fn read_key_ref<'a>(b: &'a [u8], at: &mut usize, kind: KeyType) -> Option<AttrRef<'a>> {
-    if kind == KeyType::S {
-        let rest = b.get(*at..)?;
-        let end = rest.iter().position(|&x| x == 0)?;
-        if rest.get(end + 1) == Some(&0) {
-            *at += end + 2;
-            return std::str::from_utf8(&rest[..end]).ok().map(AttrRef::S);
+    match kind {
+        KeyType::S => match unescape_key(b, at)? {
+            Cow::Borrowed(v) => std::str::from_utf8(v).ok().map(AttrRef::S),
+            Cow::Owned(v) => String::from_utf8(v)
+                .ok()
+                .map(|s| AttrRef::Owned(AttributeValue::S(s))),
+        },
+        KeyType::B => unescape_key(b, at)
+            .map(|v| AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
+        KeyType::N => {
+            Num::from_order_bytes(b, at).map(|n| AttrRef::Owned(AttributeValue::N(n.canonical())))
         }
-    }
-    read_key(b, at, kind).map(AttrRef::Owned)
-}
-
-fn unescape(b: &[u8], at: &mut usize) -> Option<Vec<u8>> {
-    let rest = b.get(*at..)?;
-    // Usually nothing is escaped: the value runs to the first `00 00`.
-    let end = rest.windows(2).position(|w| w[0] == 0)?;
-    if rest[end + 1] == 0 {
-        *at += end + 2;
-        return Some(rest[..end].to_vec());
-    }
-    let mut out = Vec::with_capacity(end + 8);
-    loop {
-        let x = *b.get(*at)?;
-        *at += 1;
-        if x != 0 {
-            out.push(x);
-            continue;
-        }
-        let y = *b.get(*at)?;
-        *at += 1;
-        match y {
-            0 => return Some(out),
-            0xFF => out.push(0),
-            _ => return None,
-        }
-    }
-}
-
-struct Reader<'a> {
-    b: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    #[inline]
-    fn byte(&mut self) -> Option<u8> {
-        let b = *self.b.get(self.pos)?;
-        self.pos += 1;
-        Some(b)
-    }
-
-    #[inline]
-    fn len(&mut self) -> Option<usize> {
-        // Names, counts and short values fit one byte.
-        let first = self.byte()?;
-        if first & 0x80 == 0 {
-            return Some(usize::from(first));
-        }
-        self.pos -= 1;
-        self.len_long()
-    }
-
-    #[cold]
-    fn len_long(&mut self) -> Option<usize> {
-        let mut n = 0usize;
-        let mut shift = 0;
-        loop {
-            let b = self.byte()?;
-            n |= usize::from(b & 0x7f).checked_shl(shift)?;
-            if b & 0x80 == 0 {
-                return Some(n);
-            }
-            shift += 7;
-        }
-    }
-
-    #[inline]
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.len()?;
-        let out = self.b.get(self.pos..self.pos.checked_add(n)?)?;
-        self.pos += n;
-        Some(out)
-    }
-
-    #[inline]
-    fn str(&mut self) -> Option<&'a str> {
-        std::str::from_utf8(self.bytes()?).ok()
-    }
-
-    /// A value, strings and numbers borrowed.
-    #[inline]
-    fn value_ref(&mut self) -> Option<AttrRef<'a>> {
-        match *self.b.get(self.pos)? {
-            S => {
-                self.pos += 1;
-                self.str().map(AttrRef::S)
-            }
-            N => {
-                self.pos += 1;
-                self.str().map(AttrRef::N)
-            }
-            _ => self.value().map(AttrRef::Owned),
-        }
-    }
-
-    /// Passes over a value without decoding it.
-    fn skip_value(&mut self) -> Option<()> {
-        match self.byte()? {
-            S | N | B => {
-                self.bytes()?;
-            }
-            FALSE | TRUE | NULL => {}
-            L => {
-                for _ in 0..self.len()? {
-                    self.skip_value()?;
-                }
-            }
-            M => {
-                for _ in 0..self.len()? {
-                    self.bytes()?;
-                    self.skip_value()?;
-                }
-            }
-            SS | NS | BS => {
-                for _ in 0..self.len()? {
-                    self.bytes()?;
-                }
-            }
-            _ => return None,
-        }
-        Some(())
-    }
-
-    fn string(&mut self) -> Option<String> {
-        String::from_utf8(self.bytes()?.to_vec()).ok()
-    }
-
-    fn value(&mut self) -> Option<AttributeValue> {
-        Some(match self.byte()? {
-            S => AttributeValue::S(self.string()?),
-            N => AttributeValue::N(self.string()?),
-            B => AttributeValue::B(Blob::new(self.bytes()?.to_vec())),
-            FALSE => AttributeValue::Bool(false),
-            TRUE => AttributeValue::Bool(true),
-            NULL => AttributeValue::Null(true),
-            L => {
-                let n = self.len()?;
-                let mut l = Vec::with_capacity(n.min(1024));
-                for _ in 0..n {
-                    l.push(self.value()?);
-                }
-                AttributeValue::L(l)
-            }
-            M => AttributeValue::M(self.map()?),
-            SS => AttributeValue::Ss(self.list(Self::string)?),
-            NS => AttributeValue::Ns(self.list(Self::string)?),
-            BS => AttributeValue::Bs(self.list(|r| r.bytes().map(|b| Blob::new(b.to_vec())))?),
-            _ => return None,
-        })
-    }
-
-    fn list<T>(&mut self, mut f: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
-        let n = self.len()?;
-        let mut out = Vec::with_capacity(n.min(1024));
-        for _ in 0..n {
-            out.push(f(self)?);
-        }
-        Some(out)
-    }
-
-    fn map(&mut self) -> Option<Item> {
-        let n = self.len()?;
-        let mut m = Item::with_capacity(n.min(1024));
-        for _ in 0..n {
-            let k = self.string()?;
-            let v = self.value()?;
-            m.insert(k, v);
-        }
-        Some(m)
     }
 }
 
@@ -478,15 +209,11 @@ pub(crate) fn hash_val<'a>(v: &Val<'a>) -> Cow<'a, [u8]> {
     }
 }
 
-/// Escapes `0x00` as `0x00 0xFF`, so that `0x00 0x00` can end a value and
-/// shorter values still sort first.
+/// Escapes `0x00` as `0x00 0xFF` (the runtime's [`escape_key`] without
+/// its terminator), for prefixes of escaped values.
 pub(crate) fn escaped(bytes: &[u8], out: &mut Vec<u8>) {
-    for &b in bytes {
-        out.push(b);
-        if b == 0 {
-            out.push(0xFF);
-        }
-    }
+    escape_key(bytes, out);
+    out.truncate(out.len() - 2);
 }
 
 /// Order-preserving, self-delimiting encoding of a key value.
@@ -497,14 +224,8 @@ pub(crate) fn order_bytes(v: &AttributeValue, out: &mut Vec<u8>) {
 /// [`order_bytes`] of a value seen in place (a map's or a stored item's).
 pub(crate) fn order_val(v: &Val<'_>, out: &mut Vec<u8>) {
     match v {
-        Val::S(s) => {
-            escaped(s.as_bytes(), out);
-            out.extend_from_slice(&[0, 0]);
-        }
-        Val::Other(AttributeValue::B(b)) => {
-            escaped(b.as_ref(), out);
-            out.extend_from_slice(&[0, 0]);
-        }
+        Val::S(s) => escape_key(s.as_bytes(), out),
+        Val::Other(AttributeValue::B(b)) => escape_key(b.as_ref(), out),
         Val::N(n) => match Num::parse(n) {
             Ok(n) => n.order_bytes(out),
             Err(_) => out.push(0),
@@ -633,7 +354,10 @@ mod tests {
             order_bytes(&v, &mut enc);
             enc.push(7);
             let mut at = 0;
-            assert_eq!(read_key(&enc, &mut at, kind), Some(v));
+            assert_eq!(
+                read_key_ref(&enc, &mut at, kind).map(AttrRef::into_owned),
+                Some(v)
+            );
             assert_eq!(at, enc.len() - 1);
         }
     }

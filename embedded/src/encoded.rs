@@ -1,204 +1,101 @@
-//! Items handed out encoded: a read copies each item's stored bytes (its
-//! position and value) into one buffer, and the generated decoders read
-//! them in place through [`ItemReader`], so no item map is built and only
-//! the values an entity keeps are copied out.
+//! Items handed out encoded: a read copies each item's bytes into one
+//! page ([`EncodedItems`], the runtime's type, so that every handle reads
+//! it with static dispatch), and the generated decoders read them in place,
+//! so no item map is built and only the values an entity keeps are copied
+//! out. The table key attributes, which a stored item leaves to its
+//! position, are written into the page as plain values; the other
+//! attributes are copied as stored (the runtime's value encoding).
 
-use std::sync::Arc;
-
-use super::codec::StoredCursor;
+use super::codec::read_key_ref;
 use super::hash::PREFIX;
 use super::project::Projection;
 use super::schema::KeyType;
 use super::table::TableData;
-use crate::error::{DecodeError, DecodeErrorKind};
-use crate::reader::{AttrReader, AttrRef, ItemReader, collect_item};
+use crate::error::DecodeError;
+use crate::reader::encoded::ValueReader;
+use crate::reader::{AttrRef, ItemReader, collect_item};
 use crate::value::Item;
 
-/// Items an embedded backend read, copied out of a table in order and
-/// still encoded; the decoders read them in place (see [`crate::reader`]).
-///
-/// ```
-/// use singletable::exec::Executor;
-/// use singletable::reader::{ItemReader, Items};
-/// use singletable::request::GetItem;
-/// use singletable::{db::key_item, Db, Embedded, Entity, OtherTypes, Table};
-///
-/// #[derive(Table)]
-/// #[table(name = "App")]
-/// pub struct App;
-///
-/// #[derive(Entity, Debug, PartialEq)]
-/// #[entity(table = App)]
-/// #[pk("USER#<id>")]
-/// #[sk("PROFILE")]
-/// pub struct User { pub id: String }
-///
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::<Embedded>::in_memory::<App>("App")?;
-/// db.put(&User { id: "ana".into() }).await?;
-/// let get = GetItem { table: "App".into(), key: key_item::<App>(User::key("ana")?.key()), consistent: false };
-/// let mut items: Items = db.executor().get_item_reader(get).await?;
-/// assert_eq!(items.remaining(), 1);
-/// let user = User::read_item(items.next_item().unwrap(), OtherTypes::Error)?;
-/// assert_eq!(user, Some(User { id: "ana".into() }));
-/// # Ok::<(), singletable::Error>(())
-/// # }).unwrap();
-/// ```
-pub struct EncodedItems {
-    buf: Vec<u8>,
-    /// Per item: where its position starts, where its value starts, where
-    /// it ends.
-    spans: Vec<[usize; 3]>,
-    next: usize,
-    names: Arc<Vec<Box<str>>>,
-    keys: Arc<[(Box<str>, KeyType)]>,
-    /// The item being read and how far; `None` in the cursor once its bytes
-    /// proved malformed.
-    current: Option<([usize; 3], Option<StoredCursor>)>,
-    /// A projection: only what it names is read out.
-    keep: Option<Projection>,
+pub use crate::reader::EncodedItems;
+
+/// An empty page of `table`'s items, with room for about `bytes` bytes of
+/// them.
+pub(crate) fn page(table: &TableData, bytes: usize) -> EncodedItems {
+    EncodedItems::new(
+        std::sync::Arc::clone(table.names()),
+        std::sync::Arc::clone(table.key_names()),
+        bytes,
+    )
 }
 
-#[cold]
-fn corrupt() -> DecodeError {
-    DecodeError::new(DecodeErrorKind::Invalid(
-        "the embedded backend's stored item is malformed".into(),
-    ))
-}
-
-impl EncodedItems {
-    /// An empty page of `table`'s items, with room for about `bytes` bytes
-    /// of them.
-    pub(crate) fn new(table: &TableData, bytes: usize) -> Self {
-        Self {
-            buf: Vec::with_capacity(bytes),
-            spans: Vec::with_capacity(bytes / 64),
-            next: 0,
-            names: Arc::clone(table.names()),
-            keys: Arc::clone(table.keys()),
-            current: None,
-            keep: None,
-        }
-    }
-
-    /// Reads out only the attributes in `keep` (a projection), all when
-    /// `None`.
-    pub(crate) fn keeping(mut self, keep: Option<Projection>) -> Self {
-        self.keep = keep;
-        self
-    }
-
-    /// Adds the item stored at table position `pos` with value `value`.
-    pub(crate) fn push(&mut self, pos: &[u8], value: &[u8]) {
-        let start = self.buf.len();
-        self.buf.extend_from_slice(pos);
-        let split = self.buf.len();
-        self.buf.extend_from_slice(value);
-        self.spans.push([start, split, self.buf.len()]);
-    }
-
-    /// Every item left, as maps.
-    pub(crate) fn into_items(mut self) -> Result<Vec<Item>, DecodeError> {
-        let mut out = Vec::with_capacity(self.remaining());
-        while let Some(item) = self.next_item() {
-            out.push(collect_item(item)?);
-        }
-        Ok(out)
+/// What a projection keeps of the attribute `name`: all of it, part of
+/// it, or (`None`) nothing.
+fn projected<'a>(keep: Option<&Projection>, name: &str, v: AttrRef<'a>) -> Option<AttrRef<'a>> {
+    let Some(keep) = keep else {
+        return Some(v);
+    };
+    let node = keep.attribute(name)?;
+    if node.is_whole() {
+        Some(v)
+    } else {
+        node.apply(v.into_owned()).map(AttrRef::Owned)
     }
 }
 
-impl EncodedItems {
-    /// Moves to the next item, which `self` then reads as an
-    /// [`AttrReader`]; `false` after the last one.
-    #[inline]
-    pub(crate) fn advance(&mut self) -> bool {
-        let Some(&span) = self.spans.get(self.next) else {
-            self.current = None;
-            return false;
-        };
-        self.next += 1;
-        let cursor = self
-            .buf
-            .get(span[1]..span[2])
-            .and_then(|value| StoredCursor::start(value, PREFIX));
-        self.current = Some((span, cursor));
-        true
-    }
-}
-
-impl std::fmt::Debug for EncodedItems {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "EncodedItems({} left)", self.remaining())
-    }
-}
-
-impl ItemReader for EncodedItems {
-    fn next_item(&mut self) -> Option<&mut dyn AttrReader> {
-        if self.advance() { Some(self) } else { None }
-    }
-
-    fn remaining(&self) -> usize {
-        self.spans.len() - self.next
-    }
-
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        Some(self)
-    }
-}
-
-impl AttrReader for EncodedItems {
-    fn rewind(&mut self) -> bool {
-        let Some((span, cursor)) = &mut self.current else {
-            return false;
-        };
-        *cursor = self
-            .buf
-            .get(span[1]..span[2])
-            .and_then(|value| StoredCursor::start(value, PREFIX));
-        true
-    }
-
-    #[inline]
-    fn next_data_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
-        if let Some((_, Some(c))) = &mut self.current {
-            c.skip_keys(self.keys.len());
-        }
-        self.next_attr()
-    }
-
-    #[inline]
-    fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
-        let (span, cursor) = self.current.as_mut()?;
-        let Some(c) = cursor else {
-            self.current = None;
-            return Some(Err(corrupt()));
-        };
-        let (Some(pos), Some(value)) = (
-            self.buf.get(span[0]..span[1]),
-            self.buf.get(span[1]..span[2]),
-        ) else {
-            return Some(Err(corrupt()));
-        };
-        loop {
-            let (name, v) = match c.next(pos, value, &self.keys, &self.names)? {
-                Some(attr) => attr,
-                None => return Some(Err(corrupt())),
-            };
-            let Some(keep) = &self.keep else {
-                return Some(Ok((name, v)));
-            };
-            match keep.attribute(name) {
-                None => {}
-                Some(node) if node.is_whole() => return Some(Ok((name, v))),
-                // Part of the attribute: only its projected part is copied.
-                Some(node) => {
-                    if let Some(part) = node.apply(v.into_owned()) {
-                        return Some(Ok((name, AttrRef::Owned(part))));
-                    }
-                }
+/// Adds the item stored at table position `pos` with stored value `value`
+/// to `out`, only what `keep` names when it is given; `None` when the
+/// stored bytes are malformed.
+pub(crate) fn push(
+    out: &mut EncodedItems,
+    table: &TableData,
+    pos: &[u8],
+    value: &[u8],
+    keep: Option<&Projection>,
+) -> Option<()> {
+    let keys = table.keys();
+    if keep.is_none() && keys.iter().all(|(_, kind)| *kind != KeyType::N) {
+        // Strings and binaries are escaped in the position as the page
+        // holds them: copied in one piece.
+        out.push_escaped_keys(pos.get(PREFIX..)?);
+    } else {
+        let mut at = PREFIX;
+        for (i, (name, kind)) in keys.iter().enumerate() {
+            let v = read_key_ref(pos, &mut at, *kind)?;
+            if let Some(v) = projected(keep, name, v) {
+                out.push_key(i, &v);
             }
         }
     }
+    // The stored value: its size, then the attributes as the page holds them.
+    let mut r = ValueReader::new(value);
+    r.read_len()?;
+    let attrs = value.get(r.position()..)?;
+    if keep.is_none() {
+        out.push_item(attrs);
+        return Some(());
+    }
+    let mut r = ValueReader::new(attrs);
+    let n = r.read_len()?;
+    let mut kept = Vec::new();
+    for _ in 0..n {
+        let id = r.read_len()?;
+        let name = table.names().get(id)?;
+        let v = r.value_ref()?;
+        if let Some(v) = projected(keep, name, v) {
+            kept.push((id, v));
+        }
+    }
+    out.push_attrs(&kept);
+    Some(())
+}
+
+/// Every item left in `page`, as maps.
+pub(crate) fn into_items(mut page: EncodedItems) -> Result<Vec<Item>, DecodeError> {
+    let mut out = Vec::with_capacity(page.remaining());
+    while let Some(item) = page.next_item() {
+        out.push(collect_item(item)?);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -251,7 +148,7 @@ mod tests {
             pk: KeyAttr::s("PK"),
             sk: Some(KeyAttr {
                 name: "n".into(),
-                kind: super::KeyType::N,
+                kind: super::super::schema::KeyType::N,
             }),
             indexes: vec![
                 IndexSchema {

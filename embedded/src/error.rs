@@ -5,9 +5,7 @@
 use std::fmt;
 
 // The runtime's error types, where this crate's files look for them.
-pub(crate) use singletable_runtime::error::{
-    CancellationReason, DecodeError, DecodeErrorKind, Error,
-};
+pub(crate) use singletable_runtime::error::{CancellationReason, DecodeError, Error};
 use singletable_runtime::value::Item;
 
 /// A DynamoDB service error raised by the embedded backend: the source of

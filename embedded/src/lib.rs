@@ -853,28 +853,6 @@ impl Executor for Embedded {
         Some(&self.meter)
     }
 
-    /// Pages of this backend's own items ([`EncodedItems`]) are read with
-    /// static dispatch: the decoder is inlined into its attribute loop
-    /// instead of calling through `dyn AttrReader` for every attribute.
-    fn read_page<V: reader::ReadEach>(
-        &self,
-        items: reader::Items,
-        each: &mut V,
-    ) -> Result<(), Error> {
-        let mut items = items;
-        if let reader::Items::Reader(r) = &mut items
-            && let Some(encoded) = r
-                .as_any_mut()
-                .and_then(|any| any.downcast_mut::<EncodedItems>())
-        {
-            while encoded.advance() {
-                each.read(encoded)?;
-            }
-            return Ok(());
-        }
-        items.read_each(each)
-    }
-
     fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(
             async move { read::get_item(&self.read(), &req).map_err(|e| e.into_error("GetItem")) },
@@ -952,7 +930,7 @@ impl Executor for Embedded {
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
         Box::pin(async move {
             read::get_item_encoded(&self.read(), &req)
-                .map(|items| Items::Reader(Box::new(items)))
+                .map(Items::Encoded)
                 .map_err(|e| e.into_error("GetItem"))
         })
     }

@@ -7,7 +7,7 @@ use super::Store;
 use super::check;
 use super::codec::{escaped, order_bytes, prefix_end, stored_size};
 use super::cond;
-use super::encoded::EncodedItems;
+use super::encoded::{self, EncodedItems};
 use super::error::{Fail, Res};
 use super::filter::Filter;
 use super::path;
@@ -528,8 +528,7 @@ impl Rows {
     fn into_items(self) -> Res<Vec<Item>> {
         match self {
             Rows::Items(items) => Ok(items),
-            Rows::Encoded(e) => e
-                .into_items()
+            Rows::Encoded(e) => encoded::into_items(e)
                 .map_err(|e| Fail::internal(format!("stored item is corrupt: {e}"))),
             Rows::Count(_) => Ok(Vec::new()),
         }
@@ -539,7 +538,7 @@ impl Rows {
     pub(crate) fn into_reader(self) -> Items {
         match self {
             Rows::Items(items) => items.into(),
-            Rows::Encoded(e) => Items::Reader(Box::new(e)),
+            Rows::Encoded(e) => Items::Encoded(e),
             Rows::Count(_) => Vec::new().into(),
         }
     }
@@ -586,14 +585,19 @@ pub(crate) fn get_item_encoded(store: &Store, req: &GetItem) -> Res<EncodedItems
     let key = check::key(&t.schema, &req.key)?;
     let (out, size) = match t.items.get(t.position(&key).as_slice()) {
         Some(e) => {
-            let mut out = EncodedItems::new(t, e.key().len() + e.value().len());
-            out.push(e.key(), e.value());
+            let mut out = encoded::page(t, e.key().len() + e.value().len());
+            encoded::push(&mut out, t, e.key(), e.value(), None).ok_or_else(corrupt)?;
             (out, stored_size(e.value()))
         }
-        None => (EncodedItems::new(t, 0), 0),
+        None => (encoded::page(t, 0), 0),
     };
     t.capacity.read(read_halves(size, req.consistent));
     Ok(out)
+}
+
+#[cold]
+fn corrupt() -> Fail {
+    Fail::internal("stored item is corrupt")
 }
 
 /// A Query's rows, its LastEvaluatedKey and the items it evaluated
@@ -702,12 +706,13 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
     let (rows, last_key, read, scanned) = match want {
         Want::Encoded => {
             // Room for a few dozen small items before the buffer grows.
-            let mut out = EncodedItems::new(t, 4096).keeping(keep);
+            let mut out = encoded::page(t, 4096);
             let (last_key, read, scanned) =
                 read_page(&target, entries, limit, false, &mut |pos, bytes| {
                     let kept = keeps(pos, bytes)?;
                     if kept {
-                        out.push(pos, bytes);
+                        encoded::push(&mut out, t, pos, bytes, keep.as_ref())
+                            .ok_or_else(corrupt)?;
                     }
                     Ok(kept)
                 })?;

@@ -137,6 +137,9 @@ pub(crate) struct TableData {
     ids: HashMap<Box<str>, usize>,
     /// The table's key attributes, in the order positions hold them.
     keys: Arc<[(Box<str>, KeyType)]>,
+    /// Their names and whether they are binary, for pages of encoded
+    /// items.
+    key_names: Arc<[(Box<str>, bool)]>,
     /// The stream's records, when the table has a stream.
     pub(crate) feed: Option<super::feed::Feed>,
     /// The TTL attribute (UpdateTimeToLive), when TTL is enabled.
@@ -168,6 +171,10 @@ impl TableData {
             },
             names: Arc::default(),
             ids: HashMap::new(),
+            key_names: schema_keys
+                .iter()
+                .map(|(k, kind)| (k.clone(), *kind == KeyType::B))
+                .collect(),
             keys: schema_keys.into(),
             feed,
             time_to_live: None,
@@ -182,6 +189,12 @@ impl TableData {
     /// The table's key attributes, in the order positions hold them.
     pub(crate) fn keys(&self) -> &Arc<[(Box<str>, KeyType)]> {
         &self.keys
+    }
+
+    /// The names of the table's key attributes, in the order positions
+    /// hold them, each with whether it is binary.
+    pub(crate) fn key_names(&self) -> &Arc<[(Box<str>, bool)]> {
+        &self.key_names
     }
 
     /// The stored item at a table position.
@@ -276,6 +289,15 @@ impl TableData {
 
     /// [`Self::index_position`] of an item seen through a [`View`].
     fn view_position<V: View + ?Sized>(&self, i: usize, item: &V) -> Option<Vec<u8>> {
+        let mut out = self.index_key(i, item)?;
+        self.tail(i, item, &mut out);
+        Some(out)
+    }
+
+    /// The start of an item's position in index `i`: its index key
+    /// attributes, without the tie-break hash and the table key that
+    /// follow them ([`Self::tail`]).
+    fn index_key<V: View + ?Sized>(&self, i: usize, item: &V) -> Option<Vec<u8>> {
         let ix = &self.schema.indexes[i];
         let get = |k: &KeyAttr| {
             item.attr(&k.name)
@@ -287,7 +309,6 @@ impl TableData {
         for v in &range {
             codec::order_val(v, &mut out);
         }
-        self.tail(i, item, &mut out);
         Some(out)
     }
 
@@ -341,7 +362,9 @@ impl TableData {
             return Ok(self.write(pos, Some(new), old.as_ref()));
         }
         let (moves, units) = match self.items.get(pos.as_slice()) {
+            // Without indexes nothing of the replaced item is read.
             None => self.index_moves::<Item>(Some(new), None),
+            Some(_) if self.indexes.is_empty() => (Vec::new(), 0),
             Some(e) => {
                 let old = Stored::read(e, &self.keys, &self.names)
                     .ok_or_else(|| Fail::internal("stored item is corrupt"))?;
@@ -399,35 +422,37 @@ impl TableData {
         true
     }
 
-    /// How each index's entry moves when `old` becomes `new` (the old
-    /// position and the new, `None` for no change), and the write units
-    /// the index writes cost.
+    /// How each index's entry moves when `old` becomes `new`, two versions
+    /// of the item at one table position (the old position and the new,
+    /// `None` for no change), and the write units the index writes cost.
     fn index_moves<O: View + ?Sized>(&self, new: Option<&Item>, old: Option<&O>) -> (Moves, u64) {
         let mut units = 0;
         let mut moves = Vec::with_capacity(self.indexes.len());
         for i in 0..self.indexes.len() {
-            let before = old.and_then(|o| self.view_position(i, o));
-            let after = new.and_then(|n| self.view_position(i, n));
-            units += match (&before, &after, old, new) {
-                (Some(b), Some(a), Some(o), Some(n)) if a == b => {
-                    if self.projected_eq(i, o, n) {
-                        0
-                    } else {
-                        self.entry_units(i, n)
-                    }
+            if let (Some(o), Some(n)) = (old, new)
+                && self.same_index_keys(i, o, n)
+            {
+                // Same index key values and (one table position) the same
+                // table key: the entry stays; no position is built.
+                if !self.projected_eq(i, o, n) {
+                    units += self.entry_units(i, n);
                 }
-                _ => {
-                    before
-                        .as_ref()
-                        .zip(old)
-                        .map_or(0, |(_, o)| self.entry_units(i, o))
-                        + after
-                            .as_ref()
-                            .zip(new)
-                            .map_or(0, |(_, n)| self.entry_units(i, n))
-                }
-            };
-            moves.push((before != after).then_some((before, after)));
+                moves.push(None);
+                continue;
+            }
+            let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
+            let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
+            let before = before.map(|(mut p, o)| {
+                units += self.entry_units(i, o);
+                self.tail(i, o, &mut p);
+                p
+            });
+            let after = after.map(|(mut p, n)| {
+                units += self.entry_units(i, n);
+                self.tail(i, n, &mut p);
+                p
+            });
+            moves.push((before.is_some() || after.is_some()).then_some((before, after)));
         }
         (moves, units)
     }
@@ -464,6 +489,19 @@ impl TableData {
                 self.items.remove(pos.as_slice());
             }
         }
+    }
+
+    /// Whether `a` and `b` are both in index `i` under equal key values
+    /// (numbers are stored and normalised in their canonical text, so equal
+    /// text is an equal number).
+    fn same_index_keys<A: View + ?Sized>(&self, i: usize, a: &A, b: &Item) -> bool {
+        self.schema.indexes[i].keys().all(|k| {
+            let kind = k.kind.as_str();
+            match (a.attr(&k.name), b.get(&k.name).map(Val::of)) {
+                (Some(x), Some(y)) => x.type_name() == kind && x == y,
+                _ => false,
+            }
+        })
     }
 
     /// Whether index `i` holds this attribute.

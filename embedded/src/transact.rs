@@ -121,7 +121,7 @@ fn fingerprint(req: &TransactWrite) -> u64 {
 fn key(schema: &TableSchema, key: &Item) -> Res<Result<Item, &'static str>> {
     match check::shape(schema, key) {
         Err(m) if m.contains("Type mismatch") => Ok(Err(m)),
-        _ => Ok(Ok(check::key(schema, key)?)),
+        _ => Ok(Ok(check::key(schema, key)?.into_owned())),
     }
 }
 

@@ -768,6 +768,13 @@ pub(crate) fn check_stored_key<T: Entity>(
             return Err(mismatch(attribute, stored, built.sk.unwrap_or_default()));
         }
     }
+    // Every decoded item comes here: its four strings go back to the key
+    // builders, so that the check allocates nothing once keys were read.
+    let string = |v: Option<AttributeValue>| match v {
+        Some(AttributeValue::S(s)) => Some(s),
+        _ => None,
+    };
+    crate::key::recycle_keys([string(pk), string(sk), Some(built.pk), built.sk]);
     Ok(())
 }
 

@@ -718,6 +718,85 @@ pub fn check_len(
     }
 }
 
+/// Key strings this thread gave back ([`recycle_key`]), for the next
+/// [`key_buffer`]: every decoded item's key check builds the key its fields
+/// make and copies the key it is stored under, and recycling those strings
+/// keeps the check from allocating once a few keys have been read.
+const RECYCLED_KEYS: usize = 8;
+/// Longer buffers are freed rather than kept (DynamoDB's keys are at most
+/// 2048 bytes; most are far shorter).
+const RECYCLED_KEY_BYTES: usize = 2048;
+
+thread_local! {
+    static KEY_BUFFERS: std::cell::RefCell<Vec<String>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// An empty string with room for `capacity` bytes, reusing one given back
+/// by [`recycle_key`] on this thread when there is one: what the generated
+/// key builders write keys into.
+///
+/// ```
+/// use singletable::key::{key_buffer, recycle_key};
+///
+/// let mut k = key_buffer(16);
+/// k.push_str("USER#ana");
+/// let at = k.as_ptr();
+/// recycle_key(k);
+/// let again = key_buffer(8);
+/// assert!(again.is_empty() && again.capacity() >= 16);
+/// assert_eq!(again.as_ptr(), at); // the same allocation, reused
+/// ```
+#[inline]
+pub fn key_buffer(capacity: usize) -> String {
+    let reused = KEY_BUFFERS
+        .try_with(|b| b.try_borrow_mut().ok().and_then(|mut b| b.pop()))
+        .ok()
+        .flatten();
+    match reused {
+        Some(mut s) => {
+            s.reserve(capacity);
+            s
+        }
+        None => String::with_capacity(capacity),
+    }
+}
+
+/// Gives a key string back for [`key_buffer`] to reuse on this thread (at
+/// most a few are kept, and none over 2 KB; the others are freed).
+///
+/// ```
+/// singletable::key::recycle_key(String::from("ORDER#1"));
+/// assert!(singletable::key::key_buffer(4).is_empty());
+/// ```
+#[inline]
+pub fn recycle_key(s: String) {
+    recycle_keys([Some(s)]);
+}
+
+/// [`recycle_key`] of several strings at once (one look at this thread's
+/// list).
+///
+/// ```
+/// singletable::key::recycle_keys([Some(String::from("A#1")), None]);
+/// assert!(singletable::key::key_buffer(4).is_empty());
+/// ```
+#[inline]
+pub fn recycle_keys<const N: usize>(keys: [Option<String>; N]) {
+    let _ = KEY_BUFFERS.try_with(|b| {
+        let Ok(mut b) = b.try_borrow_mut() else {
+            return;
+        };
+        for mut s in keys.into_iter().flatten() {
+            if b.len() < RECYCLED_KEYS && s.capacity() > 0 && s.capacity() <= RECYCLED_KEY_BYTES {
+                s.clear();
+                b.push(s);
+            }
+        }
+    });
+}
+
 /// Appends one key part, mapping a refusal to an error naming the field.
 ///
 /// ```

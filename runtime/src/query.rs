@@ -1423,7 +1423,7 @@ impl<T: Decode, I, P> Query<T, I, P> {
     /// (when skipped) and items whose TTL has passed (unless included).
     pub(crate) fn read_items<E: Executor>(
         &self,
-        db: &Db<E>,
+        _db: &Db<E>,
         items: Items,
         out: &mut Vec<T>,
     ) -> Result<(), Error> {
@@ -1433,16 +1433,13 @@ impl<T: Decode, I, P> Query<T, I, P> {
         } else {
             T::ttl_attribute()
         };
-        db.executor().read_page(
-            items,
-            &mut Collect {
-                other: self
-                    .other
-                    .unwrap_or(<T::Table as crate::entity::Table>::OTHER_ITEMS),
-                expiry: crate::ttl::Expiry::new(ttl),
-                out,
-            },
-        )
+        items.read_each(&mut Collect {
+            other: self
+                .other
+                .unwrap_or(<T::Table as crate::entity::Table>::OTHER_ITEMS),
+            expiry: crate::ttl::Expiry::new(ttl),
+            out,
+        })
     }
 
     /// One Query request: at most 1 MB read (or `limit` items evaluated),

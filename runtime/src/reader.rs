@@ -37,6 +37,10 @@
 
 use std::collections::hash_map;
 
+pub mod encoded;
+
+pub use encoded::EncodedItems;
+
 use crate::error::DecodeError;
 use crate::request::Page;
 // Values read in place are values first: `AttrRef` lives with them.
@@ -216,14 +220,6 @@ pub trait ItemReader: Send {
 
     /// How many items are left.
     fn remaining(&self) -> usize;
-
-    /// The reader as `Any`, for an executor that reads its own readers'
-    /// items with static dispatch (see `Executor::read_page`); `None` by
-    /// default.
-    #[doc(hidden)]
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        None
-    }
 }
 
 /// An [`ItemReader`] over owned [`Item`]s.
@@ -265,8 +261,10 @@ impl ItemReader for OwnedItems {
 }
 
 /// The items of one response, for the decoders. The variants singletable's
-/// own executors answer with are read with static dispatch; any other
-/// executor can hand out its own [`ItemReader`].
+/// own executors answer with (maps, and [`EncodedItems`] in place) are
+/// read with static dispatch whatever the executor's type, a
+/// `dyn Executor` included; any other executor can hand out its own
+/// [`ItemReader`], read through `dyn AttrReader`.
 ///
 /// ```
 /// use singletable::reader::{ItemReader, Items, OwnedItems};
@@ -280,6 +278,8 @@ impl ItemReader for OwnedItems {
 pub enum Items {
     /// Items as maps.
     Maps(OwnedItems),
+    /// Items encoded, read in place (the embedded backend's pages).
+    Encoded(EncodedItems),
     /// Items behind any other reader.
     Reader(Box<dyn ItemReader>),
 }
@@ -300,6 +300,7 @@ impl ItemReader for Items {
     fn next_item(&mut self) -> Option<&mut dyn AttrReader> {
         match self {
             Items::Maps(r) => r.next_item(),
+            Items::Encoded(r) => r.next_item(),
             Items::Reader(r) => r.next_item(),
         }
     }
@@ -307,13 +308,14 @@ impl ItemReader for Items {
     fn remaining(&self) -> usize {
         match self {
             Items::Maps(r) => r.remaining(),
+            Items::Encoded(r) => r.remaining(),
             Items::Reader(r) => r.remaining(),
         }
     }
 }
 
 /// Reads items one at a time, with static dispatch on the reader: what a
-/// page's decoder gives `Executor::read_page`.
+/// page's decoder gives [`Items::read_each`].
 #[doc(hidden)]
 pub trait ReadEach {
     /// Reads one item.
@@ -326,17 +328,81 @@ pub trait ReadEach {
     }
 }
 
+/// How many pages of items the decoders read on this thread, by the way
+/// they read them: maps decoded as maps, encoded items read in place with
+/// static dispatch, and items behind another executor's [`ItemReader`],
+/// read through one dynamic call per attribute. Tests use it to tell the
+/// paths apart (the shared handle must read the embedded backend's pages
+/// in place); a page costs one thread-local increment.
+///
+/// ```
+/// use singletable::reader::{pages_read, Items};
+/// use singletable::Item;
+///
+/// let before = pages_read();
+/// # struct Skip;
+/// # impl singletable::reader::ReadEach for Skip {
+/// #     fn read<R: singletable::reader::AttrReader + ?Sized>(&mut self, _: &mut R) -> Result<(), singletable::Error> { Ok(()) }
+/// # }
+/// Items::from(vec![Item::new()]).read_each(&mut Skip)?;
+/// let after = pages_read();
+/// assert_eq!(after.maps, before.maps + 1);
+/// assert_eq!((after.in_place, after.dynamic), (before.in_place, before.dynamic));
+/// # Ok::<(), singletable::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PagesRead {
+    /// Pages of items as maps ([`Items::Maps`]: the SDK executor's).
+    pub maps: u64,
+    /// Pages of encoded items read in place ([`Items::Encoded`]).
+    pub in_place: u64,
+    /// Pages behind another reader ([`Items::Reader`]).
+    pub dynamic: u64,
+}
+
+thread_local! {
+    static PAGES_READ: std::cell::Cell<PagesRead> = const {
+        std::cell::Cell::new(PagesRead { maps: 0, in_place: 0, dynamic: 0 })
+    };
+}
+
+/// The pages read on this thread so far (see [`PagesRead`]).
+///
+/// ```
+/// let now = singletable::reader::pages_read();
+/// assert!(singletable::reader::pages_read().maps >= now.maps);
+/// ```
+pub fn pages_read() -> PagesRead {
+    PAGES_READ.with(std::cell::Cell::get)
+}
+
+fn count_page(f: impl FnOnce(&mut PagesRead)) {
+    PAGES_READ.with(|c| {
+        let mut p = c.get();
+        f(&mut p);
+        c.set(p);
+    });
+}
+
 impl Items {
-    /// Gives every item left to `each`, in order.
+    /// Gives every item left to `each`, in order: maps as maps, encoded
+    /// items in place with the decoder inlined into the attribute loop, any
+    /// other reader through `dyn AttrReader`.
     #[doc(hidden)]
     pub fn read_each(self, each: &mut impl ReadEach) -> Result<(), crate::error::Error> {
         match self {
             Items::Maps(r) => {
+                count_page(|p| p.maps += 1);
                 for item in r.items {
                     each.read_map(item)?;
                 }
             }
+            Items::Encoded(r) => {
+                count_page(|p| p.in_place += 1);
+                r.read_each(each)?;
+            }
             Items::Reader(mut r) => {
+                count_page(|p| p.dynamic += 1);
                 while let Some(item) = r.next_item() {
                     each.read(item)?;
                 }

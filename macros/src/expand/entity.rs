@@ -645,7 +645,7 @@ impl Ctx<'_> {
             #[doc = #doc]
             #[inline]
             #vis fn #name(#(#params),*) -> #krate::Result<#pv::String> {
-                let mut __k = #pv::String::with_capacity(#cap);
+                let mut __k = #pv::key_buffer(#cap);
                 #write
                 #pv::check_len(#entity, #attr_label, &__k, #max)?;
                 #pv::Ok(__k)

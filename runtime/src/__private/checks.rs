@@ -54,9 +54,9 @@ impl Seen {
         if name == table.entity_type {
             self.entity_type = Some(TypeSeen::of(&value, expected));
         } else if name == table.pk {
-            self.pk = Some(value.into_owned());
+            self.pk = Some(stored_key(value));
         } else if table.sk == Some(name) {
-            self.sk = Some(value.into_owned());
+            self.sk = Some(stored_key(value));
         }
     }
 
@@ -105,8 +105,37 @@ impl Seen {
     /// Refuses a decoded entity whose fields build another key than the
     /// one the item was stored under (see [`check_stored_key`]).
     #[inline]
-    pub fn check_key<T: crate::Entity>(self, entity: &T) -> crate::Result<()> {
-        check_stored_key(entity, self.pk, self.sk)
+    pub fn check_key<T: crate::Entity>(mut self, entity: &T) -> crate::Result<()> {
+        check_stored_key(entity, self.pk.take(), self.sk.take())
+    }
+}
+
+impl Drop for Seen {
+    /// An item left unchecked (another entity type, an error) gives its
+    /// key strings back too.
+    fn drop(&mut self) {
+        if let (None, None) = (&self.pk, &self.sk) {
+            return;
+        }
+        let string = |v: Option<AttributeValue>| match v {
+            Some(AttributeValue::S(s)) => Some(s),
+            _ => None,
+        };
+        crate::key::recycle_keys([string(self.pk.take()), string(self.sk.take())]);
+    }
+}
+
+/// A stored key attribute, kept until the decoded fields are checked
+/// against it: a borrowed string is copied into a recycled key buffer.
+#[inline]
+fn stored_key(value: crate::reader::AttrRef<'_>) -> AttributeValue {
+    match value {
+        crate::reader::AttrRef::S(s) => {
+            let mut k = crate::key::key_buffer(s.len());
+            k.push_str(s);
+            AttributeValue::S(k)
+        }
+        other => other.into_owned(),
     }
 }
 

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::error::Error;
-use crate::reader::{Items, ReadEach, ReaderPage};
+use crate::reader::{Items, ReaderPage};
 use crate::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, CountPage, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
@@ -216,18 +216,6 @@ pub trait Executor: Send + Sync {
             Ok(Items::from(item.into_iter().collect::<Vec<_>>()))
         })
     }
-
-    /// Gives every item of a page this executor returned to `each`. An
-    /// executor whose readers are its own type reads them here with static
-    /// dispatch (the decoder inlined into its attribute loop); the default
-    /// reads them through `dyn AttrReader`.
-    #[doc(hidden)]
-    fn read_page<V: ReadEach>(&self, items: Items, each: &mut V) -> Result<(), Error>
-    where
-        Self: Sized,
-    {
-        items.read_each(each)
-    }
 }
 
 impl<E: Executor + ?Sized> Executor for Arc<E> {
@@ -390,9 +378,6 @@ impl<E: Executor> Executor for Counting<E> {
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
         self.tick();
         self.inner.get_item_reader(req)
-    }
-    fn read_page<V: ReadEach>(&self, items: Items, each: &mut V) -> Result<(), Error> {
-        self.inner.read_page(items, each)
     }
     fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
         self.tick();

@@ -1,0 +1,820 @@
+//! Items encoded in bytes, read in place: the encoding of values that a
+//! backend can store and hand out ([`encode_value`], [`ValueReader`]), and
+//! [`EncodedItems`], a page of items in that encoding.
+//!
+//! The page type lives here, beside the decoders, rather than in the backend
+//! that fills it: [`Items::read_each`](super::Items::read_each) then knows its
+//! concrete type whatever executor produced it, so a page is decoded with
+//! static dispatch (the decoder inlined into the attribute loop) also through
+//! the shared handle `Db<SharedExecutor>`, where the executor is a
+//! `dyn Executor`.
+//!
+//! A value is a tag byte, then for strings, numbers and binaries a length
+//! (LEB128) and the bytes, for lists a count and the values, for maps a
+//! count and (name, value) pairs, for sets a count and the elements;
+//! booleans and null are their tag alone.
+//!
+//! ```
+//! use singletable::reader::encoded::{ValueReader, encode_value};
+//! use singletable::reader::AttrRef;
+//! use singletable::AttributeValue;
+//!
+//! let mut bytes = Vec::new();
+//! encode_value(&AttributeValue::S("héllo".into()), &mut bytes);
+//! encode_value(&AttributeValue::L(vec![AttributeValue::Bool(true)]), &mut bytes);
+//! let mut r = ValueReader::new(&bytes);
+//! assert_eq!(r.value_ref().and_then(|v| v.as_s().map(str::to_owned)).as_deref(), Some("héllo"));
+//! assert_eq!(r.value(), Some(AttributeValue::L(vec![AttributeValue::Bool(true)])));
+//! assert_eq!(r.position(), bytes.len());
+//! ```
+
+use std::sync::Arc;
+
+use super::{AttrReader, AttrRef, ItemReader};
+use crate::codec_error::{DecodeError, DecodeErrorKind};
+use crate::value::{AttributeValue, Blob, Item};
+
+const S: u8 = 1;
+const N: u8 = 2;
+const B: u8 = 3;
+const FALSE: u8 = 4;
+const TRUE: u8 = 5;
+const NULL: u8 = 6;
+const L: u8 = 7;
+const M: u8 = 8;
+const SS: u8 = 9;
+const NS: u8 = 10;
+const BS: u8 = 11;
+
+/// Appends `n` as LEB128 (7 bits a byte, low bits first): names, counts and
+/// short lengths take one byte.
+///
+/// ```
+/// use singletable::reader::encoded::{ValueReader, put_len};
+///
+/// let mut out = Vec::new();
+/// put_len(&mut out, 5);
+/// put_len(&mut out, 300);
+/// assert_eq!(out, [5, 0xAC, 0x02]);
+/// let mut r = ValueReader::new(&out);
+/// assert_eq!((r.read_len(), r.read_len()), (Some(5), Some(300)));
+/// ```
+pub fn put_len(out: &mut Vec<u8>, mut n: usize) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    put_len(out, b.len());
+    out.extend_from_slice(b);
+}
+
+/// Appends the encoding of `v` (see the [module](self)). Values of no
+/// DynamoDB type (the SDK's `Unknown`) are written as null: they are
+/// refused before anything is stored.
+///
+/// ```
+/// use singletable::reader::encoded::{ValueReader, encode_value};
+/// use singletable::AttributeValue;
+///
+/// let v = AttributeValue::Ns(vec!["1".into(), "2.5".into()]);
+/// let mut out = Vec::new();
+/// encode_value(&v, &mut out);
+/// assert_eq!(ValueReader::new(&out).value(), Some(v));
+/// ```
+pub fn encode_value(v: &AttributeValue, out: &mut Vec<u8>) {
+    match v {
+        AttributeValue::S(s) => {
+            out.push(S);
+            put_bytes(out, s.as_bytes());
+        }
+        AttributeValue::N(n) => {
+            out.push(N);
+            put_bytes(out, n.as_bytes());
+        }
+        AttributeValue::B(b) => {
+            out.push(B);
+            put_bytes(out, b.as_ref());
+        }
+        AttributeValue::Bool(b) => out.push(if *b { TRUE } else { FALSE }),
+        AttributeValue::L(l) => {
+            out.push(L);
+            put_len(out, l.len());
+            for v in l {
+                encode_value(v, out);
+            }
+        }
+        AttributeValue::M(m) => {
+            out.push(M);
+            put_len(out, m.len());
+            for (k, v) in m {
+                put_bytes(out, k.as_bytes());
+                encode_value(v, out);
+            }
+        }
+        AttributeValue::Ss(s) => {
+            out.push(SS);
+            put_len(out, s.len());
+            for e in s {
+                put_bytes(out, e.as_bytes());
+            }
+        }
+        AttributeValue::Ns(s) => {
+            out.push(NS);
+            put_len(out, s.len());
+            for e in s {
+                put_bytes(out, e.as_bytes());
+            }
+        }
+        AttributeValue::Bs(s) => {
+            out.push(BS);
+            put_len(out, s.len());
+            for e in s {
+                put_bytes(out, e.as_ref());
+            }
+        }
+        _ => out.push(NULL),
+    }
+}
+
+/// [`encode_value`] of a value read in place: borrowed strings and numbers
+/// are written without an owned copy.
+///
+/// ```
+/// use singletable::reader::encoded::{ValueReader, encode_ref};
+/// use singletable::reader::AttrRef;
+/// use singletable::AttributeValue;
+///
+/// let mut out = Vec::new();
+/// encode_ref(&AttrRef::N("42"), &mut out);
+/// assert_eq!(ValueReader::new(&out).value(), Some(AttributeValue::N("42".into())));
+/// ```
+pub fn encode_ref(v: &AttrRef<'_>, out: &mut Vec<u8>) {
+    match v {
+        AttrRef::S(s) => {
+            out.push(S);
+            put_bytes(out, s.as_bytes());
+        }
+        AttrRef::N(n) => {
+            out.push(N);
+            put_bytes(out, n.as_bytes());
+        }
+        AttrRef::Owned(v) => encode_value(v, out),
+    }
+}
+
+/// Reads values [`encode_value`] wrote, from a position in a byte slice;
+/// every read is `None` when the bytes are malformed (nothing panics).
+///
+/// ```
+/// use singletable::reader::encoded::{ValueReader, encode_value};
+/// use singletable::AttributeValue;
+///
+/// let mut out = Vec::new();
+/// encode_value(&AttributeValue::Bool(false), &mut out);
+/// encode_value(&AttributeValue::N("7".into()), &mut out);
+/// let mut r = ValueReader::new(&out);
+/// assert_eq!(r.skip_value(), Some(()));
+/// assert_eq!(r.value_ref().and_then(|v| v.as_n().map(str::to_owned)).as_deref(), Some("7"));
+/// assert_eq!(r.value(), None); // nothing left
+/// assert_eq!(r.position(), out.len());
+/// assert_eq!(ValueReader::new(&[0xFF]).value(), None); // no such tag
+///
+/// // Lengths and length-prefixed bytes, from an offset.
+/// let framed = [9, 2, b'h', b'i', 1];
+/// let mut r = ValueReader::at(&framed, 1);
+/// assert_eq!(r.bytes(), Some(&b"hi"[..]));
+/// assert_eq!(r.read_len(), Some(1));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ValueReader<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> ValueReader<'a> {
+    /// Reads `b` from its start.
+    pub fn new(b: &'a [u8]) -> Self {
+        Self { b, pos: 0 }
+    }
+
+    /// Reads `b` from offset `pos`.
+    pub fn at(b: &'a [u8], pos: usize) -> Self {
+        Self { b, pos }
+    }
+
+    /// The offset of the next read.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.b.get(self.pos)?;
+        self.pos += 1;
+        Some(b)
+    }
+
+    /// A length or count [`put_len`] wrote.
+    #[inline]
+    pub fn read_len(&mut self) -> Option<usize> {
+        // Names, counts and short values fit one byte.
+        let first = self.byte()?;
+        if first & 0x80 == 0 {
+            return Some(usize::from(first));
+        }
+        self.pos -= 1;
+        self.len_long()
+    }
+
+    #[cold]
+    fn len_long(&mut self) -> Option<usize> {
+        let mut n = 0usize;
+        let mut shift = 0;
+        loop {
+            let b = self.byte()?;
+            n |= usize::from(b & 0x7f).checked_shl(shift)?;
+            if b & 0x80 == 0 {
+                return Some(n);
+            }
+            shift += 7;
+        }
+    }
+
+    /// Length-prefixed bytes, borrowed.
+    #[inline]
+    pub fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.read_len()?;
+        let out = self.b.get(self.pos..self.pos.checked_add(n)?)?;
+        self.pos += n;
+        Some(out)
+    }
+
+    #[inline]
+    fn str(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes()?).ok()
+    }
+
+    /// A value, strings and numbers borrowed.
+    #[inline]
+    pub fn value_ref(&mut self) -> Option<AttrRef<'a>> {
+        match *self.b.get(self.pos)? {
+            S => {
+                self.pos += 1;
+                self.str().map(AttrRef::S)
+            }
+            N => {
+                self.pos += 1;
+                self.str().map(AttrRef::N)
+            }
+            _ => self.value().map(AttrRef::Owned),
+        }
+    }
+
+    /// Passes over a value without decoding it.
+    pub fn skip_value(&mut self) -> Option<()> {
+        match self.byte()? {
+            S | N | B => {
+                self.bytes()?;
+            }
+            FALSE | TRUE | NULL => {}
+            L => {
+                for _ in 0..self.read_len()? {
+                    self.skip_value()?;
+                }
+            }
+            M => {
+                for _ in 0..self.read_len()? {
+                    self.bytes()?;
+                    self.skip_value()?;
+                }
+            }
+            SS | NS | BS => {
+                for _ in 0..self.read_len()? {
+                    self.bytes()?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    fn string(&mut self) -> Option<String> {
+        self.str().map(str::to_owned)
+    }
+
+    /// A value, owned.
+    pub fn value(&mut self) -> Option<AttributeValue> {
+        Some(match self.byte()? {
+            S => AttributeValue::S(self.string()?),
+            N => AttributeValue::N(self.string()?),
+            B => AttributeValue::B(Blob::new(self.bytes()?.to_vec())),
+            FALSE => AttributeValue::Bool(false),
+            TRUE => AttributeValue::Bool(true),
+            NULL => AttributeValue::Null(true),
+            L => {
+                let n = self.read_len()?;
+                let mut l = Vec::with_capacity(n.min(1024));
+                for _ in 0..n {
+                    l.push(self.value()?);
+                }
+                AttributeValue::L(l)
+            }
+            M => {
+                let n = self.read_len()?;
+                let mut m = Item::with_capacity(n.min(1024));
+                for _ in 0..n {
+                    let k = self.string()?;
+                    let v = self.value()?;
+                    m.insert(k, v);
+                }
+                AttributeValue::M(m)
+            }
+            SS => AttributeValue::Ss(self.list(Self::string)?),
+            NS => AttributeValue::Ns(self.list(Self::string)?),
+            BS => AttributeValue::Bs(self.list(|r| r.bytes().map(|b| Blob::new(b.to_vec())))?),
+            _ => return None,
+        })
+    }
+
+    fn list<T>(&mut self, mut f: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let n = self.read_len()?;
+        let mut out = Vec::with_capacity(n.min(1024));
+        for _ in 0..n {
+            out.push(f(self)?);
+        }
+        Some(out)
+    }
+}
+
+/// Appends `bytes` escaped and terminated: each `0x00` becomes `0x00 0xFF`
+/// and `0x00 0x00` ends the value, so that escaped values concatenate, read
+/// back one after the other, and sort as their bytes do (the embedded
+/// backend's key positions are made of them).
+///
+/// ```
+/// use singletable::reader::encoded::{escape_key, unescape_key};
+///
+/// let mut out = Vec::new();
+/// escape_key(b"a\0b", &mut out);
+/// escape_key(b"c", &mut out);
+/// assert_eq!(out, b"a\0\xFFb\0\0c\0\0");
+/// let mut at = 0;
+/// assert_eq!(unescape_key(&out, &mut at).as_deref(), Some(&b"a\0b"[..]));
+/// assert_eq!(unescape_key(&out, &mut at).as_deref(), Some(&b"c"[..]));
+/// assert_eq!(at, out.len());
+/// assert_eq!(unescape_key(b"no end", &mut 0), None);
+/// ```
+pub fn escape_key(bytes: &[u8], out: &mut Vec<u8>) {
+    for &b in bytes {
+        out.push(b);
+        if b == 0 {
+            out.push(0xFF);
+        }
+    }
+    out.extend_from_slice(&[0, 0]);
+}
+
+/// Reads back a value [`escape_key`] wrote at `b[*at..]` and moves `at`
+/// past it: borrowed when it holds no escaped byte (the usual case);
+/// `None` when the bytes are malformed.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use singletable::reader::encoded::unescape_key;
+///
+/// let mut at = 0;
+/// assert!(matches!(unescape_key(b"ab\0\0", &mut at), Some(Cow::Borrowed(b"ab"))));
+/// assert_eq!(at, 4);
+/// let mut at = 0;
+/// assert!(matches!(unescape_key(b"a\0\xFF\0\0", &mut at), Some(Cow::Owned(v)) if v == b"a\0"));
+/// assert_eq!(unescape_key(b"a\0\x01", &mut 0), None); // neither end nor escape
+/// ```
+#[inline]
+pub fn unescape_key<'a>(b: &'a [u8], at: &mut usize) -> Option<std::borrow::Cow<'a, [u8]>> {
+    let rest = b.get(*at..)?;
+    let end = rest.iter().position(|&x| x == 0)?;
+    if rest.get(end + 1) == Some(&0) {
+        *at += end + 2;
+        return rest.get(..end).map(std::borrow::Cow::Borrowed);
+    }
+    unescape_long(b, at).map(std::borrow::Cow::Owned)
+}
+
+#[cold]
+fn unescape_long(b: &[u8], at: &mut usize) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    loop {
+        let x = *b.get(*at)?;
+        *at += 1;
+        if x != 0 {
+            out.push(x);
+            continue;
+        }
+        let y = *b.get(*at)?;
+        *at += 1;
+        match y {
+            0 => return Some(out),
+            0xFF => out.push(0),
+            _ => return None,
+        }
+    }
+}
+
+/// An escaped key value read back as a string (`binary`: false) or binary.
+#[inline]
+fn escaped_key_ref<'a>(b: &'a [u8], at: &mut usize, binary: bool) -> Option<AttrRef<'a>> {
+    match unescape_key(b, at)? {
+        std::borrow::Cow::Borrowed(v) if !binary => std::str::from_utf8(v).ok().map(AttrRef::S),
+        v if binary => Some(AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
+        v => String::from_utf8(v.into_owned())
+            .ok()
+            .map(|s| AttrRef::Owned(AttributeValue::S(s))),
+    }
+}
+
+/// How an item's key attributes are laid out in a page (its first byte).
+const KEYS_AS_VALUES: u8 = 0;
+const KEYS_ESCAPED: u8 = 1;
+
+#[cold]
+fn corrupt() -> DecodeError {
+    DecodeError::new(DecodeErrorKind::Invalid(
+        "an encoded item of the backend's page is malformed".into(),
+    ))
+}
+
+/// Where reading the current item has got to.
+#[derive(Debug, Clone, Copy)]
+struct At {
+    /// The item: where its key attributes start, where its other
+    /// attributes start, where it ends.
+    span: [usize; 3],
+    /// Offset of the next attribute.
+    pos: usize,
+    /// Whether the item's keys are escaped (else values).
+    escaped: bool,
+    /// Key attributes read, when they are escaped.
+    key: usize,
+    /// Other attributes left (read at the start of that section).
+    left: usize,
+}
+
+/// One page of items in the [encoding](self), copied out of a backend's
+/// storage: the decoders read them in place through [`AttrReader`], so no
+/// item map is built and only the values an entity keeps are copied out.
+///
+/// Each item is its key attributes, then the count of its other attributes
+/// and each as its number among the page's `names` and its value. The key
+/// attributes are either values, each with its number among the page's
+/// `keys` ([`EncodedItems::push_key`]), or, when every key is a string or
+/// a binary, all of them escaped one after the other in the page's key
+/// order ([`escape_key`], [`EncodedItems::push_escaped_keys`]): a backend
+/// that keys its items that way copies both parts as they are.
+///
+/// ```
+/// use singletable::reader::encoded::{EncodedItems, encode_value, put_len};
+/// use singletable::reader::{collect_item, AttrRef, ItemReader};
+/// use singletable::{AttributeValue, Item};
+/// use std::sync::Arc;
+///
+/// let names = Arc::new(vec!["color".into()]);
+/// let keys: Arc<[(Box<str>, bool)]> = vec![("PK".into(), false)].into();
+/// let mut page = EncodedItems::new(names, keys, 64);
+/// // The other attributes as a backend stores them: a count, then (name, value).
+/// let mut data = Vec::new();
+/// put_len(&mut data, 1);
+/// put_len(&mut data, 0);
+/// encode_value(&AttributeValue::S("red".into()), &mut data);
+/// page.push_key(0, &AttrRef::S("A#1"));
+/// page.push_item(&data);
+/// assert_eq!(page.remaining(), 1);
+/// let item = collect_item(page.next_item().unwrap())?;
+/// assert_eq!(item["PK"].as_s().unwrap(), "A#1");
+/// assert_eq!(item["color"].as_s().unwrap(), "red");
+/// assert!(page.next_item().is_none());
+///
+/// // The keys escaped as one piece, the other attributes as values.
+/// let mut page = EncodedItems::new(Arc::new(vec!["color".into()]), vec![("PK".into(), false)].into(), 0);
+/// let mut keys = Vec::new();
+/// singletable::reader::encoded::escape_key(b"A#2", &mut keys);
+/// page.push_escaped_keys(&keys);
+/// page.push_attrs(&[(0, AttrRef::S("blue"))]);
+/// let item = collect_item(page.next_item().unwrap())?;
+/// assert_eq!(item["PK"].as_s().unwrap(), "A#2");
+/// assert_eq!(item["color"].as_s().unwrap(), "blue");
+/// # Ok::<(), singletable::DecodeError>(())
+/// ```
+pub struct EncodedItems {
+    buf: Vec<u8>,
+    /// Per item: see [`At::span`].
+    spans: Vec<[usize; 3]>,
+    /// Where the item being pushed starts.
+    open: usize,
+    next: usize,
+    names: Arc<Vec<Box<str>>>,
+    /// The key attributes, each with whether its values are binary.
+    keys: Arc<[(Box<str>, bool)]>,
+    /// The item being read; `None` before the first, after the last and
+    /// once its bytes proved malformed.
+    current: Option<At>,
+}
+
+impl EncodedItems {
+    /// An empty page whose items name their attributes by number: key
+    /// attributes from `keys` (each with whether its values are binary;
+    /// only escaped keys need to know), the others from `names`; room for
+    /// about `bytes` bytes of items.
+    pub fn new(names: Arc<Vec<Box<str>>>, keys: Arc<[(Box<str>, bool)]>, bytes: usize) -> Self {
+        Self {
+            buf: Vec::with_capacity(bytes),
+            spans: Vec::with_capacity(bytes / 64),
+            open: 0,
+            next: 0,
+            names,
+            keys,
+            current: None,
+        }
+    }
+
+    /// Adds a key attribute (number `key` of the page's `keys`) to the item
+    /// being pushed.
+    #[inline]
+    pub fn push_key(&mut self, key: usize, value: &AttrRef<'_>) {
+        if self.buf.len() == self.open {
+            self.buf.push(KEYS_AS_VALUES);
+        }
+        put_len(&mut self.buf, key);
+        encode_ref(value, &mut self.buf);
+    }
+
+    /// Adds every key attribute of the item being pushed at once: each
+    /// string or binary value [escaped](escape_key), in the order of the
+    /// page's `keys` (as the embedded backend's positions hold them, which
+    /// it copies in one piece). Pushed instead of [`EncodedItems::push_key`],
+    /// never with it.
+    #[inline]
+    pub fn push_escaped_keys(&mut self, escaped: &[u8]) {
+        self.buf.push(KEYS_ESCAPED);
+        self.buf.extend_from_slice(escaped);
+    }
+
+    /// Ends the item being pushed with its other attributes, as encoded
+    /// bytes: their count, then each attribute's name number and value.
+    /// They are read as they are: malformed bytes are a decode error when
+    /// the item is read, not a panic.
+    #[inline]
+    pub fn push_item(&mut self, attrs: &[u8]) {
+        let split = self.buf.len();
+        self.buf.extend_from_slice(attrs);
+        self.end_item(split);
+    }
+
+    /// Ends the item being pushed with the attributes `attrs` (name number
+    /// and value).
+    pub fn push_attrs(&mut self, attrs: &[(usize, AttrRef<'_>)]) {
+        let split = self.buf.len();
+        put_len(&mut self.buf, attrs.len());
+        for (id, v) in attrs {
+            put_len(&mut self.buf, *id);
+            encode_ref(v, &mut self.buf);
+        }
+        self.end_item(split);
+    }
+
+    fn end_item(&mut self, split: usize) {
+        if split == self.open {
+            // No key attribute: an empty section of values.
+            self.buf.insert(split, KEYS_AS_VALUES);
+            self.spans.push([self.open, split + 1, self.buf.len()]);
+        } else {
+            self.spans.push([self.open, split, self.buf.len()]);
+        }
+        self.open = self.buf.len();
+    }
+
+    /// Moves to the next item, which `self` then reads as an
+    /// [`AttrReader`]; `false` after the last one.
+    #[inline]
+    fn advance(&mut self) -> bool {
+        let Some(&span) = self.spans.get(self.next) else {
+            self.current = None;
+            return false;
+        };
+        self.next += 1;
+        // The key section starts with how it holds the keys; an unknown
+        // form reads as values, which fail on it.
+        self.current = Some(At {
+            span,
+            pos: span[0] + 1,
+            escaped: self.buf.get(span[0]) == Some(&KEYS_ESCAPED),
+            key: 0,
+            left: usize::MAX,
+        });
+        true
+    }
+
+    /// Gives every item left to `each`, in order, with static dispatch.
+    #[inline]
+    pub(super) fn read_each(
+        mut self,
+        each: &mut impl super::ReadEach,
+    ) -> Result<(), crate::error::Error> {
+        while self.advance() {
+            each.read(&mut self)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Debug for EncodedItems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "EncodedItems({} left)", self.remaining())
+    }
+}
+
+impl ItemReader for EncodedItems {
+    fn next_item(&mut self) -> Option<&mut dyn AttrReader> {
+        if self.advance() { Some(self) } else { None }
+    }
+
+    fn remaining(&self) -> usize {
+        self.spans.len() - self.next
+    }
+}
+
+impl AttrReader for EncodedItems {
+    fn rewind(&mut self) -> bool {
+        let Some(at) = &mut self.current else {
+            return false;
+        };
+        at.pos = at.span[0] + 1;
+        at.key = 0;
+        at.left = usize::MAX;
+        true
+    }
+
+    #[inline]
+    fn next_data_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        if let Some(at) = &mut self.current
+            && at.pos < at.span[1]
+        {
+            at.pos = at.span[1];
+        }
+        self.next_attr()
+    }
+
+    #[inline]
+    fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        let at = self.current.as_mut()?;
+        let Some(item) = self.buf.get(..at.span[2]) else {
+            self.current = None;
+            return Some(Err(corrupt()));
+        };
+        let mut r = ValueReader::at(item, at.pos);
+        let read = if at.pos < at.span[1] {
+            // A key attribute.
+            let Some(keys) = item.get(..at.span[1]) else {
+                self.current = None;
+                return Some(Err(corrupt()));
+            };
+            if at.escaped {
+                match self.keys.get(at.key) {
+                    Some((name, binary)) => {
+                        at.key += 1;
+                        escaped_key_ref(keys, &mut r.pos, *binary).map(|v| (&**name, v))
+                    }
+                    None => None,
+                }
+            } else {
+                let mut k = ValueReader::at(keys, r.pos);
+                let read = k
+                    .read_len()
+                    .and_then(|i| self.keys.get(i))
+                    .and_then(|(name, _)| Some((&**name, k.value_ref()?)));
+                r.pos = k.pos;
+                read
+            }
+        } else {
+            if at.left == usize::MAX {
+                match r.read_len() {
+                    Some(n) => at.left = n,
+                    None => {
+                        self.current = None;
+                        return Some(Err(corrupt()));
+                    }
+                }
+            }
+            if at.left == 0 {
+                return None;
+            }
+            at.left -= 1;
+            r.read_len()
+                .and_then(|id| self.names.get(id))
+                .and_then(|name| Some((&**name, r.value_ref()?)))
+        };
+        match read {
+            Some(attr) => {
+                at.pos = r.pos;
+                Some(Ok(attr))
+            }
+            None => {
+                self.current = None;
+                Some(Err(corrupt()))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::collect_item;
+
+    fn page() -> EncodedItems {
+        let names = Arc::new(vec!["a".into(), "b".into()]);
+        let keys: Arc<[(Box<str>, bool)]> = vec![("PK".into(), false), ("SK".into(), true)].into();
+        EncodedItems::new(names, keys, 0)
+    }
+
+    #[test]
+    fn items_read_back_with_and_without_keys_and_rewind() {
+        let mut p = page();
+        p.push_key(0, &AttrRef::S("P"));
+        p.push_key(1, &AttrRef::N("1"));
+        p.push_attrs(&[
+            (1, AttrRef::Owned(AttributeValue::Bool(true))),
+            (0, AttrRef::S("x")),
+        ]);
+        p.push_attrs(&[]);
+        assert_eq!(p.remaining(), 2);
+        let first = p.next_item().expect("first");
+        let (name, _) = first.next_data_attr().expect("attr").expect("ok");
+        assert_eq!(name, "b");
+        assert!(first.rewind());
+        let item = collect_item(first).expect("read");
+        assert_eq!(item.len(), 4);
+        assert_eq!(item["SK"], AttributeValue::N("1".into()));
+        let second = p.next_item().expect("second");
+        assert!(collect_item(second).expect("read").is_empty());
+        assert!(p.next_item().is_none());
+    }
+
+    #[test]
+    fn escaped_keys_read_back() {
+        let mut p = page();
+        let mut keys = Vec::new();
+        escape_key(b"P\0x", &mut keys);
+        escape_key(&[0, 1], &mut keys);
+        p.push_escaped_keys(&keys);
+        p.push_attrs(&[(0, AttrRef::S("v"))]);
+        let item = collect_item(p.next_item().expect("item")).expect("read");
+        assert_eq!(item["PK"], AttributeValue::S("P\0x".into()));
+        assert_eq!(item["SK"], AttributeValue::B(Blob::new(vec![0, 1])));
+        assert_eq!(item["a"], AttributeValue::S("v".into()));
+        // Not UTF-8, or not terminated: errors.
+        for bad in [&[0xFF, 0, 0][..], b"P"] {
+            let mut p = page();
+            p.push_escaped_keys(bad);
+            p.push_attrs(&[]);
+            assert!(
+                collect_item(p.next_item().expect("item")).is_err(),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn malformed_bytes_are_errors_not_panics() {
+        for bad in [
+            &[][..],
+            &[1],
+            &[1, 9, 1, 0],
+            &[1, 0, 1, 200],
+            &[1, 0, 0xFF],
+            &[0xFF, 0xFF, 0xFF],
+        ] {
+            let mut p = page();
+            p.push_item(bad);
+            let r = p.next_item().expect("an item");
+            assert!(collect_item(r).is_err(), "{bad:?}");
+        }
+        // A key whose value runs into the other attributes.
+        let mut p = page();
+        p.push_key(0, &AttrRef::S("P"));
+        let mut p2 = page();
+        p2.buf = vec![KEYS_AS_VALUES, 0, 1, 5, b'a', 0];
+        p2.spans = vec![[0, 4, 6]];
+        assert!(collect_item(p2.next_item().expect("item")).is_err());
+        p.push_item(&[0]);
+        assert_eq!(
+            collect_item(p.next_item().expect("item"))
+                .expect("ok")
+                .len(),
+            1
+        );
+    }
+}
