@@ -1421,12 +1421,7 @@ impl<T: Decode, I, P> Query<T, I, P> {
 
     /// Decodes a page's items into `out`, leaving out items of other types
     /// (when skipped) and items whose TTL has passed (unless included).
-    pub(crate) fn read_items<E: Executor>(
-        &self,
-        _db: &Db<E>,
-        items: Items,
-        out: &mut Vec<T>,
-    ) -> Result<(), Error> {
+    pub(crate) fn read_items(&self, items: Items, out: &mut Vec<T>) -> Result<(), Error> {
         out.reserve(items.remaining());
         let ttl = if self.include_expired {
             None
@@ -1462,7 +1457,7 @@ impl<T: Decode, I, P> Query<T, I, P> {
         let raw = self.send(db, req, 1).await?;
         let (count, scanned_count) = (raw.items.remaining(), raw.scanned);
         let mut items = Vec::new();
-        self.read_items(db, raw.items, &mut items)?;
+        self.read_items(raw.items, &mut items)?;
         let cursor = match raw.last_key {
             Some(k) => Some(Cursor::sealed(
                 page::encode(db.cursor_secret(), &self.scope(0), &k).ok_or_else(|| {
@@ -1495,7 +1490,7 @@ impl<T: Decode, I, P> Query<T, I, P> {
             let req = self.request(db.table_name(), start.take(), remaining)?;
             page += 1;
             let raw = self.send(db, req, page).await?;
-            self.read_items(db, raw.items, &mut out)?;
+            self.read_items(raw.items, &mut out)?;
             match raw.last_key {
                 Some(k) => start = Some(k),
                 None => break,
@@ -1639,7 +1634,7 @@ impl<T: Decode, I, P> Query<T, I, P> {
             pages += 1;
             let raw = self.send(db, req, pages).await?;
             let mut items = Vec::new();
-            self.read_items(db, raw.items, &mut items)?;
+            self.read_items(raw.items, &mut items)?;
             if let Some(first) = items.into_iter().next() {
                 return Ok(Some(first));
             }
@@ -1698,7 +1693,7 @@ impl<T: Decode, I, P> Query<T, I, P> {
                 st.pages += 1;
                 let raw = st.query.send(db, req, st.pages).await?;
                 let mut items = Vec::new();
-                st.query.read_items(db, raw.items, &mut items)?;
+                st.query.read_items(raw.items, &mut items)?;
                 st.buffer.extend(items);
                 match raw.last_key {
                     Some(k) => st.start = Some(k),

@@ -376,7 +376,7 @@ impl<T: Decode, P> ShardedQuery<T, P> {
             };
             lane.resume = Some(key_of(&item, &key_attrs));
             let mut decoded = Vec::with_capacity(1);
-            lane.query.read_items(db, vec![item].into(), &mut decoded)?;
+            lane.query.read_items(vec![item].into(), &mut decoded)?;
             out.extend(decoded);
         }
         let finished = lanes.iter().all(|l| l.done && l.buffer.is_empty());
