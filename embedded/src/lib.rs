@@ -62,13 +62,16 @@
 //! - No capacity limits: nothing is throttled, batches never return
 //!   unprocessed writes (BatchGetItem still stops at 16 MB).
 //! - Where DynamoDB Local and DynamoDB disagree, it follows DynamoDB Local:
-//!   a Query page's 1 MB counts the items the filter keeps (DynamoDB counts
-//!   every item read); item sizes count one byte per list or map element;
+//!   item sizes count one byte per list or map element;
 //!   a transaction's checks run in DynamoDB Local's order (two operations on
 //!   one item fail the request only when both pass their conditions, where
 //!   DynamoDB refuses them up front); a Query returns no LastEvaluatedKey
 //!   when its last item sits on the inclusive bound it was reading towards.
-//! - Where DynamoDB Local is wrong, it follows DynamoDB: numbers always come
+//! - Where DynamoDB Local is wrong, it follows DynamoDB: a Query page ends
+//!   once the items it read reach 1 MB, whether its filter keeps them or
+//!   not ("This limit applies before the filter expression is evaluated",
+//!   the developer guide says; DynamoDB Local counts only the items a
+//!   Query's filter keeps, so its filtered pages run longer); numbers always come
 //!   back in canonical form (DynamoDB Local returns numbers written by
 //!   UpdateItem as they were sent, `01.50` or `1E+1`), and UpdateItem may not
 //!   give a local index's key attribute the wrong type (DynamoDB Local
