@@ -62,13 +62,16 @@
 //! - No capacity limits: nothing is throttled, batches never return
 //!   unprocessed writes (BatchGetItem still stops at 16 MB).
 //! - Where DynamoDB Local and DynamoDB disagree, it follows DynamoDB Local:
-//!   a Query page's 1 MB counts the items the filter keeps (DynamoDB counts
-//!   every item read); item sizes count one byte per list or map element;
+//!   item sizes count one byte per list or map element;
 //!   a transaction's checks run in DynamoDB Local's order (two operations on
 //!   one item fail the request only when both pass their conditions, where
 //!   DynamoDB refuses them up front); a Query returns no LastEvaluatedKey
 //!   when its last item sits on the inclusive bound it was reading towards.
-//! - Where DynamoDB Local is wrong, it follows DynamoDB: numbers always come
+//! - Where DynamoDB Local is wrong, it follows DynamoDB: a Query page ends
+//!   once the items it read reach 1 MB, whether its filter keeps them or
+//!   not ("This limit applies before the filter expression is evaluated",
+//!   the developer guide says; DynamoDB Local counts only the items a
+//!   Query's filter keeps, so its filtered pages run longer); numbers always come
 //!   back in canonical form (DynamoDB Local returns numbers written by
 //!   UpdateItem as they were sent, `01.50` or `1E+1`), and UpdateItem may not
 //!   give a local index's key attribute the wrong type (DynamoDB Local
@@ -687,7 +690,7 @@ impl Embedded {
     /// read: not empty, names it accepts, well-formed paths, no two paths
     /// that overlap or conflict (`Invalid ProjectionExpression: Two
     /// document paths overlap ...`). Query checks its projection itself;
-    /// code that applies a projection outside the engine (the endpoint's
+    /// code that applies one with [`Embedded::project`] (the endpoint's
     /// GetItem, Scan and batch reads) checks it here first.
     ///
     /// ```
@@ -699,6 +702,32 @@ impl Embedded {
     /// ```
     pub fn check_projection(paths: &[expr::Path]) -> Result<(), Error> {
         read::projection_paths(paths).map_err(|e| e.into_error("ProjectionExpression"))
+    }
+
+    /// What a ProjectionExpression's `paths` keep of `item`, by the one
+    /// projection every read of the engine applies (Query applies its
+    /// request's projection with it): an attribute named whole is kept
+    /// whole, one named below keeps only the map entries and list elements
+    /// named (list elements in list order), a path that does not resolve
+    /// keeps nothing. The endpoint's GetItem, Scan and batch and
+    /// transaction reads, whose requests carry no projection, apply theirs
+    /// here after [`Embedded::check_projection`].
+    ///
+    /// ```
+    /// use singletable::embedded::Embedded;
+    /// use singletable::expr::Path;
+    /// use singletable::value::{AttributeValue, Item};
+    ///
+    /// let s = |x: &str| AttributeValue::S(x.into());
+    /// let mut item = Item::new();
+    /// item.insert("l".into(), AttributeValue::L(vec![s("a"), s("b"), s("c")]));
+    /// item.insert("x".into(), s("y"));
+    /// let out = Embedded::project(item, &[Path::new("l").index(2), Path::new("l").index(0)]);
+    /// assert_eq!(out.len(), 1);
+    /// assert_eq!(out["l"], AttributeValue::L(vec![s("a"), s("c")]));
+    /// ```
+    pub fn project(item: value::Item, paths: &[expr::Path]) -> value::Item {
+        project::Projection::new(paths).apply(item)
     }
 
     /// Writes every table (schema and items) to `path` as JSON, items in

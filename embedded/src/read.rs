@@ -23,7 +23,7 @@ use crate::request::{
 };
 use crate::value::{AttributeValue, Item};
 
-/// A Query or Scan page ends once the items counted reach 1 MB.
+/// A Query or Scan page ends once the items read reach 1 MB.
 const PAGE_BYTES: usize = 1024 * 1024;
 /// BatchGetItem returns at most 16 MB; the rest is unprocessed.
 const BATCH_GET_BYTES: usize = 16 * 1024 * 1024;
@@ -708,7 +708,7 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
             // Room for a few dozen small items before the buffer grows.
             let mut out = encoded::page(t, 4096);
             let (last_key, read, scanned) =
-                read_page(&target, entries, limit, false, &mut |pos, bytes| {
+                read_page(&target, entries, limit, &mut |pos, bytes| {
                     let kept = keeps(pos, bytes)?;
                     if kept {
                         encoded::push(&mut out, t, pos, bytes, keep.as_ref())
@@ -721,7 +721,7 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
         Want::Count => {
             let mut n = 0usize;
             let (last_key, read, scanned) =
-                read_page(&target, entries, limit, false, &mut |pos, bytes| {
+                read_page(&target, entries, limit, &mut |pos, bytes| {
                     let kept = keeps(pos, bytes)?;
                     n += usize::from(kept);
                     Ok(kept)
@@ -730,7 +730,7 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
         }
         Want::Maps => {
             let (items, last_key, read, scanned) =
-                read_items(&target, entries, limit, &mut keeps, keep.as_ref(), false)?;
+                read_items(&target, entries, limit, &mut keeps, keep.as_ref())?;
             (Rows::Items(items), last_key, read, scanned)
         }
     };
@@ -738,10 +738,12 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
     Ok((rows, last_key.filter(|k| within(k)), scanned))
 }
 
-/// Reads one page the way DynamoDB Local does: at most `limit` entries are
-/// evaluated; the page ends once the counted items reach 1 MB (Query counts
-/// the items the filter keeps, Scan every item read); the
-/// LastEvaluatedKey is the last entry evaluated when entries may remain.
+/// Reads one page: at most `limit` entries are evaluated; the page ends
+/// once the items read reach 1 MB, whether the filter keeps them or not
+/// (DynamoDB's developer guide, Query: "This limit applies before the
+/// filter expression is evaluated"; DynamoDB Local counts only the items a
+/// Query's filter keeps); the LastEvaluatedKey is the last entry evaluated
+/// when entries may remain.
 /// `take` gets each item (its table position and stored bytes) and says
 /// whether the filter kept it. Returns the LastEvaluatedKey, the bytes
 /// read and the items evaluated (`ScannedCount`).
@@ -749,13 +751,11 @@ fn read_page<'a>(
     target: &Target<'a>,
     entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
     limit: Option<usize>,
-    count_all: bool,
     take: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
 ) -> Res<(Option<Item>, usize, usize)> {
     let mut entries = entries.peekable();
     let mut last: Option<(&[u8], &[u8])> = None;
     let mut scanned = 0usize;
-    let mut counted = 0usize;
     let mut read = 0usize;
     let mut more = false;
     loop {
@@ -771,11 +771,8 @@ fn read_page<'a>(
         let (pos, bytes) = target.stored(key, value)?;
         let size = stored_size(bytes);
         read += size;
-        let keep = take(pos, bytes)?;
-        if keep || count_all {
-            counted += size;
-        }
-        if counted >= PAGE_BYTES {
+        take(pos, bytes)?;
+        if read >= PAGE_BYTES {
             more = limit == Some(scanned) || entries.peek().is_some();
             break;
         }
@@ -794,21 +791,19 @@ fn read_items<'a>(
     limit: Option<usize>,
     keeps: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
     projection: Option<&Projection>,
-    count_all: bool,
 ) -> Res<(Vec<Item>, Option<Item>, usize, usize)> {
     let mut items = Vec::new();
-    let (last_key, read, scanned) =
-        read_page(target, entries, limit, count_all, &mut |pos, bytes| {
-            let keep = keeps(pos, bytes)?;
-            if keep {
-                let item = target.table.decode(pos, bytes)?;
-                items.push(match projection {
-                    Some(p) => p.apply(item),
-                    None => item,
-                });
-            }
-            Ok(keep)
-        })?;
+    let (last_key, read, scanned) = read_page(target, entries, limit, &mut |pos, bytes| {
+        let keep = keeps(pos, bytes)?;
+        if keep {
+            let item = target.table.decode(pos, bytes)?;
+            items.push(match projection {
+                Some(p) => p.apply(item),
+                None => item,
+            });
+        }
+        Ok(keep)
+    })?;
     Ok((items, last_key, read, scanned))
 }
 
@@ -860,7 +855,7 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
     let mut filter = filter.as_ref().map(|f| Filter::new(f, t));
     let mut keeps = |pos, bytes| filter.as_mut().map_or(Ok(true), |f| f.keeps(pos, bytes));
     let (items, last_key, read, scanned) =
-        read_items(&target, entries, limit, &mut keeps, returned.as_ref(), true)?;
+        read_items(&target, entries, limit, &mut keeps, returned.as_ref())?;
     t.capacity.read(read_halves(read, req.consistent));
     Ok(Page {
         items,

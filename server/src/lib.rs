@@ -110,10 +110,15 @@
 //!     batches and transactions); Local never returns them.
 //! 14. `ReturnItemCollectionMetrics` must be `SIZE` or `NONE`; Local
 //!     accepts any text.
+//! 15. A Query page ends once the items it read reach 1 MB, whether its
+//!     `FilterExpression` keeps them or not ("This limit applies before
+//!     the filter expression is evaluated", developer guide, Query filter
+//!     expressions); Local counts only the items the filter keeps, so a
+//!     filtered Query's page reads on past 1 MB. The engine accounts page
+//!     size in one place, for Query and Scan alike.
 //!
-//! Where the engine itself still follows Local rather than DynamoDB (a
-//! Query page's 1 MB counting only the items the filter keeps, the order of
-//! a transaction's checks, no `LastEvaluatedKey` when a Query's last item
+//! Where the engine itself still follows Local rather than DynamoDB (the
+//! order of a transaction's checks, no `LastEvaluatedKey` when a Query's last item
 //! sits on the bound it read towards), the engine's own docs list it.
 
 mod client;

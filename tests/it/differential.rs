@@ -385,6 +385,14 @@ where
 /// Items of up to 400 KB in one partition (and one index partition), read
 /// back page by page in every direction, with and without a filter and a
 /// limit: both backends must end their 1 MB pages on the same item.
+///
+/// One difference is normalised, departure 15 of the endpoint's list: a
+/// filtered Query's 1 MB counts every item read on DynamoDB (and the
+/// engine), only the items the filter keeps on DynamoDB Local. So a
+/// filtered Query's pages are compared with DynamoDB Local's pages of the
+/// same Query unfiltered, each page keeping only the items the filter
+/// keeps (the same LastEvaluatedKeys); and all its items, in order, with
+/// DynamoDB Local's filtered Query's.
 async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), TestCaseError> {
     use singletable::expr::{Condition, KeyCondition};
     use singletable::request::{PutItem, QueryRequest, ScanRequest};
@@ -416,10 +424,22 @@ async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), Tes
         prop_assert_eq!(local, embedded, "put {}", i);
     }
     let keep = Condition::eq("keep", AttributeValue::Bool(true));
+    // The keys, as `follow` writes them, of the items the filter keeps.
+    let kept: std::collections::HashSet<String> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, keep, _))| *keep)
+        .map(|(i, _)| {
+            let (pk, sk) = (s(format!("{prefix}P")), s(format!("{i:03}")));
+            format!("{:?} {:?}", Some(&pk), Some(&sk))
+        })
+        .collect();
     for index in [None, Some("GSI1")] {
         for forward in [true, false] {
-            for filter in [None, Some(keep.clone())] {
-                for limit in [None, Some(5)] {
+            for limit in [None, Some(5)] {
+                // DynamoDB Local's pages of the unfiltered Query.
+                let mut unfiltered = Vec::new();
+                for filter in [None, Some(keep.clone())] {
                     let (pk_attr, pk) = match index {
                         None => ("PK", format!("{prefix}P")),
                         Some(_) => ("GSI1PK", format!("{prefix}g")),
@@ -440,12 +460,34 @@ async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), Tes
                         projection: None,
                         start,
                     };
-                    let pages = [
+                    let mut pages = [
                         follow(|start| b.local.query(query(start))).await?,
                         follow(|start| b.embedded.query(query(start))).await?,
                     ];
                     if limit.is_none() && pages[0].len() > 1 {
                         SIZE_PAGES.fetch_add(1, Ordering::SeqCst);
+                    }
+                    if filter.is_none() {
+                        unfiltered = pages[0].clone();
+                    } else {
+                        let all = |p: &[(Vec<String>, Option<Item>)]| {
+                            p.iter().flat_map(|(k, _)| k.clone()).collect::<Vec<_>>()
+                        };
+                        prop_assert_eq!(
+                            all(&pages[0]),
+                            all(&pages[1]),
+                            "filtered items, index {:?}, forward {}, limit {:?}",
+                            index,
+                            forward,
+                            limit
+                        );
+                        pages[0] = unfiltered
+                            .iter()
+                            .map(|(keys, last)| {
+                                let keys = keys.iter().filter(|k| kept.contains(*k)).cloned();
+                                (keys.collect(), last.clone())
+                            })
+                            .collect();
                     }
                     prop_assert_eq!(
                         &pages[0],

@@ -5,14 +5,14 @@ use singletable_runtime::exec::Executor;
 use singletable_runtime::request::{BatchGet, BatchOp, BatchWrite};
 
 use super::items::{finish, projection};
-use super::project::{checked, project};
+use super::project::checked;
 use super::{
     Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, required,
 };
-use crate::Endpoint;
 use crate::error::ApiError;
 use crate::expr::Placeholders;
 use crate::wire;
+use crate::{Embedded, Endpoint};
 
 fn request_items(b: Body<'_>) -> Result<&Map<String, Value>, ApiError> {
     let m = b
@@ -68,10 +68,10 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
         checked(paths.as_deref())?;
         let items = out
             .items
-            .iter()
+            .into_iter()
             .map(|i| match paths {
-                Some(p) => wire::item_json(&project(i, p)),
-                None => wire::item_json(i),
+                Some(p) => wire::item_json(&Embedded::project(i, p)),
+                None => wire::item_json(&i),
             })
             .collect();
         responses.insert(table.clone(), Value::Array(items));

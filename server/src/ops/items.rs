@@ -6,14 +6,14 @@ use singletable_runtime::expr::{Condition, Path};
 use singletable_runtime::request::{DeleteItem, GetItem, PutItem, ReturnValues, UpdateItem};
 use singletable_runtime::value::Item;
 
-use super::project::{checked, project};
+use super::project::checked;
 use super::{
     Body, Capacity, Meter, Res, collection_metrics, collection_metrics_wanted, engine, on_failure,
 };
-use crate::Endpoint;
 use crate::error::ApiError;
 use crate::expr::{self, Placeholders};
 use crate::wire;
+use crate::{Embedded, Endpoint};
 
 /// The optional `ConditionExpression` (or another condition-like member).
 pub(crate) fn condition(
@@ -106,7 +106,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut out = Map::new();
     if let Some(item) = item {
         let item = match &paths {
-            Some(p) => project(&item, p),
+            Some(p) => Embedded::project(item, p),
             None => item,
         };
         out.insert("Item".into(), wire::item_json(&item));

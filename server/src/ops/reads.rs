@@ -6,12 +6,12 @@ use singletable_runtime::expr::{KeyCondition, Path};
 use singletable_runtime::request::{QueryRequest, ScanRequest, ScanSegment};
 
 use super::items::{condition, finish, projection};
-use super::project::{checked, project};
+use super::project::checked;
 use super::{Body, Capacity, Meter, Res, engine};
-use crate::Endpoint;
 use crate::error::ApiError;
 use crate::expr::{self, Placeholders};
 use crate::wire;
+use crate::{Embedded, Endpoint};
 
 /// `Select`, checked against the projection.
 #[derive(PartialEq)]
@@ -208,10 +208,10 @@ pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
     let n = p.items.len();
     let items = (select != Select::Count).then(|| {
         p.items
-            .iter()
+            .into_iter()
             .map(|i| match &paths {
-                Some(paths) => wire::item_json(&project(i, paths)),
-                None => wire::item_json(i),
+                Some(paths) => wire::item_json(&Embedded::project(i, paths)),
+                None => wire::item_json(&i),
             })
             .collect()
     });

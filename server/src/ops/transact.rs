@@ -7,15 +7,15 @@ use singletable_runtime::request::{
 };
 
 use super::items::{condition, finish, projection, update_request};
-use super::project::{checked, project};
+use super::project::checked;
 use super::{
     Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, on_failure,
     required,
 };
-use crate::Endpoint;
 use crate::error::ApiError;
 use crate::expr::Placeholders;
 use crate::wire;
+use crate::{Embedded, Endpoint};
 
 fn transact_items<'a>(b: Body<'a>) -> Result<&'a Vec<Value>, ApiError> {
     let list = b
@@ -86,11 +86,11 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
         checked(p.as_deref())?;
     }
     let responses: Vec<Value> = items
-        .iter()
+        .into_iter()
         .zip(&paths)
         .map(|(item, p)| match (item, p) {
-            (Some(i), Some(p)) => json!({"Item": wire::item_json(&project(i, p))}),
-            (Some(i), None) => json!({"Item": wire::item_json(i)}),
+            (Some(i), Some(p)) => json!({"Item": wire::item_json(&Embedded::project(i, p))}),
+            (Some(i), None) => json!({"Item": wire::item_json(&i)}),
             (None, _) => json!({}),
         })
         .collect();

@@ -363,4 +363,30 @@ async fn local_departures_follow_dynamodb() {
     );
     assert!(error_message(&ours).contains("[SIZE, NONE]"), "{ours}");
     assert_eq!(s2, 200, "{local}");
+
+    // 15. "A Query operation can retrieve a maximum of 1 MB of data. This
+    //     limit applies before the filter expression is evaluated"
+    //     (developer guide, Filter expressions for the Query operation,
+    //     whose example filters on `#v >= :num`, Views). Five items of
+    //     300 KB, none of which the filter keeps: the page ends after the
+    //     fourth, the first to take the items read past 1 MB, with a
+    //     LastEvaluatedKey. Local counts only the items the filter keeps
+    //     and reads all five into one page.
+    for sk in 1..=5 {
+        let item = json!({"TableName": "", "Item": {"PK": {"S": "pages"}, "SK": {"S": sk.to_string()},
+            "Views": {"N": "0"}, "body": {"S": "x".repeat(300_000)}}});
+        let [(s1, ours), (s2, local)] = both.call("PutItem", item).await;
+        assert_eq!((s1, s2), (200, 200), "{ours} {local}");
+    }
+    let query = json!({"TableName": "", "KeyConditionExpression": "PK = :pk",
+        "FilterExpression": "#v >= :num", "ExpressionAttributeNames": {"#v": "Views"},
+        "ExpressionAttributeValues": {":pk": {"S": "pages"}, ":num": {"N": "3"}}});
+    let [(s1, ours), (s2, local)] = both.call("Query", query).await;
+    assert_eq!((s1, s2), (200, 200), "{ours} {local}");
+    assert_eq!(
+        ours,
+        json!({"Items": [], "Count": 0, "ScannedCount": 4,
+            "LastEvaluatedKey": {"PK": {"S": "pages"}, "SK": {"S": "4"}}})
+    );
+    assert_eq!(local, json!({"Items": [], "Count": 0, "ScannedCount": 5}));
 }
