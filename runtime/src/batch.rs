@@ -363,7 +363,8 @@ impl BatchOps {
 
 impl<'a> BatchWriter<'a> {
     /// A batch without writes yet. It borrows the items it puts until it
-    /// is sent with [`BatchWriter::execute`].
+    /// is sent with [`BatchWriter::execute`] (they are `Sync`, so that the
+    /// batch, and the future sending it, are `Send`).
     pub fn new() -> Self {
         Self {
             steps: Vec::new(),

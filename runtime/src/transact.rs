@@ -383,7 +383,8 @@ impl Default for Transaction<'_> {
 
 impl<'a> Transaction<'a> {
     /// A transaction without operations yet. It borrows the items it puts
-    /// until it is sent with [`Transaction::execute`].
+    /// until it is sent with [`Transaction::execute`] (they are `Sync`, so
+    /// that the transaction, and the future sending it, are `Send`).
     pub fn new() -> Self {
         Self {
             steps: Vec::new(),
