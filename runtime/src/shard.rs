@@ -146,6 +146,18 @@ impl<T, P> ShardedQuery<T, P> {
         Self { base, shards }
     }
 
+    /// The same sharded query over `f` of its base query (the sort-key
+    /// conditions of [`crate::sort`] are the base query's).
+    pub(crate) fn map_base(
+        self,
+        f: impl FnOnce(Query<T, OnGlobalIndex, P>) -> Query<T, OnGlobalIndex, P>,
+    ) -> Self {
+        Self {
+            base: f(self.base),
+            ..self
+        }
+    }
+
     #[doc(hidden)]
     pub fn with_sort(self, sk: Result<SortCondition, Error>) -> Self {
         Self {

@@ -134,10 +134,6 @@ pub trait SortPrefix<P> {
     fn sort_prefix(self) -> Result<SortValue, Error>;
 }
 
-fn sort_value<P: SortKey>(value: P::Value<'_>) -> Result<SortValue, Error> {
-    P::sort_value(value)
-}
-
 fn compare(op: Cmp, v: SortValue) -> Bound {
     match v {
         SortValue::Key(k) => Bound::Key(SortCondition::Compare(op, k)),
@@ -213,7 +209,7 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// ```
     pub fn sk_eq(self, value: P::Value<'_>) -> Query<T, I, P::AfterEq> {
         let q = self.retyped();
-        match sort_value::<P>(value) {
+        match P::sort_value(value) {
             Ok(SortValue::Key(k)) => q.with_sort(Ok(SortCondition::Compare(Cmp::Eq, k))),
             Ok(SortValue::Attr(a, v)) => q.with_attr_eq(a, Ok(v)),
             Err(e) => q.with_sort(Err(e)),
@@ -359,7 +355,7 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// # }).unwrap();
     /// ```
     pub fn sk_between(self, from: P::Value<'_>, to: P::Value<'_>) -> Query<T, I, P::AfterRange> {
-        let bound = sort_value::<P>(from).and_then(|a| between(a, sort_value::<P>(to)?));
+        let bound = P::sort_value(from).and_then(|a| between(a, P::sort_value(to)?));
         self.with_bound(bound).skip_other_types()
     }
 
@@ -394,7 +390,7 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     }
 
     fn range(self, op: Cmp, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
-        self.with_bound(sort_value::<P>(value).map(|v| compare(op, v)))
+        self.with_bound(P::sort_value(value).map(|v| compare(op, v)))
             .skip_other_types()
     }
 }
@@ -425,7 +421,7 @@ impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
     /// # }).unwrap();
     /// ```
     pub fn sk_eq(self, value: P::Value<'_>) -> Self {
-        self.with_sort(sort_value::<P>(value).and_then(|v| key(compare(Cmp::Eq, v))))
+        self.map_base(|q| q.sk_eq(value))
     }
 
     /// Sort key `<` the key built from `value`, in every shard; other
@@ -454,7 +450,7 @@ impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
     /// # }).unwrap();
     /// ```
     pub fn sk_lt(self, value: P::Value<'_>) -> Self {
-        self.range(Cmp::Lt, value)
+        self.map_base(|q| q.sk_lt(value))
     }
 
     /// Sort key `<=` the key built from `value`, in every shard.
@@ -482,7 +478,7 @@ impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
     /// # }).unwrap();
     /// ```
     pub fn sk_le(self, value: P::Value<'_>) -> Self {
-        self.range(Cmp::Le, value)
+        self.map_base(|q| q.sk_le(value))
     }
 
     /// Sort key `>` the key built from `value`, in every shard.
@@ -510,7 +506,7 @@ impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
     /// # }).unwrap();
     /// ```
     pub fn sk_gt(self, value: P::Value<'_>) -> Self {
-        self.range(Cmp::Gt, value)
+        self.map_base(|q| q.sk_gt(value))
     }
 
     /// Sort key `>=` the key built from `value`, in every shard.
@@ -538,7 +534,7 @@ impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
     /// # }).unwrap();
     /// ```
     pub fn sk_ge(self, value: P::Value<'_>) -> Self {
-        self.range(Cmp::Ge, value)
+        self.map_base(|q| q.sk_ge(value))
     }
 
     /// Sort key between `from` and `to`, both included, in every shard.
@@ -566,8 +562,7 @@ impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
     /// # }).unwrap();
     /// ```
     pub fn sk_between(self, from: P::Value<'_>, to: P::Value<'_>) -> Self {
-        let bound = sort_value::<P>(from).and_then(|a| between(a, sort_value::<P>(to)?));
-        self.with_sort(bound.and_then(key)).skip_other_types()
+        self.map_base(|q| q.sk_between(from, to))
     }
 
     /// Sort key begins with `prefix`, in every shard.
@@ -595,21 +590,6 @@ impl<T, P: SortKey<AfterEq = P, AfterRange = P>> ShardedQuery<T, P> {
     /// # }).unwrap();
     /// ```
     pub fn sk_begins_with(self, prefix: impl SortPrefix<P>) -> Self {
-        self.with_sort(prefix.sort_prefix().and_then(begins_with).and_then(key))
-    }
-
-    fn range(self, op: Cmp, value: P::Value<'_>) -> Self {
-        self.with_sort(sort_value::<P>(value).and_then(|v| key(compare(op, v))))
-            .skip_other_types()
-    }
-}
-
-/// A sharded pattern's sort key is always a template's.
-fn key(bound: Bound) -> Result<SortCondition, Error> {
-    match bound {
-        Bound::Key(c) => Ok(c),
-        Bound::Attr(a, _) => Err(Error::InvalidRequest(format!(
-            "a multi-attribute condition on `{a}` in a sharded query"
-        ))),
+        self.map_base(|q| q.sk_begins_with(prefix))
     }
 }
