@@ -355,6 +355,9 @@ pub trait Table: 'static {
     const GLOBAL_INDEXES: &'static [GlobalIndex];
     /// Local secondary indexes.
     const LOCAL_INDEXES: &'static [LocalIndex];
+    /// Vector indexes (`vectorN(...)`), searched with `SearchVectors`
+    /// (see [`crate::vector`]).
+    const VECTOR_INDEXES: &'static [crate::vector::VectorIndex] = &[];
     /// The entities declared with `#[table(entities(...))]`: the design
     /// document describes them and the derive checks them against each
     /// other at compile time.
@@ -1572,6 +1575,17 @@ pub mod markers {
         /// The attributes of a multi-attribute key, `None` for a template
         /// index.
         const ATTRIBUTES: Option<super::AttributeKey> = None;
+    }
+
+    /// Implemented by tables that declare vector index `vector<N>`.
+    #[diagnostic::on_unimplemented(
+        message = "table `{Self}` does not declare vector index `vector{N}`",
+        label = "the entity uses `vector{N}` here",
+        note = "add `vector{N}(dimensions = .., distance = ..)` to the table's `#[table(...)]` attribute"
+    )]
+    pub trait Vector<const N: u8>: Table {
+        /// The index.
+        const INDEX: crate::vector::VectorIndex;
     }
 
     /// Implemented by tables that declare local index `lsi<N>`.

@@ -347,6 +347,17 @@ pub enum Error {
         /// What is wrong with it.
         reason: StreamError,
     },
+    /// A vector refused before sending: a search vector or an item's
+    /// vector field with other dimensions than its vector index, a NaN or
+    /// infinite element, or a `TopK` outside 1 to 100 (see
+    /// [`crate::vector`]).
+    #[error("vector index `{index}`: {problem}")]
+    InvalidVector {
+        /// The vector index's name.
+        index: &'static str,
+        /// What is wrong.
+        problem: crate::vector::VectorProblem,
+    },
     /// A field failed a declared validation, checked before every write.
     #[error("validation failed for `{entity}.{field}`: {message}")]
     Validation {

@@ -57,6 +57,7 @@ pub mod ttl;
 pub mod unique;
 pub mod update;
 pub mod value;
+pub mod vector;
 
 pub use backend::{HoldsTables, SharedExecutor};
 pub use backfill::{Backfill, BackfillReport, Checkpoint};

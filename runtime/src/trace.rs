@@ -104,6 +104,7 @@ pub fn span(operation: &'static str, table: &str, r: &Request<'_>) -> Span {
         "DynamoDB.BatchGetItem" => "BatchGetItem",
         "DynamoDB.TransactWriteItems" => "TransactWriteItems",
         "DynamoDB.TransactGetItems" => "TransactGetItems",
+        "DynamoDB.SearchVectors" => "SearchVectors",
     )
 }
 

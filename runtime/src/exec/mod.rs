@@ -208,6 +208,21 @@ pub trait Executor: Send + Sync {
         Box::pin(async { Ok(None) })
     }
 
+    /// SearchVectors: the `top_k` items most similar to the query vector,
+    /// most similar first, with their scores. The default refuses: an
+    /// executor of your own implements it to search.
+    fn search_vectors(
+        &self,
+        req: crate::vector::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<crate::vector::ScoredItem>, Error>> {
+        let _ = req;
+        Box::pin(async {
+            Err(Error::InvalidRequest(
+                "this executor does not implement SearchVectors".into(),
+            ))
+        })
+    }
+
     /// GetItem, the item (if any) for the decoders. The default
     /// reads [`Executor::get_item`]'s item.
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
@@ -263,6 +278,12 @@ impl<E: Executor + ?Sized> Executor for Arc<E> {
     }
     fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
         (**self).estimated_item_count(table)
+    }
+    fn search_vectors(
+        &self,
+        req: crate::vector::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<crate::vector::ScoredItem>, Error>> {
+        (**self).search_vectors(req)
     }
 }
 
@@ -382,5 +403,12 @@ impl<E: Executor> Executor for Counting<E> {
     fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
         self.tick();
         self.inner.estimated_item_count(table)
+    }
+    fn search_vectors(
+        &self,
+        req: crate::vector::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<crate::vector::ScoredItem>, Error>> {
+        self.tick();
+        self.inner.search_vectors(req)
     }
 }

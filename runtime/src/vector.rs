@@ -1,0 +1,916 @@
+//! Vector search: DynamoDB's vector indexes and `SearchVectors`.
+//!
+//! A table declares a vector index (`#[table(vector1(...))]`: the vector
+//! attribute, its dimensions, the distance function, the search schema's
+//! `HASH` and `INLINE_FILTER` attributes, the projection); an entity feeds
+//! it from a `Vec<f32>` or `[f32; N]` field (`#[vector1(vector = embedding,
+//! hash(category), filter(price))]`); each `#[access(name, index =
+//! vector1)]` generates a typed search: the `HASH` attributes as arguments
+//! (DynamoDB compares them by equality only), the query vector, then
+//! [`VectorSearch::top_k`] and typed inline filters
+//! ([`VectorSearch::filter`]), answered most similar first with their
+//! scores ([`Scored`]).
+//!
+//! ```
+//! use singletable::{Db, Embedded, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "Shop", vector1(name = "ProductSearch", dimensions = 2, distance = cosine, hash(category = S), filter(price = N)))]
+//! pub struct Shop;
+//!
+//! #[derive(Entity, Debug, Clone, PartialEq)]
+//! #[entity(table = Shop)]
+//! #[pk("PRODUCT#<id>")]
+//! #[sk("DETAILS")]
+//! #[vector1(vector = embedding, hash(category), filter(price))]
+//! #[access(similar, index = vector1)]
+//! pub struct Product { pub id: String, pub category: String, pub price: u32, pub embedding: [f32; 2] }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+//! for (id, price, embedding) in [("tea", 12, [1.0, 0.0]), ("mug", 8, [0.8, 0.6]), ("pan", 30, [0.0, 1.0])] {
+//!     db.put(&Product { id: id.into(), category: "kitchen".into(), price, embedding }).await?;
+//! }
+//! let found = Product::similar("kitchen", &[1.0, 0.1]).top_k(2).all(&db).await?;
+//! assert_eq!(found.iter().map(|s| s.item.id.as_str()).collect::<Vec<_>>(), ["tea", "mug"]);
+//! assert!(found[0].score < found[1].score); // COSINE: smaller is closer
+//! let cheap = Product::similar("kitchen", &[0.0, 1.0]).filter(|f| f.price.lt(&20)).all(&db).await?;
+//! assert_eq!(cheap[0].item.id, "mug");
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! # What DynamoDB documents, and what this follows
+//!
+//! - Scores: `COSINE` is the cosine distance `1 - cos` (0 to 2, smaller is
+//!   closer; a zero vector has no direction and scores 1), `EUCLIDEAN` the
+//!   distance (smaller is closer), `DOT_PRODUCT` the dot product (larger is
+//!   closer). Results come most similar first. DynamoDB documents no order
+//!   for equal scores; the embedded backend gives them in the order of the
+//!   items' primary keys (partition key, then sort key, each as DynamoDB
+//!   orders its type).
+//! - `TopK` is 1 to 100; the search vector has the index's dimensions;
+//!   every `HASH` attribute is given by equality. Refused before sending
+//!   with [`Error::InvalidVector`](crate::Error::InvalidVector) when the
+//!   typed search can tell, and by DynamoDB (a `ValidationException` in
+//!   [`Error::Service`](crate::Error::Service)) otherwise.
+//! - An item is in the index when it has the vector attribute (a list of
+//!   the index's number of numbers) and every `HASH` attribute, with its
+//!   declared type: indexes are sparse, as global indexes are. A write of a
+//!   vector of other dimensions is refused.
+//! - The API reference allows comparisons and ranges on `INLINE_FILTER`
+//!   attributes; the developer guide's troubleshooting page says that the
+//!   service accepts only `=` for now. The typed filters offer what the API
+//!   reference documents, and the embedded backend evaluates it.
+
+use std::marker::PhantomData;
+
+use crate::db::Db;
+use crate::entity::{KeyAttribute, Projection};
+use crate::error::Error;
+use crate::exec::Executor;
+use crate::expr::{Cmp, Condition, Operand};
+use crate::fields::ValueFor;
+use crate::query::Decode;
+use crate::reader::OtherTypes;
+use crate::value::{AttributeValue, Item};
+
+/// DynamoDB's limits on `TopK`: 1 to 100.
+///
+/// ```
+/// assert_eq!(singletable::vector::MAX_TOP_K, 100);
+/// ```
+pub const MAX_TOP_K: u32 = 100;
+
+/// A distance function of a vector index (`DistanceFunction`).
+///
+/// ```
+/// use singletable::vector::Distance;
+/// assert_eq!(Distance::Euclidean.score(&[0.0, 0.0], &[3.0, 4.0]), 5.0);
+/// assert_eq!(Distance::DotProduct.score(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+/// assert_eq!(Distance::Cosine.score(&[1.0, 0.0], &[-2.0, 0.0]), 2.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Distance {
+    /// `COSINE`: `1 - cos`, smaller is closer.
+    Cosine,
+    /// `EUCLIDEAN`: the distance, smaller is closer.
+    Euclidean,
+    /// `DOT_PRODUCT`: larger is closer.
+    DotProduct,
+}
+
+impl Distance {
+    /// DynamoDB's name of the function.
+    ///
+    /// ```
+    /// assert_eq!(singletable::vector::Distance::DotProduct.name(), "DOT_PRODUCT");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Distance::Cosine => "COSINE",
+            Distance::Euclidean => "EUCLIDEAN",
+            Distance::DotProduct => "DOT_PRODUCT",
+        }
+    }
+
+    /// The function DynamoDB names `name`.
+    ///
+    /// ```
+    /// use singletable::vector::Distance;
+    /// assert_eq!(Distance::from_name("EUCLIDEAN"), Some(Distance::Euclidean));
+    /// assert_eq!(Distance::from_name("cosine"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Distance::Cosine, Distance::Euclidean, Distance::DotProduct]
+            .into_iter()
+            .find(|d| d.name() == name)
+    }
+
+    /// Whether a smaller score is more similar (all but `DOT_PRODUCT`).
+    ///
+    /// ```
+    /// assert!(singletable::vector::Distance::Cosine.smaller_is_closer());
+    /// ```
+    pub const fn smaller_is_closer(self) -> bool {
+        !matches!(self, Distance::DotProduct)
+    }
+
+    /// The score of `v` against the query `q` (of the same length), as
+    /// DynamoDB reports it.
+    ///
+    /// ```
+    /// use singletable::vector::Distance;
+    /// assert_eq!(Distance::Cosine.score(&[1.0, 1.0], &[2.0, 2.0]), 0.0);
+    /// assert_eq!(Distance::Cosine.score(&[1.0, 1.0], &[0.0, 0.0]), 1.0); // no direction
+    /// ```
+    pub fn score(self, q: &[f32], v: &[f32]) -> f32 {
+        match self {
+            Distance::Cosine => cosine(dot(q, v), dot(q, q).sqrt(), dot(v, v).sqrt()),
+            Distance::Euclidean => squared_distance(q, v).sqrt(),
+            Distance::DotProduct => dot(q, v),
+        }
+    }
+}
+
+/// The cosine distance from a dot product and the two norms: 1 when either
+/// vector is zero.
+///
+/// ```
+/// assert_eq!(singletable::vector::cosine(0.0, 1.0, 1.0), 1.0);
+/// assert_eq!(singletable::vector::cosine(1.0, 0.0, 1.0), 1.0);
+/// ```
+#[inline]
+pub fn cosine(dot: f32, nq: f32, nv: f32) -> f32 {
+    if nq == 0.0 || nv == 0.0 {
+        return 1.0;
+    }
+    (1.0 - dot / (nq * nv)).clamp(0.0, 2.0)
+}
+
+/// The dot product, in eight lanes of partial sums (the loop the compiler
+/// vectorizes).
+///
+/// ```
+/// assert_eq!(singletable::vector::dot(&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0]), 32.0);
+/// ```
+#[inline]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    acc.iter().sum::<f32>() + tail
+}
+
+/// The squared Euclidean distance, in eight lanes.
+///
+/// ```
+/// assert_eq!(singletable::vector::squared_distance(&[0.0, 0.0], &[3.0, 4.0]), 25.0);
+/// ```
+#[inline]
+pub fn squared_distance(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            let d = x[i] - y[i];
+            acc[i] += d * d;
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| (x - y) * (x - y)).sum();
+    acc.iter().sum::<f32>() + tail
+}
+
+/// A vector index as declared on a table (`#[table(vector1(...))]`).
+///
+/// ```
+/// use singletable::vector::{Distance, VectorIndex};
+/// use singletable::{KeyAttribute, KeyType, Projection, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", vector1(attribute = "emb", dimensions = 3, distance = euclidean, hash(tenant = S), keys_only))]
+/// pub struct App;
+///
+/// let ix: &VectorIndex = &App::VECTOR_INDEXES[0];
+/// assert_eq!((ix.name, ix.attribute, ix.dimensions, ix.distance), ("VECTOR1", "emb", 3, Distance::Euclidean));
+/// assert_eq!(ix.hash, &[KeyAttribute { name: "tenant", kind: KeyType::S }]);
+/// assert!(ix.filter.is_empty());
+/// assert_eq!(ix.projection, Projection::KeysOnly);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VectorIndex {
+    /// Index number, `1` for `vector1`.
+    pub number: u8,
+    /// Index name in DynamoDB (`VECTOR1` by default).
+    pub name: &'static str,
+    /// The attribute holding each item's vector (`embedding` by default).
+    pub attribute: &'static str,
+    /// The number of dimensions of every vector.
+    pub dimensions: u32,
+    /// The distance function.
+    pub distance: Distance,
+    /// The search schema's `HASH` attributes: a search gives each by
+    /// equality.
+    pub hash: &'static [KeyAttribute],
+    /// The search schema's `INLINE_FILTER` attributes: a search may
+    /// compare them.
+    pub filter: &'static [KeyAttribute],
+    /// The attributes the index projects.
+    pub projection: Projection,
+}
+
+impl VectorIndex {
+    /// The search schema: every `HASH` attribute, then every
+    /// `INLINE_FILTER` one, each with whether it is a `HASH` one.
+    ///
+    /// ```
+    /// use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", vector1(dimensions = 3, distance = cosine, hash(tenant = S), filter(price = N)))]
+    /// # pub struct App;
+    /// let schema: Vec<_> = App::VECTOR_INDEXES[0].search_schema().map(|(a, hash)| (a.name, hash)).collect();
+    /// assert_eq!(schema, [("tenant", true), ("price", false)]);
+    /// ```
+    pub fn search_schema(&self) -> impl Iterator<Item = (&'static KeyAttribute, bool)> + use<> {
+        let (hash, filter) = (self.hash, self.filter);
+        hash.iter()
+            .map(|a| (a, true))
+            .chain(filter.iter().map(|a| (a, false)))
+    }
+}
+
+/// Why a vector or a search was refused before sending.
+///
+/// ```
+/// use singletable::vector::{check_vector, VectorProblem};
+/// assert_eq!(check_vector(&[1.0], 3), Err(VectorProblem::Dimensions { expected: 3, found: 1 }));
+/// assert_eq!(check_vector(&[1.0, f32::NAN, 0.0], 3), Err(VectorProblem::NotFinite { at: 1 }));
+/// assert_eq!(VectorProblem::TopK(0).to_string(), "TopK must be 1 to 100, not 0");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum VectorProblem {
+    /// The vector has another number of dimensions than the index.
+    #[error("the vector has {found} dimensions; the index has {expected}")]
+    Dimensions {
+        /// The index's.
+        expected: usize,
+        /// The vector's.
+        found: usize,
+    },
+    /// An element is NaN or infinite (DynamoDB stores only finite numbers).
+    #[error("element {at} of the vector is not a finite number")]
+    NotFinite {
+        /// Its position.
+        at: usize,
+    },
+    /// `TopK` outside 1 to 100.
+    #[error("TopK must be 1 to {MAX_TOP_K}, not {0}")]
+    TopK(u32),
+}
+
+/// Checks a vector against an index of `dims` dimensions: its length, and
+/// finite elements. The one check of the write path, the typed search and
+/// the embedded backend.
+///
+/// ```
+/// assert!(singletable::vector::check_vector(&[0.5, 1.0], 2).is_ok());
+/// ```
+pub fn check_vector(vector: &[f32], dims: usize) -> Result<(), VectorProblem> {
+    if vector.len() != dims {
+        return Err(VectorProblem::Dimensions {
+            expected: dims,
+            found: vector.len(),
+        });
+    }
+    match vector.iter().position(|x| !x.is_finite()) {
+        Some(at) => Err(VectorProblem::NotFinite { at }),
+        None => Ok(()),
+    }
+}
+
+/// A field type that feeds a vector index: `Vec<f32>` (dimensions checked
+/// at write time), `[f32; N]` (checked at compile time against the
+/// index), or an `Option` of either (an item without the vector is not in
+/// the index).
+///
+/// ```
+/// use singletable::vector::VectorField;
+/// assert_eq!(<[f32; 3] as VectorField>::DIMENSIONS, Some(3));
+/// assert_eq!(<Vec<f32> as VectorField>::DIMENSIONS, None);
+/// assert_eq!(Some(vec![1.0f32]).vector(), Some(&[1.0f32][..]));
+/// assert_eq!(Option::<Vec<f32>>::None.vector(), None);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot feed a vector index",
+    label = "the vector index's field",
+    note = "a vector field is a `Vec<f32>`, a `[f32; N]` with the index's dimensions, or an `Option` of either"
+)]
+pub trait VectorField {
+    /// The dimensions the type fixes, if it fixes them.
+    const DIMENSIONS: Option<usize>;
+    /// The vector, when the value holds one.
+    fn vector(&self) -> Option<&[f32]>;
+}
+
+impl VectorField for Vec<f32> {
+    const DIMENSIONS: Option<usize> = None;
+    fn vector(&self) -> Option<&[f32]> {
+        Some(self)
+    }
+}
+
+impl<const N: usize> VectorField for [f32; N] {
+    const DIMENSIONS: Option<usize> = Some(N);
+    fn vector(&self) -> Option<&[f32]> {
+        Some(self)
+    }
+}
+
+impl<T: VectorField> VectorField for Option<T> {
+    const DIMENSIONS: Option<usize> = T::DIMENSIONS;
+    fn vector(&self) -> Option<&[f32]> {
+        self.as_ref().and_then(T::vector)
+    }
+}
+
+/// SearchVectors, as data: what [`Executor::search_vectors`] receives.
+///
+/// ```
+/// use singletable::exec::Executor;
+/// use singletable::vector::SearchVectors;
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", vector1(dimensions = 2, distance = euclidean))]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("P#<id>")]
+/// # #[sk("P")]
+/// # #[vector1(vector = embedding)]
+/// # pub struct Product { pub id: String, pub embedding: Vec<f32> }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+/// db.put(&Product { id: "a".into(), embedding: vec![3.0, 4.0] }).await?;
+/// let req = SearchVectors { table: "Shop".into(), index: "VECTOR1".into(), vector: vec![0.0, 0.0], condition: None, top_k: 5, projection: None };
+/// let found = db.executor().search_vectors(req).await?;
+/// assert_eq!(found[0].score, 5.0);
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchVectors {
+    /// Table name.
+    pub table: String,
+    /// The vector index's name.
+    pub index: String,
+    /// The query vector (`SearchVector`).
+    pub vector: Vec<f32>,
+    /// `SearchConditionExpression`: equality on every `HASH` attribute,
+    /// comparisons on `INLINE_FILTER` ones, joined by `AND`.
+    pub condition: Option<Condition>,
+    /// `TopK`.
+    pub top_k: u32,
+    /// `ProjectionExpression`: top-level attribute names; `None` for every
+    /// attribute the index projects.
+    pub projection: Option<Vec<String>>,
+}
+
+/// One result of a SearchVectors: the item's projected attributes and its
+/// similarity score.
+///
+/// ```
+/// use singletable::vector::ScoredItem;
+/// let s = ScoredItem { item: Default::default(), score: 0.25 };
+/// assert_eq!(s.score, 0.25);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredItem {
+    /// The attributes.
+    pub item: Item,
+    /// The score ([`Distance::score`]).
+    pub score: f64,
+}
+
+/// A typed result: the item and its score.
+///
+/// ```
+/// let s = singletable::vector::Scored { item: "tea", score: 0.5 };
+/// assert_eq!((s.item, s.score), ("tea", 0.5));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored<T> {
+    /// The decoded item (an entity, its key, a projection, a collection's
+    /// enum).
+    pub item: T,
+    /// Its similarity score, as DynamoDB reports it.
+    pub score: f64,
+}
+
+/// An access pattern on a vector index: its typed inline filters.
+/// Implemented by the derive for each pattern's marker.
+///
+/// ```
+/// use singletable::vector::SearchPattern;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", vector1(dimensions = 2, distance = cosine, filter(price = N)))]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("P#<id>")]
+/// # #[sk("P")]
+/// # #[vector1(vector = embedding, filter(price))]
+/// # #[access(similar, index = vector1)]
+/// # pub struct Product { pub id: String, pub price: u32, pub embedding: Vec<f32> }
+/// let f = <ProductSimilarSearch as SearchPattern>::filters();
+/// assert!(f.price.lt(&10).into_condition().is_ok());
+/// ```
+pub trait SearchPattern: Sized {
+    /// The handles of the pattern's search attributes.
+    type Filters;
+    /// The handles.
+    fn filters() -> Self::Filters;
+}
+
+/// A condition of a search (`SearchConditionExpression`) on pattern `P`'s
+/// attributes; several are joined with [`SearchCondition::and`].
+///
+/// ```
+/// # use singletable::vector::SearchPattern;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", vector1(dimensions = 2, distance = cosine, filter(price = N, stock = N)))]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("P#<id>")]
+/// # #[sk("P")]
+/// # #[vector1(vector = embedding, filter(price, stock))]
+/// # #[access(similar, index = vector1)]
+/// # pub struct Product { pub id: String, pub price: u32, pub stock: u32, pub embedding: Vec<f32> }
+/// let f = <ProductSimilarSearch as SearchPattern>::filters();
+/// let c = f.price.between(&5, &10).and(f.stock.gt(&0));
+/// assert!(c.into_condition().is_ok());
+/// ```
+pub struct SearchCondition<P> {
+    inner: Result<Condition, Error>,
+    _m: PhantomData<fn() -> P>,
+}
+
+impl<P> std::fmt::Debug for SearchCondition<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl<P> SearchCondition<P> {
+    fn new(inner: Result<Condition, Error>) -> Self {
+        Self {
+            inner,
+            _m: PhantomData,
+        }
+    }
+
+    /// Both conditions.
+    ///
+    /// See [`SearchCondition`].
+    pub fn and(self, other: Self) -> Self {
+        Self::new(match (self.inner, other.inner) {
+            (Ok(a), Ok(b)) => Ok(Condition::And(Box::new(a), Box::new(b))),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        })
+    }
+
+    /// The condition as data, or the error a value of it raised.
+    ///
+    /// See [`SearchCondition`].
+    pub fn into_condition(self) -> Result<Condition, Error> {
+        self.inner
+    }
+}
+
+fn operand<T>(attribute: &'static str, v: impl ValueFor<T>) -> Result<Operand, Error> {
+    v.to_value().map(Operand::Value).map_err(|e| Error::Encode {
+        entity: "search condition",
+        source: e.at(attribute),
+    })
+}
+
+/// An `INLINE_FILTER` attribute of a search, typed by its field: the
+/// comparisons DynamoDB's API reference allows on it.
+///
+/// ```
+/// # use singletable::vector::SearchPattern;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", vector1(dimensions = 2, distance = cosine, filter(brand = S)))]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("P#<id>")]
+/// # #[sk("P")]
+/// # #[vector1(vector = embedding, filter(brand))]
+/// # #[access(similar, index = vector1)]
+/// # pub struct Product { pub id: String, pub brand: String, pub embedding: Vec<f32> }
+/// let f = <ProductSimilarSearch as SearchPattern>::filters();
+/// assert_eq!(f.brand.attribute(), "brand");
+/// for c in [f.brand.eq("acme"), f.brand.le("m"), f.brand.ge("b"), f.brand.gt("a")] {
+///     assert!(c.into_condition().is_ok());
+/// }
+/// ```
+pub struct InlineFilter<T, P> {
+    attribute: &'static str,
+    _m: PhantomData<fn() -> (T, P)>,
+}
+
+impl<T, P> Clone for InlineFilter<T, P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, P> Copy for InlineFilter<T, P> {}
+
+macro_rules! comparisons {
+    ($($(#[$doc:meta])* $name:ident => $cmp:ident),* $(,)?) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(self, value: impl ValueFor<T>) -> SearchCondition<P> {
+                let a = self.attribute;
+                SearchCondition::new(operand(a, value).map(|v| {
+                    Condition::Compare(Operand::Path(a.into()), Cmp::$cmp, v)
+                }))
+            }
+        )*
+    };
+}
+
+impl<T, P> InlineFilter<T, P> {
+    #[doc(hidden)]
+    pub const fn new(attribute: &'static str) -> Self {
+        Self {
+            attribute,
+            _m: PhantomData,
+        }
+    }
+
+    /// The stored attribute.
+    ///
+    /// See [`InlineFilter`].
+    pub fn attribute(&self) -> &'static str {
+        self.attribute
+    }
+
+    comparisons! {
+        /// `attribute = value`. See [`InlineFilter`].
+        eq => Eq,
+        /// `attribute < value`. See [`InlineFilter`].
+        lt => Lt,
+        /// `attribute <= value`. See [`InlineFilter`].
+        le => Le,
+        /// `attribute > value`. See [`InlineFilter`].
+        gt => Gt,
+        /// `attribute >= value`. See [`InlineFilter`].
+        ge => Ge,
+    }
+
+    /// `attribute BETWEEN low AND high`. See [`SearchCondition`].
+    pub fn between(self, low: impl ValueFor<T>, high: impl ValueFor<T>) -> SearchCondition<P> {
+        let a = self.attribute;
+        SearchCondition::new(operand(a, low).and_then(|lo| {
+            let hi = operand(a, high)?;
+            Ok(Condition::Between(Operand::Path(a.into()), lo, hi))
+        }))
+    }
+}
+
+/// A `HASH` attribute of a search: given by equality as an argument of the
+/// pattern, so it has no condition of its own. Its range methods exist only
+/// to say so at compile time.
+///
+/// ```compile_fail
+/// # use singletable::vector::SearchPattern;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", vector1(dimensions = 2, distance = cosine, hash(category = S)))]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("P#<id>")]
+/// # #[sk("P")]
+/// # #[vector1(vector = embedding, hash(category))]
+/// # #[access(similar, index = vector1)]
+/// # pub struct Product { pub id: String, pub category: String, pub embedding: Vec<f32> }
+/// let f = <ProductSimilarSearch as SearchPattern>::filters();
+/// f.category.gt("b"); // DynamoDB compares HASH attributes by equality only
+/// ```
+///
+/// ```
+/// # use singletable::vector::SearchPattern;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", vector1(dimensions = 2, distance = cosine, hash(category = S)))]
+/// # pub struct Shop;
+/// # #[derive(Entity)]
+/// # #[entity(table = Shop)]
+/// # #[pk("P#<id>")]
+/// # #[sk("P")]
+/// # #[vector1(vector = embedding, hash(category))]
+/// # #[access(similar, index = vector1)]
+/// # pub struct Product { pub id: String, pub category: String, pub embedding: Vec<f32> }
+/// assert_eq!(<ProductSimilarSearch as SearchPattern>::filters().category.attribute(), "category");
+/// ```
+pub struct HashAttribute<T, P> {
+    attribute: &'static str,
+    _m: PhantomData<fn() -> (T, P)>,
+}
+
+impl<T, P> Clone for HashAttribute<T, P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, P> Copy for HashAttribute<T, P> {}
+
+/// Never implemented: what a range on a `HASH` attribute would need.
+#[diagnostic::on_unimplemented(
+    message = "a vector index's `HASH` attribute is compared by equality only",
+    label = "a comparison on a `HASH` attribute",
+    note = "DynamoDB partitions a vector index by its `HASH` attributes: the search gives each as an argument of the access pattern; compare `INLINE_FILTER` attributes instead (`filter(...)` on the table's vector index)"
+)]
+pub trait ComparableInSearch {}
+
+macro_rules! refused {
+    ($($name:ident),*) => {
+        $(
+            /// Refused at compile time; see [`HashAttribute`].
+            pub fn $name(self, value: impl ValueFor<T>) -> SearchCondition<P>
+            where
+                Self: ComparableInSearch,
+            {
+                let _ = value;
+                SearchCondition::new(Err(Error::InvalidRequest("comparison on a HASH attribute".into())))
+            }
+        )*
+    };
+}
+
+impl<T, P> HashAttribute<T, P> {
+    #[doc(hidden)]
+    pub const fn new(attribute: &'static str) -> Self {
+        Self {
+            attribute,
+            _m: PhantomData,
+        }
+    }
+
+    /// The stored attribute.
+    pub fn attribute(&self) -> &'static str {
+        self.attribute
+    }
+
+    refused!(lt, le, gt, ge);
+
+    /// Refused at compile time; see [`HashAttribute`].
+    pub fn between(self, low: impl ValueFor<T>, high: impl ValueFor<T>) -> SearchCondition<P>
+    where
+        Self: ComparableInSearch,
+    {
+        let _ = (low, high);
+        SearchCondition::new(Err(Error::InvalidRequest(
+            "range on a HASH attribute".into(),
+        )))
+    }
+}
+
+/// A typed vector search: what an access pattern on a vector index
+/// returns. Run it with [`VectorSearch::all`]. See the [module](self).
+pub struct VectorSearch<T, P> {
+    index: &'static str,
+    dimensions: u32,
+    vector: Vec<f32>,
+    condition: Option<Condition>,
+    top_k: u32,
+    error: Option<Error>,
+    _m: PhantomData<fn() -> (T, P)>,
+}
+
+impl<T, P> std::fmt::Debug for VectorSearch<T, P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VectorSearch")
+            .field("index", &self.index)
+            .field("condition", &self.condition)
+            .field("top_k", &self.top_k)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T, P> VectorSearch<T, P> {
+    /// The search generated code starts: on `index`, for `vector`, with
+    /// `TopK` 10.
+    #[doc(hidden)]
+    pub fn new(index: &VectorIndex, vector: &[f32]) -> Self {
+        let error = check_vector(vector, index.dimensions as usize)
+            .err()
+            .map(|problem| Error::InvalidVector {
+                index: index.name,
+                problem,
+            });
+        Self {
+            index: index.name,
+            dimensions: index.dimensions,
+            vector: vector.to_vec(),
+            condition: None,
+            top_k: 10,
+            error,
+            _m: PhantomData,
+        }
+    }
+
+    /// Adds `attribute = value` for a `HASH` attribute (generated code).
+    #[doc(hidden)]
+    pub fn hash<V>(self, attribute: &'static str, v: impl ValueFor<V>) -> Self {
+        let c = operand(attribute, v)
+            .map(|v| Condition::Compare(Operand::Path(attribute.into()), Cmp::Eq, v));
+        self.and(c)
+    }
+
+    fn and(mut self, c: Result<Condition, Error>) -> Self {
+        match c {
+            Ok(c) => {
+                self.condition = Some(match self.condition.take() {
+                    Some(a) => Condition::And(Box::new(a), Box::new(c)),
+                    None => c,
+                });
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self
+    }
+
+    /// How many results (`TopK`, 1 to 100; 10 unless set). Outside that
+    /// range the search is refused before sending.
+    ///
+    /// See the [module example](self).
+    pub fn top_k(mut self, k: u32) -> Self {
+        self.top_k = k;
+        self
+    }
+
+    /// Adds an inline filter on the pattern's `INLINE_FILTER` attributes
+    /// (several calls are joined with `AND`).
+    ///
+    /// See the [module example](self).
+    pub fn filter(self, f: impl FnOnce(P::Filters) -> SearchCondition<P>) -> Self
+    where
+        P: SearchPattern,
+    {
+        let c = f(P::filters()).inner;
+        self.and(c)
+    }
+
+    /// The request this search sends on table `table`, or why it is
+    /// refused.
+    ///
+    /// ```
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", vector1(dimensions = 2, distance = cosine, hash(category = S)))]
+    /// # pub struct Shop;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("P#<id>")]
+    /// # #[sk("P")]
+    /// # #[vector1(vector = embedding, hash(category))]
+    /// # #[access(similar, index = vector1)]
+    /// # pub struct Product { pub id: String, pub category: String, pub embedding: Vec<f32> }
+    /// let req = Product::similar("tea", &[1.0, 0.0]).top_k(3).request("Shop")?;
+    /// assert_eq!((req.index.as_str(), req.top_k), ("VECTOR1", 3));
+    /// assert!(Product::similar("tea", &[1.0]).request("Shop").is_err()); // 1 dimension, not 2
+    /// assert!(Product::similar("tea", &[1.0, 0.0]).top_k(101).request("Shop").is_err());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn request(self, table: &str) -> Result<SearchVectors, Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if self.top_k == 0 || self.top_k > MAX_TOP_K {
+            return Err(Error::InvalidVector {
+                index: self.index,
+                problem: VectorProblem::TopK(self.top_k),
+            });
+        }
+        debug_assert_eq!(self.vector.len(), self.dimensions as usize);
+        Ok(SearchVectors {
+            table: table.to_owned(),
+            index: self.index.to_owned(),
+            vector: self.vector,
+            condition: self.condition,
+            top_k: self.top_k,
+            projection: None,
+        })
+    }
+}
+
+impl<T: Decode, P> VectorSearch<T, P> {
+    /// Sends the SearchVectors (one request) and decodes its results,
+    /// most similar first. Items of other entity types are an error, or
+    /// left out when the table skips them (`#[table(other_items = skip)]`).
+    ///
+    /// See the [module example](self).
+    pub async fn all<E: Executor>(self, db: &Db<E>) -> Result<Vec<Scored<T>>, Error> {
+        let (index, top_k) = (self.index, self.top_k);
+        let req = self.request(db.table_name())?;
+        let span = crate::trace::span(
+            "SearchVectors",
+            db.table_name(),
+            &crate::trace::Request {
+                index: Some(index),
+                limit: Some(top_k),
+                ..Default::default()
+            },
+        );
+        let found = crate::trace::traced(span.clone(), db.executor().search_vectors(req)).await?;
+        crate::trace::count(&span, found.len());
+        let other = <T::Table as crate::entity::Table>::OTHER_ITEMS;
+        let mut out = Vec::with_capacity(found.len());
+        for ScoredItem { item, score } in found {
+            if let Some(item) = decode::<T>(item, other)? {
+                out.push(Scored { item, score });
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn decode<T: Decode>(item: Item, other: OtherTypes) -> Result<Option<T>, Error> {
+    T::decode(item, other)
+}
+
+/// The attribute value of a vector (a list of numbers), as DynamoDB stores
+/// it; `None` when an element is not finite.
+///
+/// ```
+/// use singletable::AttributeValue;
+/// let v = singletable::vector::to_attribute(&[0.5, 2.0]).unwrap();
+/// assert_eq!(v, AttributeValue::L(vec![AttributeValue::N("0.5".into()), AttributeValue::N("2.0".into())]));
+/// ```
+pub fn to_attribute(vector: &[f32]) -> Option<AttributeValue> {
+    let mut out = Vec::with_capacity(vector.len());
+    for x in vector {
+        if !x.is_finite() {
+            return None;
+        }
+        out.push(AttributeValue::N(ryu::Buffer::new().format_finite(*x).to_owned()));
+    }
+    Some(AttributeValue::L(out))
+}
+
+/// A vector read from an attribute value: a list of numbers, each read as
+/// an `f32`; `None` when the value is anything else.
+///
+/// ```
+/// use singletable::AttributeValue;
+/// let v = AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::N("-2.5".into())]);
+/// assert_eq!(singletable::vector::from_attribute(&v), Some(vec![1.0, -2.5]));
+/// assert_eq!(singletable::vector::from_attribute(&AttributeValue::S("x".into())), None);
+/// ```
+pub fn from_attribute(value: &AttributeValue) -> Option<Vec<f32>> {
+    let AttributeValue::L(list) = value else {
+        return None;
+    };
+    list.iter()
+        .map(|v| match v {
+            AttributeValue::N(n) => n.parse::<f32>().ok().filter(|x| x.is_finite()),
+            _ => None,
+        })
+        .collect()
+}
