@@ -31,7 +31,7 @@ pub fn derive_table(input: TokenStream) -> TokenStream {
     attributes(
         entity, attr, pk, sk, gsi1, gsi2, gsi3, gsi4, gsi5, gsi6, gsi7, gsi8, gsi9, gsi10, gsi11,
         gsi12, gsi13, gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, lsi1, lsi2, lsi3, lsi4,
-        lsi5, access
+        lsi5, vector1, vector2, vector3, vector4, access
     )
 )]
 pub fn derive_entity(input: TokenStream) -> TokenStream {

@@ -1215,6 +1215,12 @@ pub fn index_projection<T: Table>(index: &str) -> Projection {
                 .find(|l| l.name == index)
                 .map(|l| l.projection)
         })
+        .or_else(|| {
+            T::VECTOR_INDEXES
+                .iter()
+                .find(|v| v.name == index)
+                .map(|v| v.projection)
+        })
         .unwrap_or(Projection::All)
 }
 
@@ -1412,6 +1418,13 @@ pub const fn index_projection_of<T: Table>(index: &str) -> Projection {
     while i < T::LOCAL_INDEXES.len() {
         if str_eq(T::LOCAL_INDEXES[i].name, index) {
             return T::LOCAL_INDEXES[i].projection;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < T::VECTOR_INDEXES.len() {
+        if str_eq(T::VECTOR_INDEXES[i].name, index) {
+            return T::VECTOR_INDEXES[i].projection;
         }
         i += 1;
     }

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::internals::access::{Access, Resolved, attr_index, resolve};
+use crate::internals::access::{Access, Resolved, attr_index, resolve, vector_index};
 use crate::internals::attr::{IndexKind, Keys, Template};
 use crate::internals::case::pascal;
 use crate::internals::ctx::Ctx;
@@ -32,6 +32,16 @@ pub fn expand(
             inside.extend(i);
             continue;
         }
+        if let Some(d) = vector_index(access, keys) {
+            let p = ctx.outer;
+            let item_ty = item_type(p, ident, access);
+            let (o, i) = crate::expand::vector::pattern(ctx, ident, &access.name, item_ty, d);
+            outside.extend(o);
+            inside.extend(i);
+            let konst = Some(format_ident!("VECTOR{}", d.n));
+            inside.extend(projection_check(ctx, table, keys, access, konst));
+            continue;
+        }
         // `check` reported every pattern that does not resolve; one whose
         // index is wrong is still generated, on the table, so that its
         // callers raise no second error.
@@ -50,6 +60,15 @@ pub fn expand(
         inside.extend(i);
     }
     (outside, inside)
+}
+
+/// What a pattern returns: whole items, their keys, or a projection.
+fn item_type(p: &TokenStream, ident: &syn::Ident, access: &Access) -> TokenStream {
+    match (&access.keys, &access.select) {
+        (Some(k), _) => quote_spanned!(k.span()=> #p::KeyOf<#ident>),
+        (None, Some(d)) => quote!(#p::Projected<#ident, #d>),
+        (None, None) => quote!(#ident),
+    }
 }
 
 fn pattern(
@@ -71,12 +90,7 @@ fn pattern(
     let wrapper = format_ident!("{}{}Query", ident, pascal(&pattern_str), span = name.span());
     let (marker, target) = target(p, r, &pattern_str);
     let sharded = r.shards > 1;
-    // What the pattern returns: whole items, or their keys.
-    let item_ty = match (&access.keys, &access.select) {
-        (Some(k), _) => quote_spanned!(k.span()=> #p::KeyOf<#ident>),
-        (None, Some(d)) => quote!(#p::Projected<#ident, #d>),
-        (None, None) => quote!(#ident),
-    };
+    let item_ty = item_type(p, ident, access);
     // The pattern's queries and pages are typed by the wrapper, so that a
     // cursor of one pattern does not compile where another's is asked for.
     let plain_ty = quote!(#p::Query<#item_ty, #marker, #wrapper>);
@@ -126,7 +140,12 @@ fn pattern(
     let sort =
         r.sk.map(|t| sort_impls(ctx, t, &r.sk_builder, &wrapper))
             .unwrap_or_default();
-    let projection_check = projection_check(ctx, table, keys, access, r);
+    let konst = match r.kind {
+        Some(IndexKind::Gsi(n)) => Some(format_ident!("GSI{}", n)),
+        Some(IndexKind::Lsi(n)) => Some(format_ident!("LSI{}", n)),
+        None => None,
+    };
+    let projection_check = projection_check(ctx, table, keys, access, konst);
     let inside = quote! {
         #[automatically_derived]
         #[allow(clippy::too_many_arguments)]
@@ -149,21 +168,19 @@ fn pattern(
 /// every attribute the entity decodes and cannot read from its primary key
 /// must be projected. Checked at compile time against the table's
 /// declaration, at the pattern's name; `keys` patterns read keys only.
-fn projection_check(
+pub fn projection_check(
     ctx: &Ctx,
     table: &syn::Path,
     keys: &Keys,
     access: &Access,
-    r: &Resolved,
+    konst: Option<syn::Ident>,
 ) -> TokenStream {
     let (krate, pv) = (ctx.krate, ctx.private);
     if access.keys.is_some() {
         return TokenStream::new();
     }
-    let konst = match r.kind {
-        Some(IndexKind::Gsi(n)) => format_ident!("GSI{}", n),
-        Some(IndexKind::Lsi(n)) => format_ident!("LSI{}", n),
-        None => return TokenStream::new(),
+    let Some(konst) = konst else {
+        return TokenStream::new();
     };
     let name = &access.name;
     let index = access

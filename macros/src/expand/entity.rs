@@ -160,6 +160,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let (access_types, access_impls) = access::expand(&ctx, ident, table, keys, &m.accesses);
     let attr_index_checks =
         crate::expand::attr_index::consts_and_checks(&ctx, table, &keys.attr_indexes, !lenient);
+    let vector_checks =
+        crate::expand::vector::consts_and_checks(&ctx, table, &keys.vectors, !lenient);
     let (fields_type, fields_impls) = crate::expand::fields::expand(&ctx, keys);
     let checks = if lenient {
         TokenStream::new()
@@ -186,6 +188,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             use #pv::{ReadPartFallback as _, UniquePartFallback as _, WritePartFallback as _};
             #checks
             #attr_index_checks
+            #vector_checks
             #versioned_checks
             #access_impls
             #fields_impls
@@ -306,7 +309,8 @@ impl Ctx<'_> {
         };
         let encode_ref = codec.encode(false);
         let encode_owned = codec.encode(true);
-        let validate = codec.validate(entity_lit, true);
+        let mut validate = codec.validate(entity_lit, true);
+        validate.extend(crate::expand::vector::validate(self, &keys.vectors));
         let validate = if validate.is_empty() {
             TokenStream::new()
         } else {

@@ -10,6 +10,7 @@ pub mod fields;
 pub mod shape;
 pub mod str_enum;
 pub mod table;
+pub mod vector;
 pub mod version;
 
 use proc_macro2::TokenStream;

@@ -65,6 +65,19 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
                 }
             });
         }
+        if let Some(n) = name.strip_prefix("vector").and_then(|r| number(r, 4)) {
+            // Dimensions 0: unknown, which the entities' checks skip.
+            return Some(quote! {
+                #[automatically_derived]
+                impl #impl_generics #krate::__private::Vector<#n> for #ident #ty_generics #where_clause {
+                    const INDEX: #krate::vector::VectorIndex = #krate::vector::VectorIndex {
+                        number: #n, name: "", attribute: "", dimensions: 0,
+                        distance: #krate::vector::Distance::Cosine, hash: &[], filter: &[],
+                        projection: #krate::Projection::All,
+                    };
+                }
+            });
+        }
         let n = name.strip_prefix("lsi").and_then(|r| number(r, 5))?;
         Some(quote! {
             #[automatically_derived]
@@ -123,12 +136,24 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let table_impl = table_impl(&krate, &model, &entities);
     let gsi_impls = model.gsis.iter().map(|g| gsi_impl(&krate, &o.ident, g));
     let lsi_impls = model.lsis.iter().map(|l| lsi_impl(&krate, &o.ident, l));
+    let vector_impls = model.vectors.iter().map(|v| {
+        let n = v.n;
+        let def = vector_def(&krate, v);
+        let ident = &o.ident;
+        quote! {
+            #[automatically_derived]
+            impl #krate::__private::Vector<#n> for #ident {
+                const INDEX: #krate::vector::VectorIndex = #def;
+            }
+        }
+    });
     Ok(quote! {
         #reported
         #checks
         #table_impl
         #(#gsi_impls)*
         #(#lsi_impls)*
+        #(#vector_impls)*
     })
 }
 
@@ -176,6 +201,7 @@ fn table_impl(krate: &TokenStream, model: &table::Table, entities: &[&syn::Path]
             #krate::LocalIndex { number: #n, name: #lname, sk: #lsk, projection: #proj }
         }
     });
+    let vector_defs = model.vectors.iter().map(|v| vector_def(krate, v));
     let reserved = model.reserved.iter().map(|r| &r.name);
     let shapes = entities
         .iter()
@@ -194,6 +220,7 @@ fn table_impl(krate: &TokenStream, model: &table::Table, entities: &[&syn::Path]
             const ENTITY_TYPE: &'static str = #entity_type;
             const GLOBAL_INDEXES: &'static [#krate::GlobalIndex] = &[#(#gsi_defs),*];
             const LOCAL_INDEXES: &'static [#krate::LocalIndex] = &[#(#lsi_defs),*];
+            const VECTOR_INDEXES: &'static [#krate::vector::VectorIndex] = &[#(#vector_defs),*];
             const RESERVED: &'static [&'static str] = &[#(#reserved),*];
             const ENTITIES: &'static [#krate::__private::EntityShape] = &[#(#shapes),*];
             const COLLECTIONS: &'static [#krate::collection::CollectionShape] = &[#(#collection_shapes),*];
@@ -229,6 +256,28 @@ fn gsi_def(krate: &TokenStream, g: &Gsi) -> TokenStream {
     let attributes = attribute_key(krate, g);
     quote! {
         #krate::GlobalIndex { number: #n, name: #gname, pk: #gpk, sk: #gsk_tokens, projection: #proj, attributes: #attributes }
+    }
+}
+
+/// The `VectorIndex` of `vectorN(...)`.
+fn vector_def(krate: &TokenStream, v: &crate::internals::vector::VectorIndex) -> TokenStream {
+    let (n, name, attribute, dims) = (v.n, &v.name, &v.attribute, v.dimensions);
+    let distance = quote::format_ident!("{}", v.distance);
+    let list = |attrs: &[KeyAttrDecl]| {
+        let items = attrs.iter().map(|a| {
+            let (name, kind) = (&a.name, quote::format_ident!("{}", a.kind));
+            quote!(#krate::KeyAttribute { name: #name, kind: #krate::KeyType::#kind })
+        });
+        quote!(&[#(#items),*])
+    };
+    let (hash, filter) = (list(&v.hash), list(&v.filter));
+    let proj = projection(krate, &v.projection);
+    quote! {
+        #krate::vector::VectorIndex {
+            number: #n, name: #name, attribute: #attribute, dimensions: #dims,
+            distance: #krate::vector::Distance::#distance, hash: #hash, filter: #filter,
+            projection: #proj,
+        }
     }
 }
 

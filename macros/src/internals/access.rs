@@ -157,7 +157,10 @@ pub fn resolve<'a>(access: &Access, keys: &'a Keys) -> Result<Resolved<'a>, darl
 
 /// Reports access patterns that read an index the entity does not declare.
 pub fn check(accesses: &[Access], keys: &Keys, errors: &mut darling::error::Accumulator) {
-    for access in accesses.iter().filter(|a| attr_index(a, keys).is_none()) {
+    for access in accesses
+        .iter()
+        .filter(|a| attr_index(a, keys).is_none() && vector_index(a, keys).is_none())
+    {
         errors.handle(resolve(access, keys));
     }
 }
@@ -169,4 +172,13 @@ pub fn attr_index<'a>(
 ) -> Option<&'a crate::internals::attr_index::AttrIndexDecl> {
     let index = access.index.as_ref()?.to_string();
     keys.attr_indexes.iter().find(|d| d.name() == index)
+}
+
+/// The vector index a pattern searches, if it searches one.
+pub fn vector_index<'a>(
+    access: &Access,
+    keys: &'a Keys,
+) -> Option<&'a crate::internals::vector::VectorDecl> {
+    let index = access.index.as_ref()?.to_string();
+    keys.vectors.iter().find(|d| d.name() == index)
 }

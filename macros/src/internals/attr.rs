@@ -15,7 +15,8 @@ use crate::internals::template::{self, Segment};
     attributes(entity),
     forward_attrs(
         pk, sk, gsi1, gsi2, gsi3, gsi4, gsi5, gsi6, gsi7, gsi8, gsi9, gsi10, gsi11, gsi12, gsi13,
-        gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, lsi1, lsi2, lsi3, lsi4, lsi5, access
+        gsi14, gsi15, gsi16, gsi17, gsi18, gsi19, gsi20, lsi1, lsi2, lsi3, lsi4, lsi5, vector1,
+        vector2, vector3, vector4, access
     )
 )]
 pub struct EntityOpts {
@@ -304,6 +305,8 @@ pub struct Keys {
     pub indexes: Vec<IndexDecl>,
     /// Global indexes keyed on the items' own attributes.
     pub attr_indexes: Vec<crate::internals::attr_index::AttrIndexDecl>,
+    /// The vector indexes the entity feeds.
+    pub vectors: Vec<crate::internals::vector::VectorDecl>,
 }
 
 impl Keys {
@@ -357,6 +360,7 @@ pub fn parse_keys(
         sk: None,
         indexes: Vec::new(),
         attr_indexes: Vec::new(),
+        vectors: crate::internals::vector::parse(attrs, errors),
     };
     let mut seen: Vec<String> = Vec::new();
     let mut pk_seen = false;
@@ -364,7 +368,7 @@ pub fn parse_keys(
         let Some(name) = attr.path().get_ident().map(ToString::to_string) else {
             continue;
         };
-        if name == "access" {
+        if name == "access" || crate::internals::vector::number(attr.path()).is_some() {
             continue;
         }
         let span = attr.path().span();

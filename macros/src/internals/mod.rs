@@ -21,4 +21,5 @@ pub mod style;
 pub mod table;
 pub mod template;
 pub mod update_state;
+pub mod vector;
 pub mod version;

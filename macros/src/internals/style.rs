@@ -430,6 +430,7 @@ mod tests {
             if ["ident", "ty", "attrs"].contains(&name.as_str())
                 || name.starts_with("gsi")
                 || name.starts_with("lsi")
+                || name.starts_with("vector")
             {
                 continue;
             }

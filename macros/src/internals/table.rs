@@ -213,6 +213,14 @@ pub struct TableOpts {
     pub lsi4: Option<Override<LsiOpts>>,
     #[darling(default)]
     pub lsi5: Option<Override<LsiOpts>>,
+    #[darling(default)]
+    pub vector1: Option<crate::internals::vector::VectorOpts>,
+    #[darling(default)]
+    pub vector2: Option<crate::internals::vector::VectorOpts>,
+    #[darling(default)]
+    pub vector3: Option<crate::internals::vector::VectorOpts>,
+    #[darling(default)]
+    pub vector4: Option<crate::internals::vector::VectorOpts>,
 }
 
 impl TableOpts {
@@ -239,6 +247,16 @@ impl TableOpts {
             (18, &self.gsi18),
             (19, &self.gsi19),
             (20, &self.gsi20),
+        ]
+    }
+
+    /// Every `vectorN` option, declared or not, by number.
+    pub fn vectors(&self) -> [(u8, &Option<crate::internals::vector::VectorOpts>); 4] {
+        [
+            (1, &self.vector1),
+            (2, &self.vector2),
+            (3, &self.vector3),
+            (4, &self.vector4),
         ]
     }
 
@@ -302,6 +320,7 @@ pub struct Table<'a> {
     pub entity_type: String,
     pub gsis: Vec<Gsi>,
     pub lsis: Vec<Lsi>,
+    pub vectors: Vec<crate::internals::vector::VectorIndex>,
     /// Every key attribute with its role, in declaration order.
     pub reserved: Vec<Reserved>,
     pub schema_version: String,
@@ -370,6 +389,7 @@ pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> 
         entity_type,
         gsis: Vec::new(),
         lsis: Vec::new(),
+        vectors: Vec::new(),
         reserved,
         schema_version: or_default(&o.schema_version, "schemaVersion"),
         stream: None,
@@ -414,6 +434,14 @@ pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> 
                 index: None,
             });
             table.lsis.push(lsi);
+        }
+    }
+    for (n, opt) in o.vectors() {
+        if let Some(v) = opt {
+            let projection = projection(&v.keys_only, &v.include, errors);
+            let vector = crate::internals::vector::model(n, v, projection, errors);
+            check_vector(&vector, &table, &multi_attrs, errors);
+            table.vectors.push(vector);
         }
     }
     check_reserved(&table.reserved, &o.ident, errors);
@@ -593,6 +621,56 @@ fn check_multi_attrs(
     }
 }
 
+/// A vector index's attributes are the entities' own: not a key the
+/// library writes, and with one type wherever a key names them.
+fn check_vector(
+    v: &crate::internals::vector::VectorIndex,
+    table: &Table,
+    multi_attrs: &[(String, String, u8, Span)],
+    errors: &mut darling::error::Accumulator,
+) {
+    let n = v.n;
+    if let Some(r) = table.reserved.iter().find(|r| r.name == v.attribute) {
+        let span = table.opts.vectors()[usize::from(n) - 1]
+            .1
+            .as_ref()
+            .and_then(|o| o.attribute.as_ref())
+            .map_or_else(|| table.opts.ident.span(), |a| a.span());
+        errors.push(
+            darling::Error::custom(format!(
+                "`vector{n}`'s vector attribute `{}` is also {}; name an attribute the entities store (`attribute = \"embedding\"`)",
+                v.attribute, r.role
+            ))
+            .with_span(&span),
+        );
+    }
+    for a in v.hash.iter().chain(&v.filter) {
+        if let Some(r) = table
+            .reserved
+            .iter()
+            .find(|r| r.name == a.name && r.name != table.entity_type)
+        {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute `{}` of `vector{n}`'s search schema is also {}; name an attribute the entities store",
+                    a.name, r.role
+                ))
+                .with_span(&a.span),
+            );
+        } else if let Some((_, other, m, _)) =
+            multi_attrs.iter().find(|(b, k, ..)| *b == a.name && *k != a.kind)
+        {
+            errors.push(
+                darling::Error::custom(format!(
+                    "attribute `{}` is `{}` here but `{other}` in `gsi{m}`; an attribute has one type in every key",
+                    a.name, a.kind
+                ))
+                .with_span(&a.span),
+            );
+        }
+    }
+}
+
 /// `other_items = skip` / `= error`: the `OtherTypes` variant queries of
 /// the table start with.
 pub fn other_items(
@@ -751,7 +829,7 @@ pub fn parse(
     crate::internals::style::parse_repaired(input, "table", TableOpts::from_derive_input, || {
         Some(crate::internals::style::listed(
             crate::internals::style::TABLE_OPTIONS,
-            "`gsi1`…`gsi20`, `lsi1`…`lsi5`",
+            "`gsi1`…`gsi20`, `lsi1`…`lsi5`, `vector1`…`vector4`",
         ))
     })
 }
