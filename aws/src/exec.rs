@@ -142,6 +142,61 @@ fn build_put(req: &PutItem, r: &mut Rendered) -> Option<String> {
     condition_text(&req.condition, r)
 }
 
+impl SdkExecutor {
+    /// The SDK's SearchVectors request for `req`: the search vector as a
+    /// list of numbers, the condition and projection with `#n`/`:v`
+    /// placeholders, `ReturnConsumedCapacity=TOTAL`.
+    fn search_vectors_request(
+        &self,
+        req: singletable_runtime::vector::SearchVectors,
+    ) -> Result<aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsFluentBuilder, Error>
+    {
+        let Some(singletable_runtime::value::AttributeValue::L(vector)) =
+            singletable_runtime::vector::to_attribute(&req.vector)
+        else {
+            return Err(Error::InvalidRequest(
+                "the search vector holds a value that is not a finite number".into(),
+            ));
+        };
+        let mut r = Rendered::default();
+        let condition = condition_text(&req.condition, &mut r);
+        let projection = req.projection.map(|names| {
+            names
+                .iter()
+                .map(|n| r.name(n))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        let top_k = i32::try_from(req.top_k).unwrap_or(i32::MAX);
+        Ok(self
+            .client
+            .search_vectors()
+            .table_name(req.table)
+            .index_name(req.index)
+            .set_search_vector(Some(vector))
+            .set_search_condition_expression(condition)
+            .set_projection_expression(projection)
+            .set_expression_attribute_names(non_empty(r.names))
+            .set_expression_attribute_values(non_empty(r.values))
+            .top_k(top_k)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total))
+    }
+}
+
+/// The results of a SearchVectors response, in its order.
+fn search_results(
+    out: aws_sdk_dynamodb::operation::search_vectors::SearchVectorsOutput,
+) -> Vec<singletable_runtime::vector::ScoredItem> {
+    out.search_results
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| singletable_runtime::vector::ScoredItem {
+            item: r.item.unwrap_or_default(),
+            score: r.score,
+        })
+        .collect()
+}
+
 impl Executor for SdkExecutor {
     fn capacity(&self) -> Option<&CapacityMeter> {
         Some(&self.meter)
@@ -447,6 +502,20 @@ impl Executor for SdkExecutor {
                 .map(|k| k.keys)
                 .unwrap_or_default();
             Ok(BatchGetOutput { items, unprocessed })
+        })
+    }
+
+    fn search_vectors(
+        &self,
+        req: singletable_runtime::vector::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<singletable_runtime::vector::ScoredItem>, Error>> {
+        Box::pin(async move {
+            let out = self
+                .search_vectors_request(req)?
+                .send()
+                .await
+                .map_err(|e| service_error("SearchVectors", e))?;
+            Ok(search_results(out))
         })
     }
 

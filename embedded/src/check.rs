@@ -198,6 +198,7 @@ fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<(
     if empty {
         return index_values(schema, item);
     }
+    super::search::check_item(&schema.vectors, item)?;
     index_key_sizes(schema, item)
 }
 

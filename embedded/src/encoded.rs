@@ -171,6 +171,7 @@ mod tests {
                 },
             ],
             stream: None,
+            vectors: vec![],
         };
         db.create_table_with("Things", schema).expect("table");
         let pks = ["plain", "nul\0inside", "é\u{0}\u{0}x"];

@@ -124,6 +124,7 @@ mod path;
 mod project;
 mod read;
 mod schema;
+mod search;
 mod snapshot;
 mod table;
 mod transact;
@@ -148,6 +149,7 @@ pub use encoded::EncodedItems;
 pub use error::EmbeddedError;
 pub use feed::ChangeFeed;
 pub use schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
+pub use search::VectorIndexSchema;
 
 use self::error::{Fail, Res};
 use self::table::TableData;
@@ -247,7 +249,7 @@ pub struct ConsumedCapacity {
 /// let embedded = Embedded::new();
 /// embedded.create_table::<App>("App")?;                       // CreateTable
 /// assert!(embedded.create_table::<App>("App").is_err());      // ResourceInUseException
-/// embedded.create_table_with("Counters", TableSchema { pk: KeyAttr::s("id"), sk: None, indexes: vec![], stream: None })?;
+/// embedded.create_table_with("Counters", TableSchema { pk: KeyAttr::s("id"), sk: None, indexes: vec![], stream: None, vectors: vec![] })?;
 /// assert_eq!(embedded.table_names(), ["App", "Counters"]);
 /// assert!(embedded.has_table("Counters"));
 /// assert_eq!(embedded.schema("App"), Some(TableSchema::of::<App>()));
@@ -371,7 +373,7 @@ impl Embedded {
     /// use singletable::Embedded;
     ///
     /// let db = Embedded::new();
-    /// let schema = TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None };
+    /// let schema = TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None, vectors: vec![] };
     /// db.create_table_with("App", schema)?;
     /// let gsi = IndexSchema {
     ///     name: "byEmail".into(), global: true, pk: KeyAttr::s("email"), sk: None,
@@ -407,7 +409,7 @@ impl Embedded {
     /// use singletable::Embedded;
     ///
     /// let db = Embedded::new();
-    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None, vectors: vec![] })?;
     /// assert!(!db.remove_global_index("App", "byEmail")?); // no such index
     /// assert!(db.remove_global_index("Missing", "byEmail").is_err());
     /// # Ok::<(), singletable::Error>(())
@@ -437,7 +439,7 @@ impl Embedded {
     /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
     ///
     /// let db = Embedded::new();
-    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None, vectors: vec![] })?;
     /// db.enable_stream("App", StreamView::KeysOnly)?;
     /// assert_eq!(db.schema("App").unwrap().stream, Some(StreamView::KeysOnly));
     /// assert!(db.enable_stream("App", StreamView::NewImage).is_err());
@@ -482,7 +484,7 @@ impl Embedded {
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let db = Embedded::new();
-    /// db.create_table_with("Sizes", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.create_table_with("Sizes", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None, vectors: vec![] })?;
     /// let item = [("PK".to_owned(), AttributeValue::S("a".into())), ("n".to_owned(), AttributeValue::N("1".into()))];
     /// let put = PutItem { table: "Sizes".into(), item: item.into_iter().collect(), condition: None, return_old: false, return_on_condition_failure: false };
     /// db.put_item(put).await?;
@@ -505,7 +507,7 @@ impl Embedded {
     /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
     ///
     /// let db = Embedded::new();
-    /// db.create_table_with("Sizes", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.create_table_with("Sizes", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None, vectors: vec![] })?;
     /// assert_eq!(db.item_collection_size("Sizes", &AttributeValue::S("a".into())), Some(0));
     /// # Ok::<(), singletable::Error>(())
     /// ```
@@ -529,7 +531,7 @@ impl Embedded {
     /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
     ///
     /// let db = Embedded::new();
-    /// db.create_table_with("Sessions", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.create_table_with("Sessions", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None, vectors: vec![] })?;
     /// db.set_time_to_live("Sessions", Some("expires"))?;
     /// assert_eq!(db.time_to_live("Sessions").as_deref(), Some("expires"));
     /// db.set_time_to_live("Sessions", None)?;
@@ -553,7 +555,7 @@ impl Embedded {
     /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
     ///
     /// let db = Embedded::new();
-    /// db.create_table_with("Carts", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None })?;
+    /// db.create_table_with("Carts", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![], stream: None, vectors: vec![] })?;
     /// assert_eq!(db.time_to_live("Carts"), None); // disabled until UpdateTimeToLive
     /// assert_eq!(db.time_to_live("Missing"), None);
     /// # Ok::<(), singletable::Error>(())
@@ -773,6 +775,9 @@ pub struct TableStats {
     pub size_bytes: u64,
     /// One entry per index, in the schema's order.
     pub indexes: Vec<IndexStats>,
+    /// One entry per vector index, in the schema's order (the size counts
+    /// the vectors as 32-bit floats).
+    pub vectors: Vec<IndexStats>,
 }
 
 /// An index's item count and size, in [`TableStats`].
@@ -956,6 +961,15 @@ impl Executor for Embedded {
         })
     }
 
+    fn search_vectors(
+        &self,
+        req: singletable_runtime::vector::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<singletable_runtime::vector::ScoredItem>, Error>> {
+        Box::pin(async move {
+            search::search_vectors(&self.read(), &req).map_err(|e| e.into_error("SearchVectors"))
+        })
+    }
+
     fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
         Box::pin(async move {
             read::get_item_encoded(&self.read(), &req)
@@ -994,18 +1008,28 @@ impl singletable_runtime::HoldsTables for Embedded {
             .get_mut(table)
             .ok_or_else(|| Fail::no_table().into_error("UpdateTable"))?;
         let existing = data.schema.indexes.iter().filter(|ix| ix.global);
-        let plan = TableUpdate::plan::<T>(existing.map(|ix| ix.name.as_str()), extra);
-        let missing = TableSchema::of::<T>()
-            .indexes
-            .into_iter()
-            .filter(|ix| ix.global && plan.created.contains(&ix.name));
+        let existing = existing
+            .map(|ix| ix.name.as_str())
+            .chain(data.schema.vectors.iter().map(|v| v.name.as_str()));
+        let plan = TableUpdate::plan::<T>(existing, extra);
+        let declared = TableSchema::of::<T>();
         if apply {
-            for ix in missing {
-                data.add_index(ix)
-                    .map_err(|e| e.into_error("UpdateTable"))?;
+            for ix in declared.indexes.into_iter() {
+                if ix.global && plan.created.contains(&ix.name) {
+                    data.add_index(ix)
+                        .map_err(|e| e.into_error("UpdateTable"))?;
+                }
+            }
+            for v in declared.vectors.into_iter() {
+                if plan.created.contains(&v.name) {
+                    data.add_vector_index(v)
+                        .map_err(|e| e.into_error("UpdateTable"))?;
+                }
             }
             for name in &plan.deleted {
-                data.remove_index(name);
+                if !data.remove_index(name) {
+                    data.remove_vector_index(name);
+                }
             }
         }
         Ok(plan)

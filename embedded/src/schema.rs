@@ -133,7 +133,7 @@ impl IndexSchema {
 ///
 /// let declared = TableSchema::of::<App>();
 /// assert_eq!((declared.pk, declared.sk), (KeyAttr::s("PK"), Some(KeyAttr::s("SK"))));
-/// let numeric = TableSchema { pk: KeyAttr { name: "id".into(), kind: KeyType::N }, sk: None, indexes: vec![], stream: None };
+/// let numeric = TableSchema { pk: KeyAttr { name: "id".into(), kind: KeyType::N }, sk: None, indexes: vec![], stream: None, vectors: vec![] };
 /// singletable::Embedded::new().create_table_with("Numbers", numeric)?;
 /// # Ok::<(), singletable::Error>(())
 /// ```
@@ -149,9 +149,12 @@ pub struct TableSchema {
     /// backend keeps its records in a change feed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<StreamView>,
+    /// Vector indexes (`VectorIndexes`), searched with `SearchVectors`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vectors: Vec<super::search::VectorIndexSchema>,
 }
 
-fn projection(p: Projection) -> IndexProjection {
+pub(crate) fn projection(p: Projection) -> IndexProjection {
     match p {
         Projection::All => IndexProjection::All,
         Projection::KeysOnly => IndexProjection::KeysOnly,
@@ -202,6 +205,7 @@ impl TableSchema {
             sk: T::SK.map(KeyAttr::s),
             indexes,
             stream: T::STREAM,
+            vectors: super::search::VectorIndexSchema::all_of::<T>(),
         }
     }
 
@@ -260,6 +264,27 @@ impl TableSchema {
                 return Err(Fail::validation("Two keys can not have the same name"));
             }
             types.extend(keys);
+        }
+        for v in &self.vectors {
+            if v.name.len() < 3 || v.name.len() > 255 || !valid_name(&v.name) {
+                return Err(Fail::validation(format!(
+                    "Invalid table/index name: {}",
+                    v.name
+                )));
+            }
+            if names.contains(&v.name.as_str()) {
+                return Err(Fail::validation(format!(
+                    "Duplicate index name: {}",
+                    v.name
+                )));
+            }
+            names.push(&v.name);
+            if v.dimensions == 0 {
+                return Err(Fail::validation(
+                    "One or more parameter values were invalid: Dimensions must be at least 1",
+                ));
+            }
+            types.extend(v.hash.iter().chain(&v.filter));
         }
         for (i, a) in types.iter().enumerate() {
             if a.name.is_empty() {

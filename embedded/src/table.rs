@@ -129,6 +129,8 @@ pub(crate) struct TableData {
     pub(crate) items: BTreeSet<Entry>,
     /// Parallel to `schema.indexes`.
     pub(crate) indexes: Vec<IndexData>,
+    /// Parallel to `schema.vectors`.
+    pub(crate) vectors: Vec<super::search::VectorData>,
     pub(crate) capacity: Capacity,
     /// Attribute names of stored items, by number; shared with pages of
     /// encoded items read from the table (a new name copies the list if a
@@ -161,10 +163,16 @@ impl TableData {
             .map(|k| (k.name.as_str().into(), k.kind))
             .collect();
         let feed = schema.stream.map(super::feed::Feed::new);
+        let vectors = schema
+            .vectors
+            .iter()
+            .map(|_| super::search::VectorData::new())
+            .collect();
         Self {
             schema,
             items: BTreeSet::new(),
             indexes,
+            vectors,
             capacity: Capacity {
                 meter,
                 ..Capacity::default()
@@ -460,6 +468,9 @@ impl TableData {
     /// Stores `new` at `pos` (deletes when `None`) and moves the index
     /// entries as [`Self::index_moves`] planned.
     fn apply(&mut self, pos: Vec<u8>, new: Option<&Item>, moves: Moves) {
+        if !self.vectors.is_empty() {
+            self.vector_upkeep(&pos, new);
+        }
         for (i, m) in moves.into_iter().enumerate() {
             let Some((before, after)) = m else { continue };
             if let Some(b) = before {
@@ -591,6 +602,18 @@ impl TableData {
                     name: ix.name.clone(),
                     item_count: 0,
                     size_bytes: 0,
+                })
+                .collect(),
+            vectors: self
+                .schema
+                .vectors
+                .iter()
+                .zip(&self.vectors)
+                .map(|(ix, data)| super::IndexStats {
+                    name: ix.name.clone(),
+                    item_count: data.len() as u64,
+                    // The vectors, as f32s.
+                    size_bytes: data.len() as u64 * u64::from(ix.dimensions) * 4,
                 })
                 .collect(),
         };

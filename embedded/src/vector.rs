@@ -1,6 +1,6 @@
 //! Exact nearest-neighbour search over `f32` vectors: the kernel the
-//! embedded backend's vector indexes are to be built on (not yet wired to
-//! tables; see the vector-search issue). Brute force over one contiguous
+//! embedded backend's vector indexes are built on (one set per part of an
+//! index). Brute force over one contiguous
 //! buffer, with the three distance functions DynamoDB's `SearchVectors`
 //! documents and its scores:
 //!
@@ -31,99 +31,16 @@ use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::Hash;
 
-/// A distance function of a vector index.
+/// A distance function of a vector index: the runtime's, whose
+/// [`score`](Distance::score) is the one implementation of DynamoDB's
+/// scores.
 ///
 /// ```
 /// use singletable_embedded::vector::Distance;
 /// assert_eq!(Distance::Euclidean.score(&[0.0, 0.0], &[3.0, 4.0]), 5.0);
-/// assert_eq!(Distance::DotProduct.score(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
-/// assert_eq!(Distance::Cosine.score(&[1.0, 0.0], &[-2.0, 0.0]), 2.0);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Distance {
-    /// `COSINE`: `1 - cos`, smaller is closer.
-    Cosine,
-    /// `EUCLIDEAN`: the distance, smaller is closer.
-    Euclidean,
-    /// `DOT_PRODUCT`: larger is closer.
-    DotProduct,
-}
-
-impl Distance {
-    /// DynamoDB's name of the function (`COSINE`, `EUCLIDEAN`,
-    /// `DOT_PRODUCT`).
-    ///
-    /// ```
-    /// assert_eq!(singletable_embedded::vector::Distance::DotProduct.name(), "DOT_PRODUCT");
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Distance::Cosine => "COSINE",
-            Distance::Euclidean => "EUCLIDEAN",
-            Distance::DotProduct => "DOT_PRODUCT",
-        }
-    }
-
-    /// The score of `v` against the query `q` (same length).
-    ///
-    /// ```
-    /// use singletable_embedded::vector::Distance;
-    /// assert_eq!(Distance::Cosine.score(&[1.0, 1.0], &[2.0, 2.0]), 0.0);
-    /// ```
-    pub fn score(self, q: &[f32], v: &[f32]) -> f32 {
-        match self {
-            Distance::Cosine => cosine(dot(q, v), norm(q), norm(v)),
-            Distance::Euclidean => squared_distance(q, v).sqrt(),
-            Distance::DotProduct => dot(q, v),
-        }
-    }
-
-    /// Whether a smaller score is more similar (all but `DOT_PRODUCT`).
-    ///
-    /// ```
-    /// assert!(singletable_embedded::vector::Distance::Euclidean.smaller_is_closer());
-    /// ```
-    pub fn smaller_is_closer(self) -> bool {
-        !matches!(self, Distance::DotProduct)
-    }
-}
-
-fn cosine(dot: f32, nq: f32, nv: f32) -> f32 {
-    if nq == 0.0 || nv == 0.0 {
-        return 1.0;
-    }
-    (1.0 - dot / (nq * nv)).clamp(0.0, 2.0)
-}
-
-/// Eight lanes of partial sums: the loop the compiler vectorizes.
-#[inline]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            acc[i] += x[i] * y[i];
-        }
-    }
-    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
-    acc.iter().sum::<f32>() + tail
-}
-
-#[inline]
-fn squared_distance(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            let d = x[i] - y[i];
-            acc[i] += d * d;
-        }
-    }
-    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| (x - y) * (x - y)).sum();
-    acc.iter().sum::<f32>() + tail
-}
+pub use singletable_runtime::vector::Distance;
+use singletable_runtime::vector::{check_vector, cosine, dot, squared_distance};
 
 fn norm(a: &[f32]) -> f32 {
     dot(a, a).sqrt()
@@ -274,16 +191,14 @@ impl<K: Ord + Hash + Clone> VectorSet<K> {
     /// assert!(set.check(&[1.0, 2.0]).is_ok());
     /// ```
     pub fn check(&self, vector: &[f32]) -> Result<(), VectorError> {
-        if vector.len() != self.dims {
-            return Err(VectorError::Dimensions {
-                expected: self.dims,
-                found: vector.len(),
-            });
-        }
-        match vector.iter().position(|x| !x.is_finite()) {
-            Some(at) => Err(VectorError::NotFinite { at }),
-            None => Ok(()),
-        }
+        use singletable_runtime::vector::VectorProblem;
+        check_vector(vector, self.dims).map_err(|p| match p {
+            VectorProblem::Dimensions { expected, found } => {
+                VectorError::Dimensions { expected, found }
+            }
+            VectorProblem::NotFinite { at } => VectorError::NotFinite { at },
+            VectorProblem::TopK(k) => VectorError::TopK(k as usize),
+        })
     }
 
     /// Stores `vector` under `key`, replacing the key's vector if any.

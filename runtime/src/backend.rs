@@ -190,16 +190,22 @@ impl TableUpdate {
         extra: ExtraIndexes,
     ) -> Self {
         let existing: Vec<&str> = existing.into_iter().collect();
+        // Global and vector indexes: one namespace of index names.
+        let declared: Vec<&str> = T::GLOBAL_INDEXES
+            .iter()
+            .map(|g| g.name)
+            .chain(T::VECTOR_INDEXES.iter().map(|v| v.name))
+            .collect();
         let mut plan = TableUpdate {
-            created: T::GLOBAL_INDEXES
+            created: declared
                 .iter()
-                .filter(|g| !existing.contains(&g.name))
-                .map(|g| g.name.to_owned())
+                .filter(|name| !existing.contains(name))
+                .map(|name| (*name).to_owned())
                 .collect(),
             ..TableUpdate::default()
         };
         for ix in existing {
-            if !T::GLOBAL_INDEXES.iter().any(|g| g.name == ix) {
+            if !declared.contains(&ix) {
                 match extra {
                     ExtraIndexes::Keep => plan.extra.push(ix.to_owned()),
                     ExtraIndexes::Delete => plan.deleted.push(ix.to_owned()),

@@ -360,6 +360,7 @@ async fn embedded_keys_sort_by_type() {
             projection: IndexProjection::KeysOnly,
         }],
         stream: None,
+        vectors: vec![],
     };
     exec.create_table_with("Numbers", schema(KeyType::N))
         .unwrap();

@@ -242,6 +242,7 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
         sk: range.pop(),
         indexes,
         stream: stream_view(b)?,
+        vectors: Vec::new(),
     };
     let billing = billing_mode(b)?.unwrap_or("PROVISIONED").to_owned();
     let tp = throughput(b)?;
