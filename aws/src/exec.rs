@@ -149,8 +149,10 @@ impl SdkExecutor {
     fn search_vectors_request(
         &self,
         req: singletable_runtime::vector::SearchVectors,
-    ) -> Result<aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsFluentBuilder, Error>
-    {
+    ) -> Result<
+        aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsFluentBuilder,
+        Error,
+    > {
         let Some(singletable_runtime::value::AttributeValue::L(vector)) =
             singletable_runtime::vector::to_attribute(&req.vector)
         else {

@@ -197,8 +197,7 @@ pub(crate) fn check_item(vectors: &[VectorIndexSchema], item: &Item) -> Res<()> 
                 && type_name(v) != a.kind.as_str()
             {
                 return Err(Fail::OpValidation(
-                    "One or more parameter values were invalid: Type mismatch for Index Key"
-                        .into(),
+                    "One or more parameter values were invalid: Type mismatch for Index Key".into(),
                 ));
             }
         }
@@ -212,14 +211,18 @@ fn entry_of(ix: &VectorIndexSchema, item: &Item) -> Option<(Vec<u8>, Vec<f32>, I
     let vector = vector_of(ix, item).ok()??;
     let mut part = Vec::new();
     for a in &ix.hash {
-        let v = item.get(&a.name).filter(|v| type_name(v) == a.kind.as_str())?;
+        let v = item
+            .get(&a.name)
+            .filter(|v| type_name(v) == a.kind.as_str())?;
         order_val(&Val::of(v), &mut part);
     }
     let filters = ix
         .filter
         .iter()
         .filter_map(|a| {
-            let v = item.get(&a.name).filter(|v| type_name(v) == a.kind.as_str())?;
+            let v = item
+                .get(&a.name)
+                .filter(|v| type_name(v) == a.kind.as_str())?;
             Some((a.name.clone(), v.clone()))
         })
         .collect();
@@ -296,7 +299,9 @@ impl TableData {
         let positions: Vec<Vec<u8>> = self.items.iter().map(|e| e.key().to_vec()).collect();
         let last = self.vectors.len() - 1;
         for pos in positions {
-            let Some(item) = self.item(&pos)? else { continue };
+            let Some(item) = self.item(&pos)? else {
+                continue;
+            };
             let ix = &self.schema.vectors[last];
             if let Some((part, vector, filters)) = entry_of(ix, &item) {
                 let (dims, distance) = (ix.dimensions as usize, ix.distance);
@@ -379,7 +384,12 @@ fn split<'c>(
 /// SearchVectors on the store.
 pub(crate) fn search_vectors(store: &Store, req: &SearchVectors) -> Res<Vec<ScoredItem>> {
     let table = store.table(&req.table)?;
-    let Some(i) = table.schema.vectors.iter().position(|v| v.name == req.index) else {
+    let Some(i) = table
+        .schema
+        .vectors
+        .iter()
+        .position(|v| v.name == req.index)
+    else {
         return Err(Fail::validation(format!(
             "The table does not have the specified index: {}",
             req.index
@@ -471,7 +481,9 @@ pub(crate) fn search_vectors(store: &Store, req: &SearchVectors) -> Res<Vec<Scor
         .map_err(|e| Fail::validation(e.to_string()))?;
     let mut out = Vec::with_capacity(found.len());
     for (row, score) in found {
-        let Some(item) = table.item(&row.0)? else { continue };
+        let Some(item) = table.item(&row.0)? else {
+            continue;
+        };
         let item = index_projection(table, ix, item);
         let item = match &projection {
             Some(p) => p.apply(item),

@@ -10,7 +10,7 @@
 //! | `bool` | `BOOL` |
 //! | integers, `NonZero` integers, `f32`, `f64` | `N` (at most 38 significant digits; floats must be finite; integers are range-checked on read, `0` is refused for `NonZero`) |
 //! | `Option<T>` | absent when `None`; `NULL` reads as `None` |
-//! | `Vec<T>` | `L` |
+//! | `Vec<T>`, `[T; N]` | `L` (an array's list has exactly `N` elements) |
 //! | [`Blob`] | `B` |
 //! | `HashSet`/`BTreeSet` of `String` | `SS` (empty sets are not stored) |
 //! | `HashSet`/`BTreeSet` of integers | `NS` (empty sets are not stored) |
@@ -485,6 +485,27 @@ impl<T: Attr> Attr for Vec<T> {
             }
             other => Err(wrong_type("L (Vec)", &other)),
         }
+    }
+}
+
+/// A fixed-size array, stored as `L` of its `N` elements (a vector index's
+/// `[f32; N]` field); a stored list of another length does not decode.
+impl<T: Attr, const N: usize> Attr for [T; N] {
+    fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
+        let mut list = Vec::with_capacity(N);
+        for (i, v) in self.iter().enumerate() {
+            list.push(v.to_attr().map_err(|e| e.at(&format!("[{i}]")))?);
+        }
+        Ok(AttributeValue::L(list))
+    }
+    fn from_attr(value: AttributeValue) -> Result<Self, DecodeError> {
+        let list = Vec::<T>::from_attr(value)?;
+        let found = list.len();
+        list.try_into().map_err(|_| {
+            DecodeError::new(DecodeErrorKind::Invalid(format!(
+                "a list of {found} elements, not {N}"
+            )))
+        })
     }
 }
 

@@ -889,7 +889,9 @@ pub fn to_attribute(vector: &[f32]) -> Option<AttributeValue> {
         if !x.is_finite() {
             return None;
         }
-        out.push(AttributeValue::N(ryu::Buffer::new().format_finite(*x).to_owned()));
+        out.push(AttributeValue::N(
+            ryu::Buffer::new().format_finite(*x).to_owned(),
+        ));
     }
     Some(AttributeValue::L(out))
 }
@@ -914,3 +916,31 @@ pub fn from_attribute(value: &AttributeValue) -> Option<Vec<f32>> {
         })
         .collect()
 }
+
+/// The vector a field holds, for the checks `validate` makes before a
+/// write: [`VectorField::vector`] when the field's type is one, else
+/// nothing (a type that is not is one compile error, at the type, from the
+/// derive's own check). Generated code calls `(&VectorProbe(&f)).vector()`
+/// with [`ProbeVector`] and [`ProbeVectorFallback`] in scope.
+#[doc(hidden)]
+pub struct VectorProbe<'a, T>(pub &'a T);
+
+#[doc(hidden)]
+pub trait ProbeVector<'a> {
+    fn vector(&self) -> Option<&'a [f32]>;
+}
+
+impl<'a, T: VectorField> ProbeVector<'a> for VectorProbe<'a, T> {
+    fn vector(&self) -> Option<&'a [f32]> {
+        self.0.vector()
+    }
+}
+
+#[doc(hidden)]
+pub trait ProbeVectorFallback<'a> {
+    fn vector(&self) -> Option<&'a [f32]> {
+        None
+    }
+}
+
+impl<'a, T> ProbeVectorFallback<'a> for &VectorProbe<'a, T> {}

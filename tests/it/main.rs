@@ -46,6 +46,7 @@ mod streams;
 mod support;
 mod tracing_spans;
 mod tracker;
+mod vectors;
 mod versions;
 mod workbench;
 mod writes;

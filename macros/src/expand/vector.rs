@@ -110,7 +110,11 @@ fn vector_field_checks(ctx: &Ctx, d: &VectorDecl, f: &Field) -> TokenStream {
 fn search_attr_check(ctx: &Ctx, d: &VectorDecl, list: &str, f: &Field) -> TokenStream {
     let pv = ctx.private;
     let (n, k, ty, stored, id) = (d.n, konst(d.n), &f.ty, &f.stored, &f.ident);
-    let role = if list == "hash" { "HASH" } else { "INLINE_FILTER" };
+    let role = if list == "hash" {
+        "HASH"
+    } else {
+        "INLINE_FILTER"
+    };
     let msg = format!(
         "field `{id}` (stored as `{stored}`) is not an `{role}` attribute of `vector{n}` with the field's type (`S`, `N` or `B`) on the table; list it in the table's `vector{n}({list}({stored} = ..))`, or map another field"
     );
@@ -140,11 +144,17 @@ pub fn validate(ctx: &Ctx, decls: &[VectorDecl]) -> TokenStream {
     let pv = ctx.private;
     let mut out = TokenStream::new();
     for d in decls {
-        let Some(f) = field(ctx, &d.vector) else { continue };
+        let Some(f) = field(ctx, &d.vector) else {
+            continue;
+        };
         let (k, id, ty) = (konst(d.n), &f.ident, &f.ty);
+        let _ = ty;
         out.extend(quote! {
             if #k.dimensions != 0
-                && let #pv::Some(__v) = <#ty as #p::vector::VectorField>::vector(&self.#id)
+                && let #pv::Some(__v) = {
+                    use #pv::{ProbeVector as _, ProbeVectorFallback as _};
+                    (&#pv::VectorProbe(&self.#id)).vector()
+                }
                 && let ::core::result::Result::Err(problem) = #p::vector::check_vector(__v, #k.dimensions as usize)
             {
                 return #pv::Err(#p::Error::InvalidVector { index: #k.name, problem });
@@ -183,8 +193,18 @@ pub fn pattern(
     let (outer, p) = (ctx.outer, ctx.krate);
     let vis = ctx.vis;
     let pattern_str = name.to_string();
-    let marker = format_ident!("{}{}Search", ident, pascal(&pattern_str), span = name.span());
-    let filters = format_ident!("{}{}Filters", ident, pascal(&pattern_str), span = name.span());
+    let marker = format_ident!(
+        "{}{}Search",
+        ident,
+        pascal(&pattern_str),
+        span = name.span()
+    );
+    let filters = format_ident!(
+        "{}{}Filters",
+        ident,
+        pascal(&pattern_str),
+        span = name.span()
+    );
     let k = konst(d.n);
     let mut handles = Vec::new();
     let mut inits = Vec::new();
@@ -201,7 +221,9 @@ pub fn pattern(
                 format_ident!("InlineFilter")
             };
             let doc = if is_hash {
-                format!("`{stored}`, a `HASH` attribute: given by equality as an argument of `{pattern_str}`.")
+                format!(
+                    "`{stored}`, a `HASH` attribute: given by equality as an argument of `{pattern_str}`."
+                )
             } else {
                 format!("`{stored}`, an `INLINE_FILTER` attribute: compare it in `.filter(..)`.")
             };

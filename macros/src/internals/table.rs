@@ -657,8 +657,9 @@ fn check_vector(
                 ))
                 .with_span(&a.span),
             );
-        } else if let Some((_, other, m, _)) =
-            multi_attrs.iter().find(|(b, k, ..)| *b == a.name && *k != a.kind)
+        } else if let Some((_, other, m, _)) = multi_attrs
+            .iter()
+            .find(|(b, k, ..)| *b == a.name && *k != a.kind)
         {
             errors.push(
                 darling::Error::custom(format!(

@@ -41,7 +41,12 @@ pub struct VectorIndex {
     pub projection: Projection,
 }
 
-fn attrs(key: &Option<GsiKey>, what: &str, n: u8, errors: &mut darling::error::Accumulator) -> Vec<KeyAttrDecl> {
+fn attrs(
+    key: &Option<GsiKey>,
+    what: &str,
+    n: u8,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<KeyAttrDecl> {
     match key {
         None => Vec::new(),
         Some(GsiKey::Attrs(a, _)) => a.clone(),
@@ -166,10 +171,15 @@ pub fn number(path: &syn::Path) -> Option<u8> {
 }
 
 /// Reads every `#[vectorN(...)]` of an entity.
-pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator) -> Vec<VectorDecl> {
+pub fn parse(
+    attrs: &[syn::Attribute],
+    errors: &mut darling::error::Accumulator,
+) -> Vec<VectorDecl> {
     let mut out: Vec<VectorDecl> = Vec::new();
     for attr in attrs {
-        let Some(n) = number(attr.path()) else { continue };
+        let Some(n) = number(attr.path()) else {
+            continue;
+        };
         let span = attr.path().span();
         let parsed = attr.parse_args_with(|input: syn::parse::ParseStream| {
             let mut vector = None;
@@ -207,9 +217,8 @@ pub fn parse(attrs: &[syn::Attribute], errors: &mut darling::error::Accumulator)
             Ok(VectorDecl { n, span, vector, hash, filter })
         });
         match parsed {
-            Ok(d) if out.iter().any(|o| o.n == d.n) => errors.push(
-                darling::Error::custom(format!("duplicate `#[vector{n}]`")).with_span(&span),
-            ),
+            Ok(d) if out.iter().any(|o| o.n == d.n) => errors
+                .push(darling::Error::custom(format!("duplicate `#[vector{n}]`")).with_span(&span)),
             Ok(d) => out.push(d),
             Err(e) => errors.push(darling::Error::from(e)),
         }

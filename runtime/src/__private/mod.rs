@@ -40,6 +40,7 @@ pub use crate::ttl::{EpochSeconds, ttl_from_attr};
 pub use crate::unique::{UniquePart, UniquePartFallback, assert_unique};
 pub use crate::update::{IndexKeys, KeyTemplate, Seg, When};
 pub use crate::value::wrong_type;
+pub use crate::vector::{ProbeVector, ProbeVectorFallback, VectorProbe};
 pub use ::aws_sdk_dynamodb::types::AttributeValue;
 pub use ::core::marker::PhantomData;
 pub use ::core::{
