@@ -16,6 +16,9 @@ const PINNED: &str = "rustc 1.95.";
 /// `compile_fail` test leaves to it.
 const AFTER_ERROR: &str = "tests/ui/after_error";
 
+/// The cases of `vector_declaration_mistakes_are_compile_errors`.
+const VECTOR: &str = "tests/ui/vector";
+
 /// One trybuild run at a time: the runs share one project directory.
 static TRYBUILD: Mutex<()> = Mutex::new(());
 
@@ -52,13 +55,13 @@ fn run_cases(globs: &[String]) {
 fn compile_fail() {
     assert_pinned();
     let globs = match std::env::var("UI_CASES") {
-        Ok(cases) if cases.starts_with(AFTER_ERROR) => Vec::new(),
+        Ok(cases) if cases.starts_with(AFTER_ERROR) || cases.starts_with(VECTOR) => Vec::new(),
         Ok(cases) => vec![cases],
         Err(_) => {
             let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("tests/ui"))
                 .unwrap()
                 .map(|e| e.unwrap().path())
-                .filter(|p| p.is_dir() && !p.ends_with("after_error"))
+                .filter(|p| p.is_dir() && !p.ends_with("after_error") && !p.ends_with("vector"))
                 .collect();
             dirs.sort();
             dirs.iter()
@@ -114,6 +117,30 @@ fn every_derive_emits_its_api_after_an_error() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Vector indexes: a field that cannot feed one, dimensions that disagree
+/// with the table's, a filter on an attribute that is no `INLINE_FILTER`,
+/// a range on a `HASH` attribute, a projection of an attribute the index
+/// does not project, an index the table does not declare: each one error.
+#[test]
+fn vector_declaration_mistakes_are_compile_errors() {
+    assert_pinned();
+    let asked = std::env::var("UI_CASES").ok();
+    if asked.as_deref().is_none_or(|c| c.starts_with(VECTOR)) {
+        run_cases(&[asked.unwrap_or_else(|| format!("{VECTOR}/*.rs"))]);
+    }
+    for case in [
+        "wrong_field_type",
+        "dimensions_of_the_array",
+        "filter_on_an_attribute_that_is_no_inline_filter",
+        "range_on_a_hash_attribute",
+        "projection_the_index_does_not_hold",
+        "index_the_table_does_not_declare",
+    ] {
+        let stderr = root().join(VECTOR).join(format!("{case}.stderr"));
+        assert_eq!(errors_in(&stderr), 1, "{}", stderr.display());
+    }
 }
 
 /// One mistake gives one error: every snapshot holds exactly one.

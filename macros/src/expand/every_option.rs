@@ -40,6 +40,35 @@ fn declarations() -> Vec<(Derive, &'static str, &'static str)> {
             "#,
         ),
         (
+            super::table::derive,
+            "Table",
+            r#"
+            #[table(name = "Shop",
+                    vector1(⟨name⟩ = "Similar", ⟨attribute⟩ = "emb", ⟨dimensions⟩ = 2,
+                            ⟨distance⟩ = cosine, ⟨hash⟩(category = S), ⟨filter⟩(price = N),
+                            ⟨include⟩(title)),
+                    vector2(dimensions = 2, distance = euclidean, ⟨keys_only⟩))]
+            pub struct Shop;
+            "#,
+        ),
+        (
+            super::entity::derive,
+            "Entity",
+            r#"
+            #[entity(table = Shop)]
+            #[pk("PRODUCT#<id>")]
+            #[sk("DETAILS")]
+            #[vector1(⟨vector⟩ = emb, ⟨hash⟩(category), ⟨filter⟩(price))]
+            #[access(similar, ⟨index⟩ = vector1)]
+            pub struct Product {
+                pub id: String,
+                pub category: String,
+                pub price: u32,
+                pub emb: Vec<f32>,
+            }
+            "#,
+        ),
+        (
             super::entity::derive,
             "Entity",
             r#"

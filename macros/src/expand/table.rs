@@ -105,8 +105,9 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
 fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let (o, unknown_option) = table::parse(input)?;
     let mut errors = darling::Error::accumulator();
+    let repaired = unknown_option.is_some();
     errors.extend(unknown_option);
-    let model = table::model(&o, &mut errors);
+    let model = table::model(&o, repaired, &mut errors);
     // After a mistake the table is still declared, from its model, so its
     // entities raise no second error; the checks across its entities are
     // left out.

@@ -46,12 +46,15 @@ pub fn consts_and_checks(
                 out.extend(quote_spanned!(id.span()=> ::core::compile_error!(#msg);));
             }
         };
-        missing(&d.vector);
-        d.hash.iter().chain(&d.filter).for_each(&mut missing);
-        if !checks {
+        d.vector
+            .iter()
+            .chain(&d.hash)
+            .chain(&d.filter)
+            .for_each(&mut missing);
+        if !checks || d.repaired {
             continue;
         }
-        if let Some(f) = field(ctx, &d.vector) {
+        if let Some(f) = d.vector.as_ref().and_then(|v| field(ctx, v)) {
             out.extend(vector_field_checks(ctx, d, f));
         }
         let count = format!(
@@ -144,11 +147,10 @@ pub fn validate(ctx: &Ctx, decls: &[VectorDecl]) -> TokenStream {
     let pv = ctx.private;
     let mut out = TokenStream::new();
     for d in decls {
-        let Some(f) = field(ctx, &d.vector) else {
+        let Some(f) = d.vector.as_ref().and_then(|v| field(ctx, v)) else {
             continue;
         };
-        let (k, id, ty) = (konst(d.n), &f.ident, &f.ty);
-        let _ = ty;
+        let (k, id) = (konst(d.n), &f.ident);
         out.extend(quote! {
             if #k.dimensions != 0
                 && let #pv::Some(__v) = {

@@ -349,7 +349,11 @@ fn or_default(v: &Option<SpannedValue<String>>, default: &str) -> String {
 }
 
 /// The table's model, every mistake in it reported into `errors`.
-pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> Table<'a> {
+pub fn model<'a>(
+    o: &'a TableOpts,
+    repaired: bool,
+    errors: &mut darling::error::Accumulator,
+) -> Table<'a> {
     if o.name.is_empty() {
         errors.push(darling::Error::custom("empty table name").with_span(&o.name.span()));
     }
@@ -439,7 +443,8 @@ pub fn model<'a>(o: &'a TableOpts, errors: &mut darling::error::Accumulator) -> 
     for (n, opt) in o.vectors() {
         if let Some(v) = opt {
             let projection = projection(&v.keys_only, &v.include, errors);
-            let vector = crate::internals::vector::model(n, v, projection, errors);
+            let vector =
+                crate::internals::vector::model(n, v, projection, &o.ident, repaired, errors);
             check_vector(&vector, &table, &multi_attrs, errors);
             table.vectors.push(vector);
         }

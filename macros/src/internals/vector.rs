@@ -16,8 +16,10 @@ pub struct VectorOpts {
     pub name: Option<SpannedValue<String>>,
     #[darling(default)]
     pub attribute: Option<SpannedValue<String>>,
-    pub dimensions: SpannedValue<u32>,
-    pub distance: syn::Path,
+    #[darling(default)]
+    pub dimensions: Option<SpannedValue<u32>>,
+    #[darling(default)]
+    pub distance: Option<syn::Path>,
     #[darling(default)]
     pub hash: Option<GsiKey>,
     #[darling(default)]
@@ -64,33 +66,60 @@ fn attrs(
 
 /// `vectorN(...)`, checked: a known distance function, at least one
 /// dimension, a valid index name, each search-schema attribute once and
-/// not the vector attribute.
+/// not the vector attribute. `repaired`: an unknown option was reported
+/// (a misspelt `dimensions` or `distance` is not reported missing too).
 pub fn model(
     n: u8,
     v: &VectorOpts,
     projection: Projection,
+    table: &syn::Ident,
+    repaired: bool,
     errors: &mut darling::error::Accumulator,
 ) -> VectorIndex {
-    let distance = match v.distance.get_ident().map(ToString::to_string).as_deref() {
-        Some("cosine") => "Cosine",
-        Some("euclidean") => "Euclidean",
-        Some("dot_product") => "DotProduct",
-        _ => {
+    let missing = |what: &str, example: &str, errors: &mut darling::error::Accumulator| {
+        if !repaired {
             errors.push(
-                darling::Error::custom(
-                    "unknown distance function; expected `cosine`, `euclidean` or `dot_product`",
-                )
-                .with_span(&v.distance),
+                darling::Error::custom(format!(
+                    "`vector{n}` needs `{what}`, e.g. `vector{n}({example})`"
+                ))
+                .with_span(table),
             );
-            "Cosine"
         }
     };
-    if *v.dimensions == 0 {
-        errors.push(
-            darling::Error::custom("a vector index has at least 1 dimension")
-                .with_span(&v.dimensions.span()),
-        );
-    }
+    let distance = match &v.distance {
+        None => {
+            missing("distance", "dimensions = 768, distance = cosine", errors);
+            "Cosine"
+        }
+        Some(d) => match d.get_ident().map(ToString::to_string).as_deref() {
+            Some("cosine") => "Cosine",
+            Some("euclidean") => "Euclidean",
+            Some("dot_product") => "DotProduct",
+            _ => {
+                errors.push(
+                    darling::Error::custom(
+                        "unknown distance function; expected `cosine`, `euclidean` or `dot_product`",
+                    )
+                    .with_span(d),
+                );
+                "Cosine"
+            }
+        },
+    };
+    let dimensions = match &v.dimensions {
+        None => {
+            missing("dimensions", "dimensions = 768, distance = cosine", errors);
+            1
+        }
+        Some(d) if **d == 0 => {
+            errors.push(
+                darling::Error::custom("a vector index has at least 1 dimension")
+                    .with_span(&d.span()),
+            );
+            1
+        }
+        Some(d) => **d,
+    };
     let name = v
         .name
         .as_ref()
@@ -139,7 +168,7 @@ pub fn model(
         n,
         name,
         attribute,
-        dimensions: *v.dimensions,
+        dimensions,
         distance,
         hash,
         filter,
@@ -151,7 +180,11 @@ pub fn model(
 pub struct VectorDecl {
     pub n: u8,
     pub span: Span,
-    pub vector: syn::Ident,
+    /// `None` after a misspelt option (reported): the checks are left out.
+    pub vector: Option<syn::Ident>,
+    /// An option was misspelt (and reported): the checks are left out, the
+    /// search is still generated.
+    pub repaired: bool,
     pub hash: Vec<syn::Ident>,
     pub filter: Vec<syn::Ident>,
 }
@@ -181,6 +214,7 @@ pub fn parse(
             continue;
         };
         let span = attr.path().span();
+        let mut wrong: Vec<syn::Error> = Vec::new();
         let parsed = attr.parse_args_with(|input: syn::parse::ParseStream| {
             let mut vector = None;
             let mut hash = Vec::new();
@@ -201,21 +235,30 @@ pub fn parse(
                         list.extend(ids);
                     }
                     other => {
-                        return Err(syn::Error::new(
+                        wrong.push(syn::Error::new(
                             key.span(),
                             format!("unknown option `{other}` in `#[vector{n}]`; expected `vector = field`, `hash(field, ..)` or `filter(field, ..)`"),
                         ));
+                        // Past its value, to the next option.
+                        if input.parse::<Option<syn::Token![=]>>()?.is_some() {
+                            input.parse::<syn::Expr>()?;
+                        } else if input.peek(syn::token::Paren) {
+                            let content;
+                            syn::parenthesized!(content in input);
+                            content.parse::<proc_macro2::TokenStream>()?;
+                        }
                     }
                 }
                 if !input.is_empty() {
                     input.parse::<syn::Token![,]>()?;
                 }
             }
-            let vector = vector.ok_or_else(|| {
-                syn::Error::new(span, format!("`#[vector{n}]` needs the field holding the vector: `#[vector{n}(vector = embedding)]`"))
-            })?;
-            Ok(VectorDecl { n, span, vector, hash, filter })
+            if vector.is_none() && wrong.is_empty() {
+                return Err(syn::Error::new(span, format!("`#[vector{n}]` needs the field holding the vector: `#[vector{n}(vector = embedding)]`")));
+            }
+            Ok(VectorDecl { n, span, vector, repaired: !wrong.is_empty(), hash, filter })
         });
+        errors.extend(wrong.into_iter().map(darling::Error::from));
         match parsed {
             Ok(d) if out.iter().any(|o| o.n == d.n) => errors
                 .push(darling::Error::custom(format!("duplicate `#[vector{n}]`")).with_span(&span)),
