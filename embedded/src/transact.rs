@@ -7,16 +7,15 @@
 //!    same request answers success without writing again; with another
 //!    request, IdempotentParameterMismatchException. Only successful
 //!    transactions record their token.
-//! 3. Every operation's key or item: a malformed one fails the request, a
-//!    key attribute of the wrong type gives the operation a
-//!    `ValidationError` reason, and so does a put whose index key
-//!    attributes have the wrong type; two operations on one item fail the
-//!    request ("Transaction request cannot include multiple operations on
-//!    one item": "no two actions can target the same item", API reference,
-//!    TransactWriteItems), whatever their conditions. DynamoDB Local
-//!    refuses them only when both pass their conditions, and evaluates the
-//!    second against the first's write.
+//! 3. Two operations on one item fail the request ("Transaction request
+//!    cannot include multiple operations on one item": "no two actions can
+//!    target the same item", API reference, TransactWriteItems), whatever
+//!    their conditions. DynamoDB Local refuses them only when both pass
+//!    their conditions, and evaluates the second against the first's write.
 //! 4. Operation by operation, against the table as the request found it:
+//!    - a malformed key or item fails the request, a key attribute of the
+//!      wrong type gives the operation a `ValidationError` reason, and so
+//!      does a put whose index key attributes have the wrong type;
 //!    - a condition that does not hold gives a `ConditionalCheckFailed`
 //!      reason;
 //!    - an update of a key attribute cancels the transaction with that one
@@ -203,33 +202,34 @@ pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> 
         };
     }
 
-    // Every operation's key (or item) is checked, and no two operations
-    // may name one item, before any condition is evaluated: DynamoDB
-    // refuses such a request whatever its conditions would say.
+    // No two operations may name one item: DynamoDB refuses such a request
+    // before any condition is evaluated, whatever the conditions would say.
+    // A key or item that fails the request keeps its place in the order of
+    // the operations (it is reported when its operation's turn comes).
     let mut checked = Vec::with_capacity(ops.len());
     let mut claimed = HashSet::with_capacity(ops.len());
     let mut bytes = 0;
     for op in &ops {
-        let t = store.table(op.table)?;
-        let one = match &op.kind {
-            Kind::Put(raw) => put(&t.schema, raw)?.map(|(item, key)| (key, Some(item))),
-            Kind::Update(raw, _) | Kind::Delete(raw) | Kind::Check(raw) => key(&t.schema, raw)?
-                .map(|k| (k, None))
-                .map_err(str::to_owned),
-        };
-        let one = match one {
-            Ok((key, item)) => {
-                bytes += item.as_ref().map_or_else(|| item_size(&key), item_size);
+        let one = store.table(op.table).and_then(|t| {
+            let one = match &op.kind {
+                Kind::Put(raw) => put(&t.schema, raw)?.map(|(item, key)| (key, Some(item))),
+                Kind::Update(raw, _) | Kind::Delete(raw) | Kind::Check(raw) => key(&t.schema, raw)?
+                    .map(|k| (k, None))
+                    .map_err(str::to_owned),
+            };
+            Ok(one.map(|(key, item)| {
                 let pos = t.position(&key);
-                if !claimed.insert((op.table, pos.clone())) {
-                    return Err(Fail::validation(
-                        "Transaction request cannot include multiple operations on one item",
-                    ));
-                }
-                Ok((key, item, pos))
+                (key, item, pos)
+            }))
+        });
+        if let Ok(Ok((key, item, pos))) = &one {
+            bytes += item.as_ref().map_or_else(|| item_size(key), item_size);
+            if !claimed.insert((op.table, pos.clone())) {
+                return Err(Fail::validation(
+                    "Transaction request cannot include multiple operations on one item",
+                ));
             }
-            Err(message) => Err(message),
-        };
+        }
         checked.push(one);
     }
 
@@ -237,8 +237,7 @@ pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> 
     let mut staged: Vec<Staged<'_>> = Vec::new();
     let mut cancelled = false;
     for (i, (op, one)) in ops.iter().zip(checked).enumerate() {
-        let t = store.table(op.table)?;
-        let (key, item, pos) = match one {
+        let (key, item, pos) = match one? {
             Ok(k) => k,
             Err(message) => {
                 reasons.push(reason(i, "ValidationError", Some(&message), None));
@@ -246,6 +245,7 @@ pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> 
                 continue;
             }
         };
+        let t = store.table(op.table)?;
         let old = current(t, &pos)?;
         if !holds(op.cond.as_ref(), old.as_ref()) {
             let message = if matches!(op.kind, Kind::Check(_)) {

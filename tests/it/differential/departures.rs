@@ -1,15 +1,20 @@
-//! Departure 16 of the endpoint's list: a Query that stops because it
-//! evaluated `Limit` items returns a LastEvaluatedKey on DynamoDB (and the
-//! engine) even when its last item sits on the inclusive bound of the key
-//! condition, and that key starts an empty last page; DynamoDB Local
-//! returns no LastEvaluatedKey there. Exactly that difference is
-//! normalised: the engine's extra key is dropped once its empty last page
-//! is seen.
+//! The two departures of the endpoint's list that the random sequences
+//! reach, normalised exactly (each only where DynamoDB Local's answer is
+//! the one it departs with):
+//!
+//! - 16: a Query that stops because it evaluated `Limit` items returns a
+//!   LastEvaluatedKey on DynamoDB (and the engine) even when its last item
+//!   sits on the inclusive bound of the key condition, and that key starts
+//!   an empty last page; DynamoDB Local returns no LastEvaluatedKey there.
+//!   The engine's extra key is dropped once its empty last page is seen.
+//! - 17: a transaction naming one item twice is refused up front on
+//!   DynamoDB (and the engine) with a ValidationException; DynamoDB Local
+//!   cancels it when a condition fails first.
 
 use singletable::Executor;
 use singletable::reader::{ItemReader, ReaderPage};
 
-use super::ops::Q;
+use super::ops::{Key, Q, TxOp};
 use super::{Answer, Backends};
 
 /// The engine's pages of `q` (`embedded`) made comparable with DynamoDB
@@ -64,4 +69,22 @@ pub(super) async fn limit_bound(
     e.truncate(last + 1);
     e[last].1 = None;
     Answer::Pages(e)
+}
+
+/// DynamoDB Local's answer to a transaction of `ops`, as DynamoDB answers
+/// it: when two operations name one item, and the engine refused the
+/// request as DynamoDB does, Local's cancellation becomes that refusal.
+pub(super) fn one_item_twice(ops: &[TxOp], local: Answer, embedded: &Answer) -> Answer {
+    let mut keys = std::collections::HashSet::new();
+    let twice = ops.iter().any(|op| match op {
+        TxOp::Put(k, ..) | TxOp::Update(k, ..) | TxOp::Delete(k, ..) | TxOp::Check(k, ..) => {
+            matches!(k, Key::Valid { .. }) && !keys.insert(format!("{k:?}"))
+        }
+    });
+    let refused = matches!(embedded, Answer::Service(code) if code == "ValidationException");
+    if twice && refused && matches!(local, Answer::Canceled(_)) {
+        embedded.clone()
+    } else {
+        local
+    }
 }
