@@ -62,12 +62,17 @@
 //! - No capacity limits: nothing is throttled, batches never return
 //!   unprocessed writes (BatchGetItem still stops at 16 MB).
 //! - Where DynamoDB Local and DynamoDB disagree, it follows DynamoDB Local:
-//!   item sizes count one byte per list or map element;
-//!   a transaction's checks run in DynamoDB Local's order (two operations on
-//!   one item fail the request only when both pass their conditions, where
-//!   DynamoDB refuses them up front); a Query returns no LastEvaluatedKey
-//!   when its last item sits on the inclusive bound it was reading towards.
-//! - Where DynamoDB Local is wrong, it follows DynamoDB: a Query page ends
+//!   item sizes count one byte per list or map element.
+//! - Where DynamoDB Local is wrong, it follows DynamoDB: a Query
+//!   that stops at its `Limit` returns a LastEvaluatedKey even when its
+//!   last item sits on the inclusive bound of the key condition, and that
+//!   key starts an empty last page ("returns the matching values up to that
+//!   point, and a key in LastEvaluatedKey", the API reference says of
+//!   `Limit`; DynamoDB Local returns none there and refuses the key);
+//!   TransactWriteItems refuses two operations on one item up front,
+//!   before any condition is evaluated ("no two actions can target the
+//!   same item"; DynamoDB Local refuses them only when both pass their
+//!   conditions); a Query page ends
 //!   once the items it read reach 1 MB, whether its filter keeps them or
 //!   not ("This limit applies before the filter expression is evaluated",
 //!   the developer guide says; DynamoDB Local counts only the items a
@@ -82,8 +87,9 @@
 //!   code units (as DynamoDB Local sorts them), number sets numerically.
 //! - Consumed capacity follows DynamoDB's billing rules (4 KB read units,
 //!   1 KB write units, index writes, doubled in transactions) and is
-//!   reported for successful requests; it is not compared with DynamoDB
-//!   Local, whose accounting differs in details.
+//!   reported for successful requests, per table and, for index writes, per
+//!   index ([`Embedded::index_write_units`]); it is not compared with
+//!   DynamoDB Local, whose accounting differs in details.
 
 //! # Sharing and snapshots
 //!
@@ -119,6 +125,7 @@ mod error;
 mod feed;
 mod filter;
 mod hash;
+mod meter;
 mod number;
 mod path;
 mod project;
@@ -141,7 +148,6 @@ use singletable_runtime::{capacity, entity, exec, expr, reader, request, size, s
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Instant;
 
@@ -570,8 +576,8 @@ impl Embedded {
     /// Capacity a table's requests consumed so far.
     pub fn consumed_capacity(&self, table: &str) -> Option<ConsumedCapacity> {
         self.read().tables.get(table).map(|t| ConsumedCapacity {
-            read_units: t.capacity.read_halves.load(Ordering::Relaxed) as f64 / 2.0,
-            write_units: t.capacity.writes.load(Ordering::Relaxed) as f64,
+            read_units: t.capacity.read_units(),
+            write_units: t.capacity.write_units(),
         })
     }
 

@@ -346,26 +346,6 @@ fn sort_holds(v: &AttributeValue, c: &AttrRange) -> bool {
     }
 }
 
-/// DynamoDB Local's `evaluateExclusive`: whether items may follow a sort
-/// key value in the direction of reading; an inclusive bound at the far end
-/// counts as reached.
-fn sort_continues(v: &AttributeValue, c: &AttrRange, forward: bool) -> bool {
-    let cmp = |x: &AttributeValue| compare(v, x);
-    match c {
-        AttrRange::Compare(Cmp::Le, x) if forward => cmp(x).is_some_and(|o| o.is_lt()),
-        AttrRange::Compare(Cmp::Ge, x) if !forward => cmp(x).is_some_and(|o| o.is_gt()),
-        AttrRange::Between(lo, hi) => {
-            let (lo, hi) = (cmp(lo), cmp(hi));
-            if forward {
-                lo.is_some_and(|o| o.is_ge()) && hi.is_some_and(|o| o.is_lt())
-            } else {
-                lo.is_some_and(|o| o.is_gt()) && hi.is_some_and(|o| o.is_le())
-            }
-        }
-        _ => sort_holds(v, c),
-    }
-}
-
 fn type_mismatch() -> Fail {
     Fail::validation(
         "One or more parameter values were invalid: Condition parameter type does not match schema type",
@@ -650,10 +630,12 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
             (p, end)
         }
     };
-    // DynamoDB Local accepts a start key, and returns a LastEvaluatedKey,
-    // only when it lies within the key condition, read as exclusive at the
-    // far end for the table's own sort key.
-    let table_sk = t.schema.sk.as_ref().map(|k| k.name.as_str());
+    // A start key must lie within the key condition. One on the inclusive
+    // bound the Query reads towards is accepted (and reads an empty page):
+    // it is the LastEvaluatedKey of a page that stopped at `Limit` on that
+    // bound, which DynamoDB returns. DynamoDB Local refuses it and returns
+    // no LastEvaluatedKey there, reading its table sort key's bound as
+    // exclusive.
     let equal: Vec<(&str, &AttributeValue)> = hash
         .iter()
         .zip(&cond.hash)
@@ -662,15 +644,10 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
         .collect();
     let within = |key: &Item| {
         equal.iter().all(|(a, v)| key.get(*a) == Some(*v))
-            && cond.range.as_ref().is_none_or(|(range, c)| {
-                key.get(&range.name).is_some_and(|v| {
-                    if Some(range.name.as_str()) == table_sk {
-                        sort_continues(v, c, req.forward)
-                    } else {
-                        sort_holds(v, c)
-                    }
-                })
-            })
+            && cond
+                .range
+                .as_ref()
+                .is_none_or(|(range, c)| key.get(&range.name).is_some_and(|v| sort_holds(v, c)))
     };
     let start = match &req.start {
         None => None,
@@ -735,7 +712,7 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
         }
     };
     t.capacity.read(read_halves(read, req.consistent));
-    Ok((rows, last_key.filter(|k| within(k)), scanned))
+    Ok((rows, last_key, scanned))
 }
 
 /// Reads one page: at most `limit` entries are evaluated; the page ends
@@ -743,7 +720,10 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
 /// (DynamoDB's developer guide, Query: "This limit applies before the
 /// filter expression is evaluated"; DynamoDB Local counts only the items a
 /// Query's filter keeps); the LastEvaluatedKey is the last entry evaluated
-/// when entries may remain.
+/// when the page stopped at `Limit`, even if no entry remains (API
+/// reference, Query and Scan, `Limit`: DynamoDB "stops the operation and
+/// returns the matching values up to that point, and a key in
+/// LastEvaluatedKey"), or at 1 MB with entries remaining.
 /// `take` gets each item (its table position and stored bytes) and says
 /// whether the filter kept it. Returns the LastEvaluatedKey, the bytes
 /// read and the items evaluated (`ScannedCount`).

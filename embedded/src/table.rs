@@ -16,11 +16,11 @@ use std::borrow::Borrow;
 use std::cmp::Ordering as Order;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::codec::{self, order_bytes};
 use super::error::{Fail, Res};
 use super::hash::{self, PREFIX};
+use super::meter::Capacity;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 use super::value::Val;
 use crate::exec::CapacityMeter;
@@ -100,29 +100,6 @@ pub(crate) struct IndexData {
     tie: Tie,
 }
 
-/// Consumed capacity, counted as DynamoDB bills it, per table and on the
-/// backend's meter.
-#[derive(Debug, Default)]
-pub(crate) struct Capacity {
-    /// Read units, in halves (an eventually consistent 4 KB read is one).
-    pub(crate) read_halves: AtomicU64,
-    /// Write units.
-    pub(crate) writes: AtomicU64,
-    meter: Arc<CapacityMeter>,
-}
-
-impl Capacity {
-    pub(crate) fn read(&self, halves: u64) {
-        self.read_halves.fetch_add(halves, Ordering::Relaxed);
-        self.meter.add(halves as f64 / 2.0);
-    }
-
-    pub(crate) fn write(&self, units: u64) {
-        self.writes.fetch_add(units, Ordering::Relaxed);
-        self.meter.add(units as f64);
-    }
-}
-
 pub(crate) struct TableData {
     pub(crate) schema: TableSchema,
     /// Table position → encoded item.
@@ -168,15 +145,13 @@ impl TableData {
             .iter()
             .map(|_| super::search::VectorData::new())
             .collect();
+        let capacity = Capacity::new(meter, schema.indexes.len());
         Self {
             schema,
             items: BTreeSet::new(),
             indexes,
             vectors,
-            capacity: Capacity {
-                meter,
-                ..Capacity::default()
-            },
+            capacity,
             names: Arc::default(),
             ids: HashMap::new(),
             key_names: schema_keys
@@ -347,10 +322,15 @@ impl TableData {
     /// Stores `new` at `pos` (or deletes when `None`), keeping every index
     /// in step and the change feed told; `old` is the item stored there
     /// before (decoded whenever the table has a stream). Returns the write
-    /// units the index writes cost: an entry added or removed costs its
-    /// size in 1 KB units, a moved entry both, an entry whose projected
-    /// attributes changed its new size.
-    pub(crate) fn write(&mut self, pos: Vec<u8>, new: Option<&Item>, old: Option<&Item>) -> u64 {
+    /// units each index's writes cost (parallel to the indexes): an entry
+    /// added or removed costs its size in 1 KB units, a moved entry both,
+    /// an entry whose projected attributes changed its new size.
+    pub(crate) fn write(
+        &mut self,
+        pos: Vec<u8>,
+        new: Option<&Item>,
+        old: Option<&Item>,
+    ) -> Vec<u64> {
         // Every committed write passes here, in commit order.
         if let Some(feed) = &mut self.feed {
             feed.record(&self.schema, old, new);
@@ -364,7 +344,7 @@ impl TableData {
     /// read in place (never decoded into a map) for the index upkeep: what
     /// a put that reads nothing of the replaced item costs. A table with a
     /// stream decodes it, as the change feed records it.
-    pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item) -> Res<u64> {
+    pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item) -> Res<Vec<u64>> {
         if self.feed.is_some() {
             let old = self.item(&pos)?;
             return Ok(self.write(pos, Some(new), old.as_ref()));
@@ -372,7 +352,7 @@ impl TableData {
         let (moves, units) = match self.items.get(pos.as_slice()) {
             // Without indexes nothing of the replaced item is read.
             None => self.index_moves::<Item>(Some(new), None),
-            Some(_) if self.indexes.is_empty() => (Vec::new(), 0),
+            Some(_) if self.indexes.is_empty() => (Vec::new(), Vec::new()),
             Some(e) => {
                 let old = Stored::read(e, &self.keys, &self.names)
                     .ok_or_else(|| Fail::internal("stored item is corrupt"))?;
@@ -411,6 +391,7 @@ impl TableData {
             }
         }
         self.indexes[i].entries = entries;
+        self.capacity.add_index();
         Ok(())
     }
 
@@ -427,16 +408,22 @@ impl TableData {
         };
         self.schema.indexes.remove(i);
         self.indexes.remove(i);
+        self.capacity.remove_index(i);
         true
     }
 
     /// How each index's entry moves when `old` becomes `new`, two versions
     /// of the item at one table position (the old position and the new,
-    /// `None` for no change), and the write units the index writes cost.
-    fn index_moves<O: View + ?Sized>(&self, new: Option<&Item>, old: Option<&O>) -> (Moves, u64) {
-        let mut units = 0;
+    /// `None` for no change), and the write units each index's writes cost.
+    fn index_moves<O: View + ?Sized>(
+        &self,
+        new: Option<&Item>,
+        old: Option<&O>,
+    ) -> (Moves, Vec<u64>) {
+        let mut all = Vec::with_capacity(self.indexes.len());
         let mut moves = Vec::with_capacity(self.indexes.len());
         for i in 0..self.indexes.len() {
+            let mut units = 0;
             if let (Some(o), Some(n)) = (old, new)
                 && self.same_index_keys(i, o, n)
             {
@@ -446,6 +433,7 @@ impl TableData {
                     units += self.entry_units(i, n);
                 }
                 moves.push(None);
+                all.push(units);
                 continue;
             }
             let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
@@ -461,8 +449,9 @@ impl TableData {
                 p
             });
             moves.push((before.is_some() || after.is_some()).then_some((before, after)));
+            all.push(units);
         }
-        (moves, units)
+        (moves, all)
     }
 
     /// Stores `new` at `pos` (deletes when `None`) and moves the index

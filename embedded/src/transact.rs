@@ -1,4 +1,5 @@
-//! TransactWriteItems, decided in the order DynamoDB Local decides it.
+//! TransactWriteItems, decided in the order DynamoDB documents: the
+//! request is validated before any condition is evaluated.
 //!
 //! 1. Every expression and every value of every operation is checked: a
 //!    malformed one fails the request (ValidationException).
@@ -6,8 +7,12 @@
 //!    same request answers success without writing again; with another
 //!    request, IdempotentParameterMismatchException. Only successful
 //!    transactions record their token.
-//! 3. Operation by operation, against the table as the operations before it
-//!    left it (their writes staged, not applied):
+//! 3. Two operations on one item fail the request ("Transaction request
+//!    cannot include multiple operations on one item": "no two actions can
+//!    target the same item", API reference, TransactWriteItems), whatever
+//!    their conditions. DynamoDB Local refuses them only when both pass
+//!    their conditions, and evaluates the second against the first's write.
+//! 4. Operation by operation, against the table as the request found it:
 //!    - a malformed key or item fails the request, a key attribute of the
 //!      wrong type gives the operation a `ValidationError` reason, and so
 //!      does a put whose index key attributes have the wrong type;
@@ -16,22 +21,18 @@
 //!    - an update of a key attribute cancels the transaction with that one
 //!      `ValidationError` reason; an update that cannot apply fails the
 //!      request; one that leaves an index key of the wrong type gets a
-//!      `ValidationError` reason;
-//!    - an operation that passed on an item an earlier passing operation
-//!      claimed fails the request ("multiple operations on one item").
-//! 4. Any reason other than `None` cancels everything; the items reported
-//!    with reasons are read with the passing writes staged. Otherwise every
+//!      `ValidationError` reason.
+//! 5. Any reason other than `None` cancels everything. Otherwise every
 //!    write applies at once.
-//!
-//! DynamoDB itself refuses two operations on one item up front; this
-//! follows DynamoDB Local, the reference of the differential test.
 
+use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use super::check;
 use super::cond;
 use super::error::{Fail, Res};
+use super::meter::WriteUnits;
 use super::schema::TableSchema;
 use super::update;
 use super::value::{item_size, normalize_map};
@@ -201,20 +202,42 @@ pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> 
         };
     }
 
+    // No two operations may name one item: DynamoDB refuses such a request
+    // before any condition is evaluated, whatever the conditions would say.
+    // A key or item that fails the request keeps its place in the order of
+    // the operations (it is reported when its operation's turn comes).
+    let mut checked = Vec::with_capacity(ops.len());
+    let mut claimed = HashSet::with_capacity(ops.len());
+    let mut bytes = 0;
+    for op in &ops {
+        let one = store.table(op.table).and_then(|t| {
+            let one = match &op.kind {
+                Kind::Put(raw) => put(&t.schema, raw)?.map(|(item, key)| (key, Some(item))),
+                Kind::Update(raw, _) | Kind::Delete(raw) | Kind::Check(raw) => key(&t.schema, raw)?
+                    .map(|k| (k, None))
+                    .map_err(str::to_owned),
+            };
+            Ok(one.map(|(key, item)| {
+                let pos = t.position(&key);
+                (key, item, pos)
+            }))
+        });
+        if let Ok(Ok((key, item, pos))) = &one {
+            bytes += item.as_ref().map_or_else(|| item_size(key), item_size);
+            if !claimed.insert((op.table, pos.clone())) {
+                return Err(Fail::validation(
+                    "Transaction request cannot include multiple operations on one item",
+                ));
+            }
+        }
+        checked.push(one);
+    }
+
     let mut reasons = Vec::with_capacity(ops.len());
     let mut staged: Vec<Staged<'_>> = Vec::new();
-    let mut reported: Vec<(usize, &str, Vec<u8>)> = Vec::new();
     let mut cancelled = false;
-    let mut bytes = 0;
-    for (i, op) in ops.iter().enumerate() {
-        let t = store.table(op.table)?;
-        let checked = match &op.kind {
-            Kind::Put(raw) => put(&t.schema, raw)?.map(|(item, key)| (key, Some(item))),
-            Kind::Update(raw, _) | Kind::Delete(raw) | Kind::Check(raw) => key(&t.schema, raw)?
-                .map(|k| (k, None))
-                .map_err(str::to_owned),
-        };
-        let (key, item) = match checked {
+    for (i, (op, one)) in ops.iter().zip(checked).enumerate() {
+        let (key, item, pos) = match one? {
             Ok(k) => k,
             Err(message) => {
                 reasons.push(reason(i, "ValidationError", Some(&message), None));
@@ -222,25 +245,16 @@ pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> 
                 continue;
             }
         };
-        bytes += item.as_ref().map_or_else(|| item_size(&key), item_size);
-        let pos = t.position(&key);
+        let t = store.table(op.table)?;
         let old = current(t, &pos)?;
-        let earlier = staged.iter().find(|w| w.table == op.table && w.pos == pos);
-        let seen = match earlier {
-            Some(w) => w.new.clone(),
-            None => old.clone(),
-        };
-        if !holds(op.cond.as_ref(), seen.as_ref()) {
+        if !holds(op.cond.as_ref(), old.as_ref()) {
             let message = if matches!(op.kind, Kind::Check(_)) {
                 "The conditional request failed."
             } else {
                 "The conditional request failed"
             };
-            let item = on_failure(op.return_on_failure, seen);
+            let item = on_failure(op.return_on_failure, old);
             reasons.push(reason(i, "ConditionalCheckFailed", Some(message), item));
-            if op.return_on_failure {
-                reported.push((i, op.table, pos));
-            }
             cancelled = true;
             continue;
         }
@@ -259,9 +273,9 @@ pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> 
         let (new, write) = match &op.kind {
             Kind::Put(_) => (item, true),
             Kind::Delete(_) => (None, true),
-            Kind::Check(_) => (seen, false),
+            Kind::Check(_) => (None, false),
             Kind::Update(_, actions) => {
-                let new = update::apply(actions, seen.as_ref(), &key)?;
+                let new = update::apply(actions, old.as_ref(), &key)?;
                 match check_updated(t, &new) {
                     Ok(()) => (Some(new), true),
                     Err(Fail::OpValidation(message)) => {
@@ -273,11 +287,6 @@ pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> 
                 }
             }
         };
-        if earlier.is_some() {
-            return Err(Fail::validation(
-                "Transaction request cannot include multiple operations on one item",
-            ));
-        }
         reasons.push(reason(i, "None", None, None));
         staged.push(Staged {
             table: op.table,
@@ -293,27 +302,29 @@ pub(crate) fn transact_write(store: &mut Store, req: &TransactWrite) -> Res<()> 
         ));
     }
     if cancelled {
-        for (i, table, pos) in reported {
-            if let Some(w) = staged.iter().find(|w| w.table == table && w.pos == pos) {
-                reasons[i].item = w.new.clone();
-            }
-        }
         return Err(Fail::Canceled(reasons));
     }
     for w in staged {
         let t = store.table_mut(w.table)?;
         if !w.write {
             // A condition check costs a write of the item it reads.
-            t.capacity.write(2 * write_units(w.old.as_ref(), None));
+            let table = write_units(w.old.as_ref(), None);
+            t.capacity.write(
+                &WriteUnits {
+                    table,
+                    indexes: Vec::new(),
+                },
+                2,
+            );
             continue;
         }
-        let units = write_units(w.old.as_ref(), w.new.as_ref());
-        let index_units = if w.new.is_some() || w.old.is_some() {
+        let table = write_units(w.old.as_ref(), w.new.as_ref());
+        let indexes = if w.new.is_some() || w.old.is_some() {
             t.write(w.pos, w.new.as_ref(), w.old.as_ref())
         } else {
-            0
+            Vec::new()
         };
-        t.capacity.write(2 * (units + index_units));
+        t.capacity.write(&WriteUnits { table, indexes }, 2);
     }
     if let Some(token) = &req.token {
         store.tokens.insert(

@@ -6,6 +6,7 @@ use super::Store;
 use super::check::{self, MAX_ITEM};
 use super::cond;
 use super::error::{Fail, Res};
+use super::meter::WriteUnits;
 use super::table::TableData;
 use super::update;
 use super::value::item_size;
@@ -66,9 +67,9 @@ pub(crate) fn put_item(store: &mut Store, req: PutItem) -> Res<Option<Item>> {
     // it (or the change feed, which `write_over` sees to): its size is
     // stored with it, and the index upkeep reads it in place.
     if cond.is_none() && !req.return_old {
-        let units = units_of(t.stored_size(&pos), item_size(&item));
-        let index_units = t.write_over(pos, &item)?;
-        t.capacity.write(units + index_units);
+        let table = units_of(t.stored_size(&pos), item_size(&item));
+        let indexes = t.write_over(pos, &item)?;
+        t.capacity.write(&WriteUnits { table, indexes }, 1);
         return Ok(None);
     }
     let old = current(t, &pos)?;
@@ -77,9 +78,9 @@ pub(crate) fn put_item(store: &mut Store, req: PutItem) -> Res<Option<Item>> {
         let item = on_failure(req.return_on_condition_failure, old);
         return Err(Fail::Condition(item));
     }
-    let units = units_of(old_size, item_size(&item));
-    let index_units = t.write(pos, Some(&item), old.as_ref());
-    t.capacity.write(units + index_units);
+    let table = units_of(old_size, item_size(&item));
+    let indexes = t.write(pos, Some(&item), old.as_ref());
+    t.capacity.write(&WriteUnits { table, indexes }, 1);
     Ok(if req.return_old { old } else { None })
 }
 
@@ -93,12 +94,12 @@ pub(crate) fn delete_item(store: &mut Store, req: &DeleteItem) -> Res<Option<Ite
         let item = on_failure(req.return_on_condition_failure, old);
         return Err(Fail::Condition(item));
     }
-    let units = write_units(old.as_ref(), None);
-    let index_units = match old {
+    let table = write_units(old.as_ref(), None);
+    let indexes = match old {
         Some(_) => t.write(pos, None, old.as_ref()),
-        None => 0,
+        None => Vec::new(),
     };
-    t.capacity.write(units + index_units);
+    t.capacity.write(&WriteUnits { table, indexes }, 1);
     Ok(if req.return_old { old } else { None })
 }
 
@@ -118,9 +119,9 @@ pub(crate) fn update_item(store: &mut Store, req: &UpdateItem) -> Res<Option<Ite
     let new = update::apply(&actions, old.as_ref(), &key)?;
     check_updated(t, &new)?;
     let out = update::returned(req.return_values, &actions, old.as_ref(), &new);
-    let index_units = t.write(pos, Some(&new), old.as_ref());
-    t.capacity
-        .write(write_units(old.as_ref(), Some(&new)) + index_units);
+    let table = write_units(old.as_ref(), Some(&new));
+    let indexes = t.write(pos, Some(&new), old.as_ref());
+    t.capacity.write(&WriteUnits { table, indexes }, 1);
     Ok(out)
 }
 
@@ -167,13 +168,13 @@ pub(crate) fn batch_write(store: &mut Store, req: &BatchWrite) -> Res<Vec<BatchO
     }
     for (pos, item) in writes {
         let old = current(t, &pos)?;
-        let index_units = if item.is_some() || old.is_some() {
+        let table = write_units(old.as_ref(), item.as_ref());
+        let indexes = if item.is_some() || old.is_some() {
             t.write(pos, item.as_ref(), old.as_ref())
         } else {
-            0
+            Vec::new()
         };
-        t.capacity
-            .write(write_units(old.as_ref(), item.as_ref()) + index_units);
+        t.capacity.write(&WriteUnits { table, indexes }, 1);
     }
     Ok(Vec::new())
 }

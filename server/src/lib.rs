@@ -116,10 +116,30 @@
 //!     expressions); Local counts only the items the filter keeps, so a
 //!     filtered Query's page reads on past 1 MB. The engine accounts page
 //!     size in one place, for Query and Scan alike.
+//! 16. A Query that stops because it evaluated `Limit` items returns a
+//!     `LastEvaluatedKey` ("stops the operation and returns the matching
+//!     values up to that point, and a key in LastEvaluatedKey", API
+//!     reference, Query, `Limit`), also when its last item sits on the
+//!     inclusive bound of the key condition (`SK <= :v`, `BETWEEN`, `>=`
+//!     read backwards); that key starts an empty last page. Local returns
+//!     no `LastEvaluatedKey` there and refuses that key as a start key.
+//! 17. Two actions of a TransactWriteItems on one item are refused up
+//!     front ("no two actions can target the same item", API reference,
+//!     TransactWriteItems: `Transaction request cannot include multiple
+//!     operations on one item`), before any condition is evaluated; Local
+//!     refuses them only when both pass their conditions, and otherwise
+//!     cancels the transaction with the failed condition's reason.
+//! 18. An item with only some of a global index's key attributes is not
+//!     written to the index (developer guide, sparse indexes), so a write
+//!     that replaces one such item by another consumes none of the index's
+//!     capacity (`ReturnConsumedCapacity=INDEXES` names no index); Local
+//!     bills the index a write unit when the two items have different ones.
 //!
-//! Where the engine itself still follows Local rather than DynamoDB (the
-//! order of a transaction's checks, no `LastEvaluatedKey` when a Query's last item
-//! sits on the bound it read towards), the engine's own docs list it.
+//! With `ReturnConsumedCapacity=INDEXES`, a write reports the units of each
+//! index whose entries it wrote (`GlobalSecondaryIndexes`,
+//! `LocalSecondaryIndexes`) and the item's own on `Table`, with the same
+//! figures as Local; a Query or Scan of an index reports its read on that
+//! index.
 
 mod client;
 mod crc;

@@ -3,6 +3,7 @@
 //! documents' boto3 code and the AWS CLI, and expression validation
 //! compared with DynamoDB Local.
 
+mod capacity;
 mod departures;
 mod errors;
 mod http;

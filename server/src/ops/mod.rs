@@ -184,15 +184,46 @@ impl Capacity {
 /// the response can report the difference.
 pub(crate) struct Meter {
     mode: Capacity,
-    before: Vec<(String, f64)>,
+    before: Vec<(String, Units)>,
     /// The index a Query or Scan reads (and whether it is global): with
     /// `INDEXES`, its read is reported on the index, none on the table.
     index: Option<(String, bool)>,
 }
 
-fn units(db: &Embedded, table: &str) -> f64 {
-    db.consumed_capacity(table)
-        .map_or(0.0, |c| c.read_units + c.write_units)
+/// A table's meters: all its units, and (for `INDEXES`) each index's
+/// write units, by name, with whether the index is global.
+struct Units {
+    total: f64,
+    indexes: Vec<(String, bool, f64)>,
+}
+
+fn units(db: &Embedded, table: &str, mode: Capacity) -> Units {
+    let total = db
+        .consumed_capacity(table)
+        .map_or(0.0, |c| c.read_units + c.write_units);
+    if mode != Capacity::Indexes {
+        return Units {
+            total,
+            indexes: Vec::new(),
+        };
+    }
+    let globals = db.schema(table).map(|s| s.indexes).unwrap_or_default();
+    let indexes = db
+        .index_write_units(table)
+        .unwrap_or_default()
+        .into_iter()
+        .zip(globals)
+        .map(|((name, units), ix)| (name, ix.global, units))
+        .collect();
+    Units { total, indexes }
+}
+
+/// `{"CapacityUnits": units}` under each name, for one kind of index.
+fn per_index<'a>(entries: impl Iterator<Item = (&'a str, f64)>) -> Option<Value> {
+    let m: Map<String, Value> = entries
+        .map(|(name, units)| (name.to_owned(), json!({"CapacityUnits": units})))
+        .collect();
+    (!m.is_empty()).then_some(Value::Object(m))
 }
 
 impl Meter {
@@ -202,7 +233,7 @@ impl Meter {
         } else {
             tables
                 .iter()
-                .map(|t| ((*t).to_owned(), units(&ep.db, t)))
+                .map(|t| ((*t).to_owned(), units(&ep.db, t, mode)))
                 .collect()
         };
         Self {
@@ -228,6 +259,9 @@ impl Meter {
     }
 
     /// Adds `ConsumedCapacity` to `out` (one entry, or a list when `list`).
+    /// With `INDEXES`, a write reports each index whose entries it wrote
+    /// (`GlobalSecondaryIndexes`, `LocalSecondaryIndexes`) and the rest on
+    /// `Table`; a read of an index reports it on that index.
     pub(crate) fn finish(self, ep: &Endpoint, out: &mut Map<String, Value>, list: bool) {
         if self.mode == Capacity::None {
             return;
@@ -236,20 +270,47 @@ impl Meter {
             .before
             .iter()
             .map(|(t, before)| {
-                let used = (units(&ep.db, t) - before).max(0.0);
+                let after = units(&ep.db, t, self.mode);
+                let used = (after.total - before.total).max(0.0);
                 let mut m = json!({"TableName": t, "CapacityUnits": used});
-                if self.mode == Capacity::Indexes {
-                    match &self.index {
-                        Some((name, global)) => {
-                            m["Table"] = json!({"CapacityUnits": 0.0});
-                            let kind = if *global {
-                                "GlobalSecondaryIndexes"
-                            } else {
-                                "LocalSecondaryIndexes"
-                            };
-                            m[kind] = json!({name.as_str(): {"CapacityUnits": used}});
-                        }
-                        None => m["Table"] = json!({"CapacityUnits": used}),
+                if self.mode != Capacity::Indexes {
+                    return m;
+                }
+                if let Some((name, global)) = &self.index {
+                    m["Table"] = json!({"CapacityUnits": 0.0});
+                    let kind = if *global {
+                        "GlobalSecondaryIndexes"
+                    } else {
+                        "LocalSecondaryIndexes"
+                    };
+                    m[kind] = json!({name.as_str(): {"CapacityUnits": used}});
+                    return m;
+                }
+                // Indexes are matched by name: the request changed no schema.
+                let written: Vec<(&str, bool, f64)> = after
+                    .indexes
+                    .iter()
+                    .filter_map(|(name, global, units)| {
+                        let was = before
+                            .indexes
+                            .iter()
+                            .find(|(n, ..)| n == name)
+                            .map_or(0.0, |(.., u)| *u);
+                        (units > &was).then_some((name.as_str(), *global, units - was))
+                    })
+                    .collect();
+                let on_indexes: f64 = written.iter().map(|(.., u)| u).sum();
+                m["Table"] = json!({"CapacityUnits": (used - on_indexes).max(0.0)});
+                for (kind, global) in [
+                    ("GlobalSecondaryIndexes", true),
+                    ("LocalSecondaryIndexes", false),
+                ] {
+                    let of_kind = written
+                        .iter()
+                        .filter(|(_, g, _)| *g == global)
+                        .map(|(n, _, u)| (*n, *u));
+                    if let Some(v) = per_index(of_kind) {
+                        m[kind] = v;
                     }
                 }
                 m

@@ -315,27 +315,50 @@ async fn local_departures_follow_dynamodb() {
         )
         .await;
         assert_eq!(status, 200, "{r}");
+        let mut capacity = Value::Null;
         for item in [
             json!({"PK": {"S": "in"}, "g": {"S": "x"}, "h": {"S": "y"}}),
             json!({"PK": {"S": "out"}, "g": {"S": "x"}}),
+            // The other attribute instead (case 18): still not in the index.
+            json!({"PK": {"S": "out"}, "h": {"S": "y"}}),
         ] {
-            let (status, r) =
-                call(&url, "PutItem", &json!({"TableName": table, "Item": item})).await;
+            let put =
+                json!({"TableName": table, "Item": item, "ReturnConsumedCapacity": "INDEXES"});
+            let (status, r) = call(&url, "PutItem", &put).await;
             assert_eq!(status, 200, "{r}");
+            capacity = r["ConsumedCapacity"].clone();
         }
         let (_, d) = call(&url, "DescribeTable", &json!({"TableName": table})).await;
         let ix = &d["Table"]["GlobalSecondaryIndexes"][0];
-        (
+        let sizes = (
             d["Table"]["TableSizeBytes"].clone(),
             ix["ItemCount"].clone(),
             ix["IndexSizeBytes"].clone(),
-        )
+        );
+        capacity.as_object_mut().map(|m| m.remove("TableName"));
+        (sizes, capacity)
     };
-    let ours = sparse(both.ours.0.clone(), "Sparse".into()).await;
-    let local = sparse(both.local.0.clone(), support::unique_table("Sparse")).await;
-    // "PK"+"in", "g"+"x", "h"+"y" in the index; "PK"+"out", "g"+"x" not.
+    let (ours, ours_put) = sparse(both.ours.0.clone(), "Sparse".into()).await;
+    let (local, local_put) = sparse(both.local.0.clone(), support::unique_table("Sparse")).await;
+    // "PK"+"in", "g"+"x", "h"+"y" in the index; "PK"+"out", "h"+"y" not.
     assert_eq!(ours, (json!(15), json!(1), json!(8)));
     assert_eq!(local, (json!(15), json!(1), json!(15)));
+
+    // 18. Nor is an item with only some of a global index's key attributes
+    //     written to the index (developer guide, sparse indexes), so a
+    //     write that replaces one such item by another consumes no capacity
+    //     of the index and ReturnConsumedCapacity=INDEXES names none. Local
+    //     bills the index a write unit when the two have different ones
+    //     (`g`, then `h`).
+    assert_eq!(
+        ours_put,
+        json!({"CapacityUnits": 1.0, "Table": {"CapacityUnits": 1.0}})
+    );
+    assert_eq!(
+        local_put,
+        json!({"CapacityUnits": 2.0, "Table": {"CapacityUnits": 1.0},
+            "GlobalSecondaryIndexes": {"byG": {"CapacityUnits": 1.0}}})
+    );
 
     // 13. On a table with a local index, a write that asks for
     //     ReturnItemCollectionMetrics=SIZE gets ItemCollectionMetrics: the
@@ -389,4 +412,96 @@ async fn local_departures_follow_dynamodb() {
             "LastEvaluatedKey": {"PK": {"S": "pages"}, "SK": {"S": "4"}}})
     );
     assert_eq!(local, json!({"Items": [], "Count": 0, "ScannedCount": 5}));
+
+    // 16. A Query that stops because it evaluated `Limit` items returns a
+    //     LastEvaluatedKey (API reference, Query, Limit: DynamoDB "stops
+    //     the operation and returns the matching values up to that point,
+    //     and a key in LastEvaluatedKey"; "If LastEvaluatedKey is not
+    //     empty, it does not necessarily mean that there is more data"),
+    //     also when the last item read sits on the inclusive bound of the
+    //     key condition; that key starts an empty last page. Local returns
+    //     no LastEvaluatedKey there, and refuses that key as a start key.
+    for sk in ["1", "2", "3"] {
+        let item = json!({"TableName": "", "Item": {"PK": {"S": "lek"}, "SK": {"S": sk}}});
+        let [(s1, _), (s2, _)] = both.call("PutItem", item).await;
+        assert_eq!((s1, s2), (200, 200));
+    }
+    let bounded = |start: Option<Value>| {
+        let mut q = json!({"TableName": "", "KeyConditionExpression": "PK = :p AND SK <= :s",
+            "ExpressionAttributeValues": {":p": {"S": "lek"}, ":s": {"S": "2"}}, "Limit": 2});
+        if let Some(k) = start {
+            q["ExclusiveStartKey"] = k;
+        }
+        q
+    };
+    let [(s1, ours), (s2, local)] = both.call("Query", bounded(None)).await;
+    assert_eq!((s1, s2), (200, 200), "{ours} {local}");
+    let last = json!({"PK": {"S": "lek"}, "SK": {"S": "2"}});
+    assert_eq!(ours["LastEvaluatedKey"], last, "{ours}");
+    assert_eq!(
+        (ours["Count"].clone(), local["Count"].clone()),
+        (json!(2), json!(2))
+    );
+    assert!(local.get("LastEvaluatedKey").is_none(), "{local}");
+    let [(s1, ours), (s2, local)] = both.call("Query", bounded(Some(last))).await;
+    assert_eq!(s1, 200, "{ours}");
+    assert_eq!(ours, json!({"Items": [], "Count": 0, "ScannedCount": 0}));
+    assert_eq!(
+        (s2, error_message(&local).as_str()),
+        (
+            400,
+            "The provided starting key does not match the range key predicate"
+        )
+    );
+
+    // 17. "No two actions can target the same item" (API reference,
+    //     TransactWriteItems): such a request is refused up front with
+    //     "Transaction request cannot include multiple operations on one
+    //     item", whatever the actions' conditions. Local refuses it only
+    //     when both pass their conditions; here the first fails, and Local
+    //     cancels the transaction with its reason.
+    let missing = json!({"PK": {"S": "tx"}, "SK": {"S": "1"}});
+    let twice = json!({"TransactItems": [
+        {"ConditionCheck": {"TableName": "", "Key": missing, "ConditionExpression": "attribute_exists(PK)"}},
+        {"Put": {"TableName": "", "Item": missing}}]});
+    let on = |table: &str| with_table(&twice, table);
+    let (s1, ours) = call(&both.ours.0, "TransactWriteItems", &on(&both.ours.1)).await;
+    let (s2, local) = call(&both.local.0, "TransactWriteItems", &on(&both.local.1)).await;
+    assert_eq!(
+        (
+            s1,
+            error_name(&ours).as_str(),
+            error_message(&ours).as_str()
+        ),
+        (
+            400,
+            "ValidationException",
+            "Transaction request cannot include multiple operations on one item"
+        )
+    );
+    assert_eq!(
+        (s2, error_name(&local).as_str()),
+        (400, "TransactionCanceledException"),
+        "{local}"
+    );
+    assert_eq!(
+        local["CancellationReasons"][0]["Code"],
+        "ConditionalCheckFailed"
+    );
+}
+
+/// `body` with every empty `TableName` set to `table`.
+fn with_table(body: &Value, table: &str) -> Value {
+    match body {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("TableName", Value::String(t)) if t.is_empty() => (k.clone(), json!(table)),
+                    _ => (k.clone(), with_table(v, table)),
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(|v| with_table(v, table)).collect()),
+        other => other.clone(),
+    }
 }
