@@ -98,7 +98,7 @@ impl crate::Embedded {
     ///     name: "byEmail".into(), global: true, pk: KeyAttr::s("email"), sk: None,
     ///     pk_rest: vec![], sk_rest: vec![], projection: IndexProjection::KeysOnly,
     /// };
-    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![by_email], stream: None })?;
+    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![by_email], stream: None, vectors: vec![] })?;
     /// let s = |v: &str| AttributeValue::S(v.into());
     /// let item = Item::from([("PK".into(), s("USER#ana")), ("email".into(), s("ana@example.com"))]);
     /// db.put_item(PutItem { table: "App".into(), item, condition: None, return_old: false, return_on_condition_failure: false }).await?;

@@ -541,7 +541,7 @@ fn operand<T>(attribute: &'static str, v: impl ValueFor<T>) -> Result<Operand, E
 /// # pub struct Product { pub id: String, pub brand: String, pub embedding: Vec<f32> }
 /// let f = <ProductSimilarSearch as SearchPattern>::filters();
 /// assert_eq!(f.brand.attribute(), "brand");
-/// for c in [f.brand.eq("acme"), f.brand.le("m"), f.brand.ge("b"), f.brand.gt("a")] {
+/// for c in [f.brand.eq("acme"), f.brand.le("m"), f.brand.ge("b"), f.brand.gt("a"), f.brand.between("a", "c")] {
 ///     assert!(c.into_condition().is_ok());
 /// }
 /// ```
@@ -629,6 +629,7 @@ impl<T, P> InlineFilter<T, P> {
 /// # pub struct Product { pub id: String, pub category: String, pub embedding: Vec<f32> }
 /// let f = <ProductSimilarSearch as SearchPattern>::filters();
 /// f.category.gt("b"); // DynamoDB compares HASH attributes by equality only
+/// f.category.between("a", "c"); // nor ranges
 /// ```
 ///
 /// ```
@@ -658,7 +659,14 @@ impl<T, P> Clone for HashAttribute<T, P> {
 }
 impl<T, P> Copy for HashAttribute<T, P> {}
 
-/// Never implemented: what a range on a `HASH` attribute would need.
+/// Never implemented: what a range on a `HASH` attribute would need, so
+/// that one is a compile error saying why.
+///
+/// ```compile_fail
+/// fn comparable<T: singletable::vector::ComparableInSearch>() {}
+/// comparable::<singletable::vector::HashAttribute<String, ()>>();
+/// ```
+#[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "a vector index's `HASH` attribute is compared by equality only",
     label = "a comparison on a `HASH` attribute",
@@ -670,6 +678,7 @@ macro_rules! refused {
     ($($name:ident),*) => {
         $(
             /// Refused at compile time; see [`HashAttribute`].
+            #[doc(hidden)]
             pub fn $name(self, value: impl ValueFor<T>) -> SearchCondition<P>
             where
                 Self: ComparableInSearch,
@@ -698,6 +707,7 @@ impl<T, P> HashAttribute<T, P> {
     refused!(lt, le, gt, ge);
 
     /// Refused at compile time; see [`HashAttribute`].
+    #[doc(hidden)]
     pub fn between(self, low: impl ValueFor<T>, high: impl ValueFor<T>) -> SearchCondition<P>
     where
         Self: ComparableInSearch,
@@ -710,7 +720,37 @@ impl<T, P> HashAttribute<T, P> {
 }
 
 /// A typed vector search: what an access pattern on a vector index
-/// returns. Run it with [`VectorSearch::all`]. See the [module](self).
+/// returns. Run it with [`VectorSearch::all`].
+///
+/// ```
+/// use singletable::vector::Scored;
+/// # use singletable::{Db, Embedded, Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "Shop", vector1(dimensions = 2, distance = euclidean, filter(price = N)))]
+/// # pub struct Shop;
+/// # #[derive(Entity, Debug, PartialEq)]
+/// # #[entity(table = Shop)]
+/// # #[pk("P#<id>")]
+/// # #[sk("P")]
+/// # #[vector1(vector = embedding, filter(price))]
+/// # #[access(similar, index = vector1)]
+/// # pub struct Product { pub id: String, pub price: u32, pub embedding: Vec<f32> }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+/// for (id, price, x) in [("a", 5, 0.0), ("b", 50, 1.0), ("c", 7, 2.0)] {
+///     db.put(&Product { id: id.into(), price, embedding: vec![x, 0.0] }).await?;
+/// }
+/// let found: Vec<Scored<Product>> = Product::similar(&[1.1, 0.0])
+///     .top_k(1)
+///     .filter(|f| f.price.lt(&10))
+///     .all(&db)
+///     .await?;
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].item.id, "c"); // `b` is closer, but over the price
+/// assert!((found[0].score - 0.9).abs() < 1e-6); // EUCLIDEAN: the distance
+/// # Ok::<(), singletable::Error>(())
+/// # }).unwrap();
+/// ```
 pub struct VectorSearch<T, P> {
     index: &'static str,
     dimensions: u32,
@@ -779,7 +819,7 @@ impl<T, P> VectorSearch<T, P> {
     /// How many results (`TopK`, 1 to 100; 10 unless set). Outside that
     /// range the search is refused before sending.
     ///
-    /// See the [module example](self).
+    /// See [`VectorSearch`].
     pub fn top_k(mut self, k: u32) -> Self {
         self.top_k = k;
         self
@@ -788,7 +828,7 @@ impl<T, P> VectorSearch<T, P> {
     /// Adds an inline filter on the pattern's `INLINE_FILTER` attributes
     /// (several calls are joined with `AND`).
     ///
-    /// See the [module example](self).
+    /// See [`VectorSearch`].
     pub fn filter(self, f: impl FnOnce(P::Filters) -> SearchCondition<P>) -> Self
     where
         P: SearchPattern,
@@ -845,7 +885,7 @@ impl<T: Decode, P> VectorSearch<T, P> {
     /// most similar first. Items of other entity types are an error, or
     /// left out when the table skips them (`#[table(other_items = skip)]`).
     ///
-    /// See the [module example](self).
+    /// See [`VectorSearch`].
     pub async fn all<E: Executor>(self, db: &Db<E>) -> Result<Vec<Scored<T>>, Error> {
         let (index, top_k) = (self.index, self.top_k);
         let req = self.request(db.table_name())?;

@@ -322,13 +322,12 @@ async fn vector_index_stays_in_sync_with_writes() -> singletable::Result<()> {
         thing("g", "t3", 5, [0.0, 0.0, 0.1]),
         thing("h", "t3", 5, [0.0, 0.0, 9.0]),
     );
-    let outcome = BatchWriter::new()
+    BatchWriter::new()
         .put(&g)
         .put(&h)
         .delete::<Thing>(Thing::key("e")?)
         .execute(&db)
         .await?;
-    let _ = outcome;
     assert_eq!(near(&db, "t3", origin, None).await, ["g", "h"]);
     Ok(())
 }
