@@ -27,9 +27,7 @@ const MAX_PER_TABLE: usize = 5;
 const MAX_DIMENSIONS: i64 = 4096;
 
 fn invalid(what: &str) -> ApiError {
-    ApiError::validation(format!(
-        "One or more parameter values were invalid: {what}"
-    ))
+    ApiError::validation(format!("One or more parameter values were invalid: {what}"))
 }
 
 /// `1 validation error detected` for member `member` of the `i`-th
@@ -90,10 +88,10 @@ fn index(
     })?;
     let (mut hash, mut filter) = (Vec::new(), Vec::new());
     for e in b.array("SearchSchema")?.into_iter().flatten() {
-        let e = Body(
-            e.as_object()
-                .ok_or_else(|| ApiError::serialization("SearchSchemaElement must be a structure"))?,
-        );
+        let e =
+            Body(e.as_object().ok_or_else(|| {
+                ApiError::serialization("SearchSchemaElement must be a structure")
+            })?);
         let name = e.req_str("AttributeName")?;
         let kind = defs
             .iter()
@@ -235,7 +233,12 @@ pub(crate) fn update(
 /// DescribeTable's `VectorIndexes` of `table`, `None` when it has none:
 /// each ACTIVE (the engine builds an index at once), with the items it
 /// holds and their size from the engine's statistics.
-pub(crate) fn describe(ep: &Endpoint, table: &str, schema: &TableSchema, arn: &str) -> Option<Value> {
+pub(crate) fn describe(
+    ep: &Endpoint,
+    table: &str,
+    schema: &TableSchema,
+    arn: &str,
+) -> Option<Value> {
     if schema.vectors.is_empty() {
         return None;
     }
@@ -285,7 +288,11 @@ pub(crate) fn describe(ep: &Endpoint, table: &str, schema: &TableSchema, arn: &s
 /// attribute costs more, as the guide says). It does not grow with the
 /// index's size, as DynamoDB's logarithmic search barely does; DynamoDB's
 /// own figure is not reproducible between identical calls.
-fn search_bytes(dimensions: u32, top_k: u32, results: &[singletable_runtime::vector::ScoredItem]) -> f64 {
+fn search_bytes(
+    dimensions: u32,
+    top_k: u32,
+    results: &[singletable_runtime::vector::ScoredItem],
+) -> f64 {
     let examined = 4 * u64::from(dimensions) * u64::from(top_k);
     let returned: u64 = results
         .iter()
