@@ -477,6 +477,20 @@ impl Embedded {
     /// Removes a vector index (UpdateTable with a `VectorIndexUpdates`
     /// `Delete`); `false` when the table has no such vector index. See
     /// [`Embedded::add_vector_index`].
+    ///
+    /// ```
+    /// use singletable::Embedded;
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", vector1(name = "Similar", dimensions = 2, distance = cosine))]
+    /// # pub struct App;
+    /// let db = Embedded::new();
+    /// db.create_table::<App>("App")?;
+    /// assert!(db.remove_vector_index("App", "Similar")?);
+    /// assert!(db.schema("App").unwrap().vectors.is_empty());
+    /// assert!(db.remove_vector_index("Missing", "Similar").is_err());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
     pub fn remove_vector_index(&self, table: &str, index: &str) -> Result<bool, Error> {
         let mut store = self.write();
         let data = store

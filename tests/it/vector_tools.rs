@@ -229,6 +229,8 @@ async fn search_vectors_request_matches_the_sdk_model() {
         resolved(condition, body),
         r#"(category = {"S":"kitchen"} AND price < {"N":"20"})"#
     );
+    drop(seen);
+    the_endpoint_answers_typed_searches_as_the_embedded_backend().await;
 }
 
 /// The in-process endpoint's client, and a handle on it for table `Shop`.
@@ -238,7 +240,8 @@ async fn endpoint_db() -> Db<SdkExecutor> {
     db
 }
 
-#[tokio::test]
+/// The endpoint, reached by the SDK executor, answers each typed search as
+/// the embedded backend does: same items, same scores, same order.
 async fn the_endpoint_answers_typed_searches_as_the_embedded_backend() {
     let remote = endpoint_db().await;
     let local = Db::<Embedded>::in_memory::<Shop>("Shop").unwrap();
