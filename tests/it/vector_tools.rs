@@ -186,7 +186,7 @@ async fn search_vectors_request_matches_the_sdk_model() {
     assert_eq!(found.len(), 1);
     assert_eq!((&found[0].item, found[0].score), (&mug, 0.12));
 
-    let seen = seen.lock().unwrap();
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
     let [(target, content_type, body)] = &seen[..] else {
         panic!("one request: {seen:?}")
     };
@@ -229,7 +229,6 @@ async fn search_vectors_request_matches_the_sdk_model() {
         resolved(condition, body),
         r#"(category = {"S":"kitchen"} AND price < {"N":"20"})"#
     );
-    drop(seen);
     the_endpoint_answers_typed_searches_as_the_embedded_backend().await;
 }
 
