@@ -4,18 +4,22 @@
 //! [`SdkDb`](crate::SdkDb)'s administration methods send.
 
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction,
-    DeleteGlobalSecondaryIndexAction, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
-    IndexStatus, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection as SdkProjection,
-    ProjectionType, ProvisionedThroughput, ScalarAttributeType, StreamSpecification,
-    StreamViewType, TableDescription, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
+    AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction, CreateVectorIndexAction,
+    DeleteGlobalSecondaryIndexAction, DeleteVectorIndexAction, GlobalSecondaryIndex,
+    GlobalSecondaryIndexUpdate, IndexStatus, KeySchemaElement, KeyType, LocalSecondaryIndex,
+    Projection as SdkProjection, ProjectionType, ProvisionedThroughput, ScalarAttributeType,
+    SearchSchemaElement, SearchSchemaElementType, StreamSpecification, StreamViewType,
+    TableDescription, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
+    VectorAttributeDefinition, VectorDistanceFunction, VectorIndex as SdkVectorIndex,
+    VectorIndexDescription, VectorIndexUpdate,
 };
 
 use aws_sdk_dynamodb::Client;
 use singletable_runtime::backend::{ExtraIndexes, TableUpdate};
 use singletable_runtime::{Error, Table};
 use singletable_tools::definition::{
-    self, Billing, Drift, IndexDef, KeyElement, ProjectionDef, TableDefinition, Throughput,
+    self, Billing, Drift, IndexDef, KeyElement, ProjectionDef, SearchSchemaElementDef,
+    TableDefinition, Throughput, VectorAttributeDef, VectorIndexDef,
 };
 
 use crate::service_error as service;
@@ -90,9 +94,90 @@ fn from_sdk_projection(p: Option<&SdkProjection>) -> ProjectionDef {
     }
 }
 
+/// The parts of a vector index CreateTable's `VectorIndex` and
+/// UpdateTable's `CreateVectorIndexAction` share.
+struct SdkVector {
+    attribute: VectorAttributeDefinition,
+    schema: Option<Vec<SearchSchemaElement>>,
+    projection: SdkProjection,
+    dimensions: i64,
+    distance: VectorDistanceFunction,
+}
+
+fn sdk_vector(v: &VectorIndexDef) -> Result<SdkVector, Error> {
+    let schema = v
+        .search_schema
+        .iter()
+        .map(|e| {
+            SearchSchemaElement::builder()
+                .attribute_name(&e.attribute_name)
+                .search_schema_element_type(SearchSchemaElementType::from(
+                    e.search_schema_element_type.as_str(),
+                ))
+                .build()
+                .map_err(|e| build_err("search schema", e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(SdkVector {
+        attribute: VectorAttributeDefinition::builder()
+            .attribute_name(&v.vector_attribute.attribute_name)
+            .build()
+            .map_err(|e| build_err("vector attribute", e))?,
+        schema: (!schema.is_empty()).then_some(schema),
+        projection: sdk_projection(&v.projection),
+        dimensions: i64::from(v.dimensions),
+        distance: VectorDistanceFunction::from(v.distance_function.as_str()),
+    })
+}
+
+fn sdk_vector_index(v: &VectorIndexDef) -> Result<SdkVectorIndex, Error> {
+    let p = sdk_vector(v)?;
+    SdkVectorIndex::builder()
+        .index_name(&v.index_name)
+        .vector_attribute(p.attribute)
+        .set_search_schema(p.schema)
+        .projection(p.projection)
+        .dimensions(p.dimensions)
+        .distance_function(p.distance)
+        .build()
+        .map_err(|e| build_err("vector index", e))
+}
+
+fn from_sdk_vector(v: &VectorIndexDescription) -> VectorIndexDef {
+    VectorIndexDef {
+        index_name: v.index_name().unwrap_or_default().to_owned(),
+        vector_attribute: VectorAttributeDef {
+            attribute_name: v
+                .vector_attribute()
+                .map(|a| a.attribute_name().to_owned())
+                .unwrap_or_default(),
+        },
+        dimensions: v
+            .dimensions()
+            .and_then(|d| u32::try_from(d).ok())
+            .unwrap_or(0),
+        distance_function: v
+            .distance_function()
+            .map_or("", VectorDistanceFunction::as_str)
+            .to_owned(),
+        search_schema: v
+            .search_schema()
+            .iter()
+            .map(|e| SearchSchemaElementDef {
+                attribute_name: e.attribute_name().to_owned(),
+                search_schema_element_type: e.search_schema_element_type().as_str().to_owned(),
+            })
+            .collect(),
+        projection: from_sdk_projection(v.projection()),
+    }
+}
+
 /// Creates table `name` as `T` declares it (key schema, every global and
-/// local index with its projection, the billing mode given, the stream,
-/// TTL) unless a table of that name exists. Returns whether it created it.
+/// local index with its projection, the vector indexes, the billing mode
+/// given, the stream, TTL) unless a table of that name exists. Returns
+/// whether it created it. A definition DynamoDB would refuse (vector
+/// indexes on a provisioned table: [`TableDefinition::problem`]) is an
+/// [`Error::InvalidRequest`] before anything is sent.
 pub(crate) async fn create_table<T: Table>(
     client: &Client,
     name: &str,
@@ -106,7 +191,15 @@ pub(crate) async fn create_table<T: Table>(
         Err(e) => return Err(service("DescribeTable", e)),
     }
     let def = TableDefinition::of::<T>(name, billing);
+    if let Some(problem) = def.problem() {
+        return Err(Error::InvalidRequest(problem));
+    }
     let defs = sdk_attributes(def.attribute_definitions.iter())?;
+    let vectors = def
+        .vector_indexes
+        .iter()
+        .map(sdk_vector_index)
+        .collect::<Result<Vec<_>, _>>()?;
     let gsis = def
         .global_secondary_indexes
         .iter()
@@ -151,6 +244,7 @@ pub(crate) async fn create_table<T: Table>(
         .set_key_schema(Some(sdk_keys(&def.key_schema)?))
         .set_global_secondary_indexes((!gsis.is_empty()).then_some(gsis))
         .set_local_secondary_indexes((!lsis.is_empty()).then_some(lsis))
+        .set_vector_indexes((!vectors.is_empty()).then_some(vectors))
         .billing_mode(BillingMode::from(def.billing_mode.as_str()))
         .set_provisioned_throughput(sdk_throughput(&def.provisioned_throughput)?)
         .send()
@@ -226,6 +320,7 @@ pub(crate) async fn describe(client: &Client, name: &str) -> Result<TableDefinit
                 provisioned_throughput: None,
             })
             .collect(),
+        vector_indexes: t.vector_indexes().iter().map(from_sdk_vector).collect(),
         billing_mode: if on_demand {
             "PAY_PER_REQUEST"
         } else {
@@ -258,8 +353,9 @@ pub(crate) async fn stream_arn(client: &Client, name: &str) -> Result<Option<Str
 }
 
 /// Compares the table DynamoDB describes with declaration `T`: missing or
-/// extra indexes, wrong key schemas, wrong projections, non-string key
-/// attributes, the stream and its view, TTL. An empty list means no drift.
+/// extra indexes (global, local, vector), wrong key schemas, wrong
+/// projections, vector indexes of other dimensions, distance or search
+/// schema, key attributes of other types, the stream and its view, TTL. An empty list means no drift.
 pub(crate) async fn verify<T: Table>(client: &Client, name: &str) -> Result<Vec<Drift>, Error> {
     let declared = TableDefinition::of::<T>(name, Billing::OnDemand);
     let actual = describe(client, name).await?;
@@ -277,9 +373,10 @@ pub(crate) async fn delete_table(client: &Client, name: &str) -> Result<(), Erro
     Ok(())
 }
 
-/// Brings the global indexes of table `name` to `T`'s declaration, one
-/// UpdateTable per index (DynamoDB takes one index creation or deletion
-/// per request), waiting after each until the index is ACTIVE and
+/// Brings the global and vector indexes of table `name` to `T`'s
+/// declaration, one UpdateTable per index (DynamoDB takes one index
+/// creation or deletion per request: `GlobalSecondaryIndexUpdates` or
+/// `VectorIndexUpdates`), waiting after each until the index is ACTIVE and
 /// backfilled, or gone. With `apply` false, only the plan.
 pub(crate) async fn update_table<T: Table>(
     client: &Client,
@@ -289,12 +386,12 @@ pub(crate) async fn update_table<T: Table>(
 ) -> Result<TableUpdate, Error> {
     let declared = TableDefinition::of::<T>(name, Billing::OnDemand);
     let table = describe_raw(client, name).await?;
-    let existing = table.global_secondary_indexes().iter();
-    let plan = TableUpdate::plan::<T>(existing.filter_map(|g| g.index_name()), extra);
-    let missing = declared
-        .global_secondary_indexes
+    let existing = table
+        .global_secondary_indexes()
         .iter()
-        .filter(|g| plan.created.contains(&g.index_name));
+        .filter_map(|g| g.index_name())
+        .chain(table.vector_indexes().iter().filter_map(|v| v.index_name()));
+    let plan = TableUpdate::plan::<T>(existing, extra);
     if !apply {
         return Ok(plan);
     }
@@ -304,12 +401,25 @@ pub(crate) async fn update_table<T: Table>(
         read_capacity_units: t.read_capacity_units.max(1),
         write_capacity_units: t.write_capacity_units.max(1),
     });
-    for g in missing {
-        let attributes = declared.attribute_definitions.iter().filter(|a| {
-            g.key_schema
+    // The attribute definitions an index's new attributes need.
+    let attributes_of = |names: &[&str]| {
+        sdk_attributes(
+            declared
+                .attribute_definitions
                 .iter()
-                .any(|k| k.attribute_name == a.attribute_name)
-        });
+                .filter(|a| names.contains(&a.attribute_name.as_str())),
+        )
+    };
+    for g in declared
+        .global_secondary_indexes
+        .iter()
+        .filter(|g| plan.created.contains(&g.index_name))
+    {
+        let keys: Vec<&str> = g
+            .key_schema
+            .iter()
+            .map(|k| k.attribute_name.as_str())
+            .collect();
         let create = CreateGlobalSecondaryIndexAction::builder()
             .index_name(&g.index_name)
             .set_key_schema(Some(sdk_keys(&g.key_schema)?))
@@ -317,36 +427,96 @@ pub(crate) async fn update_table<T: Table>(
             .set_provisioned_throughput(sdk_throughput(&throughput)?)
             .build()
             .map_err(|e| build_err("global index", e))?;
-        let create = GlobalSecondaryIndexUpdate::builder().create(create).build();
-        let attributes = Some(sdk_attributes(attributes)?);
-        change_index(client, name, &g.index_name, create, attributes).await?;
+        let create =
+            IndexChange::Global(GlobalSecondaryIndexUpdate::builder().create(create).build());
+        change_index(
+            client,
+            name,
+            &g.index_name,
+            create,
+            Some(attributes_of(&keys)?),
+        )
+        .await?;
+    }
+    for v in declared
+        .vector_indexes
+        .iter()
+        .filter(|v| plan.created.contains(&v.index_name))
+    {
+        let schema: Vec<&str> = v
+            .search_schema
+            .iter()
+            .map(|e| e.attribute_name.as_str())
+            .collect();
+        let p = sdk_vector(v)?;
+        let create = CreateVectorIndexAction::builder()
+            .index_name(&v.index_name)
+            .vector_attribute(p.attribute)
+            .set_search_schema(p.schema)
+            .projection(p.projection)
+            .dimensions(p.dimensions)
+            .distance_function(p.distance)
+            .build()
+            .map_err(|e| build_err("vector index", e))?;
+        let create = IndexChange::Vector(VectorIndexUpdate::builder().create(create).build());
+        let attributes = (!schema.is_empty())
+            .then(|| attributes_of(&schema))
+            .transpose()?;
+        change_index(client, name, &v.index_name, create, attributes).await?;
     }
     for ix in &plan.deleted {
-        let delete = DeleteGlobalSecondaryIndexAction::builder()
-            .index_name(ix)
-            .build()
-            .map_err(|e| build_err("global index", e))?;
-        let delete = GlobalSecondaryIndexUpdate::builder().delete(delete).build();
+        let vector = table
+            .vector_indexes()
+            .iter()
+            .any(|v| v.index_name() == Some(ix.as_str()));
+        let delete = if vector {
+            let delete = DeleteVectorIndexAction::builder()
+                .index_name(ix)
+                .build()
+                .map_err(|e| build_err("vector index", e))?;
+            IndexChange::Vector(VectorIndexUpdate::builder().delete(delete).build())
+        } else {
+            let delete = DeleteGlobalSecondaryIndexAction::builder()
+                .index_name(ix)
+                .build()
+                .map_err(|e| build_err("global index", e))?;
+            IndexChange::Global(GlobalSecondaryIndexUpdate::builder().delete(delete).build())
+        };
         change_index(client, name, ix, delete, None).await?;
     }
     Ok(plan)
 }
 
-/// Sends one UpdateTable with one global-index change (DynamoDB takes one
-/// per request) and waits until index `index` is built, or gone.
+/// One index creation or deletion of an UpdateTable.
+enum IndexChange {
+    Global(GlobalSecondaryIndexUpdate),
+    Vector(VectorIndexUpdate),
+}
+
+/// Sends one UpdateTable with one index change (DynamoDB takes one per
+/// request) and waits until index `index` is built, or gone.
 async fn change_index(
     client: &Client,
     name: &str,
     index: &str,
-    update: GlobalSecondaryIndexUpdate,
+    update: IndexChange,
     attributes: Option<Vec<AttributeDefinition>>,
 ) -> Result<(), Error> {
-    let created = update.create().is_some();
-    client
+    let request = client
         .update_table()
         .table_name(name)
-        .set_attribute_definitions(attributes)
-        .global_secondary_index_updates(update)
+        .set_attribute_definitions(attributes);
+    let (request, created) = match update {
+        IndexChange::Global(u) => {
+            let created = u.create().is_some();
+            (request.global_secondary_index_updates(u), created)
+        }
+        IndexChange::Vector(u) => {
+            let created = u.create().is_some();
+            (request.vector_index_updates(u), created)
+        }
+    };
+    request
         .send()
         .await
         .map_err(|e| service("UpdateTable", e))?;
@@ -380,10 +550,10 @@ async fn describe_raw(client: &Client, name: &str) -> Result<TableDescription, E
         .ok_or_else(|| Error::InvalidRequest("DescribeTable returned no table".into()))
 }
 
-/// Polls DescribeTable until index `index` of table `name` is ACTIVE and
-/// no longer backfilling (`present`), or is gone, and the table is ACTIVE
-/// again; each poll is a `tracing` event with the index's status and the
-/// items it holds so far. Waits as long as DynamoDB takes (a large table's
+/// Polls DescribeTable until global or vector index `index` of table
+/// `name` is ACTIVE and no longer backfilling (`present`), or is gone, and
+/// the table is ACTIVE again; each poll is a `tracing` event with the
+/// index's status and the items it holds so far. Waits as long as DynamoDB takes (a large table's
 /// backfill takes hours): bound it with a timeout around the call if need
 /// be.
 async fn wait_for_index(
@@ -395,18 +565,25 @@ async fn wait_for_index(
     let mut pause = std::time::Duration::from_millis(50);
     loop {
         let table = describe_raw(client, name).await?;
+        // `(status, backfilling, items)` of the global or vector index.
         let found = table
             .global_secondary_indexes()
             .iter()
-            .find(|g| g.index_name() == Some(index));
+            .find(|g| g.index_name() == Some(index))
+            .map(|g| (g.index_status(), g.backfilling(), g.item_count()))
+            .or_else(|| {
+                table
+                    .vector_indexes()
+                    .iter()
+                    .find(|v| v.index_name() == Some(index))
+                    .map(|v| (v.index_status(), v.backfilling(), v.item_count()))
+            });
         let status = found
-            .and_then(|g| g.index_status())
+            .and_then(|(s, ..)| s)
             .map_or("DELETED", IndexStatus::as_str);
         let settled = match found {
-            Some(g) => {
-                present
-                    && g.index_status() == Some(&IndexStatus::Active)
-                    && g.backfilling() != Some(true)
+            Some((status, backfilling, _)) => {
+                present && status == Some(&IndexStatus::Active) && backfilling != Some(true)
             }
             None => !present,
         };
@@ -415,7 +592,7 @@ async fn wait_for_index(
             table = name,
             index,
             status,
-            items = found.and_then(|g| g.item_count()),
+            items = found.and_then(|(.., items)| items),
             done,
             "UpdateTable: waiting for the index"
         );

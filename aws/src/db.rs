@@ -82,13 +82,15 @@ pub trait SdkDb: Sized {
     fn sdk(&self) -> &aws_sdk_dynamodb::Client;
 
     /// Creates this handle's table as `T` declares it (key schema, every
-    /// global and local index with its projection, on-demand billing, the
-    /// stream, TTL) unless a table of that name exists. Returns whether it
-    /// created it.
+    /// global and local index with its projection, the vector indexes,
+    /// on-demand billing, the stream, TTL) unless a table of that name
+    /// exists. Returns whether it created it.
     fn create_table_if_missing<T: Table>(&self)
     -> impl Future<Output = Result<bool, Error>> + Send;
 
-    /// Like [`SdkDb::create_table_if_missing`], with the billing mode given.
+    /// Like [`SdkDb::create_table_if_missing`], with the billing mode given
+    /// (a provisioned table with vector indexes is refused before sending,
+    /// as DynamoDB refuses it).
     fn create_table_with<T: Table>(
         &self,
         billing: Billing,
@@ -104,15 +106,18 @@ pub trait SdkDb: Sized {
     fn stream_arn(&self) -> impl Future<Output = Result<Option<String>, Error>> + Send;
 
     /// Compares the table DynamoDB describes with declaration `T`: missing
-    /// or extra indexes, wrong key schemas, wrong projections, non-string
-    /// key attributes, the stream and its view, TTL. An empty list means no
+    /// or extra indexes (global, local and vector), wrong key schemas,
+    /// wrong projections, vector indexes of other dimensions, distance or
+    /// search schema, key attributes of other types, the stream and its
+    /// view, TTL. An empty list means no
     /// drift.
     fn verify<T: Table>(&self) -> impl Future<Output = Result<Vec<Drift>, Error>> + Send;
 
     /// Deletes this handle's table (DeleteTable). For tests and examples.
     fn delete_table(&self) -> impl Future<Output = Result<(), Error>> + Send;
 
-    /// Brings the table's global indexes to what `T` declares: one
+    /// Brings the table's global and vector indexes to what `T` declares
+    /// (`GlobalSecondaryIndexUpdates`, `VectorIndexUpdates`): one
     /// UpdateTable per index created (and per index deleted, when `extra`
     /// is [`ExtraIndexes::Delete`]), each followed by DescribeTable polls
     /// until the index is ACTIVE and backfilled (or gone), reported as

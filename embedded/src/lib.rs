@@ -436,6 +436,75 @@ impl Embedded {
         Ok(data.remove_index(index))
     }
 
+    /// Adds a vector index to a table and fills it from the items already
+    /// there (UpdateTable with a `VectorIndexUpdates` `Create`; the index
+    /// is usable at once, where DynamoDB backfills it first). Items without
+    /// a valid vector or a `HASH` attribute are left out, as DynamoDB's
+    /// backfill leaves them.
+    ///
+    /// ```
+    /// use singletable::embedded::{IndexProjection, VectorIndexSchema};
+    /// use singletable::vector::Distance;
+    /// use singletable::{Db, Embedded, Entity, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity)]
+    /// #[entity(table = App)]
+    /// #[pk("DOC#<id>")]
+    /// #[sk("DOC")]
+    /// pub struct Doc { pub id: String, pub emb: Vec<f32> }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// db.put(&Doc { id: "a".into(), emb: vec![3.0, 4.0] }).await?;
+    /// let ix = VectorIndexSchema {
+    ///     name: "Similar".into(), attribute: "emb".into(), dimensions: 2, distance: Distance::Euclidean,
+    ///     hash: vec![], filter: vec![], projection: IndexProjection::All,
+    /// };
+    /// db.executor().add_vector_index("App", ix)?;
+    /// assert_eq!(db.executor().table_stats("App").unwrap().vectors[0].item_count, 1); // the stored item
+    /// assert!(db.executor().remove_vector_index("App", "Similar")?);
+    /// assert!(!db.executor().remove_vector_index("App", "Similar")?);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn add_vector_index(&self, table: &str, index: VectorIndexSchema) -> Result<(), Error> {
+        let mut store = self.write();
+        let data = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("UpdateTable"))?;
+        data.add_vector_index(index)
+            .map_err(|e| e.into_error("UpdateTable"))
+    }
+
+    /// Removes a vector index (UpdateTable with a `VectorIndexUpdates`
+    /// `Delete`); `false` when the table has no such vector index. See
+    /// [`Embedded::add_vector_index`].
+    ///
+    /// ```
+    /// use singletable::Embedded;
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", vector1(name = "Similar", dimensions = 2, distance = cosine))]
+    /// # pub struct App;
+    /// let db = Embedded::new();
+    /// db.create_table::<App>("App")?;
+    /// assert!(db.remove_vector_index("App", "Similar")?);
+    /// assert!(db.schema("App").unwrap().vectors.is_empty());
+    /// assert!(db.remove_vector_index("Missing", "Similar").is_err());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn remove_vector_index(&self, table: &str, index: &str) -> Result<bool, Error> {
+        let mut store = self.write();
+        let data = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("UpdateTable"))?;
+        Ok(data.remove_vector_index(index))
+    }
+
     /// UpdateTable `StreamSpecification`: gives a table without a stream a
     /// stream of `view`, whose change feed starts empty. Fails with
     /// DynamoDB's `ValidationException` when the table already has one.

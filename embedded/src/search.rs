@@ -461,8 +461,7 @@ pub(crate) fn search_vectors(store: &Store, req: &SearchVectors) -> Res<Vec<Scor
                     )));
                 }
             }
-            let paths: Vec<crate::expr::Path> =
-                names.iter().map(|n| crate::expr::Path::new(n)).collect();
+            let paths: Vec<crate::expr::Path> = names.iter().map(crate::expr::Path::new).collect();
             Some(Projection::new(&paths))
         }
     };

@@ -46,6 +46,7 @@ mod streams;
 mod support;
 mod tracing_spans;
 mod tracker;
+mod vector_tools;
 mod vectors;
 mod versions;
 mod workbench;

@@ -1,5 +1,6 @@
 //! The table definition a [`Table`] declaration implies: key schema, every
-//! index with its projection, billing, TTL. One value, three outputs: the
+//! index with its projection, the vector indexes, billing, TTL. One value,
+//! three outputs: the
 //! CreateTable request (`Db::create_table_if_missing`), a JSON
 //! document for `aws dynamodb create-table --cli-input-json`, and a
 //! CloudFormation resource. `Db::verify` compares it with
@@ -27,6 +28,10 @@ use serde::{Deserialize, Serialize};
 
 use singletable_runtime::entity::{KeyType, Projection, StreamView, Table};
 
+mod vector;
+
+pub use vector::{SearchSchemaElementDef, VectorAttributeDef, VectorIndexDef};
+
 /// How the table is billed.
 ///
 /// ```
@@ -49,6 +54,9 @@ pub enum Billing {
     #[default]
     OnDemand,
     /// Provisioned capacity, applied to the table and every global index.
+    /// DynamoDB supports vector indexes only on on-demand tables: a
+    /// provisioned definition with vector indexes is refused before
+    /// CreateTable is sent ([`TableDefinition::problem`]).
     Provisioned {
         /// Read capacity units.
         read: i64,
@@ -79,8 +87,9 @@ pub struct KeyElement {
     pub key_type: String,
 }
 
-/// `AttributeDefinitions` entry: only key attributes; strings, but for the
-/// declared types of multi-attribute index keys.
+/// `AttributeDefinitions` entry: only key attributes and the attributes of
+/// vector indexes' search schemas; strings, but for the declared types of
+/// multi-attribute index keys and search-schema attributes.
 ///
 /// ```
 /// # use singletable::Table;
@@ -240,6 +249,9 @@ pub struct TableDefinition {
     /// Local secondary indexes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub local_secondary_indexes: Vec<IndexDef>,
+    /// Vector indexes (`VectorIndexes`; on-demand tables only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vector_indexes: Vec<VectorIndexDef>,
     /// `PAY_PER_REQUEST` or `PROVISIONED`.
     pub billing_mode: String,
     /// Throughput of a provisioned table.
@@ -349,6 +361,12 @@ impl TableDefinition {
                 }
             })
             .collect();
+        // DynamoDB requires every search-schema attribute in
+        // AttributeDefinitions, with its type.
+        for v in T::VECTOR_INDEXES {
+            attrs.extend(v.search_schema().map(|(a, _)| (a.name, a.kind)));
+        }
+        let vector = T::VECTOR_INDEXES.iter().map(VectorIndexDef::of).collect();
         attrs.sort_unstable_by_key(|(a, _)| *a);
         attrs.dedup_by_key(|(a, _)| *a);
         Self {
@@ -363,6 +381,7 @@ impl TableDefinition {
             key_schema,
             global_secondary_indexes: global,
             local_secondary_indexes: local,
+            vector_indexes: vector,
             billing_mode: if throughput.is_some() {
                 "PROVISIONED"
             } else {
@@ -392,6 +411,37 @@ impl TableDefinition {
             .and_then(|s| StreamView::from_name(&s.stream_view_type))
     }
 
+    /// What DynamoDB would refuse in this definition, said before anything
+    /// is sent: vector indexes on a provisioned table ("Vector indexes are
+    /// supported only on tables that use on-demand capacity mode", the
+    /// developer guide's requirements). `Db::create_table_if_missing`
+    /// returns it as an error; the CLI and CloudFormation outputs still
+    /// render the definition as it is.
+    ///
+    /// ```
+    /// use singletable::definition::{Billing, TableDefinition};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", vector1(dimensions = 2, distance = cosine))]
+    /// # pub struct App;
+    /// assert!(TableDefinition::of::<App>("App", Billing::OnDemand).problem().is_none());
+    /// let provisioned = TableDefinition::of::<App>("App", Billing::Provisioned { read: 1, write: 1 });
+    /// assert!(provisioned.problem().unwrap().contains("on-demand"));
+    /// ```
+    pub fn problem(&self) -> Option<String> {
+        (self.billing_mode == "PROVISIONED" && !self.vector_indexes.is_empty()).then(|| {
+            format!(
+                "table `{}` declares vector indexes ({}), which DynamoDB supports only on tables that use on-demand capacity mode (PAY_PER_REQUEST)",
+                self.table_name,
+                self.vector_indexes
+                    .iter()
+                    .map(|v| v.index_name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+    }
+
     /// JSON for `aws dynamodb create-table --cli-input-json file://…`.
     /// (TTL is enabled separately: `aws dynamodb update-time-to-live`.)
     pub fn cli_json(&self) -> String {
@@ -400,6 +450,23 @@ impl TableDefinition {
 
     /// An `AWS::DynamoDB::Table` CloudFormation resource, under `logical_id`,
     /// as a JSON template fragment `{ "<logical_id>": { "Type": …, "Properties": … } }`.
+    /// Vector indexes are its `VectorIndexes` property, each a
+    /// CloudFormation `VectorIndex` (`IndexName`, `VectorAttribute`,
+    /// `Dimensions`, `DistanceFunction`, `SearchSchema`, `Projection`: the
+    /// API's names, which the resource's property type uses too).
+    ///
+    /// ```
+    /// use singletable::definition::{Billing, TableDefinition};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", vector1(dimensions = 2, distance = cosine, filter(price = N)))]
+    /// # pub struct App;
+    /// let def = TableDefinition::of::<App>("App", Billing::OnDemand);
+    /// let cfn: serde_json::Value = serde_json::from_str(&def.cloudformation("T")).unwrap();
+    /// let v = &cfn["T"]["Properties"]["VectorIndexes"][0];
+    /// assert_eq!((v["IndexName"].as_str(), v["Dimensions"].as_u64()), (Some("VECTOR1"), Some(2)));
+    /// assert_eq!(v["VectorAttribute"]["AttributeName"], "embedding");
+    /// ```
     pub fn cloudformation(&self, logical_id: &str) -> String {
         let mut props =
             serde_json::to_value(self).unwrap_or_else(|_| unreachable!("plain data serializes"));
@@ -494,6 +561,18 @@ pub enum Drift {
         /// View of the stream enabled on the table.
         actual: Option<StreamView>,
     },
+    /// A vector index exists under the declared name but with another
+    /// attribute, dimensions, distance function or search schema (its
+    /// projection is a [`Drift::Projection`]). DynamoDB changes none of
+    /// these in place: the index is deleted and created again.
+    VectorIndex {
+        /// Index name.
+        index: String,
+        /// Declared.
+        declared: Box<VectorIndexDef>,
+        /// Described.
+        actual: Box<VectorIndexDef>,
+    },
     /// TTL is not enabled on the declared attribute.
     Ttl {
         /// Declared attribute.
@@ -558,6 +637,16 @@ impl std::fmt::Display for Drift {
                     name(declared)
                 )
             }
+            Drift::VectorIndex {
+                index,
+                declared,
+                actual,
+            } => write!(
+                f,
+                "vector index `{index}` is {}, declared {}",
+                actual.summary(),
+                declared.summary()
+            ),
             Drift::Ttl { declared, actual } => {
                 write!(f, "TTL attribute is {actual:?}, declared {declared:?}")
             }
@@ -625,20 +714,7 @@ pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drif
                             actual: a.key_schema.clone(),
                         });
                     }
-                    let mut dp = d.projection.clone();
-                    let mut ap = a.projection.clone();
-                    for p in [&mut dp, &mut ap] {
-                        if let Some(v) = p.non_key_attributes.as_mut() {
-                            v.sort();
-                        }
-                    }
-                    if dp != ap {
-                        out.push(Drift::Projection {
-                            index: d.index_name.clone(),
-                            declared: d.projection.clone(),
-                            actual: a.projection.clone(),
-                        });
-                    }
+                    projection_drift(&d.index_name, &d.projection, &a.projection, &mut out);
                 }
             }
         }
@@ -646,6 +722,34 @@ pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drif
             if !decl.iter().any(|d| d.index_name == a.index_name) {
                 out.push(Drift::ExtraIndex(a.index_name.clone()));
             }
+        }
+    }
+    let (decl, act) = (&declared.vector_indexes, &actual.vector_indexes);
+    for d in decl {
+        match act.iter().find(|a| a.index_name == d.index_name) {
+            None => out.push(Drift::MissingIndex(d.index_name.clone())),
+            Some(a) => {
+                let shape = |v: &VectorIndexDef| VectorIndexDef {
+                    projection: ProjectionDef {
+                        projection_type: String::new(),
+                        non_key_attributes: None,
+                    },
+                    ..v.clone()
+                };
+                if shape(d) != shape(a) {
+                    out.push(Drift::VectorIndex {
+                        index: d.index_name.clone(),
+                        declared: Box::new(d.clone()),
+                        actual: Box::new(a.clone()),
+                    });
+                }
+                projection_drift(&d.index_name, &d.projection, &a.projection, &mut out);
+            }
+        }
+    }
+    for a in act {
+        if !decl.iter().any(|d| d.index_name == a.index_name) {
+            out.push(Drift::ExtraIndex(a.index_name.clone()));
         }
     }
     if declared.stream_view() != actual.stream_view() {
@@ -661,6 +765,30 @@ pub fn compare(declared: &TableDefinition, actual: &TableDefinition) -> Vec<Drif
         });
     }
     out
+}
+
+/// A [`Drift::Projection`] when two projections differ (the order of
+/// `INCLUDE`'s attributes aside).
+fn projection_drift(
+    index: &str,
+    declared: &ProjectionDef,
+    actual: &ProjectionDef,
+    out: &mut Vec<Drift>,
+) {
+    let sorted = |p: &ProjectionDef| {
+        let mut p = p.clone();
+        if let Some(v) = p.non_key_attributes.as_mut() {
+            v.sort();
+        }
+        p
+    };
+    if sorted(declared) != sorted(actual) {
+        out.push(Drift::Projection {
+            index: index.to_owned(),
+            declared: declared.clone(),
+            actual: actual.clone(),
+        });
+    }
 }
 
 #[cfg(test)]
@@ -708,5 +836,88 @@ mod tests {
             "table stream is KEYS_ONLY, declared NEW_AND_OLD_IMAGES"
         );
         assert!(compare(&def, &def).is_empty());
+    }
+
+    struct Searched;
+    impl Table for Searched {
+        const NAME: &'static str = "Searched";
+        const PK: &'static str = "PK";
+        const SK: Option<&'static str> = Some("SK");
+        const ENTITY_TYPE: &'static str = "entityType";
+        const GLOBAL_INDEXES: &'static [GlobalIndex] = &[];
+        const LOCAL_INDEXES: &'static [LocalIndex] = &[];
+        const VECTOR_INDEXES: &'static [singletable_runtime::vector::VectorIndex] =
+            &[singletable_runtime::vector::VectorIndex {
+                number: 1,
+                name: "Similar",
+                attribute: "emb",
+                dimensions: 4,
+                distance: singletable_runtime::vector::Distance::Euclidean,
+                hash: &[singletable_runtime::entity::KeyAttribute {
+                    name: "tenant",
+                    kind: KeyType::S,
+                }],
+                filter: &[singletable_runtime::entity::KeyAttribute {
+                    name: "price",
+                    kind: KeyType::N,
+                }],
+                projection: Projection::KeysOnly,
+            }];
+        const RESERVED: &'static [&'static str] = &["PK", "SK", "entityType"];
+    }
+
+    #[test]
+    fn vector_indexes_are_in_every_output_and_compared() {
+        let def = TableDefinition::of::<Searched>("Searched", Billing::OnDemand);
+        let types: Vec<(&str, &str)> = def
+            .attribute_definitions
+            .iter()
+            .map(|a| (a.attribute_name.as_str(), a.attribute_type.as_str()))
+            .collect();
+        assert_eq!(
+            types,
+            [("PK", "S"), ("SK", "S"), ("price", "N"), ("tenant", "S")]
+        );
+        let expected = serde_json::json!([{
+            "IndexName": "Similar",
+            "VectorAttribute": { "AttributeName": "emb" },
+            "Dimensions": 4,
+            "DistanceFunction": "EUCLIDEAN",
+            "SearchSchema": [
+                { "AttributeName": "tenant", "SearchSchemaElementType": "HASH" },
+                { "AttributeName": "price", "SearchSchemaElementType": "INLINE_FILTER" },
+            ],
+            "Projection": { "ProjectionType": "KEYS_ONLY" },
+        }]);
+        let cli: serde_json::Value = serde_json::from_str(&def.cli_json()).unwrap();
+        assert_eq!(cli["VectorIndexes"], expected);
+        let cfn: serde_json::Value = serde_json::from_str(&def.cloudformation("T")).unwrap();
+        assert_eq!(cfn["T"]["Properties"]["VectorIndexes"], expected);
+        assert!(compare(&def, &def).is_empty());
+
+        let mut missing = def.clone();
+        missing.vector_indexes.clear();
+        assert_eq!(
+            compare(&def, &missing),
+            [Drift::MissingIndex("Similar".into())]
+        );
+        assert_eq!(
+            compare(&missing, &def),
+            [Drift::ExtraIndex("Similar".into())]
+        );
+        let mut other = def.clone();
+        other.vector_indexes[0].dimensions = 8;
+        other.vector_indexes[0].projection.projection_type = "ALL".into();
+        let drift = compare(&def, &other);
+        assert!(
+            matches!(&drift[..], [Drift::VectorIndex { index, .. }, Drift::Projection { .. }] if index == "Similar")
+        );
+        assert_eq!(
+            drift[0].to_string(),
+            "vector index `Similar` is `emb`, 8 dimensions, EUCLIDEAN, search schema [tenant HASH, price INLINE_FILTER], declared `emb`, 4 dimensions, EUCLIDEAN, search schema [tenant HASH, price INLINE_FILTER]"
+        );
+        let provisioned =
+            TableDefinition::of::<Searched>("Searched", Billing::Provisioned { read: 1, write: 1 });
+        assert!(provisioned.problem().is_some());
     }
 }

@@ -1,5 +1,6 @@
 //! The design document generated from a table's declarations: the layout
-//! and access-pattern tables (markdown), the collections, and the design
+//! and access-pattern tables (markdown; a pattern on a vector index is a
+//! SearchVectors), the vector indexes, the collections, and the design
 //! warnings. The shapes and the compile-time checks it reads are the
 //! runtime's (`singletable::design` re-exports both).
 //!
@@ -38,6 +39,7 @@ use std::fmt::Write;
 
 use singletable_runtime::Table;
 use singletable_runtime::design::*;
+use singletable_runtime::vector::VectorIndex;
 
 // ---- the design document ----
 
@@ -184,6 +186,17 @@ pub fn access_table<T: Table>() -> String {
         String::from("| access pattern | index | key condition | returns |\n|---|---|---|---|\n");
     for e in T::ENTITIES {
         for a in e.access {
+            if let Some(v) = a.index.and_then(vector_index::<T>) {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} (vector) | {} | {} |",
+                    a.name,
+                    v.name,
+                    search_condition(v),
+                    e.name
+                );
+                continue;
+            }
             if let Some(ix) = a.index.and_then(|n| e.attribute_index(n)) {
                 let number: u8 = ix.name[3..].parse().unwrap_or(0);
                 let g = T::GLOBAL_INDEXES.iter().find(|g| g.number == number);
@@ -261,6 +274,97 @@ pub fn access_table<T: Table>() -> String {
             }
             let _ = writeln!(out, "| {} | {index} | {cond} | {} |", a.name, e.name);
         }
+    }
+    out
+}
+
+/// The vector index an access pattern names (`vector1`), if it names one.
+fn vector_index<T: Table>(index: &str) -> Option<&'static VectorIndex> {
+    let n: u8 = index.strip_prefix("vector")?.parse().ok()?;
+    T::VECTOR_INDEXES.iter().find(|v| v.number == n)
+}
+
+/// What a SearchVectors on `v` gives: equality on every `HASH` attribute,
+/// the nearest vectors, optional comparisons on `INLINE_FILTER` ones.
+fn search_condition(v: &VectorIndex) -> String {
+    let mut out = String::from("SearchVectors: ");
+    for a in v.hash {
+        let _ = write!(out, "`{0} = :{0}`, ", a.name);
+    }
+    let _ = write!(
+        out,
+        "top k nearest `{}` ({}, {} dimensions)",
+        v.attribute,
+        v.distance.name(),
+        v.dimensions
+    );
+    if !v.filter.is_empty() {
+        let names: Vec<String> = v.filter.iter().map(|a| format!("`{}`", a.name)).collect();
+        let _ = write!(out, ", inline filters on {}", names.join(", "));
+    }
+    out
+}
+
+/// The vector indexes: attribute, dimensions, distance function, search
+/// schema, projection, and the entities that write the vector attribute
+/// (DynamoDB indexes every item holding it, whatever its type). Empty when
+/// the table declares none.
+///
+/// ```
+/// use singletable::{Entity, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "Shop", entities(Product), vector1(name = "ProductSearch", dimensions = 2, distance = cosine, hash(category = S), filter(price = N)))]
+/// pub struct Shop;
+///
+/// #[derive(Entity)]
+/// #[entity(table = Shop)]
+/// #[pk("PRODUCT#<id>")]
+/// #[sk("DETAILS")]
+/// #[vector1(vector = embedding, hash(category), filter(price))]
+/// #[access(similar, index = vector1)]
+/// pub struct Product { pub id: String, pub category: String, pub price: u32, pub embedding: Vec<f32> }
+///
+/// let table = singletable::design::vector_table::<Shop>();
+/// assert!(table.contains("| ProductSearch | `embedding` | 2 | COSINE | `category` (S) | `price` (N) | ALL | Product |"));
+/// let patterns = singletable::design::access_table::<Shop>();
+/// assert!(patterns.contains("| similar | ProductSearch (vector) | SearchVectors: `category = :category`, top k nearest `embedding` (COSINE, 2 dimensions), inline filters on `price` | Product |"));
+/// ```
+pub fn vector_table<T: Table>() -> String {
+    if T::VECTOR_INDEXES.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "| vector index | vector attribute | dimensions | distance | HASH | INLINE_FILTER | projection | written by |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    let attrs = |list: &[singletable_runtime::KeyAttribute]| {
+        list.iter()
+            .map(|a| format!("`{}` ({})", a.name, a.kind.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for v in T::VECTOR_INDEXES {
+        let projection = match v.projection {
+            singletable_runtime::Projection::All => "ALL".to_owned(),
+            singletable_runtime::Projection::KeysOnly => "KEYS_ONLY".to_owned(),
+            singletable_runtime::Projection::Include(a) => format!("INCLUDE {}", a.join(", ")),
+        };
+        let writers: Vec<&str> = T::ENTITIES
+            .iter()
+            .filter(|e| e.attributes.contains(&v.attribute))
+            .map(|e| e.name)
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {} | {} | {projection} | {} |",
+            v.name,
+            v.attribute,
+            v.dimensions,
+            v.distance.name(),
+            attrs(v.hash),
+            attrs(v.filter),
+            writers.join(", ")
+        );
     }
     out
 }
@@ -503,7 +607,8 @@ pub fn held_item_table<T: Table>() -> String {
     )
 }
 
-/// The whole design document: layout, access patterns, collections, the
+/// The whole design document: layout, access patterns, vector indexes
+/// ([`vector_table`]), collections, the
 /// updates that need the held item ([`held_item_table`]),
 /// warnings, in markdown (`cargo run --example shop -- --design` prints
 /// the shop's).
@@ -539,6 +644,11 @@ pub fn document<T: Table>() -> String {
     out.push_str(&layout_table::<T>());
     out.push_str("\n## Access patterns\n\n");
     out.push_str(&access_table::<T>());
+    let vectors = vector_table::<T>();
+    if !vectors.is_empty() {
+        out.push_str("\n## Vector indexes\n\n");
+        out.push_str(&vectors);
+    }
     if !T::COLLECTIONS.is_empty() {
         out.push_str("\n## Collections\n\n");
         out.push_str(&collection_table::<T>());

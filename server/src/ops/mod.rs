@@ -8,6 +8,7 @@ mod reads;
 mod streams;
 mod tables;
 mod transact;
+mod vectors;
 
 use serde_json::{Map, Value, json};
 use singletable_embedded::Embedded;
@@ -51,6 +52,7 @@ pub(crate) async fn dispatch(ep: &Endpoint, op: &str, body: &Map<String, Value>)
         "ListTables" => tables::list(ep, b),
         "UpdateTable" => tables::update(ep, b),
         "UpdateTimeToLive" => tables::update_ttl(ep, b),
+        "SearchVectors" => vectors::search(ep, b).await,
         "DescribeTimeToLive" => tables::describe_ttl(ep, b),
         _ => return None,
     })

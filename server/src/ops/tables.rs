@@ -1,6 +1,6 @@
 //! The control plane a test suite needs: CreateTable, DescribeTable,
-//! DeleteTable, ListTables, UpdateTable (global indexes), UpdateTimeToLive,
-//! DescribeTimeToLive.
+//! DeleteTable, ListTables, UpdateTable (global and vector indexes),
+//! UpdateTimeToLive, DescribeTimeToLive.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -120,7 +120,7 @@ fn key_schema(
     Ok((hash, range))
 }
 
-fn projection(b: Body<'_>) -> Result<IndexProjection, ApiError> {
+pub(crate) fn projection(b: Body<'_>) -> Result<IndexProjection, ApiError> {
     let p = b.obj("Projection")?.ok_or_else(|| required("Projection"))?;
     Ok(match p.str("ProjectionType")? {
         None | Some("ALL") => IndexProjection::All,
@@ -237,14 +237,14 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
             indexes.push(index(ix, &defs, global)?);
         }
     }
+    let billing = billing_mode(b)?.unwrap_or("PROVISIONED").to_owned();
     let schema = TableSchema {
         pk: hash.remove(0),
         sk: range.pop(),
         indexes,
         stream: stream_view(b)?,
-        vectors: Vec::new(),
+        vectors: super::vectors::create(b, &defs, &billing)?,
     };
-    let billing = billing_mode(b)?.unwrap_or("PROVISIONED").to_owned();
     let tp = throughput(b)?;
     if billing == "PROVISIONED" && b.obj("ProvisionedThroughput")?.is_none() {
         return Err(ApiError::validation(
@@ -273,7 +273,7 @@ pub(crate) fn key_json(hash: &[&KeyAttr], range: &[&KeyAttr]) -> Value {
     Value::Array(out)
 }
 
-fn projection_json(p: &IndexProjection) -> Value {
+pub(crate) fn projection_json(p: &IndexProjection) -> Value {
     match p {
         IndexProjection::All => json!({"ProjectionType": "ALL"}),
         IndexProjection::KeysOnly => json!({"ProjectionType": "KEYS_ONLY"}),
@@ -372,6 +372,9 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
     }
     if !l.is_empty() {
         d["LocalSecondaryIndexes"] = Value::Array(l);
+    }
+    if let Some(v) = super::vectors::describe(ep, table, &schema, &arn(table)) {
+        d["VectorIndexes"] = v;
     }
     if let Some((arn, label, view)) = stream_of(ep, table) {
         d["StreamSpecification"] = json!({"StreamEnabled": true, "StreamViewType": view});
@@ -510,6 +513,11 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
             ));
         }
     };
+    if mode == Some("PROVISIONED") && ep.db.schema(&table).is_some_and(|s| !s.vectors.is_empty()) {
+        return Err(ApiError::validation(
+            "One or more parameter values were invalid: Vector indexes are only supported for PAY_PER_REQUEST tables",
+        ));
+    }
     if stream.is_some() && ep.db.schema(&table).is_some_and(|s| s.stream.is_some()) {
         // Refused before anything changes; the engine refuses it too.
         return Err(ApiError::validation("Table already has an enabled stream"));
@@ -536,6 +544,8 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
             // Throughput of an index: nothing to change in memory.
         }
     }
+    let billing = mode.map_or_else(|| meta_of(ep, &table).billing, str::to_owned);
+    super::vectors::update(ep, &table, b, &defs, &billing)?;
     if let Some(view) = stream {
         ep.db.enable_stream(&table, view).map_err(engine)?;
     }
