@@ -40,6 +40,98 @@
 //! # }).unwrap();
 //! ```
 //!
+//! # Worked example: semantic search in the shop
+//!
+//! The shop's products, found by what their descriptions mean rather than
+//! by key: each product stores an embedding of its description (here a
+//! toy embedding, words hashed into 16 dimensions; a real application
+//! calls an embedding model), in a vector index partitioned by category and
+//! filterable by price. Products without an embedding (`None`) are not in
+//! the index, as a sparse global index leaves out items without its key.
+//!
+//! ```
+//! use singletable::vector::Scored;
+//! use singletable::{Db, Embedded, Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(
+//!     name = "AppTable",
+//!     vector1(name = "ProductSearch", dimensions = 16, distance = cosine, hash(category = S), filter(price = N))
+//! )]
+//! pub struct AppTable;
+//!
+//! #[derive(Entity, Debug, Clone, PartialEq)]
+//! #[entity(table = AppTable, name = "Product", rename_all = "camelCase")]
+//! #[pk("PRODUCT#<product_id>")]
+//! #[sk("DETAILS")]
+//! #[vector1(vector = embedding, hash(category), filter(price))]
+//! #[access(products_like, index = vector1)]
+//! pub struct Product {
+//!     pub product_id: String,
+//!     pub category: String,
+//!     pub name: String,
+//!     pub price: f64,
+//!     pub embedding: Option<Vec<f32>>,
+//! }
+//!
+//! /// A stand-in for an embedding model: each word adds to one dimension.
+//! fn embed(text: &str) -> Vec<f32> {
+//!     let mut v = vec![0.0f32; 16];
+//!     for word in text.split_whitespace() {
+//!         let h = word.bytes().fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+//!         v[(h % 16) as usize] += 1.0;
+//!     }
+//!     v
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<AppTable>("AppTable")?;
+//! let catalog = [
+//!     ("p-sencha", "tea", "Sencha", 12.0, "green tea from japan, grassy"),
+//!     ("p-matcha", "tea", "Matcha", 24.0, "powdered green tea for whisking"),
+//!     ("p-assam", "tea", "Assam", 9.5, "strong black tea, malty"),
+//!     ("p-pot", "tea", "Teapot", 35.0, "cast iron pot for brewing"),
+//!     ("p-kbd", "electronics", "Keyboard", 49.9, "mechanical keyboard, green switches"),
+//! ];
+//! for (id, category, name, price, description) in catalog {
+//!     let product = Product {
+//!         product_id: id.into(),
+//!         category: category.into(),
+//!         name: name.into(),
+//!         price,
+//!         embedding: Some(embed(description)),
+//!     };
+//!     db.put(&product).await?;
+//! }
+//! // Not yet described: not in the index.
+//! db.put(&Product { product_id: "p-new".into(), category: "tea".into(), name: "New".into(), price: 1.0, embedding: None }).await?;
+//!
+//! // Teas like "green tea": one SearchVectors in the `tea` part of the index.
+//! let found: Vec<Scored<Product>> = Product::products_like("tea", &embed("green tea")).top_k(2).all(&db).await?;
+//! let names: Vec<&str> = found.iter().map(|s| s.item.name.as_str()).collect();
+//! assert_eq!(names.len(), 2);
+//! assert!(names.iter().all(|n| ["Sencha", "Matcha"].contains(n)));
+//! // The keyboard's "green" is in another category: never a candidate.
+//!
+//! // The same search under 15.
+//! let cheap = Product::products_like("tea", &embed("green tea"))
+//!     .top_k(2)
+//!     .filter(|f| f.price.lt(&15.0))
+//!     .all(&db)
+//!     .await?;
+//! assert_eq!(cheap[0].item.name, "Sencha");
+//! assert!(cheap.iter().all(|s| s.item.price < 15.0));
+//!
+//! // A new description moves the product in the index.
+//! let f = Product::fields();
+//! Product::update("p-assam").set(f.embedding, Some(embed("green tea green tea"))).execute(&db).await?;
+//! let found = Product::products_like("tea", &embed("green tea")).top_k(1).all(&db).await?;
+//! assert_eq!(found[0].item.name, "Assam");
+//! assert!(found[0].score < 1e-6); // the same direction: cosine distance 0
+//! # Ok::<(), singletable::Error>(())
+//! # }).unwrap();
+//! ```
+//!
 //! # What DynamoDB documents, and what this follows
 //!
 //! - Scores: `COSINE` is the cosine distance `1 - cos` (0 to 2, smaller is
@@ -984,3 +1076,36 @@ pub trait ProbeVectorFallback<'a> {
 }
 
 impl<'a, T> ProbeVectorFallback<'a> for &VectorProbe<'a, T> {}
+
+/// The scalar type a field of a vector index's search schema is stored as
+/// (`S`, `N` or `B`): what the derive checks against the table's
+/// declaration. Key scalars, and floats, which an `INLINE_FILTER` number
+/// may be.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an attribute of a vector index's search schema",
+    label = "this field is mapped to a `HASH` or `INLINE_FILTER` attribute",
+    note = "search-schema attributes are strings (`String`, string enums), numbers or binaries (`Vec<u8>`)"
+)]
+pub trait SearchScalar {
+    /// `S`, `N` or `B`.
+    const KIND: crate::entity::KeyType;
+}
+
+impl<T: crate::entity::KeyScalar> SearchScalar for T {
+    const KIND: crate::entity::KeyType = T::KIND;
+}
+
+macro_rules! float_scalar {
+    ($($t:ty),*) => {
+        $(
+            impl SearchScalar for $t {
+                const KIND: crate::entity::KeyType = crate::entity::KeyType::N;
+            }
+            impl SearchScalar for Option<$t> {
+                const KIND: crate::entity::KeyType = crate::entity::KeyType::N;
+            }
+        )*
+    };
+}
+float_scalar!(f32, f64);

@@ -111,7 +111,7 @@ fn vector_field_checks(ctx: &Ctx, d: &VectorDecl, f: &Field) -> TokenStream {
 /// A `hash(..)`/`filter(..)` field: among the index's attributes of that
 /// role, under its stored name, with its key type.
 fn search_attr_check(ctx: &Ctx, d: &VectorDecl, list: &str, f: &Field) -> TokenStream {
-    let pv = ctx.private;
+    let (p, pv) = (ctx.krate, ctx.private);
     let (n, k, ty, stored, id) = (d.n, konst(d.n), &f.ty, &f.stored, &f.ident);
     let role = if list == "hash" {
         "HASH"
@@ -129,7 +129,7 @@ fn search_attr_check(ctx: &Ctx, d: &VectorDecl, list: &str, f: &Field) -> TokenS
             let mut __found = #k.dimensions == 0;
             while __i < __a.len() {
                 if #pv::str_eq(__a[__i].name, #stored)
-                    && #pv::key_type_eq(__a[__i].kind, <#ty as #pv::KeyScalar>::KIND)
+                    && #pv::key_type_eq(__a[__i].kind, <#ty as #p::vector::SearchScalar>::KIND)
                 {
                     __found = true;
                 }
