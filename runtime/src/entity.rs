@@ -325,6 +325,64 @@ pub struct LocalIndex {
     pub projection: Projection,
 }
 
+/// A vector index as declared on a table (`#[table(vector1(...))]`).
+///
+/// ```
+/// use singletable::vector::{Distance, VectorIndex};
+/// use singletable::{KeyAttribute, KeyType, Projection, Table};
+///
+/// #[derive(Table)]
+/// #[table(name = "App", vector1(attribute = "emb", dimensions = 3, distance = euclidean, hash(tenant = S), keys_only))]
+/// pub struct App;
+///
+/// let ix: &VectorIndex = &App::VECTOR_INDEXES[0];
+/// assert_eq!((ix.name, ix.attribute, ix.dimensions, ix.distance), ("VECTOR1", "emb", 3, Distance::Euclidean));
+/// assert_eq!(ix.hash, &[KeyAttribute { name: "tenant", kind: KeyType::S }]);
+/// assert!(ix.filter.is_empty());
+/// assert_eq!(ix.projection, Projection::KeysOnly);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VectorIndex {
+    /// Index number, `1` for `vector1`.
+    pub number: u8,
+    /// Index name in DynamoDB (`VECTOR1` by default).
+    pub name: &'static str,
+    /// The attribute holding each item's vector (`embedding` by default).
+    pub attribute: &'static str,
+    /// The number of dimensions of every vector.
+    pub dimensions: u32,
+    /// The distance function.
+    pub distance: crate::distance::Distance,
+    /// The search schema's `HASH` attributes: a search gives each by
+    /// equality.
+    pub hash: &'static [KeyAttribute],
+    /// The search schema's `INLINE_FILTER` attributes: a search may
+    /// compare them.
+    pub filter: &'static [KeyAttribute],
+    /// The attributes the index projects.
+    pub projection: Projection,
+}
+
+impl VectorIndex {
+    /// The search schema: every `HASH` attribute, then every
+    /// `INLINE_FILTER` one, each with whether it is a `HASH` one.
+    ///
+    /// ```
+    /// use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", vector1(dimensions = 3, distance = cosine, hash(tenant = S), filter(price = N)))]
+    /// # pub struct App;
+    /// let schema: Vec<_> = App::VECTOR_INDEXES[0].search_schema().map(|(a, hash)| (a.name, hash)).collect();
+    /// assert_eq!(schema, [("tenant", true), ("price", false)]);
+    /// ```
+    pub fn search_schema(&self) -> impl Iterator<Item = (&'static KeyAttribute, bool)> + use<> {
+        let (hash, filter) = (self.hash, self.filter);
+        hash.iter()
+            .map(|a| (a, true))
+            .chain(filter.iter().map(|a| (a, false)))
+    }
+}
+
 /// A DynamoDB table shared by several entity types (single-table design).
 /// Implemented by `#[derive(Table)]`, whose documentation lists every
 /// option; each constant below is one of them.
@@ -357,7 +415,7 @@ pub trait Table: 'static {
     const LOCAL_INDEXES: &'static [LocalIndex];
     /// Vector indexes (`vectorN(...)`), searched with `SearchVectors`
     /// (see [`crate::vector`]).
-    const VECTOR_INDEXES: &'static [crate::vector::VectorIndex] = &[];
+    const VECTOR_INDEXES: &'static [VectorIndex] = &[];
     /// The entities declared with `#[table(entities(...))]`: the design
     /// document describes them and the derive checks them against each
     /// other at compile time.
@@ -1598,7 +1656,7 @@ pub mod markers {
     )]
     pub trait Vector<const N: u8>: Table {
         /// The index.
-        const INDEX: crate::vector::VectorIndex;
+        const INDEX: super::VectorIndex;
     }
 
     /// Implemented by tables that declare local index `lsi<N>`.

@@ -356,7 +356,7 @@ pub enum Error {
         /// The vector index's name.
         index: &'static str,
         /// What is wrong.
-        problem: crate::vector::VectorProblem,
+        problem: VectorProblem,
     },
     /// A field failed a declared validation, checked before every write.
     #[error("validation failed for `{entity}.{field}`: {message}")]
@@ -704,3 +704,32 @@ pub enum KeyError {
 /// assert!(order_key("").is_err());
 /// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Why a vector or a search was refused before sending.
+///
+/// ```
+/// use singletable::vector::{check_vector, VectorProblem};
+/// assert_eq!(check_vector(&[1.0], 3), Err(VectorProblem::Dimensions { expected: 3, found: 1 }));
+/// assert_eq!(check_vector(&[1.0, f32::NAN, 0.0], 3), Err(VectorProblem::NotFinite { at: 1 }));
+/// assert_eq!(VectorProblem::TopK(0).to_string(), "TopK must be 1 to 100, not 0");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum VectorProblem {
+    /// The vector has another number of dimensions than the index.
+    #[error("the vector has {found} dimensions; the index has {expected}")]
+    Dimensions {
+        /// The index's.
+        expected: usize,
+        /// The vector's.
+        found: usize,
+    },
+    /// An element is NaN or infinite (DynamoDB stores only finite numbers).
+    #[error("element {at} of the vector is not a finite number")]
+    NotFinite {
+        /// Its position.
+        at: usize,
+    },
+    /// `TopK` outside 1 to 100.
+    #[error("TopK must be 1 to {max}, not {0}", max = crate::request::MAX_TOP_K)]
+    TopK(u32),
+}

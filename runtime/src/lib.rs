@@ -31,6 +31,7 @@ mod codec_error;
 pub mod collection;
 pub mod db;
 pub mod design;
+pub mod distance;
 pub mod entity;
 pub mod error;
 pub mod exec;

@@ -19,7 +19,13 @@ use quote::ToTokens;
 const FLOORS: &[(&str, &[&str])] = &[
     (
         "values",
-        &["codec_error", "value", "field_codec", "capacity"],
+        &[
+            "codec_error",
+            "value",
+            "field_codec",
+            "capacity",
+            "distance",
+        ],
     ),
     ("expressions and requests", &["expr", "request"]),
     ("errors", &["error"]),
@@ -54,7 +60,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         "typed operations",
         &[
             "db", "query", "sort", "batch", "guarded", "update", "transact", "shard", "backend",
-            "stream", "backfill",
+            "stream", "backfill", "vector",
         ],
     ),
     ("design checks", &["design"]),

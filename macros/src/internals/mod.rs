@@ -15,6 +15,7 @@ pub mod collection;
 pub mod ctx;
 pub mod entity;
 pub mod hint;
+pub mod key_attr;
 pub mod model;
 pub mod str_enum;
 pub mod style;

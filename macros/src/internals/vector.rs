@@ -7,7 +7,7 @@ use darling::util::{Flag, PathList, SpannedValue};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
-use crate::internals::table::{GsiKey, KeyAttrDecl, Projection};
+use crate::internals::key_attr::{GsiKey, KeyAttrDecl, Projection};
 
 /// `vectorN(...)` on the table, as written.
 #[derive(FromMeta)]

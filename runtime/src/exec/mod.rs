@@ -213,8 +213,8 @@ pub trait Executor: Send + Sync {
     /// executor of your own implements it to search.
     fn search_vectors(
         &self,
-        req: crate::vector::SearchVectors,
-    ) -> BoxFuture<'_, Result<Vec<crate::vector::ScoredItem>, Error>> {
+        req: crate::request::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<crate::request::ScoredItem>, Error>> {
         let _ = req;
         Box::pin(async {
             Err(Error::InvalidRequest(
@@ -281,8 +281,8 @@ impl<E: Executor + ?Sized> Executor for Arc<E> {
     }
     fn search_vectors(
         &self,
-        req: crate::vector::SearchVectors,
-    ) -> BoxFuture<'_, Result<Vec<crate::vector::ScoredItem>, Error>> {
+        req: crate::request::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<crate::request::ScoredItem>, Error>> {
         (**self).search_vectors(req)
     }
 }
@@ -406,8 +406,8 @@ impl<E: Executor> Executor for Counting<E> {
     }
     fn search_vectors(
         &self,
-        req: crate::vector::SearchVectors,
-    ) -> BoxFuture<'_, Result<Vec<crate::vector::ScoredItem>, Error>> {
+        req: crate::request::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<crate::request::ScoredItem>, Error>> {
         self.tick();
         self.inner.search_vectors(req)
     }

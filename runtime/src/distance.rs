@@ -1,0 +1,129 @@
+//! The distance functions of DynamoDB's vector indexes and their scores:
+//! the one implementation the typed search, the embedded backend and its
+//! kernel share (re-exported as [`crate::vector::Distance`]).
+
+/// A distance function of a vector index (`DistanceFunction`).
+///
+/// ```
+/// use singletable::vector::Distance;
+/// assert_eq!(Distance::Euclidean.score(&[0.0, 0.0], &[3.0, 4.0]), 5.0);
+/// assert_eq!(Distance::DotProduct.score(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+/// assert_eq!(Distance::Cosine.score(&[1.0, 0.0], &[-2.0, 0.0]), 2.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Distance {
+    /// `COSINE`: `1 - cos`, smaller is closer.
+    Cosine,
+    /// `EUCLIDEAN`: the distance, smaller is closer.
+    Euclidean,
+    /// `DOT_PRODUCT`: larger is closer.
+    DotProduct,
+}
+
+impl Distance {
+    /// DynamoDB's name of the function.
+    ///
+    /// ```
+    /// assert_eq!(singletable::vector::Distance::DotProduct.name(), "DOT_PRODUCT");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Distance::Cosine => "COSINE",
+            Distance::Euclidean => "EUCLIDEAN",
+            Distance::DotProduct => "DOT_PRODUCT",
+        }
+    }
+
+    /// The function DynamoDB names `name`.
+    ///
+    /// ```
+    /// use singletable::vector::Distance;
+    /// assert_eq!(Distance::from_name("EUCLIDEAN"), Some(Distance::Euclidean));
+    /// assert_eq!(Distance::from_name("cosine"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Distance::Cosine, Distance::Euclidean, Distance::DotProduct]
+            .into_iter()
+            .find(|d| d.name() == name)
+    }
+
+    /// Whether a smaller score is more similar (all but `DOT_PRODUCT`).
+    ///
+    /// ```
+    /// assert!(singletable::vector::Distance::Cosine.smaller_is_closer());
+    /// ```
+    pub const fn smaller_is_closer(self) -> bool {
+        !matches!(self, Distance::DotProduct)
+    }
+
+    /// The score of `v` against the query `q` (of the same length), as
+    /// DynamoDB reports it.
+    ///
+    /// ```
+    /// use singletable::vector::Distance;
+    /// assert_eq!(Distance::Cosine.score(&[1.0, 1.0], &[2.0, 2.0]), 0.0);
+    /// assert_eq!(Distance::Cosine.score(&[1.0, 1.0], &[0.0, 0.0]), 1.0); // no direction
+    /// ```
+    pub fn score(self, q: &[f32], v: &[f32]) -> f32 {
+        match self {
+            Distance::Cosine => cosine(dot(q, v), dot(q, q).sqrt(), dot(v, v).sqrt()),
+            Distance::Euclidean => squared_distance(q, v).sqrt(),
+            Distance::DotProduct => dot(q, v),
+        }
+    }
+}
+
+/// The cosine distance from a dot product and the two norms: 1 when either
+/// vector is zero.
+///
+/// ```
+/// assert_eq!(singletable::vector::cosine(0.0, 1.0, 1.0), 1.0);
+/// assert_eq!(singletable::vector::cosine(1.0, 0.0, 1.0), 1.0);
+/// ```
+#[inline]
+pub fn cosine(dot: f32, nq: f32, nv: f32) -> f32 {
+    if nq == 0.0 || nv == 0.0 {
+        return 1.0;
+    }
+    (1.0 - dot / (nq * nv)).clamp(0.0, 2.0)
+}
+
+/// The dot product, in eight lanes of partial sums (the loop the compiler
+/// vectorizes).
+///
+/// ```
+/// assert_eq!(singletable::vector::dot(&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0]), 32.0);
+/// ```
+#[inline]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    acc.iter().sum::<f32>() + tail
+}
+
+/// The squared Euclidean distance, in eight lanes.
+///
+/// ```
+/// assert_eq!(singletable::vector::squared_distance(&[0.0, 0.0], &[3.0, 4.0]), 25.0);
+/// ```
+#[inline]
+pub fn squared_distance(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            let d = x[i] - y[i];
+            acc[i] += d * d;
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| (x - y) * (x - y)).sum();
+    acc.iter().sum::<f32>() + tail
+}
