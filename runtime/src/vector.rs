@@ -655,6 +655,57 @@ impl<T, P> VectorSearch<T, P> {
         self.and(c)
     }
 
+    /// The same search, its results decoded as `U`: a collection's enum
+    /// (`#[derive(Collection)]`) when several entity types feed the index,
+    /// or another view of the items (`KeyOf<E>`).
+    ///
+    /// ```
+    /// use singletable::{Collection, Db, Embedded, Entity, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "Library", vector1(dimensions = 2, distance = euclidean))]
+    /// pub struct Library;
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(table = Library)]
+    /// #[pk("WORK#<id>")]
+    /// #[sk("BOOK")]
+    /// #[vector1(vector = embedding)]
+    /// #[access(similar, index = vector1)]
+    /// pub struct Book { pub id: String, pub embedding: Vec<f32> }
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(table = Library)]
+    /// #[pk("WORK#<id>")]
+    /// #[sk("FILM")]
+    /// #[vector1(vector = embedding)]
+    /// pub struct Film { pub id: String, pub embedding: Vec<f32> }
+    ///
+    /// #[derive(Collection, Debug, Clone, PartialEq)]
+    /// pub enum Work { Book(Book), Film(Film) }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<Library>("Library")?;
+    /// db.put(&Book { id: "b".into(), embedding: vec![1.0, 0.0] }).await?;
+    /// db.put(&Film { id: "f".into(), embedding: vec![0.9, 0.0] }).await?;
+    /// let found = Book::similar(&[1.0, 0.0]).decode_as::<Work>().all(&db).await?;
+    /// assert!(matches!(found[0].item, Work::Book(_)));
+    /// assert!(matches!(found[1].item, Work::Film(_)));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn decode_as<U>(self) -> VectorSearch<U, P> {
+        VectorSearch {
+            index: self.index,
+            dimensions: self.dimensions,
+            vector: self.vector,
+            condition: self.condition,
+            top_k: self.top_k,
+            error: self.error,
+            _m: PhantomData,
+        }
+    }
+
     /// The request this search sends on table `table`, or why it is
     /// refused.
     ///
