@@ -142,6 +142,19 @@ impl VectorData {
     pub(crate) fn len(&self) -> usize {
         self.rows.len()
     }
+
+    /// Puts `row`'s vector into its part (the item was validated: the
+    /// index's dimensions, finite elements).
+    fn insert(&mut self, ix: &VectorIndexSchema, row: Row, entry: (Vec<u8>, Vec<f32>, Item)) {
+        let (part, vector, filters) = entry;
+        let set = self
+            .parts
+            .entry(part.clone())
+            .or_insert_with(|| VectorSet::new(ix.dimensions as usize, ix.distance));
+        if set.insert(row.clone(), &vector).is_ok() {
+            self.rows.insert(row, (part, filters));
+        }
+    }
 }
 
 /// The vector an item holds for index `ix`: `Ok(None)` without the
@@ -249,17 +262,8 @@ impl TableData {
                     data.rows.remove(&row);
                 }
             }
-            if let Some((part, vector, filters)) = entry {
-                let dims = ix.dimensions as usize;
-                let set = data
-                    .parts
-                    .entry(part.clone())
-                    .or_insert_with(|| VectorSet::new(dims, ix.distance));
-                // Checked when the item was validated: same dimensions,
-                // finite elements.
-                if set.insert(row.clone(), &vector).is_ok() {
-                    data.rows.insert(row.clone(), (part, filters));
-                }
+            if let Some(entry) = entry {
+                data.insert(ix, row.clone(), entry);
             }
         }
     }
@@ -278,19 +282,7 @@ impl TableData {
     /// items already stored (those without a valid vector are left out,
     /// as DynamoDB's backfill leaves them).
     pub(crate) fn add_vector_index(&mut self, ix: VectorIndexSchema) -> Res<()> {
-        if self
-            .schema
-            .indexes
-            .iter()
-            .map(|i| &i.name)
-            .chain(self.schema.vectors.iter().map(|v| &v.name))
-            .any(|n| *n == ix.name)
-        {
-            return Err(Fail::validation(format!(
-                "Duplicate index name: {}",
-                ix.name
-            )));
-        }
+        // CreateTable's checks, index names unique across both kinds.
         let mut schema = self.schema.clone();
         schema.vectors.push(ix);
         schema.validate()?;
@@ -303,17 +295,8 @@ impl TableData {
                 continue;
             };
             let ix = &self.schema.vectors[last];
-            if let Some((part, vector, filters)) = entry_of(ix, &item) {
-                let (dims, distance) = (ix.dimensions as usize, ix.distance);
-                let data = &mut self.vectors[last];
-                let row = Row(pos.into());
-                let set = data
-                    .parts
-                    .entry(part.clone())
-                    .or_insert_with(|| VectorSet::new(dims, distance));
-                if set.insert(row.clone(), &vector).is_ok() {
-                    data.rows.insert(row, (part, filters));
-                }
+            if let Some(entry) = entry_of(ix, &item) {
+                self.vectors[last].insert(ix, Row(pos.into()), entry);
             }
         }
         Ok(())

@@ -567,3 +567,20 @@ async fn vector_fields_are_checked_before_writes() -> singletable::Result<()> {
     assert!(db.get::<Loose>(Loose::key("l")?).await?.is_none());
     Ok(())
 }
+
+#[tokio::test]
+async fn vector_indexes_survive_a_snapshot() -> singletable::Result<()> {
+    let db = Db::<Embedded>::in_memory::<Shelf>("Shelf")?;
+    db.put(&thing("a", "t1", 1, [1.0, 0.0, 0.0])).await?;
+    db.put(&thing("b", "t1", 2, [0.0, 3.0, 0.0])).await?;
+    let dir = std::env::temp_dir().join(format!("singletable-vectors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("snapshot.json");
+    db.executor().save(&file)?;
+    let loaded = Db::with_executor(Embedded::load(&file)?, "Shelf");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(near(&loaded, "t1", [0.0, 2.0, 0.0], None).await, ["b", "a"]);
+    let schema = loaded.executor().schema("Shelf").unwrap();
+    assert_eq!(schema.vectors[0].name, "Similar");
+    Ok(())
+}
