@@ -17,21 +17,104 @@ use crate::value::{AttributeValue, Blob, Item};
 
 /// An item as stored: its size as DynamoDB counts it (so that reads need
 /// not recount it), then its attributes but the table key ones (which its
-/// position holds), top-level names as numbers (`id` interns them).
+/// position holds), top-level names as numbers (`id` interns them), in
+/// name-number order: values are normalised, so two versions of an item
+/// encode alike exactly where they agree, and [`changed`] compares them
+/// attribute by attribute without decoding either.
 pub(crate) fn encode_item(
     item: &Item,
+    size: usize,
     skip: &dyn Fn(&str) -> bool,
     id: &mut dyn FnMut(&str) -> usize,
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64);
-    put_len(&mut out, super::value::item_size(item));
-    let kept = || item.iter().filter(|(k, _)| !skip(k));
-    put_len(&mut out, kept().count());
-    for (k, v) in kept() {
-        put_len(&mut out, id(k));
+    let mut kept: Vec<(usize, &AttributeValue)> = item
+        .iter()
+        .filter(|(k, _)| !skip(k))
+        .map(|(k, v)| (id(k), v))
+        .collect();
+    kept.sort_unstable_by_key(|&(id, _)| id);
+    // Names become numbers: the size and a few bytes of framing per
+    // attribute hold the encoding (one allocation, no growth).
+    let mut out = Vec::with_capacity(size + 4 * kept.len() + 8);
+    put_len(&mut out, size);
+    put_len(&mut out, kept.len());
+    for (id, v) in kept {
+        put_len(&mut out, id);
         encode_value(v, &mut out);
     }
     out
+}
+
+/// Pushes onto `out` the name numbers of the attributes two stored values
+/// ([`encode_item`]) do not share: held by one only, or with other values
+/// (equal bytes are equal values; other bytes are compared as values, as
+/// a map's entries are encoded in its own order). `None` when either is
+/// malformed.
+pub(crate) fn changed(old: &[u8], new: &[u8], out: &mut Vec<usize>) -> Option<()> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let (mut a, mut b) = (Attrs::start(old)?, Attrs::start(new)?);
+    let (mut x, mut y) = (a.next()?, b.next()?);
+    loop {
+        let order = match (x, y) {
+            (None, None) => return Some(()),
+            (Some(_), None) => Less,
+            (None, Some(_)) => Greater,
+            (Some((i, _)), Some((j, _))) => i.cmp(&j),
+        };
+        match (order, x, y) {
+            (Equal, Some((i, u)), Some((_, v))) => {
+                if u != v && !same_value(u, v)? {
+                    out.push(i);
+                }
+                (x, y) = (a.next()?, b.next()?);
+            }
+            (Less, Some((i, _)), _) => {
+                out.push(i);
+                x = a.next()?;
+            }
+            (_, _, Some((j, _))) => {
+                out.push(j);
+                y = b.next()?;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Whether two encoded values are equal values.
+fn same_value(a: &[u8], b: &[u8]) -> Option<bool> {
+    let a = Reader::new(a).value_ref()?;
+    let b = Reader::new(b).value_ref()?;
+    Some(Val::stored(&a) == Val::stored(&b))
+}
+
+/// A stored value's attributes as name numbers and encoded bytes.
+struct Attrs<'a> {
+    r: Reader<'a>,
+    b: &'a [u8],
+    left: usize,
+}
+
+impl<'a> Attrs<'a> {
+    fn start(b: &'a [u8]) -> Option<Self> {
+        let mut r = Reader::new(b);
+        r.read_len()?;
+        let left = r.read_len()?;
+        Some(Self { r, b, left })
+    }
+
+    /// The next attribute, `Some(None)` after the last; `None` when
+    /// malformed.
+    fn next(&mut self) -> Option<Option<(usize, &'a [u8])>> {
+        if self.left == 0 {
+            return Some(None);
+        }
+        self.left -= 1;
+        let id = self.r.read_len()?;
+        let start = self.r.position();
+        self.r.skip_value()?;
+        Some(Some((id, self.b.get(start..self.r.position())?)))
+    }
 }
 
 /// The size of a stored item, as DynamoDB counts it.
@@ -285,7 +368,8 @@ mod tests {
         item.insert("m".into(), AttributeValue::M(inner));
         item.insert("PK".into(), AttributeValue::S("key".into()));
         let mut names: Vec<Box<str>> = Vec::new();
-        let enc = encode_item(&item, &|k| k == "PK", &mut |n| {
+        let size = super::super::value::item_size(&item);
+        let enc = encode_item(&item, size, &|k| k == "PK", &mut |n| {
             names.push(n.into());
             names.len() - 1
         });

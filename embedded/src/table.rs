@@ -356,23 +356,69 @@ impl TableData {
     /// read in place (never decoded into a map) for the index upkeep: what
     /// a put that reads nothing of the replaced item costs. A table with a
     /// stream decodes it, as the change feed records it.
-    pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item) -> Res<u64> {
+    ///
+    /// The new item is encoded first and compared with the stored one
+    /// attribute by attribute ([`codec::changed`]): an index whose key
+    /// attributes none of the changed ones is keeps its entry, and pays
+    /// write units only when a changed attribute is one it projects; only
+    /// an index whose key changed reads the replaced item's attributes.
+    pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item, size: usize) -> Res<u64> {
         if self.feed.is_some() {
             let old = self.item(&pos)?;
             return Ok(self.write(pos, Some(new), old.as_ref()));
         }
+        let value = self.encode(new, size);
         let (moves, units) = match self.items.get(pos.as_slice()) {
-            // Without indexes nothing of the replaced item is read.
             None => self.index_moves::<Item>(Some(new), None),
+            // Without indexes nothing of the replaced item is read.
             Some(_) if self.indexes.is_empty() => (Vec::new(), 0),
-            Some(e) => {
-                let old = Stored::read(e, &self.keys, &self.names)
-                    .ok_or_else(|| Fail::internal("stored item is corrupt"))?;
-                self.index_moves(Some(new), Some(&old))
-            }
+            Some(e) => self.moves_over(e, &value, new)?,
         };
-        self.apply(pos, Some(new), moves);
+        self.apply_moves(&pos, moves);
+        self.items.replace(Entry::new(&pos, &value));
         Ok(units)
+    }
+
+    /// [`Self::index_moves`] of `new` (encoded as `value`) over the stored
+    /// entry `e` at the same position.
+    fn moves_over(&self, e: &Entry, value: &[u8], new: &Item) -> Res<(Moves, u64)> {
+        let corrupt = || Fail::internal("stored item is corrupt");
+        let mut changed = Vec::new();
+        codec::changed(e.value(), value, &mut changed).ok_or_else(corrupt)?;
+        let names = &self.names;
+        let mut old: Option<Stored<'_>> = None;
+        let mut units = 0;
+        let mut moves = Vec::with_capacity(self.indexes.len());
+        for i in 0..self.indexes.len() {
+            let ix = &self.schema.indexes[i];
+            let key_changed = changed
+                .iter()
+                .any(|&id| ix.keys().any(|k| *names[id] == *k.name));
+            if !key_changed {
+                // Equal key values (or both without them) under one table
+                // position: the entry stays, with the new projection.
+                if changed.iter().any(|&id| self.projects(i, &names[id])) && self.in_index(i, new) {
+                    units += self.entry_units(i, new);
+                }
+                moves.push(None);
+                continue;
+            }
+            if old.is_none() {
+                old = Some(Stored::read(e, &self.keys, names).ok_or_else(corrupt)?);
+            }
+            let (m, u) = self.index_move(i, Some(new), old.as_ref());
+            units += u;
+            moves.push(m);
+        }
+        Ok((moves, units))
+    }
+
+    /// Whether `item` has every key attribute of index `i`, of its type.
+    fn in_index(&self, i: usize, item: &Item) -> bool {
+        self.schema.indexes[i].keys().all(|k| {
+            item.get(&k.name)
+                .is_some_and(|v| Val::of(v).type_name() == k.kind.as_str())
+        })
     }
 
     /// UpdateTable's `Create` of a global index: the index is added to the
@@ -427,68 +473,95 @@ impl TableData {
     /// `None` for no change), and the write units the index writes cost.
     fn index_moves<O: View + ?Sized>(&self, new: Option<&Item>, old: Option<&O>) -> (Moves, u64) {
         let mut units = 0;
-        let mut moves = Vec::with_capacity(self.indexes.len());
-        for i in 0..self.indexes.len() {
-            if let (Some(o), Some(n)) = (old, new)
-                && self.same_index_keys(i, o, n)
-            {
-                // Same index key values and (one table position) the same
-                // table key: the entry stays; no position is built.
-                if !self.projected_eq(i, o, n) {
-                    units += self.entry_units(i, n);
-                }
-                moves.push(None);
-                continue;
-            }
-            let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
-            let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
-            let before = before.map(|(mut p, o)| {
-                units += self.entry_units(i, o);
-                self.tail(i, o, &mut p);
-                p
-            });
-            let after = after.map(|(mut p, n)| {
-                units += self.entry_units(i, n);
-                self.tail(i, n, &mut p);
-                p
-            });
-            moves.push((before.is_some() || after.is_some()).then_some((before, after)));
-        }
+        let moves = (0..self.indexes.len())
+            .map(|i| {
+                let (m, u) = self.index_move(i, new, old);
+                units += u;
+                m
+            })
+            .collect();
         (moves, units)
+    }
+
+    /// [`Self::index_moves`] of index `i`.
+    fn index_move<O: View + ?Sized>(
+        &self,
+        i: usize,
+        new: Option<&Item>,
+        old: Option<&O>,
+    ) -> (Move, u64) {
+        if let (Some(o), Some(n)) = (old, new)
+            && self.same_index_keys(i, o, n)
+        {
+            // Same index key values and (one table position) the same
+            // table key: the entry stays; no position is built.
+            let units = if self.projected_eq(i, o, n) {
+                0
+            } else {
+                self.entry_units(i, n)
+            };
+            return (None, units);
+        }
+        let mut units = 0;
+        let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
+        let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
+        let before = before.map(|(mut p, o)| {
+            units += self.entry_units(i, o);
+            self.tail(i, o, &mut p);
+            p
+        });
+        let after = after.map(|(mut p, n)| {
+            units += self.entry_units(i, n);
+            self.tail(i, n, &mut p);
+            p
+        });
+        let m = (before.is_some() || after.is_some()).then_some((before, after));
+        (m, units)
     }
 
     /// Stores `new` at `pos` (deletes when `None`) and moves the index
     /// entries as [`Self::index_moves`] planned.
     fn apply(&mut self, pos: Vec<u8>, new: Option<&Item>, moves: Moves) {
-        for (i, m) in moves.into_iter().enumerate() {
-            let Some((before, after)) = m else { continue };
-            if let Some(b) = before {
-                self.indexes[i].entries.remove(b.as_slice());
-            }
-            if let Some(a) = after {
-                self.indexes[i].entries.replace(Entry::new(&a, &pos));
-            }
-        }
+        self.apply_moves(&pos, moves);
         match new {
             Some(item) => {
-                let keys = &self.keys;
-                let is_key = |name: &str| keys.iter().any(|(k, _)| &**k == name);
-                let (names, ids) = (&mut self.names, &mut self.ids);
-                let value = codec::encode_item(item, &is_key, &mut |name| match ids.get(name) {
-                    Some(&id) => id,
-                    None => {
-                        let names = Arc::make_mut(names);
-                        names.push(name.into());
-                        ids.insert(name.into(), names.len() - 1);
-                        names.len() - 1
-                    }
-                });
+                let value = self.encode(item, super::value::item_size(item));
                 self.items.replace(Entry::new(&pos, &value));
             }
             None => {
                 self.items.remove(pos.as_slice());
             }
         }
+    }
+
+    /// Moves the index entries of the item at `pos` as planned.
+    fn apply_moves(&mut self, pos: &[u8], moves: Moves) {
+        for (i, m) in moves.into_iter().enumerate() {
+            let Some((before, after)) = m else { continue };
+            if let Some(b) = before {
+                self.indexes[i].entries.remove(b.as_slice());
+            }
+            if let Some(a) = after {
+                self.indexes[i].entries.replace(Entry::new(&a, pos));
+            }
+        }
+    }
+
+    /// An item's stored value ([`codec::encode_item`]; `size` is its size
+    /// as DynamoDB counts it), new attribute names numbered.
+    fn encode(&mut self, item: &Item, size: usize) -> Vec<u8> {
+        let keys = &self.keys;
+        let is_key = |name: &str| keys.iter().any(|(k, _)| &**k == name);
+        let (names, ids) = (&mut self.names, &mut self.ids);
+        codec::encode_item(item, size, &is_key, &mut |name| match ids.get(name) {
+            Some(&id) => id,
+            None => {
+                let names = Arc::make_mut(names);
+                names.push(name.into());
+                ids.insert(name.into(), names.len() - 1);
+                names.len() - 1
+            }
+        })
     }
 
     /// Whether `a` and `b` are both in index `i` under equal key values
@@ -611,9 +684,12 @@ impl TableData {
     }
 }
 
-/// Per index, how its entry moves: `None` when it stays, else the old
+/// How an index's entry moves: `None` when it stays, else the old
 /// position and the new (`None` for none).
-type Moves = Vec<Option<(Option<Vec<u8>>, Option<Vec<u8>>)>>;
+type Move = Option<(Option<Vec<u8>>, Option<Vec<u8>>)>;
+
+/// Per index, how its entry moves.
+type Moves = Vec<Move>;
 
 /// An item as the index upkeep reads it: a map, or a stored item read in
 /// place.
