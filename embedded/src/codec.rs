@@ -386,6 +386,64 @@ mod tests {
         assert!(decode_item(&pos, 3, &enc[..enc.len() - 1], &keys, &names).is_none());
     }
 
+    /// Two versions of an item differ exactly in the attributes changed,
+    /// added or removed; an equal map encoded in another entry order is
+    /// no change.
+    #[test]
+    fn changed_attributes_are_the_ones_that_differ() {
+        let mut ids: Vec<Box<str>> = Vec::new();
+        let mut encode = |item: &Item| {
+            let size = super::super::value::item_size(item);
+            encode_item(item, size, &|k| k == "PK", &mut |n| match ids
+                .iter()
+                .position(|i| **i == *n)
+            {
+                Some(id) => id,
+                None => {
+                    ids.push(n.into());
+                    ids.len() - 1
+                }
+            })
+        };
+        let map = |entries: &[(&str, &str)]| {
+            let mut m = Item::new();
+            for (k, v) in entries {
+                m.insert((*k).into(), AttributeValue::S((*v).into()));
+            }
+            AttributeValue::M(m)
+        };
+        let entries: Vec<(String, String)> = (0..32)
+            .map(|i| (format!("k{i}"), format!("v{i}")))
+            .collect();
+        let entries: Vec<(&str, &str)> = entries
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let mut old = Item::new();
+        old.insert("PK".into(), AttributeValue::S("key".into()));
+        old.insert("a".into(), AttributeValue::S("x".into()));
+        old.insert("b".into(), AttributeValue::N("1".into()));
+        old.insert("gone".into(), AttributeValue::Bool(true));
+        old.insert("m".into(), map(&entries));
+        let mut new = old.clone();
+        new.insert("b".into(), AttributeValue::N("2".into()));
+        new.remove("gone");
+        new.insert("added".into(), AttributeValue::Null(true));
+        let mut reversed = entries.clone();
+        reversed.reverse();
+        new.insert("m".into(), map(&reversed));
+        let (old, new) = (encode(&old), encode(&new));
+        let mut out = Vec::new();
+        changed(&old, &new, &mut out).unwrap();
+        let mut names: Vec<&str> = out.iter().map(|&id| &*ids[id]).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["added", "b", "gone"]);
+        out.clear();
+        changed(&old, &old, &mut out).unwrap();
+        assert!(out.is_empty());
+        assert!(changed(&old, &new[..new.len() - 1], &mut out).is_none());
+    }
+
     /// Each attribute picked alone (the others passed over undecoded) is
     /// the attribute decoding the whole item gives.
     #[test]

@@ -42,29 +42,56 @@ enum Tie {
 }
 
 /// A position and its value in one allocation, ordered (and found) by the
-/// position.
+/// position: the position's length (LEB128, one or two bytes), the
+/// position, the value. Two words in the B-tree's nodes, where a separate
+/// length field would make three.
 pub(crate) struct Entry {
     bytes: Box<[u8]>,
-    split: u32,
 }
 
 impl Entry {
     fn new(key: &[u8], value: &[u8]) -> Self {
-        let mut bytes = Vec::with_capacity(key.len() + value.len());
+        let mut bytes = Vec::with_capacity(2 + key.len() + value.len());
+        let mut n = key.len();
+        while n >= 0x80 {
+            bytes.push((n & 0x7f) as u8 | 0x80);
+            n >>= 7;
+        }
+        bytes.push(n as u8);
         bytes.extend_from_slice(key);
         bytes.extend_from_slice(value);
         Self {
             bytes: bytes.into_boxed_slice(),
-            split: u32::try_from(key.len()).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Where the position starts and ends in `bytes`.
+    #[inline]
+    fn span(&self) -> (usize, usize) {
+        let b = &self.bytes;
+        // Positions under 128 bytes (most) take one byte.
+        if b[0] < 0x80 {
+            return (1, 1 + usize::from(b[0]));
+        }
+        let (mut n, mut shift, mut at) = (0usize, 0, 0);
+        loop {
+            let byte = b[at];
+            n |= usize::from(byte & 0x7f) << shift;
+            at += 1;
+            if byte < 0x80 {
+                return (at, at + n);
+            }
+            shift += 7;
         }
     }
 
     pub(crate) fn key(&self) -> &[u8] {
-        &self.bytes[..self.split as usize]
+        let (start, end) = self.span();
+        &self.bytes[start..end]
     }
 
     pub(crate) fn value(&self) -> &[u8] {
-        &self.bytes[self.split as usize..]
+        &self.bytes[self.span().1..]
     }
 }
 
@@ -95,7 +122,7 @@ impl Ord for Entry {
 }
 
 pub(crate) struct IndexData {
-    /// Index position → table position.
+    /// Index position → where its item is ([`index_entry`]).
     pub(crate) entries: BTreeSet<Entry>,
     tie: Tie,
 }
@@ -445,7 +472,7 @@ impl TableData {
                 return Err(Fail::internal("stored item is corrupt"));
             };
             if let Some(p) = self.view_position(i, &stored) {
-                entries.insert(Entry::new(&p, e.key()));
+                entries.insert(index_entry(&p, e.key()));
             }
         }
         self.indexes[i].entries = entries;
@@ -542,7 +569,7 @@ impl TableData {
                 self.indexes[i].entries.remove(b.as_slice());
             }
             if let Some(a) = after {
-                self.indexes[i].entries.replace(Entry::new(&a, pos));
+                self.indexes[i].entries.replace(index_entry(&a, pos));
             }
         }
     }
@@ -682,6 +709,32 @@ impl TableData {
         }
         Ok(out)
     }
+}
+
+/// The entry of index position `ipos` for the item at table position
+/// `pos`. An index position ends with the table key (`enc(pk) ++
+/// enc(sk)`), so the value holds only what else the table position has:
+/// its hash prefix, then the table key's length; [`table_position`]
+/// puts the two back together.
+fn index_entry(ipos: &[u8], pos: &[u8]) -> Entry {
+    debug_assert!(pos.len() >= PREFIX && ipos.ends_with(&pos[PREFIX..]));
+    let mut value = Vec::with_capacity(PREFIX + 2);
+    value.extend_from_slice(&pos[..PREFIX.min(pos.len())]);
+    crate::reader::encoded::put_len(&mut value, pos.len().saturating_sub(PREFIX));
+    Entry::new(ipos, &value)
+}
+
+/// The table position of the item an index entry (position `ipos`, value
+/// `value`, see [`index_entry`]) refers to, in `out`; `None` when the
+/// entry is malformed.
+pub(crate) fn table_position(ipos: &[u8], value: &[u8], out: &mut Vec<u8>) -> Option<()> {
+    let hash = value.get(..PREFIX)?;
+    let len = crate::reader::encoded::ValueReader::new(value.get(PREFIX..)?).read_len()?;
+    let key = ipos.get(ipos.len().checked_sub(len)?..)?;
+    out.clear();
+    out.extend_from_slice(hash);
+    out.extend_from_slice(key);
+    Some(())
 }
 
 /// How an index's entry moves: `None` when it stays, else the old
