@@ -195,6 +195,76 @@ pub trait KeyPart {
     /// assert_eq!(<String as KeyPart>::WIDTH, None);
     /// ```
     const WIDTH: Option<usize> = None;
+
+    /// When `stored` begins with what [`write_key_part`](KeyPart::write_key_part)
+    /// appends (and writing succeeds), the rest of `stored`; else `None`.
+    /// What checking a stored key against an entity's fields takes, piece
+    /// by piece and without building the key: the default writes the part
+    /// into a buffer reused on this thread; strings and integers compare
+    /// in place.
+    ///
+    /// ```
+    /// use singletable::KeyPart;
+    ///
+    /// assert_eq!(42u32.strip_key_part("0000000042#x"), Some("#x"));
+    /// assert_eq!("a#b".strip_key_part("a%23b"), Some(""));
+    /// assert_eq!("".strip_key_part("x"), None); // an empty part is refused
+    /// ```
+    fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        let strip = |s: &mut String| {
+            s.clear();
+            self.write_key_part(s).ok()?;
+            stored.strip_prefix(s.as_str())
+        };
+        // A part whose own writing strips another part (re-entering) gets
+        // a buffer of its own.
+        SCRATCH
+            .try_with(|s| match s.try_borrow_mut() {
+                Ok(mut s) => strip(&mut s),
+                Err(_) => strip(&mut String::new()),
+            })
+            .unwrap_or_else(|_| strip(&mut String::new()))
+    }
+}
+
+thread_local! {
+    /// Where [`KeyPart::strip_key_part`]'s default writes the part.
+    static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// [`KeyPart::strip_key_part`] of a string, compared as [`escape_into`]
+/// writes it.
+fn strip_escaped<'s>(value: &str, stored: &'s str) -> Option<&'s str> {
+    if value.is_empty() {
+        return None;
+    }
+    if !value.bytes().any(|b| b == b'#' || b == b'%') {
+        return stored.strip_prefix(value);
+    }
+    let mut rest = stored;
+    for c in value.chars() {
+        rest = match c {
+            '#' => rest.strip_prefix("%23")?,
+            '%' => rest.strip_prefix("%25")?,
+            c => rest.strip_prefix(c)?,
+        };
+    }
+    Some(rest)
+}
+
+/// [`KeyPart::strip_key_part`] of an unsigned number written by
+/// [`write_padded`]: `width` digits read as a number (no division, as
+/// formatting takes).
+fn strip_padded(n: u128, width: usize, stored: &str) -> Option<&str> {
+    let digits = stored.get(..width)?;
+    let mut v: u128 = 0;
+    for b in digits.bytes() {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u128::from(b - b'0'))?;
+    }
+    (v == n).then(|| &stored[width..])
 }
 
 /// A key part that can be read back from its encoded segment: what the
@@ -232,6 +302,10 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     #[inline]
     fn size_hint(&self) -> usize {
         (**self).size_hint()
+    }
+    #[inline]
+    fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        (**self).strip_key_part(stored)
     }
 }
 
@@ -306,6 +380,10 @@ impl KeyPart for str {
     fn size_hint(&self) -> usize {
         self.len()
     }
+    #[inline]
+    fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        strip_escaped(self, stored)
+    }
 }
 
 impl KeyPart for String {
@@ -315,6 +393,10 @@ impl KeyPart for String {
     #[inline]
     fn size_hint(&self) -> usize {
         self.len()
+    }
+    #[inline]
+    fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        strip_escaped(self, stored)
     }
 }
 
@@ -412,6 +494,10 @@ macro_rules! unsigned_key_part {
             fn size_hint(&self) -> usize {
                 $width
             }
+            #[inline]
+            fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+                strip_padded(*self as u128, $width, stored)
+            }
         }
         impl KeyPartDecode for $t {
             fn read_key_part(segment: &str) -> Result<Self, KeyError> {
@@ -443,6 +529,15 @@ macro_rules! signed_key_part {
             #[inline]
             fn size_hint(&self) -> usize {
                 $width + 1
+            }
+            #[inline]
+            fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+                if *self >= 0 {
+                    strip_padded(*self as u128, $width, stored)
+                } else {
+                    let distance = (*self as $u).wrapping_sub(<$t>::MIN as $u);
+                    strip_padded(distance as u128, $width, stored.strip_prefix('-')?)
+                }
             }
         }
         impl KeyPartDecode for $t {
@@ -853,6 +948,12 @@ impl<T: KeyPart + ?Sized> WritePart<'_, T> {
     pub fn size_hint(&self) -> usize {
         self.0.size_hint()
     }
+
+    /// The rest of `stored` after the value, like `KeyPart::strip_key_part`.
+    #[inline]
+    pub fn strip_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        self.0.strip_key_part(stored)
+    }
 }
 
 /// Chosen only for a type that is not a key part, whose derive already failed.
@@ -866,6 +967,11 @@ pub trait WritePartFallback {
     /// Never runs, as `write_part`.
     fn size_hint(&self) -> usize {
         0
+    }
+
+    /// Never runs, as `write_part`.
+    fn strip_part<'s>(&self, _: &'s str) -> Option<&'s str> {
+        None
     }
 }
 
@@ -1239,5 +1345,47 @@ impl<E> std::fmt::Debug for KeyOf<E> {
 impl<E> From<KeyOf<E>> for PrimaryKey {
     fn from(k: KeyOf<E>) -> Self {
         k.key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeyPart;
+
+    /// A part strips exactly what writing it appends, and nothing else.
+    fn strips_what_it_writes<T: KeyPart + ?Sized>(v: &T) {
+        let mut written = String::new();
+        v.write_key_part(&mut written).unwrap();
+        let stored = format!("{written}#rest");
+        assert_eq!(v.strip_key_part(&stored), Some("#rest"), "{written}");
+        let mut shorter = written.clone();
+        let last = shorter.pop().unwrap();
+        assert_eq!(v.strip_key_part(&shorter), None);
+        shorter.push(if last == '1' { '2' } else { '1' });
+        assert_eq!(v.strip_key_part(&shorter), None);
+    }
+
+    #[test]
+    fn strip_key_part_agrees_with_write_key_part() {
+        for n in [0u32, 7, 42, 1_000_000, u32::MAX] {
+            strips_what_it_writes(&n);
+        }
+        for n in [i64::MIN, -1, 0, 9, i64::MAX] {
+            strips_what_it_writes(&n);
+        }
+        for n in [i8::MIN, -1, 0, i8::MAX] {
+            strips_what_it_writes(&n);
+        }
+        strips_what_it_writes(&u128::MAX);
+        strips_what_it_writes(&usize::MAX);
+        for s in ["a", "a#b", "100%", "ünï"] {
+            strips_what_it_writes(s);
+            strips_what_it_writes(&String::from(s));
+        }
+        strips_what_it_writes(&true);
+        strips_what_it_writes(&'x');
+        assert_eq!("".strip_key_part("x"), None);
+        assert_eq!(5u8.strip_key_part("00x"), None);
+        assert_eq!(5u8.strip_key_part("-005"), None);
     }
 }
