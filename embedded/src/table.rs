@@ -410,9 +410,14 @@ impl TableData {
     /// entry `e` at the same position.
     fn moves_over(&self, e: &Entry, value: &[u8], new: &Item) -> Res<(Moves, u64)> {
         let corrupt = || Fail::internal("stored item is corrupt");
-        let mut changed = Vec::new();
-        codec::changed(e.value(), value, &mut changed).ok_or_else(corrupt)?;
+        let mut ids = Vec::new();
+        codec::changed(e.value(), value, &mut ids).ok_or_else(corrupt)?;
         let names = &self.names;
+        let changed = ids
+            .iter()
+            .map(|&id| names.get(id).map(|n| &**n))
+            .collect::<Option<Vec<&str>>>()
+            .ok_or_else(corrupt)?;
         let mut old: Option<Stored<'_>> = None;
         let mut units = 0;
         let mut moves = Vec::with_capacity(self.indexes.len());
@@ -420,11 +425,11 @@ impl TableData {
             let ix = &self.schema.indexes[i];
             let key_changed = changed
                 .iter()
-                .any(|&id| ix.keys().any(|k| *names[id] == *k.name));
+                .any(|&name| ix.keys().any(|k| name == k.name));
             if !key_changed {
                 // Equal key values (or both without them) under one table
                 // position: the entry stays, with the new projection.
-                if changed.iter().any(|&id| self.projects(i, &names[id])) && self.in_index(i, new) {
+                if changed.iter().any(|&name| self.projects(i, name)) && self.in_index(i, new) {
                     units += self.entry_units(i, new);
                 }
                 moves.push(None);
