@@ -106,7 +106,23 @@ pub(crate) fn shape(schema: &TableSchema, key: &Item) -> Result<(), &'static str
 /// A whole item as PutItem takes it: valid values, every table key
 /// attribute present with its type, no empty secondary-index key, at most
 /// 400 KB. Returns the normalised item.
-pub(crate) fn item(schema: &TableSchema, mut item: Item) -> Res<Item> {
+pub(crate) fn item(schema: &TableSchema, item: Item) -> Res<Item> {
+    sized_item(schema, item).map(|(item, _)| item)
+}
+
+/// What [`sized_item`] learnt of an item it accepted.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Checked {
+    /// The item's size as DynamoDB counts it.
+    pub(crate) size: usize,
+    /// Every secondary-index key attribute it has is a non-empty scalar of
+    /// the index's key type: [`sized_index_types`] has nothing to refuse
+    /// but sizes.
+    index_keys_fine: bool,
+}
+
+/// [`item`], with what the check learnt ([`Checked`]).
+pub(crate) fn sized_item(schema: &TableSchema, mut item: Item) -> Res<(Item, Checked)> {
     normalize_map_in_place(&mut item)?;
     for a in schema.table_keys() {
         let Some(v) = item.get(&a.name) else {
@@ -124,13 +140,40 @@ pub(crate) fn item(schema: &TableSchema, mut item: Item) -> Res<Item> {
         }
         key_value(schema, a, v)?;
     }
-    index_values(schema, &item)?;
-    if item_size(&item) > MAX_ITEM {
+    let index_keys_fine = index_keys_fine(schema, &item);
+    if !index_keys_fine {
+        index_values(schema, &item)?;
+    }
+    let size = item_size(&item);
+    if size > MAX_ITEM {
         return Err(Fail::validation(
             "Item size has exceeded the maximum allowed size",
         ));
     }
-    Ok(item)
+    Ok((
+        item,
+        Checked {
+            size,
+            index_keys_fine,
+        },
+    ))
+}
+
+/// Whether every secondary-index key attribute `item` has is a non-empty
+/// scalar of its index's key type (nothing [`index_values`] or
+/// [`index_types`] refuses but sizes); one pass, in no particular order.
+fn index_keys_fine(schema: &TableSchema, item: &Item) -> bool {
+    let fine = |k: &KeyAttr| {
+        item.get(&k.name).is_none_or(|v| {
+            !is_empty_key(v)
+                && matches!(
+                    v,
+                    AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_)
+                )
+                && type_name(v) == k.kind.as_str()
+        })
+    };
+    schema.indexes.iter().all(|ix| ix.keys().all(fine))
 }
 
 /// Secondary-index key attributes may not hold an empty string or binary.
@@ -157,6 +200,19 @@ pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
     index_types_in(schema, item, false)
 }
 
+/// [`index_types`] of an item [`sized_item`] accepted: what it found fine
+/// is not looked at again, and an item of at most 1 KB holds no index key
+/// over its limits (key bytes are part of the item's size).
+pub(crate) fn sized_index_types(schema: &TableSchema, item: &Item, checked: Checked) -> Res<()> {
+    if !checked.index_keys_fine {
+        return index_types_in(schema, item, false);
+    }
+    if checked.size <= MAX_SORT_KEY {
+        return Ok(());
+    }
+    index_key_sizes(schema, item)
+}
+
 /// [`index_types`] of an updated item: DynamoDB Local reports a wrong type
 /// in any index before an empty value (inside a transaction, as the
 /// operation's cancellation reason), where for a put the first index with
@@ -166,6 +222,11 @@ pub(crate) fn updated_index_types(schema: &TableSchema, item: &Item) -> Res<()> 
 }
 
 fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<()> {
+    // The order only decides which problem is reported: an item without
+    // one goes straight to the sizes, with no order built.
+    if index_keys_fine(schema, item) {
+        return index_key_sizes(schema, item);
+    }
     let (local, global): (Vec<&IndexSchema>, Vec<&IndexSchema>) =
         schema.indexes.iter().partition(|ix| !ix.global);
     let mut empty = false;

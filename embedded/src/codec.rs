@@ -17,21 +17,104 @@ use crate::value::{AttributeValue, Blob, Item};
 
 /// An item as stored: its size as DynamoDB counts it (so that reads need
 /// not recount it), then its attributes but the table key ones (which its
-/// position holds), top-level names as numbers (`id` interns them).
+/// position holds), top-level names as numbers (`id` interns them), in
+/// name-number order: values are normalised, so two versions of an item
+/// encode alike exactly where they agree, and [`changed`] compares them
+/// attribute by attribute without decoding either.
 pub(crate) fn encode_item(
     item: &Item,
+    size: usize,
     skip: &dyn Fn(&str) -> bool,
     id: &mut dyn FnMut(&str) -> usize,
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64);
-    put_len(&mut out, super::value::item_size(item));
-    let kept = || item.iter().filter(|(k, _)| !skip(k));
-    put_len(&mut out, kept().count());
-    for (k, v) in kept() {
-        put_len(&mut out, id(k));
+    let mut kept: Vec<(usize, &AttributeValue)> = item
+        .iter()
+        .filter(|(k, _)| !skip(k))
+        .map(|(k, v)| (id(k), v))
+        .collect();
+    kept.sort_unstable_by_key(|&(id, _)| id);
+    // Names become numbers: the size and a few bytes of framing per
+    // attribute hold the encoding (one allocation, no growth).
+    let mut out = Vec::with_capacity(size + 4 * kept.len() + 8);
+    put_len(&mut out, size);
+    put_len(&mut out, kept.len());
+    for (id, v) in kept {
+        put_len(&mut out, id);
         encode_value(v, &mut out);
     }
     out
+}
+
+/// Pushes onto `out` the name numbers of the attributes two stored values
+/// ([`encode_item`]) do not share: held by one only, or with other values
+/// (equal bytes are equal values; other bytes are compared as values, as
+/// a map's entries are encoded in its own order). `None` when either is
+/// malformed.
+pub(crate) fn changed(old: &[u8], new: &[u8], out: &mut Vec<usize>) -> Option<()> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let (mut a, mut b) = (Attrs::start(old)?, Attrs::start(new)?);
+    let (mut x, mut y) = (a.next()?, b.next()?);
+    loop {
+        let order = match (x, y) {
+            (None, None) => return Some(()),
+            (Some(_), None) => Less,
+            (None, Some(_)) => Greater,
+            (Some((i, _)), Some((j, _))) => i.cmp(&j),
+        };
+        match (order, x, y) {
+            (Equal, Some((i, u)), Some((_, v))) => {
+                if u != v && !same_value(u, v)? {
+                    out.push(i);
+                }
+                (x, y) = (a.next()?, b.next()?);
+            }
+            (Less, Some((i, _)), _) => {
+                out.push(i);
+                x = a.next()?;
+            }
+            (_, _, Some((j, _))) => {
+                out.push(j);
+                y = b.next()?;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Whether two encoded values are equal values.
+fn same_value(a: &[u8], b: &[u8]) -> Option<bool> {
+    let a = Reader::new(a).value_ref()?;
+    let b = Reader::new(b).value_ref()?;
+    Some(Val::stored(&a) == Val::stored(&b))
+}
+
+/// A stored value's attributes as name numbers and encoded bytes.
+struct Attrs<'a> {
+    r: Reader<'a>,
+    b: &'a [u8],
+    left: usize,
+}
+
+impl<'a> Attrs<'a> {
+    fn start(b: &'a [u8]) -> Option<Self> {
+        let mut r = Reader::new(b);
+        r.read_len()?;
+        let left = r.read_len()?;
+        Some(Self { r, b, left })
+    }
+
+    /// The next attribute, `Some(None)` after the last; `None` when
+    /// malformed.
+    fn next(&mut self) -> Option<Option<(usize, &'a [u8])>> {
+        if self.left == 0 {
+            return Some(None);
+        }
+        self.left -= 1;
+        let id = self.r.read_len()?;
+        let start = self.r.position();
+        self.r.skip_value()?;
+        Some(Some((id, self.b.get(start..self.r.position())?)))
+    }
 }
 
 /// The size of a stored item, as DynamoDB counts it.
@@ -285,7 +368,8 @@ mod tests {
         item.insert("m".into(), AttributeValue::M(inner));
         item.insert("PK".into(), AttributeValue::S("key".into()));
         let mut names: Vec<Box<str>> = Vec::new();
-        let enc = encode_item(&item, &|k| k == "PK", &mut |n| {
+        let size = super::super::value::item_size(&item);
+        let enc = encode_item(&item, size, &|k| k == "PK", &mut |n| {
             names.push(n.into());
             names.len() - 1
         });
@@ -300,6 +384,64 @@ mod tests {
         let (item, enc, names, keys, pos) = sample_item();
         assert_eq!(decode_item(&pos, 3, &enc, &keys, &names).unwrap(), item);
         assert!(decode_item(&pos, 3, &enc[..enc.len() - 1], &keys, &names).is_none());
+    }
+
+    /// Two versions of an item differ exactly in the attributes changed,
+    /// added or removed; an equal map encoded in another entry order is
+    /// no change.
+    #[test]
+    fn changed_attributes_are_the_ones_that_differ() {
+        let mut ids: Vec<Box<str>> = Vec::new();
+        let mut encode = |item: &Item| {
+            let size = super::super::value::item_size(item);
+            encode_item(item, size, &|k| k == "PK", &mut |n| match ids
+                .iter()
+                .position(|i| **i == *n)
+            {
+                Some(id) => id,
+                None => {
+                    ids.push(n.into());
+                    ids.len() - 1
+                }
+            })
+        };
+        let map = |entries: &[(&str, &str)]| {
+            let mut m = Item::new();
+            for (k, v) in entries {
+                m.insert((*k).into(), AttributeValue::S((*v).into()));
+            }
+            AttributeValue::M(m)
+        };
+        let entries: Vec<(String, String)> = (0..32)
+            .map(|i| (format!("k{i}"), format!("v{i}")))
+            .collect();
+        let entries: Vec<(&str, &str)> = entries
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let mut old = Item::new();
+        old.insert("PK".into(), AttributeValue::S("key".into()));
+        old.insert("a".into(), AttributeValue::S("x".into()));
+        old.insert("b".into(), AttributeValue::N("1".into()));
+        old.insert("gone".into(), AttributeValue::Bool(true));
+        old.insert("m".into(), map(&entries));
+        let mut new = old.clone();
+        new.insert("b".into(), AttributeValue::N("2".into()));
+        new.remove("gone");
+        new.insert("added".into(), AttributeValue::Null(true));
+        let mut reversed = entries.clone();
+        reversed.reverse();
+        new.insert("m".into(), map(&reversed));
+        let (old, new) = (encode(&old), encode(&new));
+        let mut out = Vec::new();
+        changed(&old, &new, &mut out).unwrap();
+        let mut names: Vec<&str> = out.iter().map(|&id| &*ids[id]).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["added", "b", "gone"]);
+        out.clear();
+        changed(&old, &old, &mut out).unwrap();
+        assert!(out.is_empty());
+        assert!(changed(&old, &new[..new.len() - 1], &mut out).is_none());
     }
 
     /// Each attribute picked alone (the others passed over undecoded) is

@@ -219,15 +219,18 @@ impl<'a> Target<'a> {
 
     /// The table position and stored bytes of the item an entry refers to.
     fn stored(&self, key: &'a [u8], value: &'a [u8]) -> Res<(&'a [u8], &'a [u8])> {
-        match self.index {
-            None => Ok((key, value)),
-            Some(_) => self
-                .table
+        let Some(_) = self.index else {
+            return Ok((key, value));
+        };
+        let missing = || Fail::internal("index entry without its item");
+        POSITION.with_borrow_mut(|pos| {
+            super::table::table_position(key, value, pos).ok_or_else(missing)?;
+            self.table
                 .items
-                .get(value)
+                .get(pos.as_slice())
                 .map(|e| (e.key(), e.value()))
-                .ok_or_else(|| Fail::internal("index entry without its item")),
-        }
+                .ok_or_else(missing)
+        })
     }
 
     /// The item an entry refers to.
@@ -255,6 +258,12 @@ impl<'a> Target<'a> {
             (None, None) => None,
         }
     }
+}
+
+thread_local! {
+    /// Where an index read puts together the table position of each item
+    /// it reads (index entries do not repeat it whole).
+    static POSITION: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn valid_range(lower: Bound<&[u8]>, upper: Bound<&[u8]>) -> bool {

@@ -42,29 +42,56 @@ enum Tie {
 }
 
 /// A position and its value in one allocation, ordered (and found) by the
-/// position.
+/// position: the position's length (LEB128, one or two bytes), the
+/// position, the value. Two words in the B-tree's nodes, where a separate
+/// length field would make three.
 pub(crate) struct Entry {
     bytes: Box<[u8]>,
-    split: u32,
 }
 
 impl Entry {
     fn new(key: &[u8], value: &[u8]) -> Self {
-        let mut bytes = Vec::with_capacity(key.len() + value.len());
+        let mut bytes = Vec::with_capacity(2 + key.len() + value.len());
+        let mut n = key.len();
+        while n >= 0x80 {
+            bytes.push((n & 0x7f) as u8 | 0x80);
+            n >>= 7;
+        }
+        bytes.push(n as u8);
         bytes.extend_from_slice(key);
         bytes.extend_from_slice(value);
         Self {
             bytes: bytes.into_boxed_slice(),
-            split: u32::try_from(key.len()).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Where the position starts and ends in `bytes`.
+    #[inline]
+    fn span(&self) -> (usize, usize) {
+        let b = &self.bytes;
+        // Positions under 128 bytes (most) take one byte.
+        if b[0] < 0x80 {
+            return (1, 1 + usize::from(b[0]));
+        }
+        let (mut n, mut shift, mut at) = (0usize, 0, 0);
+        loop {
+            let byte = b[at];
+            n |= usize::from(byte & 0x7f) << shift;
+            at += 1;
+            if byte < 0x80 {
+                return (at, at + n);
+            }
+            shift += 7;
         }
     }
 
     pub(crate) fn key(&self) -> &[u8] {
-        &self.bytes[..self.split as usize]
+        let (start, end) = self.span();
+        &self.bytes[start..end]
     }
 
     pub(crate) fn value(&self) -> &[u8] {
-        &self.bytes[self.split as usize..]
+        &self.bytes[self.span().1..]
     }
 }
 
@@ -95,7 +122,7 @@ impl Ord for Entry {
 }
 
 pub(crate) struct IndexData {
-    /// Index position → table position.
+    /// Index position → where its item is ([`index_entry`]).
     pub(crate) entries: BTreeSet<Entry>,
     tie: Tie,
 }
@@ -344,23 +371,78 @@ impl TableData {
     /// read in place (never decoded into a map) for the index upkeep: what
     /// a put that reads nothing of the replaced item costs. A table with a
     /// stream decodes it, as the change feed records it.
-    pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item) -> Res<Vec<u64>> {
+    ///
+    /// The new item is encoded first and compared with the stored one
+    /// attribute by attribute ([`codec::changed`]): an index whose key
+    /// attributes none of the changed ones is keeps its entry, and pays
+    /// write units only when a changed attribute is one it projects; only
+    /// an index whose key changed reads the replaced item's attributes.
+    /// Returns each index's write units.
+    pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item, size: usize) -> Res<Vec<u64>> {
         if self.feed.is_some() {
             let old = self.item(&pos)?;
             return Ok(self.write(pos, Some(new), old.as_ref()));
         }
+        let value = self.encode(new, size);
         let (moves, units) = match self.items.get(pos.as_slice()) {
-            // Without indexes nothing of the replaced item is read.
             None => self.index_moves::<Item>(Some(new), None),
+            // Without indexes nothing of the replaced item is read.
             Some(_) if self.indexes.is_empty() => (Vec::new(), Vec::new()),
-            Some(e) => {
-                let old = Stored::read(e, &self.keys, &self.names)
-                    .ok_or_else(|| Fail::internal("stored item is corrupt"))?;
-                self.index_moves(Some(new), Some(&old))
-            }
+            Some(e) => self.moves_over(e, &value, new)?,
         };
-        self.apply(pos, Some(new), moves);
+        if !self.vectors.is_empty() {
+            self.vector_upkeep(&pos, Some(new));
+        }
+        self.apply_moves(&pos, moves);
+        self.items.replace(Entry::new(&pos, &value));
         Ok(units)
+    }
+
+    /// [`Self::index_moves`] of `new` (encoded as `value`) over the stored
+    /// entry `e` at the same position.
+    fn moves_over(&self, e: &Entry, value: &[u8], new: &Item) -> Res<(Moves, Vec<u64>)> {
+        let corrupt = || Fail::internal("stored item is corrupt");
+        let mut ids = Vec::new();
+        codec::changed(e.value(), value, &mut ids).ok_or_else(corrupt)?;
+        let names = &self.names;
+        let changed = ids
+            .iter()
+            .map(|&id| names.get(id).map(|n| &**n))
+            .collect::<Option<Vec<&str>>>()
+            .ok_or_else(corrupt)?;
+        let mut old: Option<Stored<'_>> = None;
+        let mut units = Vec::with_capacity(self.indexes.len());
+        let mut moves = Vec::with_capacity(self.indexes.len());
+        for i in 0..self.indexes.len() {
+            let ix = &self.schema.indexes[i];
+            let key_changed = changed
+                .iter()
+                .any(|&name| ix.keys().any(|k| name == k.name));
+            if !key_changed {
+                // Equal key values (or both without them) under one table
+                // position: the entry stays, with the new projection.
+                let projected =
+                    changed.iter().any(|&name| self.projects(i, name)) && self.in_index(i, new);
+                units.push(if projected { self.entry_units(i, new) } else { 0 });
+                moves.push(None);
+                continue;
+            }
+            if old.is_none() {
+                old = Some(Stored::read(e, &self.keys, names).ok_or_else(corrupt)?);
+            }
+            let (m, u) = self.index_move(i, Some(new), old.as_ref());
+            units.push(u);
+            moves.push(m);
+        }
+        Ok((moves, units))
+    }
+
+    /// Whether `item` has every key attribute of index `i`, of its type.
+    fn in_index(&self, i: usize, item: &Item) -> bool {
+        self.schema.indexes[i].keys().all(|k| {
+            item.get(&k.name)
+                .is_some_and(|v| Val::of(v).type_name() == k.kind.as_str())
+        })
     }
 
     /// UpdateTable's `Create` of a global index: the index is added to the
@@ -387,7 +469,7 @@ impl TableData {
                 return Err(Fail::internal("stored item is corrupt"));
             };
             if let Some(p) = self.view_position(i, &stored) {
-                entries.insert(Entry::new(&p, e.key()));
+                entries.insert(index_entry(&p, e.key()));
             }
         }
         self.indexes[i].entries = entries;
@@ -420,38 +502,45 @@ impl TableData {
         new: Option<&Item>,
         old: Option<&O>,
     ) -> (Moves, Vec<u64>) {
-        let mut all = Vec::with_capacity(self.indexes.len());
-        let mut moves = Vec::with_capacity(self.indexes.len());
-        for i in 0..self.indexes.len() {
-            let mut units = 0;
-            if let (Some(o), Some(n)) = (old, new)
-                && self.same_index_keys(i, o, n)
-            {
-                // Same index key values and (one table position) the same
-                // table key: the entry stays; no position is built.
-                if !self.projected_eq(i, o, n) {
-                    units += self.entry_units(i, n);
-                }
-                moves.push(None);
-                all.push(units);
-                continue;
-            }
-            let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
-            let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
-            let before = before.map(|(mut p, o)| {
-                units += self.entry_units(i, o);
-                self.tail(i, o, &mut p);
-                p
-            });
-            let after = after.map(|(mut p, n)| {
-                units += self.entry_units(i, n);
-                self.tail(i, n, &mut p);
-                p
-            });
-            moves.push((before.is_some() || after.is_some()).then_some((before, after)));
-            all.push(units);
+        (0..self.indexes.len())
+            .map(|i| self.index_move(i, new, old))
+            .unzip()
+    }
+
+    /// [`Self::index_moves`] of index `i`.
+    fn index_move<O: View + ?Sized>(
+        &self,
+        i: usize,
+        new: Option<&Item>,
+        old: Option<&O>,
+    ) -> (Move, u64) {
+        if let (Some(o), Some(n)) = (old, new)
+            && self.same_index_keys(i, o, n)
+        {
+            // Same index key values and (one table position) the same
+            // table key: the entry stays; no position is built.
+            let units = if self.projected_eq(i, o, n) {
+                0
+            } else {
+                self.entry_units(i, n)
+            };
+            return (None, units);
         }
-        (moves, all)
+        let mut units = 0;
+        let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
+        let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
+        let before = before.map(|(mut p, o)| {
+            units += self.entry_units(i, o);
+            self.tail(i, o, &mut p);
+            p
+        });
+        let after = after.map(|(mut p, n)| {
+            units += self.entry_units(i, n);
+            self.tail(i, n, &mut p);
+            p
+        });
+        let m = (before.is_some() || after.is_some()).then_some((before, after));
+        (m, units)
     }
 
     /// Stores `new` at `pos` (deletes when `None`) and moves the index
@@ -460,35 +549,46 @@ impl TableData {
         if !self.vectors.is_empty() {
             self.vector_upkeep(&pos, new);
         }
-        for (i, m) in moves.into_iter().enumerate() {
-            let Some((before, after)) = m else { continue };
-            if let Some(b) = before {
-                self.indexes[i].entries.remove(b.as_slice());
-            }
-            if let Some(a) = after {
-                self.indexes[i].entries.replace(Entry::new(&a, &pos));
-            }
-        }
+        self.apply_moves(&pos, moves);
         match new {
             Some(item) => {
-                let keys = &self.keys;
-                let is_key = |name: &str| keys.iter().any(|(k, _)| &**k == name);
-                let (names, ids) = (&mut self.names, &mut self.ids);
-                let value = codec::encode_item(item, &is_key, &mut |name| match ids.get(name) {
-                    Some(&id) => id,
-                    None => {
-                        let names = Arc::make_mut(names);
-                        names.push(name.into());
-                        ids.insert(name.into(), names.len() - 1);
-                        names.len() - 1
-                    }
-                });
+                let value = self.encode(item, super::value::item_size(item));
                 self.items.replace(Entry::new(&pos, &value));
             }
             None => {
                 self.items.remove(pos.as_slice());
             }
         }
+    }
+
+    /// Moves the index entries of the item at `pos` as planned.
+    fn apply_moves(&mut self, pos: &[u8], moves: Moves) {
+        for (i, m) in moves.into_iter().enumerate() {
+            let Some((before, after)) = m else { continue };
+            if let Some(b) = before {
+                self.indexes[i].entries.remove(b.as_slice());
+            }
+            if let Some(a) = after {
+                self.indexes[i].entries.replace(index_entry(&a, pos));
+            }
+        }
+    }
+
+    /// An item's stored value ([`codec::encode_item`]; `size` is its size
+    /// as DynamoDB counts it), new attribute names numbered.
+    fn encode(&mut self, item: &Item, size: usize) -> Vec<u8> {
+        let keys = &self.keys;
+        let is_key = |name: &str| keys.iter().any(|(k, _)| &**k == name);
+        let (names, ids) = (&mut self.names, &mut self.ids);
+        codec::encode_item(item, size, &is_key, &mut |name| match ids.get(name) {
+            Some(&id) => id,
+            None => {
+                let names = Arc::make_mut(names);
+                names.push(name.into());
+                ids.insert(name.into(), names.len() - 1);
+                names.len() - 1
+            }
+        })
     }
 
     /// Whether `a` and `b` are both in index `i` under equal key values
@@ -623,9 +723,38 @@ impl TableData {
     }
 }
 
-/// Per index, how its entry moves: `None` when it stays, else the old
+/// The entry of index position `ipos` for the item at table position
+/// `pos`. An index position ends with the table key (`enc(pk) ++
+/// enc(sk)`), so the value holds only what else the table position has:
+/// its hash prefix, then the table key's length; [`table_position`]
+/// puts the two back together.
+fn index_entry(ipos: &[u8], pos: &[u8]) -> Entry {
+    debug_assert!(pos.len() >= PREFIX && ipos.ends_with(&pos[PREFIX..]));
+    let mut value = Vec::with_capacity(PREFIX + 2);
+    value.extend_from_slice(&pos[..PREFIX.min(pos.len())]);
+    crate::reader::encoded::put_len(&mut value, pos.len().saturating_sub(PREFIX));
+    Entry::new(ipos, &value)
+}
+
+/// The table position of the item an index entry (position `ipos`, value
+/// `value`, see [`index_entry`]) refers to, in `out`; `None` when the
+/// entry is malformed.
+pub(crate) fn table_position(ipos: &[u8], value: &[u8], out: &mut Vec<u8>) -> Option<()> {
+    let hash = value.get(..PREFIX)?;
+    let len = crate::reader::encoded::ValueReader::new(value.get(PREFIX..)?).read_len()?;
+    let key = ipos.get(ipos.len().checked_sub(len)?..)?;
+    out.clear();
+    out.extend_from_slice(hash);
+    out.extend_from_slice(key);
+    Some(())
+}
+
+/// How an index's entry moves: `None` when it stays, else the old
 /// position and the new (`None` for none).
-type Moves = Vec<Option<(Option<Vec<u8>>, Option<Vec<u8>>)>>;
+type Move = Option<(Option<Vec<u8>>, Option<Vec<u8>>)>;
+
+/// Per index, how its entry moves.
+type Moves = Vec<Move>;
 
 /// An item as the index upkeep reads it: a map, or a stored item read in
 /// place.

@@ -59,16 +59,17 @@ pub(super) fn check_updated(t: &TableData, item: &Item) -> Res<()> {
 
 pub(crate) fn put_item(store: &mut Store, req: PutItem) -> Res<Option<Item>> {
     let t = store.table_mut(&req.table)?;
-    let item = check::item(&t.schema, req.item)?;
+    let (item, checked) = check::sized_item(&t.schema, req.item)?;
+    let size = checked.size;
     let cond = condition(req.condition.as_ref())?;
-    check::index_types(&t.schema, &item)?;
+    check::sized_index_types(&t.schema, &item, checked)?;
     let pos = t.position(&item);
     // The replaced item is decoded only when a condition or the caller reads
     // it (or the change feed, which `write_over` sees to): its size is
     // stored with it, and the index upkeep reads it in place.
     if cond.is_none() && !req.return_old {
-        let table = units_of(t.stored_size(&pos), item_size(&item));
-        let indexes = t.write_over(pos, &item)?;
+        let table = units_of(t.stored_size(&pos), size);
+        let indexes = t.write_over(pos, &item, size)?;
         t.capacity.write(&WriteUnits { table, indexes }, 1);
         return Ok(None);
     }
@@ -78,7 +79,7 @@ pub(crate) fn put_item(store: &mut Store, req: PutItem) -> Res<Option<Item>> {
         let item = on_failure(req.return_on_condition_failure, old);
         return Err(Fail::Condition(item));
     }
-    let table = units_of(old_size, item_size(&item));
+    let table = units_of(old_size, size);
     let indexes = t.write(pos, Some(&item), old.as_ref());
     t.capacity.write(&WriteUnits { table, indexes }, 1);
     Ok(if req.return_old { old } else { None })

@@ -195,6 +195,75 @@ pub trait KeyPart {
     /// assert_eq!(<String as KeyPart>::WIDTH, None);
     /// ```
     const WIDTH: Option<usize> = None;
+
+    /// When `stored` begins with what [`write_key_part`](KeyPart::write_key_part)
+    /// appends (and writing succeeds), the rest of `stored`; else `None`.
+    /// What checking a stored key against an entity's fields takes, piece
+    /// by piece and without building the key: the default writes the part
+    /// into a buffer reused on this thread; strings and integers compare
+    /// in place.
+    ///
+    /// ```
+    /// use singletable::KeyPart;
+    ///
+    /// assert_eq!(42u32.strip_key_part("0000000042#x"), Some("#x"));
+    /// assert_eq!("a#b".strip_key_part("a%23b"), Some(""));
+    /// assert_eq!("".strip_key_part("x"), None); // an empty part is refused
+    /// ```
+    fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        let strip = |s: &mut String| {
+            s.clear();
+            self.write_key_part(s).ok()?;
+            stored.strip_prefix(s.as_str())
+        };
+        // A part whose own writing strips another part (re-entering) gets
+        // a buffer of its own.
+        SCRATCH
+            .try_with(|s| match s.try_borrow_mut() {
+                Ok(mut s) => strip(&mut s),
+                Err(_) => strip(&mut String::new()),
+            })
+            .unwrap_or_else(|_| strip(&mut String::new()))
+    }
+}
+
+thread_local! {
+    /// Where [`KeyPart::strip_key_part`]'s default writes the part.
+    static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// [`KeyPart::strip_key_part`] of a string, compared as [`escape_into`]
+/// writes it.
+fn strip_escaped<'s>(value: &str, stored: &'s str) -> Option<&'s str> {
+    if value.is_empty() {
+        return None;
+    }
+    if !value.bytes().any(|b| b == b'#' || b == b'%') {
+        return stored.strip_prefix(value);
+    }
+    let mut rest = stored;
+    for c in value.chars() {
+        rest = match c {
+            '#' => rest.strip_prefix("%23")?,
+            '%' => rest.strip_prefix("%25")?,
+            c => rest.strip_prefix(c)?,
+        };
+    }
+    Some(rest)
+}
+
+/// [`KeyPart::strip_key_part`] of an unsigned number written by
+/// [`write_padded`], formatted as it formats it (itoa, in the value's own
+/// width): faster here than reading the stored digits.
+fn strip_padded<N: itoa::Integer>(n: N, width: usize, stored: &str) -> Option<&str> {
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(n);
+    let pad = width.checked_sub(digits.len())?;
+    let zeros = stored.get(..pad)?;
+    if !zeros.bytes().all(|b| b == b'0') {
+        return None;
+    }
+    stored.get(pad..)?.strip_prefix(digits)
 }
 
 /// A key part that can be read back from its encoded segment: what the
@@ -232,6 +301,10 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     #[inline]
     fn size_hint(&self) -> usize {
         (**self).size_hint()
+    }
+    #[inline]
+    fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        (**self).strip_key_part(stored)
     }
 }
 
@@ -306,6 +379,10 @@ impl KeyPart for str {
     fn size_hint(&self) -> usize {
         self.len()
     }
+    #[inline]
+    fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        strip_escaped(self, stored)
+    }
 }
 
 impl KeyPart for String {
@@ -315,6 +392,10 @@ impl KeyPart for String {
     #[inline]
     fn size_hint(&self) -> usize {
         self.len()
+    }
+    #[inline]
+    fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        strip_escaped(self, stored)
     }
 }
 
@@ -370,12 +451,16 @@ impl KeyPartDecode for bool {
 }
 
 /// Writes `n` in decimal, left-padded with zeros to `width` digits.
-fn write_padded(n: u128, width: usize, out: &mut String) {
-    // itoa and a run of zeros: several times faster than `write!` with a
-    // width, and key building is on every write path.
+fn write_padded<N: itoa::Integer>(n: N, width: usize, out: &mut String) {
+    // itoa in the value's own width (u128 division is slow) and the zeros
+    // as one slice: several times faster than `write!` with a width, and
+    // key building is on every write path and every key check.
+    const ZEROS: &str = "000000000000000000000000000000000000000";
     let mut buf = itoa::Buffer::new();
     let digits = buf.format(n);
-    out.extend(std::iter::repeat_n('0', width.saturating_sub(digits.len())));
+    let pad = width.saturating_sub(digits.len());
+    out.reserve(pad + digits.len());
+    out.push_str(&ZEROS[..pad.min(ZEROS.len())]);
     out.push_str(digits);
 }
 
@@ -401,12 +486,16 @@ macro_rules! unsigned_key_part {
         impl KeyPart for $t {
             const WIDTH: Option<usize> = Some($width);
             fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
-                write_padded(*self as u128, $width, out);
+                write_padded(*self, $width, out);
                 Ok(())
             }
             #[inline]
             fn size_hint(&self) -> usize {
                 $width
+            }
+            #[inline]
+            fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+                strip_padded(*self, $width, stored)
             }
         }
         impl KeyPartDecode for $t {
@@ -426,19 +515,28 @@ macro_rules! signed_key_part {
         impl KeyPart for $t {
             fn write_key_part(&self, out: &mut String) -> Result<(), KeyError> {
                 if *self >= 0 {
-                    write_padded(*self as u128, $width, out);
+                    write_padded(*self as $u, $width, out);
                 } else {
                     // Distance from MIN: MIN -> 0, -1 -> MAX. Larger distance,
                     // larger number, and '-' sorts before every digit.
                     out.push('-');
                     let distance = (*self as $u).wrapping_sub(<$t>::MIN as $u);
-                    write_padded(distance as u128, $width, out);
+                    write_padded(distance, $width, out);
                 }
                 Ok(())
             }
             #[inline]
             fn size_hint(&self) -> usize {
                 $width + 1
+            }
+            #[inline]
+            fn strip_key_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+                if *self >= 0 {
+                    strip_padded(*self, $width, stored)
+                } else {
+                    let distance = (*self as $u).wrapping_sub(<$t>::MIN as $u);
+                    strip_padded(distance, $width, stored.strip_prefix('-')?)
+                }
             }
         }
         impl KeyPartDecode for $t {
@@ -849,6 +947,12 @@ impl<T: KeyPart + ?Sized> WritePart<'_, T> {
     pub fn size_hint(&self) -> usize {
         self.0.size_hint()
     }
+
+    /// The rest of `stored` after the value, like `KeyPart::strip_key_part`.
+    #[inline]
+    pub fn strip_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
+        self.0.strip_key_part(stored)
+    }
 }
 
 /// Chosen only for a type that is not a key part, whose derive already failed.
@@ -862,6 +966,11 @@ pub trait WritePartFallback {
     /// Never runs, as `write_part`.
     fn size_hint(&self) -> usize {
         0
+    }
+
+    /// Never runs, as `write_part`.
+    fn strip_part<'s>(&self, _: &'s str) -> Option<&'s str> {
+        None
     }
 }
 
@@ -1235,5 +1344,47 @@ impl<E> std::fmt::Debug for KeyOf<E> {
 impl<E> From<KeyOf<E>> for PrimaryKey {
     fn from(k: KeyOf<E>) -> Self {
         k.key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeyPart;
+
+    /// A part strips exactly what writing it appends, and nothing else.
+    fn strips_what_it_writes<T: KeyPart + ?Sized>(v: &T) {
+        let mut written = String::new();
+        v.write_key_part(&mut written).unwrap();
+        let stored = format!("{written}#rest");
+        assert_eq!(v.strip_key_part(&stored), Some("#rest"), "{written}");
+        let mut shorter = written.clone();
+        let last = shorter.pop().unwrap();
+        assert_eq!(v.strip_key_part(&shorter), None);
+        shorter.push(if last == '1' { '2' } else { '1' });
+        assert_eq!(v.strip_key_part(&shorter), None);
+    }
+
+    #[test]
+    fn strip_key_part_agrees_with_write_key_part() {
+        for n in [0u32, 7, 42, 1_000_000, u32::MAX] {
+            strips_what_it_writes(&n);
+        }
+        for n in [i64::MIN, -1, 0, 9, i64::MAX] {
+            strips_what_it_writes(&n);
+        }
+        for n in [i8::MIN, -1, 0, i8::MAX] {
+            strips_what_it_writes(&n);
+        }
+        strips_what_it_writes(&u128::MAX);
+        strips_what_it_writes(&usize::MAX);
+        for s in ["a", "a#b", "100%", "ünï"] {
+            strips_what_it_writes(s);
+            strips_what_it_writes(&String::from(s));
+        }
+        strips_what_it_writes(&true);
+        strips_what_it_writes(&'x');
+        assert_eq!("".strip_key_part("x"), None);
+        assert_eq!(5u8.strip_key_part("00x"), None);
+        assert_eq!(5u8.strip_key_part("-005"), None);
     }
 }

@@ -327,6 +327,7 @@ impl Ctx<'_> {
         let decoders = self.decoders(&codec, keys, m.schema.is_some(), &versioned.read);
         let pk_expr = self.self_call(pk, "pk");
         let pk_template = pk.text();
+        let key_agrees = self.key_agrees(pk, keys.sk.as_ref().map(|(sk, _)| sk));
         let sk_expr = match &keys.sk {
             Some((sk, _)) => {
                 let call = self.self_call(sk, "sk");
@@ -368,6 +369,8 @@ impl Ctx<'_> {
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
                     #pv::Ok(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr })
                 }
+
+                #key_agrees
 
                 #validate
 
@@ -653,6 +656,46 @@ impl Ctx<'_> {
                 #write
                 #pv::check_len(#entity, #attr_label, &__k, #max)?;
                 #pv::Ok(__k)
+            }
+        }
+    }
+
+    /// `Entity::key_agrees`: the stored key compared with the templates
+    /// segment by segment, each placeholder through its field's
+    /// `KeyPart::strip_key_part`.
+    fn key_agrees(&self, pk: &Template, sk: Option<&Template>) -> TokenStream {
+        let pv = self.private;
+        let strip = |t: &Template, stored: TokenStream| {
+            let steps = t.segments.iter().enumerate().map(|(i, s)| {
+                let step = match s {
+                    Segment::Lit(text) => quote!(__r.strip_prefix(#text)),
+                    Segment::Field(name) => {
+                        let f = self.field(name);
+                        let last = i + 1 == t.segments.len();
+                        let value = self.key_value(f, model::arg_from_self(f), last);
+                        quote!(#pv::WritePart(&#value).strip_part(__r))
+                    }
+                };
+                quote!(let #pv::Some(__r) = #step else { break '__key false };)
+            });
+            quote!(('__key: {
+                let __r: &str = #stored;
+                #(#steps)*
+                __r.is_empty()
+            }))
+        };
+        let pk_ok = strip(pk, quote!(__pk));
+        let sk_ok = match sk {
+            Some(t) => {
+                let ok = strip(t, quote!(__s));
+                quote!(__sk.is_some_and(|__s| #ok))
+            }
+            None => quote!(__sk.is_none()),
+        };
+        quote! {
+            #[inline]
+            fn key_agrees(&self, __pk: &str, __sk: #pv::Option<&str>) -> bool {
+                #pk_ok && #sk_ok
             }
         }
     }
