@@ -204,6 +204,7 @@ pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
 /// is not looked at again, and an item of at most 1 KB holds no index key
 /// over its limits (key bytes are part of the item's size).
 pub(crate) fn sized_index_types(schema: &TableSchema, item: &Item, checked: Checked) -> Res<()> {
+    super::search::check_item(&schema.vectors, item)?;
     if !checked.index_keys_fine {
         return index_types_in(schema, item, false);
     }
@@ -222,6 +223,8 @@ pub(crate) fn updated_index_types(schema: &TableSchema, item: &Item) -> Res<()> 
 }
 
 fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<()> {
+    // Vector indexes: the vector's shape and the search schema's types.
+    super::search::check_item(&schema.vectors, item)?;
     // The order only decides which problem is reported: an item without
     // one goes straight to the sizes, with no order built.
     if index_keys_fine(schema, item) {
@@ -259,7 +262,6 @@ fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<(
     if empty {
         return index_values(schema, item);
     }
-    super::search::check_item(&schema.vectors, item)?;
     index_key_sizes(schema, item)
 }
 

@@ -423,7 +423,11 @@ impl TableData {
                 // position: the entry stays, with the new projection.
                 let projected =
                     changed.iter().any(|&name| self.projects(i, name)) && self.in_index(i, new);
-                units.push(if projected { self.entry_units(i, new) } else { 0 });
+                units.push(if projected {
+                    self.entry_units(i, new)
+                } else {
+                    0
+                });
                 moves.push(None);
                 continue;
             }

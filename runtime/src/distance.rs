@@ -1,6 +1,12 @@
 //! The distance functions of DynamoDB's vector indexes and their scores:
 //! the one implementation the typed search, the embedded backend and its
 //! kernel share (re-exported as [`crate::vector::Distance`]).
+//!
+//! ```
+//! use singletable::distance::{Distance, dot};
+//! assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+//! assert_eq!(Distance::DotProduct.score(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
+//! ```
 
 /// A distance function of a vector index (`DistanceFunction`).
 ///
