@@ -124,23 +124,8 @@ pub fn consts_and_checks(
 /// The type a query argument of field `f` has: the field's own (inside an
 /// `Option`, which only makes the index sparse), as key builders take it.
 fn arg(f: &Field) -> (TokenStream, ArgKind) {
-    let ty = option_inner(&f.ty).unwrap_or(&f.ty);
+    let ty = model::option_inner(&f.ty).unwrap_or(&f.ty);
     (model::arg_type(ty), model::arg_kind(ty))
-}
-
-fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(p) = ty else { return None };
-    let seg = p.path.segments.last()?;
-    if seg.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
-        return None;
-    };
-    match args.args.first()? {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
-    }
 }
 
 fn is_string(f: &Field) -> bool {
@@ -369,7 +354,7 @@ fn stage_impls(ctx: &Ctx, s: &Stages, i: usize, f: &Field) -> TokenStream {
     let p = ctx.outer;
     let (ty, next, end) = (s.stage(i), s.stage(i + 1), s.stage(s.sk_fields.len()));
     let stored = &f.stored;
-    let value_ty = model::arg_type_in_value(option_inner(&f.ty).unwrap_or(&f.ty));
+    let value_ty = model::arg_type_in_value(model::option_inner(&f.ty).unwrap_or(&f.ty));
     let v = value(ctx, f, &quote!(__v));
     let mut out = quote! {
         #[automatically_derived]

@@ -166,23 +166,6 @@ pub fn validate(ctx: &Ctx, decls: &[VectorDecl]) -> TokenStream {
     out
 }
 
-fn option_inner(ty: &syn::Type) -> &syn::Type {
-    let syn::Type::Path(p) = ty else { return ty };
-    let Some(seg) = p.path.segments.last() else {
-        return ty;
-    };
-    if seg.ident != "Option" {
-        return ty;
-    }
-    match &seg.arguments {
-        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
-            Some(syn::GenericArgument::Type(t)) => t,
-            _ => ty,
-        },
-        _ => ty,
-    }
-}
-
 /// `#[access(name, index = vectorN)]`: the search function, its marker
 /// and the handles of its search attributes.
 pub fn pattern(
@@ -215,7 +198,7 @@ pub fn pattern(
     for (is_hash, ids) in [(true, &d.hash), (false, &d.filter)] {
         for id in ids.iter() {
             let Some(f) = field(ctx, id) else { continue };
-            let ty = option_inner(&f.ty);
+            let ty = model::option_inner(&f.ty).unwrap_or(&f.ty);
             let stored = &f.stored;
             let handle = if is_hash {
                 format_ident!("HashAttribute")

@@ -175,6 +175,18 @@ pub fn is_option(ty: &syn::Type) -> bool {
     last_segment(ty).is_some_and(|s| s.ident == "Option")
 }
 
+/// The `T` of a type written `Option<T>`.
+pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let seg = last_segment(ty).filter(|s| s.ident == "Option")?;
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
 fn last_segment(ty: &syn::Type) -> Option<&syn::PathSegment> {
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
