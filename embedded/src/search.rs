@@ -28,7 +28,10 @@ use super::vector::VectorSet;
 use crate::entity::Table;
 use crate::expr::{Cmp, Condition, Operand};
 use crate::value::{AttributeValue, Item};
-use singletable_runtime::vector::{Distance, MAX_TOP_K, ScoredItem, SearchVectors, VectorIndex};
+use singletable_runtime::vector::{
+    Distance, MAX_TOP_K, ScoredItem, SearchVectors, VectorIndex, VectorProblem, check_vector,
+    element,
+};
 
 /// A vector index as CreateTable receives it (`VectorIndexes`).
 ///
@@ -177,24 +180,18 @@ fn vector_of(ix: &VectorIndexSchema, item: &Item) -> Res<Option<Vec<f32>>> {
     };
     let mut out = Vec::with_capacity(list.len());
     for (i, e) in list.iter().enumerate() {
-        let x = match e {
-            AttributeValue::N(n) => n.parse::<f32>().ok().filter(|x| x.is_finite()),
-            _ => None,
-        };
-        match x {
-            Some(x) => out.push(x),
-            None => {
-                return Err(invalid(format!(
-                    "Invalid parameter type: element {i} is not a 32-bit floating point number"
-                )));
-            }
-        }
+        out.push(element(e).ok_or_else(|| {
+            invalid(format!(
+                "Invalid parameter type: element {i} is not a 32-bit floating point number"
+            ))
+        })?);
     }
-    if out.len() != ix.dimensions as usize {
+    // Every element is finite: only the dimensions can be wrong.
+    if let Err(VectorProblem::Dimensions { expected, found }) =
+        check_vector(&out, ix.dimensions as usize)
+    {
         return Err(invalid(format!(
-            "Vector has {} dimensions, index expects {}",
-            out.len(),
-            ix.dimensions
+            "Vector has {found} dimensions, index expects {expected}"
         )));
     }
     Ok(Some(out))
@@ -384,18 +381,19 @@ pub(crate) fn search_vectors(store: &Store, req: &SearchVectors) -> Res<Vec<Scor
             "Provided TopK value is out of valid range",
         ));
     }
-    if req.vector.len() != ix.dimensions as usize {
-        return Err(Fail::validation(format!(
-            "Provided SearchVector has {} dimensions, but index {} has {}",
-            req.vector.len(),
-            ix.name,
-            ix.dimensions
-        )));
-    }
-    if req.vector.iter().any(|x| !x.is_finite()) {
-        return Err(Fail::validation(
-            "Provided SearchVector holds a value that is not a finite number",
-        ));
+    match check_vector(&req.vector, ix.dimensions as usize) {
+        Ok(()) => {}
+        Err(VectorProblem::Dimensions { expected, found }) => {
+            return Err(Fail::validation(format!(
+                "Provided SearchVector has {found} dimensions, but index {} has {expected}",
+                ix.name
+            )));
+        }
+        Err(_) => {
+            return Err(Fail::validation(
+                "Provided SearchVector holds a value that is not a finite number",
+            ));
+        }
     }
     let condition = match &req.condition {
         Some(c) => Some(cond::prepare(c, "SearchConditionExpression")?),

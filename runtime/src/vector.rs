@@ -168,8 +168,7 @@ use crate::exec::Executor;
 use crate::expr::{Cmp, Condition, Operand};
 use crate::fields::ValueFor;
 use crate::query::Decode;
-use crate::reader::OtherTypes;
-use crate::value::{AttributeValue, Item};
+use crate::value::AttributeValue;
 
 /// Checks a vector against an index of `dims` dimensions: its length, and
 /// finite elements. The one check of the write path, the typed search and
@@ -571,7 +570,6 @@ impl<T, P> HashAttribute<T, P> {
 /// ```
 pub struct VectorSearch<T, P> {
     index: &'static str,
-    dimensions: u32,
     vector: Vec<f32>,
     condition: Option<Condition>,
     top_k: u32,
@@ -602,7 +600,6 @@ impl<T, P> VectorSearch<T, P> {
             });
         Self {
             index: index.name,
-            dimensions: index.dimensions,
             vector: vector.to_vec(),
             condition: None,
             top_k: 10,
@@ -697,7 +694,6 @@ impl<T, P> VectorSearch<T, P> {
     pub fn decode_as<U>(self) -> VectorSearch<U, P> {
         VectorSearch {
             index: self.index,
-            dimensions: self.dimensions,
             vector: self.vector,
             condition: self.condition,
             top_k: self.top_k,
@@ -737,7 +733,6 @@ impl<T, P> VectorSearch<T, P> {
                 problem: VectorProblem::TopK(self.top_k),
             });
         }
-        debug_assert_eq!(self.vector.len(), self.dimensions as usize);
         Ok(SearchVectors {
             table: table.to_owned(),
             index: self.index.to_owned(),
@@ -772,16 +767,12 @@ impl<T: Decode, P> VectorSearch<T, P> {
         let other = <T::Table as crate::entity::Table>::OTHER_ITEMS;
         let mut out = Vec::with_capacity(found.len());
         for ScoredItem { item, score } in found {
-            if let Some(item) = decode::<T>(item, other)? {
+            if let Some(item) = T::decode(item, other)? {
                 out.push(Scored { item, score });
             }
         }
         Ok(out)
     }
-}
-
-fn decode<T: Decode>(item: Item, other: OtherTypes) -> Result<Option<T>, Error> {
-    T::decode(item, other)
 }
 
 /// The attribute value of a vector (a list of numbers), as DynamoDB stores
@@ -818,12 +809,26 @@ pub fn from_attribute(value: &AttributeValue) -> Option<Vec<f32>> {
     let AttributeValue::L(list) = value else {
         return None;
     };
-    list.iter()
-        .map(|v| match v {
-            AttributeValue::N(n) => n.parse::<f32>().ok().filter(|x| x.is_finite()),
-            _ => None,
-        })
-        .collect()
+    list.iter().map(element).collect()
+}
+
+/// One element of a stored or searched vector: a number that is a finite
+/// 32-bit float; `None` for anything else. The one reading of vector
+/// elements (the embedded backend's writes and searches, the endpoint's
+/// `SearchVector`).
+///
+/// ```
+/// use singletable::AttributeValue;
+/// use singletable::vector::element;
+/// assert_eq!(element(&AttributeValue::N("0.25".into())), Some(0.25));
+/// assert_eq!(element(&AttributeValue::N("1e39".into())), None); // not a finite f32
+/// assert_eq!(element(&AttributeValue::S("1".into())), None);
+/// ```
+pub fn element(value: &AttributeValue) -> Option<f32> {
+    match value {
+        AttributeValue::N(n) => n.parse::<f32>().ok().filter(|x| x.is_finite()),
+        _ => None,
+    }
 }
 
 /// The vector a field holds, for the checks `validate` makes before a

@@ -308,13 +308,7 @@ fn search_vector(b: Body<'_>) -> Result<Vec<f32>, ApiError> {
         .ok_or_else(|| required("SearchVector"))?;
     let mut out = Vec::with_capacity(list.len());
     for v in list {
-        let x = match wire::value(v)? {
-            singletable_runtime::value::AttributeValue::N(n) => {
-                n.parse::<f32>().ok().filter(|x| x.is_finite())
-            }
-            _ => None,
-        };
-        out.push(x.ok_or_else(|| {
+        out.push(singletable_runtime::vector::element(&wire::value(v)?).ok_or_else(|| {
             ApiError::validation(
                 "One or more parameter values were invalid: SearchVector elements must be numbers (N) that are 32-bit floating point values",
             )
