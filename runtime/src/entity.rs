@@ -788,6 +788,22 @@ pub fn claims<T: Entity>(
     }
 }
 
+/// [`claims`] on a key as the item holds it, borrowed.
+#[doc(hidden)]
+#[inline]
+pub fn claims_key<T: Entity>(key: &crate::reader::TableKey<'_>) -> bool {
+    if !T::ADOPTS {
+        return false;
+    }
+    let Some(pk) = key.pk_str() else {
+        return false;
+    };
+    match &key.sk {
+        None => key_matches::<T>(pk, None),
+        Some(sk) => sk.as_s().is_some_and(|sk| key_matches::<T>(pk, Some(sk))),
+    }
+}
+
 /// Whether a primary key is one of `T`'s: its key parsers read it
 /// ([`Entity::parses_key`]).
 #[doc(hidden)]
@@ -804,35 +820,60 @@ pub(crate) fn check_stored_key<T: Entity>(
     pk: Option<crate::value::AttributeValue>,
     sk: Option<crate::value::AttributeValue>,
 ) -> Result<(), Error> {
-    use crate::error::{DecodeError, DecodeErrorKind};
-    use crate::key::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+    use crate::reader::{AttrRef, TableKey};
     use crate::value::AttributeValue;
+    fn lend(v: &AttributeValue) -> AttrRef<'_> {
+        match v {
+            AttributeValue::S(s) => AttrRef::S(s),
+            other => AttrRef::Owned(other.clone()),
+        }
+    }
+    let out = check_table_key(
+        entity,
+        &TableKey {
+            pk: pk.as_ref().map(lend),
+            sk: sk.as_ref().map(lend),
+        },
+    );
     let string = |v: Option<AttributeValue>| match v {
         Some(AttributeValue::S(s)) => Some(s),
         _ => None,
     };
+    crate::key::recycle_keys([string(pk), string(sk)]);
+    out
+}
+
+/// [`check_stored_key`] on a key as the item holds it, borrowed.
+pub(crate) fn check_table_key<T: Entity>(
+    entity: &T,
+    key: &crate::reader::TableKey<'_>,
+) -> Result<(), Error> {
+    use crate::error::{DecodeError, DecodeErrorKind};
+    use crate::key::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+    use crate::reader::AttrRef;
+    if key.pk.is_none() && key.sk.is_none() {
+        return Ok(());
+    }
     // The stored key compared piece by piece with the fields: no key is
     // built when they agree (and it is within DynamoDB's limits, as the
     // key builders would check), which is every item but a bad one.
-    let stored_sk = match (&sk, <T::Table as Table>::SK) {
-        (Some(AttributeValue::S(s)), Some(_)) if s.len() <= MAX_SORT_KEY_BYTES => Some(Some(&**s)),
+    let stored_sk = match (&key.sk, <T::Table as Table>::SK) {
+        (Some(v), Some(_)) => v.as_s().filter(|s| s.len() <= MAX_SORT_KEY_BYTES).map(Some),
         (_, None) | (None, _) => Some(None),
-        _ => None,
     };
-    if let (Some(AttributeValue::S(p)), Some(stored_sk)) = (&pk, stored_sk)
+    if let (Some(p), Some(stored_sk)) = (key.pk_str(), stored_sk)
         && p.len() <= MAX_PARTITION_KEY_BYTES
         && entity.key_agrees(p, stored_sk)
     {
-        crate::key::recycle_keys([string(pk), string(sk)]);
         return Ok(());
     }
     let table = <T::Table as Table>::PK;
-    let mismatch = |attribute: &str, stored: &AttributeValue, expected: String| Error::Decode {
+    let mismatch = |attribute: &str, stored: &AttrRef<'_>, expected: String| Error::Decode {
         entity: T::ENTITY_TYPE,
         source: DecodeError::new(DecodeErrorKind::KeyMismatch {
-            stored: match stored {
-                AttributeValue::S(s) => s.clone(),
-                other => format!("{other:?}"),
+            stored: match stored.as_s() {
+                Some(s) => s.to_owned(),
+                None => format!("{:?}", stored.clone().into_owned()),
             },
             expected,
         })
@@ -841,7 +882,7 @@ pub(crate) fn check_stored_key<T: Entity>(
     let built = match entity.primary_key() {
         Ok(key) => key,
         Err(e) => {
-            let (attribute, stored) = match (&pk, &sk) {
+            let (attribute, stored) = match (&key.pk, &key.sk) {
                 (Some(v), _) => (table, v),
                 (None, Some(v)) => (<T::Table as Table>::SK.unwrap_or(table), v),
                 (None, None) => return Ok(()),
@@ -849,23 +890,23 @@ pub(crate) fn check_stored_key<T: Entity>(
             return Err(mismatch(attribute, stored, format!("no key ({e})")));
         }
     };
-    if let Some(stored) = &pk
-        && !matches!(stored, AttributeValue::S(s) if *s == built.pk)
+    if let Some(stored) = &key.pk
+        && stored.as_s() != Some(built.pk.as_str())
     {
         return Err(mismatch(table, stored, built.pk));
     }
-    if let (Some(stored), Some(attribute)) = (&sk, <T::Table as Table>::SK) {
-        let agrees = match (stored, &built.sk) {
-            (AttributeValue::S(s), Some(b)) => s == b,
+    if let (Some(stored), Some(attribute)) = (&key.sk, <T::Table as Table>::SK) {
+        let agrees = match (stored.as_s(), &built.sk) {
+            (Some(s), Some(b)) => s == b,
             _ => false,
         };
         if !agrees {
             return Err(mismatch(attribute, stored, built.sk.unwrap_or_default()));
         }
     }
-    // Its four strings go back to the key builders, so that the check
+    // The built strings go back to the key builders, so that the check
     // allocates nothing once keys were read.
-    crate::key::recycle_keys([string(pk), string(sk), Some(built.pk), built.sk]);
+    crate::key::recycle_keys([Some(built.pk), built.sk]);
     Ok(())
 }
 

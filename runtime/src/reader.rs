@@ -82,6 +82,79 @@ pub trait AttrReader {
     fn rewind(&mut self) -> bool {
         false
     }
+
+    /// The current item's table key attributes, borrowed, for a reader that
+    /// holds them apart from its other attributes (the embedded backend's
+    /// pages); `pk` and `sk` are the table's key attribute names. `None`
+    /// (the default) when the reader gives them through
+    /// [`AttrReader::next_field_attr`] like any attribute; an error when
+    /// they cannot be read.
+    ///
+    /// Entity decoders read the key here, once the fields are decoded, to
+    /// check that the fields agree with it: a reader that lends the key
+    /// saves copying it.
+    ///
+    /// ```
+    /// use singletable::reader::{AttrReader, AttrRef, EncodedItems, ItemReader, TableKey};
+    /// use std::sync::Arc;
+    ///
+    /// let keys: Arc<[(Box<str>, bool)]> = vec![("PK".into(), false), ("SK".into(), false)].into();
+    /// let mut page = EncodedItems::new(Arc::new(vec!["n".into()]), keys, 0);
+    /// page.push_key(0, &AttrRef::S("A#1"));
+    /// page.push_key(1, &AttrRef::S("B"));
+    /// page.push_attrs(&[(0, AttrRef::N("7"))]);
+    /// let item = page.next_item().unwrap();
+    /// let key: TableKey<'_> = item.table_key("PK", Some("SK")).unwrap()?;
+    /// assert_eq!((key.pk_str(), key.sk_str()), (Some("A#1"), Some("B")));
+    /// // ... and the attributes without the key ones.
+    /// assert_eq!(item.next_field_attr().unwrap()?.0, "n");
+    /// assert!(item.next_field_attr().is_none());
+    /// # Ok::<(), singletable::DecodeError>(())
+    /// ```
+    fn table_key(&self, pk: &str, sk: Option<&str>) -> Option<Result<TableKey<'_>, DecodeError>> {
+        let _ = (pk, sk);
+        None
+    }
+
+    /// The next attribute, leaving out the table's key attributes when
+    /// [`AttrReader::table_key`] gives them (and only then). The default
+    /// is `next_attr`.
+    fn next_field_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        self.next_attr()
+    }
+}
+
+/// An item's table key attributes as the item holds them: `None` where an
+/// attribute is absent (a projection left it out, or the table has no
+/// sort key). See [`AttrReader::table_key`].
+///
+/// ```
+/// use singletable::reader::{AttrRef, TableKey};
+///
+/// let key = TableKey { pk: Some(AttrRef::S("USER#ana")), sk: None };
+/// assert_eq!((key.pk_str(), key.sk_str()), (Some("USER#ana"), None));
+/// assert_eq!(TableKey::default().pk_str(), None);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TableKey<'a> {
+    /// The partition key attribute.
+    pub pk: Option<AttrRef<'a>>,
+    /// The sort key attribute.
+    pub sk: Option<AttrRef<'a>>,
+}
+
+impl TableKey<'_> {
+    /// The partition key, when it is present and a string.
+    #[inline]
+    pub fn pk_str(&self) -> Option<&str> {
+        self.pk.as_ref().and_then(AttrRef::as_s)
+    }
+
+    /// The sort key, when it is present and a string.
+    #[inline]
+    pub fn sk_str(&self) -> Option<&str> {
+        self.sk.as_ref().and_then(AttrRef::as_s)
+    }
 }
 
 /// Reads the attributes left in `reader` into an [`Item`].

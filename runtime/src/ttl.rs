@@ -42,7 +42,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::reader::{AttrReader, AttrRef};
+use crate::reader::{AttrReader, AttrRef, TableKey};
 use crate::value::{AttributeValue, Item, wrong_type};
 
 pub use crate::clock::Timestamp;
@@ -270,9 +270,10 @@ impl Expiry {
             inner: item,
             expiry: *self,
             expired: false,
+            key_expired: std::cell::Cell::new(false),
         };
         let out = read(&mut watch);
-        (!watch.expired).then_some(out)
+        (!watch.expired && !watch.key_expired.get()).then_some(out)
     }
 }
 
@@ -281,6 +282,9 @@ pub(crate) struct TtlWatch<'r, R: AttrReader + ?Sized> {
     inner: &'r mut R,
     expiry: Expiry,
     expired: bool,
+    /// The TTL attribute is a key attribute the inner reader lent, and has
+    /// passed.
+    key_expired: std::cell::Cell<bool>,
 }
 
 /// Notes in `expired` whether attribute `name` is the TTL attribute and has
@@ -306,5 +310,35 @@ impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
             see(self.expiry, &mut self.expired, name, value);
         }
         Some(attr)
+    }
+
+    fn next_field_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        let attr = self.inner.next_field_attr()?;
+        if let Ok((name, value)) = &attr {
+            see(self.expiry, &mut self.expired, name, value);
+        }
+        Some(attr)
+    }
+
+    /// The inner reader's key; a key attribute that is the TTL attribute
+    /// (a number sort key) is seen when the key is read, as the decoders
+    /// read it after the other attributes.
+    fn table_key(&self, pk: &str, sk: Option<&str>) -> Option<Result<TableKey<'_>, DecodeError>> {
+        let key = self.inner.table_key(pk, sk)?;
+        if let (Ok(k), Some(attribute)) = (&key, self.expiry.attribute) {
+            let stored = if attribute == pk {
+                &k.pk
+            } else if Some(attribute) == sk {
+                &k.sk
+            } else {
+                &None
+            };
+            if let Some(v) = stored {
+                let mut expired = self.key_expired.get();
+                see(self.expiry, &mut expired, attribute, v);
+                self.key_expired.set(expired);
+            }
+        }
+        Some(key)
     }
 }

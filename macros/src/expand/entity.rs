@@ -447,12 +447,13 @@ impl Ctx<'_> {
                 __other: #krate::OtherTypes,
             ) -> #krate::Result<#pv::Option<Self>> {
                 #read
-                if !__seen.is_entity::<Self>(&TABLE, __other)? {
+                let mut __stored = __seen.stored::<Self, __R>(&TABLE, __reader)?;
+                if !__stored.is_entity::<Self>(&TABLE, __other)? {
                     return #pv::Ok(#pv::None);
                 }
                 #from_keys
                 let __entity = Self { #init_read };
-                __seen.check_key(&__entity)?;
+                __stored.check_key(&__entity)?;
                 #pv::Ok(#pv::Some(__entity))
             }
         }
@@ -495,14 +496,14 @@ impl Ctx<'_> {
         if let Some(pk) = &keys.pk {
             out.extend(codec.fill_from_key(
                 &pk.fields(),
-                quote!(__seen.pk_str()),
+                quote!(__stored.pk_str()),
                 quote!(Self::parse_pk),
             ));
         }
         if let Some((sk, _)) = &keys.sk {
             out.extend(codec.fill_from_key(
                 &sk.fields(),
-                quote!(__seen.sk_str()),
+                quote!(__stored.sk_str()),
                 quote!(Self::parse_sk),
             ));
         }

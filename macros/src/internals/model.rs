@@ -461,12 +461,13 @@ impl Codec<'_> {
         });
         // Entities also read the table's key attributes, which the
         // decoded fields must rebuild (see `check_stored_key`); so they
-        // read with `next_attr`, which does not leave them out.
+        // read with `next_field_attr`, which leaves them out only when the
+        // reader lends them afterwards (`Seen::stored`).
         let (seen, other, next) = match entity_type {
             Some(expected) => (
                 quote!(let mut __seen = #pv::Seen::default();),
                 quote!(__name => __seen.other(&TABLE, __name, __v, #expected),),
-                quote!(next_attr),
+                quote!(next_field_attr),
             ),
             None => (TokenStream::new(), quote!(_ => {}), quote!(next_data_attr)),
         };

@@ -60,6 +60,55 @@ impl Seen {
         }
     }
 
+    /// What the item was stored under, once every attribute was read: the
+    /// key the reader lends ([`AttrReader::table_key`]) or the copies
+    /// [`Seen::other`] kept, and the entity type.
+    ///
+    /// [`AttrReader::table_key`]: crate::reader::AttrReader::table_key
+    #[inline]
+    pub fn stored<'s, T: crate::Entity, R: crate::reader::AttrReader + ?Sized>(
+        &'s mut self,
+        table: &TableAttrs,
+        reader: &'s R,
+    ) -> crate::Result<Stored<'s>> {
+        let key = match reader.table_key(table.pk, table.sk) {
+            Some(Ok(key)) => key,
+            Some(Err(e)) => {
+                return Err(crate::Error::Decode {
+                    entity: T::ENTITY_TYPE,
+                    source: e.at(table.pk),
+                });
+            }
+            None => crate::reader::TableKey {
+                pk: self.pk.as_ref().map(lend),
+                sk: self.sk.as_ref().map(lend),
+            },
+        };
+        Ok(Stored {
+            entity_type: self.entity_type.take(),
+            key,
+        })
+    }
+}
+
+/// An owned attribute value as a borrowed one.
+#[inline]
+fn lend(v: &AttributeValue) -> crate::reader::AttrRef<'_> {
+    match v {
+        AttributeValue::S(s) => crate::reader::AttrRef::S(s),
+        AttributeValue::N(n) => crate::reader::AttrRef::N(n),
+        other => crate::reader::AttrRef::Owned(other.clone()),
+    }
+}
+
+/// What a decoded item was stored under: its entity type and its table
+/// key ([`Seen::stored`]).
+pub struct Stored<'a> {
+    entity_type: Option<TypeSeen>,
+    key: crate::reader::TableKey<'a>,
+}
+
+impl Stored<'_> {
     /// Whether the item is of type `T` (see [`check_entity_type`]), or has
     /// no entity type and `T` adopts it by its key
     /// ([`crate::entity::claims`]).
@@ -69,10 +118,7 @@ impl Seen {
         table: &TableAttrs,
         other: crate::OtherTypes,
     ) -> crate::Result<bool> {
-        if T::ADOPTS
-            && self.entity_type.is_none()
-            && crate::entity::claims::<T>(self.pk.as_ref(), self.sk.as_ref())
-        {
+        if T::ADOPTS && self.entity_type.is_none() && crate::entity::claims_key::<T>(&self.key) {
             return Ok(true);
         }
         check_entity_type(
@@ -87,32 +133,26 @@ impl Seen {
     /// is a string: where key fields without a stored copy are read from.
     #[inline]
     pub fn pk_str(&self) -> Option<&str> {
-        match &self.pk {
-            Some(AttributeValue::S(s)) => Some(s),
-            _ => None,
-        }
+        self.key.pk_str()
     }
 
-    /// The sort key the item is stored under (see [`Seen::pk_str`]).
+    /// The sort key the item is stored under (see [`Stored::pk_str`]).
     #[inline]
     pub fn sk_str(&self) -> Option<&str> {
-        match &self.sk {
-            Some(AttributeValue::S(s)) => Some(s),
-            _ => None,
-        }
+        self.key.sk_str()
     }
 
     /// Refuses a decoded entity whose fields build another key than the
     /// one the item was stored under (see [`check_stored_key`]).
     #[inline]
-    pub fn check_key<T: crate::Entity>(mut self, entity: &T) -> crate::Result<()> {
-        check_stored_key(entity, self.pk.take(), self.sk.take())
+    pub fn check_key<T: crate::Entity>(&self, entity: &T) -> crate::Result<()> {
+        crate::entity::check_table_key(entity, &self.key)
     }
 }
 
 impl Drop for Seen {
-    /// An item left unchecked (another entity type, an error) gives its
-    /// key strings back too.
+    /// The key strings [`Seen::other`] copied go back to the key
+    /// builders.
     fn drop(&mut self) {
         if let (None, None) = (&self.pk, &self.sk) {
             return;

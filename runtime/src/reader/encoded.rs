@@ -30,7 +30,7 @@
 
 use std::sync::Arc;
 
-use super::{AttrReader, AttrRef, ItemReader};
+use super::{AttrReader, AttrRef, ItemReader, TableKey};
 use crate::codec_error::{DecodeError, DecodeErrorKind};
 use crate::value::{AttributeValue, Blob, Item};
 
@@ -193,17 +193,31 @@ pub fn encode_ref(v: &AttrRef<'_>, out: &mut Vec<u8>) {
 pub struct ValueReader<'a> {
     b: &'a [u8],
     pos: usize,
+    /// `b` (or a string that `b` starts), already checked to be UTF-8:
+    /// strings within it are sliced out without checking them again.
+    text: Option<&'a str>,
 }
 
 impl<'a> ValueReader<'a> {
     /// Reads `b` from its start.
     pub fn new(b: &'a [u8]) -> Self {
-        Self { b, pos: 0 }
+        Self {
+            b,
+            pos: 0,
+            text: None,
+        }
     }
 
     /// Reads `b` from offset `pos`.
     pub fn at(b: &'a [u8], pos: usize) -> Self {
-        Self { b, pos }
+        Self { b, pos, text: None }
+    }
+
+    /// Reads `b` from offset `pos`, where `b` starts `text` (a page
+    /// checked once, see [`EncodedItems`]).
+    #[inline]
+    fn with_text(b: &'a [u8], pos: usize, text: Option<&'a str>) -> Self {
+        Self { b, pos, text }
     }
 
     /// The offset of the next read.
@@ -255,7 +269,11 @@ impl<'a> ValueReader<'a> {
 
     #[inline]
     fn str(&mut self) -> Option<&'a str> {
-        std::str::from_utf8(self.bytes()?).ok()
+        let b = self.bytes()?;
+        if let Some(s) = self.text.and_then(|t| t.get(self.pos - b.len()..self.pos)) {
+            return Some(s);
+        }
+        std::str::from_utf8(b).ok()
     }
 
     /// A value, strings and numbers borrowed.
@@ -425,14 +443,38 @@ fn unescape_long(b: &[u8], at: &mut usize) -> Option<Vec<u8>> {
 }
 
 /// An escaped key value read back as a string (`binary`: false) or binary.
+/// `text`, when given, is a string that `b` starts (see
+/// [`ValueReader::str`]).
 #[inline]
-fn escaped_key_ref<'a>(b: &'a [u8], at: &mut usize, binary: bool) -> Option<AttrRef<'a>> {
+fn escaped_key_ref<'a>(
+    b: &'a [u8],
+    at: &mut usize,
+    binary: bool,
+    text: Option<&'a str>,
+) -> Option<AttrRef<'a>> {
+    let from = *at;
     match unescape_key(b, at)? {
-        std::borrow::Cow::Borrowed(v) if !binary => std::str::from_utf8(v).ok().map(AttrRef::S),
+        std::borrow::Cow::Borrowed(v) if !binary => {
+            match text.and_then(|t| t.get(from..from + v.len())) {
+                Some(s) => Some(AttrRef::S(s)),
+                None => std::str::from_utf8(v).ok().map(AttrRef::S),
+            }
+        }
         v if binary => Some(AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
         v => String::from_utf8(v.into_owned())
             .ok()
             .map(|s| AttrRef::Owned(AttributeValue::S(s))),
+    }
+}
+
+/// A page's bytes, and the same as a string when they were checked
+/// (`text` not empty, see [`EncodedItems::text`]).
+#[inline]
+fn view<'b>(buf: &'b [u8], text: &'b str) -> (&'b [u8], Option<&'b str>) {
+    if text.is_empty() {
+        (buf, None)
+    } else {
+        (text.as_bytes(), Some(text))
     }
 }
 
@@ -510,6 +552,11 @@ struct At {
 /// ```
 pub struct EncodedItems {
     buf: Vec<u8>,
+    /// `buf` once checked to be UTF-8 as a whole (as it is when every
+    /// string, name and length is ASCII), moved here when reading starts:
+    /// strings are then sliced out of it without checking each one.
+    /// Empty otherwise.
+    text: String,
     /// Per item: see [`At::span`].
     spans: Vec<[usize; 3]>,
     /// Where the item being pushed starts.
@@ -529,9 +576,17 @@ impl EncodedItems {
     /// only escaped keys need to know), the others from `names`; room for
     /// about `bytes` bytes of items.
     pub fn new(names: Arc<Vec<Box<str>>>, keys: Arc<[(Box<str>, bool)]>, bytes: usize) -> Self {
+        let (mut buf, mut spans) = RECYCLED_PAGE
+            .try_with(|p| p.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        buf.reserve(bytes);
+        spans.reserve(bytes / 64);
         Self {
-            buf: Vec::with_capacity(bytes),
-            spans: Vec::with_capacity(bytes / 64),
+            buf,
+            text: String::new(),
+            spans,
             open: 0,
             next: 0,
             names,
@@ -544,6 +599,7 @@ impl EncodedItems {
     /// being pushed.
     #[inline]
     pub fn push_key(&mut self, key: usize, value: &AttrRef<'_>) {
+        self.writable();
         if self.buf.len() == self.open {
             self.buf.push(KEYS_AS_VALUES);
         }
@@ -558,6 +614,7 @@ impl EncodedItems {
     /// never with it.
     #[inline]
     pub fn push_escaped_keys(&mut self, escaped: &[u8]) {
+        self.writable();
         self.buf.push(KEYS_ESCAPED);
         self.buf.extend_from_slice(escaped);
     }
@@ -568,6 +625,7 @@ impl EncodedItems {
     /// the item is read, not a panic.
     #[inline]
     pub fn push_item(&mut self, attrs: &[u8]) {
+        self.writable();
         let split = self.buf.len();
         self.buf.extend_from_slice(attrs);
         self.end_item(split);
@@ -576,6 +634,7 @@ impl EncodedItems {
     /// Ends the item being pushed with the attributes `attrs` (name number
     /// and value).
     pub fn push_attrs(&mut self, attrs: &[(usize, AttrRef<'_>)]) {
+        self.writable();
         let split = self.buf.len();
         put_len(&mut self.buf, attrs.len());
         for (id, v) in attrs {
@@ -583,6 +642,32 @@ impl EncodedItems {
             encode_ref(v, &mut self.buf);
         }
         self.end_item(split);
+    }
+
+    /// Takes `buf` back from `text`, for a push after reading started.
+    #[inline]
+    fn writable(&mut self) {
+        if !self.text.is_empty() {
+            self.buf = std::mem::take(&mut self.text).into_bytes();
+        }
+    }
+
+    /// Checks the page to be UTF-8 once, as reading starts (see
+    /// [`EncodedItems::text`]); a page that is not stays in `buf`, and
+    /// its strings are checked one by one.
+    fn check_text(&mut self) {
+        if self.text.is_empty() && !self.buf.is_empty() {
+            match String::from_utf8(std::mem::take(&mut self.buf)) {
+                Ok(text) => self.text = text,
+                Err(e) => self.buf = e.into_bytes(),
+            }
+        }
+    }
+
+    /// The page's bytes, and the same as a string when they were checked.
+    #[inline]
+    fn view(&self) -> (&[u8], Option<&str>) {
+        view(&self.buf, &self.text)
     }
 
     fn end_item(&mut self, split: usize) {
@@ -604,17 +689,49 @@ impl EncodedItems {
             self.current = None;
             return false;
         };
+        if self.next == 0 {
+            self.check_text();
+        }
         self.next += 1;
         // The key section starts with how it holds the keys; an unknown
         // form reads as values, which fail on it.
         self.current = Some(At {
             span,
             pos: span[0] + 1,
-            escaped: self.buf.get(span[0]) == Some(&KEYS_ESCAPED),
+            escaped: self.view().0.get(span[0]) == Some(&KEYS_ESCAPED),
             key: 0,
             left: usize::MAX,
         });
         true
+    }
+
+    /// The table key attributes of the item at `at`, read from its key
+    /// section; `None` when the bytes are malformed.
+    fn key_section(&self, at: &At, pk: &str, sk: Option<&str>) -> Option<TableKey<'_>> {
+        let (bytes, text) = self.view();
+        let keys = bytes.get(..at.span[1])?;
+        let mut out = TableKey::default();
+        let mut pos = at.span[0] + 1;
+        let mut n = 0;
+        while pos < at.span[1] {
+            let (name, value) = if at.escaped {
+                let (name, binary) = self.keys.get(n)?;
+                n += 1;
+                (name, escaped_key_ref(keys, &mut pos, *binary, text)?)
+            } else {
+                let mut r = ValueReader::with_text(keys, pos, text);
+                let (name, _) = self.keys.get(r.read_len()?)?;
+                let value = r.value_ref()?;
+                pos = r.pos;
+                (name, value)
+            };
+            if **name == *pk {
+                out.pk = Some(value);
+            } else if sk == Some(&**name) {
+                out.sk = Some(value);
+            }
+        }
+        Some(out)
     }
 
     /// Gives every item left to `each`, in order, with static dispatch.
@@ -627,6 +744,31 @@ impl EncodedItems {
             each.read(&mut self)?;
         }
         Ok(())
+    }
+}
+
+thread_local! {
+    /// The buffers of the last page dropped on this thread, cleared, for
+    /// the next page made on it: a read then allocates no page. Kept only
+    /// when at most [`RECYCLED_PAGE_BYTES`].
+    static RECYCLED_PAGE: std::cell::Cell<Option<(Vec<u8>, Vec<[usize; 3]>)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// The largest page buffer [`RECYCLED_PAGE`] keeps.
+const RECYCLED_PAGE_BYTES: usize = 256 * 1024;
+
+impl Drop for EncodedItems {
+    fn drop(&mut self) {
+        self.writable();
+        if self.buf.capacity() > RECYCLED_PAGE_BYTES {
+            return;
+        }
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut spans = std::mem::take(&mut self.spans);
+        buf.clear();
+        spans.clear();
+        let _ = RECYCLED_PAGE.try_with(|p| p.set(Some((buf, spans))));
     }
 }
 
@@ -667,14 +809,29 @@ impl AttrReader for EncodedItems {
         self.next_attr()
     }
 
+    /// The key section, borrowed (escaped strings without an escaped
+    /// byte, and values as they are).
+    #[inline]
+    fn table_key(&self, pk: &str, sk: Option<&str>) -> Option<Result<TableKey<'_>, DecodeError>> {
+        let at = self.current.as_ref()?;
+        Some(self.key_section(at, pk, sk).ok_or_else(corrupt))
+    }
+
+    /// The key attributes are in [`AttrReader::table_key`].
+    #[inline]
+    fn next_field_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
+        self.next_data_attr()
+    }
+
     #[inline]
     fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         let at = self.current.as_mut()?;
-        let Some(item) = self.buf.get(..at.span[2]) else {
+        let (bytes, text) = view(&self.buf, &self.text);
+        let Some(item) = bytes.get(..at.span[2]) else {
             self.current = None;
             return Some(Err(corrupt()));
         };
-        let mut r = ValueReader::at(item, at.pos);
+        let mut r = ValueReader::with_text(item, at.pos, text);
         let read = if at.pos < at.span[1] {
             // A key attribute.
             let Some(keys) = item.get(..at.span[1]) else {
@@ -685,12 +842,12 @@ impl AttrReader for EncodedItems {
                 match self.keys.get(at.key) {
                     Some((name, binary)) => {
                         at.key += 1;
-                        escaped_key_ref(keys, &mut r.pos, *binary).map(|v| (&**name, v))
+                        escaped_key_ref(keys, &mut r.pos, *binary, text).map(|v| (&**name, v))
                     }
                     None => None,
                 }
             } else {
-                let mut k = ValueReader::at(keys, r.pos);
+                let mut k = ValueReader::with_text(keys, r.pos, text);
                 let read = k
                     .read_len()
                     .and_then(|i| self.keys.get(i))
@@ -785,6 +942,71 @@ mod tests {
                 "{bad:?}"
             );
         }
+    }
+
+    /// The key section lent by `table_key` and left out by
+    /// `next_field_attr`, on pages checked as a whole (ASCII) and on pages
+    /// whose strings are checked one by one (a length over 127 bytes, an
+    /// escaped zero byte, a string that is not UTF-8), with the same
+    /// answers; a push after reading started still reads back.
+    #[test]
+    fn table_keys_are_lent_whether_or_not_the_page_is_text() {
+        let long = "é".repeat(100);
+        let cases: Vec<(Vec<u8>, &str, &str)> = vec![
+            (b"USER#1\0\0\x01\0\0".to_vec(), "USER#1", "x"),
+            (b"USER#1\0\0\x01\0\0".to_vec(), "USER#1", &long),
+            (b"U\0\xFF#\0\0\x01\0\0".to_vec(), "U\0#", "x"),
+        ];
+        for (keys, pk, value) in &cases {
+            let names = Arc::new(vec!["a".into()]);
+            let kinds: Arc<[(Box<str>, bool)]> =
+                vec![("PK".into(), false), ("SK".into(), true)].into();
+            let mut p = EncodedItems::new(names, kinds, 0);
+            p.push_escaped_keys(keys);
+            p.push_attrs(&[(0, AttrRef::S(value))]);
+            let item = p.next_item().expect("item");
+            let key = item
+                .table_key("PK", Some("SK"))
+                .expect("lent")
+                .expect("read");
+            assert_eq!(key.pk_str(), Some(*pk));
+            assert_eq!(
+                key.sk,
+                Some(AttrRef::Owned(AttributeValue::B(Blob::new(vec![1]))))
+            );
+            let (name, v) = item.next_field_attr().expect("attr").expect("ok");
+            assert_eq!((name, v.as_s()), ("a", Some(*value)));
+            assert!(item.next_field_attr().is_none());
+            // Keys as values, and a second item pushed after reading.
+            p.push_key(1, &AttrRef::S("S"));
+            p.push_key(0, &AttrRef::S("P"));
+            p.push_attrs(&[]);
+            let item = p.next_item().expect("second");
+            let key = item
+                .table_key("PK", Some("SK"))
+                .expect("lent")
+                .expect("read");
+            assert_eq!((key.pk_str(), key.sk_str()), (Some("P"), Some("S")));
+            assert!(item.next_field_attr().is_none());
+        }
+        // A string that is not UTF-8, read from a page of bytes: an error.
+        let mut p = page();
+        p.push_item(&[1, 0, S, 1, 0xFF]);
+        let item = p.next_item().expect("item");
+        assert!(item.next_field_attr().expect("attr").is_err());
+        // A malformed key section: an error, not a panic.
+        let mut p = page();
+        p.push_escaped_keys(b"P");
+        p.push_attrs(&[]);
+        assert!(
+            p.next_item()
+                .expect("item")
+                .table_key("PK", None)
+                .expect("lent")
+                .is_err()
+        );
+        // Nothing read yet: no key to lend.
+        assert!(page().table_key("PK", None).is_none());
     }
 
     #[test]
