@@ -820,14 +820,9 @@ pub(crate) fn check_stored_key<T: Entity>(
     pk: Option<crate::value::AttributeValue>,
     sk: Option<crate::value::AttributeValue>,
 ) -> Result<(), Error> {
-    use crate::reader::{AttrRef, TableKey};
+    use crate::__private::lend;
+    use crate::reader::TableKey;
     use crate::value::AttributeValue;
-    fn lend(v: &AttributeValue) -> AttrRef<'_> {
-        match v {
-            AttributeValue::S(s) => AttrRef::S(s),
-            other => AttrRef::Owned(other.clone()),
-        }
-    }
     let out = check_table_key(
         entity,
         &TableKey {
@@ -850,7 +845,7 @@ pub(crate) fn check_table_key<T: Entity>(
 ) -> Result<(), Error> {
     use crate::error::{DecodeError, DecodeErrorKind};
     use crate::key::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-    use crate::reader::AttrRef;
+    use crate::reader::KeyRef;
     if key.pk.is_none() && key.sk.is_none() {
         return Ok(());
     }
@@ -868,7 +863,7 @@ pub(crate) fn check_table_key<T: Entity>(
         return Ok(());
     }
     let table = <T::Table as Table>::PK;
-    let mismatch = |attribute: &str, stored: &AttrRef<'_>, expected: String| Error::Decode {
+    let mismatch = |attribute: &str, stored: &KeyRef<'_>, expected: String| Error::Decode {
         entity: T::ENTITY_TYPE,
         source: DecodeError::new(DecodeErrorKind::KeyMismatch {
             stored: match stored.as_s() {

@@ -129,31 +129,97 @@ pub trait AttrReader {
 /// sort key). See [`AttrReader::table_key`].
 ///
 /// ```
-/// use singletable::reader::{AttrRef, TableKey};
+/// use singletable::reader::{KeyRef, TableKey};
 ///
-/// let key = TableKey { pk: Some(AttrRef::S("USER#ana")), sk: None };
+/// let key = TableKey { pk: Some(KeyRef::S("USER#ana")), sk: None };
 /// assert_eq!((key.pk_str(), key.sk_str()), (Some("USER#ana"), None));
 /// assert_eq!(TableKey::default().pk_str(), None);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TableKey<'a> {
     /// The partition key attribute.
-    pub pk: Option<AttrRef<'a>>,
+    pub pk: Option<KeyRef<'a>>,
     /// The sort key attribute.
-    pub sk: Option<AttrRef<'a>>,
+    pub sk: Option<KeyRef<'a>>,
 }
 
 impl TableKey<'_> {
     /// The partition key, when it is present and a string.
     #[inline]
     pub fn pk_str(&self) -> Option<&str> {
-        self.pk.as_ref().and_then(AttrRef::as_s)
+        self.pk.as_ref().and_then(KeyRef::as_s)
     }
 
     /// The sort key, when it is present and a string.
     #[inline]
     pub fn sk_str(&self) -> Option<&str> {
-        self.sk.as_ref().and_then(AttrRef::as_s)
+        self.sk.as_ref().and_then(KeyRef::as_s)
+    }
+}
+
+/// A key attribute's value as an item holds it: a string (every key the
+/// derive writes) lent, any other value owned and boxed, so that a key
+/// stays small as it is handed from the reader to the decoder's check.
+///
+/// ```
+/// use singletable::reader::{AttrRef, KeyRef};
+/// use singletable::AttributeValue;
+///
+/// assert_eq!(KeyRef::from(AttrRef::S("A#1")).as_s(), Some("A#1"));
+/// let n = KeyRef::from(AttrRef::N("7"));
+/// assert_eq!(n.as_s(), None);
+/// assert_eq!(n.as_attr_ref().as_n(), Some("7"));
+/// assert_eq!(n.into_owned(), AttributeValue::N("7".into()));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeyRef<'a> {
+    /// A string (`S`), borrowed.
+    S(&'a str),
+    /// Any other value, owned.
+    Other(Box<AttributeValue>),
+}
+
+impl KeyRef<'_> {
+    /// The string, if the value is one.
+    #[inline]
+    pub fn as_s(&self) -> Option<&str> {
+        match self {
+            KeyRef::S(s) => Some(s),
+            KeyRef::Other(v) => match &**v {
+                AttributeValue::S(s) => Some(s),
+                _ => None,
+            },
+        }
+    }
+
+    /// The value as an [`AttrRef`], strings and numbers borrowed.
+    pub fn as_attr_ref(&self) -> AttrRef<'_> {
+        match self {
+            KeyRef::S(s) => AttrRef::S(s),
+            KeyRef::Other(v) => match &**v {
+                AttributeValue::S(s) => AttrRef::S(s),
+                AttributeValue::N(n) => AttrRef::N(n),
+                other => AttrRef::Owned(other.clone()),
+            },
+        }
+    }
+
+    /// The value as an owned [`AttributeValue`].
+    pub fn into_owned(self) -> AttributeValue {
+        match self {
+            KeyRef::S(s) => AttributeValue::S(s.to_owned()),
+            KeyRef::Other(v) => *v,
+        }
+    }
+}
+
+impl<'a> From<AttrRef<'a>> for KeyRef<'a> {
+    #[inline]
+    fn from(v: AttrRef<'a>) -> Self {
+        match v {
+            AttrRef::S(s) => KeyRef::S(s),
+            other => KeyRef::Other(Box::new(other.into_owned())),
+        }
     }
 }
 

@@ -335,7 +335,7 @@ impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
             };
             if let Some(v) = stored {
                 let mut expired = self.key_expired.get();
-                see(self.expiry, &mut expired, attribute, v);
+                see(self.expiry, &mut expired, attribute, &v.as_attr_ref());
                 self.key_expired.set(expired);
             }
         }

@@ -91,13 +91,12 @@ impl Seen {
     }
 }
 
-/// An owned attribute value as a borrowed one.
+/// An owned key attribute value as a lent one.
 #[inline]
-fn lend(v: &AttributeValue) -> crate::reader::AttrRef<'_> {
+pub(crate) fn lend(v: &AttributeValue) -> crate::reader::KeyRef<'_> {
     match v {
-        AttributeValue::S(s) => crate::reader::AttrRef::S(s),
-        AttributeValue::N(n) => crate::reader::AttrRef::N(n),
-        other => crate::reader::AttrRef::Owned(other.clone()),
+        AttributeValue::S(s) => crate::reader::KeyRef::S(s),
+        other => crate::reader::KeyRef::Other(Box::new(other.clone())),
     }
 }
 

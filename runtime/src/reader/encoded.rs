@@ -30,7 +30,7 @@
 
 use std::sync::Arc;
 
-use super::{AttrReader, AttrRef, ItemReader, TableKey};
+use super::{AttrReader, AttrRef, ItemReader, KeyRef, TableKey};
 use crate::codec_error::{DecodeError, DecodeErrorKind};
 use crate::value::{AttributeValue, Blob, Item};
 
@@ -452,18 +452,44 @@ fn escaped_key_ref<'a>(
     binary: bool,
     text: Option<&'a str>,
 ) -> Option<AttrRef<'a>> {
+    Some(match escaped_key(b, at, binary, text)? {
+        KeyRef::S(s) => AttrRef::S(s),
+        KeyRef::Other(v) => AttrRef::Owned(*v),
+    })
+}
+
+/// [`escaped_key_ref`] as a [`KeyRef`].
+#[inline]
+fn escaped_key<'a>(
+    b: &'a [u8],
+    at: &mut usize,
+    binary: bool,
+    text: Option<&'a str>,
+) -> Option<KeyRef<'a>> {
     let from = *at;
-    match unescape_key(b, at)? {
-        std::borrow::Cow::Borrowed(v) if !binary => {
-            match text.and_then(|t| t.get(from..from + v.len())) {
-                Some(s) => Some(AttrRef::S(s)),
-                None => std::str::from_utf8(v).ok().map(AttrRef::S),
+    // A checked page holds no escaped byte (0xFF is not UTF-8): the value
+    // ends at the first zero byte, which a second one follows.
+    if !binary && let Some(text) = text {
+        let mut end = from;
+        while let Some(&x) = b.get(end) {
+            if x == 0 {
+                if b.get(end + 1) == Some(&0) {
+                    *at = end + 2;
+                    return text.get(from..end).map(KeyRef::S);
+                }
+                break;
             }
+            end += 1;
         }
-        v if binary => Some(AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
+    }
+    match unescape_key(b, at)? {
+        std::borrow::Cow::Borrowed(v) if !binary => std::str::from_utf8(v).ok().map(KeyRef::S),
+        v if binary => Some(KeyRef::Other(Box::new(AttributeValue::B(Blob::new(
+            v.into_owned(),
+        ))))),
         v => String::from_utf8(v.into_owned())
             .ok()
-            .map(|s| AttrRef::Owned(AttributeValue::S(s))),
+            .map(|s| KeyRef::Other(Box::new(AttributeValue::S(s)))),
     }
 }
 
@@ -707,6 +733,7 @@ impl EncodedItems {
 
     /// The table key attributes of the item at `at`, read from its key
     /// section; `None` when the bytes are malformed.
+    #[inline]
     fn key_section(&self, at: &At, pk: &str, sk: Option<&str>) -> Option<TableKey<'_>> {
         let (bytes, text) = self.view();
         let keys = bytes.get(..at.span[1])?;
@@ -717,13 +744,13 @@ impl EncodedItems {
             let (name, value) = if at.escaped {
                 let (name, binary) = self.keys.get(n)?;
                 n += 1;
-                (name, escaped_key_ref(keys, &mut pos, *binary, text)?)
+                (name, escaped_key(keys, &mut pos, *binary, text)?)
             } else {
                 let mut r = ValueReader::with_text(keys, pos, text);
                 let (name, _) = self.keys.get(r.read_len()?)?;
                 let value = r.value_ref()?;
                 pos = r.pos;
-                (name, value)
+                (name, KeyRef::from(value))
             };
             if **name == *pk {
                 out.pk = Some(value);
@@ -972,7 +999,9 @@ mod tests {
             assert_eq!(key.pk_str(), Some(*pk));
             assert_eq!(
                 key.sk,
-                Some(AttrRef::Owned(AttributeValue::B(Blob::new(vec![1]))))
+                Some(KeyRef::Other(Box::new(AttributeValue::B(Blob::new(vec![
+                    1
+                ])))))
             );
             let (name, v) = item.next_field_attr().expect("attr").expect("ok");
             assert_eq!((name, v.as_s()), ("a", Some(*value)));
