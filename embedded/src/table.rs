@@ -12,8 +12,6 @@
 //! item without the key attributes its position holds, attribute names as
 //! numbers into the table's name list; for an index, the table position).
 
-use std::borrow::Borrow;
-use std::cmp::Ordering as Order;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -21,6 +19,7 @@ use super::codec::{self, order_bytes};
 use super::error::{Fail, Res};
 use super::hash::{self, PREFIX};
 use super::meter::Capacity;
+use super::record::{Desc, IndexEntry, Record};
 use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 use super::value::Val;
 use crate::exec::CapacityMeter;
@@ -41,96 +40,75 @@ enum Tie {
     Hash,
 }
 
-/// A position and its value in one allocation, ordered (and found) by the
-/// position: the position's length (LEB128, one or two bytes), the
-/// position, the value. Two words in the B-tree's nodes, where a separate
-/// length field would make three.
-pub(crate) struct Entry {
-    bytes: Box<[u8]>,
-}
-
-impl Entry {
-    fn new(key: &[u8], value: &[u8]) -> Self {
-        let mut bytes = Vec::with_capacity(2 + key.len() + value.len());
-        let mut n = key.len();
-        while n >= 0x80 {
-            bytes.push((n & 0x7f) as u8 | 0x80);
-            n >>= 7;
-        }
-        bytes.push(n as u8);
-        bytes.extend_from_slice(key);
-        bytes.extend_from_slice(value);
-        Self {
-            bytes: bytes.into_boxed_slice(),
-        }
-    }
-
-    /// Where the position starts and ends in `bytes`.
-    #[inline]
-    fn span(&self) -> (usize, usize) {
-        let b = &self.bytes;
-        // Positions under 128 bytes (most) take one byte.
-        if b[0] < 0x80 {
-            return (1, 1 + usize::from(b[0]));
-        }
-        let (mut n, mut shift, mut at) = (0usize, 0, 0);
-        loop {
-            let byte = b[at];
-            n |= usize::from(byte & 0x7f) << shift;
-            at += 1;
-            if byte < 0x80 {
-                return (at, at + n);
-            }
-            shift += 7;
-        }
-    }
-
-    pub(crate) fn key(&self) -> &[u8] {
-        let (start, end) = self.span();
-        &self.bytes[start..end]
-    }
-
-    pub(crate) fn value(&self) -> &[u8] {
-        &self.bytes[self.span().1..]
-    }
-}
-
-impl Borrow<[u8]> for Entry {
-    fn borrow(&self) -> &[u8] {
-        self.key()
-    }
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for Entry {}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Order> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Order {
-        self.key().cmp(other.key())
-    }
-}
-
 pub(crate) struct IndexData {
-    /// Index position → where its item is ([`index_entry`]).
-    pub(crate) entries: BTreeSet<Entry>,
+    /// Index position → the record of its item (each entry points into a
+    /// record of `TableData::items`: see [`IndexEntry`]).
+    entries: BTreeSet<IndexEntry>,
     tie: Tie,
+    /// Where each key attribute is found, in key-schema order (hash keys,
+    /// then range keys).
+    sources: Vec<Source>,
+}
+
+impl IndexData {
+    fn new(schema: &TableSchema, ix: &IndexSchema) -> Self {
+        let table_key = |name: &str| {
+            if schema.pk.name == name {
+                Some(false)
+            } else if schema.sk.as_ref().is_some_and(|k| k.name == name) {
+                Some(true)
+            } else {
+                None
+            }
+        };
+        let single_local = !ix.global && ix.hash_keys().count() == 1;
+        let sources = ix
+            .keys()
+            .enumerate()
+            .map(|(n, k)| match table_key(&k.name) {
+                Some(sk) => Source::Key {
+                    sk,
+                    hashed: n == 0 && single_local,
+                },
+                None => Source::Attr {
+                    name: k.name.as_str().into(),
+                    kind: k.kind,
+                    id: None,
+                },
+            })
+            .collect();
+        Self {
+            entries: BTreeSet::new(),
+            tie: tie_of(schema, ix),
+            sources,
+        }
+    }
+
+    /// The index's entries, in index order.
+    pub(crate) fn entries(&self) -> &BTreeSet<IndexEntry> {
+        &self.entries
+    }
+}
+
+/// Where an index key attribute's value is in a record.
+enum Source {
+    /// A table key attribute (the sort key when `sk`), read from the
+    /// position; `hashed` with its hash prefix (a local index's partition
+    /// key, ordered like the table's).
+    Key { sk: bool, hashed: bool },
+    /// Another attribute, of this type, read from the stored value; `id`
+    /// is its name's number once the table has one.
+    Attr {
+        name: Box<str>,
+        kind: KeyType,
+        id: Option<usize>,
+    },
 }
 
 pub(crate) struct TableData {
     pub(crate) schema: TableSchema,
-    /// Table position → encoded item.
-    pub(crate) items: BTreeSet<Entry>,
+    /// Table position → encoded item, with its index parts.
+    items: BTreeSet<Record>,
     /// Parallel to `schema.indexes`.
     pub(crate) indexes: Vec<IndexData>,
     /// Parallel to `schema.vectors`.
@@ -157,10 +135,7 @@ impl TableData {
         let indexes = schema
             .indexes
             .iter()
-            .map(|ix| IndexData {
-                entries: BTreeSet::new(),
-                tie: tie_of(&schema, ix),
-            })
+            .map(|ix| IndexData::new(&schema, ix))
             .collect();
         let schema_keys: Vec<(Box<str>, KeyType)> = schema
             .table_keys()
@@ -189,6 +164,11 @@ impl TableData {
             feed,
             time_to_live: None,
         }
+    }
+
+    /// The stored items, in table order.
+    pub(crate) fn items(&self) -> &BTreeSet<Record> {
+        &self.items
     }
 
     /// The attribute names of stored items, by number.
@@ -325,24 +305,14 @@ impl TableData {
     /// The part of an index position after the index keys: the tie-break
     /// hash, then the table key.
     fn tail<V: View + ?Sized>(&self, i: usize, item: &V, out: &mut Vec<u8>) {
+        if let Some(t) = self.tie(i, item) {
+            out.extend_from_slice(&t);
+        }
         let null = AttributeValue::Null(true);
         let get = |name: &str| item.attr(name).unwrap_or(Val::Other(&null));
-        let pk = get(&self.schema.pk.name);
-        let sk = self.schema.sk.as_ref().map(|k| get(&k.name));
-        let digest = match self.indexes[i].tie {
-            Tie::None => None,
-            Tie::Hash => Some(hash::of_value(&codec::hash_val(&pk))),
-            Tie::Range => sk.as_ref().map(|sk| hash::of_value(&codec::hash_val(sk))),
-            Tie::HashRange => sk
-                .as_ref()
-                .map(|sk| hash::of_key(&codec::hash_val(&pk), &codec::hash_val(sk))),
-        };
-        if let Some(d) = digest {
-            out.extend_from_slice(&d[..PREFIX]);
-        }
-        codec::order_val(&pk, out);
-        if let Some(sk) = &sk {
-            codec::order_val(sk, out);
+        codec::order_val(&get(&self.schema.pk.name), out);
+        if let Some(k) = &self.schema.sk {
+            codec::order_val(&get(&k.name), out);
         }
     }
 
@@ -362,8 +332,17 @@ impl TableData {
         if let Some(feed) = &mut self.feed {
             feed.record(&self.schema, old, new);
         }
-        let (moves, units) = self.index_moves(new, old);
-        self.apply(pos, new, moves);
+        let (same, units) = self.index_plans(new, old);
+        if !self.vectors.is_empty() {
+            self.vector_upkeep(&pos, new);
+        }
+        match new {
+            Some(item) => {
+                let value = self.encode(item, super::value::item_size(item));
+                self.store(&pos, &value, item, &same);
+            }
+            None => self.delete(&pos),
+        }
         units
     }
 
@@ -374,36 +353,35 @@ impl TableData {
     ///
     /// The new item is encoded first and compared with the stored one
     /// attribute by attribute ([`codec::changed`]): an index whose key
-    /// attributes none of the changed ones is keeps its entry, and pays
-    /// write units only when a changed attribute is one it projects; only
-    /// an index whose key changed reads the replaced item's attributes.
-    /// Returns each index's write units.
+    /// attributes none of the changed ones is keeps its entry (and its
+    /// tie-break hash), and pays write units only when a changed attribute
+    /// is one it projects; only an index whose key changed reads the
+    /// replaced item's attributes. Returns each index's write units.
     pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item, size: usize) -> Res<Vec<u64>> {
         if self.feed.is_some() {
             let old = self.item(&pos)?;
             return Ok(self.write(pos, Some(new), old.as_ref()));
         }
         let value = self.encode(new, size);
-        let (moves, units) = match self.items.get(pos.as_slice()) {
-            None => self.index_moves::<Item>(Some(new), None),
+        let (same, units) = match self.items.get(pos.as_slice()) {
+            None => self.index_plans::<Item>(Some(new), None),
             // Without indexes nothing of the replaced item is read.
             Some(_) if self.indexes.is_empty() => (Vec::new(), Vec::new()),
-            Some(e) => self.moves_over(e, &value, new)?,
+            Some(r) => self.plans_over(r, &value, new)?,
         };
         if !self.vectors.is_empty() {
             self.vector_upkeep(&pos, Some(new));
         }
-        self.apply_moves(&pos, moves);
-        self.items.replace(Entry::new(&pos, &value));
+        self.store(&pos, &value, new, &same);
         Ok(units)
     }
 
-    /// [`Self::index_moves`] of `new` (encoded as `value`) over the stored
-    /// entry `e` at the same position.
-    fn moves_over(&self, e: &Entry, value: &[u8], new: &Item) -> Res<(Moves, Vec<u64>)> {
+    /// [`Self::index_plans`] of `new` (encoded as `value`) over the stored
+    /// record `r` at the same position.
+    fn plans_over(&self, r: &Record, value: &[u8], new: &Item) -> Res<(Vec<bool>, Vec<u64>)> {
         let corrupt = || Fail::internal("stored item is corrupt");
         let mut ids = Vec::new();
-        codec::changed(e.value(), value, &mut ids).ok_or_else(corrupt)?;
+        codec::changed(r.value(), value, &mut ids).ok_or_else(corrupt)?;
         let names = &self.names;
         let changed = ids
             .iter()
@@ -412,7 +390,7 @@ impl TableData {
             .ok_or_else(corrupt)?;
         let mut old: Option<Stored<'_>> = None;
         let mut units = Vec::with_capacity(self.indexes.len());
-        let mut moves = Vec::with_capacity(self.indexes.len());
+        let mut same = Vec::with_capacity(self.indexes.len());
         for i in 0..self.indexes.len() {
             let ix = &self.schema.indexes[i];
             let key_changed = changed
@@ -428,24 +406,24 @@ impl TableData {
                 } else {
                     0
                 });
-                moves.push(None);
+                same.push(true);
                 continue;
             }
             if old.is_none() {
-                old = Some(Stored::read(e, &self.keys, names).ok_or_else(corrupt)?);
+                old = Some(Stored::read(r, &self.keys, names).ok_or_else(corrupt)?);
             }
-            let (m, u) = self.index_move(i, Some(new), old.as_ref());
+            let (s, u) = self.index_plan(i, Some(new), old.as_ref());
             units.push(u);
-            moves.push(m);
+            same.push(s);
         }
-        Ok((moves, units))
+        Ok((same, units))
     }
 
     /// Whether `item` has every key attribute of index `i`, of its type.
-    fn in_index(&self, i: usize, item: &Item) -> bool {
+    fn in_index<V: View + ?Sized>(&self, i: usize, item: &V) -> bool {
         self.schema.indexes[i].keys().all(|k| {
-            item.get(&k.name)
-                .is_some_and(|v| Val::of(v).type_name() == k.kind.as_str())
+            item.attr(&k.name)
+                .is_some_and(|v| v.type_name() == k.kind.as_str())
         })
     }
 
@@ -458,25 +436,30 @@ impl TableData {
         let mut schema = self.schema.clone();
         schema.indexes.push(ix);
         schema.validate()?;
-        let tie = tie_of(&schema, &schema.indexes[schema.indexes.len() - 1]);
+        let data = IndexData::new(&schema, &schema.indexes[schema.indexes.len() - 1]);
         self.schema = schema;
-        self.indexes.push(IndexData {
-            entries: BTreeSet::new(),
-            tie,
-        });
+        self.indexes.push(data);
         let i = self.indexes.len() - 1;
-        let mut entries = BTreeSet::new();
-        for e in &self.items {
-            let Some(stored) = Stored::read(e, &self.keys, &self.names) else {
+        self.refresh_ids();
+        let mut records = Vec::with_capacity(self.items.len());
+        for r in &self.items {
+            let desc = Stored::read(r, &self.keys, &self.names).and_then(|stored| {
+                if !self.in_index(i, &stored) {
+                    return Some(None);
+                }
+                let (pos, value) = r.key_value();
+                self.desc(i, pos, value, || self.tie(i, &stored)).map(Some)
+            });
+            let Some(desc) = desc else {
                 self.schema.indexes.pop();
                 self.indexes.pop();
                 return Err(Fail::internal("stored item is corrupt"));
             };
-            if let Some(p) = self.view_position(i, &stored) {
-                entries.insert(index_entry(&p, e.key()));
-            }
+            let mut parts = r.descs();
+            parts.extend(desc.map(|d| (i, d)));
+            records.push(Record::new(r.key(), r.value(), &parts));
         }
-        self.indexes[i].entries = entries;
+        self.rebuild(records);
         self.capacity.add_index();
         Ok(())
     }
@@ -492,90 +475,250 @@ impl TableData {
         else {
             return false;
         };
+        // The records lose the index's part, the later indexes' parts
+        // take the numbers of their indexes.
+        let records = self
+            .items
+            .iter()
+            .map(|r| {
+                let parts: Vec<(usize, Vec<u8>)> = r
+                    .descs()
+                    .into_iter()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(j, d)| (if j > i { j - 1 } else { j }, d))
+                    .collect();
+                Record::new(r.key(), r.value(), &parts)
+            })
+            .collect();
         self.schema.indexes.remove(i);
         self.indexes.remove(i);
+        self.rebuild(records);
         self.capacity.remove_index(i);
         true
     }
 
-    /// How each index's entry moves when `old` becomes `new`, two versions
-    /// of the item at one table position (the old position and the new,
-    /// `None` for no change), and the write units each index's writes cost.
-    fn index_moves<O: View + ?Sized>(
+    /// Replaces every record by `records` (the same items, in table order)
+    /// and builds the indexes from their parts. The old entries go before
+    /// the records they point into.
+    fn rebuild(&mut self, records: Vec<Record>) {
+        let mut entries: Vec<Vec<IndexEntry>> = self.indexes.iter().map(|_| Vec::new()).collect();
+        for r in &records {
+            for (i, list) in entries.iter_mut().enumerate() {
+                list.extend(r.entry(i));
+            }
+        }
+        for (ix, list) in self.indexes.iter_mut().zip(entries) {
+            ix.entries = list.into_iter().collect();
+        }
+        // The new entries point into `records`, which the table now owns;
+        // the old records go, with nothing pointing into them any more.
+        drop(std::mem::replace(
+            &mut self.items,
+            records.into_iter().collect(),
+        ));
+    }
+
+    /// Per index, whether its entry stays (equal key values, or out of the
+    /// index both times) when `old` becomes `new`, two versions of the item
+    /// at one table position, and the write units its writes cost.
+    fn index_plans<O: View + ?Sized>(
         &self,
         new: Option<&Item>,
         old: Option<&O>,
-    ) -> (Moves, Vec<u64>) {
+    ) -> (Vec<bool>, Vec<u64>) {
         (0..self.indexes.len())
-            .map(|i| self.index_move(i, new, old))
+            .map(|i| self.index_plan(i, new, old))
             .unzip()
     }
 
-    /// [`Self::index_moves`] of index `i`.
-    fn index_move<O: View + ?Sized>(
+    /// [`Self::index_plans`] of index `i`.
+    fn index_plan<O: View + ?Sized>(
         &self,
         i: usize,
         new: Option<&Item>,
         old: Option<&O>,
-    ) -> (Move, u64) {
+    ) -> (bool, u64) {
         if let (Some(o), Some(n)) = (old, new)
             && self.same_index_keys(i, o, n)
         {
             // Same index key values and (one table position) the same
-            // table key: the entry stays; no position is built.
+            // table key: the entry stays.
             let units = if self.projected_eq(i, o, n) {
                 0
             } else {
                 self.entry_units(i, n)
             };
-            return (None, units);
+            return (true, units);
         }
-        let mut units = 0;
-        let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
-        let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
-        let before = before.map(|(mut p, o)| {
-            units += self.entry_units(i, o);
-            self.tail(i, o, &mut p);
-            p
-        });
-        let after = after.map(|(mut p, n)| {
-            units += self.entry_units(i, n);
-            self.tail(i, n, &mut p);
-            p
-        });
-        let m = (before.is_some() || after.is_some()).then_some((before, after));
-        (m, units)
+        let before = old.filter(|o| self.in_index(i, *o));
+        let after = new.filter(|n| self.in_index(i, *n));
+        let units = before.map_or(0, |o| self.entry_units(i, o))
+            + after.map_or(0, |n| self.entry_units(i, n));
+        (before.is_none() && after.is_none(), units)
     }
 
-    /// Stores `new` at `pos` (deletes when `None`) and moves the index
-    /// entries as [`Self::index_moves`] planned.
-    fn apply(&mut self, pos: Vec<u8>, new: Option<&Item>, moves: Moves) {
-        if !self.vectors.is_empty() {
-            self.vector_upkeep(&pos, new);
-        }
-        self.apply_moves(&pos, moves);
-        match new {
-            Some(item) => {
-                let value = self.encode(item, super::value::item_size(item));
-                self.items.replace(Entry::new(&pos, &value));
+    /// Stores `item`, encoded as `value`, at `pos`, with a part for each
+    /// index it is in, and moves its index entries to the new record; an
+    /// index marked in `same` keeps its entry's place (and the tie-break
+    /// hash of the replaced record's part: it hashes the same key).
+    fn store(&mut self, pos: &[u8], value: &[u8], item: &Item, same: &[bool]) {
+        self.refresh_ids();
+        let old = self.items.get(pos);
+        let mut parts = Vec::new();
+        for i in 0..self.indexes.len() {
+            if !self.in_index(i, item) {
+                continue;
             }
-            None => {
-                self.items.remove(pos.as_slice());
+            let kept = same
+                .get(i)
+                .is_some_and(|s| *s)
+                .then(|| old.and_then(|r| r.desc(i)))
+                .flatten();
+            let tie = || match kept.and_then(Desc::tie) {
+                Some(t) => Some(t),
+                None => self.tie(i, item),
+            };
+            if let Some(d) = self.desc(i, pos, value, tie) {
+                parts.push((i, d));
+            }
+        }
+        let record = Record::new(pos, value, &parts);
+        let entries: Vec<Option<IndexEntry>> =
+            (0..self.indexes.len()).map(|i| record.entry(i)).collect();
+        // The replaced record stays until no entry points into it (and,
+        // should anything below panic, is leaked rather than freed under
+        // its entries).
+        let old = self.items.replace(record).map(std::mem::ManuallyDrop::new);
+        for (i, after) in entries.into_iter().enumerate() {
+            let before = old.as_ref().and_then(|r| r.entry(i));
+            let set = &mut self.indexes[i].entries;
+            match (before, after) {
+                (Some(b), Some(a)) if same.get(i).is_some_and(|s| *s) => {
+                    // Equal positions: the entry is swapped in place.
+                    if set.replace(a).is_none() {
+                        debug_assert!(false, "index entry not found");
+                        set.remove(&b);
+                    }
+                }
+                (b, a) => {
+                    if let Some(b) = b {
+                        set.remove(&b);
+                    }
+                    if let Some(a) = a {
+                        set.insert(a);
+                    }
+                }
+            }
+        }
+        drop(old.map(std::mem::ManuallyDrop::into_inner));
+    }
+
+    /// Removes the item at `pos` and its index entries.
+    fn delete(&mut self, pos: &[u8]) {
+        let Some(old) = self.items.take(pos).map(std::mem::ManuallyDrop::new) else {
+            return;
+        };
+        for (i, ix) in self.indexes.iter_mut().enumerate() {
+            if let Some(b) = old.entry(i) {
+                ix.entries.remove(&b);
+            }
+        }
+        drop(std::mem::ManuallyDrop::into_inner(old));
+    }
+
+    /// Numbers the index key attributes named since the last call.
+    fn refresh_ids(&mut self) {
+        for ix in &mut self.indexes {
+            for s in &mut ix.sources {
+                if let Source::Attr {
+                    name,
+                    id: id @ None,
+                    ..
+                } = s
+                {
+                    *id = self.ids.get(name).copied();
+                }
             }
         }
     }
 
-    /// Moves the index entries of the item at `pos` as planned.
-    fn apply_moves(&mut self, pos: &[u8], moves: Moves) {
-        for (i, m) in moves.into_iter().enumerate() {
-            let Some((before, after)) = m else { continue };
-            if let Some(b) = before {
-                self.indexes[i].entries.remove(b.as_slice());
-            }
-            if let Some(a) = after {
-                self.indexes[i].entries.replace(index_entry(&a, pos));
+    /// The `desc` of index `i`'s part in the record of `pos` and `value`,
+    /// `tie` giving the tie-break hash; `None` when a key attribute is
+    /// missing or of another type (the item is not in the index).
+    fn desc(
+        &self,
+        i: usize,
+        pos: &[u8],
+        value: &[u8],
+        tie: impl FnOnce() -> Option<[u8; PREFIX]>,
+    ) -> Option<Vec<u8>> {
+        let mut d = Desc::default();
+        let mut key_end = None;
+        for s in &self.indexes[i].sources {
+            match s {
+                Source::Key { sk, hashed } => {
+                    let (pk_end, end) = match key_end {
+                        Some(e) => e,
+                        None => *key_end.insert(self.key_ends(pos)?),
+                    };
+                    match (sk, hashed) {
+                        (false, true) => d.pos(0, pk_end),
+                        (false, false) => d.pos(PREFIX, pk_end),
+                        (true, _) => d.pos(pk_end, end),
+                    }
+                }
+                Source::Attr { kind, id, .. } => {
+                    let off = codec::find(value, (*id)?)?;
+                    match kind {
+                        KeyType::N => {
+                            let mut r = crate::reader::encoded::ValueReader::at(value, off);
+                            let Some(AttrRef::N(n)) = r.value_ref() else {
+                                return None;
+                            };
+                            let mut bytes = Vec::new();
+                            codec::order_val(&Val::N(n.into()), &mut bytes);
+                            d.bytes(&bytes);
+                        }
+                        KeyType::S | KeyType::B => {
+                            if !super::record::is_raw(value, off, *kind == KeyType::B) {
+                                return None;
+                            }
+                            d.raw(off);
+                        }
+                    }
+                }
             }
         }
+        if self.indexes[i].tie != Tie::None {
+            d.bytes(&tie()?);
+        }
+        Some(d.finish())
+    }
+
+    /// Where the partition key's and the sort key's order bytes end in a
+    /// table position.
+    fn key_ends(&self, pos: &[u8]) -> Option<(usize, usize)> {
+        let mut at = PREFIX;
+        codec::read_key_ref(pos, &mut at, self.keys.first()?.1)?;
+        Some((at, pos.len()))
+    }
+
+    /// The tie-break hash of `item` in index `i`, `None` when the index
+    /// has none.
+    fn tie<V: View + ?Sized>(&self, i: usize, item: &V) -> Option<[u8; PREFIX]> {
+        let null = AttributeValue::Null(true);
+        let get = |name: &str| item.attr(name).unwrap_or(Val::Other(&null));
+        let pk = get(&self.schema.pk.name);
+        let sk = self.schema.sk.as_ref().map(|k| get(&k.name));
+        let digest = match self.indexes[i].tie {
+            Tie::None => None,
+            Tie::Hash => Some(hash::of_value(&codec::hash_val(&pk))),
+            Tie::Range => sk.as_ref().map(|sk| hash::of_value(&codec::hash_val(sk))),
+            Tie::HashRange => sk
+                .as_ref()
+                .map(|sk| hash::of_key(&codec::hash_val(&pk), &codec::hash_val(sk))),
+        }?;
+        digest[..PREFIX].try_into().ok()
     }
 
     /// An item's stored value ([`codec::encode_item`]; `size` is its size
@@ -727,39 +870,6 @@ impl TableData {
     }
 }
 
-/// The entry of index position `ipos` for the item at table position
-/// `pos`. An index position ends with the table key (`enc(pk) ++
-/// enc(sk)`), so the value holds only what else the table position has:
-/// its hash prefix, then the table key's length; [`table_position`]
-/// puts the two back together.
-fn index_entry(ipos: &[u8], pos: &[u8]) -> Entry {
-    debug_assert!(pos.len() >= PREFIX && ipos.ends_with(&pos[PREFIX..]));
-    let mut value = Vec::with_capacity(PREFIX + 2);
-    value.extend_from_slice(&pos[..PREFIX.min(pos.len())]);
-    crate::reader::encoded::put_len(&mut value, pos.len().saturating_sub(PREFIX));
-    Entry::new(ipos, &value)
-}
-
-/// The table position of the item an index entry (position `ipos`, value
-/// `value`, see [`index_entry`]) refers to, in `out`; `None` when the
-/// entry is malformed.
-pub(crate) fn table_position(ipos: &[u8], value: &[u8], out: &mut Vec<u8>) -> Option<()> {
-    let hash = value.get(..PREFIX)?;
-    let len = crate::reader::encoded::ValueReader::new(value.get(PREFIX..)?).read_len()?;
-    let key = ipos.get(ipos.len().checked_sub(len)?..)?;
-    out.clear();
-    out.extend_from_slice(hash);
-    out.extend_from_slice(key);
-    Some(())
-}
-
-/// How an index's entry moves: `None` when it stays, else the old
-/// position and the new (`None` for none).
-type Move = Option<(Option<Vec<u8>>, Option<Vec<u8>>)>;
-
-/// Per index, how its entry moves.
-type Moves = Vec<Move>;
-
 /// An item as the index upkeep reads it: a map, or a stored item read in
 /// place.
 pub(crate) trait View {
@@ -789,7 +899,7 @@ struct Stored<'a> {
 impl<'a> Stored<'a> {
     /// The attributes of a stored entry; `None` when its bytes are
     /// malformed.
-    fn read(e: &'a Entry, keys: &'a [(Box<str>, KeyType)], names: &'a [Box<str>]) -> Option<Self> {
+    fn read(e: &'a Record, keys: &'a [(Box<str>, KeyType)], names: &'a [Box<str>]) -> Option<Self> {
         let (pos, value) = (e.key(), e.value());
         let mut cursor = codec::StoredCursor::start(value, PREFIX)?;
         let mut attrs = Vec::with_capacity(16);

@@ -1,0 +1,763 @@
+//! A stored item as one thin allocation that the table and every index
+//! holding it share: the table's B-tree owns it ([`Record`], one word per
+//! slot), and each index's B-tree points into it ([`IndexEntry`], one word
+//! too) at the part that says where its index key is.
+//!
+//! A record is `len(pos) len(value) len(parts)` (LEB128) then the table
+//! position, the stored value ([`super::codec::encode_item`]) and one part
+//! per index the item is in: `index back len(desc) desc`, where `back` is
+//! the part's offset in the record (an index entry points at it, and finds
+//! the record's start from it) and `desc` lists the segments of the index
+//! position without copying what the record already holds: a string or
+//! binary index key attribute is an offset into the value (its order bytes
+//! are its escaped bytes: see [`Seg::Raw`]), an attribute of the table key
+//! a range of the position; numbers and the tie-break hash are kept as
+//! order bytes. The table key (`pos[PREFIX..]`) ends every index position.
+//!
+//! Two index entries compare segment by segment (the index's schema fixes
+//! each segment's kind); an entry and a position's bytes (a query's bounds)
+//! compare as the streams of order bytes the segments stand for.
+
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::ptr::NonNull;
+
+use super::hash::PREFIX;
+
+/// Segment tags of a part's `desc`.
+const BYTES: u8 = 0;
+const RAW: u8 = 1;
+const POS: u8 = 2;
+
+/// Value tags of the runtime's value encoding a [`RAW`] segment may point
+/// at (string, binary).
+const VALUE_S: u8 = 1;
+const VALUE_B: u8 = 3;
+
+/// A LEB128 length at `b[*at..]`.
+#[inline]
+fn read_len(b: &[u8], at: &mut usize) -> Option<usize> {
+    let first = *b.get(*at)?;
+    *at += 1;
+    if first < 0x80 {
+        return Some(usize::from(first));
+    }
+    let (mut n, mut shift) = (usize::from(first & 0x7f), 7);
+    loop {
+        let byte = *b.get(*at)?;
+        *at += 1;
+        n |= usize::from(byte & 0x7f).checked_shl(shift)?;
+        if byte < 0x80 {
+            return Some(n);
+        }
+        shift += 7;
+    }
+}
+
+fn put_len(out: &mut Vec<u8>, n: usize) {
+    crate::reader::encoded::put_len(out, n);
+}
+
+fn len_len(mut n: usize) -> usize {
+    let mut k = 1;
+    while n >= 0x80 {
+        n >>= 7;
+        k += 1;
+    }
+    k
+}
+
+/// Reads a LEB128 length through a pointer into a record.
+///
+/// # Safety
+/// `p` points at a complete LEB128 length inside a live record.
+#[inline]
+unsafe fn read_len_at(p: *const u8) -> (usize, usize) {
+    let (mut n, mut shift, mut k) = (0usize, 0, 0);
+    loop {
+        // SAFETY: the caller's length lies within the allocation, and it
+        // ends at the first byte under 0x80.
+        let byte = unsafe { *p.add(k) };
+        k += 1;
+        n |= usize::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return (n, k);
+        }
+        shift += 7;
+    }
+}
+
+/// The whole record starting at `p`.
+///
+/// # Safety
+/// `p` is the start of a live record, which outlives `'a`.
+#[inline]
+unsafe fn record_bytes<'a>(p: *const u8) -> &'a [u8] {
+    // SAFETY: a record starts with its three lengths, which say how long
+    // it is (`Record::new`).
+    unsafe {
+        let (pos, a) = read_len_at(p);
+        let (value, b) = read_len_at(p.add(a));
+        let (parts, c) = read_len_at(p.add(a + b));
+        std::slice::from_raw_parts(p, a + b + c + pos + value + parts)
+    }
+}
+
+/// Where a record's position, value and parts are.
+#[derive(Clone, Copy)]
+struct Layout {
+    pos: (usize, usize),
+    value: (usize, usize),
+    parts: usize,
+}
+
+impl Layout {
+    #[inline]
+    fn of(b: &[u8]) -> Self {
+        let mut at = 0;
+        let mut len = || read_len(b, &mut at).unwrap_or(0);
+        let (p, v, _) = (len(), len(), len());
+        let start = at;
+        Self {
+            pos: (start, start + p),
+            value: (start + p, start + p + v),
+            parts: start + p + v,
+        }
+    }
+}
+
+/// One stored item: its table position, its stored value and its index
+/// parts, in one allocation of exactly their size (plus three lengths).
+pub(crate) struct Record {
+    /// The start of a `Box<[u8]>` of the record's length.
+    ptr: NonNull<u8>,
+}
+
+// SAFETY: a record owns its bytes and never changes them: sharing or
+// moving it across threads is sharing or moving a `Box<[u8]>`.
+unsafe impl Send for Record {}
+// SAFETY: as above.
+unsafe impl Sync for Record {}
+
+impl Record {
+    /// A record of `pos`, `value` and `parts` (index number, `desc`, in
+    /// increasing index order).
+    pub(crate) fn new(pos: &[u8], value: &[u8], parts: &[(usize, Vec<u8>)]) -> Self {
+        let body = pos.len() + value.len();
+        let fixed = len_len(pos.len()) + len_len(value.len());
+        // A part's `back` is its offset, whose width depends on itself
+        // only; the offsets on the width of the parts' length: found by
+        // trying widths (one pass in practice).
+        let mut parts_len = 0;
+        loop {
+            let mut at = fixed + len_len(parts_len) + body;
+            let mut len = 0;
+            for (i, desc) in parts {
+                let back = at + len_len(*i);
+                let part = len_len(*i) + len_len(back) + len_len(desc.len()) + desc.len();
+                at += part;
+                len += part;
+            }
+            if len == parts_len {
+                break;
+            }
+            parts_len = len;
+        }
+        let mut bytes = Vec::with_capacity(fixed + len_len(parts_len) + body + parts_len);
+        put_len(&mut bytes, pos.len());
+        put_len(&mut bytes, value.len());
+        put_len(&mut bytes, parts_len);
+        bytes.extend_from_slice(pos);
+        bytes.extend_from_slice(value);
+        for (i, desc) in parts {
+            put_len(&mut bytes, *i);
+            let back = bytes.len();
+            put_len(&mut bytes, back);
+            put_len(&mut bytes, desc.len());
+            bytes.extend_from_slice(desc);
+        }
+        debug_assert_eq!(bytes.len(), bytes.capacity());
+        let raw = Box::into_raw(bytes.into_boxed_slice());
+        // SAFETY: a box's pointer is never null.
+        let ptr = unsafe { NonNull::new_unchecked(raw.cast::<u8>()) };
+        let record = Self { ptr };
+        debug_assert_eq!(record.bytes().len(), raw.len());
+        record
+    }
+
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: `ptr` is the start of the record this value owns.
+        unsafe { record_bytes(self.ptr.as_ptr()) }
+    }
+
+    /// The table position.
+    #[inline]
+    pub(crate) fn key(&self) -> &[u8] {
+        let b = self.bytes();
+        let l = Layout::of(b);
+        &b[l.pos.0..l.pos.1]
+    }
+
+    /// The stored value.
+    #[inline]
+    pub(crate) fn value(&self) -> &[u8] {
+        let b = self.bytes();
+        let l = Layout::of(b);
+        &b[l.value.0..l.value.1]
+    }
+
+    /// The position and the value.
+    #[inline]
+    pub(crate) fn key_value(&self) -> (&[u8], &[u8]) {
+        let b = self.bytes();
+        let l = Layout::of(b);
+        (&b[l.pos.0..l.pos.1], &b[l.value.0..l.value.1])
+    }
+
+    /// Each part: its index number, its offset in the record and its
+    /// `desc`.
+    fn parts(&self) -> impl Iterator<Item = (usize, usize, &[u8])> {
+        let b = self.bytes();
+        let mut at = Layout::of(b).parts;
+        std::iter::from_fn(move || {
+            if at >= b.len() {
+                return None;
+            }
+            let i = read_len(b, &mut at)?;
+            let back = at;
+            read_len(b, &mut at)?;
+            let n = read_len(b, &mut at)?;
+            let desc = b.get(at..at + n)?;
+            at += n;
+            Some((i, back, desc))
+        })
+    }
+
+    /// The `desc` of index `i`'s part, when the item is in that index.
+    pub(crate) fn desc(&self, i: usize) -> Option<&[u8]> {
+        self.parts().find(|p| p.0 == i).map(|p| p.2)
+    }
+
+    /// Every part, as [`Self::new`] takes them.
+    pub(crate) fn descs(&self) -> Vec<(usize, Vec<u8>)> {
+        self.parts().map(|(i, _, d)| (i, d.to_vec())).collect()
+    }
+
+    /// The entry of index `i` pointing into this record, when the item is
+    /// in that index. The entry may be kept only while the record lives
+    /// (see [`IndexEntry`]).
+    pub(crate) fn entry(&self, i: usize) -> Option<IndexEntry> {
+        let (_, back, _) = self.parts().find(|p| p.0 == i)?;
+        // SAFETY: `back` is an offset inside the record.
+        let ptr = unsafe { NonNull::new_unchecked(self.ptr.as_ptr().add(back)) };
+        Some(IndexEntry { ptr })
+    }
+}
+
+impl Drop for Record {
+    fn drop(&mut self) {
+        let len = self.bytes().len();
+        let raw = std::ptr::slice_from_raw_parts_mut(self.ptr.as_ptr(), len);
+        // SAFETY: `ptr` and `len` are the box `Record::new` let go of
+        // (the record's lengths say how long it is), dropped once.
+        drop(unsafe { Box::from_raw(raw) });
+    }
+}
+
+impl Borrow<[u8]> for Record {
+    fn borrow(&self) -> &[u8] {
+        self.key()
+    }
+}
+
+impl PartialEq for Record {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Record {}
+
+impl PartialOrd for Record {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Record {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(other.key())
+    }
+}
+
+/// An index's entry: a pointer to its part in the record of its item.
+///
+/// It does not own the record: the table keeps every record an index
+/// entry points into for as long as the entry is in its index (the
+/// table's writes replace an item's entries before they let its record
+/// go, see `TableData::store`), and reads go through `&TableData`, which
+/// borrows both.
+#[derive(Clone, Copy)]
+pub(crate) struct IndexEntry {
+    /// The part's `back` field, inside a live record.
+    ptr: NonNull<u8>,
+}
+
+// SAFETY: an entry reads a record's bytes, which never change, as a
+// shared reference to them would; the table that holds both keeps the
+// record alive (see the type's doc).
+unsafe impl Send for IndexEntry {}
+// SAFETY: as above.
+unsafe impl Sync for IndexEntry {}
+
+impl IndexEntry {
+    /// The record and the offset of the part in it.
+    #[inline]
+    fn record(&self) -> (&[u8], usize) {
+        // SAFETY: the entry points at a part's `back`, a complete length
+        // inside a live record (the type's invariant), equal to the
+        // part's offset from the record's start.
+        unsafe {
+            let p = self.ptr.as_ptr();
+            let (back, _) = read_len_at(p);
+            (record_bytes(p.sub(back)), back)
+        }
+    }
+
+    /// The table position and the stored value of the entry's item.
+    #[inline]
+    pub(crate) fn key_value(&self) -> (&[u8], &[u8]) {
+        let (b, _) = self.record();
+        let l = Layout::of(b);
+        (&b[l.pos.0..l.pos.1], &b[l.value.0..l.value.1])
+    }
+
+    /// The segments of the entry's index position.
+    #[inline]
+    fn segs(&self) -> Segs<'_> {
+        let (b, at) = self.record();
+        let l = Layout::of(b);
+        let mut at = at;
+        let _ = read_len(b, &mut at);
+        let n = read_len(b, &mut at).unwrap_or(0);
+        Segs {
+            desc: b.get(at..at + n).unwrap_or_default(),
+            at: 0,
+            pos: &b[l.pos.0..l.pos.1],
+            value: &b[l.value.0..l.value.1],
+            done: false,
+        }
+    }
+
+    /// The entry's index position, as order bytes (for tests and
+    /// checks).
+    #[cfg(test)]
+    pub(crate) fn position(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut s = Stream::new(self.segs());
+        while let Some(c) = s.next_chunk() {
+            out.extend_from_slice(c);
+        }
+        out
+    }
+}
+
+/// A segment of an index position.
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    /// Order bytes.
+    Bytes(&'a [u8]),
+    /// A string's or binary's bytes, whose order bytes are their escaped
+    /// form: two such compare as the slices (a proper prefix is less, as
+    /// its `00 00` end is less than any byte or the `00 FF` of an escaped
+    /// zero; elsewhere escaped bytes compare as the bytes).
+    Raw(&'a [u8]),
+}
+
+struct Segs<'a> {
+    desc: &'a [u8],
+    at: usize,
+    pos: &'a [u8],
+    value: &'a [u8],
+    done: bool,
+}
+
+impl<'a> Iterator for Segs<'a> {
+    type Item = Seg<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Seg<'a>> {
+        if self.at >= self.desc.len() {
+            if self.done {
+                return None;
+            }
+            self.done = true;
+            return Some(Seg::Bytes(self.pos.get(PREFIX..).unwrap_or_default()));
+        }
+        let d = self.desc;
+        let tag = d[self.at];
+        self.at += 1;
+        let seg = match tag {
+            BYTES => {
+                let n = read_len(d, &mut self.at)?;
+                let b = d.get(self.at..self.at + n)?;
+                self.at += n;
+                Seg::Bytes(b)
+            }
+            RAW => {
+                let mut off = read_len(d, &mut self.at)? + 1;
+                let n = read_len(self.value, &mut off)?;
+                Seg::Raw(self.value.get(off..off + n)?)
+            }
+            POS => {
+                let start = read_len(d, &mut self.at)?;
+                let end = read_len(d, &mut self.at)?;
+                Seg::Bytes(self.pos.get(start..end)?)
+            }
+            _ => return None,
+        };
+        Some(seg)
+    }
+}
+
+/// The order bytes a position's segments stand for, in chunks.
+struct Stream<'a> {
+    segs: Segs<'a>,
+    /// The rest of a [`Seg::Raw`] being escaped.
+    raw: Option<&'a [u8]>,
+}
+
+impl<'a> Stream<'a> {
+    fn new(segs: Segs<'a>) -> Self {
+        Self { segs, raw: None }
+    }
+
+    /// The next chunk, never empty.
+    #[inline]
+    fn next_chunk(&mut self) -> Option<&'a [u8]> {
+        loop {
+            if let Some(raw) = self.raw {
+                return Some(match raw.iter().position(|&b| b == 0) {
+                    _ if raw.is_empty() => {
+                        self.raw = None;
+                        &[0, 0]
+                    }
+                    Some(0) => {
+                        self.raw = Some(&raw[1..]);
+                        &[0, 0xFF]
+                    }
+                    Some(n) => {
+                        self.raw = Some(&raw[n..]);
+                        &raw[..n]
+                    }
+                    None => {
+                        self.raw = Some(&[]);
+                        raw
+                    }
+                });
+            }
+            match self.segs.next()? {
+                Seg::Bytes(b) if b.is_empty() => {}
+                Seg::Bytes(b) => return Some(b),
+                Seg::Raw(r) => self.raw = Some(r),
+            }
+        }
+    }
+}
+
+/// Compares two streams of chunks as the byte strings they make.
+fn cmp_chunks<'a, 'b>(
+    mut a: impl FnMut() -> Option<&'a [u8]>,
+    mut b: impl FnMut() -> Option<&'b [u8]>,
+) -> Ordering {
+    let (mut x, mut y): (&[u8], &[u8]) = (&[], &[]);
+    loop {
+        if x.is_empty()
+            && let Some(c) = a()
+        {
+            x = c;
+        }
+        if y.is_empty()
+            && let Some(c) = b()
+        {
+            y = c;
+        }
+        match (x.is_empty(), y.is_empty()) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        let n = x.len().min(y.len());
+        match x[..n].cmp(&y[..n]) {
+            Ordering::Equal => (x, y) = (&x[n..], &y[n..]),
+            o => return o,
+        }
+    }
+}
+
+/// Two entries of one index, segment by segment.
+fn cmp_entries(a: &IndexEntry, b: &IndexEntry) -> Ordering {
+    let (mut s, mut t) = (a.segs(), b.segs());
+    loop {
+        let o = match (s.next(), t.next()) {
+            (None, None) => return Ordering::Equal,
+            (Some(Seg::Bytes(x)), Some(Seg::Bytes(y))) if x == y => continue,
+            // Order bytes delimit themselves: unequal ones of one kind
+            // differ before either ends.
+            (Some(Seg::Bytes(x)), Some(Seg::Bytes(y)))
+                if !x.starts_with(y) && !y.starts_with(x) =>
+            {
+                x.cmp(y)
+            }
+            (Some(Seg::Raw(x)), Some(Seg::Raw(y))) if x == y => continue,
+            (Some(Seg::Raw(x)), Some(Seg::Raw(y))) => x.cmp(y),
+            // Not two entries of one index: compared as order bytes.
+            _ => return cmp_streams(a, b),
+        };
+        return o;
+    }
+}
+
+#[cold]
+fn cmp_streams(a: &IndexEntry, b: &IndexEntry) -> Ordering {
+    let (mut s, mut t) = (Stream::new(a.segs()), Stream::new(b.segs()));
+    cmp_chunks(|| s.next_chunk(), || t.next_chunk())
+}
+
+/// An index entry, or a position's bytes to look entries up by.
+pub(crate) trait IndexKey {
+    fn as_key(&self) -> KeyRef<'_>;
+}
+
+pub(crate) enum KeyRef<'a> {
+    Bytes(&'a [u8]),
+    Entry(&'a IndexEntry),
+}
+
+impl IndexKey for &[u8] {
+    fn as_key(&self) -> KeyRef<'_> {
+        KeyRef::Bytes(self)
+    }
+}
+
+impl IndexKey for IndexEntry {
+    fn as_key(&self) -> KeyRef<'_> {
+        KeyRef::Entry(self)
+    }
+}
+
+impl Ord for dyn IndexKey + '_ {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self.as_key(), other.as_key()) {
+            (KeyRef::Entry(a), KeyRef::Entry(b)) => cmp_entries(a, b),
+            (KeyRef::Bytes(a), KeyRef::Bytes(b)) => a.cmp(b),
+            (KeyRef::Entry(a), KeyRef::Bytes(b)) => {
+                let mut s = Stream::new(a.segs());
+                let mut b = Some(b).filter(|b| !b.is_empty());
+                cmp_chunks(|| s.next_chunk(), || b.take())
+            }
+            (KeyRef::Bytes(a), KeyRef::Entry(b)) => {
+                let mut t = Stream::new(b.segs());
+                let mut a = Some(a).filter(|a| !a.is_empty());
+                cmp_chunks(|| a.take(), || t.next_chunk())
+            }
+        }
+    }
+}
+
+impl PartialOrd for dyn IndexKey + '_ {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for dyn IndexKey + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for dyn IndexKey + '_ {}
+
+impl<'a> Borrow<dyn IndexKey + 'a> for IndexEntry {
+    fn borrow(&self) -> &(dyn IndexKey + 'a) {
+        self
+    }
+}
+
+impl PartialEq for IndexEntry {
+    fn eq(&self, other: &Self) -> bool {
+        cmp_entries(self, other) == Ordering::Equal
+    }
+}
+
+impl Eq for IndexEntry {}
+
+impl PartialOrd for IndexEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for IndexEntry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        cmp_entries(self, other)
+    }
+}
+
+/// Builds the `desc` of an index part.
+#[derive(Default)]
+pub(crate) struct Desc {
+    out: Vec<u8>,
+}
+
+impl Desc {
+    /// Order bytes kept in the part (a number's, the tie-break hash).
+    pub(crate) fn bytes(&mut self, b: &[u8]) {
+        self.out.push(BYTES);
+        put_len(&mut self.out, b.len());
+        self.out.extend_from_slice(b);
+    }
+
+    /// The string or binary value at offset `off` of the stored value
+    /// (its tag), which must be one.
+    pub(crate) fn raw(&mut self, off: usize) {
+        self.out.push(RAW);
+        put_len(&mut self.out, off);
+    }
+
+    /// The order bytes `pos[start..end]` of the table position.
+    pub(crate) fn pos(&mut self, start: usize, end: usize) {
+        self.out.push(POS);
+        put_len(&mut self.out, start);
+        put_len(&mut self.out, end);
+    }
+
+    pub(crate) fn finish(self) -> Vec<u8> {
+        self.out
+    }
+
+    /// The order bytes of the tie-break hash a `desc` ends with (its last
+    /// [`BYTES`] segment of `PREFIX` bytes), when it has one.
+    pub(crate) fn tie(desc: &[u8]) -> Option<[u8; PREFIX]> {
+        let mut at = 0;
+        let mut last = None;
+        while at < desc.len() {
+            let tag = desc[at];
+            at += 1;
+            match tag {
+                BYTES => {
+                    let n = read_len(desc, &mut at)?;
+                    last = desc.get(at..at + n);
+                    at += n;
+                }
+                RAW => {
+                    read_len(desc, &mut at)?;
+                    last = None;
+                }
+                POS => {
+                    read_len(desc, &mut at)?;
+                    read_len(desc, &mut at)?;
+                    last = None;
+                }
+                _ => return None,
+            }
+        }
+        last?.try_into().ok()
+    }
+}
+
+/// Whether the value encoding at `value[off..]` is a string (a binary
+/// when `binary`), what a [`Desc::raw`] segment may point at.
+pub(crate) fn is_raw(value: &[u8], off: usize, binary: bool) -> bool {
+    value.get(off) == Some(if binary { &VALUE_B } else { &VALUE_S })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reader::encoded::{encode_value, escape_key};
+    use crate::value::{AttributeValue, Blob};
+
+    fn order(parts: &[&[u8]]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for p in parts {
+            escape_key(p, &mut out);
+        }
+        out
+    }
+
+    /// A record whose index 0 position is `escape(a) ++ escape(b) ++ tie
+    /// ++ escape(pk)`, with `a` a string and `b` a binary in the value.
+    fn sample(a: &str, b: &[u8], tie: [u8; PREFIX], pk: &[u8]) -> (Record, Vec<u8>) {
+        let mut pos = vec![7; PREFIX];
+        escape_key(pk, &mut pos);
+        let mut value = vec![9, 2];
+        let off_a = value.len();
+        encode_value(&AttributeValue::S(a.into()), &mut value);
+        let off_b = value.len();
+        encode_value(&AttributeValue::B(Blob::new(b.to_vec())), &mut value);
+        let mut d = Desc::default();
+        d.raw(off_a);
+        d.raw(off_b);
+        d.bytes(&tie);
+        let mut expected = order(&[a.as_bytes(), b]);
+        expected.extend_from_slice(&tie);
+        escape_key(pk, &mut expected);
+        (Record::new(&pos, &value, &[(0, d.finish())]), expected)
+    }
+
+    #[test]
+    fn records_hold_their_parts() {
+        let (r, expected) = sample("UNIT#c", b"\0x", [1; PREFIX], b"pk");
+        assert_eq!(r.key()[PREFIX..], order(&[b"pk"])[..]);
+        assert_eq!(r.value()[..2], [9, 2]);
+        assert!(r.entry(1).is_none());
+        let e = r.entry(0).unwrap();
+        assert_eq!(e.position(), expected);
+        assert_eq!(e.key_value(), r.key_value());
+        assert_eq!(Desc::tie(r.desc(0).unwrap()), Some([1; PREFIX]));
+        // A record of a few hundred bytes has longer lengths and backs.
+        let long = "x".repeat(300);
+        let (r, expected) = sample(&long, &[0; 200], [2; PREFIX], &[0; 150]);
+        assert_eq!(r.entry(0).unwrap().position(), expected);
+        let copy = Record::new(r.key(), r.value(), &r.descs());
+        assert_eq!(copy.entry(0).unwrap().position(), expected);
+    }
+
+    /// Entries compare with each other (segment by segment) and with
+    /// position bytes (as streams) exactly as their order bytes do.
+    #[test]
+    fn entries_order_as_their_bytes() {
+        let strings = ["", "a", "a\0", "a\0b", "ab", "b", "\0"];
+        let mut records = Vec::new();
+        for a in strings {
+            for b in [&b""[..], b"\0", b"\0\0", b"\x01", b"z"] {
+                for tie in [[0; PREFIX], [0xFF; PREFIX]] {
+                    for pk in [&b"k"[..], b"k\0"] {
+                        records.push(sample(a, b, tie, pk));
+                    }
+                }
+            }
+        }
+        for (r, x) in &records {
+            let e = r.entry(0).unwrap();
+            for (s, y) in &records {
+                let f = s.entry(0).unwrap();
+                assert_eq!(e.cmp(&f), x.cmp(y));
+                let y = &y[..];
+                let (ek, fk): (&dyn IndexKey, &dyn IndexKey) = (&e, &y);
+                assert_eq!(ek.cmp(fk), x[..].cmp(y));
+                assert_eq!(fk.cmp(ek), y.cmp(&x[..]));
+                // Prefixes of positions (a query's bounds).
+                for cut in [0, 1, y.len() / 2, y.len().saturating_sub(1)] {
+                    let cut = &y[..cut];
+                    let p: &dyn IndexKey = &cut;
+                    assert_eq!(ek.cmp(p), x[..].cmp(cut));
+                }
+            }
+        }
+    }
+}
