@@ -35,13 +35,18 @@ const VALUE_S: u8 = 1;
 const VALUE_B: u8 = 3;
 
 /// A LEB128 length at `b[*at..]`.
-#[inline]
+#[inline(always)]
 fn read_len(b: &[u8], at: &mut usize) -> Option<usize> {
     let first = *b.get(*at)?;
     *at += 1;
     if first < 0x80 {
         return Some(usize::from(first));
     }
+    read_len_long(b, at, first)
+}
+
+#[cold]
+fn read_len_long(b: &[u8], at: &mut usize, first: u8) -> Option<usize> {
     let (mut n, mut shift) = (usize::from(first & 0x7f), 7);
     loop {
         let byte = *b.get(*at)?;
@@ -67,12 +72,26 @@ fn len_len(mut n: usize) -> usize {
     k
 }
 
-/// Reads a LEB128 length through a pointer into a record.
+/// Reads a LEB128 length through a pointer into a record: the length and
+/// its width.
 ///
 /// # Safety
 /// `p` points at a complete LEB128 length inside a live record.
-#[inline]
+#[inline(always)]
 unsafe fn read_len_at(p: *const u8) -> (usize, usize) {
+    // SAFETY: the caller's length lies within the allocation.
+    let first = unsafe { *p };
+    if first < 0x80 {
+        return (usize::from(first), 1);
+    }
+    // SAFETY: as above.
+    unsafe { read_len_at_long(p) }
+}
+
+/// # Safety
+/// As [`read_len_at`].
+#[cold]
+unsafe fn read_len_at_long(p: *const u8) -> (usize, usize) {
     let (mut n, mut shift, mut k) = (0usize, 0, 0);
     loop {
         // SAFETY: the caller's length lies within the allocation, and it
@@ -87,54 +106,40 @@ unsafe fn read_len_at(p: *const u8) -> (usize, usize) {
     }
 }
 
-/// The whole record starting at `p`.
+/// Where the parts of the record at `p` start (its offset), and its
+/// position and value.
 ///
 /// # Safety
 /// `p` is the start of a live record, which outlives `'a`.
-#[inline]
-unsafe fn record_bytes<'a>(p: *const u8) -> &'a [u8] {
-    // SAFETY: a record starts with its three lengths, which say how long
-    // it is (`Record::new`).
+#[inline(always)]
+unsafe fn head<'a>(p: *const u8) -> (usize, &'a [u8], &'a [u8]) {
+    // SAFETY: a record is `len(pos) pos len(value) len(parts) value
+    // parts` (`Record::new`): each length is read inside it, and says how
+    // far the next one is.
     unsafe {
         let (pos, a) = read_len_at(p);
-        let (value, b) = read_len_at(p.add(a));
-        let (parts, c) = read_len_at(p.add(a + b));
-        std::slice::from_raw_parts(p, a + b + c + pos + value + parts)
-    }
-}
-
-/// Where a record's position, value and parts are.
-#[derive(Clone, Copy)]
-struct Layout {
-    pos: (usize, usize),
-    value: (usize, usize),
-    parts: usize,
-}
-
-impl Layout {
-    #[inline]
-    fn of(b: &[u8]) -> Self {
-        let mut at = 0;
-        let mut len = || read_len(b, &mut at).unwrap_or(0);
-        let (p, v, _) = (len(), len(), len());
-        let start = at;
-        Self {
-            pos: (start, start + p),
-            value: (start + p, start + p + v),
-            parts: start + p + v,
-        }
+        let (value, b) = read_len_at(p.add(a + pos));
+        let (_, c) = read_len_at(p.add(a + pos + b));
+        let v = a + pos + b + c;
+        (
+            v + value,
+            std::slice::from_raw_parts(p.add(a), pos),
+            std::slice::from_raw_parts(p.add(v), value),
+        )
     }
 }
 
 /// One stored item: its table position, its stored value and its index
-/// parts, in one allocation of exactly their size (plus three lengths).
+/// parts, in one allocation of exactly their size (plus three lengths):
+/// `len(pos) pos len(value) len(parts) value parts`.
 pub(crate) struct Record {
     /// The start of a `Box<[u8]>` of the record's length.
     ptr: NonNull<u8>,
 }
 
-// SAFETY: a record owns its bytes and never changes them: sharing or
-// moving it across threads is sharing or moving a `Box<[u8]>`.
+// SAFETY: a record owns its bytes and never changes them but through
+// `&mut` to the table that owns it: sharing or moving it across threads is
+// sharing or moving a `Box<[u8]>`.
 unsafe impl Send for Record {}
 // SAFETY: as above.
 unsafe impl Sync for Record {}
@@ -142,19 +147,22 @@ unsafe impl Sync for Record {}
 impl Record {
     /// A record of `pos`, `value` and `parts` (index number, `desc`, in
     /// increasing index order).
-    pub(crate) fn new(pos: &[u8], value: &[u8], parts: &[(usize, Vec<u8>)]) -> Self {
-        let body = pos.len() + value.len();
-        let fixed = len_len(pos.len()) + len_len(value.len());
+    pub(crate) fn new<'p>(
+        pos: &[u8],
+        value: &[u8],
+        parts: impl Iterator<Item = (usize, &'p [u8])> + Clone,
+    ) -> Self {
+        let fixed = len_len(pos.len()) + pos.len() + len_len(value.len());
         // A part's `back` is its offset, whose width depends on itself
         // only; the offsets on the width of the parts' length: found by
         // trying widths (one pass in practice).
         let mut parts_len = 0;
         loop {
-            let mut at = fixed + len_len(parts_len) + body;
+            let mut at = fixed + len_len(parts_len) + value.len();
             let mut len = 0;
-            for (i, desc) in parts {
-                let back = at + len_len(*i);
-                let part = len_len(*i) + len_len(back) + len_len(desc.len()) + desc.len();
+            for (i, desc) in parts.clone() {
+                let back = at + len_len(i);
+                let part = len_len(i) + len_len(back) + len_len(desc.len()) + desc.len();
                 at += part;
                 len += part;
             }
@@ -163,14 +171,14 @@ impl Record {
             }
             parts_len = len;
         }
-        let mut bytes = Vec::with_capacity(fixed + len_len(parts_len) + body + parts_len);
+        let mut bytes = Vec::with_capacity(fixed + len_len(parts_len) + value.len() + parts_len);
         put_len(&mut bytes, pos.len());
+        bytes.extend_from_slice(pos);
         put_len(&mut bytes, value.len());
         put_len(&mut bytes, parts_len);
-        bytes.extend_from_slice(pos);
         bytes.extend_from_slice(value);
         for (i, desc) in parts {
-            put_len(&mut bytes, *i);
+            put_len(&mut bytes, i);
             let back = bytes.len();
             put_len(&mut bytes, back);
             put_len(&mut bytes, desc.len());
@@ -185,41 +193,52 @@ impl Record {
         record
     }
 
+    /// The whole record.
     #[inline]
     fn bytes(&self) -> &[u8] {
-        // SAFETY: `ptr` is the start of the record this value owns.
-        unsafe { record_bytes(self.ptr.as_ptr()) }
+        // SAFETY: `ptr` is the start of the record this value owns; its
+        // parts' length follows its value's.
+        unsafe {
+            let p = self.ptr.as_ptr();
+            let (parts, pos, _) = head(p);
+            let (len, _) = read_len_at(pos.as_ptr().add(pos.len()));
+            let (parts_len, _) = read_len_at(pos.as_ptr().add(pos.len() + len_len(len)));
+            std::slice::from_raw_parts(p, parts + parts_len)
+        }
     }
 
     /// The table position.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn key(&self) -> &[u8] {
-        let b = self.bytes();
-        let l = Layout::of(b);
-        &b[l.pos.0..l.pos.1]
+        // SAFETY: `ptr` is the start of the record this value owns, which
+        // starts with its position's length and its position.
+        unsafe {
+            let p = self.ptr.as_ptr();
+            let (n, w) = read_len_at(p);
+            std::slice::from_raw_parts(p.add(w), n)
+        }
     }
 
     /// The stored value.
     #[inline]
     pub(crate) fn value(&self) -> &[u8] {
-        let b = self.bytes();
-        let l = Layout::of(b);
-        &b[l.value.0..l.value.1]
+        self.key_value().1
     }
 
     /// The position and the value.
     #[inline]
     pub(crate) fn key_value(&self) -> (&[u8], &[u8]) {
-        let b = self.bytes();
-        let l = Layout::of(b);
-        (&b[l.pos.0..l.pos.1], &b[l.value.0..l.value.1])
+        // SAFETY: `ptr` is the start of the record this value owns.
+        let (_, pos, value) = unsafe { head(self.ptr.as_ptr()) };
+        (pos, value)
     }
 
     /// Each part: its index number, its offset in the record and its
     /// `desc`.
     fn parts(&self) -> impl Iterator<Item = (usize, usize, &[u8])> {
         let b = self.bytes();
-        let mut at = Layout::of(b).parts;
+        // SAFETY: `ptr` is the start of the record this value owns.
+        let (mut at, _, _) = unsafe { head(self.ptr.as_ptr()) };
         std::iter::from_fn(move || {
             if at >= b.len() {
                 return None;
@@ -239,6 +258,13 @@ impl Record {
         self.parts().find(|p| p.0 == i).map(|p| p.2)
     }
 
+    /// Whether the record's parts are `parts`.
+    pub(crate) fn parts_are<'p>(&self, mut parts: impl Iterator<Item = (usize, &'p [u8])>) -> bool {
+        let mut mine = self.parts();
+        parts.all(|(i, d)| mine.next().is_some_and(|(j, _, e)| j == i && e == d))
+            && mine.next().is_none()
+    }
+
     /// Every part, as [`Self::new`] takes them.
     pub(crate) fn descs(&self) -> Vec<(usize, Vec<u8>)> {
         self.parts().map(|(i, _, d)| (i, d.to_vec())).collect()
@@ -252,6 +278,28 @@ impl Record {
         // SAFETY: `back` is an offset inside the record.
         let ptr = unsafe { NonNull::new_unchecked(self.ptr.as_ptr().add(back)) };
         Some(IndexEntry { ptr })
+    }
+
+    /// Overwrites the stored value with `value`, of the same length.
+    ///
+    /// # Safety
+    /// Nothing borrows the record's bytes (the caller holds the table
+    /// that owns it by `&mut`), and `value` is as long as the stored one
+    /// and leaves every part's `desc` true (the same offsets hold the
+    /// same key values).
+    pub(crate) unsafe fn overwrite_value(&self, value: &[u8]) {
+        // SAFETY: `ptr` is the start of the record this value owns.
+        let (at, old) = unsafe {
+            let (parts, _, old) = head(self.ptr.as_ptr());
+            (parts - old.len(), old.len())
+        };
+        assert_eq!(old, value.len());
+        // SAFETY: the value's bytes lie inside the allocation, which
+        // `ptr` was made from (`Box::into_raw`, with write access), and no
+        // reference to them is alive (the caller's promise).
+        unsafe {
+            std::ptr::copy_nonoverlapping(value.as_ptr(), self.ptr.as_ptr().add(at), value.len());
+        }
     }
 }
 
@@ -304,48 +352,47 @@ pub(crate) struct IndexEntry {
     ptr: NonNull<u8>,
 }
 
-// SAFETY: an entry reads a record's bytes, which never change, as a
-// shared reference to them would; the table that holds both keeps the
-// record alive (see the type's doc).
+// SAFETY: an entry reads a record's bytes, as a shared reference to them
+// would; the table that holds both keeps the record alive and unchanged
+// while it is borrowed (see the type's doc).
 unsafe impl Send for IndexEntry {}
 // SAFETY: as above.
 unsafe impl Sync for IndexEntry {}
 
 impl IndexEntry {
-    /// The record and the offset of the part in it.
-    #[inline]
-    fn record(&self) -> (&[u8], usize) {
+    /// The record's position and value, and the part's `desc`.
+    #[inline(always)]
+    fn parts(&self) -> (&[u8], &[u8], &[u8]) {
         // SAFETY: the entry points at a part's `back`, a complete length
         // inside a live record (the type's invariant), equal to the
-        // part's offset from the record's start.
+        // part's offset from the record's start; the part's `desc` length
+        // and `desc` follow.
         unsafe {
             let p = self.ptr.as_ptr();
-            let (back, _) = read_len_at(p);
-            (record_bytes(p.sub(back)), back)
+            let (back, w) = read_len_at(p);
+            let (n, v) = read_len_at(p.add(w));
+            let desc = std::slice::from_raw_parts(p.add(w + v), n);
+            let (_, pos, value) = head(p.sub(back));
+            (pos, value, desc)
         }
     }
 
     /// The table position and the stored value of the entry's item.
     #[inline]
     pub(crate) fn key_value(&self) -> (&[u8], &[u8]) {
-        let (b, _) = self.record();
-        let l = Layout::of(b);
-        (&b[l.pos.0..l.pos.1], &b[l.value.0..l.value.1])
+        let (pos, value, _) = self.parts();
+        (pos, value)
     }
 
     /// The segments of the entry's index position.
-    #[inline]
+    #[inline(always)]
     fn segs(&self) -> Segs<'_> {
-        let (b, at) = self.record();
-        let l = Layout::of(b);
-        let mut at = at;
-        let _ = read_len(b, &mut at);
-        let n = read_len(b, &mut at).unwrap_or(0);
+        let (pos, value, desc) = self.parts();
         Segs {
-            desc: b.get(at..at + n).unwrap_or_default(),
+            desc,
             at: 0,
-            pos: &b[l.pos.0..l.pos.1],
-            value: &b[l.value.0..l.value.1],
+            pos,
+            value,
             done: false,
         }
     }
@@ -386,7 +433,7 @@ struct Segs<'a> {
 impl<'a> Iterator for Segs<'a> {
     type Item = Seg<'a>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Seg<'a>> {
         if self.at >= self.desc.len() {
             if self.done {
@@ -607,13 +654,12 @@ impl Ord for IndexEntry {
     }
 }
 
-/// Builds the `desc` of an index part.
-#[derive(Default)]
-pub(crate) struct Desc {
-    out: Vec<u8>,
+/// Builds the `desc` of an index part at the end of a buffer.
+pub(crate) struct Desc<'a> {
+    pub(crate) out: &'a mut Vec<u8>,
 }
 
-impl Desc {
+impl Desc<'_> {
     /// Order bytes kept in the part (a number's, the tie-break hash).
     pub(crate) fn bytes(&mut self, b: &[u8]) {
         self.out.push(BYTES);
@@ -633,10 +679,6 @@ impl Desc {
         self.out.push(POS);
         put_len(&mut self.out, start);
         put_len(&mut self.out, end);
-    }
-
-    pub(crate) fn finish(self) -> Vec<u8> {
-        self.out
     }
 
     /// The order bytes of the tie-break hash a `desc` ends with (its last
@@ -699,14 +741,15 @@ mod tests {
         encode_value(&AttributeValue::S(a.into()), &mut value);
         let off_b = value.len();
         encode_value(&AttributeValue::B(Blob::new(b.to_vec())), &mut value);
-        let mut d = Desc::default();
+        let mut desc = Vec::new();
+        let mut d = Desc { out: &mut desc };
         d.raw(off_a);
         d.raw(off_b);
         d.bytes(&tie);
         let mut expected = order(&[a.as_bytes(), b]);
         expected.extend_from_slice(&tie);
         escape_key(pk, &mut expected);
-        (Record::new(&pos, &value, &[(0, d.finish())]), expected)
+        (Record::new(&pos, &value, [(0, &desc[..])].into_iter()), expected)
     }
 
     #[test]
@@ -723,7 +766,8 @@ mod tests {
         let long = "x".repeat(300);
         let (r, expected) = sample(&long, &[0; 200], [2; PREFIX], &[0; 150]);
         assert_eq!(r.entry(0).unwrap().position(), expected);
-        let copy = Record::new(r.key(), r.value(), &r.descs());
+        let descs = r.descs();
+        let copy = Record::new(r.key(), r.value(), descs.iter().map(|(i, d)| (*i, &d[..])));
         assert_eq!(copy.entry(0).unwrap().position(), expected);
     }
 

@@ -128,6 +128,8 @@ pub(crate) struct TableData {
     pub(crate) feed: Option<super::feed::Feed>,
     /// The TTL attribute (UpdateTimeToLive), when TTL is enabled.
     pub(crate) time_to_live: Option<String>,
+    /// Where a write puts the `desc`s of its record's parts.
+    descs: Vec<u8>,
 }
 
 impl TableData {
@@ -163,6 +165,7 @@ impl TableData {
             keys: schema_keys.into(),
             feed,
             time_to_live: None,
+            descs: Vec::new(),
         }
     }
 
@@ -448,7 +451,9 @@ impl TableData {
                     return Some(None);
                 }
                 let (pos, value) = r.key_value();
-                self.desc(i, pos, value, || self.tie(i, &stored)).map(Some)
+                let mut desc = Vec::new();
+                self.desc(i, pos, value, || self.tie(i, &stored), &mut desc)
+                    .map(|()| Some(desc))
             });
             let Some(desc) = desc else {
                 self.schema.indexes.pop();
@@ -457,7 +462,8 @@ impl TableData {
             };
             let mut parts = r.descs();
             parts.extend(desc.map(|d| (i, d)));
-            records.push(Record::new(r.key(), r.value(), &parts));
+            let parts = parts.iter().map(|(i, d)| (*i, &d[..]));
+            records.push(Record::new(r.key(), r.value(), parts));
         }
         self.rebuild(records);
         self.capacity.add_index();
@@ -487,7 +493,7 @@ impl TableData {
                     .filter(|(j, _)| *j != i)
                     .map(|(j, d)| (if j > i { j - 1 } else { j }, d))
                     .collect();
-                Record::new(r.key(), r.value(), &parts)
+                Record::new(r.key(), r.value(), parts.iter().map(|(i, d)| (*i, &d[..])))
             })
             .collect();
         self.schema.indexes.remove(i);
@@ -563,12 +569,14 @@ impl TableData {
     /// hash of the replaced record's part: it hashes the same key).
     fn store(&mut self, pos: &[u8], value: &[u8], item: &Item, same: &[bool]) {
         self.refresh_ids();
+        // The parts' `desc`s, one after the other, in a buffer kept for
+        // the next write.
+        let mut descs = std::mem::take(&mut self.descs);
+        descs.clear();
+        // Up to four parts without allocating.
+        let (mut parts, mut n, mut more) = ([(0, 0, 0); 4], 0, Vec::new());
         let old = self.items.get(pos);
-        let mut parts = Vec::new();
         for i in 0..self.indexes.len() {
-            if !self.in_index(i, item) {
-                continue;
-            }
             let kept = same
                 .get(i)
                 .is_some_and(|s| *s)
@@ -578,16 +586,41 @@ impl TableData {
                 Some(t) => Some(t),
                 None => self.tie(i, item),
             };
-            if let Some(d) = self.desc(i, pos, value, tie) {
-                parts.push((i, d));
+            let start = descs.len();
+            if self.desc(i, pos, value, tie, &mut descs).is_none() {
+                // Not in the index.
+                descs.truncate(start);
+                continue;
             }
+            let part = (i, start, descs.len());
+            match parts.get_mut(n) {
+                Some(slot) => *slot = part,
+                None => more.push(part),
+            }
+            n += 1;
         }
-        let record = Record::new(pos, value, &parts);
+        let list = parts.iter().take(n).chain(&more);
+        let parts = list.map(|&(i, a, b)| (i, &descs[a..b]));
+        if let Some(r) = old
+            && r.value().len() == value.len()
+            && same.iter().all(|s| *s)
+            && r.parts_are(parts.clone())
+        {
+            // Same length, same parts (the index keys are unchanged, at the
+            // same offsets): every entry stays where it is, and so does
+            // the record.
+            // SAFETY: `&mut self` borrows every reference into the record
+            // (all go through `self.items` and `self.indexes`), and none
+            // is alive here; `value` is as long as the stored value, and
+            // its key values, equal, are where the parts say.
+            unsafe { r.overwrite_value(value) };
+            self.descs = descs;
+            return;
+        }
+        let record = Record::new(pos, value, parts);
+        self.descs = descs;
         let entries: Vec<Option<IndexEntry>> =
             (0..self.indexes.len()).map(|i| record.entry(i)).collect();
-        // The replaced record stays until no entry points into it (and,
-        // should anything below panic, is leaked rather than freed under
-        // its entries).
         let old = self.items.replace(record).map(std::mem::ManuallyDrop::new);
         for (i, after) in entries.into_iter().enumerate() {
             let before = old.as_ref().and_then(|r| r.entry(i));
@@ -651,8 +684,9 @@ impl TableData {
         pos: &[u8],
         value: &[u8],
         tie: impl FnOnce() -> Option<[u8; PREFIX]>,
-    ) -> Option<Vec<u8>> {
-        let mut d = Desc::default();
+        out: &mut Vec<u8>,
+    ) -> Option<()> {
+        let mut d = Desc { out };
         let mut key_end = None;
         for s in &self.indexes[i].sources {
             match s {
@@ -692,7 +726,7 @@ impl TableData {
         if self.indexes[i].tie != Tie::None {
             d.bytes(&tie()?);
         }
-        Some(d.finish())
+        Some(())
     }
 
     /// Where the partition key's and the sort key's order bytes end in a
