@@ -3,16 +3,18 @@
 //! slot), and each index's B-tree points into it ([`IndexEntry`], one word
 //! too) at the part that says where its index key is.
 //!
-//! A record is `len(pos) len(value) len(parts)` (LEB128) then the table
-//! position, the stored value ([`super::codec::encode_item`]) and one part
-//! per index the item is in: `index back len(desc) desc`, where `back` is
-//! the part's offset in the record (an index entry points at it, and finds
-//! the record's start from it) and `desc` lists the segments of the index
-//! position without copying what the record already holds: a string or
-//! binary index key attribute is an offset into the value (its order bytes
-//! are its escaped bytes: see [`Seg::Raw`]), an attribute of the table key
-//! a range of the position; numbers and the tie-break hash are kept as
-//! order bytes. The table key (`pos[PREFIX..]`) ends every index position.
+//! A record is `len(pos) pos len(value) len(parts) value parts` (LEB128
+//! lengths): the table position first, so that a table lookup reads one
+//! length; then the stored value ([`super::codec::encode_item`]) and one
+//! part per index the item is in: `index back len(desc) desc`, where
+//! `back` is the part's offset in the record (an index entry points at
+//! it, and finds the record's start from it) and `desc` lists the segments
+//! of the index position without copying what the record already holds: a
+//! string or binary index key attribute is an offset into the value (its
+//! order bytes are its escaped bytes: see [`Seg::Raw`]), an attribute of
+//! the table key a range of the position; numbers and the tie-break hash
+//! are kept as order bytes. The table key (`pos[PREFIX..]`) ends every
+//! index position.
 //!
 //! Two index entries compare segment by segment (the index's schema fixes
 //! each segment's kind); an entry and a position's bytes (a query's bounds)
@@ -37,26 +39,10 @@ const VALUE_B: u8 = 3;
 /// A LEB128 length at `b[*at..]`.
 #[inline(always)]
 fn read_len(b: &[u8], at: &mut usize) -> Option<usize> {
-    let first = *b.get(*at)?;
-    *at += 1;
-    if first < 0x80 {
-        return Some(usize::from(first));
-    }
-    read_len_long(b, at, first)
-}
-
-#[cold]
-fn read_len_long(b: &[u8], at: &mut usize, first: u8) -> Option<usize> {
-    let (mut n, mut shift) = (usize::from(first & 0x7f), 7);
-    loop {
-        let byte = *b.get(*at)?;
-        *at += 1;
-        n |= usize::from(byte & 0x7f).checked_shl(shift)?;
-        if byte < 0x80 {
-            return Some(n);
-        }
-        shift += 7;
-    }
+    let mut r = crate::reader::encoded::ValueReader::at(b, *at);
+    let n = r.read_len()?;
+    *at = r.position();
+    Some(n)
 }
 
 fn put_len(out: &mut Vec<u8>, n: usize) {
@@ -505,7 +491,7 @@ impl<'a> Stream<'a> {
                 });
             }
             match self.segs.next()? {
-                Seg::Bytes(b) if b.is_empty() => {}
+                Seg::Bytes([]) => {}
                 Seg::Bytes(b) => return Some(b),
                 Seg::Raw(r) => self.raw = Some(r),
             }
@@ -663,7 +649,7 @@ impl Desc<'_> {
     /// Order bytes kept in the part (a number's, the tie-break hash).
     pub(crate) fn bytes(&mut self, b: &[u8]) {
         self.out.push(BYTES);
-        put_len(&mut self.out, b.len());
+        put_len(self.out, b.len());
         self.out.extend_from_slice(b);
     }
 
@@ -671,14 +657,14 @@ impl Desc<'_> {
     /// (its tag), which must be one.
     pub(crate) fn raw(&mut self, off: usize) {
         self.out.push(RAW);
-        put_len(&mut self.out, off);
+        put_len(self.out, off);
     }
 
     /// The order bytes `pos[start..end]` of the table position.
     pub(crate) fn pos(&mut self, start: usize, end: usize) {
         self.out.push(POS);
-        put_len(&mut self.out, start);
-        put_len(&mut self.out, end);
+        put_len(self.out, start);
+        put_len(self.out, end);
     }
 
     /// The order bytes of the tie-break hash a `desc` ends with (its last
@@ -749,7 +735,10 @@ mod tests {
         let mut expected = order(&[a.as_bytes(), b]);
         expected.extend_from_slice(&tie);
         escape_key(pk, &mut expected);
-        (Record::new(&pos, &value, [(0, &desc[..])].into_iter()), expected)
+        (
+            Record::new(&pos, &value, [(0, &desc[..])].into_iter()),
+            expected,
+        )
     }
 
     #[test]
