@@ -30,6 +30,8 @@ use super::hash::PREFIX;
 const BYTES: u8 = 0;
 const RAW: u8 = 1;
 const POS: u8 = 2;
+/// The tie-break hash: `PREFIX` bytes, no length.
+const TIE: u8 = 3;
 
 /// Value tags of the runtime's value encoding a [`RAW`] segment may point
 /// at (string, binary).
@@ -448,6 +450,11 @@ impl<'a> Iterator for Segs<'a> {
                 let end = read_len(d, &mut self.at)?;
                 Seg::Bytes(self.pos.get(start..end)?)
             }
+            TIE => {
+                let b = d.get(self.at..self.at + PREFIX)?;
+                self.at += PREFIX;
+                Seg::Bytes(b)
+            }
             _ => return None,
         };
         Some(seg)
@@ -646,7 +653,7 @@ pub(crate) struct Desc<'a> {
 }
 
 impl Desc<'_> {
-    /// Order bytes kept in the part (a number's, the tie-break hash).
+    /// Order bytes kept in the part (a number's).
     pub(crate) fn bytes(&mut self, b: &[u8]) {
         self.out.push(BYTES);
         put_len(self.out, b.len());
@@ -667,9 +674,14 @@ impl Desc<'_> {
         put_len(self.out, end);
     }
 
-    /// The order bytes of the tie-break hash a `desc` ends with (its last
-    /// [`BYTES`] segment of `PREFIX` bytes), when it has one.
-    pub(crate) fn tie(desc: &[u8]) -> Option<[u8; PREFIX]> {
+    /// The tie-break hash, which ends the `desc`.
+    pub(crate) fn tie(&mut self, hash: &[u8; PREFIX]) {
+        self.out.push(TIE);
+        self.out.extend_from_slice(hash);
+    }
+
+    /// The tie-break hash a `desc` ends with, when it has one.
+    pub(crate) fn tie_of(desc: &[u8]) -> Option<[u8; PREFIX]> {
         let mut at = 0;
         let mut last = None;
         while at < desc.len() {
@@ -677,9 +689,12 @@ impl Desc<'_> {
             at += 1;
             match tag {
                 BYTES => {
-                    let n = read_len(desc, &mut at)?;
-                    last = desc.get(at..at + n);
-                    at += n;
+                    at += read_len(desc, &mut at)?;
+                    last = None;
+                }
+                TIE => {
+                    last = desc.get(at..at + PREFIX);
+                    at += PREFIX;
                 }
                 RAW => {
                     read_len(desc, &mut at)?;
@@ -731,7 +746,7 @@ mod tests {
         let mut d = Desc { out: &mut desc };
         d.raw(off_a);
         d.raw(off_b);
-        d.bytes(&tie);
+        d.tie(&tie);
         let mut expected = order(&[a.as_bytes(), b]);
         expected.extend_from_slice(&tie);
         escape_key(pk, &mut expected);
@@ -750,7 +765,7 @@ mod tests {
         let e = r.entry(0).unwrap();
         assert_eq!(e.position(), expected);
         assert_eq!(e.key_value(), r.key_value());
-        assert_eq!(Desc::tie(r.desc(0).unwrap()), Some([1; PREFIX]));
+        assert_eq!(Desc::tie_of(r.desc(0).unwrap()), Some([1; PREFIX]));
         // A record of a few hundred bytes has longer lengths and backs.
         let long = "x".repeat(300);
         let (r, expected) = sample(&long, &[0; 200], [2; PREFIX], &[0; 150]);

@@ -190,7 +190,7 @@ impl TableData {
                 .is_some_and(|s| *s)
                 .then(|| old.and_then(|r| r.desc(i)))
                 .flatten();
-            let tie = || match kept.and_then(Desc::tie) {
+            let tie = || match kept.and_then(Desc::tie_of) {
                 Some(t) => Some(t),
                 None => self.tie(i, item),
             };
@@ -329,7 +329,7 @@ impl TableData {
             }
         }
         if self.indexes[i].tie != Tie::None {
-            d.bytes(&tie()?);
+            d.tie(&tie()?);
         }
         Some(())
     }
