@@ -541,22 +541,26 @@ fn cmp_chunks<'a, 'b>(
 fn cmp_entries(a: &IndexEntry, b: &IndexEntry) -> Ordering {
     let (mut s, mut t) = (a.segs(), b.segs());
     loop {
-        let o = match (s.next(), t.next()) {
+        match (s.next(), t.next()) {
             (None, None) => return Ordering::Equal,
-            (Some(Seg::Bytes(x)), Some(Seg::Bytes(y))) if x == y => continue,
-            // Order bytes delimit themselves: unequal ones of one kind
-            // differ before either ends.
-            (Some(Seg::Bytes(x)), Some(Seg::Bytes(y)))
-                if !x.starts_with(y) && !y.starts_with(x) =>
-            {
-                x.cmp(y)
+            (Some(Seg::Raw(x)), Some(Seg::Raw(y))) => match x.cmp(y) {
+                Ordering::Equal => {}
+                o => return o,
+            },
+            (Some(Seg::Bytes(x)), Some(Seg::Bytes(y))) => {
+                let n = x.len().min(y.len());
+                match x[..n].cmp(&y[..n]) {
+                    Ordering::Equal if x.len() == y.len() => {}
+                    // Order bytes delimit themselves: unequal ones of one
+                    // kind differ before either ends; otherwise the bytes
+                    // that follow decide.
+                    Ordering::Equal => return cmp_streams(a, b),
+                    o => return o,
+                }
             }
-            (Some(Seg::Raw(x)), Some(Seg::Raw(y))) if x == y => continue,
-            (Some(Seg::Raw(x)), Some(Seg::Raw(y))) => x.cmp(y),
             // Not two entries of one index: compared as order bytes.
             _ => return cmp_streams(a, b),
-        };
-        return o;
+        }
     }
 }
 
