@@ -60,6 +60,8 @@ use readings::*;
 /// indexes, over 1000 keys stored beforehand: each put replaces an item
 /// and moves nothing in the indexes (the first thousand puts would
 /// otherwise insert, and weigh on short runs such as callgrind's).
+/// `none_len` and `one_len` put readings whose stored value changes length
+/// at every put.
 fn put_indexes(c: &mut Criterion, rt: &Runtime) {
     let none: Db<Embedded> = Db::in_memory::<BenchTable>("Bench0").expect("table");
     let one: Db<Embedded> = Db::in_memory::<OneIndex>("BenchOne").expect("table");
@@ -85,6 +87,29 @@ fn put_indexes(c: &mut Criterion, rt: &Runtime) {
             n = n.wrapping_add(1);
             let r = Indexed1::from(reading("p", n % 1000));
             rt.block_on(one.put(&r)).expect("put");
+        })
+    });
+    // The same puts, but each stored value is one of another length than
+    // the one it replaces (`value` gains or loses digits): the replaced
+    // record cannot be overwritten in place, and its index entry moves to
+    // the new one (an index lookup), as for most updates of an item.
+    let lens = |n: u32| {
+        let mut r = reading("p", n % 1000);
+        if (n / 1000) % 2 == 1 {
+            r.value += 0.001;
+        }
+        r
+    };
+    g.bench_function("none_len", |b| {
+        b.iter(|| {
+            n = n.wrapping_add(1);
+            rt.block_on(none.put(&lens(n))).expect("put");
+        })
+    });
+    g.bench_function("one_len", |b| {
+        b.iter(|| {
+            n = n.wrapping_add(1);
+            rt.block_on(one.put(&Indexed1::from(lens(n)))).expect("put");
         })
     });
     g.bench_function("two", |b| {

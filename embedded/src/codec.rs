@@ -117,6 +117,25 @@ impl<'a> Attrs<'a> {
     }
 }
 
+/// The offset in a stored value ([`encode_item`]) of the encoding of
+/// attribute `id`, when the value has it.
+pub(crate) fn find(value: &[u8], id: usize) -> Option<usize> {
+    let mut a = Attrs::start(value)?;
+    while a.left > 0 {
+        a.left -= 1;
+        let i = a.r.read_len()?;
+        // Attributes are in name-number order.
+        if i > id {
+            return None;
+        }
+        if i == id {
+            return Some(a.r.position());
+        }
+        a.r.skip_value()?;
+    }
+    None
+}
+
 /// The size of a stored item, as DynamoDB counts it.
 pub(crate) fn stored_size(b: &[u8]) -> usize {
     Reader::new(b).read_len().unwrap_or(0)

@@ -130,6 +130,7 @@ mod number;
 mod path;
 mod project;
 mod read;
+mod record;
 mod schema;
 mod search;
 mod snapshot;
@@ -542,7 +543,7 @@ impl Embedded {
 
     /// Number of items in a table.
     pub fn item_count(&self, table: &str) -> Option<usize> {
-        self.read().tables.get(table).map(|t| t.items.len())
+        self.read().tables.get(table).map(|t| t.items().len())
     }
 
     /// What DescribeTable reports of a table's contents: its item count

@@ -12,6 +12,7 @@ use super::error::{Fail, Res};
 use super::filter::Filter;
 use super::path;
 use super::project::Projection;
+use super::record::{IndexEntry, IndexKey, Record};
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
 use super::value::{Val, compare, item_size, type_name};
@@ -200,16 +201,28 @@ impl<'a> Target<'a> {
         upper: Bound<&[u8]>,
         forward: bool,
     ) -> Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a> {
-        let map = match self.index {
-            Some((i, _)) => &self.table.indexes[i].entries,
-            None => &self.table.items,
-        };
         if !valid_range(lower, upper) {
             return Box::new(std::iter::empty());
         }
-        let range = map
-            .range::<[u8], _>((lower, upper))
-            .map(|e| (e.key(), e.value()));
+        let Some((i, _)) = self.index else {
+            let range = self
+                .table
+                .items()
+                .range::<[u8], _>((lower, upper))
+                .map(Record::key_value);
+            return if forward {
+                Box::new(range)
+            } else {
+                Box::new(range.rev())
+            };
+        };
+        // Positions' bytes, looked up among entries as the bytes they
+        // stand for.
+        let (lo, hi) = (bound_bytes(lower), bound_bytes(upper));
+        let range = self.table.indexes[i]
+            .entries()
+            .range::<dyn IndexKey, _>((probe(lower, &lo), probe(upper, &hi)))
+            .map(IndexEntry::key_value);
         if forward {
             Box::new(range)
         } else {
@@ -217,20 +230,10 @@ impl<'a> Target<'a> {
         }
     }
 
-    /// The table position and stored bytes of the item an entry refers to.
+    /// The table position and stored bytes of the item an entry refers
+    /// to: entries are read as their items' records.
     fn stored(&self, key: &'a [u8], value: &'a [u8]) -> Res<(&'a [u8], &'a [u8])> {
-        let Some(_) = self.index else {
-            return Ok((key, value));
-        };
-        let missing = || Fail::internal("index entry without its item");
-        POSITION.with_borrow_mut(|pos| {
-            super::table::table_position(key, value, pos).ok_or_else(missing)?;
-            self.table
-                .items
-                .get(pos.as_slice())
-                .map(|e| (e.key(), e.value()))
-                .ok_or_else(missing)
-        })
+        Ok((key, value))
     }
 
     /// The item an entry refers to.
@@ -260,10 +263,17 @@ impl<'a> Target<'a> {
     }
 }
 
-thread_local! {
-    /// Where an index read puts together the table position of each item
-    /// it reads (index entries do not repeat it whole).
-    static POSITION: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+/// The bytes of a bound (empty when unbounded).
+fn bound_bytes(b: Bound<&[u8]>) -> &[u8] {
+    match b {
+        Bound::Included(b) | Bound::Excluded(b) => b,
+        Bound::Unbounded => &[],
+    }
+}
+
+/// A bound on index entries at the position `bytes` (`b`'s bytes).
+fn probe<'a, 'b>(b: Bound<&[u8]>, bytes: &'a &'b [u8]) -> Bound<&'a (dyn IndexKey + 'b)> {
+    b.map(|_| bytes as &dyn IndexKey)
 }
 
 fn valid_range(lower: Bound<&[u8]>, upper: Bound<&[u8]>) -> bool {
@@ -572,7 +582,7 @@ pub(crate) fn query_count(store: &Store, req: &QueryRequest) -> Res<CountPage> {
 pub(crate) fn get_item_encoded(store: &Store, req: &GetItem) -> Res<EncodedItems> {
     let t = store.table(&req.table)?;
     let key = check::key(&t.schema, &req.key)?;
-    let (out, size) = match t.items.get(t.position(&key).as_slice()) {
+    let (out, size) = match t.items().get(t.position(&key).as_slice()) {
         Some(e) => {
             let mut out = encoded::page(t, e.key().len() + e.value().len());
             encoded::push(&mut out, t, e.key(), e.value(), None).ok_or_else(corrupt)?;

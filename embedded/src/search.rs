@@ -285,7 +285,7 @@ impl TableData {
         schema.validate()?;
         self.schema = schema;
         self.vectors.push(VectorData::new());
-        let positions: Vec<Vec<u8>> = self.items.iter().map(|e| e.key().to_vec()).collect();
+        let positions: Vec<Vec<u8>> = self.items().iter().map(|e| e.key().to_vec()).collect();
         let last = self.vectors.len() - 1;
         for pos in positions {
             let Some(item) = self.item(&pos)? else {

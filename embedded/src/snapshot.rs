@@ -120,7 +120,7 @@ pub(crate) fn to_json(store: &Store) -> Res<Value> {
     for name in names {
         let t = &store.tables[name];
         let items = t
-            .items
+            .items()
             .iter()
             .map(|e| t.decode(e.key(), e.value()).map(|i| item_json(&i)))
             .collect::<Res<Vec<_>>>()?;
@@ -174,7 +174,7 @@ pub(crate) fn from_json(v: &Value, meter: &Arc<CapacityMeter>) -> Res<Store> {
             check::index_types(&data.schema, &item)
                 .map_err(|_| bad("index key of the wrong type"))?;
             let pos = data.position(&item);
-            if data.items.contains(pos.as_slice()) {
+            if data.items().contains(pos.as_slice()) {
                 return Err(bad("two items with one key"));
             }
             data.write(pos, Some(&item), None);

@@ -1,5 +1,5 @@
 //! One table's storage: items in a B-tree ordered the way DynamoDB Local
-//! orders them, and one B-tree per secondary index pointing back at them.
+//! orders them, and one B-tree per secondary index pointing into them.
 //!
 //! A table position is `hash(pk)[..8] ++ enc(pk) ++ enc(sk)`: partitions in
 //! DynamoDB Local's scan order, each partition's items by sort key. An index
@@ -8,12 +8,12 @@
 //! the hash DynamoDB Local breaks equal index keys with; the table key at
 //! the end makes every entry unique.
 //!
-//! Each entry is one allocation holding its position and its value (the
-//! item without the key attributes its position holds, attribute names as
-//! numbers into the table's name list; for an index, the table position).
+//! Each item is one allocation ([`Record`]) holding its position, its value
+//! (the item without the key attributes its position holds, attribute
+//! names as numbers into the table's name list) and, per index it is in, a
+//! part that says where its index position's pieces are; an index entry
+//! points into it ([`parts`]).
 
-use std::borrow::Borrow;
-use std::cmp::Ordering as Order;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -21,11 +21,16 @@ use super::codec::{self, order_bytes};
 use super::error::{Fail, Res};
 use super::hash::{self, PREFIX};
 use super::meter::Capacity;
+use super::record::Record;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 use super::value::Val;
+
+mod parts;
+
 use crate::exec::CapacityMeter;
 use crate::reader::AttrRef;
 use crate::value::{AttributeValue, Item};
+pub(crate) use parts::IndexData;
 
 /// Which hash orders index entries whose index keys are equal; DynamoDB
 /// Local's `getTrailingHashColumnName`.
@@ -41,96 +46,10 @@ enum Tie {
     Hash,
 }
 
-/// A position and its value in one allocation, ordered (and found) by the
-/// position: the position's length (LEB128, one or two bytes), the
-/// position, the value. Two words in the B-tree's nodes, where a separate
-/// length field would make three.
-pub(crate) struct Entry {
-    bytes: Box<[u8]>,
-}
-
-impl Entry {
-    fn new(key: &[u8], value: &[u8]) -> Self {
-        let mut bytes = Vec::with_capacity(2 + key.len() + value.len());
-        let mut n = key.len();
-        while n >= 0x80 {
-            bytes.push((n & 0x7f) as u8 | 0x80);
-            n >>= 7;
-        }
-        bytes.push(n as u8);
-        bytes.extend_from_slice(key);
-        bytes.extend_from_slice(value);
-        Self {
-            bytes: bytes.into_boxed_slice(),
-        }
-    }
-
-    /// Where the position starts and ends in `bytes`.
-    #[inline]
-    fn span(&self) -> (usize, usize) {
-        let b = &self.bytes;
-        // Positions under 128 bytes (most) take one byte.
-        if b[0] < 0x80 {
-            return (1, 1 + usize::from(b[0]));
-        }
-        let (mut n, mut shift, mut at) = (0usize, 0, 0);
-        loop {
-            let byte = b[at];
-            n |= usize::from(byte & 0x7f) << shift;
-            at += 1;
-            if byte < 0x80 {
-                return (at, at + n);
-            }
-            shift += 7;
-        }
-    }
-
-    pub(crate) fn key(&self) -> &[u8] {
-        let (start, end) = self.span();
-        &self.bytes[start..end]
-    }
-
-    pub(crate) fn value(&self) -> &[u8] {
-        &self.bytes[self.span().1..]
-    }
-}
-
-impl Borrow<[u8]> for Entry {
-    fn borrow(&self) -> &[u8] {
-        self.key()
-    }
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for Entry {}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Order> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Order {
-        self.key().cmp(other.key())
-    }
-}
-
-pub(crate) struct IndexData {
-    /// Index position → where its item is ([`index_entry`]).
-    pub(crate) entries: BTreeSet<Entry>,
-    tie: Tie,
-}
-
 pub(crate) struct TableData {
     pub(crate) schema: TableSchema,
-    /// Table position → encoded item.
-    pub(crate) items: BTreeSet<Entry>,
+    /// Table position → encoded item, with its index parts.
+    items: BTreeSet<Record>,
     /// Parallel to `schema.indexes`.
     pub(crate) indexes: Vec<IndexData>,
     /// Parallel to `schema.vectors`.
@@ -150,6 +69,8 @@ pub(crate) struct TableData {
     pub(crate) feed: Option<super::feed::Feed>,
     /// The TTL attribute (UpdateTimeToLive), when TTL is enabled.
     pub(crate) time_to_live: Option<String>,
+    /// Where a write puts the `desc`s of its record's parts.
+    descs: Vec<u8>,
 }
 
 impl TableData {
@@ -157,10 +78,7 @@ impl TableData {
         let indexes = schema
             .indexes
             .iter()
-            .map(|ix| IndexData {
-                entries: BTreeSet::new(),
-                tie: tie_of(&schema, ix),
-            })
+            .map(|ix| IndexData::new(&schema, ix))
             .collect();
         let schema_keys: Vec<(Box<str>, KeyType)> = schema
             .table_keys()
@@ -188,7 +106,13 @@ impl TableData {
             keys: schema_keys.into(),
             feed,
             time_to_live: None,
+            descs: Vec::new(),
         }
+    }
+
+    /// The stored items, in table order.
+    pub(crate) fn items(&self) -> &BTreeSet<Record> {
+        &self.items
     }
 
     /// The attribute names of stored items, by number.
@@ -325,24 +249,14 @@ impl TableData {
     /// The part of an index position after the index keys: the tie-break
     /// hash, then the table key.
     fn tail<V: View + ?Sized>(&self, i: usize, item: &V, out: &mut Vec<u8>) {
+        if let Some(t) = self.tie(i, item) {
+            out.extend_from_slice(&t);
+        }
         let null = AttributeValue::Null(true);
         let get = |name: &str| item.attr(name).unwrap_or(Val::Other(&null));
-        let pk = get(&self.schema.pk.name);
-        let sk = self.schema.sk.as_ref().map(|k| get(&k.name));
-        let digest = match self.indexes[i].tie {
-            Tie::None => None,
-            Tie::Hash => Some(hash::of_value(&codec::hash_val(&pk))),
-            Tie::Range => sk.as_ref().map(|sk| hash::of_value(&codec::hash_val(sk))),
-            Tie::HashRange => sk
-                .as_ref()
-                .map(|sk| hash::of_key(&codec::hash_val(&pk), &codec::hash_val(sk))),
-        };
-        if let Some(d) = digest {
-            out.extend_from_slice(&d[..PREFIX]);
-        }
-        codec::order_val(&pk, out);
-        if let Some(sk) = &sk {
-            codec::order_val(sk, out);
+        codec::order_val(&get(&self.schema.pk.name), out);
+        if let Some(k) = &self.schema.sk {
+            codec::order_val(&get(&k.name), out);
         }
     }
 
@@ -362,8 +276,17 @@ impl TableData {
         if let Some(feed) = &mut self.feed {
             feed.record(&self.schema, old, new);
         }
-        let (moves, units) = self.index_moves(new, old);
-        self.apply(pos, new, moves);
+        let (same, units) = self.index_plans(new, old);
+        if !self.vectors.is_empty() {
+            self.vector_upkeep(&pos, new);
+        }
+        match new {
+            Some(item) => {
+                let value = self.encode(item, super::value::item_size(item));
+                self.store(&pos, &value, item, &same);
+            }
+            None => self.delete(&pos),
+        }
         units
     }
 
@@ -374,36 +297,35 @@ impl TableData {
     ///
     /// The new item is encoded first and compared with the stored one
     /// attribute by attribute ([`codec::changed`]): an index whose key
-    /// attributes none of the changed ones is keeps its entry, and pays
-    /// write units only when a changed attribute is one it projects; only
-    /// an index whose key changed reads the replaced item's attributes.
-    /// Returns each index's write units.
+    /// attributes none of the changed ones is keeps its entry (and its
+    /// tie-break hash), and pays write units only when a changed attribute
+    /// is one it projects; only an index whose key changed reads the
+    /// replaced item's attributes. Returns each index's write units.
     pub(crate) fn write_over(&mut self, pos: Vec<u8>, new: &Item, size: usize) -> Res<Vec<u64>> {
         if self.feed.is_some() {
             let old = self.item(&pos)?;
             return Ok(self.write(pos, Some(new), old.as_ref()));
         }
         let value = self.encode(new, size);
-        let (moves, units) = match self.items.get(pos.as_slice()) {
-            None => self.index_moves::<Item>(Some(new), None),
+        let (same, units) = match self.items.get(pos.as_slice()) {
+            None => self.index_plans::<Item>(Some(new), None),
             // Without indexes nothing of the replaced item is read.
             Some(_) if self.indexes.is_empty() => (Vec::new(), Vec::new()),
-            Some(e) => self.moves_over(e, &value, new)?,
+            Some(r) => self.plans_over(r, &value, new)?,
         };
         if !self.vectors.is_empty() {
             self.vector_upkeep(&pos, Some(new));
         }
-        self.apply_moves(&pos, moves);
-        self.items.replace(Entry::new(&pos, &value));
+        self.store(&pos, &value, new, &same);
         Ok(units)
     }
 
-    /// [`Self::index_moves`] of `new` (encoded as `value`) over the stored
-    /// entry `e` at the same position.
-    fn moves_over(&self, e: &Entry, value: &[u8], new: &Item) -> Res<(Moves, Vec<u64>)> {
+    /// [`Self::index_plans`] of `new` (encoded as `value`) over the stored
+    /// record `r` at the same position.
+    fn plans_over(&self, r: &Record, value: &[u8], new: &Item) -> Res<(Vec<bool>, Vec<u64>)> {
         let corrupt = || Fail::internal("stored item is corrupt");
         let mut ids = Vec::new();
-        codec::changed(e.value(), value, &mut ids).ok_or_else(corrupt)?;
+        codec::changed(r.value(), value, &mut ids).ok_or_else(corrupt)?;
         let names = &self.names;
         let changed = ids
             .iter()
@@ -412,7 +334,7 @@ impl TableData {
             .ok_or_else(corrupt)?;
         let mut old: Option<Stored<'_>> = None;
         let mut units = Vec::with_capacity(self.indexes.len());
-        let mut moves = Vec::with_capacity(self.indexes.len());
+        let mut same = Vec::with_capacity(self.indexes.len());
         for i in 0..self.indexes.len() {
             let ix = &self.schema.indexes[i];
             let key_changed = changed
@@ -428,154 +350,64 @@ impl TableData {
                 } else {
                     0
                 });
-                moves.push(None);
+                same.push(true);
                 continue;
             }
             if old.is_none() {
-                old = Some(Stored::read(e, &self.keys, names).ok_or_else(corrupt)?);
+                old = Some(Stored::read(r, &self.keys, names).ok_or_else(corrupt)?);
             }
-            let (m, u) = self.index_move(i, Some(new), old.as_ref());
+            let (s, u) = self.index_plan(i, Some(new), old.as_ref());
             units.push(u);
-            moves.push(m);
+            same.push(s);
         }
-        Ok((moves, units))
+        Ok((same, units))
     }
 
     /// Whether `item` has every key attribute of index `i`, of its type.
-    fn in_index(&self, i: usize, item: &Item) -> bool {
+    fn in_index<V: View + ?Sized>(&self, i: usize, item: &V) -> bool {
         self.schema.indexes[i].keys().all(|k| {
-            item.get(&k.name)
-                .is_some_and(|v| Val::of(v).type_name() == k.kind.as_str())
+            item.attr(&k.name)
+                .is_some_and(|v| v.type_name() == k.kind.as_str())
         })
     }
 
-    /// UpdateTable's `Create` of a global index: the index is added to the
-    /// schema and built from every item already stored, as DynamoDB
-    /// backfills a new index (items whose key attributes are missing or of
-    /// another type are left out of it, as there). The schema is checked as
-    /// CreateTable checks it; nothing changes when it fails.
-    pub(crate) fn add_index(&mut self, ix: IndexSchema) -> Res<()> {
-        let mut schema = self.schema.clone();
-        schema.indexes.push(ix);
-        schema.validate()?;
-        let tie = tie_of(&schema, &schema.indexes[schema.indexes.len() - 1]);
-        self.schema = schema;
-        self.indexes.push(IndexData {
-            entries: BTreeSet::new(),
-            tie,
-        });
-        let i = self.indexes.len() - 1;
-        let mut entries = BTreeSet::new();
-        for e in &self.items {
-            let Some(stored) = Stored::read(e, &self.keys, &self.names) else {
-                self.schema.indexes.pop();
-                self.indexes.pop();
-                return Err(Fail::internal("stored item is corrupt"));
-            };
-            if let Some(p) = self.view_position(i, &stored) {
-                entries.insert(index_entry(&p, e.key()));
-            }
-        }
-        self.indexes[i].entries = entries;
-        self.capacity.add_index();
-        Ok(())
-    }
-
-    /// UpdateTable's `Delete` of global index `name`: its entries go with
-    /// it. Whether it existed.
-    pub(crate) fn remove_index(&mut self, name: &str) -> bool {
-        let Some(i) = self
-            .schema
-            .indexes
-            .iter()
-            .position(|ix| ix.global && ix.name == name)
-        else {
-            return false;
-        };
-        self.schema.indexes.remove(i);
-        self.indexes.remove(i);
-        self.capacity.remove_index(i);
-        true
-    }
-
-    /// How each index's entry moves when `old` becomes `new`, two versions
-    /// of the item at one table position (the old position and the new,
-    /// `None` for no change), and the write units each index's writes cost.
-    fn index_moves<O: View + ?Sized>(
+    /// Per index, whether its entry stays (equal key values, or out of the
+    /// index both times) when `old` becomes `new`, two versions of the item
+    /// at one table position, and the write units its writes cost.
+    fn index_plans<O: View + ?Sized>(
         &self,
         new: Option<&Item>,
         old: Option<&O>,
-    ) -> (Moves, Vec<u64>) {
+    ) -> (Vec<bool>, Vec<u64>) {
         (0..self.indexes.len())
-            .map(|i| self.index_move(i, new, old))
+            .map(|i| self.index_plan(i, new, old))
             .unzip()
     }
 
-    /// [`Self::index_moves`] of index `i`.
-    fn index_move<O: View + ?Sized>(
+    /// [`Self::index_plans`] of index `i`.
+    fn index_plan<O: View + ?Sized>(
         &self,
         i: usize,
         new: Option<&Item>,
         old: Option<&O>,
-    ) -> (Move, u64) {
+    ) -> (bool, u64) {
         if let (Some(o), Some(n)) = (old, new)
             && self.same_index_keys(i, o, n)
         {
             // Same index key values and (one table position) the same
-            // table key: the entry stays; no position is built.
+            // table key: the entry stays.
             let units = if self.projected_eq(i, o, n) {
                 0
             } else {
                 self.entry_units(i, n)
             };
-            return (None, units);
+            return (true, units);
         }
-        let mut units = 0;
-        let before = old.and_then(|o| Some((self.index_key(i, o)?, o)));
-        let after = new.and_then(|n| Some((self.index_key(i, n)?, n)));
-        let before = before.map(|(mut p, o)| {
-            units += self.entry_units(i, o);
-            self.tail(i, o, &mut p);
-            p
-        });
-        let after = after.map(|(mut p, n)| {
-            units += self.entry_units(i, n);
-            self.tail(i, n, &mut p);
-            p
-        });
-        let m = (before.is_some() || after.is_some()).then_some((before, after));
-        (m, units)
-    }
-
-    /// Stores `new` at `pos` (deletes when `None`) and moves the index
-    /// entries as [`Self::index_moves`] planned.
-    fn apply(&mut self, pos: Vec<u8>, new: Option<&Item>, moves: Moves) {
-        if !self.vectors.is_empty() {
-            self.vector_upkeep(&pos, new);
-        }
-        self.apply_moves(&pos, moves);
-        match new {
-            Some(item) => {
-                let value = self.encode(item, super::value::item_size(item));
-                self.items.replace(Entry::new(&pos, &value));
-            }
-            None => {
-                self.items.remove(pos.as_slice());
-            }
-        }
-    }
-
-    /// Moves the index entries of the item at `pos` as planned.
-    fn apply_moves(&mut self, pos: &[u8], moves: Moves) {
-        for (i, m) in moves.into_iter().enumerate() {
-            let Some((before, after)) = m else { continue };
-            if let Some(b) = before {
-                self.indexes[i].entries.remove(b.as_slice());
-            }
-            if let Some(a) = after {
-                self.indexes[i].entries.replace(index_entry(&a, pos));
-            }
-        }
+        let before = old.filter(|o| self.in_index(i, *o));
+        let after = new.filter(|n| self.in_index(i, *n));
+        let units = before.map_or(0, |o| self.entry_units(i, o))
+            + after.map_or(0, |n| self.entry_units(i, n));
+        (before.is_none() && after.is_none(), units)
     }
 
     /// An item's stored value ([`codec::encode_item`]; `size` is its size
@@ -727,39 +559,6 @@ impl TableData {
     }
 }
 
-/// The entry of index position `ipos` for the item at table position
-/// `pos`. An index position ends with the table key (`enc(pk) ++
-/// enc(sk)`), so the value holds only what else the table position has:
-/// its hash prefix, then the table key's length; [`table_position`]
-/// puts the two back together.
-fn index_entry(ipos: &[u8], pos: &[u8]) -> Entry {
-    debug_assert!(pos.len() >= PREFIX && ipos.ends_with(&pos[PREFIX..]));
-    let mut value = Vec::with_capacity(PREFIX + 2);
-    value.extend_from_slice(&pos[..PREFIX.min(pos.len())]);
-    crate::reader::encoded::put_len(&mut value, pos.len().saturating_sub(PREFIX));
-    Entry::new(ipos, &value)
-}
-
-/// The table position of the item an index entry (position `ipos`, value
-/// `value`, see [`index_entry`]) refers to, in `out`; `None` when the
-/// entry is malformed.
-pub(crate) fn table_position(ipos: &[u8], value: &[u8], out: &mut Vec<u8>) -> Option<()> {
-    let hash = value.get(..PREFIX)?;
-    let len = crate::reader::encoded::ValueReader::new(value.get(PREFIX..)?).read_len()?;
-    let key = ipos.get(ipos.len().checked_sub(len)?..)?;
-    out.clear();
-    out.extend_from_slice(hash);
-    out.extend_from_slice(key);
-    Some(())
-}
-
-/// How an index's entry moves: `None` when it stays, else the old
-/// position and the new (`None` for none).
-type Move = Option<(Option<Vec<u8>>, Option<Vec<u8>>)>;
-
-/// Per index, how its entry moves.
-type Moves = Vec<Move>;
-
 /// An item as the index upkeep reads it: a map, or a stored item read in
 /// place.
 pub(crate) trait View {
@@ -789,7 +588,7 @@ struct Stored<'a> {
 impl<'a> Stored<'a> {
     /// The attributes of a stored entry; `None` when its bytes are
     /// malformed.
-    fn read(e: &'a Entry, keys: &'a [(Box<str>, KeyType)], names: &'a [Box<str>]) -> Option<Self> {
+    fn read(e: &'a Record, keys: &'a [(Box<str>, KeyType)], names: &'a [Box<str>]) -> Option<Self> {
         let (pos, value) = (e.key(), e.value());
         let mut cursor = codec::StoredCursor::start(value, PREFIX)?;
         let mut attrs = Vec::with_capacity(16);
@@ -837,3 +636,6 @@ fn tie_of(schema: &TableSchema, ix: &IndexSchema) -> Tie {
         (false, _, _) => Tie::Hash,
     }
 }
+
+#[cfg(test)]
+mod tests;
