@@ -1155,9 +1155,13 @@ impl Ctx<'_> {
             }
         }
         let mut out = TokenStream::new();
+        // The first `table_keys` entries are the table's own keys: the Table
+        // derive refuses one attribute name for both, so that pair needs no
+        // check (one constant less per entity for the compiler).
+        let table_keys = usize::from(keys.pk.is_some()) + usize::from(keys.sk.is_some());
         for (i, (what, attr, text, span, option)) in written.iter().enumerate() {
-            for (other, other_attr, other_text, ..) in &written[..i] {
-                if text == other_text {
+            for (j, (other, other_attr, other_text, ..)) in written[..i].iter().enumerate() {
+                if text == other_text || (i < table_keys && j < table_keys) {
                     continue;
                 }
                 let msg = format!(

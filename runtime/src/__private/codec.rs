@@ -214,7 +214,11 @@ pub fn insert_primary(
 /// sort key), moving the key's strings in, and `E`'s entity type unless
 /// it writes none: the encoders of an entity without index keys.
 #[inline]
-pub fn insert_key<E: crate::Entity>(item: &mut crate::Item, table: &TableAttrs, key: crate::PrimaryKey) {
+pub fn insert_key<E: crate::Entity>(
+    item: &mut crate::Item,
+    table: &TableAttrs,
+    key: crate::PrimaryKey,
+) {
     item.insert(String::from(table.pk), AttributeValue::S(key.pk));
     if let (Some(attr), Some(sk)) = (table.sk, key.sk) {
         item.insert(String::from(attr), AttributeValue::S(sk));
