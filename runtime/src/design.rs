@@ -45,6 +45,13 @@ pub fn cardinality(parts: &[Option<u64>]) -> Option<u64> {
         .try_fold(1u64, |acc, p| p.map(|n| acc.saturating_mul(n)))
 }
 
+/// The cardinality of a key template without placeholders (one value):
+/// `KeyShape::cardinality` of such keys in generated code.
+#[doc(hidden)]
+pub fn one_value() -> Option<u64> {
+    Some(1)
+}
+
 /// Probe for a key part's cardinality without a second error for types that
 /// are not key parts.
 #[doc(hidden)]

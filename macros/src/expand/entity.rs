@@ -183,9 +183,13 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             use #outer as __singletable;
             #[allow(unused_imports)]
             use #outer::__private;
-            // The fallbacks of the key part probes (see `Ctx::write_part`).
+            // The fallbacks of the key part probes (see `Ctx::write_part`)
+            // and of the shape's (`expand::shape::key_shape`).
             #[allow(unused_imports)]
-            use #pv::{ReadPartFallback as _, UniquePartFallback as _, WritePartFallback as _};
+            use #pv::{
+                CardFallback as _, ReadPartFallback as _, UniquePartFallback as _,
+                WidthFallback as _, WritePartFallback as _,
+            };
             #checks
             #attr_index_checks
             #vector_checks
@@ -216,7 +220,21 @@ impl Ctx<'_> {
             .map(|k| self.prefixes(k));
         let pair_builders = self.pair_builders(keys);
         let partition_fn = self.partition_fns(pk, keys);
-        let key_inserts = self.key_inserts(keys, &[]);
+        // Without index keys the encoders insert the primary key through
+        // one generic function (`Ctx::insert_keys`); with them, through
+        // this method.
+        let key_attrs = if keys.indexes.is_empty() {
+            TokenStream::new()
+        } else {
+            let key_inserts = self.key_inserts(keys, &[]);
+            quote! {
+                #[inline]
+                fn __singletable_key_attrs(&self, __item: &mut #krate::Item) -> #krate::Result<()> {
+                    #key_inserts
+                    #pv::Ok(())
+                }
+            }
+        };
         quote! {
             #[automatically_derived]
             #[allow(clippy::too_many_arguments)]
@@ -226,12 +244,7 @@ impl Ctx<'_> {
                 #(#pair_builders)*
                 #(#prefixes)*
                 #(#parsers)*
-
-                #[inline]
-                fn __singletable_key_attrs(&self, __item: &mut #krate::Item) -> #krate::Result<()> {
-                    #key_inserts
-                    #pv::Ok(())
-                }
+                #key_attrs
             }
         }
     }
@@ -348,6 +361,8 @@ impl Ctx<'_> {
             ));
         }
         let parses_key = self.parses_key(pk, keys);
+        let insert_keys_ref = self.insert_keys(keys, quote!(self));
+        let insert_keys_owned = self.insert_keys(keys, quote!(&self));
         let Versioned {
             konst: versioned_const,
             insert: versioned_insert,
@@ -378,7 +393,7 @@ impl Ctx<'_> {
                 fn to_item(&self) -> #krate::Result<#krate::Item> {
                     #krate::Entity::validate(self)?;
                     let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
-                    self.__singletable_key_attrs(&mut __item)?;
+                    #insert_keys_ref
                     #versioned_insert
                     #encode_ref
                     #pv::check_attribute_keys::<#table>(#entity_lit, &__item)?;
@@ -391,7 +406,7 @@ impl Ctx<'_> {
                 fn into_item(self) -> #krate::Result<#krate::Item> {
                     #krate::Entity::validate(&self)?;
                     let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
-                    self.__singletable_key_attrs(&mut __item)?;
+                    #insert_keys_owned
                     #versioned_insert
                     #encode_owned
                     #pv::check_attribute_keys::<#table>(#entity_lit, &__item)?;
@@ -400,6 +415,20 @@ impl Ctx<'_> {
 
                 #decoders
             }
+        }
+    }
+
+    /// The encoders' statement inserting the key attributes and the entity
+    /// type into `__item`, `this` being a `&Self`: without index keys, the
+    /// primary key moved into the item by a generic function (no method of
+    /// the entity's own to compile); with them, `__singletable_key_attrs`.
+    fn insert_keys(&self, keys: &attr::Keys, this: TokenStream) -> TokenStream {
+        let krate = self.krate;
+        let pv = self.private;
+        if keys.indexes.is_empty() {
+            quote!(#pv::insert_key::<Self>(&mut __item, &TABLE, <Self as #krate::Entity>::primary_key(#this)?);)
+        } else {
+            quote!(self.__singletable_key_attrs(&mut __item)?;)
         }
     }
 
@@ -473,8 +502,13 @@ impl Ctx<'_> {
         let pk_ok = check(pk, "pk", quote!(__pk));
         let sk_ok = match &keys.sk {
             Some((sk, _)) => {
+                // A match, not `is_some_and` and a closure: one body less
+                // per entity for the compiler.
                 let ok = check(sk, "sk", quote!(__s));
-                quote!(__sk.is_some_and(|__s| #ok))
+                quote!(match __sk {
+                    ::core::option::Option::Some(__s) => #ok,
+                    ::core::option::Option::None => false,
+                })
             }
             None => quote!(__sk.is_none()),
         };
@@ -1122,9 +1156,13 @@ impl Ctx<'_> {
             }
         }
         let mut out = TokenStream::new();
+        // The first `table_keys` entries are the table's own keys: the Table
+        // derive refuses one attribute name for both, so that pair needs no
+        // check (one constant less per entity for the compiler).
+        let table_keys = usize::from(keys.pk.is_some()) + usize::from(keys.sk.is_some());
         for (i, (what, attr, text, span, option)) in written.iter().enumerate() {
-            for (other, other_attr, other_text, ..) in &written[..i] {
-                if text == other_text {
+            for (j, (other, other_attr, other_text, ..)) in written[..i].iter().enumerate() {
+                if text == other_text || (i < table_keys && j < table_keys) {
                     continue;
                 }
                 let msg = format!(

@@ -39,13 +39,11 @@ pub(crate) fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
                 Some(f) if f.opts.verbatim.is_present() || f.opts.unpadded.is_present() => {
                     quote!(#pv::None)
                 }
+                // `WidthFallback` is imported at the top of the derive's
+                // `const _` block.
                 Some(f) => {
                     let ty = &f.ty;
-                    quote!({
-                        #[allow(unused_imports)]
-                        use #pv::WidthFallback as _;
-                        #pv::Width::<#ty>::VALUE
-                    })
+                    quote!(#pv::Width::<#ty>::VALUE)
                 }
                 None => quote!(#pv::None),
             };
@@ -53,14 +51,19 @@ pub(crate) fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
             quote!(#pv::KeySeg { lit: #lit, field: #is_field, width: #width })
         })
         .collect();
-    let cards = t.fields().into_iter().map(|n| {
-        let ty = &ctx.field(n).ty;
-        quote!({
-            #[allow(unused_imports)]
-            use #pv::CardFallback as _;
-            (&#pv::Card::<#ty>(#pv::PhantomData)).get()
-        })
-    });
+    // `CardFallback` is imported at the top of the derive's `const _`
+    // block. A template without placeholders has one value: a shared
+    // function, not a closure for the compiler to check in every entity.
+    let names = t.fields();
+    let cardinality = if names.is_empty() {
+        quote!(#pv::one_value)
+    } else {
+        let cards = names.into_iter().map(|n| {
+            let ty = &ctx.field(n).ty;
+            quote!((&#pv::Card::<#ty>(#pv::PhantomData)).get())
+        });
+        quote!(|| #pv::cardinality(&[#(#cards),*]))
+    };
     let unpadded = t
         .fields()
         .into_iter()
@@ -71,7 +74,7 @@ pub(crate) fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
         #pv::KeyShape {
             template: #text,
             segs: &[#(#segs),*],
-            cardinality: || #pv::cardinality(&[#(#cards),*]),
+            cardinality: #cardinality,
             unpadded: &[#(#unpadded),*],
         }
     }

@@ -210,6 +210,27 @@ pub fn insert_primary(
     }
 }
 
+/// Inserts an item's primary key attributes (`sk` when the table has a
+/// sort key), moving the key's strings in, and `E`'s entity type unless
+/// it writes none: the encoders of an entity without index keys.
+#[inline]
+pub fn insert_key<E: crate::Entity>(
+    item: &mut crate::Item,
+    table: &TableAttrs,
+    key: crate::PrimaryKey,
+) {
+    item.insert(String::from(table.pk), AttributeValue::S(key.pk));
+    if let (Some(attr), Some(sk)) = (table.sk, key.sk) {
+        item.insert(String::from(attr), AttributeValue::S(sk));
+    }
+    if E::WRITES_TYPE {
+        item.insert(
+            String::from(table.entity_type),
+            AttributeValue::S(E::ENTITY_TYPE.to_owned()),
+        );
+    }
+}
+
 /// `Entity::from_item` of an entity that reads items attribute by
 /// attribute: the owned item's values are moved, not copied.
 pub fn read_owned<T: crate::Entity>(item: crate::Item) -> crate::Result<T> {

@@ -14,7 +14,7 @@ pub use codec::*;
 pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
 pub use crate::design::{
     AccessShape, AttrIndexShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape,
-    KeySeg, KeyShape, Width, WidthFallback, cardinality, index_collision,
+    KeySeg, KeyShape, Width, WidthFallback, cardinality, index_collision, one_value,
     partition_holds_declared_markers, partition_holds_markers, primary_keys_collide,
     table_queries_leak,
 };
