@@ -774,11 +774,14 @@ impl EncodedItems {
     }
 }
 
+/// A page's two buffers: its bytes and its items' spans.
+type PageBuffers = (Vec<u8>, Vec<[usize; 3]>);
+
 thread_local! {
     /// The buffers of the last page dropped on this thread, cleared, for
     /// the next page made on it: a read then allocates no page. Kept only
     /// when at most [`RECYCLED_PAGE_BYTES`].
-    static RECYCLED_PAGE: std::cell::Cell<Option<(Vec<u8>, Vec<[usize; 3]>)>> =
+    static RECYCLED_PAGE: std::cell::Cell<Option<PageBuffers>> =
         const { std::cell::Cell::new(None) };
 }
 
