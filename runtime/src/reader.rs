@@ -119,6 +119,18 @@ pub trait AttrReader {
     /// The next attribute, leaving out the table's key attributes when
     /// [`AttrReader::table_key`] gives them (and only then). The default
     /// is `next_attr`.
+    ///
+    /// ```
+    /// use singletable::reader::{AttrReader, ItemAttrs};
+    /// use singletable::{AttributeValue, Item};
+    ///
+    /// // A map lends no key: its key attributes come like any other.
+    /// let item: Item = [("PK".to_string(), AttributeValue::S("A#1".into()))].into();
+    /// let mut r = ItemAttrs::new(item);
+    /// assert!(r.table_key("PK", None).is_none());
+    /// assert_eq!(r.next_field_attr().unwrap()?.0, "PK");
+    /// # Ok::<(), singletable::DecodeError>(())
+    /// ```
     fn next_field_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         self.next_attr()
     }
