@@ -33,11 +33,6 @@ const POS: u8 = 2;
 /// The tie-break hash: `PREFIX` bytes, no length.
 const TIE: u8 = 3;
 
-/// Value tags of the runtime's value encoding a [`RAW`] segment may point
-/// at (string, binary).
-const VALUE_S: u8 = 1;
-const VALUE_B: u8 = 3;
-
 /// A LEB128 length at `b[*at..]`.
 #[inline(always)]
 fn read_len(b: &[u8], at: &mut usize) -> Option<usize> {
@@ -719,7 +714,7 @@ impl Desc<'_> {
 /// Whether the value encoding at `value[off..]` is a string (a binary
 /// when `binary`), what a [`Desc::raw`] segment may point at.
 pub(crate) fn is_raw(value: &[u8], off: usize, binary: bool) -> bool {
-    value.get(off) == Some(if binary { &VALUE_B } else { &VALUE_S })
+    crate::reader::encoded::ValueReader::at(value, off).next_is_bytes(binary)
 }
 
 #[cfg(test)]

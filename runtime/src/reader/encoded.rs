@@ -220,6 +220,24 @@ impl<'a> ValueReader<'a> {
         Self { b, pos, text }
     }
 
+    /// Whether the next value is a string (`binary`: false) or a binary
+    /// (`binary`: true), without reading it.
+    ///
+    /// ```
+    /// use singletable::reader::encoded::{encode_value, ValueReader};
+    /// use singletable::AttributeValue;
+    ///
+    /// let mut out = Vec::new();
+    /// encode_value(&AttributeValue::S("x".into()), &mut out);
+    /// assert!(ValueReader::new(&out).next_is_bytes(false));
+    /// assert!(!ValueReader::new(&out).next_is_bytes(true));
+    /// assert!(!ValueReader::at(&out, 9).next_is_bytes(false)); // nothing there
+    /// ```
+    #[inline]
+    pub fn next_is_bytes(&self, binary: bool) -> bool {
+        self.b.get(self.pos) == Some(if binary { &B } else { &S })
+    }
+
     /// The offset of the next read.
     pub fn position(&self) -> usize {
         self.pos
