@@ -470,20 +470,6 @@ fn escaped_key_ref<'a>(
     binary: bool,
     text: Option<&'a str>,
 ) -> Option<AttrRef<'a>> {
-    Some(match escaped_key(b, at, binary, text)? {
-        KeyRef::S(s) => AttrRef::S(s),
-        KeyRef::Other(v) => AttrRef::Owned(*v),
-    })
-}
-
-/// [`escaped_key_ref`] as a [`KeyRef`].
-#[inline]
-fn escaped_key<'a>(
-    b: &'a [u8],
-    at: &mut usize,
-    binary: bool,
-    text: Option<&'a str>,
-) -> Option<KeyRef<'a>> {
     let from = *at;
     // A checked page holds no escaped byte (0xFF is not UTF-8): the value
     // ends at the first zero byte, which a second one follows.
@@ -493,7 +479,7 @@ fn escaped_key<'a>(
             if x == 0 {
                 if b.get(end + 1) == Some(&0) {
                     *at = end + 2;
-                    return text.get(from..end).map(KeyRef::S);
+                    return text.get(from..end).map(AttrRef::S);
                 }
                 break;
             }
@@ -501,14 +487,37 @@ fn escaped_key<'a>(
         }
     }
     match unescape_key(b, at)? {
-        std::borrow::Cow::Borrowed(v) if !binary => std::str::from_utf8(v).ok().map(KeyRef::S),
-        v if binary => Some(KeyRef::Other(Box::new(AttributeValue::B(Blob::new(
-            v.into_owned(),
-        ))))),
+        std::borrow::Cow::Borrowed(v) if !binary => std::str::from_utf8(v).ok().map(AttrRef::S),
+        v if binary => Some(AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
         v => String::from_utf8(v.into_owned())
             .ok()
-            .map(|s| KeyRef::Other(Box::new(AttributeValue::S(s)))),
+            .map(|s| AttrRef::Owned(AttributeValue::S(s))),
     }
+}
+
+/// The key attribute at `keys[*pos..]` of an item's key section (see
+/// [`EncodedItems`]): when the keys are `escaped`, the `*n`-th of the
+/// page's `names` (and `n` moves on), else a name number and a value;
+/// `pos` moves past it. `None` when the bytes are malformed.
+#[inline]
+fn key_attr<'a>(
+    names: &'a [(Box<str>, bool)],
+    keys: &'a [u8],
+    text: Option<&'a str>,
+    escaped: bool,
+    pos: &mut usize,
+    n: &mut usize,
+) -> Option<(&'a str, AttrRef<'a>)> {
+    if escaped {
+        let (name, binary) = names.get(*n)?;
+        *n += 1;
+        return Some((name, escaped_key_ref(keys, pos, *binary, text)?));
+    }
+    let mut r = ValueReader::with_text(keys, *pos, text);
+    let (name, _) = names.get(r.read_len()?)?;
+    let value = r.value_ref()?;
+    *pos = r.pos;
+    Some((name, value))
 }
 
 /// A page's bytes, and the same as a string when they were checked
@@ -756,24 +765,13 @@ impl EncodedItems {
         let (bytes, text) = self.view();
         let keys = bytes.get(..at.span[1])?;
         let mut out = TableKey::default();
-        let mut pos = at.span[0] + 1;
-        let mut n = 0;
+        let (mut pos, mut n) = (at.span[0] + 1, 0);
         while pos < at.span[1] {
-            let (name, value) = if at.escaped {
-                let (name, binary) = self.keys.get(n)?;
-                n += 1;
-                (name, escaped_key(keys, &mut pos, *binary, text)?)
-            } else {
-                let mut r = ValueReader::with_text(keys, pos, text);
-                let (name, _) = self.keys.get(r.read_len()?)?;
-                let value = r.value_ref()?;
-                pos = r.pos;
-                (name, KeyRef::from(value))
-            };
-            if **name == *pk {
-                out.pk = Some(value);
-            } else if sk == Some(&**name) {
-                out.sk = Some(value);
+            let (name, value) = key_attr(&self.keys, keys, text, at.escaped, &mut pos, &mut n)?;
+            if name == pk {
+                out.pk = Some(KeyRef::from(value));
+            } else if sk == Some(name) {
+                out.sk = Some(KeyRef::from(value));
             }
         }
         Some(out)
@@ -886,23 +884,7 @@ impl AttrReader for EncodedItems {
                 self.current = None;
                 return Some(Err(corrupt()));
             };
-            if at.escaped {
-                match self.keys.get(at.key) {
-                    Some((name, binary)) => {
-                        at.key += 1;
-                        escaped_key_ref(keys, &mut r.pos, *binary, text).map(|v| (&**name, v))
-                    }
-                    None => None,
-                }
-            } else {
-                let mut k = ValueReader::with_text(keys, r.pos, text);
-                let read = k
-                    .read_len()
-                    .and_then(|i| self.keys.get(i))
-                    .and_then(|(name, _)| Some((&**name, k.value_ref()?)));
-                r.pos = k.pos;
-                read
-            }
+            key_attr(&self.keys, keys, text, at.escaped, &mut r.pos, &mut at.key)
         } else {
             if at.left == usize::MAX {
                 match r.read_len() {
