@@ -774,33 +774,39 @@ pub fn claims<T: Entity>(
     pk: Option<&crate::value::AttributeValue>,
     sk: Option<&crate::value::AttributeValue>,
 ) -> bool {
-    use crate::value::AttributeValue;
-    if !T::ADOPTS {
-        return false;
+    fn string(v: &crate::value::AttributeValue) -> Option<&str> {
+        match v {
+            crate::value::AttributeValue::S(s) => Some(s),
+            _ => None,
+        }
     }
-    let Some(AttributeValue::S(pk)) = pk else {
-        return false;
-    };
-    match sk {
-        None => key_matches::<T>(pk, None),
-        Some(AttributeValue::S(sk)) => key_matches::<T>(pk, Some(sk)),
-        Some(_) => false,
-    }
+    claims_strs::<T>(pk.map(string), sk.map(string))
 }
 
 /// [`claims`] on a key as the item holds it, borrowed.
 #[doc(hidden)]
 #[inline]
 pub fn claims_key<T: Entity>(key: &crate::reader::TableKey<'_>) -> bool {
+    use crate::reader::KeyRef;
+    claims_strs::<T>(
+        key.pk.as_ref().map(KeyRef::as_s),
+        key.sk.as_ref().map(KeyRef::as_s),
+    )
+}
+
+/// The rule of [`claims`], on each present key attribute's string (`None`
+/// inside when it is not a string).
+#[inline]
+fn claims_strs<T: Entity>(pk: Option<Option<&str>>, sk: Option<Option<&str>>) -> bool {
     if !T::ADOPTS {
         return false;
     }
-    let Some(pk) = key.pk_str() else {
+    let Some(Some(pk)) = pk else {
         return false;
     };
-    match &key.sk {
+    match sk {
         None => key_matches::<T>(pk, None),
-        Some(sk) => sk.as_s().is_some_and(|sk| key_matches::<T>(pk, Some(sk))),
+        Some(sk) => sk.is_some_and(|sk| key_matches::<T>(pk, Some(sk))),
     }
 }
 
