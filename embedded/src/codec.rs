@@ -285,12 +285,12 @@ pub(crate) fn read_key_ref<'a>(b: &'a [u8], at: &mut usize, kind: KeyType) -> Op
             Cow::Borrowed(v) => std::str::from_utf8(v).ok().map(AttrRef::S),
             Cow::Owned(v) => String::from_utf8(v)
                 .ok()
-                .map(|s| AttrRef::Owned(AttributeValue::S(s))),
+                .map(|s| AttrRef::owned(AttributeValue::S(s))),
         },
         KeyType::B => unescape_key(b, at)
-            .map(|v| AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
+            .map(|v| AttrRef::owned(AttributeValue::B(Blob::new(v.into_owned())))),
         KeyType::N => {
-            Num::from_order_bytes(b, at).map(|n| AttrRef::Owned(AttributeValue::N(n.canonical())))
+            Num::from_order_bytes(b, at).map(|n| AttrRef::owned(AttributeValue::N(n.canonical())))
         }
     }
 }

@@ -38,7 +38,7 @@ fn projected<'a>(keep: Option<&Projection>, name: &str, v: AttrRef<'a>) -> Optio
     if node.is_whole() {
         Some(v)
     } else {
-        node.apply(v.into_owned()).map(AttrRef::Owned)
+        node.apply(v.into_owned()).map(AttrRef::owned)
     }
 }
 

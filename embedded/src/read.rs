@@ -509,6 +509,9 @@ fn key_range<'a>(
 
 /// The items a Query or GetItem read: maps, or encoded for reading in
 /// place, or only their number (`Select=COUNT`).
+// Made and moved once a request: a boxed page would cost an allocation
+// each time for nothing.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Rows {
     Items(Vec<Item>),
     Encoded(EncodedItems),

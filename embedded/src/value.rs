@@ -142,6 +142,11 @@ pub(crate) fn normalize_map_in_place(m: &mut Item) -> Res<()> {
     Ok(())
 }
 
+/// The values a [`Val`] of a lent boolean or null points at.
+static TRUE: AttributeValue = AttributeValue::Bool(true);
+static FALSE: AttributeValue = AttributeValue::Bool(false);
+static NULL: AttributeValue = AttributeValue::Null(true);
+
 /// A value a condition reads, borrowed wherever it is: from an item map,
 /// or from a stored item's bytes (strings and numbers in place), so that
 /// evaluating a condition copies nothing. Strings and numbers are always
@@ -170,6 +175,9 @@ impl<'a> Val<'a> {
         match v {
             AttrRef::S(s) => Val::S(s),
             AttrRef::N(n) => Val::N(std::borrow::Cow::Borrowed(n)),
+            AttrRef::Bool(true) => Val::Other(&TRUE),
+            AttrRef::Bool(false) => Val::Other(&FALSE),
+            AttrRef::Null => Val::Other(&NULL),
             AttrRef::Owned(v) => Val::of(v),
         }
     }

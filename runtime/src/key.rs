@@ -234,6 +234,7 @@ thread_local! {
 
 /// [`KeyPart::strip_key_part`] of a string, compared as [`escape_into`]
 /// writes it.
+#[inline]
 fn strip_escaped<'s>(value: &str, stored: &'s str) -> Option<&'s str> {
     if value.is_empty() {
         return None;
@@ -253,9 +254,31 @@ fn strip_escaped<'s>(value: &str, stored: &'s str) -> Option<&'s str> {
 }
 
 /// [`KeyPart::strip_key_part`] of an unsigned number written by
-/// [`write_padded`], formatted as it formats it (itoa, in the value's own
-/// width): faster here than reading the stored digits.
-fn strip_padded<N: itoa::Integer>(n: N, width: usize, stored: &str) -> Option<&str> {
+/// [`write_padded`]: the stored digits read as a number (checked, so a
+/// key of more digits than the type holds never equals it), or for `u128`
+/// (wider than `u64`) the number formatted as `write_padded` formats it.
+#[inline]
+fn strip_padded<N: itoa::Integer + TryInto<u64>>(n: N, width: usize, stored: &str) -> Option<&str> {
+    if width <= 20
+        && let Ok(n) = n.try_into()
+    {
+        let mut digits = stored.as_bytes().get(..width)?;
+        let mut read = 0u64;
+        while let Some((eight, rest)) = digits.split_first_chunk::<8>() {
+            read = read
+                .checked_mul(100_000_000)?
+                .checked_add(eight_digits(*eight)?)?;
+            digits = rest;
+        }
+        for &b in digits {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            read = read.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        }
+        // `width` ASCII digits end on a character boundary.
+        return (read == n).then(|| stored.get(width..)).flatten();
+    }
     let mut buf = itoa::Buffer::new();
     let digits = buf.format(n);
     let pad = width.checked_sub(digits.len())?;
@@ -264,6 +287,27 @@ fn strip_padded<N: itoa::Integer>(n: N, width: usize, stored: &str) -> Option<&s
         return None;
     }
     stored.get(pad..)?.strip_prefix(digits)
+}
+
+/// Eight ASCII digits as their number, read as one word (the
+/// digit-pair, -quad and -octet sums of SWAR integer parsing); `None` when
+/// one of the bytes is not a digit.
+#[inline]
+fn eight_digits(bytes: [u8; 8]) -> Option<u64> {
+    const HIGH_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    let w = u64::from_le_bytes(bytes);
+    // Every byte 0x30..=0x3F, and still below 0x40 with 6 added: 0x30..=0x39.
+    if w & HIGH_NIBBLES != ZEROS || w.wrapping_add(0x0606_0606_0606_0606) & HIGH_NIBBLES != ZEROS {
+        return None;
+    }
+    let mut v = w - ZEROS;
+    v = v.wrapping_mul(10).wrapping_add(v >> 8);
+    let pairs = 0x0000_00FF_0000_00FF;
+    v = ((v & pairs).wrapping_mul(100 + (1_000_000 << 32))
+        + ((v >> 16) & pairs).wrapping_mul(1 + (10_000 << 32)))
+        >> 32;
+    Some(v)
 }
 
 /// A key part that can be read back from its encoded segment: what the
@@ -1386,5 +1430,27 @@ mod tests {
         assert_eq!("".strip_key_part("x"), None);
         assert_eq!(5u8.strip_key_part("00x"), None);
         assert_eq!(5u8.strip_key_part("-005"), None);
+        // Stored digits beyond the type's range never equal a value (they
+        // would wrap to 5 without checked arithmetic).
+        strips_what_it_writes(&u64::MAX);
+        assert_eq!(5u64.strip_key_part("18446744073709551621"), None);
+        assert_eq!(5u32.strip_key_part("000000000+5"), None);
+        for (text, n) in [
+            ("00000000", 0),
+            ("12345678", 12_345_678),
+            ("99999999", 99_999_999),
+        ] {
+            assert_eq!(
+                super::eight_digits(text.as_bytes().try_into().unwrap()),
+                Some(n)
+            );
+        }
+        for text in ["1234567/", "1234567:", "a2345678", "1234 678"] {
+            assert_eq!(
+                super::eight_digits(text.as_bytes().try_into().unwrap()),
+                None,
+                "{text}"
+            );
+        }
     }
 }

@@ -85,8 +85,9 @@ pub trait AttrReader {
 
     /// The current item's table key attributes, borrowed, for a reader that
     /// holds them apart from its other attributes (the embedded backend's
-    /// pages); `pk` and `sk` are the table's key attribute names. `None`
-    /// (the default) when the reader gives them through
+    /// pages); `pk` and `sk` are the table's key attribute names (static,
+    /// so that a reader may remember where they are by their address).
+    /// `None` (the default) when the reader gives them through
     /// [`AttrReader::next_field_attr`] like any attribute; an error when
     /// they cannot be read.
     ///
@@ -111,7 +112,11 @@ pub trait AttrReader {
     /// assert!(item.next_field_attr().is_none());
     /// # Ok::<(), singletable::DecodeError>(())
     /// ```
-    fn table_key(&self, pk: &str, sk: Option<&str>) -> Option<Result<TableKey<'_>, DecodeError>> {
+    fn table_key(
+        &self,
+        pk: &'static str,
+        sk: Option<&'static str>,
+    ) -> Option<Result<TableKey<'_>, DecodeError>> {
         let _ = (pk, sk);
         None
     }
@@ -133,6 +138,90 @@ pub trait AttrReader {
     /// ```
     fn next_field_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         self.next_attr()
+    }
+
+    /// Like [`AttrReader::next_field_attr`], with the attribute's number
+    /// in `numbering` beside its name: what the generated decoders match
+    /// on. The default numbers each name as it comes; a reader that names
+    /// its attributes by number (the embedded backend's pages) numbers
+    /// each of its names once and then compares no string.
+    ///
+    /// ```
+    /// use singletable::reader::{AttrReader, ItemAttrs, Numbering};
+    /// use singletable::{AttributeValue, Item};
+    ///
+    /// static NUMBERING: Numbering = Numbering::new(|name| match name {
+    ///     "n" => 0,
+    ///     _ => Numbering::OTHER,
+    /// });
+    /// let item: Item = [("n".to_string(), AttributeValue::N("1".into()))].into();
+    /// let mut r = ItemAttrs::new(item);
+    /// let (number, name, value) = r.next_numbered(&NUMBERING).unwrap()?;
+    /// assert_eq!((number, name, value.as_n()), (0, "n", Some("1")));
+    /// assert!(r.next_numbered(&NUMBERING).is_none());
+    /// # Ok::<(), singletable::DecodeError>(())
+    /// ```
+    #[inline]
+    fn next_numbered(&mut self, numbering: &'static Numbering) -> Option<NumberedAttr<'_>> {
+        Some(
+            self.next_field_attr()?
+                .map(|(name, value)| (numbering.number(name), name, value)),
+        )
+    }
+}
+
+/// What [`AttrReader::next_numbered`] gives: the attribute's number, its
+/// name and its value, or the error reading it.
+///
+/// ```
+/// use singletable::reader::{AttrRef, NumberedAttr};
+///
+/// let attr: NumberedAttr<'_> = Ok((0, "n", AttrRef::N("1")));
+/// let (number, name, value) = attr?;
+/// assert_eq!((number, name, value.as_n()), (0, "n", Some("1")));
+/// # Ok::<(), singletable::DecodeError>(())
+/// ```
+pub type NumberedAttr<'a> = Result<(usize, &'a str, AttrRef<'a>), DecodeError>;
+
+/// How a decoder numbers the attribute names it reads (see
+/// [`AttrReader::next_numbered`]): a function from a name to its number,
+/// [`Numbering::OTHER`] for names it does not read. Readers that remember
+/// numbers per numbering tell numberings apart by address, so each is a
+/// `static`.
+///
+/// ```
+/// use singletable::reader::Numbering;
+///
+/// static NUMBERING: Numbering = Numbering::new(|name| match name {
+///     "a" => 0,
+///     "b" => 1,
+///     _ => Numbering::OTHER,
+/// });
+/// assert_eq!((NUMBERING.number("b"), NUMBERING.number("c")), (1, Numbering::OTHER));
+/// ```
+pub struct Numbering {
+    number: fn(&str) -> usize,
+}
+
+impl Numbering {
+    /// The number of names that are none of the decoder's.
+    pub const OTHER: usize = usize::MAX;
+
+    /// The numbering `number` computes.
+    pub const fn new(number: fn(&str) -> usize) -> Self {
+        Self { number }
+    }
+
+    /// The number of `name`.
+    #[inline]
+    pub fn number(&self, name: &str) -> usize {
+        (self.number)(name)
+    }
+}
+
+impl std::fmt::Debug for Numbering {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Numbering").finish_non_exhaustive()
     }
 }
 
@@ -211,7 +300,7 @@ impl KeyRef<'_> {
             KeyRef::Other(v) => match &**v {
                 AttributeValue::S(s) => AttrRef::S(s),
                 AttributeValue::N(n) => AttrRef::N(n),
-                other => AttrRef::Owned(other.clone()),
+                other => AttrRef::owned(other.clone()),
             },
         }
     }
@@ -288,7 +377,7 @@ impl AttrReader for ItemAttrs {
     fn next_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         let (name, value) = self.attrs.next()?;
         self.name = name;
-        Some(Ok((&self.name, AttrRef::Owned(value))))
+        Some(Ok((&self.name, AttrRef::owned(value))))
     }
 }
 
@@ -323,7 +412,7 @@ impl AttrReader for ItemRef<'_> {
         let value = match value {
             AttributeValue::S(s) => AttrRef::S(s),
             AttributeValue::N(n) => AttrRef::N(n),
-            other => AttrRef::Owned(other.clone()),
+            other => AttrRef::owned(other.clone()),
         };
         Some(Ok((name, value)))
     }
@@ -678,13 +767,13 @@ mod tests {
     #[test]
     fn attr_refs_borrow_and_own_alike() {
         let borrowed = AttrRef::N("42");
-        let owned = AttrRef::Owned(AttributeValue::N("42".into()));
+        let owned = AttrRef::owned(AttributeValue::N("42".into()));
         assert_eq!(borrowed.as_n(), owned.as_n());
         assert_eq!(borrowed.as_s(), None);
         assert_eq!(borrowed.type_name(), "N");
         assert_eq!(borrowed.clone().into_owned(), owned.into_owned());
         assert_eq!(AttrRef::S("x").as_s(), Some("x"));
-        let e = AttrRef::Owned(AttributeValue::Bool(true)).wrong_type("S (String)");
+        let e = AttrRef::owned(AttributeValue::Bool(true)).wrong_type("S (String)");
         assert!(e.to_string().contains("BOOL"), "{e}");
     }
 }

@@ -320,10 +320,25 @@ impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
         Some(attr)
     }
 
+    fn next_numbered(
+        &mut self,
+        numbering: &'static crate::reader::Numbering,
+    ) -> Option<crate::reader::NumberedAttr<'_>> {
+        let attr = self.inner.next_numbered(numbering)?;
+        if let Ok((_, name, value)) = &attr {
+            see(self.expiry, &mut self.expired, name, value);
+        }
+        Some(attr)
+    }
+
     /// The inner reader's key; a key attribute that is the TTL attribute
     /// (a number sort key) is seen when the key is read, as the decoders
     /// read it after the other attributes.
-    fn table_key(&self, pk: &str, sk: Option<&str>) -> Option<Result<TableKey<'_>, DecodeError>> {
+    fn table_key(
+        &self,
+        pk: &'static str,
+        sk: Option<&'static str>,
+    ) -> Option<Result<TableKey<'_>, DecodeError>> {
         let key = self.inner.table_key(pk, sk)?;
         if let (Ok(k), Some(attribute)) = (&key, self.expiry.attribute) {
             let stored = if attribute == pk {

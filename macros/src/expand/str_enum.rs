@@ -108,7 +108,7 @@ fn attr_impls(krate: &TokenStream, e: &StrEnum) -> TokenStream {
             fn from_attr(__value: #krate::AttributeValue) -> ::core::result::Result<Self, #krate::DecodeError> {
                 match __value {
                     #krate::AttributeValue::S(__s) => Self::from_attr_ref(#krate::reader::AttrRef::S(&__s)),
-                    __other => Self::from_attr_ref(#krate::reader::AttrRef::Owned(__other)),
+                    __other => Self::from_attr_ref(#krate::reader::AttrRef::owned(__other)),
                 }
             }
             fn from_attr_ref(__value: #krate::reader::AttrRef<'_>) -> ::core::result::Result<Self, #krate::DecodeError> {

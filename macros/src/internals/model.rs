@@ -448,38 +448,64 @@ impl Codec<'_> {
                 quote!(let mut #slot: #pv::Option<#pv::AttributeValue> = #pv::None;)
             }
         });
-        let arms = Self::read_from_attributes(&stored).map(|(i, f)| {
-            let slot = Self::slot(*i);
-            let name = &f.stored;
-            let ty = &f.ty;
-            if Self::read_in_place(f) {
-                let read = quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::read_slot(__v));
-                quote!(#name => #slot = #read,)
-            } else {
-                quote!(#name => #slot = #pv::Some(__v.into_owned()),)
-            }
-        });
-        // Entities also read the table's key attributes, which the
-        // decoded fields must rebuild (see `check_stored_key`); so they
-        // read with `next_field_attr`, which leaves them out only when the
-        // reader lends them afterwards (`Seen::stored`).
-        let (seen, other, next) = match entity_type {
-            Some(expected) => (
-                quote!(let mut __seen = #pv::Seen::default();),
-                quote!(__name => __seen.other(&TABLE, __name, __v, #expected),),
-                quote!(next_field_attr),
-            ),
-            None => (TokenStream::new(), quote!(_ => {}), quote!(next_data_attr)),
-        };
+        let reads: Vec<(usize, &String, TokenStream)> = Self::read_from_attributes(&stored)
+            .map(|(i, f)| {
+                let slot = Self::slot(*i);
+                let ty = &f.ty;
+                let read = if Self::read_in_place(f) {
+                    let read = quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::read_slot(__v));
+                    quote!(#slot = #read)
+                } else {
+                    quote!(#slot = #pv::Some(__v.into_owned()))
+                };
+                (*i, &f.stored, read)
+            })
+            .collect();
         let attr = self.lift(quote!(__attr), true);
+        let Some(expected) = entity_type else {
+            let arms = reads.iter().map(|(_, name, read)| quote!(#name => #read,));
+            return quote! {
+                #(#decls)*
+                while let #pv::Some(__attr) = #krate::reader::AttrReader::next_data_attr(__reader) {
+                    let (__k, __v) = #attr?;
+                    match __k {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            };
+        };
+        // Entities also read the table's key attributes, which the decoded
+        // fields must rebuild (see `check_stored_key`), unless the reader
+        // lends them afterwards (`Seen::stored`); and they match attributes
+        // by number (`next_numbered`): a reader that numbers its names
+        // compares no string per attribute. Fields are numbered by their
+        // index, the table's attributes after them.
+        let n = self.fields.len();
+        let (entity_type_no, pk_no, sk_no) = (n, n + 1, n + 2);
+        let names = reads.iter().map(|(i, name, _)| quote!(#name => #i,));
+        let arms = reads.iter().map(|(i, _, read)| quote!(#i => #read,));
         quote! {
             #(#decls)*
-            #seen
-            while let #pv::Some(__attr) = #krate::reader::AttrReader::#next(__reader) {
-                let (__k, __v) = #attr?;
-                match __k {
+            let mut __seen = #pv::Seen::default();
+            static __NUMBERING: #krate::reader::Numbering =
+                #krate::reader::Numbering::new(|__n| match __n {
+                    #(#names)*
+                    __n if __n == TABLE.entity_type => #entity_type_no,
+                    __n if __n == TABLE.pk => #pk_no,
+                    __n if TABLE.sk == #pv::Some(__n) => #sk_no,
+                    _ => #krate::reader::Numbering::OTHER,
+                });
+            while let #pv::Some(__attr) =
+                #krate::reader::AttrReader::next_numbered(__reader, &__NUMBERING)
+            {
+                let (__i, _, __v) = #attr?;
+                match __i {
                     #(#arms)*
-                    #other
+                    #entity_type_no => __seen.entity_type(__v, #expected),
+                    #pk_no => __seen.key(false, __v),
+                    #sk_no => __seen.key(true, __v),
+                    _ => {}
                 }
             }
         }

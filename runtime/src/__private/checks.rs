@@ -15,8 +15,9 @@ pub enum TypeSeen {
 
 impl TypeSeen {
     /// Compares the attribute's value with the expected type, copying
-    /// it only when it differs.
-    #[inline]
+    /// it only when it differs. Inlined into the decoders, where
+    /// `expected` is a literal: the comparison is then a few instructions.
+    #[inline(always)]
     pub fn of(value: &crate::reader::AttrRef<'_>, expected: &str) -> Self {
         match value.as_s() {
             Some(s) if s == expected => Self::Matches,
@@ -41,28 +42,24 @@ pub struct Seen {
 }
 
 impl Seen {
-    /// An attribute that is no field of an entity of type `expected`:
-    /// kept when it is one of the table's own, skipped otherwise.
+    /// The entity-type attribute of an item read by a decoder of type
+    /// `expected` (see [`TypeSeen::of`]).
+    #[inline(always)]
+    pub fn entity_type(&mut self, value: crate::reader::AttrRef<'_>, expected: &str) {
+        self.entity_type = Some(TypeSeen::of(&value, expected));
+    }
+
+    /// A table key attribute (the sort key when `sort`) that the reader
+    /// gave among the others, kept for the check against the fields.
     #[inline]
-    pub fn other(
-        &mut self,
-        table: &TableAttrs,
-        name: &str,
-        value: crate::reader::AttrRef<'_>,
-        expected: &str,
-    ) {
-        if name == table.entity_type {
-            self.entity_type = Some(TypeSeen::of(&value, expected));
-        } else if name == table.pk {
-            self.pk = Some(stored_key(value));
-        } else if table.sk == Some(name) {
-            self.sk = Some(stored_key(value));
-        }
+    pub fn key(&mut self, sort: bool, value: crate::reader::AttrRef<'_>) {
+        let slot = if sort { &mut self.sk } else { &mut self.pk };
+        *slot = Some(stored_key(value));
     }
 
     /// What the item was stored under, once every attribute was read: the
     /// key the reader lends ([`AttrReader::table_key`]) or the copies
-    /// [`Seen::other`] kept, and the entity type.
+    /// [`Seen::key`] kept, and the entity type.
     ///
     /// [`AttrReader::table_key`]: crate::reader::AttrReader::table_key
     #[inline]
@@ -117,6 +114,9 @@ impl Stored<'_> {
         table: &TableAttrs,
         other: crate::OtherTypes,
     ) -> crate::Result<bool> {
+        if let Some(TypeSeen::Matches) = self.entity_type {
+            return Ok(true);
+        }
         if T::ADOPTS && self.entity_type.is_none() && crate::entity::claims_key::<T>(&self.key) {
             return Ok(true);
         }
@@ -150,8 +150,9 @@ impl Stored<'_> {
 }
 
 impl Drop for Seen {
-    /// The key strings [`Seen::other`] copied go back to the key
+    /// The key strings [`Seen::key`] copied go back to the key
     /// builders.
+    #[inline]
     fn drop(&mut self) {
         if let (None, None) = (&self.pk, &self.sk) {
             return;
@@ -221,7 +222,7 @@ pub fn check_entity_type_value(
     use crate::reader::AttrRef;
     let seen = found.map(|v| match v {
         AttributeValue::S(s) => TypeSeen::of(&AttrRef::S(&s), expected),
-        other => TypeSeen::of(&AttrRef::Owned(other), expected),
+        other => TypeSeen::of(&AttrRef::owned(other), expected),
     });
     check_entity_type(seen, attribute, expected, crate::OtherTypes::Error).map(|_| ())
 }

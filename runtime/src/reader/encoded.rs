@@ -30,7 +30,7 @@
 
 use std::sync::Arc;
 
-use super::{AttrReader, AttrRef, ItemReader, KeyRef, TableKey};
+use super::{AttrReader, AttrRef, ItemReader, KeyRef, NumberedAttr, Numbering, TableKey};
 use crate::codec_error::{DecodeError, DecodeErrorKind};
 use crate::value::{AttributeValue, Blob, Item};
 
@@ -162,6 +162,8 @@ pub fn encode_ref(v: &AttrRef<'_>, out: &mut Vec<u8>) {
             out.push(N);
             put_bytes(out, n.as_bytes());
         }
+        AttrRef::Bool(b) => out.push(if *b { TRUE } else { FALSE }),
+        AttrRef::Null => out.push(NULL),
         AttrRef::Owned(v) => encode_value(v, out),
     }
 }
@@ -295,7 +297,7 @@ impl<'a> ValueReader<'a> {
     }
 
     /// A value, strings and numbers borrowed.
-    #[inline]
+    #[inline(always)]
     pub fn value_ref(&mut self) -> Option<AttrRef<'a>> {
         match *self.b.get(self.pos)? {
             S => {
@@ -306,8 +308,15 @@ impl<'a> ValueReader<'a> {
                 self.pos += 1;
                 self.str().map(AttrRef::N)
             }
-            _ => self.value().map(AttrRef::Owned),
+            _ => self.owned_ref(),
         }
+    }
+
+    /// [`ValueReader::value_ref`] of a value that is not lent, out of line:
+    /// strings and numbers stay a few instructions where they are read.
+    #[inline(never)]
+    fn owned_ref(&mut self) -> Option<AttrRef<'a>> {
+        self.value().map(AttrRef::owned)
     }
 
     /// Passes over a value without decoding it.
@@ -432,12 +441,34 @@ pub fn escape_key(bytes: &[u8], out: &mut Vec<u8>) {
 #[inline]
 pub fn unescape_key<'a>(b: &'a [u8], at: &mut usize) -> Option<std::borrow::Cow<'a, [u8]>> {
     let rest = b.get(*at..)?;
-    let end = rest.iter().position(|&x| x == 0)?;
+    let end = first_zero(rest)?;
     if rest.get(end + 1) == Some(&0) {
         *at += end + 2;
         return rest.get(..end).map(std::borrow::Cow::Borrowed);
     }
     unescape_long(b, at).map(std::borrow::Cow::Owned)
+}
+
+/// The offset of the first zero byte of `b`, eight bytes at a time.
+#[inline]
+fn first_zero(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let w = u64::from_le_bytes(word);
+        // The lowest byte marked is the first zero byte (a borrow only
+        // marks bytes above a zero one).
+        let zeros = w.wrapping_sub(ONES) & !w & HIGHS;
+        if zeros != 0 {
+            return Some(i + (zeros.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b.get(i..)?.iter().position(|&x| x == 0).map(|n| i + n)
 }
 
 #[cold]
@@ -473,52 +504,62 @@ fn escaped_key_ref<'a>(
     let from = *at;
     // A checked page holds no escaped byte (0xFF is not UTF-8): the value
     // ends at the first zero byte, which a second one follows.
-    if !binary && let Some(text) = text {
-        let mut end = from;
-        while let Some(&x) = b.get(end) {
-            if x == 0 {
-                if b.get(end + 1) == Some(&0) {
-                    *at = end + 2;
-                    return text.get(from..end).map(AttrRef::S);
-                }
-                break;
-            }
-            end += 1;
-        }
+    if !binary
+        && let Some(text) = text
+        && let Some(end) = b.get(from..).and_then(first_zero).map(|n| from + n)
+        && b.get(end + 1) == Some(&0)
+    {
+        *at = end + 2;
+        return text.get(from..end).map(AttrRef::S);
     }
     match unescape_key(b, at)? {
         std::borrow::Cow::Borrowed(v) if !binary => std::str::from_utf8(v).ok().map(AttrRef::S),
-        v if binary => Some(AttrRef::Owned(AttributeValue::B(Blob::new(v.into_owned())))),
+        v if binary => Some(AttrRef::owned(AttributeValue::B(Blob::new(v.into_owned())))),
         v => String::from_utf8(v.into_owned())
             .ok()
-            .map(|s| AttrRef::Owned(AttributeValue::S(s))),
+            .map(|s| AttrRef::owned(AttributeValue::S(s))),
     }
 }
 
 /// The key attribute at `keys[*pos..]` of an item's key section (see
-/// [`EncodedItems`]): when the keys are `escaped`, the `*n`-th of the
-/// page's `names` (and `n` moves on), else a name number and a value;
-/// `pos` moves past it. `None` when the bytes are malformed.
+/// [`EncodedItems`]), as its number among the page's key `names` and its
+/// value: when the keys are `escaped`, the `*n`-th (and `n` moves on),
+/// else a name number and a value; `pos` moves past it. `None` when the
+/// bytes are malformed.
 #[inline]
 fn key_attr<'a>(
-    names: &'a [(Box<str>, bool)],
+    names: &[(Box<str>, bool)],
     keys: &'a [u8],
     text: Option<&'a str>,
     escaped: bool,
     pos: &mut usize,
     n: &mut usize,
-) -> Option<(&'a str, AttrRef<'a>)> {
+) -> Option<(usize, AttrRef<'a>)> {
     if escaped {
-        let (name, binary) = names.get(*n)?;
+        let (_, binary) = names.get(*n)?;
         *n += 1;
-        return Some((name, escaped_key_ref(keys, pos, *binary, text)?));
+        return Some((*n - 1, escaped_key_ref(keys, pos, *binary, text)?));
     }
     let mut r = ValueReader::with_text(keys, *pos, text);
-    let (name, _) = names.get(r.read_len()?)?;
+    let id = r.read_len()?;
+    names.get(id)?;
     let value = r.value_ref()?;
     *pos = r.pos;
-    Some((name, value))
+    Some((id, value))
 }
+
+/// Where the table's key attributes are among a page's key names, for the
+/// names a decoder asked for ([`EncodedItems::key_order`]): the names'
+/// addresses and lengths, then the two numbers ([`NO_KEY`] when absent).
+#[derive(Debug, Clone, Copy)]
+struct KeyOrder {
+    asked: [(usize, usize); 2],
+    pk: usize,
+    sk: usize,
+}
+
+/// A table key attribute that is none of the page's key names.
+const NO_KEY: usize = usize::MAX;
 
 /// A page's bytes, and the same as a string when they were checked
 /// (`text` not empty, see [`EncodedItems::text`]).
@@ -621,6 +662,59 @@ pub struct EncodedItems {
     /// The item being read; `None` before the first, after the last and
     /// once its bytes proved malformed.
     current: Option<At>,
+    /// The numberings this page was read with ([`AttrReader::next_numbered`]),
+    /// and for each the number of each of the page's names, found the
+    /// first time the name is met: `numbers[slot * names.len() + id]`,
+    /// [`UNSEEN`] before.
+    numberings: [Option<&'static Numbering>; NUMBERINGS],
+    numbers: Vec<u32>,
+    /// Where the key names last asked for are among `keys`.
+    key_order: std::cell::Cell<Option<KeyOrder>>,
+}
+
+/// How many numberings a page remembers at once (a collection reads a page
+/// with one per member entity); a further one takes the place of the
+/// first.
+const NUMBERINGS: usize = 4;
+
+/// A name whose number is not yet known, in [`EncodedItems::numbers`].
+const UNSEEN: u32 = u32::MAX - 1;
+
+/// [`Numbering::OTHER`] in [`EncodedItems::numbers`] (as is any number that
+/// does not fit).
+const OTHER: u32 = u32::MAX;
+
+/// The next of an item's other (not key) attributes, read by [`data_attr`].
+enum Next<'a> {
+    /// Its name number and value.
+    Attr(usize, AttrRef<'a>),
+    /// The item has no more.
+    End,
+    /// Its bytes are malformed.
+    Corrupt,
+}
+
+/// Reads the attribute at `at` of an item's other attributes (`item` is the
+/// page up to the item's end) and moves `at` past it.
+#[inline]
+fn data_attr<'a>(at: &mut At, item: &'a [u8], text: Option<&'a str>) -> Next<'a> {
+    let mut r = ValueReader::with_text(item, at.pos.max(at.span[1]), text);
+    if at.left == usize::MAX {
+        match r.read_len() {
+            Some(n) => at.left = n,
+            None => return Next::Corrupt,
+        }
+    }
+    if at.left == 0 {
+        at.pos = r.pos;
+        return Next::End;
+    }
+    let Some((id, value)) = r.read_len().and_then(|id| Some((id, r.value_ref()?))) else {
+        return Next::Corrupt;
+    };
+    at.left -= 1;
+    at.pos = r.pos;
+    Next::Attr(id, value)
 }
 
 impl EncodedItems {
@@ -629,13 +723,36 @@ impl EncodedItems {
     /// only escaped keys need to know), the others from `names`; room for
     /// about `bytes` bytes of items.
     pub fn new(names: Arc<Vec<Box<str>>>, keys: Arc<[(Box<str>, bool)]>, bytes: usize) -> Self {
-        let (mut buf, mut spans) = RECYCLED_PAGE
+        let Recycled {
+            mut buf,
+            mut spans,
+            mut numbers,
+            numbered,
+            numberings,
+            ordered,
+            key_order,
+        } = RECYCLED_PAGE
             .try_with(|p| p.take())
             .ok()
             .flatten()
             .unwrap_or_default();
         buf.reserve(bytes);
         spans.reserve(bytes / 64);
+        // The last page's numbers hold for the same names (and its key
+        // order for the same keys): the same allocation, which the weak
+        // reference kept from being reused, and whose contents cannot
+        // change while shared.
+        let numberings = if std::ptr::eq(numbered.as_ptr(), Arc::as_ptr(&names)) {
+            numberings
+        } else {
+            numbers.clear();
+            [None; NUMBERINGS]
+        };
+        let key_order = if std::ptr::eq(ordered.as_ptr(), Arc::as_ptr(&keys)) {
+            key_order
+        } else {
+            None
+        };
         Self {
             buf,
             text: String::new(),
@@ -645,6 +762,9 @@ impl EncodedItems {
             names,
             keys,
             current: None,
+            numberings,
+            numbers,
+            key_order: std::cell::Cell::new(key_order),
         }
     }
 
@@ -761,20 +881,61 @@ impl EncodedItems {
     /// The table key attributes of the item at `at`, read from its key
     /// section; `None` when the bytes are malformed.
     #[inline]
-    fn key_section(&self, at: &At, pk: &str, sk: Option<&str>) -> Option<TableKey<'_>> {
+    fn key_section(
+        &self,
+        at: &At,
+        pk: &'static str,
+        sk: Option<&'static str>,
+    ) -> Option<TableKey<'_>> {
         let (bytes, text) = self.view();
         let keys = bytes.get(..at.span[1])?;
+        let order = self.key_order(pk, sk);
         let mut out = TableKey::default();
+        let mut wanted = usize::from(order.pk != NO_KEY) + usize::from(order.sk != NO_KEY);
         let (mut pos, mut n) = (at.span[0] + 1, 0);
-        while pos < at.span[1] {
-            let (name, value) = key_attr(&self.keys, keys, text, at.escaped, &mut pos, &mut n)?;
-            if name == pk {
+        // Escaped keys come in the page's order: reading stops once both
+        // are found (an index's page also holds the index's keys).
+        while pos < at.span[1] && wanted > 0 {
+            let (id, value) = key_attr(&self.keys, keys, text, at.escaped, &mut pos, &mut n)?;
+            if id == order.pk {
                 out.pk = Some(KeyRef::from(value));
-            } else if sk == Some(name) {
+                wanted -= 1;
+            } else if id == order.sk {
                 out.sk = Some(KeyRef::from(value));
+                wanted -= 1;
             }
         }
         Some(out)
+    }
+
+    /// The numbers of key names `pk` and `sk` among the page's key names,
+    /// found once a page (the decoders of a page ask with the same names:
+    /// static ones, so that the same address and length is the same name).
+    #[inline]
+    fn key_order(&self, pk: &'static str, sk: Option<&'static str>) -> KeyOrder {
+        let sk = sk.unwrap_or_default();
+        let asked = [
+            (pk.as_ptr() as usize, pk.len()),
+            (sk.as_ptr() as usize, sk.len()),
+        ];
+        if let Some(order) = self.key_order.get()
+            && order.asked == asked
+        {
+            return order;
+        }
+        let find = |name: &str| {
+            (!name.is_empty())
+                .then(|| self.keys.iter().position(|(k, _)| **k == *name))
+                .flatten()
+                .unwrap_or(NO_KEY)
+        };
+        let order = KeyOrder {
+            asked,
+            pk: find(pk),
+            sk: find(sk),
+        };
+        self.key_order.set(Some(order));
+        order
     }
 
     /// Gives every item left to `each`, in order, with static dispatch.
@@ -790,14 +951,102 @@ impl EncodedItems {
     }
 }
 
-/// A page's two buffers: its bytes and its items' spans.
-type PageBuffers = (Vec<u8>, Vec<[usize; 3]>);
+/// The number `numbering` gives name `id` of a page's `names`, and the
+/// name, from the page's `numberings` and `numbers` (see
+/// [`EncodedItems::numbers`]); `None` when the page has no such name.
+#[inline]
+fn number<'a>(
+    names: &'a [Box<str>],
+    numberings: &mut [Option<&'static Numbering>; NUMBERINGS],
+    numbers: &mut Vec<u32>,
+    numbering: &'static Numbering,
+    id: usize,
+) -> Option<(usize, &'a str)> {
+    let name = names.get(id)?;
+    let width = names.len();
+    let slot = match numberings
+        .iter()
+        .position(|n| n.is_some_and(|n| std::ptr::eq(n, numbering)))
+    {
+        Some(slot) => slot,
+        None => add_numbering(numberings, numbers, numbering, width),
+    };
+    let cell = numbers.get_mut(slot * width + id)?;
+    if *cell == UNSEEN {
+        *cell = u32::try_from(numbering.number(name))
+            .ok()
+            .filter(|n| *n < UNSEEN)
+            .unwrap_or(OTHER);
+    }
+    let number = if *cell == OTHER {
+        Numbering::OTHER
+    } else {
+        *cell as usize
+    };
+    Some((number, name))
+}
+
+/// Makes room for `numbering` in a page's `numberings` (see
+/// [`EncodedItems::numbers`]) and gives its slot.
+#[cold]
+fn add_numbering(
+    numberings: &mut [Option<&'static Numbering>; NUMBERINGS],
+    numbers: &mut Vec<u32>,
+    numbering: &'static Numbering,
+    width: usize,
+) -> usize {
+    let slot = numberings.iter().position(Option::is_none).unwrap_or(0);
+    numberings[slot] = Some(numbering);
+    let range = slot * width..(slot + 1) * width;
+    if numbers.len() < range.end {
+        numbers.resize(range.end, UNSEEN);
+    }
+    numbers[range].fill(UNSEEN);
+    slot
+}
+
+/// A page's buffers (its bytes, its items' spans, its names' numbers) and
+/// what its numbers and key order were found for: what the next page made
+/// on the thread starts from.
+struct Recycled {
+    buf: Vec<u8>,
+    spans: Vec<[usize; 3]>,
+    /// The names' numbers ([`EncodedItems::numbers`]) of the names
+    /// `numbered` points at, for `numberings`.
+    numbers: Vec<u32>,
+    numbered: std::sync::Weak<Vec<Box<str>>>,
+    numberings: [Option<&'static Numbering>; NUMBERINGS],
+    /// The key order ([`EncodedItems::key_order`]) of the key names
+    /// `ordered` points at.
+    ordered: std::sync::Weak<[(Box<str>, bool)]>,
+    key_order: Option<KeyOrder>,
+}
+
+impl Default for Recycled {
+    fn default() -> Self {
+        Self {
+            buf: Vec::new(),
+            spans: Vec::new(),
+            numbers: Vec::new(),
+            numbered: std::sync::Weak::new(),
+            numberings: [None; NUMBERINGS],
+            ordered: weak_keys(),
+            key_order: None,
+        }
+    }
+}
+
+/// A weak reference to no key names (`Weak::new` needs a sized type).
+fn weak_keys() -> std::sync::Weak<[(Box<str>, bool)]> {
+    let none: Arc<[(Box<str>, bool)]> = Arc::new([]);
+    Arc::downgrade(&none)
+}
 
 thread_local! {
     /// The buffers of the last page dropped on this thread, cleared, for
     /// the next page made on it: a read then allocates no page. Kept only
     /// when at most [`RECYCLED_PAGE_BYTES`].
-    static RECYCLED_PAGE: std::cell::Cell<Option<PageBuffers>> =
+    static RECYCLED_PAGE: std::cell::Cell<Option<Recycled>> =
         const { std::cell::Cell::new(None) };
 }
 
@@ -814,7 +1063,16 @@ impl Drop for EncodedItems {
         let mut spans = std::mem::take(&mut self.spans);
         buf.clear();
         spans.clear();
-        let _ = RECYCLED_PAGE.try_with(|p| p.set(Some((buf, spans))));
+        let recycled = Recycled {
+            buf,
+            spans,
+            numbers: std::mem::take(&mut self.numbers),
+            numbered: Arc::downgrade(&self.names),
+            numberings: self.numberings,
+            ordered: Arc::downgrade(&self.keys),
+            key_order: self.key_order.get(),
+        };
+        let _ = RECYCLED_PAGE.try_with(|p| p.set(Some(recycled)));
     }
 }
 
@@ -858,7 +1116,11 @@ impl AttrReader for EncodedItems {
     /// The key section, borrowed (escaped strings without an escaped
     /// byte, and values as they are).
     #[inline]
-    fn table_key(&self, pk: &str, sk: Option<&str>) -> Option<Result<TableKey<'_>, DecodeError>> {
+    fn table_key(
+        &self,
+        pk: &'static str,
+        sk: Option<&'static str>,
+    ) -> Option<Result<TableKey<'_>, DecodeError>> {
         let at = self.current.as_ref()?;
         Some(self.key_section(at, pk, sk).ok_or_else(corrupt))
     }
@@ -867,6 +1129,38 @@ impl AttrReader for EncodedItems {
     #[inline]
     fn next_field_attr(&mut self) -> Option<Result<(&str, AttrRef<'_>), DecodeError>> {
         self.next_data_attr()
+    }
+
+    /// The key attributes are in [`AttrReader::table_key`]; each name is
+    /// numbered once a page.
+    #[inline]
+    fn next_numbered(&mut self, numbering: &'static Numbering) -> Option<NumberedAttr<'_>> {
+        let at = self.current.as_mut()?;
+        let (bytes, text) = view(&self.buf, &self.text);
+        let read = match bytes.get(..at.span[2]) {
+            Some(item) => data_attr(at, item, text),
+            None => Next::Corrupt,
+        };
+        let (id, value) = match read {
+            Next::Attr(id, value) => (id, value),
+            Next::End => return None,
+            Next::Corrupt => {
+                self.current = None;
+                return Some(Err(corrupt()));
+            }
+        };
+        let numbered = number(
+            &self.names,
+            &mut self.numberings,
+            &mut self.numbers,
+            numbering,
+            id,
+        );
+        let Some((number, name)) = numbered else {
+            self.current = None;
+            return Some(Err(corrupt()));
+        };
+        Some(Ok((number, name, value)))
     }
 
     #[inline]
@@ -885,23 +1179,16 @@ impl AttrReader for EncodedItems {
                 return Some(Err(corrupt()));
             };
             key_attr(&self.keys, keys, text, at.escaped, &mut r.pos, &mut at.key)
+                .and_then(|(id, value)| Some((&*self.keys.get(id)?.0, value)))
         } else {
-            if at.left == usize::MAX {
-                match r.read_len() {
-                    Some(n) => at.left = n,
-                    None => {
-                        self.current = None;
-                        return Some(Err(corrupt()));
-                    }
+            match data_attr(at, item, text) {
+                Next::Attr(id, value) => {
+                    r.pos = at.pos;
+                    self.names.get(id).map(|name| (&**name, value))
                 }
+                Next::End => return None,
+                Next::Corrupt => None,
             }
-            if at.left == 0 {
-                return None;
-            }
-            at.left -= 1;
-            r.read_len()
-                .and_then(|id| self.names.get(id))
-                .and_then(|name| Some((&**name, r.value_ref()?)))
         };
         match read {
             Some(attr) => {
@@ -932,10 +1219,7 @@ mod tests {
         let mut p = page();
         p.push_key(0, &AttrRef::S("P"));
         p.push_key(1, &AttrRef::N("1"));
-        p.push_attrs(&[
-            (1, AttrRef::Owned(AttributeValue::Bool(true))),
-            (0, AttrRef::S("x")),
-        ]);
+        p.push_attrs(&[(1, AttrRef::Bool(true)), (0, AttrRef::S("x"))]);
         p.push_attrs(&[]);
         assert_eq!(p.remaining(), 2);
         let first = p.next_item().expect("first");
@@ -979,6 +1263,54 @@ mod tests {
     /// whose strings are checked one by one (a length over 127 bytes, an
     /// escaped zero byte, a string that is not UTF-8), with the same
     /// answers; a push after reading started still reads back.
+    /// Numbers found for a page's names hold for the next page only when
+    /// it has the same names (the same allocation), not for names that
+    /// merely came after them, in another order, perhaps at their address.
+    #[test]
+    fn names_are_numbered_per_names_not_per_address() {
+        static NUMBERING: Numbering = Numbering::new(|name| match name {
+            "a" => 10,
+            "b" => 11,
+            _ => Numbering::OTHER,
+        });
+        let keys: Arc<[(Box<str>, bool)]> = vec![("PK".into(), false)].into();
+        let numbers = |names: &Arc<Vec<Box<str>>>| {
+            let mut page = EncodedItems::new(names.clone(), keys.clone(), 0);
+            page.push_key(0, &AttrRef::S("P"));
+            page.push_attrs(&[
+                (0, AttrRef::S("x")),
+                (1, AttrRef::S("y")),
+                (2, AttrRef::Null),
+            ]);
+            let item = page.next_item().expect("item");
+            let mut out = Vec::new();
+            while let Some(attr) = item.next_numbered(&NUMBERING) {
+                let (number, name, _) = attr.expect("attr");
+                out.push((number, name.to_owned()));
+            }
+            out
+        };
+        let ab = Arc::new(vec!["a".into(), "b".into(), "c".into()]);
+        let expected = [(10, "a"), (11, "b"), (Numbering::OTHER, "c")];
+        for _ in 0..2 {
+            let got = numbers(&ab);
+            assert!(
+                got.iter().map(|(n, s)| (*n, s.as_str())).eq(expected),
+                "{got:?}"
+            );
+        }
+        drop(ab);
+        for _ in 0..3 {
+            let ba = Arc::new(vec!["b".into(), "a".into(), "c".into()]);
+            let got = numbers(&ba);
+            let expected = [(11, "b"), (10, "a"), (Numbering::OTHER, "c")];
+            assert!(
+                got.iter().map(|(n, s)| (*n, s.as_str())).eq(expected),
+                "{got:?}"
+            );
+        }
+    }
+
     #[test]
     fn table_keys_are_lent_whether_or_not_the_page_is_text() {
         let long = "é".repeat(100);
