@@ -433,8 +433,10 @@ impl Codec<'_> {
     /// (a `Result`, so that an error is reported only once the entity type
     /// is known), and for entities (`entity_type` given: the expected type)
     /// the entity-type attribute and the table's key attributes are kept in
-    /// `__seen` (a `Seen`); other attributes are skipped without being
-    /// copied. Read the locals with [`Codec::init`].
+    /// `__seen` (a `Seen`), attributes matched by number (a static
+    /// `Numbering`, see `AttrReader::next_numbered`); other attributes
+    /// are skipped without being copied. Read the locals with
+    /// [`Codec::init`].
     pub fn read(&self, entity_type: Option<&str>) -> TokenStream {
         let krate = self.krate;
         let pv = self.private;
