@@ -8,11 +8,11 @@
 
 use super::codec::read_key_ref;
 use super::hash::PREFIX;
-use super::project::Projection;
+use super::project::{Node, Projection};
 use super::schema::KeyType;
 use super::table::TableData;
 use crate::error::DecodeError;
-use crate::reader::encoded::ValueReader;
+use crate::reader::encoded::{ValueReader, encode_value, put_len};
 use crate::reader::{AttrRef, ItemReader, collect_item};
 use crate::value::Item;
 
@@ -42,15 +42,47 @@ fn projected<'a>(keep: Option<&Projection>, name: &str, v: AttrRef<'a>) -> Optio
     }
 }
 
+/// A projection applied to the items of one table: what it keeps of each
+/// of the table's attribute names, looked up the first time the name is
+/// met, so that the attributes of each item are matched by number.
+pub(crate) struct Kept<'p> {
+    keep: &'p Projection,
+    /// By name number; `None` until looked up.
+    nodes: Vec<Option<Option<&'p Node>>>,
+}
+
+impl<'p> Kept<'p> {
+    pub(crate) fn new(keep: &'p Projection) -> Self {
+        Self {
+            keep,
+            nodes: Vec::new(),
+        }
+    }
+
+    /// What the projection keeps of the attribute named `name`, number
+    /// `id` among the table's names.
+    #[inline]
+    fn node(&mut self, id: usize, name: &str) -> Option<&'p Node> {
+        if self.nodes.len() <= id {
+            self.nodes.resize(id + 1, None);
+        }
+        let keep = self.keep;
+        *self
+            .nodes
+            .get_mut(id)?
+            .get_or_insert_with(|| keep.attribute(name))
+    }
+}
+
 /// Adds the item stored at table position `pos` with stored value `value`
-/// to `out`, only what `keep` names when it is given; `None` when the
+/// to `out`, only what `keep` keeps when it is given; `None` when the
 /// stored bytes are malformed.
 pub(crate) fn push(
     out: &mut EncodedItems,
     table: &TableData,
     pos: &[u8],
     value: &[u8],
-    keep: Option<&Projection>,
+    keep: Option<&mut Kept<'_>>,
 ) -> Option<()> {
     let keys = table.keys();
     if keep.is_none() && keys.iter().all(|(_, kind)| *kind != KeyType::N) {
@@ -61,7 +93,7 @@ pub(crate) fn push(
         let mut at = PREFIX;
         for (i, (name, kind)) in keys.iter().enumerate() {
             let v = read_key_ref(pos, &mut at, *kind)?;
-            if let Some(v) = projected(keep, name, v) {
+            if let Some(v) = projected(keep.as_ref().map(|k| k.keep), name, v) {
                 out.push_key(i, &v);
             }
         }
@@ -70,23 +102,39 @@ pub(crate) fn push(
     let mut r = ValueReader::new(value);
     r.read_len()?;
     let attrs = value.get(r.position()..)?;
-    if keep.is_none() {
+    let Some(keep) = keep else {
         out.push_item(attrs);
         return Some(());
-    }
+    };
+    // A projection keeps the attributes it names: those it keeps whole
+    // are copied as stored; only those it keeps part of are decoded and
+    // encoded again.
+    let names = table.names();
     let mut r = ValueReader::new(attrs);
     let n = r.read_len()?;
-    let mut kept = Vec::new();
-    for _ in 0..n {
-        let id = r.read_len()?;
-        let name = table.names().get(id)?;
-        let v = r.value_ref()?;
-        if let Some(v) = projected(keep, name, v) {
-            kept.push((id, v));
+    out.push_attrs_with(|buf| {
+        let mut kept = 0;
+        for _ in 0..n {
+            let start = r.position();
+            let id = r.read_len()?;
+            match keep.node(id, names.get(id)?) {
+                None => r.skip_value()?,
+                Some(node) if node.is_whole() => {
+                    r.skip_value()?;
+                    buf.extend_from_slice(attrs.get(start..r.position())?);
+                    kept += 1;
+                }
+                Some(node) => {
+                    if let Some(v) = node.apply(r.value()?) {
+                        put_len(buf, id);
+                        encode_value(&v, buf);
+                        kept += 1;
+                    }
+                }
+            }
         }
-    }
-    out.push_attrs(&kept);
-    Some(())
+        Some(kept)
+    })
 }
 
 /// Every item left in `page`, as maps.
@@ -102,7 +150,7 @@ pub(crate) fn into_items(mut page: EncodedItems) -> Result<Vec<Item>, DecodeErro
 mod tests {
     use super::super::schema::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
     use super::super::{Embedded, read, write};
-    use crate::expr::KeyCondition;
+    use crate::expr::{KeyCondition, Path};
     use crate::reader::ItemReader;
     use crate::request::{GetItem, PutItem, QueryRequest};
     use crate::value::{AttributeValue as V, Blob, Item};
@@ -221,6 +269,35 @@ mod tests {
                 let one = read::get_item_encoded(&store, &get).expect("get");
                 assert_eq!(all(one), vec![m.clone()]);
             }
+        }
+        // Projections: attributes kept whole (copied as stored), parts of
+        // a map and of a list (decoded and encoded again), a key attribute,
+        // a name no item has; on the table and on an index.
+        let paths = vec![
+            Path::new("s"),
+            Path::new("m").key("k"),
+            Path::new("l").index(1),
+            Path::new("n"),
+            Path::new("absent"),
+            Path::new("bs"),
+        ];
+        for index in [None, Some("AllIdx")] {
+            let (attr, value) = if index.is_some() {
+                ("g", "G")
+            } else {
+                ("PK", pks[0])
+            };
+            let mut req = query(index, attr, value);
+            req.projection = Some(paths.clone());
+            let maps = read::query(&store, &req).expect("query").items;
+            assert!(!maps.is_empty());
+            assert!(
+                maps.iter()
+                    .all(|m| m.contains_key("m") && m.contains_key("l") && !m.contains_key("ns")),
+                "{maps:?}"
+            );
+            let page = read::query_reader(&store, &req).expect("query");
+            assert_eq!(all(page.items), maps, "{index:?}");
         }
         for index in ["AllIdx", "KeysIdx"] {
             let req = query(Some(index), "g", "G");

@@ -706,11 +706,12 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
         Want::Encoded => {
             // Room for a few dozen small items before the buffer grows.
             let mut out = encoded::page(t, 4096);
+            let mut projection = keep.as_ref().map(encoded::Kept::new);
             let (last_key, read, scanned) =
                 read_page(&target, entries, limit, &mut |pos, bytes| {
                     let kept = keeps(pos, bytes)?;
                     if kept {
-                        encoded::push(&mut out, t, pos, bytes, keep.as_ref())
+                        encoded::push(&mut out, t, pos, bytes, projection.as_mut())
                             .ok_or_else(corrupt)?;
                     }
                     Ok(kept)

@@ -320,7 +320,20 @@ impl<'a> ValueReader<'a> {
     }
 
     /// Passes over a value without decoding it.
+    #[inline]
     pub fn skip_value(&mut self) -> Option<()> {
+        match *self.b.get(self.pos)? {
+            S | N | B => {
+                self.pos += 1;
+                self.bytes().map(drop)
+            }
+            _ => self.skip_other(),
+        }
+    }
+
+    /// [`ValueReader::skip_value`] of a value that is not a string, a
+    /// number or a binary.
+    fn skip_other(&mut self) -> Option<()> {
         match self.byte()? {
             S | N | B => {
                 self.bytes()?;
@@ -802,6 +815,53 @@ impl EncodedItems {
         let split = self.buf.len();
         self.buf.extend_from_slice(attrs);
         self.end_item(split);
+    }
+
+    /// Ends the item being pushed with the attributes `write` appends to
+    /// the page's bytes, each as its name number and its encoded value;
+    /// `write` returns how many it wrote. A backend copies the attributes
+    /// it keeps as it stores them, without decoding them. `None` when
+    /// `write` gives up (malformed stored bytes): the page is then not to
+    /// be read.
+    ///
+    /// ```
+    /// use singletable::reader::encoded::{EncodedItems, encode_value, put_len};
+    /// use singletable::reader::{collect_item, AttrRef, ItemReader};
+    /// use singletable::AttributeValue;
+    /// use std::sync::Arc;
+    ///
+    /// let mut page = EncodedItems::new(Arc::new(vec!["a".into(), "b".into()]), vec![("PK".into(), false)].into(), 0);
+    /// page.push_key(0, &AttrRef::S("A#1"));
+    /// page.push_attrs_with(|out| {
+    ///     put_len(out, 1);
+    ///     encode_value(&AttributeValue::N("7".into()), out);
+    ///     Some(1)
+    /// });
+    /// let item = collect_item(page.next_item().unwrap())?;
+    /// assert_eq!(item["b"], AttributeValue::N("7".into()));
+    /// assert_eq!(item.len(), 2);
+    /// # Ok::<(), singletable::DecodeError>(())
+    /// ```
+    pub fn push_attrs_with(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>) -> Option<usize>,
+    ) -> Option<()> {
+        self.writable();
+        let split = self.buf.len();
+        // The count, one byte for fewer than 128 attributes (as items
+        // have), written once `write` has said how many.
+        self.buf.push(0);
+        let count = write(&mut self.buf)?;
+        match u8::try_from(count) {
+            Ok(n) if n < 0x80 => *self.buf.get_mut(split)? = n,
+            _ => {
+                let mut len = Vec::new();
+                put_len(&mut len, count);
+                self.buf.splice(split..split + 1, len);
+            }
+        }
+        self.end_item(split);
+        Some(())
     }
 
     /// Ends the item being pushed with the attributes `attrs` (name number
