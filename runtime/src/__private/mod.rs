@@ -27,6 +27,7 @@ pub use crate::entity::{
     sorts_by_type, str_eq, table_attrs,
 };
 pub use crate::expr::AttrRange;
+pub use crate::fields::HasFields;
 pub use crate::expr::SortCondition;
 pub use crate::key::{
     KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback, Unpadded,
