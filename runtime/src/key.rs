@@ -861,6 +861,54 @@ pub fn key_buffer(capacity: usize) -> String {
     }
 }
 
+/// The primary key from the results of its builders (`pk`, `sk`), the
+/// partition key's error first: the body of a derived `primary_key`, `key`
+/// and `partition`, here once rather than a `?` per key in every entity
+/// (each costs the compiler a little in the user's crate).
+///
+/// ```
+/// # use singletable::__private::primary_key;
+/// let key = primary_key(Ok("USER#ana".into()), Some(Ok("PROFILE".into())))?;
+/// assert_eq!(key.sk.as_deref(), Some("PROFILE"));
+/// # Ok::<(), singletable::Error>(())
+/// ```
+#[doc(hidden)]
+#[inline]
+pub fn primary_key(
+    pk: Result<String, Error>,
+    sk: Option<Result<String, Error>>,
+) -> Result<PrimaryKey, Error> {
+    let pk = pk?;
+    Ok(PrimaryKey {
+        pk,
+        sk: sk.transpose()?,
+    })
+}
+
+/// [`primary_key`] as a key of `E`: a derived `key`.
+#[doc(hidden)]
+#[inline]
+pub fn key_of<E>(
+    pk: Result<String, Error>,
+    sk: Option<Result<String, Error>>,
+) -> Result<KeyOf<E>, Error> {
+    primary_key(pk, sk).map(KeyOf::new)
+}
+
+/// [`primary_key`] for an index: a derived `gsi1_key`.
+#[doc(hidden)]
+#[inline]
+pub fn index_key(
+    pk: Result<String, Error>,
+    sk: Option<Result<String, Error>>,
+) -> Result<IndexKey, Error> {
+    let pk = pk?;
+    Ok(IndexKey {
+        pk,
+        sk: sk.transpose()?,
+    })
+}
+
 /// Gives a key string back for [`key_buffer`] to reuse on this thread (at
 /// most a few are kept, and none over 2 KB; the others are freed).
 ///
