@@ -68,6 +68,7 @@ use crate::value::{Attr, AttributeValue};
 /// crate's build.
 ///
 /// ```
+/// use singletable::FieldPath;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -75,6 +76,7 @@ use crate::value::{Attr, AttributeValue};
 /// # #[derive(Entity)]
 /// # #[entity(table = App, rename_all = "camelCase")]
 /// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
 /// # pub struct Order { pub order_id: String, pub total_cents: u64 }
 /// let f: OrderFields = Order::fields();
 /// let g = f; // Copy

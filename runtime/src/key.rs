@@ -861,10 +861,13 @@ pub fn key_buffer(capacity: usize) -> String {
     }
 }
 
+/// What a key builder (`pk`, `sk`, `gsi1_pk`, …) returns.
+type Built = Result<String, Error>;
+
 /// The primary key from the results of its builders (`pk`, `sk`), the
-/// partition key's error first: the body of a derived `primary_key`, `key`
-/// and `partition`, here once rather than a `?` per key in every entity
-/// (each costs the compiler a little in the user's crate).
+/// partition key's error first: the body of a derived `primary_key` and
+/// `key`, here once rather than a `?` per key in every entity (each costs
+/// the compiler a little in the user's crate).
 ///
 /// ```
 /// # use singletable::__private::primary_key;
@@ -874,10 +877,7 @@ pub fn key_buffer(capacity: usize) -> String {
 /// ```
 #[doc(hidden)]
 #[inline]
-pub fn primary_key(
-    pk: Result<String, Error>,
-    sk: Option<Result<String, Error>>,
-) -> Result<PrimaryKey, Error> {
+pub fn primary_key(pk: Built, sk: Option<Built>) -> Result<PrimaryKey, Error> {
     let pk = pk?;
     Ok(PrimaryKey {
         pk,
@@ -888,25 +888,15 @@ pub fn primary_key(
 /// [`primary_key`] as a key of `E`: a derived `key`.
 #[doc(hidden)]
 #[inline]
-pub fn key_of<E>(
-    pk: Result<String, Error>,
-    sk: Option<Result<String, Error>>,
-) -> Result<KeyOf<E>, Error> {
+pub fn key_of<E>(pk: Built, sk: Option<Built>) -> Result<KeyOf<E>, Error> {
     primary_key(pk, sk).map(KeyOf::new)
 }
 
 /// [`primary_key`] for an index: a derived `gsi1_key`.
 #[doc(hidden)]
 #[inline]
-pub fn index_key(
-    pk: Result<String, Error>,
-    sk: Option<Result<String, Error>>,
-) -> Result<IndexKey, Error> {
-    let pk = pk?;
-    Ok(IndexKey {
-        pk,
-        sk: sk.transpose()?,
-    })
+pub fn index_key(pk: Built, sk: Option<Built>) -> Result<IndexKey, Error> {
+    primary_key(pk, sk).map(|PrimaryKey { pk, sk }| IndexKey { pk, sk })
 }
 
 /// Gives a key string back for [`key_buffer`] to reuse on this thread (at
