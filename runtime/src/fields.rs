@@ -58,6 +58,69 @@ use crate::error::{EncodeError, Error};
 use crate::expr::{Cmp, Condition, Operand, Path, PathStep};
 use crate::value::{Attr, AttributeValue};
 
+/// What `Order::fields()` returns (under the name `OrderFields`, an alias
+/// the derive declares): a handle per stored field, reached through
+/// `Deref` on the generated struct of handles (`OrderFieldHandles`), as
+/// `Order::fields().total_cents`. `Copy`, `Clone` and `Debug` are
+/// implemented here once for every entity rather than by the derive for
+/// each: a crate that implements a standard trait makes rustc read every
+/// impl of that trait in all its dependencies, which is most of a small
+/// crate's build.
+///
+/// ```
+/// use singletable::FieldPath;
+/// # use singletable::{Entity, Table};
+/// # #[derive(Table)]
+/// # #[table(name = "App")]
+/// # pub struct App;
+/// # #[derive(Entity)]
+/// # #[entity(table = App, rename_all = "camelCase")]
+/// # #[pk("ORDER#<order_id>")]
+/// # #[sk("DETAILS")]
+/// # pub struct Order { pub order_id: String, pub total_cents: u64 }
+/// let f: OrderFields = Order::fields();
+/// let g = f; // Copy
+/// assert_eq!(f.total_cents.attribute(), g.total_cents.attribute());
+/// ```
+pub struct Fields<E>(PhantomData<fn() -> E>);
+
+/// The generated struct of an entity's field handles, and the one value of
+/// it, for [`Fields`]. Implemented by the derive.
+#[doc(hidden)]
+pub trait HasFields {
+    type Handles: 'static;
+    const HANDLES: &'static Self::Handles;
+}
+
+impl<E> Fields<E> {
+    #[doc(hidden)]
+    pub const fn new() -> Self {
+        Fields(PhantomData)
+    }
+}
+
+impl<E: HasFields> std::ops::Deref for Fields<E> {
+    type Target = E::Handles;
+    #[inline]
+    fn deref(&self) -> &E::Handles {
+        E::HANDLES
+    }
+}
+
+impl<E> Clone for Fields<E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E> Copy for Fields<E> {}
+
+impl<E> std::fmt::Debug for Fields<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Fields<{}>", std::any::type_name::<E>())
+    }
+}
+
 /// A field's declared validations run on a value: what is wrong with it.
 ///
 /// ```

@@ -905,6 +905,44 @@ pub fn key_buffer(capacity: usize) -> String {
     }
 }
 
+/// What a key builder (`pk`, `sk`, `gsi1_pk`, …) returns.
+type Built = Result<String, Error>;
+
+/// The primary key from the results of its builders (`pk`, `sk`), the
+/// partition key's error first: the body of a derived `primary_key` and
+/// `key`, here once rather than a `?` per key in every entity (each costs
+/// the compiler a little in the user's crate).
+///
+/// ```
+/// # use singletable::__private::primary_key;
+/// let key = primary_key(Ok("USER#ana".into()), Some(Ok("PROFILE".into())))?;
+/// assert_eq!(key.sk.as_deref(), Some("PROFILE"));
+/// # Ok::<(), singletable::Error>(())
+/// ```
+#[doc(hidden)]
+#[inline]
+pub fn primary_key(pk: Built, sk: Option<Built>) -> Result<PrimaryKey, Error> {
+    let pk = pk?;
+    Ok(PrimaryKey {
+        pk,
+        sk: sk.transpose()?,
+    })
+}
+
+/// [`primary_key`] as a key of `E`: a derived `key`.
+#[doc(hidden)]
+#[inline]
+pub fn key_of<E>(pk: Built, sk: Option<Built>) -> Result<KeyOf<E>, Error> {
+    primary_key(pk, sk).map(KeyOf::new)
+}
+
+/// [`primary_key`] for an index: a derived `gsi1_key`.
+#[doc(hidden)]
+#[inline]
+pub fn index_key(pk: Built, sk: Option<Built>) -> Result<IndexKey, Error> {
+    primary_key(pk, sk).map(|PrimaryKey { pk, sk }| IndexKey { pk, sk })
+}
+
 /// Gives a key string back for [`key_buffer`] to reuse on this thread (at
 /// most a few are kept, and none over 2 KB; the others are freed).
 ///

@@ -75,7 +75,9 @@ pub use error::{
 };
 pub use exec::{Counting, Executor};
 pub use expr::{Cmp, Condition, Operand, SortCondition};
-pub use fields::{CollectionPath, Cond, Field, FieldPath, KeyField, PkField, StringPath, ValueFor};
+pub use fields::{
+    CollectionPath, Cond, Field, FieldPath, Fields, KeyField, PkField, StringPath, ValueFor,
+};
 pub use key::{IndexKey, KeyPart, KeyPartDecode, PrimaryKey};
 pub use nested::{DocField, Document, Entry, Nested};
 pub use query::{

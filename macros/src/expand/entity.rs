@@ -254,7 +254,6 @@ impl Ctx<'_> {
     /// read several entity types from one partition.
     fn partition_fns(&self, pk: &Template, keys: &attr::Keys) -> TokenStream {
         let krate = self.krate;
-        let pv = self.private;
         let vis = self.vis;
         let pk_template = pk.text();
         let partition_fn = {
@@ -271,7 +270,7 @@ impl Ctx<'_> {
                 #[doc = #doc]
                 #[inline]
                 #vis fn partition(#(#params),*) -> #krate::Result<#krate::Partition<Self>> {
-                    #pv::Ok(#krate::Partition::new(Self::pk(#(#args),*)?))
+                    Self::pk(#(#args),*).map(#krate::Partition::new)
                 }
             }
         };
@@ -294,7 +293,7 @@ impl Ctx<'_> {
                 #[doc = #doc]
                 #[inline]
                 #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::Partition<Self, #krate::entity::OnGsi<#n>>> {
-                    #pv::Ok(#krate::Partition::new(Self::#builder(#(#args),*)?))
+                    Self::#builder(#(#args),*).map(#krate::Partition::new)
                 }
             })
         });
@@ -338,12 +337,12 @@ impl Ctx<'_> {
         let capacity = codec.stored_count() + 2 + 2 * keys.indexes.len() + 2;
         let stamped = self.stamped_encoder(keys, &codec, capacity, &versioned.insert);
         let decoders = self.decoders(&codec, keys, m.schema.is_some(), &versioned.read);
-        let pk_expr = self.self_call(pk, "pk");
+        let pk_expr = self.builder_call(pk, "pk", &[]);
         let pk_template = pk.text();
         let key_agrees = self.key_agrees(pk, keys.sk.as_ref().map(|(sk, _)| sk));
         let sk_expr = match &keys.sk {
             Some((sk, _)) => {
-                let call = self.self_call(sk, "sk");
+                let call = self.builder_call(sk, "sk", &[]);
                 quote!(#pv::Some(#call))
             }
             None => quote!(#pv::None),
@@ -382,7 +381,7 @@ impl Ctx<'_> {
 
                 #[inline]
                 fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> {
-                    #pv::Ok(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr })
+                    #pv::primary_key(#pk_expr, #sk_expr)
                 }
 
                 #key_agrees
@@ -723,7 +722,12 @@ impl Ctx<'_> {
         let sk_ok = match sk {
             Some(t) => {
                 let ok = strip(t, quote!(__s));
-                quote!(__sk.is_some_and(|__s| #ok))
+                // A match, not `is_some_and` and a closure: one body less
+                // per entity for the compiler.
+                quote!(match __sk {
+                    #pv::Some(__s) => #ok,
+                    #pv::None => false,
+                })
             }
             None => quote!(__sk.is_none()),
         };
@@ -735,14 +739,20 @@ impl Ctx<'_> {
         }
     }
 
-    /// `Self::pk(&self.user_id)?`.
-    fn self_call(&self, template: &Template, name: &str) -> TokenStream {
-        self.self_call_with(template, name, &[])
-    }
-
-    /// Like [`Ctx::self_call`], passing the fields named in `overrides`
+    /// `Self::pk(&self.user_id)?`, passing the fields named in `overrides`
     /// from the given locals.
     fn self_call_with(
+        &self,
+        template: &Template,
+        name: &str,
+        overrides: &[(String, syn::Ident)],
+    ) -> TokenStream {
+        let call = self.builder_call(template, name, overrides);
+        quote!(#call?)
+    }
+
+    /// `Self::pk(&self.user_id)`: the builder's `Result`.
+    fn builder_call(
         &self,
         template: &Template,
         name: &str,
@@ -759,7 +769,7 @@ impl Ctx<'_> {
                 None => model::arg_from_self(f),
             }
         });
-        quote!(Self::#fn_name(#(#args),*)?)
+        quote!(Self::#fn_name(#(#args),*))
     }
 
     /// `pub fn key(...) -> Result<PrimaryKey>` and `pub fn gsi1_key(...) -> Result<IndexKey>`.
@@ -789,7 +799,7 @@ impl Ctx<'_> {
                     let ident = &self.field(n).ident;
                     quote!(#ident)
                 });
-                quote!(Self::#b(#(#args),*)?)
+                quote!(Self::#b(#(#args),*))
             };
             let pk_expr = match &pk {
                 Some((t, b)) => call(t, b),
@@ -803,16 +813,18 @@ impl Ctx<'_> {
                 None => quote!(#pv::None),
             };
             let name = format_ident!("{}", fn_name);
+            // The primary key through a runtime function, without a `?`
+            // per key in each entity.
             let build = if primary {
-                quote!(#krate::KeyOf::new(#krate::PrimaryKey { pk: #pk_expr, sk: #sk_expr }))
+                quote!(#pv::key_of(#pk_expr, #sk_expr))
             } else {
-                quote!(#ty { pk: #pk_expr, sk: #sk_expr })
+                quote!(#pv::index_key(#pk_expr, #sk_expr))
             };
             out.push(quote! {
                 #[doc = #doc]
                 #[inline]
                 #vis fn #name(#(#params),*) -> #krate::Result<#ty> {
-                    #pv::Ok(#build)
+                    #build
                 }
             });
         };

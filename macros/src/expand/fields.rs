@@ -30,14 +30,21 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
     let update_doc = format!(
         "Starts an UpdateItem of the `{entity}` with this key. Index keys built from the fields it changes are rewritten in the same request; it fails with `Error::NotFound` when the item does not exist (unless `.upsert()`)."
     );
+    let handles_ty = format_ident!("{}FieldHandles", ident);
     let inside = quote! {
+        #[automatically_derived]
+        impl #p::__private::HasFields for #ident {
+            type Handles = #handles_ty;
+            const HANDLES: &'static #handles_ty = &#handles_ty { #(#inits,)* };
+        }
+
         #[automatically_derived]
         #[allow(clippy::too_many_arguments, dead_code)]
         impl #ident {
             /// Typed handles on this entity's fields, for conditions and updates.
             #[inline]
             #vis const fn fields() -> #fields_ty {
-                #fields_ty { #(#inits,)* }
+                #p::Fields::new()
             }
 
             #(#check_fns)*
@@ -170,22 +177,23 @@ fn handles(
             None => inits.push(quote!(#fid: #p::#kind::new(#stored, #name))),
         }
     }
-    let struct_doc =
-        format!("Typed handles on the fields of `{ident}`, for conditions and updates.");
+    let handles_ty = format_ident!("{}FieldHandles", ident);
+    let struct_doc = format!(
+        "Typed handles on the fields of `{ident}`, for conditions and updates: what `{fields_ty}` derefs to."
+    );
+    let alias_doc = format!(
+        "What `{ident}::fields()` returns: `{handles_ty}`, a handle per stored field, through `Deref`."
+    );
+    // No impl of a standard trait here: `Fields` has them, once for every
+    // entity (see its documentation for why).
     let outside = quote! {
         #[doc = #struct_doc]
         #[allow(dead_code)]
-        #[derive(Debug)]
-        #vis struct #fields_ty {
+        #vis struct #handles_ty {
             #(#decls,)*
         }
-        // By hand: the derived `Clone` checks each field's type again.
-        impl ::core::clone::Clone for #fields_ty {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl ::core::marker::Copy for #fields_ty {}
+        #[doc = #alias_doc]
+        #vis type #fields_ty = #p::Fields<#ident>;
     };
     (outside, inits, check_fns)
 }

@@ -28,10 +28,11 @@ pub use crate::entity::{
 };
 pub use crate::expr::AttrRange;
 pub use crate::expr::SortCondition;
+pub use crate::fields::HasFields;
 pub use crate::key::{
     KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback, Unpadded,
     UnpaddedDecode, UnpaddedInt, Verbatim, VerbatimStr, WritePart, WritePartFallback, check_len,
-    escape_into, key_buffer, unescape, write_part,
+    escape_into, index_key, key_buffer, key_of, primary_key, unescape, write_part,
 };
 pub use crate::query::{AttrTarget, Target, entity_type_of, types_condition, unknown_type};
 pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
