@@ -150,10 +150,7 @@ pub trait AttrReader {
     /// use singletable::reader::{AttrReader, ItemAttrs, Numbering};
     /// use singletable::{AttributeValue, Item};
     ///
-    /// static NUMBERING: Numbering = Numbering::new(|name| match name {
-    ///     "n" => 0,
-    ///     _ => Numbering::OTHER,
-    /// });
+    /// static NUMBERING: Numbering = Numbering::new(&["n"]);
     /// let item: Item = [("n".to_string(), AttributeValue::N("1".into()))].into();
     /// let mut r = ItemAttrs::new(item);
     /// let (number, name, value) = r.next_numbered(&NUMBERING).unwrap()?;
@@ -184,38 +181,40 @@ pub trait AttrReader {
 pub type NumberedAttr<'a> = Result<(usize, &'a str, AttrRef<'a>), DecodeError>;
 
 /// How a decoder numbers the attribute names it reads (see
-/// [`AttrReader::next_numbered`]): a function from a name to its number,
-/// [`Numbering::OTHER`] for names it does not read. Readers that remember
-/// numbers per numbering tell numberings apart by address, so each is a
-/// `static`.
+/// [`AttrReader::next_numbered`]): each name by its place in a list,
+/// [`Numbering::OTHER`] for names not in it (an empty name in the list
+/// stands for none). Readers that remember numbers per numbering tell
+/// numberings apart by address, so each is a `static`.
 ///
 /// ```
 /// use singletable::reader::Numbering;
 ///
-/// static NUMBERING: Numbering = Numbering::new(|name| match name {
-///     "a" => 0,
-///     "b" => 1,
-///     _ => Numbering::OTHER,
-/// });
-/// assert_eq!((NUMBERING.number("b"), NUMBERING.number("c")), (1, Numbering::OTHER));
+/// static NUMBERING: Numbering = Numbering::new(&["a", "b", ""]);
+/// assert_eq!(NUMBERING.number("b"), 1);
+/// assert_eq!(NUMBERING.number("c"), Numbering::OTHER);
+/// assert_eq!(NUMBERING.number(""), Numbering::OTHER);
 /// ```
 pub struct Numbering {
-    number: fn(&str) -> usize,
+    names: &'static [&'static str],
 }
 
 impl Numbering {
     /// The number of names that are none of the decoder's.
     pub const OTHER: usize = usize::MAX;
 
-    /// The numbering `number` computes.
-    pub const fn new(number: fn(&str) -> usize) -> Self {
-        Self { number }
+    /// The numbering of `names`: each by its place, the first place for
+    /// a name listed twice.
+    pub const fn new(names: &'static [&'static str]) -> Self {
+        Self { names }
     }
 
     /// The number of `name`.
     #[inline]
     pub fn number(&self, name: &str) -> usize {
-        (self.number)(name)
+        self.names
+            .iter()
+            .position(|n| !n.is_empty() && *n == name)
+            .unwrap_or(Self::OTHER)
     }
 }
 

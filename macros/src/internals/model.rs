@@ -481,23 +481,30 @@ impl Codec<'_> {
         // fields must rebuild (see `check_stored_key`), unless the reader
         // lends them afterwards (`Seen::stored`); and they match attributes
         // by number (`next_numbered`): a reader that numbers its names
-        // compares no string per attribute. Fields are numbered by their
-        // index, the table's attributes after them.
-        let n = self.fields.len();
-        let (entity_type_no, pk_no, sk_no) = (n, n + 1, n + 2);
-        let names = reads.iter().map(|(i, name, _)| quote!(#name => #i,));
-        let arms = reads.iter().map(|(i, _, read)| quote!(#i => #read,));
+        // compares no string per attribute. The numbering is data (a list
+        // of names: the fields read, then the table's entity-type and key
+        // attributes), not code, for the compiler's sake.
+        let n = reads.len();
+        let (entity_type_no, pk_no, sk_no, count) = (n, n + 1, n + 2, n + 3);
+        let names = reads.iter().map(|(_, name, _)| name);
+        let arms = reads
+            .iter()
+            .enumerate()
+            .map(|(no, (_, _, read))| quote!(#no => #read,));
         quote! {
             #(#decls)*
             let mut __seen = #pv::Seen::default();
+            static __NAMES: [&str; #count] = [
+                #(#names,)*
+                TABLE.entity_type,
+                TABLE.pk,
+                match TABLE.sk {
+                    #pv::Some(__sk) => __sk,
+                    #pv::None => "",
+                },
+            ];
             static __NUMBERING: #krate::reader::Numbering =
-                #krate::reader::Numbering::new(|__n| match __n {
-                    #(#names)*
-                    __n if __n == TABLE.entity_type => #entity_type_no,
-                    __n if __n == TABLE.pk => #pk_no,
-                    __n if TABLE.sk == #pv::Some(__n) => #sk_no,
-                    _ => #krate::reader::Numbering::OTHER,
-                });
+                #krate::reader::Numbering::new(&__NAMES);
             while let #pv::Some(__attr) =
                 #krate::reader::AttrReader::next_numbered(__reader, &__NUMBERING)
             {
