@@ -195,39 +195,21 @@ impl<'a> Target<'a> {
         })
     }
 
-    fn entries(
-        &self,
-        lower: Bound<&[u8]>,
-        upper: Bound<&[u8]>,
-        forward: bool,
-    ) -> Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a> {
+    fn entries(&self, lower: Bound<&[u8]>, upper: Bound<&[u8]>, forward: bool) -> Entries<'a> {
         if !valid_range(lower, upper) {
-            return Box::new(std::iter::empty());
+            return Entries::Empty;
         }
         let Some((i, _)) = self.index else {
-            let range = self
-                .table
-                .items()
-                .range::<[u8], _>((lower, upper))
-                .map(Record::key_value);
-            return if forward {
-                Box::new(range)
-            } else {
-                Box::new(range.rev())
-            };
+            let range = self.table.items().range::<[u8], _>((lower, upper));
+            return Entries::Table(range, forward);
         };
         // Positions' bytes, looked up among entries as the bytes they
         // stand for.
         let (lo, hi) = (bound_bytes(lower), bound_bytes(upper));
         let range = self.table.indexes[i]
             .entries()
-            .range::<dyn IndexKey, _>((probe(lower, &lo), probe(upper, &hi)))
-            .map(IndexEntry::key_value);
-        if forward {
-            Box::new(range)
-        } else {
-            Box::new(range.rev())
-        }
+            .range::<dyn IndexKey, _>((probe(lower, &lo), probe(upper, &hi)));
+        Entries::Index(range, forward)
     }
 
     /// The table position and stored bytes of the item an entry refers
@@ -507,6 +489,31 @@ fn key_range<'a>(
     Ok(out)
 }
 
+/// The entries of a table or an index in a range, in either direction, as
+/// their items' positions and stored bytes: one type, so that a read goes
+/// through them without a call through a pointer per item.
+enum Entries<'a> {
+    Empty,
+    /// Forward when `true`.
+    Table(std::collections::btree_set::Range<'a, Record>, bool),
+    Index(std::collections::btree_set::Range<'a, IndexEntry>, bool),
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = (&'a [u8], &'a [u8]);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Entries::Empty => None,
+            Entries::Table(r, true) => r.next().map(Record::key_value),
+            Entries::Table(r, false) => r.next_back().map(Record::key_value),
+            Entries::Index(r, true) => r.next().map(IndexEntry::key_value),
+            Entries::Index(r, false) => r.next_back().map(IndexEntry::key_value),
+        }
+    }
+}
+
 /// The items a Query or GetItem read: maps, or encoded for reading in
 /// place, or only their number (`Select=COUNT`).
 // Made and moved once a request: a boxed page would cost an allocation
@@ -707,25 +714,23 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
             // Room for a few dozen small items before the buffer grows.
             let mut out = encoded::page(t, 4096);
             let mut projection = keep.as_ref().map(encoded::Kept::new);
-            let (last_key, read, scanned) =
-                read_page(&target, entries, limit, &mut |pos, bytes| {
-                    let kept = keeps(pos, bytes)?;
-                    if kept {
-                        encoded::push(&mut out, t, pos, bytes, projection.as_mut())
-                            .ok_or_else(corrupt)?;
-                    }
-                    Ok(kept)
-                })?;
+            let (last_key, read, scanned) = read_page(&target, entries, limit, |pos, bytes| {
+                let kept = keeps(pos, bytes)?;
+                if kept {
+                    encoded::push(&mut out, t, pos, bytes, projection.as_mut())
+                        .ok_or_else(corrupt)?;
+                }
+                Ok(kept)
+            })?;
             (Rows::Encoded(out), last_key, read, scanned)
         }
         Want::Count => {
             let mut n = 0usize;
-            let (last_key, read, scanned) =
-                read_page(&target, entries, limit, &mut |pos, bytes| {
-                    let kept = keeps(pos, bytes)?;
-                    n += usize::from(kept);
-                    Ok(kept)
-                })?;
+            let (last_key, read, scanned) = read_page(&target, entries, limit, |pos, bytes| {
+                let kept = keeps(pos, bytes)?;
+                n += usize::from(kept);
+                Ok(kept)
+            })?;
             (Rows::Count(n), last_key, read, scanned)
         }
         Want::Maps => {
@@ -752,9 +757,9 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
 /// read and the items evaluated (`ScannedCount`).
 fn read_page<'a>(
     target: &Target<'a>,
-    entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
+    entries: impl Iterator<Item = (&'a [u8], &'a [u8])>,
     limit: Option<usize>,
-    take: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
+    mut take: impl FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
 ) -> Res<(Option<Item>, usize, usize)> {
     let mut entries = entries.peekable();
     let mut last: Option<(&[u8], &[u8])> = None;
@@ -790,13 +795,13 @@ fn read_page<'a>(
 /// [`read_page`] into maps, filtered and projected.
 fn read_items<'a>(
     target: &Target<'a>,
-    entries: Box<dyn Iterator<Item = (&'a [u8], &'a [u8])> + 'a>,
+    entries: impl Iterator<Item = (&'a [u8], &'a [u8])>,
     limit: Option<usize>,
     keeps: &mut dyn FnMut(&'a [u8], &'a [u8]) -> Res<bool>,
     projection: Option<&Projection>,
 ) -> Res<(Vec<Item>, Option<Item>, usize, usize)> {
     let mut items = Vec::new();
-    let (last_key, read, scanned) = read_page(target, entries, limit, &mut |pos, bytes| {
+    let (last_key, read, scanned) = read_page(target, entries, limit, |pos, bytes| {
         let keep = keeps(pos, bytes)?;
         if keep {
             let item = target.table.decode(pos, bytes)?;
@@ -852,7 +857,7 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
                 })
             })) as Box<dyn Iterator<Item = _>>
         }
-        _ => entries,
+        _ => Box::new(entries),
     };
     let returned = target.returned(None);
     let mut filter = filter.as_ref().map(|f| Filter::new(f, t));
