@@ -262,20 +262,7 @@ fn strip_padded<N: itoa::Integer + TryInto<u64>>(n: N, width: usize, stored: &st
     if width <= 20
         && let Ok(n) = n.try_into()
     {
-        let mut digits = stored.as_bytes().get(..width)?;
-        let mut read = 0u64;
-        while let Some((eight, rest)) = digits.split_first_chunk::<8>() {
-            read = read
-                .checked_mul(100_000_000)?
-                .checked_add(eight_digits(*eight)?)?;
-            digits = rest;
-        }
-        for &b in digits {
-            if !b.is_ascii_digit() {
-                return None;
-            }
-            read = read.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-        }
+        let read = leading_digits(stored.as_bytes().get(..width)?)?;
         // `width` ASCII digits end on a character boundary.
         return (read == n).then(|| stored.get(width..)).flatten();
     }
@@ -287,6 +274,27 @@ fn strip_padded<N: itoa::Integer + TryInto<u64>>(n: N, width: usize, stored: &st
         return None;
     }
     stored.get(pad..)?.strip_prefix(digits)
+}
+
+/// `digits`, every one an ASCII digit, as a number, eight at a time;
+/// `None` when one is not a digit or the number does not fit a `u64`
+/// (checked: a key of more digits than a type holds never equals a value).
+#[inline]
+fn leading_digits(mut digits: &[u8]) -> Option<u64> {
+    let mut read = 0u64;
+    while let Some((eight, rest)) = digits.split_first_chunk::<8>() {
+        read = read
+            .checked_mul(100_000_000)?
+            .checked_add(eight_digits(*eight)?)?;
+        digits = rest;
+    }
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        read = read.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(read)
 }
 
 /// Eight ASCII digits as their number, read as one word (the
@@ -515,14 +523,19 @@ fn segment_error(segment: &str, expected: &'static str) -> KeyError {
     }
 }
 
-/// Parses exactly `width` ASCII digits.
+/// Parses exactly `width` ASCII digits: as [`strip_padded`] reads them
+/// when they fit a `u64`, else (a `u128`'s 39) with `str::parse`.
 fn read_digits(digits: &str, width: usize, expected: &'static str) -> Result<u128, KeyError> {
-    if digits.len() != width || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(segment_error(digits, expected));
-    }
-    digits
-        .parse::<u128>()
-        .map_err(|_| segment_error(digits, expected))
+    let read = if digits.len() != width {
+        None
+    } else if let Some(n) = leading_digits(digits.as_bytes()) {
+        Some(u128::from(n))
+    } else if digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.parse::<u128>().ok()
+    } else {
+        None
+    };
+    read.ok_or_else(|| segment_error(digits, expected))
 }
 
 macro_rules! unsigned_key_part {
