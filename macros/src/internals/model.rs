@@ -450,7 +450,7 @@ impl Codec<'_> {
                 quote!(let mut #slot: #pv::Option<#pv::AttributeValue> = #pv::None;)
             }
         });
-        let reads: Vec<(usize, &String, TokenStream)> = Self::read_from_attributes(&stored)
+        let reads: Vec<(&String, TokenStream)> = Self::read_from_attributes(&stored)
             .map(|(i, f)| {
                 let slot = Self::slot(*i);
                 let ty = &f.ty;
@@ -460,12 +460,12 @@ impl Codec<'_> {
                 } else {
                     quote!(#slot = #pv::Some(__v.into_owned()))
                 };
-                (*i, &f.stored, read)
+                (&f.stored, read)
             })
             .collect();
         let attr = self.lift(quote!(__attr), true);
         let Some(expected) = entity_type else {
-            let arms = reads.iter().map(|(_, name, read)| quote!(#name => #read,));
+            let arms = reads.iter().map(|(name, read)| quote!(#name => #read,));
             return quote! {
                 #(#decls)*
                 while let #pv::Some(__attr) = #krate::reader::AttrReader::next_data_attr(__reader) {
@@ -486,11 +486,11 @@ impl Codec<'_> {
         // attributes), not code, for the compiler's sake.
         let n = reads.len();
         let (entity_type_no, pk_no, sk_no, count) = (n, n + 1, n + 2, n + 3);
-        let names = reads.iter().map(|(_, name, _)| name);
+        let names = reads.iter().map(|(name, _)| name);
         let arms = reads
             .iter()
             .enumerate()
-            .map(|(no, (_, _, read))| quote!(#no => #read,));
+            .map(|(no, (_, read))| quote!(#no => #read,));
         quote! {
             #(#decls)*
             let mut __seen = #pv::Seen::default();

@@ -335,9 +335,6 @@ impl<'a> ValueReader<'a> {
     /// number or a binary.
     fn skip_other(&mut self) -> Option<()> {
         match self.byte()? {
-            S | N | B => {
-                self.bytes()?;
-            }
             FALSE | TRUE | NULL => {}
             L => {
                 for _ in 0..self.read_len()? {
@@ -1231,30 +1228,23 @@ impl AttrReader for EncodedItems {
             self.current = None;
             return Some(Err(corrupt()));
         };
-        let mut r = ValueReader::with_text(item, at.pos, text);
         let read = if at.pos < at.span[1] {
             // A key attribute.
             let Some(keys) = item.get(..at.span[1]) else {
                 self.current = None;
                 return Some(Err(corrupt()));
             };
-            key_attr(&self.keys, keys, text, at.escaped, &mut r.pos, &mut at.key)
+            key_attr(&self.keys, keys, text, at.escaped, &mut at.pos, &mut at.key)
                 .and_then(|(id, value)| Some((&*self.keys.get(id)?.0, value)))
         } else {
             match data_attr(at, item, text) {
-                Next::Attr(id, value) => {
-                    r.pos = at.pos;
-                    self.names.get(id).map(|name| (&**name, value))
-                }
+                Next::Attr(id, value) => self.names.get(id).map(|name| (&**name, value)),
                 Next::End => return None,
                 Next::Corrupt => None,
             }
         };
         match read {
-            Some(attr) => {
-                at.pos = r.pos;
-                Some(Ok(attr))
-            }
+            Some(attr) => Some(Ok(attr)),
             None => {
                 self.current = None;
                 Some(Err(corrupt()))
@@ -1318,11 +1308,6 @@ mod tests {
         }
     }
 
-    /// The key section lent by `table_key` and left out by
-    /// `next_field_attr`, on pages checked as a whole (ASCII) and on pages
-    /// whose strings are checked one by one (a length over 127 bytes, an
-    /// escaped zero byte, a string that is not UTF-8), with the same
-    /// answers; a push after reading started still reads back.
     /// Numbers found for a page's names hold for the next page only when
     /// it has the same names (the same allocation), not for names that
     /// merely came after them, in another order, perhaps at their address.
@@ -1367,6 +1352,11 @@ mod tests {
         }
     }
 
+    /// The key section lent by `table_key` and left out by
+    /// `next_field_attr`, on pages checked as a whole (ASCII) and on pages
+    /// whose strings are checked one by one (a length over 127 bytes, an
+    /// escaped zero byte, a string that is not UTF-8), with the same
+    /// answers; a push after reading started still reads back.
     #[test]
     fn table_keys_are_lent_whether_or_not_the_page_is_text() {
         let long = "é".repeat(100);
