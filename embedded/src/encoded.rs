@@ -85,23 +85,24 @@ pub(crate) fn push(
     keep: Option<&mut Kept<'_>>,
 ) -> Option<()> {
     let keys = table.keys();
-    if keep.is_none() && keys.iter().all(|(_, kind)| *kind != KeyType::N) {
-        // Strings and binaries are escaped in the position as the page
-        // holds them: copied in one piece.
-        out.push_escaped_keys(pos.get(PREFIX..)?);
-    } else {
-        let mut at = PREFIX;
-        for (i, (name, kind)) in keys.iter().enumerate() {
-            let v = read_key_ref(pos, &mut at, *kind)?;
-            if let Some(v) = projected(keep.as_ref().map(|k| k.keep), name, v) {
-                out.push_key(i, &v);
-            }
-        }
-    }
     // The stored value: its size, then the attributes as the page holds them.
     let mut r = ValueReader::new(value);
     r.read_len()?;
     let attrs = value.get(r.position()..)?;
+    let escaped = keys.iter().all(|(_, kind)| *kind != KeyType::N);
+    if keep.is_none() && escaped {
+        // Strings and binaries are escaped in the position as the page
+        // holds them: the keys and the attributes copied in one piece each.
+        out.push_escaped_item(pos.get(PREFIX..)?, attrs);
+        return Some(());
+    }
+    let mut at = PREFIX;
+    for (i, (name, kind)) in keys.iter().enumerate() {
+        let v = read_key_ref(pos, &mut at, *kind)?;
+        if let Some(v) = projected(keep.as_ref().map(|k| k.keep), name, v) {
+            out.push_key(i, &v);
+        }
+    }
     let Some(keep) = keep else {
         out.push_item(attrs);
         return Some(());
