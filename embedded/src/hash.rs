@@ -28,9 +28,73 @@ pub(crate) fn salted(parts: &[&[u8]]) -> [u8; 20] {
     h.finalize().into()
 }
 
-/// Local's `hashValue`/`rangeValue` of one key value's bytes.
+/// Local's `hashValue`/`rangeValue` of one key value's bytes. Every
+/// request to a partition asks for its key's hash (GetItem, PutItem,
+/// Query…): short values are remembered per thread ([`MEMO`]).
 pub(crate) fn of_value(bytes: &[u8]) -> [u8; 20] {
-    salted(&[bytes])
+    if bytes.len() > MEMO_BYTES {
+        return salted(&[bytes]);
+    }
+    let mut key = [0u8; MEMO_BYTES];
+    key[..bytes.len()].copy_from_slice(bytes);
+    // `len + 1`, so that an empty slot (length 0) matches no value.
+    let len = bytes.len() as u8 + 1;
+    let slot = memo_slot(&key, len);
+    MEMO.try_with(|memo| {
+        let cell = &memo[slot];
+        let seen = cell.get();
+        if seen.len == len && seen.key == key {
+            return seen.hash;
+        }
+        let hash = salted(&[bytes]);
+        cell.set(Memo { len, key, hash });
+        hash
+    })
+    .unwrap_or_else(|_| salted(&[bytes]))
+}
+
+/// The longest value [`MEMO`] remembers (partition keys are mostly short
+/// strings: `USER#8f3a…`).
+const MEMO_BYTES: usize = 32;
+
+/// How many values [`MEMO`] remembers.
+const MEMO_SLOTS: usize = 64;
+
+/// A value hashed by [`of_value`] and its hash; `len` is the value's
+/// length plus one, 0 for an empty slot.
+#[derive(Clone, Copy)]
+struct Memo {
+    len: u8,
+    key: [u8; MEMO_BYTES],
+    hash: [u8; 20],
+}
+
+thread_local! {
+    /// The hashes of the short values last hashed on this thread, each in
+    /// the slot its bytes pick ([`memo_slot`]): a cache of a pure
+    /// function, so a hit is the hash itself, and a miss costs a slot
+    /// comparison.
+    static MEMO: [std::cell::Cell<Memo>; MEMO_SLOTS] = const {
+        [const {
+            std::cell::Cell::new(Memo {
+                len: 0,
+                key: [0; MEMO_BYTES],
+                hash: [0; 20],
+            })
+        }; MEMO_SLOTS]
+    };
+}
+
+/// The slot of a value (zero-padded, and its length plus one) in
+/// [`MEMO`]: its words mixed by multiplication.
+fn memo_slot(key: &[u8; MEMO_BYTES], len: u8) -> usize {
+    let mut h = u64::from(len);
+    for word in key.chunks_exact(8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    (h >> 58) as usize % MEMO_SLOTS
 }
 
 /// Local's `hashRangeValue` of a table key.
@@ -55,6 +119,25 @@ mod tests {
             plain(&[b'a'; 1000]),
             "291e9a6c66994949b57ba5e650361e98fc36b1ba"
         );
+    }
+
+    #[test]
+    fn remembered_hashes_are_the_hashes() {
+        // Values that share slots, repeated, empty, at and over the longest
+        // remembered length: each time the digest itself.
+        let mut values: Vec<Vec<u8>> = (0..400u32)
+            .map(|i| format!("USER#{i}").into_bytes())
+            .collect();
+        values.push(Vec::new());
+        values.push(vec![0; 1]);
+        values.push(vec![0; 2]);
+        values.push(vec![7; MEMO_BYTES]);
+        values.push(vec![7; MEMO_BYTES + 1]);
+        for _ in 0..3 {
+            for v in &values {
+                assert_eq!(of_value(v), salted(&[v]), "{v:?}");
+            }
+        }
     }
 
     #[test]
