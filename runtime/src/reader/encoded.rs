@@ -1314,6 +1314,10 @@ mod tests {
         // boxed, and the box goes to the next page made on the thread.
         let size = std::mem::size_of::<EncodedItems>();
         assert!(size <= 160, "EncodedItems is {size} bytes");
+        // A value read is three words, whole (see `AttrRef`), and so is
+        // one that may be absent.
+        assert_eq!(std::mem::size_of::<AttrRef<'_>>(), 24);
+        assert_eq!(std::mem::size_of::<Option<AttrRef<'_>>>(), 24);
         let mut p = page();
         p.push_attrs(&[(0, AttrRef::S("x"))]);
         let buf = p.s().buf.as_ptr();
