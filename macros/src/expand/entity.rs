@@ -3,13 +3,13 @@
 
 use darling::FromDeriveInput;
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::expand::access;
 use crate::expand::version::Versioned;
 use crate::internals::attr::{self, EntityOpts, IndexDecl, IndexKind, Template};
-use crate::internals::ctx::{Ctx, respan};
+use crate::internals::ctx::{Ctx, Tokens, respan};
 use crate::internals::entity::{self, Entity};
 use crate::internals::model::{self, Codec, Field};
 use crate::internals::template::Segment;
@@ -134,16 +134,17 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     };
     let reported = lenient.then(|| darling::Error::multiple(m.errors.clone()).write_errors());
 
-    let outer = opts
-        .krate
-        .as_ref()
-        .map(|p| quote!(#p))
-        .unwrap_or_else(|| quote!(::singletable));
+    let outer = Tokens::new(
+        opts.krate
+            .as_ref()
+            .map(|p| quote!(#p))
+            .unwrap_or_else(|| quote!(::singletable)),
+    );
     // Inside the derive's `const _` block the crate is named by one
     // identifier (`use ::singletable as __singletable;`): shorter code,
     // less for the compiler to read. Code outside it uses `outer`.
-    let krate = quote!(__singletable);
-    let pv = quote!(__private);
+    let krate = Tokens::new(quote!(__singletable));
+    let pv = Tokens::new(quote!(__private));
     let ident = &opts.ident;
     let entity_name = opts.name.clone().unwrap_or_else(|| ident.to_string());
     let table = &opts.table;
@@ -1305,7 +1306,7 @@ impl Ctx<'_> {
         // Every token on `when`, so the error has no second label on the derive.
         let krate: TokenStream = self
             .krate
-            .clone()
+            .to_token_stream()
             .into_iter()
             .map(|mut tt| {
                 tt.set_span(when.span());

@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 
 use crate::internals::attr::FieldOpts;
 use crate::internals::case::RenameRule;
+use crate::internals::ctx::Tokens;
 
 /// One field with its stored attribute name.
 pub struct Field {
@@ -252,10 +253,10 @@ pub fn arg_from_self(field: &Field) -> TokenStream {
 /// The encode and decode code of the stored fields, shared by entities and
 /// documents. `on_err` wraps an `EncodeError`/`DecodeError` expression.
 pub struct Codec<'a> {
-    pub krate: &'a TokenStream,
+    pub krate: &'a Tokens,
     /// The crate's `__private` module (a shorter path inside a derive's
     /// `const _` block).
-    pub private: &'a TokenStream,
+    pub private: &'a Tokens,
     pub fields: &'a [Field],
     /// The entity's name when the codec is an entity's: its errors are
     /// `Error`s naming it. A document's are `EncodeError`/`DecodeError`s.
@@ -692,7 +693,7 @@ pub fn check_fn(f: &Field) -> Option<syn::Ident> {
 /// `fail(message)` is the statement run when one fails (`message` a
 /// `String` expression).
 pub fn checks(
-    krate: &TokenStream,
+    krate: &Tokens,
     f: &Field,
     value: &TokenStream,
     fail: impl Fn(TokenStream) -> TokenStream,
