@@ -361,8 +361,8 @@ impl Ctx<'_> {
             ));
         }
         let parses_key = self.parses_key(pk, keys);
-        let insert_keys_ref = self.insert_keys(keys, quote!(self));
-        let insert_keys_owned = self.insert_keys(keys, quote!(&self));
+        let start_ref = self.item_start(keys, quote!(self), capacity);
+        let start_owned = self.item_start(keys, quote!(&self), capacity);
         let Versioned {
             konst: versioned_const,
             insert: versioned_insert,
@@ -391,26 +391,20 @@ impl Ctx<'_> {
 
                 #[inline]
                 fn to_item(&self) -> #krate::Result<#krate::Item> {
-                    #krate::Entity::validate(self)?;
-                    let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
-                    #insert_keys_ref
+                    #start_ref
                     #versioned_insert
                     #encode_ref
-                    #pv::check_attribute_keys::<#table>(#entity_lit, &__item)?;
-                    #pv::Ok(__item)
+                    #pv::checked_item::<Self>(__item)
                 }
 
                 #stamped
 
                 #[inline]
                 fn into_item(self) -> #krate::Result<#krate::Item> {
-                    #krate::Entity::validate(&self)?;
-                    let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
-                    #insert_keys_owned
+                    #start_owned
                     #versioned_insert
                     #encode_owned
-                    #pv::check_attribute_keys::<#table>(#entity_lit, &__item)?;
-                    #pv::Ok(__item)
+                    #pv::checked_item::<Self>(__item)
                 }
 
                 #decoders
@@ -418,17 +412,22 @@ impl Ctx<'_> {
         }
     }
 
-    /// The encoders' statement inserting the key attributes and the entity
-    /// type into `__item`, `this` being a `&Self`: without index keys, the
-    /// primary key moved into the item by a generic function (no method of
-    /// the entity's own to compile); with them, `__singletable_key_attrs`.
-    fn insert_keys(&self, keys: &attr::Keys, this: TokenStream) -> TokenStream {
+    /// The encoders' first statements: the entity validated, `__item`
+    /// allocated, the key attributes and the entity type inserted, `this`
+    /// being a `&Self`. Without index keys, one generic runtime function
+    /// (`keyed_item`, which moves the primary key into the item): nothing
+    /// of the entity's own to compile; with them, `__singletable_key_attrs`.
+    fn item_start(&self, keys: &attr::Keys, this: TokenStream, capacity: usize) -> TokenStream {
         let krate = self.krate;
         let pv = self.private;
         if keys.indexes.is_empty() {
-            quote!(#pv::insert_key::<Self>(&mut __item, &TABLE, <Self as #krate::Entity>::primary_key(#this)?);)
+            quote!(let mut __item = #pv::keyed_item::<Self>(#this, &TABLE, #capacity)?;)
         } else {
-            quote!(self.__singletable_key_attrs(&mut __item)?;)
+            quote! {
+                #krate::Entity::validate(#this)?;
+                let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
+                self.__singletable_key_attrs(&mut __item)?;
+            }
         }
     }
 

@@ -549,6 +549,11 @@ impl Codec<'_> {
         if filled.is_empty() {
             return TokenStream::new();
         }
+        // One placeholder (the usual template): one call of a runtime
+        // function, not a block of its own in every decoder.
+        if let [Some(slot)] = slots.as_slice() {
+            return quote!(#pv::fill_from_key(&mut #slot, #key, #parse)?;);
+        }
         let binds: Vec<TokenStream> = slots
             .iter()
             .map(|s| match s {

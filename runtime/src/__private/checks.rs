@@ -299,3 +299,22 @@ pub fn migrate<Old: crate::Attr, New: crate::Entity + From<Old>>(
     check_stored_key(&new, pk, sk)?;
     Ok(new)
 }
+
+/// Fills a decoder's `slot` of a key field the item holds no copy of from
+/// the stored key value `key`, read by the entity's key parser `parse`
+/// (a template with one placeholder): only when the slot is empty, so
+/// items that carry every copy pay nothing. One call in each decoder
+/// instead of a block of its own.
+#[inline]
+pub fn fill_from_key<T>(
+    slot: &mut Slot<T>,
+    key: Option<&str>,
+    parse: fn(&str) -> crate::Result<T>,
+) -> crate::Result<()> {
+    if slot.is_none()
+        && let Some(key) = key
+    {
+        *slot = Some(Ok(parse(key)?));
+    }
+    Ok(())
+}

@@ -231,6 +231,29 @@ pub fn insert_key<E: crate::Entity>(
     }
 }
 
+/// The start of the encoders of an entity without index keys: the entity
+/// validated, then an item of `capacity` with its primary key attributes
+/// and entity type (see [`insert_key`]). One call in each encoder.
+#[inline]
+pub fn keyed_item<E: crate::Entity>(
+    entity: &E,
+    table: &TableAttrs,
+    capacity: usize,
+) -> crate::Result<crate::Item> {
+    entity.validate()?;
+    let mut item = HashMap::with_capacity(capacity);
+    insert_key::<E>(&mut item, table, entity.primary_key()?);
+    Ok(item)
+}
+
+/// The end of an entity's encoders: the item, once the attributes that
+/// key an index are checked (see [`crate::__private::check_attribute_keys`]).
+#[inline]
+pub fn checked_item<E: crate::Entity>(item: crate::Item) -> crate::Result<crate::Item> {
+    check_attribute_keys::<E::Table>(E::ENTITY_TYPE, &item)?;
+    Ok(item)
+}
+
 /// `Entity::from_item` of an entity that reads items attribute by
 /// attribute: the owned item's values are moved, not copied.
 pub fn read_owned<T: crate::Entity>(item: crate::Item) -> crate::Result<T> {
