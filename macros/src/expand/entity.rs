@@ -394,7 +394,7 @@ impl Ctx<'_> {
                     #start_ref
                     #versioned_insert
                     #encode_ref
-                    #pv::checked_item::<Self>(__item)
+                    #pv::checked_item::<Self>(__item, __failed)
                 }
 
                 #stamped
@@ -404,7 +404,7 @@ impl Ctx<'_> {
                     #start_owned
                     #versioned_insert
                     #encode_owned
-                    #pv::checked_item::<Self>(__item)
+                    #pv::checked_item::<Self>(__item, __failed)
                 }
 
                 #decoders
@@ -475,14 +475,11 @@ impl Ctx<'_> {
                 __other: #krate::OtherTypes,
             ) -> #krate::Result<#pv::Option<Self>> {
                 #read
-                let mut __stored = __seen.stored::<Self, __R>(&TABLE, __reader)?;
-                if !__stored.is_entity::<Self>(&TABLE, __other)? {
+                let #pv::Some(__stored) = __seen.stored_entity::<Self, __R>(&TABLE, __reader, __other)? else {
                     return #pv::Ok(#pv::None);
-                }
+                };
                 #from_keys
-                let __entity = Self { #init_read };
-                __stored.check_key(&__entity)?;
-                #pv::Ok(#pv::Some(__entity))
+                __stored.entity(Self { #init_read })
             }
         }
     }
@@ -587,6 +584,18 @@ impl Ctx<'_> {
         self.write_value(f, quote!(#ident), out, last)
     }
 
+    /// A `Result<String, Error>` expression: the key part held by the
+    /// parameter named like `f` as a string of its own (through the probe,
+    /// like [`Ctx::write_part`]).
+    pub fn part_string(&self, f: &Field, last: bool) -> TokenStream {
+        let pv = self.private;
+        let entity = self.entity;
+        let field = f.name();
+        let ident = &f.ident;
+        let value = self.key_value(f, quote!(#ident), last);
+        quote!(#pv::WritePart(&#value).part_string(#entity, #field))
+    }
+
     /// Like [`Ctx::write_part`], for the value of `f` at `place`.
     pub fn write_value(
         &self,
@@ -682,14 +691,32 @@ impl Ctx<'_> {
             k.name,
             k.template.text()
         );
+        if names.is_empty() {
+            // A template without placeholders: one runtime call.
+            let text: String = k
+                .template
+                .segments
+                .iter()
+                .map(|s| match s {
+                    Segment::Lit(t) => t.as_str(),
+                    Segment::Field(_) => "",
+                })
+                .collect();
+            return quote! {
+                #[doc = #doc]
+                #[inline]
+                #vis fn #name() -> #krate::Result<#pv::String> {
+                    #pv::literal_key(#entity, #attr_label, #text, #max)
+                }
+            };
+        }
         quote! {
             #[doc = #doc]
             #[inline]
             #vis fn #name(#(#params),*) -> #krate::Result<#pv::String> {
                 let mut __k = #pv::key_buffer(#cap);
                 #write
-                #pv::check_len(#entity, #attr_label, &__k, #max)?;
-                #pv::Ok(__k)
+                #pv::checked_key(#entity, #attr_label, __k, #max)
             }
         }
     }
@@ -906,8 +933,7 @@ impl Ctx<'_> {
                 #vis fn #fn_name(#(#params),*) -> #krate::Result<#pv::String> {
                     let mut __k = #pv::String::new();
                     #write
-                    #pv::check_len(#entity, #label, &__k, #max)?;
-                    #pv::Ok(__k)
+                    #pv::checked_key(#entity, #label, __k, #max)
                 }
             });
         }
@@ -956,7 +982,7 @@ impl Ctx<'_> {
                 { let __item = &mut __item; #key_inserts }
                 #version_insert
                 #encode
-                #pv::Ok(__item)
+                #pv::written(__item, __failed)
             }
         }
     }
@@ -1016,8 +1042,7 @@ impl Ctx<'_> {
             #vis fn #fn_name(key: &str) -> #krate::Result<#ret_ty> {
                 let mut __r = #pv::KeyReader::new(#entity, #text, key);
                 #(#steps)*
-                __r.finish()?;
-                #pv::Ok(#ret)
+                __r.finish_with(#ret)
             }
         }
     }

@@ -303,8 +303,14 @@ impl Codec<'_> {
 
     /// Like [`Codec::encode`], reading the fields named in `overrides` from
     /// the given locals (of the field's type) instead of `self`.
+    ///
+    /// An entity's statements keep the first error of a field's step in a
+    /// local `__failed` they declare (`Option<Error>`), skipping the later
+    /// steps, instead of a `?` per field: the encoder ends with
+    /// `__private::checked_item` or `__private::written`, which return it.
     pub fn encode_with(&self, owned: bool, overrides: &[(String, syn::Ident)]) -> TokenStream {
         let pv = self.private;
+        let entity = self.entity.is_some();
         let stmts = self.fields.iter().filter(|f| f.written()).map(|f| {
             let ident = &f.ident;
             let stored = &f.stored;
@@ -331,11 +337,30 @@ impl Codec<'_> {
                     quote!(#pv::serde_to_attr(&#place).map_err(|__e| __e.at(#stored))),
                     false,
                 );
+                // An earlier field's error first, as without `__failed`.
+                let earlier = entity.then(|| quote!(#pv::no_failure(&mut __failed)?;));
                 return quote! {
+                    #earlier
                     __item.insert(#pv::String::from(#stored), #value?);
                 };
             }
             // One generic call per field.
+            if entity {
+                let call = if owned {
+                    self.step(
+                        "put_owned_or",
+                        ty,
+                        quote!(&mut __item, #stored, #place, &mut __failed),
+                    )
+                } else {
+                    self.step(
+                        "put_or",
+                        ty,
+                        quote!(&mut __item, #stored, &#place, &mut __failed),
+                    )
+                };
+                return quote!(#call;);
+            }
             let call = if owned {
                 self.step("put_owned", ty, quote!(&mut __item, #stored, #place))
             } else {
@@ -343,7 +368,18 @@ impl Codec<'_> {
             };
             quote!(#call?;)
         });
-        quote!(#(#stmts)*)
+        if entity {
+            let stmts: Vec<TokenStream> = stmts.collect();
+            // `mut` only where a step or a serde field's check writes it.
+            let written = self
+                .fields
+                .iter()
+                .any(|f| f.written() && !f.opts.ttl.is_present());
+            let mutable = written.then(|| quote!(mut));
+            quote!(let #mutable __failed = #pv::None; #(#stmts)*)
+        } else {
+            quote!(#(#stmts)*)
+        }
     }
 
     /// The local holding stored field `i` after [`Codec::read`].
