@@ -1,13 +1,12 @@
 //! The checked model of a struct's fields, shared by `Entity` and `Document`.
 
 use darling::FromField;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::internals::attr::FieldOpts;
 use crate::internals::case::RenameRule;
-use crate::internals::ctx::Tokens;
 
 /// One field with its stored attribute name.
 pub struct Field {
@@ -247,6 +246,25 @@ pub fn arg_from_self(field: &Field) -> TokenStream {
         ArgKind::Str => quote!(&self.#ident),
         ArgKind::Copy => quote!(self.#ident),
         ArgKind::Ref => quote!(&self.#ident),
+    }
+}
+
+/// A few tokens the generated code names again and again (the crate's
+/// paths), kept as trees: `quote!` writes them tree by tree into the
+/// stream it builds, where each interpolation of a `TokenStream` costs the
+/// proc macro a clone and a concatenation, two calls into the compiler.
+#[derive(Clone)]
+pub(crate) struct Tokens(Vec<TokenTree>);
+
+impl Tokens {
+    pub fn new(tokens: TokenStream) -> Self {
+        Tokens(tokens.into_iter().collect())
+    }
+}
+
+impl ToTokens for Tokens {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(self.0.iter().cloned());
     }
 }
 
