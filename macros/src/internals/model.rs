@@ -536,11 +536,11 @@ impl Codec<'_> {
         // fields must rebuild (see `check_stored_key`), unless the reader
         // lends them afterwards (`Seen::stored`); and they match attributes
         // by number (`next_numbered`): a reader that numbers its names
-        // compares no string per attribute. The numbering is data (a list
-        // of names: the fields read, then the table's entity-type and key
-        // attributes), not code, for the compiler's sake.
+        // compares no string per attribute. The numbering is data (the
+        // names of the fields read, then the table's entity-type and key
+        // attributes), not code, for the compiler's sake: one `static`.
         let n = reads.len();
-        let (entity_type_no, pk_no, sk_no, count) = (n, n + 1, n + 2, n + 3);
+        let (entity_type_no, pk_no, sk_no) = (n, n + 1, n + 2);
         let names = reads.iter().map(|(name, _)| name);
         let arms = reads
             .iter()
@@ -549,17 +549,8 @@ impl Codec<'_> {
         quote! {
             #(#decls)*
             let mut __seen = #pv::Seen::default();
-            static __NAMES: [&str; #count] = [
-                #(#names,)*
-                TABLE.entity_type,
-                TABLE.pk,
-                match TABLE.sk {
-                    #pv::Some(__sk) => __sk,
-                    #pv::None => "",
-                },
-            ];
             static __NUMBERING: #krate::reader::Numbering =
-                #krate::reader::Numbering::new(&__NAMES);
+                #krate::reader::Numbering::with_table(&[#(#names),*], &TABLE);
             while let #pv::Some(__attr) =
                 #krate::reader::AttrReader::next_numbered(__reader, &__NUMBERING)
             {
