@@ -873,6 +873,35 @@ pub fn check_len(
     }
 }
 
+/// A built key, once [`check_len`] holds: a generated key builder's
+/// result.
+#[doc(hidden)]
+#[inline]
+pub fn checked_key(
+    entity: &'static str,
+    attribute: &'static str,
+    key: String,
+    max: usize,
+) -> Result<String, Error> {
+    check_len(entity, attribute, &key, max)?;
+    Ok(key)
+}
+
+/// A key builder's result for a template without placeholders: `text`,
+/// in a [`key_buffer`], once [`check_len`] holds.
+#[doc(hidden)]
+#[inline]
+pub fn literal_key(
+    entity: &'static str,
+    attribute: &'static str,
+    text: &str,
+    max: usize,
+) -> Result<String, Error> {
+    let mut key = key_buffer(text.len());
+    key.push_str(text);
+    checked_key(entity, attribute, key, max)
+}
+
 /// Key strings this thread gave back ([`recycle_key`]), for the next
 /// [`key_buffer`]: every decoded item's key check builds the key its fields
 /// make and copies the key it is stored under, and recycling those strings
@@ -1043,6 +1072,15 @@ impl<T: KeyPart + ?Sized> WritePart<'_, T> {
         self.0.size_hint()
     }
 
+    /// The value as a key part of its own, like [`write_part`] into a new
+    /// string.
+    #[inline]
+    pub fn part_string(&self, entity: &'static str, field: &'static str) -> Result<String, Error> {
+        let mut out = String::new();
+        self.write_part(entity, field, &mut out)?;
+        Ok(out)
+    }
+
     /// The rest of `stored` after the value, like `KeyPart::strip_key_part`.
     #[inline]
     pub fn strip_part<'s>(&self, stored: &'s str) -> Option<&'s str> {
@@ -1061,6 +1099,11 @@ pub trait WritePartFallback {
     /// Never runs, as `write_part`.
     fn size_hint(&self) -> usize {
         0
+    }
+
+    /// Never runs, as `write_part`.
+    fn part_string(&self, _: &'static str, _: &'static str) -> Result<String, Error> {
+        unreachable!("the derive rejected this key part type")
     }
 
     /// Never runs, as `write_part`.
@@ -1188,6 +1231,15 @@ impl<'a> KeyReader<'a> {
                 at,
             }))
         }
+    }
+
+    /// [`KeyReader::finish`], then `values`: a generated key parser's
+    /// result.
+    #[doc(hidden)]
+    #[inline]
+    pub fn finish_with<T>(self, values: T) -> Result<T, Error> {
+        self.finish()?;
+        Ok(values)
     }
 }
 

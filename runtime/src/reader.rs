@@ -196,6 +196,9 @@ pub type NumberedAttr<'a> = Result<(usize, &'a str, AttrRef<'a>), DecodeError>;
 /// ```
 pub struct Numbering {
     names: &'static [&'static str],
+    /// The table's entity-type, partition and sort key attributes,
+    /// numbered after `names` (an empty name stands for none).
+    table: [&'static str; 3],
 }
 
 impl Numbering {
@@ -205,7 +208,32 @@ impl Numbering {
     /// The numbering of `names`: each by its place, the first place for
     /// a name listed twice.
     pub const fn new(names: &'static [&'static str]) -> Self {
-        Self { names }
+        Self {
+            names,
+            table: ["", "", ""],
+        }
+    }
+
+    /// The numbering of `names`, then of the entity-type, partition and
+    /// sort key attributes of the table `attrs` describes: what an
+    /// entity's decoder reads. One `static` in each decoder, with no list
+    /// of its own to evaluate.
+    #[doc(hidden)]
+    pub const fn with_table(
+        names: &'static [&'static str],
+        attrs: &crate::__private::TableAttrs,
+    ) -> Self {
+        Self {
+            names,
+            table: [
+                attrs.entity_type,
+                attrs.pk,
+                match attrs.sk {
+                    Some(sk) => sk,
+                    None => "",
+                },
+            ],
+        }
     }
 
     /// The number of `name`.
@@ -213,6 +241,7 @@ impl Numbering {
     pub fn number(&self, name: &str) -> usize {
         self.names
             .iter()
+            .chain(&self.table)
             .position(|n| !n.is_empty() && *n == name)
             .unwrap_or(Self::OTHER)
     }

@@ -541,6 +541,19 @@ impl<E: Entity, S> Update<E, S> {
         }
     }
 
+    /// [`Update::new`] of an entity's typed key, then
+    /// [`Update::with_key_values`]: one call in each generated `update`.
+    #[doc(hidden)]
+    #[inline]
+    pub fn of_key<const P: usize, const V: usize>(
+        key: Result<crate::KeyOf<E>, Error>,
+        parts: [(&'static str, Result<String, Error>); P],
+        values: [(&'static str, Result<AttributeValue, Error>); V],
+    ) -> Self {
+        Self::new(key.map(crate::KeyOf::into_key), Vec::from(parts))
+            .with_key_values(Vec::from(values))
+    }
+
     /// The primary-key fields' stored attributes, each checked against the
     /// field's validations. Used by generated code.
     #[doc(hidden)]

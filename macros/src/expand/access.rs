@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use crate::internals::access::{Access, Resolved, attr_index, resolve, vector_index};
 use crate::internals::attr::{IndexKind, Keys, Template};
 use crate::internals::case::pascal;
-use crate::internals::ctx::Ctx;
+use crate::internals::ctx::{Ctx, Tokens};
 use crate::internals::template::{self, Segment};
 
 /// The generated code for every access pattern: `(outside, inside)`, where
@@ -63,7 +63,7 @@ pub fn expand(
 }
 
 /// What a pattern returns: whole items, their keys, or a projection.
-fn item_type(p: &TokenStream, ident: &syn::Ident, access: &Access) -> TokenStream {
+fn item_type(p: &Tokens, ident: &syn::Ident, access: &Access) -> TokenStream {
     match (&access.keys, &access.select) {
         (Some(k), _) => quote_spanned!(k.span()=> #p::KeyOf<#ident>),
         (None, Some(d)) => quote!(#p::Projected<#ident, #d>),
@@ -232,7 +232,7 @@ pub fn projection_check(
 
 /// The query's place marker type and its `Target`: the table, or the
 /// index the pattern reads.
-fn target(p: &TokenStream, r: &Resolved, pattern_str: &str) -> (TokenStream, TokenStream) {
+fn target(p: &Tokens, r: &Resolved, pattern_str: &str) -> (TokenStream, TokenStream) {
     match r.kind {
         None => (
             quote!(#p::OnTable),

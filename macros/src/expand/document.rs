@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::internals::attr::{self, DocumentOpts};
+use crate::internals::ctx::Tokens;
 use crate::internals::model::{self, Codec};
 
 pub fn derive(input: &syn::DeriveInput) -> TokenStream {
@@ -45,13 +46,14 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     let errors = errors.into_inner();
     let reported = (!errors.is_empty()).then(|| darling::Error::multiple(errors).write_errors());
 
-    let krate = opts
-        .krate
-        .as_ref()
-        .map(|p| quote!(#p))
-        .unwrap_or_else(|| quote!(::singletable));
+    let krate = Tokens::new(
+        opts.krate
+            .as_ref()
+            .map(|p| quote!(#p))
+            .unwrap_or_else(|| quote!(::singletable)),
+    );
     let ident = &opts.ident;
-    let private = quote!(#krate::__private);
+    let private = Tokens::new(quote!(#krate::__private));
     let codec = Codec {
         krate: &krate,
         private: &private,
@@ -117,7 +119,7 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
 /// `f.address.field(|a| a.city)`), their validation functions, and the
 /// `Document` impl.
 fn paths(
-    krate: &TokenStream,
+    krate: &Tokens,
     vis: &syn::Visibility,
     ident: &syn::Ident,
     fields: &[model::Field],

@@ -3,13 +3,13 @@
 
 use darling::FromDeriveInput;
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::expand::access;
 use crate::expand::version::Versioned;
 use crate::internals::attr::{self, EntityOpts, IndexDecl, IndexKind, Template};
-use crate::internals::ctx::{Ctx, respan};
+use crate::internals::ctx::{Ctx, Tokens, respan};
 use crate::internals::entity::{self, Entity};
 use crate::internals::model::{self, Codec, Field};
 use crate::internals::template::Segment;
@@ -134,16 +134,17 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
     };
     let reported = lenient.then(|| darling::Error::multiple(m.errors.clone()).write_errors());
 
-    let outer = opts
-        .krate
-        .as_ref()
-        .map(|p| quote!(#p))
-        .unwrap_or_else(|| quote!(::singletable));
+    let outer = Tokens::new(
+        opts.krate
+            .as_ref()
+            .map(|p| quote!(#p))
+            .unwrap_or_else(|| quote!(::singletable)),
+    );
     // Inside the derive's `const _` block the crate is named by one
     // identifier (`use ::singletable as __singletable;`): shorter code,
     // less for the compiler to read. Code outside it uses `outer`.
-    let krate = quote!(__singletable);
-    let pv = quote!(__private);
+    let krate = Tokens::new(quote!(__singletable));
+    let pv = Tokens::new(quote!(__private));
     let ident = &opts.ident;
     let entity_name = opts.name.clone().unwrap_or_else(|| ident.to_string());
     let table = &opts.table;
@@ -360,8 +361,8 @@ impl Ctx<'_> {
             ));
         }
         let parses_key = self.parses_key(pk, keys);
-        let insert_keys_ref = self.insert_keys(keys, quote!(self));
-        let insert_keys_owned = self.insert_keys(keys, quote!(&self));
+        let start_ref = self.item_start(keys, quote!(self), capacity);
+        let start_owned = self.item_start(keys, quote!(&self), capacity);
         let Versioned {
             konst: versioned_const,
             insert: versioned_insert,
@@ -390,26 +391,20 @@ impl Ctx<'_> {
 
                 #[inline]
                 fn to_item(&self) -> #krate::Result<#krate::Item> {
-                    #krate::Entity::validate(self)?;
-                    let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
-                    #insert_keys_ref
+                    #start_ref
                     #versioned_insert
                     #encode_ref
-                    #pv::check_attribute_keys::<#table>(#entity_lit, &__item)?;
-                    #pv::Ok(__item)
+                    #pv::checked_item::<Self>(__item, __failed)
                 }
 
                 #stamped
 
                 #[inline]
                 fn into_item(self) -> #krate::Result<#krate::Item> {
-                    #krate::Entity::validate(&self)?;
-                    let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
-                    #insert_keys_owned
+                    #start_owned
                     #versioned_insert
                     #encode_owned
-                    #pv::check_attribute_keys::<#table>(#entity_lit, &__item)?;
-                    #pv::Ok(__item)
+                    #pv::checked_item::<Self>(__item, __failed)
                 }
 
                 #decoders
@@ -417,17 +412,22 @@ impl Ctx<'_> {
         }
     }
 
-    /// The encoders' statement inserting the key attributes and the entity
-    /// type into `__item`, `this` being a `&Self`: without index keys, the
-    /// primary key moved into the item by a generic function (no method of
-    /// the entity's own to compile); with them, `__singletable_key_attrs`.
-    fn insert_keys(&self, keys: &attr::Keys, this: TokenStream) -> TokenStream {
+    /// The encoders' first statements: the entity validated, `__item`
+    /// allocated, the key attributes and the entity type inserted, `this`
+    /// being a `&Self`. Without index keys, one generic runtime function
+    /// (`keyed_item`, which moves the primary key into the item): nothing
+    /// of the entity's own to compile; with them, `__singletable_key_attrs`.
+    fn item_start(&self, keys: &attr::Keys, this: TokenStream, capacity: usize) -> TokenStream {
         let krate = self.krate;
         let pv = self.private;
         if keys.indexes.is_empty() {
-            quote!(#pv::insert_key::<Self>(&mut __item, &TABLE, <Self as #krate::Entity>::primary_key(#this)?);)
+            quote!(let mut __item = #pv::keyed_item::<Self>(#this, &TABLE, #capacity)?;)
         } else {
-            quote!(self.__singletable_key_attrs(&mut __item)?;)
+            quote! {
+                #krate::Entity::validate(#this)?;
+                let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
+                self.__singletable_key_attrs(&mut __item)?;
+            }
         }
     }
 
@@ -475,14 +475,11 @@ impl Ctx<'_> {
                 __other: #krate::OtherTypes,
             ) -> #krate::Result<#pv::Option<Self>> {
                 #read
-                let mut __stored = __seen.stored::<Self, __R>(&TABLE, __reader)?;
-                if !__stored.is_entity::<Self>(&TABLE, __other)? {
+                let #pv::Some(__stored) = __seen.stored_entity::<Self, __R>(&TABLE, __reader, __other)? else {
                     return #pv::Ok(#pv::None);
-                }
+                };
                 #from_keys
-                let __entity = Self { #init_read };
-                __stored.check_key(&__entity)?;
-                #pv::Ok(#pv::Some(__entity))
+                __stored.entity(Self { #init_read })
             }
         }
     }
@@ -587,6 +584,18 @@ impl Ctx<'_> {
         self.write_value(f, quote!(#ident), out, last)
     }
 
+    /// A `Result<String, Error>` expression: the key part held by the
+    /// parameter named like `f` as a string of its own (through the probe,
+    /// like [`Ctx::write_part`]).
+    pub fn part_string(&self, f: &Field, last: bool) -> TokenStream {
+        let pv = self.private;
+        let entity = self.entity;
+        let field = f.name();
+        let ident = &f.ident;
+        let value = self.key_value(f, quote!(#ident), last);
+        quote!(#pv::WritePart(&#value).part_string(#entity, #field))
+    }
+
     /// Like [`Ctx::write_part`], for the value of `f` at `place`.
     pub fn write_value(
         &self,
@@ -682,14 +691,32 @@ impl Ctx<'_> {
             k.name,
             k.template.text()
         );
+        if names.is_empty() {
+            // A template without placeholders: one runtime call.
+            let text: String = k
+                .template
+                .segments
+                .iter()
+                .map(|s| match s {
+                    Segment::Lit(t) => t.as_str(),
+                    Segment::Field(_) => "",
+                })
+                .collect();
+            return quote! {
+                #[doc = #doc]
+                #[inline]
+                #vis fn #name() -> #krate::Result<#pv::String> {
+                    #pv::literal_key(#entity, #attr_label, #text, #max)
+                }
+            };
+        }
         quote! {
             #[doc = #doc]
             #[inline]
             #vis fn #name(#(#params),*) -> #krate::Result<#pv::String> {
                 let mut __k = #pv::key_buffer(#cap);
                 #write
-                #pv::check_len(#entity, #attr_label, &__k, #max)?;
-                #pv::Ok(__k)
+                #pv::checked_key(#entity, #attr_label, __k, #max)
             }
         }
     }
@@ -906,8 +933,7 @@ impl Ctx<'_> {
                 #vis fn #fn_name(#(#params),*) -> #krate::Result<#pv::String> {
                     let mut __k = #pv::String::new();
                     #write
-                    #pv::check_len(#entity, #label, &__k, #max)?;
-                    #pv::Ok(__k)
+                    #pv::checked_key(#entity, #label, __k, #max)
                 }
             });
         }
@@ -956,7 +982,7 @@ impl Ctx<'_> {
                 { let __item = &mut __item; #key_inserts }
                 #version_insert
                 #encode
-                #pv::Ok(__item)
+                #pv::written(__item, __failed)
             }
         }
     }
@@ -1016,8 +1042,7 @@ impl Ctx<'_> {
             #vis fn #fn_name(key: &str) -> #krate::Result<#ret_ty> {
                 let mut __r = #pv::KeyReader::new(#entity, #text, key);
                 #(#steps)*
-                __r.finish()?;
-                #pv::Ok(#ret)
+                __r.finish_with(#ret)
             }
         }
     }
@@ -1305,7 +1330,7 @@ impl Ctx<'_> {
         // Every token on `when`, so the error has no second label on the derive.
         let krate: TokenStream = self
             .krate
-            .clone()
+            .to_token_stream()
             .into_iter()
             .map(|mut tt| {
                 tt.set_span(when.span());

@@ -52,8 +52,7 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             #[doc = #update_doc]
             #[inline]
             #vis fn update(#(#params),*) -> #p::Update<Self, #state_ty> {
-                #p::Update::new(Self::key(#(#args),*).map(#p::KeyOf::into_key), #p::__private::Vec::from([#(#parts),*]))
-                    .with_key_values(#p::__private::Vec::from([#(#key_values),*]))
+                #p::Update::of_key(Self::key(#(#args),*), [#(#parts),*], [#(#key_values),*])
             }
         }
 
@@ -200,17 +199,11 @@ fn handles(
 
 /// The key parts of `update`'s key fields, each written as in the key.
 fn key_parts(ctx: &Ctx, keys: &Keys, primary: &[&str]) -> Vec<TokenStream> {
-    let p = ctx.outer;
     primary
         .iter()
         .map(|n| {
-            let write = ctx.write_part(ctx.field(n), quote!(&mut __s), keys.ends_its_templates(n));
-            quote! {
-                (#n, {
-                    let mut __s = #p::__private::String::new();
-                    #write.and(#p::__private::Ok(__s))
-                })
-            }
+            let part = ctx.part_string(ctx.field(n), keys.ends_its_templates(n));
+            quote!((#n, #part))
         })
         .collect()
 }

@@ -6,7 +6,7 @@ use quote::quote;
 
 use crate::internals::access::Access;
 use crate::internals::attr::{IndexKind, Keys, Template};
-use crate::internals::ctx::Ctx;
+use crate::internals::ctx::{Ctx, Tokens};
 use crate::internals::template::Segment;
 
 /// The template with stored attribute names in its placeholders.
@@ -80,7 +80,7 @@ pub(crate) fn key_shape(ctx: &Ctx, t: &Template) -> TokenStream {
     }
 }
 
-fn opt(pv: &TokenStream, t: Option<TokenStream>) -> TokenStream {
+fn opt(pv: &Tokens, t: Option<TokenStream>) -> TokenStream {
     match t {
         Some(t) => quote!(#pv::Some(#t)),
         None => quote!(#pv::None),

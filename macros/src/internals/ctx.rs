@@ -5,14 +5,15 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use crate::internals::model::Field;
+pub(crate) use crate::internals::model::Tokens;
 
 pub(crate) struct Ctx<'a> {
     /// The crate's path inside the derive's `const _` block.
-    pub krate: &'a TokenStream,
+    pub krate: &'a Tokens,
     /// The crate's `__private` module inside the block.
-    pub private: &'a TokenStream,
+    pub private: &'a Tokens,
     /// The crate's path outside it (the types users name).
-    pub outer: &'a TokenStream,
+    pub outer: &'a Tokens,
     pub entity_ident: &'a syn::Ident,
     pub entity: &'a str,
     pub fields: &'a [Field],

@@ -1,7 +1,7 @@
 //! The checked model of a struct's fields, shared by `Entity` and `Document`.
 
 use darling::FromField;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
@@ -249,13 +249,32 @@ pub fn arg_from_self(field: &Field) -> TokenStream {
     }
 }
 
+/// A few tokens the generated code names again and again (the crate's
+/// paths), kept as trees: `quote!` writes them tree by tree into the
+/// stream it builds, where each interpolation of a `TokenStream` costs the
+/// proc macro a clone and a concatenation, two calls into the compiler.
+#[derive(Clone)]
+pub(crate) struct Tokens(Vec<TokenTree>);
+
+impl Tokens {
+    pub fn new(tokens: TokenStream) -> Self {
+        Tokens(tokens.into_iter().collect())
+    }
+}
+
+impl ToTokens for Tokens {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        out.extend(self.0.iter().cloned());
+    }
+}
+
 /// The encode and decode code of the stored fields, shared by entities and
 /// documents. `on_err` wraps an `EncodeError`/`DecodeError` expression.
 pub struct Codec<'a> {
-    pub krate: &'a TokenStream,
+    pub krate: &'a Tokens,
     /// The crate's `__private` module (a shorter path inside a derive's
     /// `const _` block).
-    pub private: &'a TokenStream,
+    pub private: &'a Tokens,
     pub fields: &'a [Field],
     /// The entity's name when the codec is an entity's: its errors are
     /// `Error`s naming it. A document's are `EncodeError`/`DecodeError`s.
@@ -302,8 +321,14 @@ impl Codec<'_> {
 
     /// Like [`Codec::encode`], reading the fields named in `overrides` from
     /// the given locals (of the field's type) instead of `self`.
+    ///
+    /// An entity's statements keep the first error of a field's step in a
+    /// local `__failed` they declare (`Option<Error>`), skipping the later
+    /// steps, instead of a `?` per field: the encoder ends with
+    /// `__private::checked_item` or `__private::written`, which return it.
     pub fn encode_with(&self, owned: bool, overrides: &[(String, syn::Ident)]) -> TokenStream {
         let pv = self.private;
+        let entity = self.entity.is_some();
         let stmts = self.fields.iter().filter(|f| f.written()).map(|f| {
             let ident = &f.ident;
             let stored = &f.stored;
@@ -330,11 +355,30 @@ impl Codec<'_> {
                     quote!(#pv::serde_to_attr(&#place).map_err(|__e| __e.at(#stored))),
                     false,
                 );
+                // An earlier field's error first, as without `__failed`.
+                let earlier = entity.then(|| quote!(#pv::no_failure(&mut __failed)?;));
                 return quote! {
+                    #earlier
                     __item.insert(#pv::String::from(#stored), #value?);
                 };
             }
             // One generic call per field.
+            if entity {
+                let call = if owned {
+                    self.step(
+                        "put_owned_or",
+                        ty,
+                        quote!(&mut __item, #stored, #place, &mut __failed),
+                    )
+                } else {
+                    self.step(
+                        "put_or",
+                        ty,
+                        quote!(&mut __item, #stored, &#place, &mut __failed),
+                    )
+                };
+                return quote!(#call;);
+            }
             let call = if owned {
                 self.step("put_owned", ty, quote!(&mut __item, #stored, #place))
             } else {
@@ -342,7 +386,18 @@ impl Codec<'_> {
             };
             quote!(#call?;)
         });
-        quote!(#(#stmts)*)
+        if entity {
+            let stmts: Vec<TokenStream> = stmts.collect();
+            // `mut` only where a step or a serde field's check writes it.
+            let written = self
+                .fields
+                .iter()
+                .any(|f| f.written() && !f.opts.ttl.is_present());
+            let mutable = written.then(|| quote!(mut));
+            quote!(let #mutable __failed = #pv::None; #(#stmts)*)
+        } else {
+            quote!(#(#stmts)*)
+        }
     }
 
     /// The local holding stored field `i` after [`Codec::read`].
@@ -481,11 +536,11 @@ impl Codec<'_> {
         // fields must rebuild (see `check_stored_key`), unless the reader
         // lends them afterwards (`Seen::stored`); and they match attributes
         // by number (`next_numbered`): a reader that numbers its names
-        // compares no string per attribute. The numbering is data (a list
-        // of names: the fields read, then the table's entity-type and key
-        // attributes), not code, for the compiler's sake.
+        // compares no string per attribute. The numbering is data (the
+        // names of the fields read, then the table's entity-type and key
+        // attributes), not code, for the compiler's sake: one `static`.
         let n = reads.len();
-        let (entity_type_no, pk_no, sk_no, count) = (n, n + 1, n + 2, n + 3);
+        let (entity_type_no, pk_no, sk_no) = (n, n + 1, n + 2);
         let names = reads.iter().map(|(name, _)| name);
         let arms = reads
             .iter()
@@ -494,17 +549,8 @@ impl Codec<'_> {
         quote! {
             #(#decls)*
             let mut __seen = #pv::Seen::default();
-            static __NAMES: [&str; #count] = [
-                #(#names,)*
-                TABLE.entity_type,
-                TABLE.pk,
-                match TABLE.sk {
-                    #pv::Some(__sk) => __sk,
-                    #pv::None => "",
-                },
-            ];
             static __NUMBERING: #krate::reader::Numbering =
-                #krate::reader::Numbering::new(&__NAMES);
+                #krate::reader::Numbering::with_table(&[#(#names),*], &TABLE);
             while let #pv::Some(__attr) =
                 #krate::reader::AttrReader::next_numbered(__reader, &__NUMBERING)
             {
@@ -547,6 +593,11 @@ impl Codec<'_> {
         let filled: Vec<&syn::Ident> = slots.iter().flatten().collect();
         if filled.is_empty() {
             return TokenStream::new();
+        }
+        // One placeholder (the usual template): one call of a runtime
+        // function, not a block of its own in every decoder.
+        if let [Some(slot)] = slots.as_slice() {
+            return quote!(#pv::fill_from_key(&mut #slot, #key, #parse)?;);
         }
         let binds: Vec<TokenStream> = slots
             .iter()
@@ -692,7 +743,7 @@ pub fn check_fn(f: &Field) -> Option<syn::Ident> {
 /// `fail(message)` is the statement run when one fails (`message` a
 /// `String` expression).
 pub fn checks(
-    krate: &TokenStream,
+    krate: &Tokens,
     f: &Field,
     value: &TokenStream,
     fail: impl Fn(TokenStream) -> TokenStream,

@@ -86,6 +86,24 @@ impl Seen {
             key,
         })
     }
+
+    /// [`Seen::stored`] of an item of type `T` (see
+    /// [`Stored::is_entity`]): `None` for an item of another type that
+    /// `other` says to skip. One call in each decoder.
+    #[inline]
+    pub fn stored_entity<'s, T: crate::Entity, R: crate::reader::AttrReader + ?Sized>(
+        &'s mut self,
+        table: &TableAttrs,
+        reader: &'s R,
+        other: crate::OtherTypes,
+    ) -> crate::Result<Option<Stored<'s>>> {
+        let mut stored = self.stored::<T, R>(table, reader)?;
+        Ok(if stored.is_entity::<T>(table, other)? {
+            Some(stored)
+        } else {
+            None
+        })
+    }
 }
 
 /// An owned key attribute value as a lent one.
@@ -146,6 +164,13 @@ impl Stored<'_> {
     #[inline]
     pub fn check_key<T: crate::Entity>(&self, entity: &T) -> crate::Result<()> {
         crate::entity::check_table_key(entity, &self.key)
+    }
+
+    /// The decoder's result: `entity`, once [`Stored::check_key`] holds.
+    #[inline]
+    pub fn entity<T: crate::Entity>(&self, entity: T) -> crate::Result<Option<T>> {
+        self.check_key(&entity)?;
+        Ok(Some(entity))
     }
 }
 
@@ -298,4 +323,23 @@ pub fn migrate<Old: crate::Attr, New: crate::Entity + From<Old>>(
     let new = New::from(old);
     check_stored_key(&new, pk, sk)?;
     Ok(new)
+}
+
+/// Fills a decoder's `slot` of a key field the item holds no copy of from
+/// the stored key value `key`, read by the entity's key parser `parse`
+/// (a template with one placeholder): only when the slot is empty, so
+/// items that carry every copy pay nothing. One call in each decoder
+/// instead of a block of its own.
+#[inline]
+pub fn fill_from_key<T>(
+    slot: &mut Slot<T>,
+    key: Option<&str>,
+    parse: fn(&str) -> crate::Result<T>,
+) -> crate::Result<()> {
+    if slot.is_none()
+        && let Some(key) = key
+    {
+        *slot = Some(Ok(parse(key)?));
+    }
+    Ok(())
 }

@@ -86,6 +86,41 @@ pub trait FieldCodec: Sized {
         value: Self,
     ) -> crate::Result<()>;
 
+    /// [`FieldCodec::put`], keeping the first error in `failed` and
+    /// skipping the field once there is one: an entity's encoder then
+    /// returns `failed` at its end instead of a `?` per field.
+    #[inline]
+    fn put_or(
+        entity: &'static str,
+        item: &mut crate::Item,
+        name: &'static str,
+        value: &Self,
+        failed: &mut Option<crate::Error>,
+    ) {
+        if failed.is_none()
+            && let Err(e) = Self::put(entity, item, name, value)
+        {
+            *failed = Some(e);
+        }
+    }
+
+    /// [`FieldCodec::put_owned`], keeping the first error like
+    /// [`FieldCodec::put_or`].
+    #[inline]
+    fn put_owned_or(
+        entity: &'static str,
+        item: &mut crate::Item,
+        name: &'static str,
+        value: Self,
+        failed: &mut Option<crate::Error>,
+    ) {
+        if failed.is_none()
+            && let Err(e) = Self::put_owned(entity, item, name, value)
+        {
+            *failed = Some(e);
+        }
+    }
+
     /// `field_codec::take` for a field of `entity`.
     fn take(entity: &'static str, slot: Option<AttributeValue>, name: &str) -> crate::Result<Self>;
 
@@ -228,6 +263,54 @@ pub fn insert_key<E: crate::Entity>(
             String::from(table.entity_type),
             AttributeValue::S(E::ENTITY_TYPE.to_owned()),
         );
+    }
+}
+
+/// The start of the encoders of an entity without index keys: the entity
+/// validated, then an item of `capacity` with its primary key attributes
+/// and entity type (see [`insert_key`]). One call in each encoder.
+#[inline]
+pub fn keyed_item<E: crate::Entity>(
+    entity: &E,
+    table: &TableAttrs,
+    capacity: usize,
+) -> crate::Result<crate::Item> {
+    entity.validate()?;
+    let mut item = HashMap::with_capacity(capacity);
+    insert_key::<E>(&mut item, table, entity.primary_key()?);
+    Ok(item)
+}
+
+/// The end of an entity's encoders: the first error of a field's step
+/// (see [`FieldCodec::put_or`]), or the item, once the attributes that
+/// key an index are checked (see [`crate::__private::check_attribute_keys`]).
+#[inline]
+pub fn checked_item<E: crate::Entity>(
+    item: crate::Item,
+    failed: Option<crate::Error>,
+) -> crate::Result<crate::Item> {
+    let item = written(item, failed)?;
+    check_attribute_keys::<E::Table>(E::ENTITY_TYPE, &item)?;
+    Ok(item)
+}
+
+/// The first error of a field's step (see [`FieldCodec::put_or`]), or
+/// the item.
+#[inline]
+pub fn written(item: crate::Item, failed: Option<crate::Error>) -> crate::Result<crate::Item> {
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(item),
+    }
+}
+
+/// The first error of a field's step so far (see [`FieldCodec::put_or`]),
+/// before a step that returns its own.
+#[inline]
+pub fn no_failure(failed: &mut Option<crate::Error>) -> crate::Result<()> {
+    match failed.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
 }
 

@@ -32,7 +32,8 @@ pub use crate::fields::HasFields;
 pub use crate::key::{
     KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback, Unpadded,
     UnpaddedDecode, UnpaddedInt, Verbatim, VerbatimStr, WritePart, WritePartFallback, check_len,
-    escape_into, index_key, key_buffer, key_of, primary_key, unescape, write_part,
+    checked_key, escape_into, index_key, key_buffer, key_of, literal_key, primary_key, unescape,
+    write_part,
 };
 pub use crate::query::{AttrTarget, Target, entity_type_of, types_condition, unknown_type};
 pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
