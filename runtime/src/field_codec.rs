@@ -45,7 +45,7 @@ pub fn take<T: Attr>(slot: Option<AttributeValue>, name: &str) -> Result<T, Deco
 
 /// The value of attribute `name` decoded as it was read (`None` when the
 /// item had no such attribute).
-#[inline]
+#[inline(always)]
 pub fn take_read<T: Attr>(
     slot: Option<Result<T, DecodeError>>,
     name: &str,

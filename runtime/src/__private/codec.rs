@@ -53,7 +53,10 @@ pub fn encoded<T>(entity: &'static str, result: Result<T, crate::EncodeError>) -
 }
 
 /// Adds the entity to the error of decoding one of its attributes.
-#[inline]
+/// Always inlined, as [`FieldCodec::take_read`] is: a decoder then keeps
+/// the field's value in registers instead of passing a whole `Result`
+/// (as large as `Error`) through memory per field.
+#[inline(always)]
 pub fn decoded<T>(entity: &'static str, result: Result<T, crate::DecodeError>) -> crate::Result<T> {
     result.map_err(|source| crate::Error::Decode { entity, source })
 }
@@ -180,7 +183,7 @@ impl<T: crate::Attr> FieldCodec for T {
         decoded(entity, crate::field_codec::take(slot, name))
     }
 
-    #[inline]
+    #[inline(always)]
     fn take_read(entity: &'static str, slot: Slot<Self>, name: &str) -> crate::Result<Self> {
         decoded(entity, crate::field_codec::take_read(slot, name))
     }
