@@ -475,11 +475,14 @@ impl Ctx<'_> {
                 __other: #krate::OtherTypes,
             ) -> #krate::Result<#pv::Option<Self>> {
                 #read
-                let #pv::Some(__stored) = __seen.stored_entity::<Self, __R>(&TABLE, __reader, __other)? else {
+                let mut __stored = __seen.stored::<Self, __R>(&TABLE, __reader)?;
+                if !__stored.is_entity::<Self>(&TABLE, __other)? {
                     return #pv::Ok(#pv::None);
-                };
+                }
                 #from_keys
-                __stored.entity(Self { #init_read })
+                let __entity = Self { #init_read };
+                __stored.check_key(&__entity)?;
+                #pv::Ok(#pv::Some(__entity))
             }
         }
     }

@@ -86,24 +86,6 @@ impl Seen {
             key,
         })
     }
-
-    /// [`Seen::stored`] of an item of type `T` (see
-    /// [`Stored::is_entity`]): `None` for an item of another type that
-    /// `other` says to skip. One call in each decoder.
-    #[inline]
-    pub fn stored_entity<'s, T: crate::Entity, R: crate::reader::AttrReader + ?Sized>(
-        &'s mut self,
-        table: &TableAttrs,
-        reader: &'s R,
-        other: crate::OtherTypes,
-    ) -> crate::Result<Option<Stored<'s>>> {
-        let mut stored = self.stored::<T, R>(table, reader)?;
-        Ok(if stored.is_entity::<T>(table, other)? {
-            Some(stored)
-        } else {
-            None
-        })
-    }
 }
 
 /// An owned key attribute value as a lent one.
@@ -164,13 +146,6 @@ impl Stored<'_> {
     #[inline]
     pub fn check_key<T: crate::Entity>(&self, entity: &T) -> crate::Result<()> {
         crate::entity::check_table_key(entity, &self.key)
-    }
-
-    /// The decoder's result: `entity`, once [`Stored::check_key`] holds.
-    #[inline]
-    pub fn entity<T: crate::Entity>(&self, entity: T) -> crate::Result<Option<T>> {
-        self.check_key(&entity)?;
-        Ok(Some(entity))
     }
 }
 
