@@ -695,16 +695,9 @@ impl Ctx<'_> {
             k.template.text()
         );
         if names.is_empty() {
-            // A template without placeholders: one runtime call.
-            let text: String = k
-                .template
-                .segments
-                .iter()
-                .map(|s| match s {
-                    Segment::Lit(t) => t.as_str(),
-                    Segment::Field(_) => "",
-                })
-                .collect();
+            // A template without placeholders (its text is the key): one
+            // runtime call.
+            let text = k.template.text();
             return quote! {
                 #[doc = #doc]
                 #[inline]

@@ -878,18 +878,13 @@ impl EncodedItems {
     /// ```
     #[inline]
     pub fn push_escaped_item(&mut self, escaped_keys: &[u8], attrs: &[u8]) {
-        let open = self.open;
         let buf = self.writable();
         buf.reserve(1 + escaped_keys.len() + attrs.len());
         buf.push(KEYS_ESCAPED);
         buf.extend_from_slice(escaped_keys);
         let split = buf.len();
         buf.extend_from_slice(attrs);
-        let end = buf.len();
-        if let Some(s) = self.s.as_deref_mut() {
-            s.spans.push([open, split, end]);
-        }
-        self.open = end;
+        self.end_item(split);
     }
 
     /// Ends the item being pushed with the attributes `write` appends to
