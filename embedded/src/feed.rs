@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, SystemTime};
 
-use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
+use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 
 use super::schema::TableSchema;
 use crate::entity::StreamView;
@@ -124,7 +124,7 @@ impl Feed {
 
 /// The records of an embedded table's stream as they are committed, from
 /// [`Embedded::subscribe`](super::Embedded::subscribe): a
-/// [`Stream`](futures::Stream) that ends when the table is deleted.
+/// [`Stream`](futures_util::Stream) that ends when the table is deleted.
 ///
 /// ```
 /// # use singletable::Embedded;
@@ -170,7 +170,7 @@ impl ChangeFeed {
     }
 }
 
-impl futures::Stream for ChangeFeed {
+impl futures_util::Stream for ChangeFeed {
     type Item = StreamRecord;
 
     fn poll_next(

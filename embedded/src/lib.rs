@@ -690,7 +690,7 @@ impl Embedded {
     }
 
     /// The records of `table`'s stream committed from now on, as they are
-    /// committed: a [`Stream`](futures::Stream) a handler under test can
+    /// committed: a [`Stream`](futures_util::Stream) a handler under test can
     /// consume while the code under test writes.
     ///
     /// ```

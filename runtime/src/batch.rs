@@ -43,7 +43,7 @@ use std::future::Future;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-use futures::StreamExt;
+use futures_util::StreamExt;
 
 use crate::clock::{Created, Stamp, TimeKind};
 use crate::db::{Db, key_item};
@@ -459,7 +459,7 @@ impl<'a> BatchWriter<'a> {
         while ops.peek().is_some() {
             chunks.push(ops.by_ref().take(MAX_BATCH_WRITE).collect());
         }
-        let runs: Vec<Run<BatchOp, ()>> = futures::stream::iter(chunks)
+        let runs: Vec<Run<BatchOp, ()>> = futures_util::stream::iter(chunks)
             .map(|chunk| {
                 run(&policy, chunk, move |ops, attempt| async move {
                     let req = BatchWrite {
@@ -713,7 +713,7 @@ impl<'a, T: Entity> BatchGetter<'a, T> {
             .chunks(MAX_BATCH_GET)
             .map(|c| c.iter().map(|k| key_item::<T::Table>(k)).collect())
             .collect();
-        let runs: Vec<Run<Item, Item>> = futures::stream::iter(chunks)
+        let runs: Vec<Run<Item, Item>> = futures_util::stream::iter(chunks)
             .map(|chunk| {
                 run(&policy, chunk, move |keys, attempt| async move {
                     let req = BatchGet {

@@ -365,7 +365,7 @@ pub(crate) fn with_sort_attrs(
 fn keys(secret: &[u8]) -> (XChaCha20Poly1305, [u8; 32]) {
     let derive = |label: &[u8]| -> [u8; 32] {
         // HMAC accepts keys of any length, so this cannot fail.
-        let mut m = <Hmac<Sha256> as Mac>::new_from_slice(secret)
+        let mut m = <Hmac<Sha256> as KeyInit>::new_from_slice(secret)
             .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
         m.update(label);
         m.finalize().into_bytes().into()
@@ -377,14 +377,14 @@ fn keys(secret: &[u8]) -> (XChaCha20Poly1305, [u8; 32]) {
 fn seal(secret: &[u8], payload: &Payload) -> Option<String> {
     let json = serde_json::to_vec(payload).ok()?;
     let (cipher, nonce_key) = keys(secret);
-    let mut m = <Hmac<Sha256> as Mac>::new_from_slice(&nonce_key)
+    let mut m = <Hmac<Sha256> as KeyInit>::new_from_slice(&nonce_key)
         .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
     m.update(&json);
     let tag = m.finalize().into_bytes();
-    let nonce = XNonce::from_slice(&tag[..NONCE_LEN]);
+    let nonce = XNonce::try_from(&tag[..NONCE_LEN]).ok()?;
     let sealed = cipher
         .encrypt(
-            nonce,
+            &nonce,
             chacha20poly1305::aead::Payload {
                 msg: &json,
                 aad: &[VERSION],
@@ -393,7 +393,7 @@ fn seal(secret: &[u8], payload: &Payload) -> Option<String> {
         .ok()?;
     let mut bytes = Vec::with_capacity(1 + NONCE_LEN + sealed.len());
     bytes.push(VERSION);
-    bytes.extend_from_slice(nonce);
+    bytes.extend_from_slice(&nonce);
     bytes.extend_from_slice(&sealed);
     Some(URL_SAFE_NO_PAD.encode(bytes))
 }
@@ -413,7 +413,7 @@ fn open(secret: &[u8], scope: &CursorScope<'_>, cursor: &str) -> Result<Payload,
     let (cipher, _) = keys(secret);
     let json = cipher
         .decrypt(
-            XNonce::from_slice(nonce),
+            &XNonce::try_from(nonce).map_err(|_| CursorError::Encoding)?,
             chacha20poly1305::aead::Payload {
                 msg: sealed,
                 aad: &[VERSION],

@@ -53,7 +53,7 @@
 
 use std::marker::PhantomData;
 
-use futures::Stream;
+use futures_util::Stream;
 
 use crate::db::Db;
 use crate::entity::{AttributeKey, Entity};
@@ -752,7 +752,7 @@ type Marker<T, I, P> = fn() -> (T, I, P);
 /// `stream`.
 ///
 /// ```
-/// use futures::StreamExt;
+/// use futures_util::StreamExt;
 /// use singletable::{AttributeValue, Cmp, Condition, Operand};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
@@ -1673,8 +1673,8 @@ impl<T: Decode, I, P> Query<T, I, P> {
             yielded: 0,
             pages: 0,
         };
-        let error_stream = futures::stream::iter(first_error.map(Err));
-        let pages = futures::stream::try_unfold(state, move |mut st| async move {
+        let error_stream = futures_util::stream::iter(first_error.map(Err));
+        let pages = futures_util::stream::try_unfold(state, move |mut st| async move {
             loop {
                 if st.query.limit.is_some_and(|limit| st.yielded >= limit) {
                     return Ok(None);
@@ -1701,6 +1701,6 @@ impl<T: Decode, I, P> Query<T, I, P> {
                 }
             }
         });
-        futures::StreamExt::chain(error_stream, pages)
+        futures_util::StreamExt::chain(error_stream, pages)
     }
 }

@@ -366,7 +366,7 @@ impl<T: Decode, P> ShardedQuery<T, P> {
                         Ok::<(), Error>(())
                     }
                 });
-            futures::future::try_join_all(fetches).await?;
+            futures_util::future::try_join_all(fetches).await?;
             // Take the next item in sort-key order across lanes.
             let pick = lanes
                 .iter()
@@ -433,7 +433,7 @@ impl<T: Decode, P> ShardedQuery<T, P> {
         self.base.take_error()?;
         let limit = self.base.limit_value();
         let base_pk = self.base.partition().to_owned();
-        let counts = futures::future::try_join_all((0..self.shards).map(|i| {
+        let counts = futures_util::future::try_join_all((0..self.shards).map(|i| {
             let mut q = self.base.for_partition(with_shard(&base_pk, i));
             q.no_limit();
             q.count(db)

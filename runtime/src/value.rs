@@ -1,8 +1,8 @@
 //! Conversions between Rust values and DynamoDB [`AttributeValue`]s.
 //!
 //! The generated item codec calls [`Attr`] once per field, with no
-//! intermediate representation: strings and vectors are moved in
-//! `into_item`, and moved out of the item map in `from_item`.
+//! intermediate representation: strings and vectors are moved out of the
+//! item map in `from_item`.
 //!
 //! | Rust | DynamoDB |
 //! |---|---|

@@ -42,8 +42,6 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #krate::Entity for #ident #ty_generics #where_clause {
             type Table = #table;
-            const ENTITY_TYPE: &'static str = "";
-            const PK_TEMPLATE: &'static str = "";
             const SHAPE: #krate::__private::EntityShape = #krate::__private::EntityShape {
                 name: "",
                 pk: #krate::__private::KeyShape { template: "", segs: &[], cardinality: || #krate::__private::None, unpadded: &[] },
@@ -58,7 +56,6 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
             fn primary_key(&self) -> #krate::Result<#krate::PrimaryKey> { ::core::unimplemented!() }
             fn validate(&self) -> #krate::Result<()> { ::core::unimplemented!() }
             fn to_item(&self) -> #krate::Result<#krate::Item> { ::core::unimplemented!() }
-            fn into_item(self) -> #krate::Result<#krate::Item> { ::core::unimplemented!() }
             fn from_item(_: #krate::Item) -> #krate::Result<Self> { ::core::unimplemented!() }
         }
     }
@@ -321,7 +318,6 @@ impl Ctx<'_> {
             entity: Some(entity_lit),
         };
         let encode_ref = codec.encode(false);
-        let encode_owned = codec.encode(true);
         let mut validate = codec.validate(entity_lit, true);
         validate.extend(crate::expand::vector::validate(self, &keys.vectors));
         let validate = if validate.is_empty() {
@@ -339,7 +335,6 @@ impl Ctx<'_> {
         let stamped = self.stamped_encoder(keys, &codec, capacity, &versioned.insert);
         let decoders = self.decoders(&codec, keys, m.schema.is_some(), &versioned.read);
         let pk_expr = self.builder_call(pk, "pk", &[]);
-        let pk_template = pk.text();
         let key_agrees = self.key_agrees(pk, keys.sk.as_ref().map(|(sk, _)| sk));
         let sk_expr = match &keys.sk {
             Some((sk, _)) => {
@@ -362,7 +357,6 @@ impl Ctx<'_> {
         }
         let parses_key = self.parses_key(pk, keys);
         let start_ref = self.item_start(keys, quote!(self), capacity);
-        let start_owned = self.item_start(keys, quote!(&self), capacity);
         let Versioned {
             konst: versioned_const,
             insert: versioned_insert,
@@ -372,8 +366,6 @@ impl Ctx<'_> {
             #[automatically_derived]
             impl #krate::Entity for #ident {
                 type Table = #table;
-                const ENTITY_TYPE: &'static str = #entity_lit;
-                const PK_TEMPLATE: &'static str = #pk_template;
                 #shape
                 #entity_items
                 #versioned_const
@@ -399,14 +391,6 @@ impl Ctx<'_> {
 
                 #stamped
 
-                #[inline]
-                fn into_item(self) -> #krate::Result<#krate::Item> {
-                    #start_owned
-                    #versioned_insert
-                    #encode_owned
-                    #pv::checked_item::<Self>(__item, __failed)
-                }
-
                 #decoders
             }
         }
@@ -421,7 +405,7 @@ impl Ctx<'_> {
         let krate = self.krate;
         let pv = self.private;
         if keys.indexes.is_empty() {
-            quote!(let mut __item = #pv::keyed_item::<Self>(#this, &TABLE, #capacity)?;)
+            quote!(let mut __item = #pv::keyed_item::<Self>(#this, TABLE, #capacity)?;)
         } else {
             quote! {
                 #krate::Entity::validate(#this)?;
@@ -475,8 +459,8 @@ impl Ctx<'_> {
                 __other: #krate::OtherTypes,
             ) -> #krate::Result<#pv::Option<Self>> {
                 #read
-                let mut __stored = __seen.stored::<Self, __R>(&TABLE, __reader)?;
-                if !__stored.is_entity::<Self>(&TABLE, __other)? {
+                let mut __stored = __seen.stored::<Self, __R>(TABLE, __reader)?;
+                if !__stored.is_entity::<Self>(TABLE, __other)? {
                     return #pv::Ok(#pv::None);
                 }
                 #from_keys
@@ -1049,7 +1033,7 @@ impl Ctx<'_> {
         let mut out = TokenStream::new();
         let table_span = table.span();
         out.extend(quote_spanned! {table_span=>
-            const TABLE: #pv::TableAttrs = #pv::table_attrs::<#table>();
+            const TABLE: &#pv::TableAttrs = #pv::TableOf::<#table>::ATTRS;
         });
         // The checks of one const (it stops at the first that fails), each
         // panic spanned on its token.
@@ -1270,7 +1254,7 @@ impl Ctx<'_> {
         out.extend(quote! {
             let __sk_value: #pv::Option<#pv::String> = #sk_value;
             let __type = if <Self as #krate::Entity>::WRITES_TYPE { #pv::Some(#entity) } else { #pv::None };
-            #pv::insert_primary(__item, &TABLE, &__pk_value, __sk_value.as_deref(), __type);
+            #pv::insert_primary(__item, TABLE, &__pk_value, __sk_value.as_deref(), __type);
         });
         for index in &keys.indexes {
             let n = index.name();

@@ -550,7 +550,7 @@ impl Codec<'_> {
             #(#decls)*
             let mut __seen = #pv::Seen::default();
             static __NUMBERING: #krate::reader::Numbering =
-                #krate::reader::Numbering::with_table(&[#(#names),*], &TABLE);
+                #krate::reader::Numbering::with_table(&[#(#names),*], TABLE);
             while let #pv::Some(__attr) =
                 #krate::reader::AttrReader::next_numbered(__reader, &__NUMBERING)
             {

@@ -21,10 +21,10 @@ pub use crate::design::{
 pub use crate::entity::HeldField;
 pub use crate::entity::markers::*;
 pub use crate::entity::{
-    GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, attributed_to, check_attribute_keys,
-    claims, contains, first_reserved, gsi_attributes, gsi_attrs, index_projection,
-    index_projection_of, key_attribute_value, key_type_eq, lsi_attrs, projects_all, same_attr,
-    sorts_by_type, str_eq, table_attrs,
+    GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, TableOf, attributed_to,
+    check_attribute_keys, claims, contains, first_reserved, gsi_attributes, gsi_attrs,
+    index_projection, index_projection_of, key_attribute_value, key_type_eq, lsi_attrs,
+    projects_all, same_attr, sorts_by_type, str_eq, table_attrs,
 };
 pub use crate::expr::AttrRange;
 pub use crate::expr::SortCondition;
@@ -50,7 +50,7 @@ pub use ::core::{
     option::Option::{self, None, Some},
     result::Result::{self, Err, Ok},
 };
-pub use ::futures::Stream;
+pub use ::futures_util::Stream;
 pub use ::std::{collections::HashMap, string::String, vec, vec::Vec};
 
 /// The table of an entity whose derive failed; only seen beside errors.

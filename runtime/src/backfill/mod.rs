@@ -79,7 +79,7 @@ use std::marker::PhantomData;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use futures::StreamExt;
+use futures_util::StreamExt;
 
 pub use checkpoint::{Checkpoint, Counts};
 
@@ -591,7 +591,7 @@ impl<'a, T: Entity> Backfill<'a, T> {
         let pending: Vec<u32> = (0..segments)
             .filter(|s| !run.lock().checkpoint.is_segment_done(*s))
             .collect();
-        futures::future::try_join_all(pending.into_iter().map(|s| run.segment(s, segments)))
+        futures_util::future::try_join_all(pending.into_iter().map(|s| run.segment(s, segments)))
             .await?;
         let progress = run.progress(true);
         if let Some(f) = &self.progress {
@@ -734,7 +734,7 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
             };
             self.lock().pending.add(&done);
             let mut failures = Vec::new();
-            let mut outcomes = futures::stream::iter(page.items)
+            let mut outcomes = futures_util::stream::iter(page.items)
                 .map(|item| self.item(item))
                 .buffer_unordered(self.backfill.policy.concurrency());
             while let Some(outcome) = outcomes.next().await {
