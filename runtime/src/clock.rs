@@ -270,7 +270,12 @@ pub struct AutoTime {
     note = "use `String` (RFC 3339 UTC), `i64`/`u64` epoch seconds, a UTC timestamp, or an `Option` of these"
 )]
 pub trait Timestamp: Attr + Clone {
-    /// The value at `time`.
+    /// The value at `time`. A time outside the years 0000 to 9999 (UTC),
+    /// which RFC 3339 cannot spell, gives the value of the nearest time in
+    /// them (the first or the last microsecond): a clock set that far off
+    /// stamps a readable value rather than fail or panic. Before the epoch
+    /// the value is rounded down (`i64::at` of half a second before it is
+    /// `-1`), as after it.
     fn at(time: SystemTime) -> Self;
 
     /// Whether the value is empty (`String::new()`, `0`, the epoch, `None`):
@@ -283,16 +288,94 @@ pub trait Timestamp: Attr + Clone {
     }
 }
 
-fn epoch_seconds(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
-        Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
+/// 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z in seconds from the
+/// Unix epoch: the times RFC 3339 spells (four-digit years).
+const FIRST_SECOND: i64 = -62_167_219_200;
+const END_SECOND: i64 = 253_402_300_800;
+
+/// `time` as whole seconds from the Unix epoch (rounded down, before the
+/// epoch too) and the microseconds past them, held to years 0000 to 9999:
+/// a clock outside them stamps the nearest time it can spell, the first
+/// or the last microsecond, rather than a value no other client can read.
+fn seconds_and_micros(time: SystemTime) -> (i64, u32) {
+    let (secs, micros) = match time.duration_since(UNIX_EPOCH) {
+        Ok(d) => (
+            i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+            d.subsec_micros(),
+        ),
+        Err(e) => {
+            let d = e.duration();
+            let secs = -i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
+            // Round the instant down to a whole microsecond, then borrow
+            // a second for a fraction before the epoch.
+            match d.subsec_nanos().div_ceil(1000) {
+                0 => (secs, 0),
+                1_000_000 => (secs.saturating_sub(1), 0),
+                m => (secs.saturating_sub(1), 1_000_000 - m),
+            }
+        }
+    };
+    if secs < FIRST_SECOND {
+        (FIRST_SECOND, 0)
+    } else if secs >= END_SECOND {
+        (END_SECOND - 1, 999_999)
+    } else {
+        (secs, micros)
     }
+}
+
+/// `time`, or the nearest time of years 0000 to 9999 when it is outside
+/// them (see [`seconds_and_micros`]), for the types that convert from
+/// `SystemTime` themselves.
+#[cfg(any(feature = "chrono", feature = "time"))]
+fn in_range(time: SystemTime) -> SystemTime {
+    let first = UNIX_EPOCH.checked_sub(std::time::Duration::from_secs(FIRST_SECOND.unsigned_abs()));
+    let end = UNIX_EPOCH.checked_add(std::time::Duration::from_secs(END_SECOND.unsigned_abs()));
+    match (first, end) {
+        (Some(first), _) if time < first => first,
+        (_, Some(end)) if time >= end => end - std::time::Duration::from_nanos(1),
+        _ => time,
+    }
+}
+
+fn epoch_seconds(time: SystemTime) -> i64 {
+    seconds_and_micros(time).0
+}
+
+/// `time` in RFC 3339, UTC, with six fractional digits
+/// (`2023-11-14T22:13:20.000001Z`): 27 bytes for every time, so text order
+/// is time order. Years 0000 to 9999 (see [`seconds_and_micros`]).
+fn rfc3339_micros(time: SystemTime) -> String {
+    let (secs, micros) = seconds_and_micros(time);
+    let (days, of_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{micros:06}Z",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60,
+    )
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`: eras of 400 years, years starting in
+/// March so the leap day ends them).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097); // [0, 146096]
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365]
+    let mp = (5 * doy + 2) / 153; // [0, 11], March first
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 impl Timestamp for String {
     fn at(time: SystemTime) -> Self {
-        humantime::format_rfc3339_micros(time).to_string()
+        rfc3339_micros(time)
     }
     fn is_unset(&self) -> bool {
         self.is_empty()
@@ -330,7 +413,7 @@ impl<T: Timestamp> Timestamp for Option<T> {
 #[cfg(feature = "chrono")]
 impl Timestamp for chrono::DateTime<chrono::Utc> {
     fn at(time: SystemTime) -> Self {
-        chrono::DateTime::<chrono::Utc>::from(time)
+        chrono::DateTime::<chrono::Utc>::from(in_range(time))
     }
     fn is_unset(&self) -> bool {
         self.timestamp() == 0 && self.timestamp_subsec_nanos() == 0
@@ -341,7 +424,7 @@ impl Timestamp for chrono::DateTime<chrono::Utc> {
 #[cfg(feature = "time")]
 impl Timestamp for time::OffsetDateTime {
     fn at(time: SystemTime) -> Self {
-        time::OffsetDateTime::from(time)
+        time::OffsetDateTime::from(in_range(time))
     }
     fn is_unset(&self) -> bool {
         *self == time::OffsetDateTime::UNIX_EPOCH
@@ -409,6 +492,126 @@ mod tests {
         assert_eq!(v(0, Created::Stored(stored.clone())), 5);
         assert_eq!(v(7, Created::Stored(stored)), 7);
         assert_eq!(v(0, Created::Stored(Item::new())), 1_700_000_000);
+    }
+
+    /// A time `secs` seconds and `micros` microseconds from the epoch
+    /// (`secs` may be negative).
+    fn at_secs(secs: i64, micros: u32) -> SystemTime {
+        let base = if secs >= 0 {
+            UNIX_EPOCH + Duration::from_secs(secs.unsigned_abs())
+        } else {
+            UNIX_EPOCH - Duration::from_secs(secs.unsigned_abs())
+        };
+        base + Duration::from_micros(u64::from(micros))
+    }
+
+    /// 400 Gregorian years, in seconds: the calendar repeats after them.
+    const CYCLE: i64 = 146_097 * 86_400;
+
+    /// 20,000 pseudo-random words (xorshift), from `seed`.
+    fn words(mut x: u64) -> impl Iterator<Item = u64> {
+        (0..20_000).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+    }
+
+    #[test]
+    fn strings_match_an_independent_formatter_after_1970() {
+        // humantime (a dev-dependency here) formats times after the epoch.
+        for (i, x) in words(0x9E37_79B9_7F4A_7C15).enumerate() {
+            let secs = (x % END_SECOND as u64) as i64;
+            let micros = (x >> 40) as u32 % 1_000_000;
+            let t = at_secs(secs, if i % 3 == 0 { 0 } else { micros });
+            assert_eq!(
+                String::at(t),
+                humantime::format_rfc3339_micros(t).to_string(),
+                "{secs}.{micros}"
+            );
+        }
+    }
+
+    #[test]
+    fn strings_before_1970_follow_the_400_year_cycle() {
+        // Five cycles later the calendar is the same, 2000 years on, and
+        // after the epoch, where the formatter above is checked.
+        for x in words(0xD1B5_4A32_D192_ED03) {
+            let secs = FIRST_SECOND + (x % FIRST_SECOND.unsigned_abs()) as i64;
+            let micros = (x >> 40) as u32 % 1_000_000;
+            let before = String::at(at_secs(secs, micros));
+            let after = String::at(at_secs(secs + 5 * CYCLE, micros));
+            let year: i64 = after[..4].parse().unwrap();
+            assert_eq!(
+                before,
+                format!("{:04}{}", year - 2000, &after[4..]),
+                "{secs}"
+            );
+        }
+    }
+
+    #[test]
+    fn strings_at_the_edges() {
+        let cases: [(SystemTime, &str); 9] = [
+            (UNIX_EPOCH, "1970-01-01T00:00:00.000000Z"),
+            (
+                UNIX_EPOCH - Duration::from_micros(1),
+                "1969-12-31T23:59:59.999999Z",
+            ),
+            // Rounded down to the microsecond, before the epoch as after.
+            (
+                UNIX_EPOCH - Duration::from_nanos(1),
+                "1969-12-31T23:59:59.999999Z",
+            ),
+            (
+                UNIX_EPOCH - Duration::from_millis(1500),
+                "1969-12-31T23:59:58.500000Z",
+            ),
+            (at_secs(951_782_400, 0), "2000-02-29T00:00:00.000000Z"),
+            (at_secs(-2_203_891_200, 0), "1900-03-01T00:00:00.000000Z"),
+            (at_secs(-11_670_998_400, 0), "1600-02-29T00:00:00.000000Z"),
+            (at_secs(FIRST_SECOND, 0), "0000-01-01T00:00:00.000000Z"),
+            (
+                at_secs(END_SECOND - 1, 999_999),
+                "9999-12-31T23:59:59.999999Z",
+            ),
+        ];
+        for (t, text) in cases {
+            assert_eq!(String::at(t), text);
+        }
+    }
+
+    #[test]
+    fn clocks_outside_the_years_0000_to_9999_stamp_the_nearest_time() {
+        let before = at_secs(FIRST_SECOND - 1, 0);
+        let far = at_secs(FIRST_SECOND - 400 * CYCLE, 0);
+        let after = at_secs(END_SECOND, 0);
+        let later = at_secs(END_SECOND + 400 * CYCLE, 5);
+        for t in [before, far] {
+            assert_eq!(String::at(t), "0000-01-01T00:00:00.000000Z");
+            assert_eq!(i64::at(t), FIRST_SECOND);
+            assert_eq!(u64::at(t), 0);
+        }
+        for t in [after, later] {
+            assert_eq!(String::at(t), "9999-12-31T23:59:59.999999Z");
+            assert_eq!(i64::at(t), END_SECOND - 1);
+        }
+        #[cfg(feature = "chrono")]
+        {
+            use chrono::{DateTime, Utc};
+            assert_eq!(DateTime::<Utc>::at(far).timestamp(), FIRST_SECOND);
+            assert_eq!(DateTime::<Utc>::at(later).timestamp(), END_SECOND - 1);
+        }
+        #[cfg(feature = "time")]
+        {
+            use ::time::OffsetDateTime;
+            assert_eq!(OffsetDateTime::at(far).unix_timestamp(), FIRST_SECOND);
+            assert_eq!(OffsetDateTime::at(later).unix_timestamp(), END_SECOND - 1);
+        }
+        // Epoch seconds round down before the epoch, as the strings do.
+        assert_eq!(i64::at(UNIX_EPOCH - Duration::from_millis(500)), -1);
+        assert_eq!(i64::at(UNIX_EPOCH + Duration::from_millis(500)), 0);
     }
 
     #[test]

@@ -343,6 +343,50 @@ async fn timestamps_in_keys_stay_in_sync() {
     timestamps(&Db::<singletable::Embedded>::in_memory::<SyncTable>("Sync").unwrap()).await;
 }
 
+/// A clock before 1970 or past the year 9999 (a board without a battery, a
+/// test that sets any instant) stamps values and keys that read back:
+/// before the epoch in RFC 3339, rounded down; past 9999 the last
+/// microsecond RFC 3339 spells.
+async fn far_clocks<E: Executor + Clone>(base: &Db<E>) {
+    let cases = [
+        (
+            UNIX_EPOCH - Duration::from_millis(1500),
+            "1969-12-31T23:59:58.500000Z",
+        ),
+        (
+            UNIX_EPOCH + Duration::from_secs(400_000_000_000),
+            "9999-12-31T23:59:59.999999Z",
+        ),
+    ];
+    for (n, (now, text)) in (10..).zip(cases) {
+        let db = counted(base, Clock::fixed(now));
+        db.create(&ticket(n, "far")).await.unwrap();
+        let stored = ticket_times(&db, n).await;
+        assert_eq!(
+            stored,
+            [
+                text.to_owned(),
+                text.to_owned(),
+                format!("CREATED#{text}"),
+                format!("UPDATED#{text}")
+            ]
+        );
+        let found = Ticket::tickets_by_creation("core")
+            .sk_eq(text)
+            .all(&db)
+            .await
+            .unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].created_at, text);
+    }
+}
+
+#[tokio::test]
+async fn clocks_before_1970_or_after_9999_stamp_readable_times() {
+    far_clocks(&fresh_db::<SyncTable>("far-clocks").await).await;
+    far_clocks(&Db::<singletable::Embedded>::in_memory::<SyncTable>("Sync").unwrap()).await;
+}
+
 fn task(id: &str, lane: &str, rank: u32, due: &str, open: bool) -> Task {
     Task {
         id: id.into(),

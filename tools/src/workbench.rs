@@ -471,9 +471,7 @@ impl Model {
     /// assert_eq!((model.model_name.as_str(), model.data_model.len()), ("Shop", 1));
     /// ```
     pub fn builder(name: impl Into<String>) -> ModelBuilder {
-        let now = workbench_date(
-            &humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-        );
+        let now = workbench_date(&<String as singletable_runtime::clock::Timestamp>::now());
         ModelBuilder {
             name: name.into(),
             metadata: ModelMetadata {
