@@ -59,7 +59,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{DecodeError, Error};
 use crate::value::{Attr, AttributeValue, Item};
@@ -293,12 +293,26 @@ pub trait Timestamp: Attr + Clone {
 const FIRST_SECOND: i64 = -62_167_219_200;
 const END_SECOND: i64 = 253_402_300_800;
 
-/// `time` as whole seconds from the Unix epoch (rounded down, before the
-/// epoch too) and the microseconds past them, held to years 0000 to 9999:
-/// a clock outside them stamps the nearest time it can spell, the first
-/// or the last microsecond, rather than a value no other client can read.
+/// `time`, or the nearest time of years 0000 to 9999 when it is outside
+/// them: a clock that far off stamps the first or the last instant RFC 3339
+/// spells rather than a value no other client can read (or a panic in the
+/// `chrono` and `time` conversions). Every [`Timestamp`] goes through it.
+fn in_range(time: SystemTime) -> SystemTime {
+    // `None`: the platform's `SystemTime` cannot reach that far, so no
+    // time is beyond it.
+    let first = UNIX_EPOCH.checked_sub(Duration::from_secs(FIRST_SECOND.unsigned_abs()));
+    let end = UNIX_EPOCH.checked_add(Duration::from_secs(END_SECOND.unsigned_abs()));
+    match (first, end) {
+        (Some(first), _) if time < first => first,
+        (_, Some(end)) if time >= end => end - Duration::from_nanos(1),
+        _ => time,
+    }
+}
+
+/// `time` ([`in_range`]) as whole seconds from the Unix epoch (rounded
+/// down, before the epoch too) and the microseconds past them.
 fn seconds_and_micros(time: SystemTime) -> (i64, u32) {
-    let (secs, micros) = match time.duration_since(UNIX_EPOCH) {
+    match in_range(time).duration_since(UNIX_EPOCH) {
         Ok(d) => (
             i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
             d.subsec_micros(),
@@ -314,27 +328,6 @@ fn seconds_and_micros(time: SystemTime) -> (i64, u32) {
                 m => (secs.saturating_sub(1), 1_000_000 - m),
             }
         }
-    };
-    if secs < FIRST_SECOND {
-        (FIRST_SECOND, 0)
-    } else if secs >= END_SECOND {
-        (END_SECOND - 1, 999_999)
-    } else {
-        (secs, micros)
-    }
-}
-
-/// `time`, or the nearest time of years 0000 to 9999 when it is outside
-/// them (see [`seconds_and_micros`]), for the types that convert from
-/// `SystemTime` themselves.
-#[cfg(any(feature = "chrono", feature = "time"))]
-fn in_range(time: SystemTime) -> SystemTime {
-    let first = UNIX_EPOCH.checked_sub(std::time::Duration::from_secs(FIRST_SECOND.unsigned_abs()));
-    let end = UNIX_EPOCH.checked_add(std::time::Duration::from_secs(END_SECOND.unsigned_abs()));
-    match (first, end) {
-        (Some(first), _) if time < first => first,
-        (_, Some(end)) if time >= end => end - std::time::Duration::from_nanos(1),
-        _ => time,
     }
 }
 
@@ -344,7 +337,7 @@ fn epoch_seconds(time: SystemTime) -> i64 {
 
 /// `time` in RFC 3339, UTC, with six fractional digits
 /// (`2023-11-14T22:13:20.000001Z`): 27 bytes for every time, so text order
-/// is time order. Years 0000 to 9999 (see [`seconds_and_micros`]).
+/// is time order. Years 0000 to 9999 (see [`in_range`]).
 fn rfc3339_micros(time: SystemTime) -> String {
     let (secs, micros) = seconds_and_micros(time);
     let (days, of_day) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));

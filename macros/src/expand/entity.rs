@@ -356,7 +356,7 @@ impl Ctx<'_> {
             ));
         }
         let parses_key = self.parses_key(pk, keys);
-        let start_ref = self.item_start(keys, quote!(self), capacity);
+        let start = self.item_start(keys, capacity);
         let Versioned {
             konst: versioned_const,
             insert: versioned_insert,
@@ -383,7 +383,7 @@ impl Ctx<'_> {
 
                 #[inline]
                 fn to_item(&self) -> #krate::Result<#krate::Item> {
-                    #start_ref
+                    #start
                     #versioned_insert
                     #encode_ref
                     #pv::checked_item::<Self>(__item, __failed)
@@ -396,19 +396,19 @@ impl Ctx<'_> {
         }
     }
 
-    /// The encoders' first statements: the entity validated, `__item`
-    /// allocated, the key attributes and the entity type inserted, `this`
-    /// being a `&Self`. Without index keys, one generic runtime function
-    /// (`keyed_item`, which moves the primary key into the item): nothing
-    /// of the entity's own to compile; with them, `__singletable_key_attrs`.
-    fn item_start(&self, keys: &attr::Keys, this: TokenStream, capacity: usize) -> TokenStream {
+    /// `to_item`'s first statements: the entity validated, `__item`
+    /// allocated, the key attributes and the entity type inserted. Without
+    /// index keys, one generic runtime function (`keyed_item`, which moves
+    /// the primary key into the item): nothing of the entity's own to
+    /// compile; with them, `__singletable_key_attrs`.
+    fn item_start(&self, keys: &attr::Keys, capacity: usize) -> TokenStream {
         let krate = self.krate;
         let pv = self.private;
         if keys.indexes.is_empty() {
-            quote!(let mut __item = #pv::keyed_item::<Self>(#this, TABLE, #capacity)?;)
+            quote!(let mut __item = #pv::keyed_item::<Self>(self, TABLE, #capacity)?;)
         } else {
             quote! {
-                #krate::Entity::validate(#this)?;
+                #krate::Entity::validate(self)?;
                 let mut __item: #krate::Item = #pv::HashMap::with_capacity(#capacity);
                 self.__singletable_key_attrs(&mut __item)?;
             }

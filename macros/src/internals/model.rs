@@ -362,21 +362,15 @@ impl Codec<'_> {
                     __item.insert(#pv::String::from(#stored), #value?);
                 };
             }
-            // One generic call per field.
+            // One generic call per field. Entities encode by reference
+            // only: `Entity::into_item` is the trait's, through `to_item`.
             if entity {
-                let call = if owned {
-                    self.step(
-                        "put_owned_or",
-                        ty,
-                        quote!(&mut __item, #stored, #place, &mut __failed),
-                    )
-                } else {
-                    self.step(
-                        "put_or",
-                        ty,
-                        quote!(&mut __item, #stored, &#place, &mut __failed),
-                    )
-                };
+                debug_assert!(!owned, "an entity's encoder takes `&self`");
+                let call = self.step(
+                    "put_or",
+                    ty,
+                    quote!(&mut __item, #stored, &#place, &mut __failed),
+                );
                 return quote!(#call;);
             }
             let call = if owned {

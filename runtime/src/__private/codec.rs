@@ -81,14 +81,6 @@ pub trait FieldCodec: Sized {
         value: &Self,
     ) -> crate::Result<()>;
 
-    /// `field_codec::put_owned` for a field of `entity`.
-    fn put_owned(
-        entity: &'static str,
-        item: &mut crate::Item,
-        name: &'static str,
-        value: Self,
-    ) -> crate::Result<()>;
-
     /// [`FieldCodec::put`], keeping the first error in `failed` and
     /// skipping the field once there is one: an entity's encoder then
     /// returns `failed` at its end instead of a `?` per field.
@@ -102,23 +94,6 @@ pub trait FieldCodec: Sized {
     ) {
         if failed.is_none()
             && let Err(e) = Self::put(entity, item, name, value)
-        {
-            *failed = Some(e);
-        }
-    }
-
-    /// [`FieldCodec::put_owned`], keeping the first error like
-    /// [`FieldCodec::put_or`].
-    #[inline]
-    fn put_owned_or(
-        entity: &'static str,
-        item: &mut crate::Item,
-        name: &'static str,
-        value: Self,
-        failed: &mut Option<crate::Error>,
-    ) {
-        if failed.is_none()
-            && let Err(e) = Self::put_owned(entity, item, name, value)
         {
             *failed = Some(e);
         }
@@ -166,16 +141,6 @@ impl<T: crate::Attr> FieldCodec for T {
         value: &Self,
     ) -> crate::Result<()> {
         encoded(entity, crate::field_codec::put(item, name, value))
-    }
-
-    #[inline]
-    fn put_owned(
-        entity: &'static str,
-        item: &mut crate::Item,
-        name: &'static str,
-        value: Self,
-    ) -> crate::Result<()> {
-        encoded(entity, crate::field_codec::put_owned(item, name, value))
     }
 
     #[inline]
