@@ -275,7 +275,7 @@ fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<(
 /// refused with the message naming the attributes and their size;
 /// otherwise with DynamoDB Local's shorter one.
 fn index_key_sizes(schema: &TableSchema, item: &Item) -> Res<()> {
-    use singletable_runtime::size::key_bytes;
+    use singletable_core::size::key_bytes;
     fn name(a: &KeyAttr) -> &str {
         a.name.as_str()
     }

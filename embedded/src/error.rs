@@ -5,8 +5,8 @@
 use std::fmt;
 
 // The runtime's error types, where this crate's files look for them.
-pub(crate) use singletable_runtime::error::{CancellationReason, DecodeError, Error};
-use singletable_runtime::value::Item;
+pub(crate) use singletable_core::error::{CancellationReason, DecodeError, Error};
+use singletable_core::value::Item;
 
 /// A DynamoDB service error raised by the embedded backend: the source of
 /// [`Error::Service`] when the request used [`Embedded`](super::Embedded),

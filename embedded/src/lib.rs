@@ -4,7 +4,7 @@
 //! It executes the same request values as
 //! [`SdkExecutor`](https://docs.rs/singletable/latest/singletable/struct.SdkExecutor.html)
 //! (the [`Executor`] trait), so the application picks the backend when it
-//! builds its [`Db`](singletable_runtime::Db) handle and nothing else changes:
+//! builds its [`Db`](singletable_core::Db) handle and nothing else changes:
 //!
 //! ```
 //! use singletable::{Db, Embedded, GlobalIndex, LocalIndex, Table};
@@ -144,7 +144,7 @@ mod write;
 // The runtime's modules under the names this backend's files use: the
 // backend sits on the runtime's floors as a crate of its own.
 // (`value` and `error` are this crate's own: they re-export the runtime's types.)
-use singletable_runtime::{capacity, entity, exec, expr, reader, request, size, stream};
+use singletable_core::{capacity, entity, exec, expr, reader, request, size, stream};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -590,7 +590,7 @@ impl Embedded {
     pub fn item_collection_size(
         &self,
         table: &str,
-        pk: &singletable_runtime::value::AttributeValue,
+        pk: &singletable_core::value::AttributeValue,
     ) -> Option<u64> {
         self.read()
             .tables
@@ -1039,8 +1039,8 @@ impl Executor for Embedded {
 
     fn search_vectors(
         &self,
-        req: singletable_runtime::vector::SearchVectors,
-    ) -> BoxFuture<'_, Result<Vec<singletable_runtime::vector::ScoredItem>, Error>> {
+        req: singletable_core::vector::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<singletable_core::vector::ScoredItem>, Error>> {
         Box::pin(async move {
             search::search_vectors(&self.read(), &req).map_err(|e| e.into_error("SearchVectors"))
         })
@@ -1055,7 +1055,7 @@ impl Executor for Embedded {
     }
 }
 
-impl singletable_runtime::HoldsTables for Embedded {
+impl singletable_core::HoldsTables for Embedded {
     fn with_table<T: Table>(table: &str) -> Result<Self, Error> {
         let embedded = Embedded::new();
         embedded.create_table::<T>(table)?;
@@ -1074,10 +1074,10 @@ impl singletable_runtime::HoldsTables for Embedded {
     fn update_table<T: Table>(
         &self,
         table: &str,
-        extra: singletable_runtime::backend::ExtraIndexes,
+        extra: singletable_core::backend::ExtraIndexes,
         apply: bool,
-    ) -> Result<singletable_runtime::backend::TableUpdate, Error> {
-        use singletable_runtime::backend::TableUpdate;
+    ) -> Result<singletable_core::backend::TableUpdate, Error> {
+        use singletable_core::backend::TableUpdate;
         let mut store = self.write();
         let data = store
             .tables

@@ -28,7 +28,7 @@ use super::vector::VectorSet;
 use crate::entity::Table;
 use crate::expr::{Cmp, Condition, Operand};
 use crate::value::{AttributeValue, Item};
-use singletable_runtime::vector::{
+use singletable_core::vector::{
     Distance, MAX_TOP_K, ScoredItem, SearchVectors, VectorIndex, VectorProblem, check_vector,
     element,
 };

@@ -12,9 +12,9 @@ use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
 use super::number::Num;
-pub(crate) use singletable_runtime::value::type_name;
+pub(crate) use singletable_core::value::type_name;
 // The runtime's value types, where this crate's files look for them.
-pub(crate) use singletable_runtime::value::{AttributeValue, Blob, Item};
+pub(crate) use singletable_core::value::{AttributeValue, Blob, Item};
 
 fn invalid(message: &str) -> Fail {
     Fail::validation(format!(

@@ -50,8 +50,8 @@ use std::sync::Mutex;
 /// use singletable_embedded::vector::Distance;
 /// assert_eq!(Distance::Euclidean.score(&[0.0, 0.0], &[3.0, 4.0]), 5.0);
 /// ```
-pub use singletable_runtime::vector::Distance;
-use singletable_runtime::vector::{check_vector, cosine, dot, squared_distance};
+pub use singletable_core::vector::Distance;
+use singletable_core::vector::{check_vector, cosine, dot, squared_distance};
 
 fn norm(a: &[f32]) -> f32 {
     dot(a, a).sqrt()
@@ -538,7 +538,7 @@ impl<K: Ord + Hash + Clone> VectorSet<K> {
     /// assert!(set.check(&[1.0, 2.0]).is_ok());
     /// ```
     pub fn check(&self, vector: &[f32]) -> Result<(), VectorError> {
-        use singletable_runtime::vector::VectorProblem;
+        use singletable_core::vector::VectorProblem;
         check_vector(vector, self.dims).map_err(|p| match p {
             VectorProblem::Dimensions { expected, found } => {
                 VectorError::Dimensions { expected, found }

@@ -21,43 +21,29 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod backend;
+pub use singletable_core::{
+    backend, capacity, clock, decode, entity, error, exec, expr, key, reader, request, shape, size,
+    stream, value,
+};
+
 pub mod backfill;
 pub mod batch;
-pub mod capacity;
-pub mod clock;
-mod codec_error;
 #[doc(hidden)]
 pub mod collection;
 pub mod db;
 pub mod design;
-pub mod distance;
-pub mod entity;
-pub mod error;
-pub mod exec;
-pub mod expr;
-mod field_codec;
 pub mod fields;
 mod guarded;
-pub mod key;
 pub mod nested;
 pub mod page;
 pub mod query;
-pub mod reader;
-pub mod request;
-mod serde_bridge;
-mod shape;
 pub mod shard;
-pub mod size;
 pub mod sort;
-pub mod stream;
-mod timestamp;
 pub mod trace;
 pub mod transact;
 pub mod ttl;
 pub mod unique;
 pub mod update;
-pub mod value;
 pub mod vector;
 
 pub use backend::{HoldsTables, SharedExecutor};

@@ -157,10 +157,10 @@
 
 use std::marker::PhantomData;
 
-pub use crate::distance::{Distance, cosine, dot, squared_distance};
-pub use crate::entity::VectorIndex;
-pub use crate::error::VectorProblem;
-pub use crate::request::{MAX_TOP_K, ScoredItem, SearchVectors};
+pub use singletable_core::vector::{
+    Distance, MAX_TOP_K, ScoredItem, SearchVectors, VectorIndex, VectorProblem, check_vector,
+    cosine, dot, element, from_attribute, squared_distance, to_attribute,
+};
 
 use crate::db::Db;
 use crate::error::Error;
@@ -168,27 +168,6 @@ use crate::exec::Executor;
 use crate::expr::{Cmp, Condition, Operand};
 use crate::fields::ValueFor;
 use crate::query::Decode;
-use crate::value::AttributeValue;
-
-/// Checks a vector against an index of `dims` dimensions: its length, and
-/// finite elements. The one check of the write path, the typed search and
-/// the embedded backend.
-///
-/// ```
-/// assert!(singletable::vector::check_vector(&[0.5, 1.0], 2).is_ok());
-/// ```
-pub fn check_vector(vector: &[f32], dims: usize) -> Result<(), VectorProblem> {
-    if vector.len() != dims {
-        return Err(VectorProblem::Dimensions {
-            expected: dims,
-            found: vector.len(),
-        });
-    }
-    match vector.iter().position(|x| !x.is_finite()) {
-        Some(at) => Err(VectorProblem::NotFinite { at }),
-        None => Ok(()),
-    }
-}
 
 /// A field type that feeds a vector index: `Vec<f32>` (dimensions checked
 /// at write time), `[f32; N]` (checked at compile time against the
@@ -775,62 +754,6 @@ impl<T: Decode, P> VectorSearch<T, P> {
     }
 }
 
-/// The attribute value of a vector (a list of numbers), as DynamoDB stores
-/// it; `None` when an element is not finite.
-///
-/// ```
-/// use singletable::AttributeValue;
-/// let v = singletable::vector::to_attribute(&[0.5, 2.0]).unwrap();
-/// assert_eq!(v, AttributeValue::L(vec![AttributeValue::N("0.5".into()), AttributeValue::N("2.0".into())]));
-/// ```
-pub fn to_attribute(vector: &[f32]) -> Option<AttributeValue> {
-    let mut out = Vec::with_capacity(vector.len());
-    for x in vector {
-        if !x.is_finite() {
-            return None;
-        }
-        out.push(AttributeValue::N(
-            ryu::Buffer::new().format_finite(*x).to_owned(),
-        ));
-    }
-    Some(AttributeValue::L(out))
-}
-
-/// A vector read from an attribute value: a list of numbers, each read as
-/// an `f32`; `None` when the value is anything else.
-///
-/// ```
-/// use singletable::AttributeValue;
-/// let v = AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::N("-2.5".into())]);
-/// assert_eq!(singletable::vector::from_attribute(&v), Some(vec![1.0, -2.5]));
-/// assert_eq!(singletable::vector::from_attribute(&AttributeValue::S("x".into())), None);
-/// ```
-pub fn from_attribute(value: &AttributeValue) -> Option<Vec<f32>> {
-    let AttributeValue::L(list) = value else {
-        return None;
-    };
-    list.iter().map(element).collect()
-}
-
-/// One element of a stored or searched vector: a number that is a finite
-/// 32-bit float; `None` for anything else. The one reading of vector
-/// elements (the embedded backend's writes and searches, the endpoint's
-/// `SearchVector`).
-///
-/// ```
-/// use singletable::AttributeValue;
-/// use singletable::vector::element;
-/// assert_eq!(element(&AttributeValue::N("0.25".into())), Some(0.25));
-/// assert_eq!(element(&AttributeValue::N("1e39".into())), None); // not a finite f32
-/// assert_eq!(element(&AttributeValue::S("1".into())), None);
-/// ```
-pub fn element(value: &AttributeValue) -> Option<f32> {
-    match value {
-        AttributeValue::N(n) => n.parse::<f32>().ok().filter(|x| x.is_finite()),
-        _ => None,
-    }
-}
-
 /// The vector a field holds, for the checks `validate` makes before a
 /// write: [`VectorField::vector`] when the field's type is one, else
 /// nothing (a type that is not is one compile error, at the type, from the
@@ -859,35 +782,4 @@ pub trait ProbeVectorFallback<'a> {
 
 impl<'a, T> ProbeVectorFallback<'a> for &VectorProbe<'a, T> {}
 
-/// The scalar type a field of a vector index's search schema is stored as
-/// (`S`, `N` or `B`): what the derive checks against the table's
-/// declaration. Key scalars, and floats, which an `INLINE_FILTER` number
-/// may be.
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an attribute of a vector index's search schema",
-    label = "this field is mapped to a `HASH` or `INLINE_FILTER` attribute",
-    note = "search-schema attributes are strings (`String`, string enums), numbers or binaries (`Vec<u8>`)"
-)]
-pub trait SearchScalar {
-    /// `S`, `N` or `B`.
-    const KIND: crate::entity::KeyType;
-}
-
-impl<T: crate::entity::KeyScalar> SearchScalar for T {
-    const KIND: crate::entity::KeyType = T::KIND;
-}
-
-macro_rules! float_scalar {
-    ($($t:ty),*) => {
-        $(
-            impl SearchScalar for $t {
-                const KIND: crate::entity::KeyType = crate::entity::KeyType::N;
-            }
-            impl SearchScalar for Option<$t> {
-                const KIND: crate::entity::KeyType = crate::entity::KeyType::N;
-            }
-        )*
-    };
-}
-float_scalar!(f32, f64);
+pub use crate::entity::SearchScalar;

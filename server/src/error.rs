@@ -4,8 +4,8 @@
 //! (`Item` of a failed condition, `CancellationReasons`).
 
 use serde_json::{Map, Value, json};
+use singletable_core::error::Error;
 use singletable_embedded::EmbeddedError;
-use singletable_runtime::error::Error;
 
 use crate::wire;
 

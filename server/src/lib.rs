@@ -57,7 +57,7 @@
 //! attributes as operands (`SET a = b`), arithmetic between any two
 //! operands (`SET a = b + c`, `SET a = :v - b`), nested functions
 //! (`list_append(:v, if_not_exists(a, :empty))`), the engine's
-//! [`SetOperand`](singletable_runtime::request::SetOperand); and a path as
+//! [`SetOperand`](singletable_core::request::SetOperand); and a path as
 //! the second argument of `begins_with` or `contains`.
 //!
 //! # Where DynamoDB Local departs from DynamoDB
@@ -240,7 +240,7 @@ impl Endpoint {
     /// let path = std::env::temp_dir().join("singletable-endpoint-doc.json");
     /// endpoint.store().save(&path)?;
     /// # std::fs::remove_file(&path).ok();
-    /// # Ok::<(), singletable_runtime::Error>(())
+    /// # Ok::<(), singletable_core::Error>(())
     /// ```
     pub fn store(&self) -> &Embedded {
         &self.db

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value};
-use singletable_runtime::value::{AttributeValue, Blob, Item};
+use singletable_core::value::{AttributeValue, Blob, Item};
 
 use crate::error::ApiError;
 

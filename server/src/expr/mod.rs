@@ -16,9 +16,9 @@ mod reserved;
 use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
-use singletable_runtime::expr::{AttrKeyCondition, Condition, Path};
-use singletable_runtime::request::UpdateAction;
-use singletable_runtime::value::AttributeValue;
+use singletable_core::expr::{AttrKeyCondition, Condition, Path};
+use singletable_core::request::UpdateAction;
+use singletable_core::value::AttributeValue;
 
 use crate::error::ApiError;
 use crate::wire;

@@ -2,9 +2,9 @@
 //! the runtime's expression values. Precedence as DynamoDB documents it:
 //! comparisons, `BETWEEN` and `IN` bind tightest, then `NOT`, `AND`, `OR`.
 
-use singletable_runtime::expr::{AttrKeyCondition, AttrRange, Cmp, Condition, Operand, Path};
-use singletable_runtime::request::{SetOperand, SetValue, UpdateAction};
-use singletable_runtime::value::AttributeValue;
+use singletable_core::expr::{AttrKeyCondition, AttrRange, Cmp, Condition, Operand, Path};
+use singletable_core::request::{SetOperand, SetValue, UpdateAction};
+use singletable_core::value::AttributeValue;
 
 use super::Placeholders;
 use super::lex::{Tok, Token, lex, syntax};
@@ -650,7 +650,7 @@ impl<'a> Parser<'a> {
                     return Err(self.invalid(format!(
                         "Incorrect operand type for operator or function; operator: {}, operand type: {}",
                         if plus { "+" } else { "-" },
-                        singletable_runtime::value::type_name(v)
+                        singletable_core::value::type_name(v)
                     )));
                 }
                 match (*a, plus, *b) {

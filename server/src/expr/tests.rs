@@ -1,7 +1,7 @@
 use serde_json::json;
-use singletable_runtime::expr::{AttrRange, Cmp, Condition, Operand, Path};
-use singletable_runtime::request::{SetValue, UpdateAction};
-use singletable_runtime::value::AttributeValue;
+use singletable_core::expr::{AttrRange, Cmp, Condition, Operand, Path};
+use singletable_core::request::{SetValue, UpdateAction};
+use singletable_core::value::AttributeValue;
 
 use super::*;
 
@@ -120,7 +120,7 @@ fn the_rules_are_enforced() {
 
 #[test]
 fn general_set_forms_and_path_arguments_parse() {
-    use singletable_runtime::request::SetOperand;
+    use singletable_core::request::SetOperand;
     let mut p = ph(json!(null), json!({":v": {"N": "2"}, ":e": {"L": []}}));
     let a = update(
         "SET a = b, c = b + d, e = :v - b, l = list_append(:e, if_not_exists(l, :e))",

@@ -1,8 +1,8 @@
 //! BatchGetItem and BatchWriteItem, across tables.
 
 use serde_json::{Map, Value};
-use singletable_runtime::exec::Executor;
-use singletable_runtime::request::{BatchGet, BatchOp, BatchWrite};
+use singletable_core::exec::Executor;
+use singletable_core::request::{BatchGet, BatchOp, BatchWrite};
 
 use super::items::{finish, projection};
 use super::project::checked;
@@ -132,8 +132,7 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
             "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1] ({total} writes)"
         )));
     }
-    let touched: Vec<(String, singletable_runtime::value::Item)> = if collection_metrics_wanted(b)?
-    {
+    let touched: Vec<(String, singletable_core::value::Item)> = if collection_metrics_wanted(b)? {
         writes
             .iter()
             .flat_map(|(table, ops)| {

@@ -1,10 +1,10 @@
 //! GetItem, PutItem, UpdateItem, DeleteItem.
 
 use serde_json::{Map, Value};
-use singletable_runtime::exec::Executor;
-use singletable_runtime::expr::{Condition, Path};
-use singletable_runtime::request::{DeleteItem, GetItem, PutItem, ReturnValues, UpdateItem};
-use singletable_runtime::value::Item;
+use singletable_core::exec::Executor;
+use singletable_core::expr::{Condition, Path};
+use singletable_core::request::{DeleteItem, GetItem, PutItem, ReturnValues, UpdateItem};
+use singletable_core::value::Item;
 
 use super::project::checked;
 use super::{
@@ -76,7 +76,7 @@ fn return_values(b: Body<'_>, update: bool) -> Result<ReturnValues, ApiError> {
     Ok(rv)
 }
 
-fn attributes(out: &mut Map<String, Value>, item: Option<singletable_runtime::value::Item>) {
+fn attributes(out: &mut Map<String, Value>, item: Option<singletable_core::value::Item>) {
     if let Some(item) = item.filter(|i| !i.is_empty()) {
         out.insert("Attributes".into(), wire::item_json(&item));
     }

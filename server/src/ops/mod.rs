@@ -11,8 +11,8 @@ mod transact;
 mod vectors;
 
 use serde_json::{Map, Value, json};
+use singletable_core::value::Item;
 use singletable_embedded::Embedded;
-use singletable_runtime::value::Item;
 
 pub(crate) use self::tables::Meta;
 use crate::Endpoint;
@@ -393,6 +393,6 @@ pub(crate) fn collections_metrics(ep: &Endpoint, writes: &[(String, Item)]) -> O
 }
 
 /// An engine error on the wire.
-pub(crate) fn engine(e: singletable_runtime::error::Error) -> ApiError {
+pub(crate) fn engine(e: singletable_core::error::Error) -> ApiError {
     ApiError::from_engine(e)
 }

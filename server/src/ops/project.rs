@@ -2,8 +2,8 @@
 //! and transaction reads): checked here, then applied to each item by the
 //! engine's one projection, [`Embedded::project`], the one Query applies.
 
+use singletable_core::expr::Path;
 use singletable_embedded::Embedded;
-use singletable_runtime::expr::Path;
 
 /// Checks a projection the engine never sees (it checks a Query's
 /// itself), after the engine has checked the rest of the request, in the

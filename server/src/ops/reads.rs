@@ -1,9 +1,9 @@
 //! Query and Scan.
 
 use serde_json::{Map, Value, json};
-use singletable_runtime::exec::Executor;
-use singletable_runtime::expr::{KeyCondition, Path};
-use singletable_runtime::request::{QueryRequest, ScanRequest, ScanSegment};
+use singletable_core::exec::Executor;
+use singletable_core::expr::{KeyCondition, Path};
+use singletable_core::request::{QueryRequest, ScanRequest, ScanSegment};
 
 use super::items::{condition, finish, projection};
 use super::project::checked;
@@ -72,7 +72,7 @@ fn page(
     items: Option<Vec<Value>>,
     count: usize,
     scanned: Option<usize>,
-    last: Option<singletable_runtime::value::Item>,
+    last: Option<singletable_core::value::Item>,
 ) {
     if let Some(items) = items {
         out.insert("Items".into(), Value::Array(items));

@@ -8,8 +8,8 @@
 //! sequence number of the last record handed out (`0`: none yet).
 
 use serde_json::{Map, Value, json};
+use singletable_core::stream::{StreamPosition, StreamRecord, StreamSource};
 use singletable_embedded::EMBEDDED_SHARD;
-use singletable_runtime::stream::{StreamPosition, StreamRecord, StreamSource};
 
 use super::tables::{key_json, stream_of};
 use super::{Body, Res, engine, required};

@@ -5,8 +5,8 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
+use singletable_core::entity::StreamView;
 use singletable_embedded::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
-use singletable_runtime::entity::StreamView;
 
 use super::{Body, Res, engine, required};
 use crate::Endpoint;

@@ -1,8 +1,8 @@
 //! TransactGetItems and TransactWriteItems.
 
 use serde_json::{Map, Value, json};
-use singletable_runtime::exec::Executor;
-use singletable_runtime::request::{
+use singletable_core::exec::Executor;
+use singletable_core::request::{
     ConditionCheck, DeleteItem, PutItem, TransactGet, TransactWrite, TransactWriteOp,
 };
 
@@ -143,7 +143,7 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
         };
         ops.push(op);
     }
-    let touched: Vec<(String, singletable_runtime::value::Item)> = ops
+    let touched: Vec<(String, singletable_core::value::Item)> = ops
         .iter()
         .filter(|_| want_metrics)
         .filter_map(|op| match op {

@@ -10,9 +10,9 @@
 //! provisioned table, more than five per table).
 
 use serde_json::{Map, Value, json};
+use singletable_core::exec::Executor;
+use singletable_core::vector::{Distance, SearchVectors};
 use singletable_embedded::{KeyAttr, KeyType, TableSchema, VectorIndexSchema};
-use singletable_runtime::exec::Executor;
-use singletable_runtime::vector::{Distance, SearchVectors};
 
 use super::items::{condition, finish, projection};
 use super::{Body, Capacity, Res, engine, required};
@@ -291,12 +291,12 @@ pub(crate) fn describe(
 fn search_bytes(
     dimensions: u32,
     top_k: u32,
-    results: &[singletable_runtime::vector::ScoredItem],
+    results: &[singletable_core::vector::ScoredItem],
 ) -> f64 {
     let examined = 4 * u64::from(dimensions) * u64::from(top_k);
     let returned: u64 = results
         .iter()
-        .map(|r| singletable_runtime::size::item_size(&r.item) as u64)
+        .map(|r| singletable_core::size::item_size(&r.item) as u64)
         .sum();
     (examined + returned) as f64
 }
@@ -308,7 +308,7 @@ fn search_vector(b: Body<'_>) -> Result<Vec<f32>, ApiError> {
         .ok_or_else(|| required("SearchVector"))?;
     let mut out = Vec::with_capacity(list.len());
     for v in list {
-        out.push(singletable_runtime::vector::element(&wire::value(v)?).ok_or_else(|| {
+        out.push(singletable_core::vector::element(&wire::value(v)?).ok_or_else(|| {
             ApiError::validation(
                 "One or more parameter values were invalid: SearchVector elements must be numbers (N) that are 32-bit floating point values",
             )
@@ -324,7 +324,7 @@ pub(crate) async fn search(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
     let vector = search_vector(b)?;
     let top_k = b.int("TopK")?.ok_or_else(|| required("TopK"))?;
-    if !(1..=i64::from(singletable_runtime::vector::MAX_TOP_K)).contains(&top_k) {
+    if !(1..=i64::from(singletable_core::vector::MAX_TOP_K)).contains(&top_k) {
         let bound = if top_k < 1 {
             "greater than or equal to 1"
         } else {

@@ -352,7 +352,7 @@ pub struct VectorIndex {
     /// The number of dimensions of every vector.
     pub dimensions: u32,
     /// The distance function.
-    pub distance: crate::distance::Distance,
+    pub distance: crate::vector::Distance,
     /// The search schema's `HASH` attributes: a search gives each by
     /// equality.
     pub hash: &'static [KeyAttribute],
@@ -1452,7 +1452,7 @@ fn check_key_bytes(
 
 /// Checks what an update's `SET` actions give the attributes of the
 /// table's multi-attribute index keys.
-pub(crate) fn check_attribute_key_actions<T: Table>(
+pub fn check_attribute_key_actions<T: Table>(
     entity: &'static str,
     actions: &[crate::request::UpdateAction],
 ) -> Result<(), Error> {
@@ -1764,3 +1764,35 @@ pub mod markers {
         const SK_ATTR: &'static str;
     }
 }
+
+/// The scalar type a field of a vector index's search schema is stored as
+/// (`S`, `N` or `B`): what the derive checks against the table's
+/// declaration. Key scalars, and floats, which an `INLINE_FILTER` number
+/// may be.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an attribute of a vector index's search schema",
+    label = "this field is mapped to a `HASH` or `INLINE_FILTER` attribute",
+    note = "search-schema attributes are strings (`String`, string enums), numbers or binaries (`Vec<u8>`)"
+)]
+pub trait SearchScalar {
+    /// `S`, `N` or `B`.
+    const KIND: crate::entity::KeyType;
+}
+
+impl<T: crate::entity::KeyScalar> SearchScalar for T {
+    const KIND: crate::entity::KeyType = T::KIND;
+}
+
+macro_rules! float_scalar {
+    ($($t:ty),*) => {
+        $(
+            impl SearchScalar for $t {
+                const KIND: crate::entity::KeyType = crate::entity::KeyType::N;
+            }
+            impl SearchScalar for Option<$t> {
+                const KIND: crate::entity::KeyType = crate::entity::KeyType::N;
+            }
+        )*
+    };
+}
+float_scalar!(f32, f64);

@@ -1494,6 +1494,39 @@ impl<E> From<KeyOf<E>> for PrimaryKey {
     }
 }
 
+/// Types a unique field can have: key parts, and `Option`s of them (`None`
+/// holds no marker).
+///
+/// ```
+/// use singletable::unique::UniqueValue;
+///
+/// assert_eq!("a#b".to_owned().unique_part(), Some(Ok("a%23b".to_owned())));
+/// assert_eq!(7u8.unique_part(), Some(Ok("007".to_owned())));
+/// assert_eq!(None::<String>.unique_part(), None);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a unique value",
+    label = "`#[attr(unique)]` keeps a marker item keyed on this value",
+    note = "unique values are key parts (`String`, `char`, `bool`, integers, `#[derive(StrEnum)]` enums, `uuid::Uuid`, UTC timestamps) or an `Option` of one"
+)]
+pub trait UniqueValue {
+    /// The value as a key part; `None` when it holds no marker.
+    fn unique_part(&self) -> Option<Result<String, KeyError>>;
+}
+
+impl<T: KeyPart> UniqueValue for T {
+    fn unique_part(&self) -> Option<Result<String, KeyError>> {
+        let mut out = String::new();
+        Some(self.write_key_part(&mut out).map(|()| out))
+    }
+}
+
+impl<T: KeyPart> UniqueValue for Option<T> {
+    fn unique_part(&self) -> Option<Result<String, KeyError>> {
+        self.as_ref().and_then(UniqueValue::unique_part)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::KeyPart;

@@ -1,12 +1,19 @@
-//! The distance functions of DynamoDB's vector indexes and their scores:
-//! the one implementation the typed search, the embedded backend and its
-//! kernel share (re-exported as [`crate::vector::Distance`]).
+//! Vectors as every executor reads them: the distance functions of
+//! DynamoDB's vector indexes and their scores, the check of a vector
+//! against an index, and a vector's attribute value. The one
+//! implementation the typed search, the embedded backend and the endpoint
+//! share; the facade's `vector` module re-exports it beside the typed API.
 //!
 //! ```
-//! use singletable::distance::{Distance, dot};
+//! use singletable::vector::{Distance, dot};
 //! assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
 //! assert_eq!(Distance::DotProduct.score(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
 //! ```
+
+pub use crate::entity::VectorIndex;
+pub use crate::error::VectorProblem;
+pub use crate::request::{MAX_TOP_K, ScoredItem, SearchVectors};
+use crate::value::AttributeValue;
 
 /// A distance function of a vector index (`DistanceFunction`).
 ///
@@ -132,4 +139,80 @@ pub fn squared_distance(a: &[f32], b: &[f32]) -> f32 {
     }
     let tail: f32 = ra.iter().zip(rb).map(|(x, y)| (x - y) * (x - y)).sum();
     acc.iter().sum::<f32>() + tail
+}
+
+/// Checks a vector against an index of `dims` dimensions: its length, and
+/// finite elements. The one check of the write path, the typed search and
+/// the embedded backend.
+///
+/// ```
+/// assert!(singletable::vector::check_vector(&[0.5, 1.0], 2).is_ok());
+/// ```
+pub fn check_vector(vector: &[f32], dims: usize) -> Result<(), VectorProblem> {
+    if vector.len() != dims {
+        return Err(VectorProblem::Dimensions {
+            expected: dims,
+            found: vector.len(),
+        });
+    }
+    match vector.iter().position(|x| !x.is_finite()) {
+        Some(at) => Err(VectorProblem::NotFinite { at }),
+        None => Ok(()),
+    }
+}
+
+/// The attribute value of a vector (a list of numbers), as DynamoDB stores
+/// it; `None` when an element is not finite.
+///
+/// ```
+/// use singletable::AttributeValue;
+/// let v = singletable::vector::to_attribute(&[0.5, 2.0]).unwrap();
+/// assert_eq!(v, AttributeValue::L(vec![AttributeValue::N("0.5".into()), AttributeValue::N("2.0".into())]));
+/// ```
+pub fn to_attribute(vector: &[f32]) -> Option<AttributeValue> {
+    let mut out = Vec::with_capacity(vector.len());
+    for x in vector {
+        if !x.is_finite() {
+            return None;
+        }
+        out.push(AttributeValue::N(
+            ryu::Buffer::new().format_finite(*x).to_owned(),
+        ));
+    }
+    Some(AttributeValue::L(out))
+}
+
+/// A vector read from an attribute value: a list of numbers, each read as
+/// an `f32`; `None` when the value is anything else.
+///
+/// ```
+/// use singletable::AttributeValue;
+/// let v = AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::N("-2.5".into())]);
+/// assert_eq!(singletable::vector::from_attribute(&v), Some(vec![1.0, -2.5]));
+/// assert_eq!(singletable::vector::from_attribute(&AttributeValue::S("x".into())), None);
+/// ```
+pub fn from_attribute(value: &AttributeValue) -> Option<Vec<f32>> {
+    let AttributeValue::L(list) = value else {
+        return None;
+    };
+    list.iter().map(element).collect()
+}
+
+/// One element of a stored or searched vector: a number that is a finite
+/// 32-bit float; `None` for anything else. The one reading of vector
+/// elements (the embedded backend's writes and searches, the endpoint's
+/// `SearchVector`).
+///
+/// ```
+/// use singletable::AttributeValue;
+/// use singletable::vector::element;
+/// assert_eq!(element(&AttributeValue::N("0.25".into())), Some(0.25));
+/// assert_eq!(element(&AttributeValue::N("1e39".into())), None); // not a finite f32
+/// assert_eq!(element(&AttributeValue::S("1".into())), None);
+/// ```
+pub fn element(value: &AttributeValue) -> Option<f32> {
+    match value {
+        AttributeValue::N(n) => n.parse::<f32>().ok().filter(|x| x.is_finite()),
+        _ => None,
+    }
 }

@@ -63,11 +63,12 @@
 
 use std::time::SystemTime;
 
+use crate::decode::Decode;
 pub use crate::entity::StreamView;
 use crate::entity::Table;
 use crate::error::{DecodeError, DecodeErrorKind, Error, StreamError};
 use crate::key::PrimaryKey;
-use crate::query::{Decode, OtherTypes};
+use crate::reader::OtherTypes;
 use crate::value::{AttributeValue, Item};
 
 #[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]

@@ -548,14 +548,17 @@ pub struct IndexKeys {
 }
 
 impl IndexKeys {
-    pub(crate) fn templates(&self) -> impl Iterator<Item = (&KeyTemplate, usize)> {
+    /// The key templates (partition key first), each with its length
+    /// limit in bytes.
+    pub fn templates(&self) -> impl Iterator<Item = (&KeyTemplate, usize)> {
         self.pk
             .iter()
             .map(|t| (t, MAX_PARTITION_KEY_BYTES))
             .chain(self.sk.iter().map(|t| (t, MAX_SORT_KEY_BYTES)))
     }
 
-    pub(crate) fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
+    /// The fields the key templates name, in order.
+    pub fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.templates().flat_map(|(t, _)| {
             t.segments.iter().filter_map(|s| match s {
                 Seg::Field(f) => Some(*f),
@@ -582,7 +585,7 @@ pub struct CollectionShape {
 }
 
 /// Whether `s` starts with `prefix`, in const context.
-pub(crate) const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
+pub const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
     if prefix.len() > s.len() {
         return false;
     }
