@@ -7,19 +7,19 @@ use crate::model::AppTable;
 #[test]
 fn readme_layout_is_current() {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/examples.md")).unwrap();
     let begin = readme
         .find("<!-- layout:begin")
-        .expect("README has the layout:begin marker");
+        .expect("docs/examples.md has the layout:begin marker");
     let body_start = begin + readme[begin..].find("-->\n").expect("marker closes") + 4;
     let end = readme
         .find("<!-- layout:end -->")
-        .expect("README has the layout:end marker");
+        .expect("docs/examples.md has the layout:end marker");
     let in_readme = &readme[body_start..end];
     let generated = design::layout_table::<AppTable>();
     assert_eq!(
         in_readme, generated,
-        "README's layout table is stale; regenerate it with `cargo run --example shop -- --design`"
+        "docs/examples.md's layout table is stale; regenerate it with `cargo run --example shop -- --design`"
     );
 }
 

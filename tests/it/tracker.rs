@@ -162,17 +162,17 @@ fn tracker_design_document_lists_its_collections() {
 #[test]
 fn readme_tracker_layout_is_current() {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/examples.md")).unwrap();
     let begin = readme
         .find("<!-- tracker-layout:begin")
-        .expect("README has the tracker-layout:begin marker");
+        .expect("docs/examples.md has the tracker-layout:begin marker");
     let body_start = begin + readme[begin..].find("-->\n").expect("marker closes") + 4;
     let end = readme
         .find("<!-- tracker-layout:end -->")
-        .expect("README has the tracker-layout:end marker");
+        .expect("docs/examples.md has the tracker-layout:end marker");
     assert_eq!(
         &readme[body_start..end],
         singletable::design::layout_table::<Tracker>(),
-        "README's tracker layout is stale; regenerate it with `cargo run --example tracker -- --design`"
+        "docs/examples.md's tracker layout is stale; regenerate it with `cargo run --example tracker -- --design`"
     );
 }
