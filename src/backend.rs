@@ -20,7 +20,7 @@
 
 pub use singletable_runtime::backend::*;
 use singletable_runtime::exec::BoxFuture;
-use singletable_runtime::{Error, Table};
+use singletable_runtime::{Error, Refusal, Table};
 
 /// Which DynamoDB a [`Db::open`] reaches. There is no default and no
 /// fallback: a service that meant DynamoDB never runs on memory because
@@ -102,9 +102,14 @@ impl Open for Backend {
                 #[allow(unreachable_patterns)]
                 other => {
                     drop(table);
-                    Err(Error::InvalidRequest(format!(
-                        "backend {other:?} needs a feature of singletable this build does not enable (`embedded` or `client`)"
-                    )))
+                    let feature = match other {
+                        Backend::Embedded => "embedded",
+                        _ => "client",
+                    };
+                    Err(Error::Refused(Refusal::BackendNotBuilt {
+                        backend: format!("{other:?}"),
+                        feature,
+                    }))
                 }
             }
         })

@@ -16,17 +16,13 @@ use aws_sdk_dynamodb::types::{
 
 use aws_sdk_dynamodb::Client;
 use singletable_runtime::backend::{ExtraIndexes, TableUpdate};
-use singletable_runtime::{Error, Table};
+use singletable_runtime::{Error, Refusal, Table};
 use singletable_tools::definition::{
     self, Billing, Drift, IndexDef, KeyElement, ProjectionDef, SearchSchemaElementDef,
     TableDefinition, Throughput, VectorAttributeDef, VectorIndexDef,
 };
 
 use crate::service_error as service;
-
-fn build_err(what: &str, e: impl std::fmt::Display) -> Error {
-    Error::InvalidRequest(format!("{what}: {e}"))
-}
 
 fn sdk_attributes<'a>(
     attributes: impl Iterator<Item = &'a definition::AttributeDefinition>,
@@ -37,7 +33,7 @@ fn sdk_attributes<'a>(
                 .attribute_name(&a.attribute_name)
                 .attribute_type(ScalarAttributeType::from(a.attribute_type.as_str()))
                 .build()
-                .map_err(|e| build_err("attribute definition", e))
+                .map_err(|e| crate::exec::build_error("attribute definition", e))
         })
         .collect()
 }
@@ -49,7 +45,7 @@ fn sdk_keys(keys: &[KeyElement]) -> Result<Vec<KeySchemaElement>, Error> {
                 .attribute_name(&k.attribute_name)
                 .key_type(KeyType::from(k.key_type.as_str()))
                 .build()
-                .map_err(|e| build_err("key schema", e))
+                .map_err(|e| crate::exec::build_error("key schema", e))
         })
         .collect()
 }
@@ -68,7 +64,7 @@ fn sdk_throughput(t: &Option<Throughput>) -> Result<Option<ProvisionedThroughput
                 .read_capacity_units(t.read_capacity_units)
                 .write_capacity_units(t.write_capacity_units)
                 .build()
-                .map_err(|e| build_err("throughput", e))
+                .map_err(|e| crate::exec::build_error("throughput", e))
         })
         .transpose()
 }
@@ -115,14 +111,14 @@ fn sdk_vector(v: &VectorIndexDef) -> Result<SdkVector, Error> {
                     e.search_schema_element_type.as_str(),
                 ))
                 .build()
-                .map_err(|e| build_err("search schema", e))
+                .map_err(|e| crate::exec::build_error("search schema", e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(SdkVector {
         attribute: VectorAttributeDefinition::builder()
             .attribute_name(&v.vector_attribute.attribute_name)
             .build()
-            .map_err(|e| build_err("vector attribute", e))?,
+            .map_err(|e| crate::exec::build_error("vector attribute", e))?,
         schema: (!schema.is_empty()).then_some(schema),
         projection: sdk_projection(&v.projection),
         dimensions: i64::from(v.dimensions),
@@ -140,7 +136,7 @@ fn sdk_vector_index(v: &VectorIndexDef) -> Result<SdkVectorIndex, Error> {
         .dimensions(p.dimensions)
         .distance_function(p.distance)
         .build()
-        .map_err(|e| build_err("vector index", e))
+        .map_err(|e| crate::exec::build_error("vector index", e))
 }
 
 fn from_sdk_vector(v: &VectorIndexDescription) -> VectorIndexDef {
@@ -177,7 +173,7 @@ fn from_sdk_vector(v: &VectorIndexDescription) -> VectorIndexDef {
 /// given, the stream, TTL) unless a table of that name exists. Returns
 /// whether it created it. A definition DynamoDB would refuse (vector
 /// indexes on a provisioned table: [`TableDefinition::problem`]) is an
-/// [`Error::InvalidRequest`] before anything is sent.
+/// [`Refusal::TableDefinition`] before anything is sent.
 pub(crate) async fn create_table<T: Table>(
     client: &Client,
     name: &str,
@@ -192,7 +188,7 @@ pub(crate) async fn create_table<T: Table>(
     }
     let def = TableDefinition::of::<T>(name, billing);
     if let Some(problem) = def.problem() {
-        return Err(Error::InvalidRequest(problem));
+        return Err(Error::Refused(Refusal::TableDefinition { problem }));
     }
     let defs = sdk_attributes(def.attribute_definitions.iter())?;
     let vectors = def
@@ -210,7 +206,7 @@ pub(crate) async fn create_table<T: Table>(
                 .projection(sdk_projection(&g.projection))
                 .set_provisioned_throughput(sdk_throughput(&g.provisioned_throughput)?)
                 .build()
-                .map_err(|e| build_err("global index", e))
+                .map_err(|e| crate::exec::build_error("global index", e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let lsis = def
@@ -222,7 +218,7 @@ pub(crate) async fn create_table<T: Table>(
                 .set_key_schema(Some(sdk_keys(&l.key_schema)?))
                 .projection(sdk_projection(&l.projection))
                 .build()
-                .map_err(|e| build_err("local index", e))
+                .map_err(|e| crate::exec::build_error("local index", e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let stream = def
@@ -233,7 +229,7 @@ pub(crate) async fn create_table<T: Table>(
                 .stream_enabled(s.stream_enabled)
                 .stream_view_type(StreamViewType::from(s.stream_view_type.as_str()))
                 .build()
-                .map_err(|e| build_err("stream", e))
+                .map_err(|e| crate::exec::build_error("stream", e))
         })
         .transpose()?;
     client
@@ -259,7 +255,7 @@ pub(crate) async fn create_table<T: Table>(
                     .attribute_name(ttl)
                     .enabled(true)
                     .build()
-                    .map_err(|e| build_err("TTL", e))?,
+                    .map_err(|e| crate::exec::build_error("TTL", e))?,
             )
             .send()
             .await
@@ -426,7 +422,7 @@ pub(crate) async fn update_table<T: Table>(
             .projection(sdk_projection(&g.projection))
             .set_provisioned_throughput(sdk_throughput(&throughput)?)
             .build()
-            .map_err(|e| build_err("global index", e))?;
+            .map_err(|e| crate::exec::build_error("global index", e))?;
         let create =
             IndexChange::Global(GlobalSecondaryIndexUpdate::builder().create(create).build());
         change_index(
@@ -457,7 +453,7 @@ pub(crate) async fn update_table<T: Table>(
             .dimensions(p.dimensions)
             .distance_function(p.distance)
             .build()
-            .map_err(|e| build_err("vector index", e))?;
+            .map_err(|e| crate::exec::build_error("vector index", e))?;
         let create = IndexChange::Vector(VectorIndexUpdate::builder().create(create).build());
         let attributes = (!schema.is_empty())
             .then(|| attributes_of(&schema))
@@ -473,13 +469,13 @@ pub(crate) async fn update_table<T: Table>(
             let delete = DeleteVectorIndexAction::builder()
                 .index_name(ix)
                 .build()
-                .map_err(|e| build_err("vector index", e))?;
+                .map_err(|e| crate::exec::build_error("vector index", e))?;
             IndexChange::Vector(VectorIndexUpdate::builder().delete(delete).build())
         } else {
             let delete = DeleteGlobalSecondaryIndexAction::builder()
                 .index_name(ix)
                 .build()
-                .map_err(|e| build_err("global index", e))?;
+                .map_err(|e| crate::exec::build_error("global index", e))?;
             IndexChange::Global(GlobalSecondaryIndexUpdate::builder().delete(delete).build())
         };
         change_index(client, name, ix, delete, None).await?;
@@ -547,7 +543,12 @@ async fn describe_raw(client: &Client, name: &str) -> Result<TableDescription, E
         .await
         .map_err(|e| service("DescribeTable", e))?
         .table
-        .ok_or_else(|| Error::InvalidRequest("DescribeTable returned no table".into()))
+        .ok_or_else(|| {
+            Error::Refused(Refusal::UnexpectedResponse {
+                operation: "DescribeTable",
+                problem: "no table".to_owned(),
+            })
+        })
 }
 
 /// Polls DescribeTable until global or vector index `index` of table

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::{
     ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 
-use singletable_runtime::error::{CancellationReason, Error};
+use singletable_runtime::error::{CancellationReason, Error, Refusal};
 use singletable_runtime::exec::{BoxFuture, CapacityMeter, Executor};
 use singletable_runtime::expr::{Condition, Rendered};
 use singletable_runtime::request::{
@@ -156,9 +156,7 @@ impl SdkExecutor {
         let Some(singletable_runtime::value::AttributeValue::L(vector)) =
             singletable_runtime::vector::to_attribute(&req.vector)
         else {
-            return Err(Error::InvalidRequest(
-                "the search vector holds a value that is not a finite number".into(),
-            ));
+            return Err(Error::Refused(Refusal::SearchVectorNotFinite));
         };
         let mut r = Rendered::default();
         let condition = condition_text(&req.condition, &mut r);
@@ -609,8 +607,13 @@ fn cancelled(c: &aws_sdk_dynamodb::types::error::TransactionCanceledException) -
     }
 }
 
-fn build_error(what: &'static str, e: aws_sdk_dynamodb::error::BuildError) -> Error {
-    Error::Limit(format!("cannot build {what}: {e}"))
+/// A request the SDK's builders refuse to build, as the one refusal every
+/// builder of the driver reports.
+pub(crate) fn build_error(what: &str, e: impl std::fmt::Display) -> Error {
+    Error::Refused(Refusal::SdkBuild {
+        what: what.to_owned(),
+        message: e.to_string(),
+    })
 }
 
 fn transact_item(op: TransactWriteOp) -> Result<TransactWriteItem, Error> {

@@ -1386,12 +1386,12 @@ fn check_key_attribute(
         });
     }
     if KeyType::of(value) != Some(attribute.kind) {
-        return Err(Error::InvalidRequest(format!(
-            "attribute `{}` of `{entity}` holds a {} value, but it is a key attribute of type {} of a multi-attribute index",
-            attribute.name,
-            crate::value::type_name(value),
-            attribute.kind.as_str()
-        )));
+        return Err(Error::Refused(crate::error::Refusal::KeyAttributeType {
+            entity,
+            attribute: attribute.name,
+            found: crate::value::type_name(value),
+            expected: attribute.kind.as_str(),
+        }));
     }
     Ok(())
 }

@@ -25,6 +25,7 @@
 // The codec's errors sit a floor lower, where the value codec reaches
 // them; they are singletable's errors all the same.
 pub use crate::codec_error::{DecodeError, DecodeErrorKind, EncodeError};
+pub use crate::refusal::Refusal;
 
 /// Every failure singletable reports. Variants name what DynamoDB
 /// answered (`ConditionFailed` for ConditionalCheckFailedException,
@@ -32,7 +33,7 @@ pub use crate::codec_error::{DecodeError, DecodeErrorKind, EncodeError};
 /// what was refused before any request was sent (`KeyValue`,
 /// `KeyTooLong`, `ItemTooLarge`, `Validation`, `UpdateNeedsItem`,
 /// `UpsertIncomplete`, `TransactionTooLarge`, `TransactionItemTwice`,
-/// `EmptyTransaction`, `NotVersioned`, `InvalidRequest`, `Limit`,
+/// `EmptyTransaction`, `NotVersioned`, `Refused` with its [`Refusal`],
 /// `Cursor`).
 ///
 /// ```
@@ -197,10 +198,12 @@ pub enum Error {
         #[source]
         cause: Option<Box<Error>>,
     },
-    /// A request singletable refuses to send because it cannot be right
-    /// (an update that would leave an index key stale, a missing version).
+    /// A request singletable refuses to send, because DynamoDB would
+    /// refuse it or because it cannot be right (an update that would leave
+    /// an index key stale, a missing version): the kind says which, with
+    /// its data. Nothing was sent.
     #[error("request not sent: {0}")]
-    InvalidRequest(String),
+    Refused(#[from] Refusal),
     /// A transaction with no operation: refused before sending, as
     /// DynamoDB refuses a TransactWriteItems or TransactGetItems of zero
     /// items with a ValidationException.
@@ -285,9 +288,6 @@ pub enum Error {
     /// A pagination cursor from a client was refused.
     #[error("invalid cursor: {0}")]
     Cursor(#[from] CursorError),
-    /// A request breaks a DynamoDB limit and was not sent.
-    #[error("request not sent: {0}")]
-    Limit(String),
     /// DynamoDB (or the network) failed the request; the SDK error is kept.
     #[error("DynamoDB {operation} failed: {message}")]
     Service {

@@ -30,6 +30,7 @@ pub mod expr;
 mod field_codec;
 pub mod key;
 pub mod reader;
+mod refusal;
 pub mod request;
 mod serde_bridge;
 pub mod shape;
@@ -48,7 +49,7 @@ pub use entity::{
 };
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
-    Result, StreamError,
+    Refusal, Result, StreamError,
 };
 pub use exec::{Counting, Executor};
 pub use expr::{Cmp, Condition, Operand, SortCondition};

@@ -259,7 +259,11 @@ pub async fn workflow<E: Executor>(db: &Db<E>) -> Result<()> {
     };
     match db.create(&taken).await {
         Err(Error::UniqueViolation { .. }) => Ok(()),
-        Ok(()) => Err(Error::InvalidRequest("a taken address was accepted".into())),
+        Ok(()) => Err(Error::Validation {
+            entity: "Account",
+            field: "email",
+            message: "a taken address was accepted".into(),
+        }),
         Err(e) => Err(e),
     }
 }

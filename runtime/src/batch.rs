@@ -48,7 +48,7 @@ use futures_util::StreamExt;
 use crate::clock::{Created, Stamp, TimeKind};
 use crate::db::{Db, key_item};
 use crate::entity::{Entity, Table};
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::exec::Executor;
 use crate::key::{KeyOf, PrimaryKey};
 use crate::request::{BatchGet, BatchOp, BatchWrite};
@@ -312,12 +312,12 @@ impl BatchOps {
         }
         let result = key.and_then(|key| {
             if let Some(first) = self.keys.get(&key) {
-                return Err(Error::InvalidRequest(format!(
-                    "batch operations {first} and {} write the same item ({:?} / {:?}); DynamoDB rejects duplicate keys in a batch",
-                    self.ops.len(),
-                    key.pk,
-                    key.sk
-                )));
+                return Err(Error::Refused(Refusal::DuplicateBatchKey {
+                    first: *first,
+                    second: self.ops.len(),
+                    pk: key.pk,
+                    sk: key.sk,
+                }));
             }
             Ok((key, op()?))
         });
@@ -334,16 +334,19 @@ impl BatchOps {
     fn put<T: Entity>(self, item: &T) -> Self {
         let stamp = Stamp::new(self.now, Created::Keep);
         self.push(item.primary_key(), || {
-            no_unique::<T>("put")?;
+            no_unique::<T>(
+                "a batch put",
+                "batch writes are not transactional; use `db.put` (or a transaction) instead",
+            )?;
             if !item.created_at_set() {
                 let field = T::TIMESTAMPS
                     .iter()
                     .find(|t| t.kind == TimeKind::Created)
                     .map_or("created_at", |t| t.field);
-                return Err(Error::InvalidRequest(format!(
-                    "a batch put of `{}` with an empty `{field}` could replace the creation time of an item that exists (batch writes have no conditions); set `{field}`, or write the item with `put` or `create`",
-                    T::ENTITY_TYPE
-                )));
+                return Err(Error::Refused(Refusal::BatchPutWithoutCreated {
+                    entity: T::ENTITY_TYPE,
+                    field,
+                }));
             }
             let encoded = item.to_item_stamped(&stamp)?;
             crate::size::check_item(T::ENTITY_TYPE, &encoded)?;
@@ -355,7 +358,10 @@ impl BatchOps {
         let key = key.into_key();
         let item = key_item::<T::Table>(&key);
         self.push(Ok(key), || {
-            no_unique::<T>("delete")?;
+            no_unique::<T>(
+                "a batch delete",
+                "batch writes are not transactional; use `db.delete` (or a transaction) instead",
+            )?;
             Ok(BatchOp::Delete(item))
         })
     }
@@ -376,7 +382,7 @@ impl<'a> BatchWriter<'a> {
     /// fields get the batch's time (one clock reading per batch) and its
     /// `created_at` fields keep the struct's value: a batch cannot
     /// condition its writes, so a put whose `created_at` is empty is
-    /// refused ([`Error::InvalidRequest`]) rather than risk replacing the
+    /// refused ([`Refusal::BatchPutWithoutCreated`]) rather than risk replacing the
     /// creation time of an item that exists; set it (an item read from
     /// the table has it), or write new items with [`Db::create`]. Entities
     /// with unique fields are refused too: their markers need a
@@ -494,14 +500,15 @@ impl<'a> BatchWriter<'a> {
 }
 
 /// Refuses a batch write of an entity with unique fields.
-fn no_unique<T: Entity>(what: &str) -> Result<(), Error> {
+fn no_unique<T: Entity>(operation: &'static str, instead: &'static str) -> Result<(), Error> {
     match T::UNIQUE.first() {
         None => Ok(()),
-        Some(u) => Err(Error::InvalidRequest(format!(
-            "a batch cannot {what} `{}`: it has unique field `{}`, whose marker item must change in the same transaction, and batch writes are not transactional; use `db.{what}` (or a transaction) instead",
-            T::ENTITY_TYPE,
-            u.field
-        ))),
+        Some(u) => Err(Error::Refused(Refusal::UniqueMarker {
+            entity: T::ENTITY_TYPE,
+            field: u.field,
+            operation,
+            instead,
+        })),
     }
 }
 
@@ -696,16 +703,19 @@ impl<'a, T: Entity> BatchGetter<'a, T> {
         let mut index: HashMap<PrimaryKey, usize> = HashMap::with_capacity(self.keys.len());
         for (i, k) in self.keys.iter().enumerate() {
             if <T::Table as Table>::SK.is_some() && k.sk.is_none() {
-                return Err(Error::InvalidRequest(format!(
-                    "batch key {i} ({:?}) has no sort key; table `{table}` needs one",
-                    k.pk
-                )));
+                return Err(Error::Refused(Refusal::MissingSortKey {
+                    index: i,
+                    pk: k.pk.clone(),
+                    table: table.to_owned(),
+                }));
             }
             if let Some(first) = index.insert(normal(k), i) {
-                return Err(Error::InvalidRequest(format!(
-                    "batch keys {first} and {i} are the same item ({:?} / {:?}); DynamoDB rejects duplicate keys in a batch",
-                    k.pk, k.sk
-                )));
+                return Err(Error::Refused(Refusal::DuplicateBatchKey {
+                    first,
+                    second: i,
+                    pk: k.pk.clone(),
+                    sk: k.sk.clone(),
+                }));
             }
         }
         let chunks: Vec<Vec<Item>> = self

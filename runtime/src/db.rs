@@ -28,7 +28,7 @@ use std::sync::Arc;
 use crate::backend::{ExtraIndexes, HoldsTables, Open, SharedExecutor, TableUpdate};
 use crate::clock::{Clock, Stamp};
 use crate::entity::{Entity, Table};
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::exec::Executor;
 use crate::expr::Condition;
 use crate::fields::Cond;
@@ -255,10 +255,10 @@ impl<E: Executor> Db<E> {
     fn unversioned<T: Entity>() -> Result<(), Error> {
         match T::VERSION {
             None => Ok(()),
-            Some(_) => Err(Error::InvalidRequest(format!(
-                "`{}` is versioned: write it with `put_versioned` or an update with `if_version`",
-                T::ENTITY_TYPE
-            ))),
+            Some(_) => Err(Error::Refused(Refusal::Versioned {
+                entity: T::ENTITY_TYPE,
+                instead: "write it with `put_versioned` or an update with `if_version`",
+            })),
         }
     }
 
@@ -269,7 +269,7 @@ impl<E: Executor> Db<E> {
     /// Version 0 writes like [`Db::create`], others like [`Db::put_if`].
     ///
     /// ```
-    /// use singletable::{Db, Embedded, Entity, Error, Table};
+    /// use singletable::{Db, Embedded, Entity, Error, Refusal, Table};
     /// # #[derive(Table)]
     /// # #[table(name = "App")]
     /// # pub struct App;
@@ -288,7 +288,7 @@ impl<E: Executor> Db<E> {
     /// // The twin read version 0 too: its write would lose doc's.
     /// assert!(matches!(db.put_versioned(&mut twin).await, Err(Error::VersionConflict { .. })));
     /// // Plain puts of a versioned entity are refused.
-    /// assert!(matches!(db.put(&doc).await, Err(Error::InvalidRequest(_))));
+    /// assert!(matches!(db.put(&doc).await, Err(Error::Refused(Refusal::Versioned { .. }))));
     /// # Ok::<(), Error>(())
     /// # }).unwrap();
     /// ```
@@ -453,12 +453,11 @@ impl<E: Executor> Db<E> {
     /// transactions (which return no item): read the item first instead.
     pub async fn put_returning_old<T: Entity>(&self, item: &T) -> Result<Option<T>, Error> {
         Self::unversioned::<T>()?;
-        if let Some(u) = T::UNIQUE.first() {
-            return Err(Error::InvalidRequest(format!(
-                "`put_returning_old` cannot return the item it replaces: `{}` has unique field `{}`, so its puts are transactions, which return no item; read the item with `get_consistent` and write it with `put`",
-                T::ENTITY_TYPE,
-                u.field
-            )));
+        if !T::UNIQUE.is_empty() {
+            return Err(Error::Refused(Refusal::NoReturnValues {
+                entity: T::ENTITY_TYPE,
+                operation: "`put_returning_old`",
+            }));
         }
         self.guarded_put(item, None, true)
             .await?

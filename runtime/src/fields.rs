@@ -54,7 +54,7 @@
 use std::marker::PhantomData;
 
 use crate::entity::Entity;
-use crate::error::{EncodeError, Error};
+use crate::error::{EncodeError, Error, Refusal};
 use crate::expr::{Cmp, Condition, Operand, Path, PathStep};
 use crate::value::{Attr, AttributeValue};
 
@@ -452,10 +452,7 @@ pub trait FieldPath<E: Entity, T: Attr>: Sized {
                 .map(|v| encode::<E, T>(attribute, v).map(Operand::Value))
                 .collect::<Result<Vec<_>, _>>()?;
             if list.is_empty() || list.len() > 100 {
-                return Err(Error::Limit(format!(
-                    "IN takes 1 to 100 values, not {}",
-                    list.len()
-                )));
+                return Err(Error::Refused(Refusal::InListSize { len: list.len() }));
             }
             Ok(Condition::In(Operand::Path(path), list))
         })

@@ -57,7 +57,7 @@ pub use entity::{
 };
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
-    Result, StreamError,
+    Refusal, Result, StreamError,
 };
 pub use exec::{Counting, Executor};
 pub use expr::{Cmp, Condition, Operand, SortCondition};

@@ -57,7 +57,7 @@ use futures_util::Stream;
 
 use crate::db::Db;
 use crate::entity::{AttributeKey, Entity};
-use crate::error::{DecodeError, DecodeErrorKind, Error};
+use crate::error::{DecodeError, DecodeErrorKind, Error, Refusal};
 use crate::exec::Executor;
 use crate::expr::{
     AttrKeyCondition, AttrRange, Condition, KeyCondition, Path, Rendered, SortCondition,
@@ -759,9 +759,10 @@ impl<T, I, P> Query<T, I, P> {
         match (value, &mut self.attrs) {
             (Ok(v), Some((k, _))) => add(k, v),
             (Ok(_), None) => {
-                self.error.get_or_insert(Error::InvalidRequest(format!(
-                    "a condition on `{attr}` on a query of no multi-attribute index"
-                )));
+                self.error
+                    .get_or_insert(Error::Refused(Refusal::NotMultiAttribute {
+                        attribute: attr.to_string(),
+                    }));
             }
             (Err(e), _) => {
                 self.error.get_or_insert(e);
@@ -1123,9 +1124,7 @@ impl<T, I, P> Query<T, I, P> {
         let sk = match (&self.sk, self.sk_attr) {
             (Some(cond), Some(attr)) => Some((attr.to_owned(), cond.clone())),
             (Some(_), None) => {
-                return Err(Error::Limit(
-                    "a sort-key condition on an index without a sort key".into(),
-                ));
+                return Err(Error::Refused(Refusal::NoSortKey));
             }
             (None, _) => None,
         };
@@ -1136,11 +1135,10 @@ impl<T, I, P> Query<T, I, P> {
             let mut r = Rendered::default();
             r.condition(filter);
             if let Some(a) = key.all().find(|a| r.names.values().any(|n| n == a.name)) {
-                return Err(Error::InvalidRequest(format!(
-                    "the filter names `{}`, a key attribute of index `{}`, which DynamoDB refuses in a query's filter; put the condition in the key condition (the query's sort methods) instead",
-                    a.name,
-                    self.index.unwrap_or("")
-                )));
+                return Err(Error::Refused(Refusal::FilterOnKey {
+                    attribute: a.name.to_owned(),
+                    index: self.index.unwrap_or(""),
+                }));
             }
         }
         Ok(QueryRequest {
@@ -1264,7 +1262,9 @@ impl<T: Decode, I, P> Query<T, I, P> {
         let cursor = match raw.last_key {
             Some(k) => Some(Cursor::sealed(
                 page::encode(db.cursor_secret(), &self.scope(0), &k).ok_or_else(|| {
-                    Error::Limit("LastEvaluatedKey holds a non-string key".into())
+                    Error::Refused(Refusal::CursorKeyNotString {
+                        what: "LastEvaluatedKey",
+                    })
                 })?,
             )),
             None => None,

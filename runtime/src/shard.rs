@@ -24,7 +24,7 @@
 use std::collections::VecDeque;
 
 use crate::db::Db;
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::exec::Executor;
 use crate::expr::{Condition, SortCondition};
 use crate::page::{self, ShardPosition};
@@ -412,8 +412,11 @@ impl<T: Decode, P> ShardedQuery<T, P> {
                 })
                 .collect();
             Some(Cursor::sealed(
-                page::encode_shards(db.cursor_secret(), &self.base.scope(n), &positions)
-                    .ok_or_else(|| Error::InvalidRequest("a shard's key is not a string".into()))?,
+                page::encode_shards(db.cursor_secret(), &self.base.scope(n), &positions).ok_or(
+                    Error::Refused(Refusal::CursorKeyNotString {
+                        what: "a shard's position",
+                    }),
+                )?,
             ))
         };
         // Several Queries make one merged page: its count is what it

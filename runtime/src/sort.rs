@@ -39,7 +39,7 @@
 //! # }).unwrap();
 //! ```
 
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::expr::{AttrRange, Cmp, SortCondition};
 use crate::query::Query;
 use crate::shard::ShardedQuery;
@@ -147,9 +147,7 @@ fn between(from: SortValue, to: SortValue) -> Result<Bound, Error> {
         (SortValue::Attr(n, a), SortValue::Attr(_, b)) => {
             Ok(Bound::Attr(n, AttrRange::Between(a, b)))
         }
-        _ => Err(Error::InvalidRequest(
-            "a sort-key range between a key and an attribute value".into(),
-        )),
+        _ => Err(Error::Refused(Refusal::MixedSortRange)),
     }
 }
 
@@ -157,9 +155,9 @@ fn begins_with(prefix: SortValue) -> Result<Bound, Error> {
     match prefix {
         SortValue::Key(k) => Ok(Bound::Key(SortCondition::BeginsWith(k))),
         SortValue::Attr(n, AttributeValue::S(s)) => Ok(Bound::Attr(n, AttrRange::BeginsWith(s))),
-        SortValue::Attr(n, _) => Err(Error::InvalidRequest(format!(
-            "`begins_with` on the non-string sort attribute `{n}`"
-        ))),
+        SortValue::Attr(n, _) => Err(Error::Refused(Refusal::BeginsWithNonString {
+            attribute: n.to_string(),
+        })),
     }
 }
 

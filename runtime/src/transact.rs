@@ -31,7 +31,7 @@ use std::time::SystemTime;
 use crate::clock::{Created, Stamp};
 use crate::db::{Db, exists, key_item, not_exists};
 use crate::entity::Entity;
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::exec::Executor;
 use crate::expr::Condition;
 use crate::fields::Cond;
@@ -107,12 +107,24 @@ impl<'d> Writes<'d> {
         let Some(u) = T::UNIQUE.first() else {
             return false;
         };
-        self.error.get_or_insert(Error::InvalidRequest(format!(
-            "a transaction cannot {what} `{}`: it has unique field `{}`, whose old value's marker needs the stored item; use `db.{}` outside a transaction, or `update(...).knowing(&item)` here",
-            T::ENTITY_TYPE,
-            u.field,
-            if what == "delete" { "delete" } else { "put" },
-        )));
+        let (operation, instead) = if what == "delete" {
+            (
+                "a transaction's delete",
+                "its old marker needs the stored item; use `db.delete` outside a transaction, or `update(...).knowing(&item)` here",
+            )
+        } else {
+            (
+                "a transaction's put",
+                "its old marker needs the stored item; use `db.put` outside a transaction, or `update(...).knowing(&item)` here",
+            )
+        };
+        self.error
+            .get_or_insert(Error::Refused(Refusal::UniqueMarker {
+                entity: T::ENTITY_TYPE,
+                field: u.field,
+                operation,
+                instead,
+            }));
         true
     }
 
@@ -722,10 +734,10 @@ impl ReadTransaction {
         let items = crate::trace::traced(span.clone(), request).await?;
         crate::trace::count(&span, items.iter().flatten().count());
         if items.len() != n {
-            return Err(Error::InvalidRequest(format!(
-                "TransactGetItems returned {} responses for {n} reads",
-                items.len()
-            )));
+            return Err(Error::Refused(Refusal::UnexpectedResponse {
+                operation: "TransactGetItems",
+                problem: format!("{} responses for {n} reads", items.len()),
+            }));
         }
         Ok(ReadResults { items })
     }

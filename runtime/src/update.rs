@@ -50,7 +50,7 @@ use std::time::SystemTime;
 
 use crate::db::{Db, key_item};
 use crate::entity::{Entity, Table};
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::exec::{BoxFuture, Executor};
 use crate::expr::{Condition, Path};
 use crate::fields::{Cond, Field, FieldPath, KeyField};
@@ -828,14 +828,11 @@ impl<E: Entity, S> Update<E, S> {
     fn know(mut self, current: &E) -> Self {
         match rewrite::Held::of(current) {
             Ok(held) if self.error.is_none() && held.key != self.key => {
-                let e = Error::InvalidRequest(format!(
-                    "`.knowing(&item)` was given the `{}` with key {:?} / {:?}, but the update is of {:?} / {:?}",
-                    E::ENTITY_TYPE,
-                    held.key.pk,
-                    held.key.sk,
-                    self.key.pk,
-                    self.key.sk
-                ));
+                let e = Error::Refused(Refusal::KnowingAnotherItem {
+                    entity: E::ENTITY_TYPE,
+                    given: (held.key.pk.clone(), held.key.sk.clone()),
+                    updated: (self.key.pk.clone(), self.key.sk.clone()),
+                });
                 self.fail(e)
             }
             Ok(held) => {
@@ -894,10 +891,9 @@ impl<E: Entity, S> Update<E, S> {
             return Err(e);
         }
         if self.upsert && self.held.is_some() {
-            return Err(Error::InvalidRequest(format!(
-                "an update of `{}` cannot be both `.knowing(&item)`, which describes an existing item, and `.upsert()`, which may create one; keep one of them",
-                E::ENTITY_TYPE
-            )));
+            return Err(Error::Refused(Refusal::KnowingAndUpsert {
+                entity: E::ENTITY_TYPE,
+            }));
         }
         let mut actions = self.actions;
         let mut condition = self.condition;
@@ -950,10 +946,10 @@ impl<E: Entity, S> Update<E, S> {
         }
         if let Some(version_attr) = E::VERSION {
             let Some(expected) = self.expected_version else {
-                return Err(Error::InvalidRequest(format!(
-                    "`{}` is versioned: call `.if_version(v)` with the version that was read",
-                    E::ENTITY_TYPE
-                )));
+                return Err(Error::Refused(Refusal::Versioned {
+                    entity: E::ENTITY_TYPE,
+                    instead: "call `.if_version(v)` with the version that was read",
+                }));
             };
             let c = Condition::eq(version_attr, AttributeValue::N(expected.to_string()));
             condition = Some(match condition {
@@ -998,9 +994,7 @@ impl<E: Entity, S> Update<E, S> {
             });
         }
         if actions.is_empty() {
-            return Err(Error::InvalidRequest(
-                "an update needs at least one action".into(),
-            ));
+            return Err(Error::Refused(Refusal::EmptyUpdate));
         }
         crate::entity::check_attribute_key_actions::<E::Table>(E::ENTITY_TYPE, &actions)?;
         Ok(UpdateWrite {
@@ -1054,10 +1048,10 @@ impl<E: Entity, S> Update<E, S> {
         let mut req = write.request;
         if !write.markers.is_empty() {
             if returning != ReturnValues::None {
-                return Err(Error::InvalidRequest(format!(
-                    "this update of `{}` changes a unique field, so it is a transaction, which returns no values; send it with `execute` and read the item again",
-                    E::ENTITY_TYPE
-                )));
+                return Err(Error::Refused(Refusal::NoReturnValues {
+                    entity: E::ENTITY_TYPE,
+                    operation: "an update returning values",
+                }));
             }
             return match db
                 .unique_transaction(TransactWriteOp::Update(req), &write.markers)
@@ -1094,10 +1088,10 @@ fn upsert_preconditions<E: Entity>(
     parts: &[(&'static str, String)],
 ) -> Result<(), Error> {
     if E::VERSION.is_some() {
-        return Err(Error::InvalidRequest(format!(
-            "`{}` is versioned: create it with `put_versioned`; an upsert cannot both create an item and check its version",
-            E::ENTITY_TYPE
-        )));
+        return Err(Error::Refused(Refusal::Versioned {
+            entity: E::ENTITY_TYPE,
+            instead: "create it with `put_versioned`; an upsert cannot both create an item and check its version",
+        }));
     }
     let missing: Vec<&str> = E::REQUIRED
         .iter()

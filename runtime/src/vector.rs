@@ -163,7 +163,7 @@ pub use singletable_core::vector::{
 };
 
 use crate::db::Db;
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::exec::Executor;
 use crate::expr::{Cmp, Condition, Operand};
 use crate::fields::ValueFor;
@@ -480,7 +480,7 @@ macro_rules! refused {
                 Self: ComparableInSearch,
             {
                 let _ = value;
-                SearchCondition::new(Err(Error::InvalidRequest("comparison on a HASH attribute".into())))
+                SearchCondition::new(Err(Error::Refused(Refusal::HashComparison { condition: "comparison" })))
             }
         )*
     };
@@ -509,9 +509,9 @@ impl<T, P> HashAttribute<T, P> {
         Self: ComparableInSearch,
     {
         let _ = (low, high);
-        SearchCondition::new(Err(Error::InvalidRequest(
-            "range on a HASH attribute".into(),
-        )))
+        SearchCondition::new(Err(Error::Refused(Refusal::HashComparison {
+            condition: "range",
+        })))
     }
 }
 

@@ -498,7 +498,9 @@ async fn resumes<E: Executor + Clone + 'static>(exec: E, table: &str, backend: &
             .resume_from(checkpoint.clone())
             .run(&db)
             .await,
-        Err(Error::InvalidRequest(_))
+        Err(Error::Refused(
+            singletable::Refusal::CheckpointOfAnother { .. }
+        ))
     ));
     assert!(matches!(
         singletable::Backfill::<Order>::new()
@@ -506,7 +508,10 @@ async fn resumes<E: Executor + Clone + 'static>(exec: E, table: &str, backend: &
             .resume_from(checkpoint.clone())
             .run(&db)
             .await,
-        Err(Error::InvalidRequest(_))
+        Err(Error::Refused(singletable::Refusal::CheckpointSegments {
+            requested: 3,
+            ..
+        }))
     ));
 
     let report = singletable::Backfill::<Order>::new()

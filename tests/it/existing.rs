@@ -480,7 +480,10 @@ mod adoption {
             // An entity that adopts nothing cannot be adopted.
             let refused = singletable::Backfill::<Note>::adopt().run(&db).await;
             assert!(
-                matches!(refused, Err(Error::InvalidRequest(_))),
+                matches!(
+                    refused,
+                    Err(Error::Refused(singletable::Refusal::NotAdopting { .. }))
+                ),
                 "{refused:?}"
             );
 
@@ -511,7 +514,15 @@ mod adoption {
                 .resume_from(checkpoint.clone())
                 .run(&db)
                 .await;
-            assert!(matches!(wrong, Err(Error::InvalidRequest(_))), "{wrong:?}");
+            assert!(
+                matches!(
+                    wrong,
+                    Err(Error::Refused(
+                        singletable::Refusal::CheckpointOfAnother { .. }
+                    ))
+                ),
+                "{wrong:?}"
+            );
 
             // Resumed: the rest is stamped, each item once in all.
             let writes = Arc::new(AtomicUsize::new(0));

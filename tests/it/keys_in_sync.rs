@@ -268,7 +268,13 @@ async fn timestamps<E: Executor + Clone>(base: &Db<E>) {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::InvalidRequest(m) if m.contains("created_at")),
+        matches!(
+            &err,
+            Error::Refused(singletable::Refusal::BatchPutWithoutCreated {
+                field: "created_at",
+                ..
+            })
+        ),
         "{err:?}"
     );
     assert_eq!(db.executor().count(), 0, "nothing sent");
@@ -721,7 +727,10 @@ async fn unique_values<E: Executor + 'static>(db: Arc<Db<E>>) {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::InvalidRequest(m) if m.contains("unique field `email`")),
+        matches!(
+            &err,
+            Error::Refused(singletable::Refusal::UniqueMarker { field: "email", .. })
+        ),
         "{err}"
     );
     let err = singletable::Transaction::new()
@@ -730,7 +739,10 @@ async fn unique_values<E: Executor + 'static>(db: Arc<Db<E>>) {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::InvalidRequest(m) if m.contains("unique field `email`")),
+        matches!(
+            &err,
+            Error::Refused(singletable::Refusal::UniqueMarker { field: "email", .. })
+        ),
         "{err}"
     );
     let err = singletable::Transaction::new()

@@ -454,7 +454,13 @@ async fn typed_conditions<E: Executor>(db: &Db<E>) {
             empty_in,
         )
         .await;
-    assert!(matches!(refused, Err(Error::Limit(_))), "{refused:?}");
+    assert!(
+        matches!(
+            refused,
+            Err(Error::Refused(singletable::Refusal::InListSize { len: 0 }))
+        ),
+        "{refused:?}"
+    );
 }
 
 #[tokio::test]

@@ -297,7 +297,10 @@ async fn concurrent_versioned_writers_lose_no_update() {
     // Plain puts would skip the check: refused.
     assert!(matches!(
         db.put(&account).await,
-        Err(Error::InvalidRequest(_))
+        Err(Error::Refused(singletable::Refusal::Versioned {
+            entity: "Account",
+            ..
+        }))
     ));
 
     let tasks = 20;
@@ -364,7 +367,16 @@ async fn concurrent_versioned_writers_lose_no_update() {
         .execute(&*db)
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::InvalidRequest(_)), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::Refused(singletable::Refusal::Versioned {
+                entity: "Account",
+                ..
+            })
+        ),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -632,7 +644,14 @@ async fn batch_write_retries_unprocessed_items() {
         .put(&items[0])
         .execute(&plain)
         .await;
-    assert!(matches!(dup, Err(Error::InvalidRequest(_))));
+    assert!(matches!(
+        dup,
+        Err(Error::Refused(singletable::Refusal::DuplicateBatchKey {
+            first: 0,
+            second: 1,
+            ..
+        }))
+    ));
 
     // Batch get of 250 keys, in key order, with a missing one.
     let mut keys: Vec<_> = items

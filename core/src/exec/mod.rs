@@ -217,9 +217,9 @@ pub trait Executor: Send + Sync {
     ) -> BoxFuture<'_, Result<Vec<crate::request::ScoredItem>, Error>> {
         let _ = req;
         Box::pin(async {
-            Err(Error::InvalidRequest(
-                "this executor does not implement SearchVectors".into(),
-            ))
+            Err(Error::Refused(crate::error::Refusal::Unsupported {
+                operation: "SearchVectors",
+            }))
         })
     }
 

@@ -8,7 +8,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::value::{AttributeValue, Blob, Item};
 
 /// What a backfill has done so far, counted across the runs that resumed
@@ -139,7 +139,9 @@ pub struct Checkpoint {
 }
 
 fn bad(what: impl std::fmt::Display) -> Error {
-    Error::InvalidRequest(format!("backfill checkpoint: {what}"))
+    Error::Refused(Refusal::BadCheckpoint {
+        problem: what.to_string(),
+    })
 }
 
 impl Checkpoint {

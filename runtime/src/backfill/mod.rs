@@ -86,7 +86,7 @@ pub use checkpoint::{Checkpoint, Counts};
 use crate::batch::BatchPolicy;
 use crate::db::Db;
 use crate::entity::{Entity, Table};
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::exec::Executor;
 use crate::expr::Condition;
 use crate::key::PrimaryKey;
@@ -400,8 +400,8 @@ impl<T: Entity> Backfill<'_, T> {
     /// wrote stay. Items of other types, and items `T` does not claim, are
     /// untouched. Resumable, with progress and a report, as
     /// [`Backfill::new`]; a checkpoint of an adoption resumes adoptions
-    /// only. An entity that does not adopt is an
-    /// [`Error::InvalidRequest`].
+    /// only. An entity that does not adopt is refused
+    /// ([`Refusal::NotAdopting`]).
     ///
     /// ```
     /// # use singletable::Embedded;
@@ -526,24 +526,23 @@ impl<'a, T: Entity> Backfill<'a, T> {
     pub async fn run<E: Executor>(self, db: &Db<E>) -> Result<BackfillReport, Error> {
         let segments = match (&self.resume, self.segments) {
             (Some(c), Some(n)) if c.total_segments() != n => {
-                return Err(Error::InvalidRequest(format!(
-                    "the checkpoint has {} segments, not {n}",
-                    c.total_segments()
-                )));
+                return Err(Error::Refused(Refusal::CheckpointSegments {
+                    checkpoint: c.total_segments(),
+                    requested: n,
+                }));
             }
             (Some(c), _) => c.total_segments(),
             (None, n) => n.unwrap_or(DEFAULT_SEGMENTS),
         };
         if !(1..=1_000_000).contains(&segments) {
-            return Err(Error::InvalidRequest(format!(
-                "a scan has 1 to 1000000 segments, not {segments}"
-            )));
+            return Err(Error::Refused(Refusal::SegmentCount {
+                segments: segments.into(),
+            }));
         }
         if self.adopt && !T::ADOPTS {
-            return Err(Error::InvalidRequest(format!(
-                "entity `{}` adopts no items: declare `#[entity(adopt = keys)]`",
-                T::ENTITY_TYPE
-            )));
+            return Err(Error::Refused(Refusal::NotAdopting {
+                entity: T::ENTITY_TYPE,
+            }));
         }
         // An adoption's checkpoints are its own: a backfill's would skip
         // the pages it read, with another filter.
@@ -554,10 +553,10 @@ impl<'a, T: Entity> Backfill<'a, T> {
         };
         let checkpoint = match self.resume.clone() {
             Some(c) if c.entity() != scope => {
-                return Err(Error::InvalidRequest(format!(
-                    "the checkpoint is of a backfill of `{}`, not `{scope}`",
-                    c.entity(),
-                )));
+                return Err(Error::Refused(Refusal::CheckpointOfAnother {
+                    checkpoint: c.entity().to_owned(),
+                    backfill: scope,
+                }));
             }
             Some(c) => c,
             None => Checkpoint::new(&scope, segments),

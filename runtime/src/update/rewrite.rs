@@ -15,7 +15,7 @@ use std::time::SystemTime;
 use super::{IndexKeys, KeyTemplate, Seg, When};
 use crate::clock::TimeKind;
 use crate::entity::{Entity, HeldField};
-use crate::error::Error;
+use crate::error::{Error, Refusal};
 use crate::expr::Condition;
 use crate::key::PrimaryKey;
 use crate::request::{SetValue, UpdateAction};
@@ -216,11 +216,11 @@ impl Rewrite<'_> {
             let entering = match ix.when {
                 When::Always => self.upsert,
                 When::Function if self.upsert => {
-                    return Err(Error::InvalidRequest(format!(
-                        "an upsert of `{}` cannot tell whether the item belongs in `{}`, a sparse index whose condition is a function of the whole item; create the item with `create` or `put`",
-                        E::ENTITY_TYPE,
-                        ix.index
-                    )));
+                    return Err(Error::Refused(Refusal::SparseByFunction {
+                        entity: E::ENTITY_TYPE,
+                        index: ix.index,
+                        what: "an upsert".to_owned(),
+                    }));
                 }
                 When::Function => {
                     let stamp = self
@@ -232,17 +232,15 @@ impl Rewrite<'_> {
                         .iter()
                         .filter(|t| ix.fields().any(|f| f == **t))
                         .all(|t| self.stamped.contains(t));
-                    return Err(Error::InvalidRequest(match stamp {
-                        Some(s) if only_stamps => format!(
-                            "every update of `{}` stamps `{s}` (an automatic timestamp), a key field of `{}`, a sparse index whose condition is a function of the whole item; write the item with a put instead",
-                            E::ENTITY_TYPE,
-                            ix.index
-                        ),
-                        _ => format!(
-                            "this update of `{}` changes a key field of `{}`, a sparse index whose condition is a function of the whole item; write the item with a put instead",
-                            E::ENTITY_TYPE,
-                            ix.index
-                        ),
+                    return Err(Error::Refused(Refusal::SparseByFunction {
+                        entity: E::ENTITY_TYPE,
+                        index: ix.index,
+                        what: match stamp {
+                            Some(s) if only_stamps => {
+                                format!("every update (it stamps `{s}`, an automatic timestamp)")
+                            }
+                            _ => "this update".to_owned(),
+                        },
                     }));
                 }
                 When::Field(w) => match self.bools.iter().find(|(f, _)| *f == w) {
@@ -438,17 +436,18 @@ impl Rewrite<'_> {
             let entity = E::ENTITY_TYPE;
             let field = u.field;
             if self.upsert {
-                return Err(Error::InvalidRequest(format!(
-                    "an upsert of `{entity}` sets `{field}`, a unique field, whose marker an upsert cannot move; create the item with `create`, or update it with `.knowing(&item)`"
-                )));
+                return Err(Error::Refused(Refusal::UniqueMarker {
+                    entity,
+                    field,
+                    operation: "an upsert",
+                    instead: "create the item with `create`, or update it with `.knowing(&item)`",
+                }));
             }
             let new = match action {
                 UpdateAction::Set(_, SetValue::Value(v)) => (u.part)(v)?,
                 UpdateAction::Remove(_) => None,
                 _ => {
-                    return Err(Error::InvalidRequest(format!(
-                        "`{field}` of `{entity}` is unique: change it with `set` or `remove`, whose new value is known before sending"
-                    )));
+                    return Err(Error::Refused(Refusal::UniqueNeedsValue { entity, field }));
                 }
             };
             let Some(held) = self.held else {
