@@ -87,7 +87,28 @@
 #![warn(missing_docs)]
 
 pub use singletable_macros::{Collection, Document, Entity, StrEnum, Table};
-pub use singletable_runtime::*;
+// An explicit list, as sqlx's facade keeps one: every name here is a
+// promise, and a name the runtime adds is not exported until it is listed.
+pub use singletable_runtime::{
+    backfill, batch, clock, db, decode, entity, error, exec, expr, fields, key, nested, page,
+    query, reader, request, shape, shard, size, sort, trace, transact, ttl, unique, update, value,
+    vector,
+};
+// The derives' expansions of `#[derive(Collection)]` name it.
+#[doc(hidden)]
+pub use singletable_runtime::collection;
+pub use singletable_runtime::{
+    Attr, AttrPartition, AttributeKey, AttributeValue, Backfill, BackfillReport, BatchGetOutcome,
+    BatchGetter, BatchPolicy, BatchWriter, Blob, CancellationReason, Checkpoint, Clock, Cmp,
+    CollectionPath, Cond, Condition, Counting, Cursor, CursorError, Db, Decode, DecodeError,
+    DecodeErrorKind, DocField, Document, EncodeError, Entity, Entry, Error, Executor, Field,
+    FieldPath, Fields, GlobalIndex, Handle, HoldsTables, IndexKey, Item, KeyAttribute, KeyError,
+    KeyField, KeyOf, KeyPart, KeyPartDecode, KeyType, LocalIndex, Nested, OnGlobalIndex,
+    OnLocalIndex, OnTable, Operand, OtherTypes, Page, Partition, PkField, PrimaryKey, Projected,
+    Projection, Query, ReadResults, ReadTransaction, Refusal, Result, ReturnValues, Returned,
+    SchemaVersion, ShardedQuery, SharedExecutor, SortCondition, StreamError, StreamView,
+    StringPath, Table, Transaction, Update, ValueFor,
+};
 
 pub mod backend;
 

@@ -836,8 +836,8 @@ pub(crate) fn check_stored_key<T: Entity>(
     pk: Option<crate::value::AttributeValue>,
     sk: Option<crate::value::AttributeValue>,
 ) -> Result<(), Error> {
-    use crate::__private::lend;
     use crate::reader::TableKey;
+    use crate::reader::lend;
     use crate::value::AttributeValue;
     let out = check_table_key(
         entity,

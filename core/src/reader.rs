@@ -195,10 +195,10 @@ pub type NumberedAttr<'a> = Result<(usize, &'a str, AttrRef<'a>), DecodeError>;
 /// assert_eq!(NUMBERING.number(""), Numbering::OTHER);
 /// ```
 pub struct Numbering {
-    names: &'static [&'static str],
+    pub(crate) names: &'static [&'static str],
     /// The table's entity-type, partition and sort key attributes,
     /// numbered after `names` (an empty name stands for none).
-    table: [&'static str; 3],
+    pub(crate) table: [&'static str; 3],
 }
 
 impl Numbering {
@@ -211,28 +211,6 @@ impl Numbering {
         Self {
             names,
             table: ["", "", ""],
-        }
-    }
-
-    /// The numbering of `names`, then of the entity-type, partition and
-    /// sort key attributes of the table `attrs` describes: what an
-    /// entity's decoder reads. One `static` in each decoder, with no list
-    /// of its own to evaluate.
-    #[doc(hidden)]
-    pub const fn with_table(
-        names: &'static [&'static str],
-        attrs: &crate::__private::TableAttrs,
-    ) -> Self {
-        Self {
-            names,
-            table: [
-                attrs.entity_type,
-                attrs.pk,
-                match attrs.sk {
-                    Some(sk) => sk,
-                    None => "",
-                },
-            ],
         }
     }
 
@@ -759,6 +737,15 @@ pub fn entity_type_of<'a>(item: &'a Item, attribute: &str) -> Option<&'a str> {
     match item.get(attribute) {
         Some(AttributeValue::S(s)) => Some(s),
         _ => None,
+    }
+}
+
+/// An owned key attribute value as a lent one.
+#[inline]
+pub(crate) fn lend(v: &AttributeValue) -> KeyRef<'_> {
+    match v {
+        AttributeValue::S(s) => KeyRef::S(s),
+        other => KeyRef::Other(Box::new(other.clone())),
     }
 }
 

@@ -10,7 +10,6 @@
 //! assert_eq!(Distance::DotProduct.score(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
 //! ```
 
-pub use crate::entity::VectorIndex;
 pub use crate::error::VectorProblem;
 pub use crate::request::{MAX_TOP_K, ScoredItem, SearchVectors};
 use crate::value::AttributeValue;

@@ -204,7 +204,7 @@ pub(crate) fn index_types(schema: &TableSchema, item: &Item) -> Res<()> {
 /// is not looked at again, and an item of at most 1 KB holds no index key
 /// over its limits (key bytes are part of the item's size).
 pub(crate) fn sized_index_types(schema: &TableSchema, item: &Item, checked: Checked) -> Res<()> {
-    super::search::check_item(&schema.vectors, item)?;
+    crate::table::check_item(&schema.vectors, item)?;
     if !checked.index_keys_fine {
         return index_types_in(schema, item, false);
     }
@@ -224,7 +224,7 @@ pub(crate) fn updated_index_types(schema: &TableSchema, item: &Item) -> Res<()> 
 
 fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<()> {
     // Vector indexes: the vector's shape and the search schema's types.
-    super::search::check_item(&schema.vectors, item)?;
+    crate::table::check_item(&schema.vectors, item)?;
     // The order only decides which problem is reported: an item without
     // one goes straight to the sizes, with no order built.
     if index_keys_fine(schema, item) {

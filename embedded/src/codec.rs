@@ -9,11 +9,11 @@ use std::borrow::Cow;
 use super::number::Num;
 use super::schema::KeyType;
 use super::value::Val;
-use crate::reader::AttrRef;
-use crate::reader::encoded::{
+use crate::value::{AttributeValue, Blob, Item};
+use singletable_core::reader::AttrRef;
+use singletable_core::reader::encoded::{
     ValueReader as Reader, encode_value, escape_key, put_len, unescape_key,
 };
-use crate::value::{AttributeValue, Blob, Item};
 
 /// An item as stored: its size as DynamoDB counts it (so that reads need
 /// not recount it), then its attributes but the table key ones (which its

@@ -8,8 +8,8 @@ use std::cmp::Ordering;
 use super::error::{Fail, Res};
 use super::path;
 use super::value::{Val, compare, compare_vals, expression_value, is_sortable, type_name};
-use crate::expr::{Cmp, Condition, Operand, PathRef, Rendered};
 use crate::value::{AttributeValue, Item};
+use singletable_core::expr::{Cmp, Condition, Operand, PathRef, Rendered};
 
 /// DynamoDB's limit on an expression's text.
 const MAX_EXPRESSION: usize = 4096;

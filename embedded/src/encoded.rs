@@ -12,11 +12,11 @@ use super::project::{Node, Projection};
 use super::schema::KeyType;
 use super::table::TableData;
 use crate::error::DecodeError;
-use crate::reader::encoded::{ValueReader, encode_value, put_len};
-use crate::reader::{AttrRef, ItemReader, collect_item};
 use crate::value::Item;
+use singletable_core::reader::encoded::{ValueReader, encode_value, put_len};
+use singletable_core::reader::{AttrRef, ItemReader, collect_item};
 
-pub use crate::reader::EncodedItems;
+pub use singletable_core::reader::EncodedItems;
 
 /// An empty page of `table`'s items, with room for about `bytes` bytes of
 /// them.
@@ -151,10 +151,10 @@ pub(crate) fn into_items(mut page: EncodedItems) -> Result<Vec<Item>, DecodeErro
 mod tests {
     use super::super::schema::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
     use super::super::{Embedded, read, write};
-    use crate::expr::{KeyCondition, Path};
-    use crate::reader::ItemReader;
-    use crate::request::{GetItem, PutItem, QueryRequest};
     use crate::value::{AttributeValue as V, Blob, Item};
+    use singletable_core::expr::{KeyCondition, Path};
+    use singletable_core::reader::ItemReader;
+    use singletable_core::request::{GetItem, PutItem, QueryRequest};
 
     fn item(pairs: Vec<(&str, V)>) -> Item {
         pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()

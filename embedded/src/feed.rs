@@ -13,9 +13,9 @@ use std::time::{Duration, SystemTime};
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 
 use super::schema::TableSchema;
-use crate::entity::StreamView;
-use crate::stream::{EventKind, StreamRecord};
 use crate::value::Item;
+use singletable_core::entity::StreamView;
+use singletable_core::stream::{EventKind, StreamRecord};
 
 /// How long records stay in the feed, as in a DynamoDB stream.
 const RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
@@ -57,7 +57,7 @@ impl Feed {
         let size = [Some(&keys), new_image.as_ref(), old_image.as_ref()]
             .into_iter()
             .flatten()
-            .map(crate::size::item_size)
+            .map(singletable_core::size::item_size)
             .sum::<usize>();
         let now = SystemTime::now();
         // DynamoDB reports the time to the second.

@@ -9,8 +9,8 @@ use super::error::{Fail, Res};
 use super::hash::PREFIX;
 use super::table::TableData;
 use super::value::Val;
-use crate::expr::Condition;
-use crate::reader::AttrRef;
+use singletable_core::expr::Condition;
+use singletable_core::reader::AttrRef;
 
 /// A prepared filter over the stored items of one table, reusable from
 /// item to item.

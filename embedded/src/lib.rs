@@ -107,7 +107,7 @@
 //! [`Executor::query_reader`] and [`Executor::get_item_reader`]: the backend
 //! copies the stored bytes of the items into one buffer ([`EncodedItems`])
 //! and releases its lock; the generated decoders then read them in place
-//! (see [`crate::reader`]), without building item maps. Filters,
+//! (see [`singletable_core::reader`]), without building item maps. Filters,
 //! projections and indexes that project fewer attributes are applied in
 //! place too: a filter reads only the attributes it names out of the
 //! stored bytes (strings and numbers borrowed, the others passed over
@@ -134,6 +134,7 @@ mod record;
 mod schema;
 mod search;
 mod snapshot;
+mod store;
 mod table;
 mod transact;
 mod update;
@@ -141,57 +142,28 @@ mod value;
 pub mod vector;
 mod write;
 
-// The runtime's modules under the names this backend's files use: the
-// backend sits on the runtime's floors as a crate of its own.
-// (`value` and `error` are this crate's own: they re-export the runtime's types.)
-use singletable_core::{capacity, entity, exec, expr, reader, request, size, stream};
-
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
-use std::time::Instant;
 
 pub use encoded::EncodedItems;
 pub use error::EmbeddedError;
 pub use feed::ChangeFeed;
-pub use schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
-pub use search::VectorIndexSchema;
+pub use schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema, VectorIndexSchema};
+pub use table::{IndexStats, TableStats};
 
 use self::error::{Fail, Res};
+use self::store::Store;
 use self::table::TableData;
-use crate::entity::Table;
 use crate::error::Error;
-use crate::exec::{BoxFuture, CapacityMeter, Executor};
-use crate::reader::{Items, ReaderPage};
-use crate::request::{
+use crate::value::Item;
+use singletable_core::entity::Table;
+use singletable_core::exec::{BoxFuture, CapacityMeter, Executor};
+use singletable_core::reader::{Items, ReaderPage};
+use singletable_core::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, CountPage, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
 };
-use crate::value::Item;
-
-/// A transaction's idempotency token, remembered for ten minutes.
-pub(crate) struct Token {
-    fingerprint: u64,
-    at: Instant,
-}
-
-/// Every table of one embedded backend.
-#[derive(Default)]
-pub(crate) struct Store {
-    tables: HashMap<String, TableData>,
-    tokens: HashMap<String, Token>,
-}
-
-impl Store {
-    fn table(&self, name: &str) -> Res<&TableData> {
-        self.tables.get(name).ok_or_else(Fail::no_table)
-    }
-
-    fn table_mut(&mut self, name: &str) -> Res<&mut TableData> {
-        self.tables.get_mut(name).ok_or_else(Fail::no_table)
-    }
-}
 
 /// Capacity consumed by a table's requests, as DynamoDB bills it: reads in
 /// 4 KB units (half for eventually consistent reads, double in
@@ -521,7 +493,11 @@ impl Embedded {
     /// assert!(db.enable_stream("App", StreamView::NewImage).is_err());
     /// # Ok::<(), singletable::Error>(())
     /// ```
-    pub fn enable_stream(&self, table: &str, view: entity::StreamView) -> Result<(), Error> {
+    pub fn enable_stream(
+        &self,
+        table: &str,
+        view: singletable_core::entity::StreamView,
+    ) -> Result<(), Error> {
         let mut store = self.write();
         let data = store
             .table_mut(table)
@@ -653,7 +629,7 @@ impl Embedded {
 
     /// The records of `table`'s stream, oldest first: what DynamoDB's stream
     /// of the table would hold after the same writes (see
-    /// [`crate::stream`]), kept for 24 hours. Fails when the table does not
+    /// [`singletable_core::stream`]), kept for 24 hours. Fails when the table does not
     /// exist or has no stream (`#[table(stream = ...)]`).
     ///
     /// ```
@@ -678,7 +654,10 @@ impl Embedded {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn change_feed(&self, table: &str) -> Result<Vec<crate::stream::StreamRecord>, Error> {
+    pub fn change_feed(
+        &self,
+        table: &str,
+    ) -> Result<Vec<singletable_core::stream::StreamRecord>, Error> {
         let store = self.read();
         let t = store
             .table(table)
@@ -724,7 +703,7 @@ impl Embedded {
     }
 
     /// `table`'s stream, read from a position
-    /// ([`StreamSource`](crate::stream::StreamSource)): what the AWS
+    /// ([`StreamSource`](singletable_core::stream::StreamSource)): what the AWS
     /// driver's `StreamReader` is on DynamoDB, so that one consumer runs on
     /// both. The stream has one shard, [`EMBEDDED_SHARD`].
     ///
@@ -778,7 +757,7 @@ impl Embedded {
     /// assert!(Embedded::check_projection(&[Path::from("a"), Path::from("b")]).is_ok());
     /// assert!(Embedded::check_projection(&[Path::from("a"), Path::from("a")]).is_err());
     /// ```
-    pub fn check_projection(paths: &[expr::Path]) -> Result<(), Error> {
+    pub fn check_projection(paths: &[singletable_core::expr::Path]) -> Result<(), Error> {
         read::projection_paths(paths).map_err(|e| e.into_error("ProjectionExpression"))
     }
 
@@ -804,7 +783,7 @@ impl Embedded {
     /// assert_eq!(out.len(), 1);
     /// assert_eq!(out["l"], AttributeValue::L(vec![s("a"), s("c")]));
     /// ```
-    pub fn project(item: value::Item, paths: &[expr::Path]) -> value::Item {
+    pub fn project(item: value::Item, paths: &[singletable_core::expr::Path]) -> value::Item {
         project::Projection::new(paths).apply(item)
     }
 
@@ -834,42 +813,49 @@ impl Embedded {
             meter,
         })
     }
-}
 
-/// A table's item count and size, and its indexes', from
-/// [`Embedded::table_stats`].
-///
-/// ```
-/// let stats = singletable::embedded::TableStats::default();
-/// assert_eq!(stats.size_bytes, 0);
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TableStats {
-    /// `ItemCount`.
-    pub item_count: u64,
-    /// `TableSizeBytes`.
-    pub size_bytes: u64,
-    /// One entry per index, in the schema's order.
-    pub indexes: Vec<IndexStats>,
-    /// One entry per vector index, in the schema's order (the size counts
-    /// the vectors as 32-bit floats).
-    pub vectors: Vec<IndexStats>,
-}
-
-/// An index's item count and size, in [`TableStats`].
-///
-/// ```
-/// let ix = singletable::embedded::IndexStats { name: "byB".into(), item_count: 0, size_bytes: 0 };
-/// assert_eq!(ix.name, "byB");
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct IndexStats {
-    /// `IndexName`.
-    pub name: String,
-    /// `ItemCount`: the items the index holds.
-    pub item_count: u64,
-    /// `IndexSizeBytes`: the attributes it projects of them.
-    pub size_bytes: u64,
+    /// Write units each secondary index of `table` consumed so far, in the
+    /// order of its schema's indexes (`None` when the table does not
+    /// exist): what DynamoDB reports per index under
+    /// `ReturnConsumedCapacity=INDEXES`. An index entry a write adds,
+    /// removes or changes costs its size (the attributes the index
+    /// projects) in 1 KB units, doubled in a transaction; these units are
+    /// also in [`consumed_capacity`](Embedded::consumed_capacity)'s
+    /// `write_units`.
+    ///
+    /// ```
+    /// use singletable::embedded::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
+    /// use singletable::request::PutItem;
+    /// use singletable::{AttributeValue, Embedded, Executor, Item};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Embedded::new();
+    /// let by_email = IndexSchema {
+    ///     name: "byEmail".into(), global: true, pk: KeyAttr::s("email"), sk: None,
+    ///     pk_rest: vec![], sk_rest: vec![], projection: IndexProjection::KeysOnly,
+    /// };
+    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![by_email], stream: None, vectors: vec![] })?;
+    /// let s = |v: &str| AttributeValue::S(v.into());
+    /// let item = Item::from([("PK".into(), s("USER#ana")), ("email".into(), s("ana@example.com"))]);
+    /// db.put_item(PutItem { table: "App".into(), item, condition: None, return_old: false, return_on_condition_failure: false }).await?;
+    /// // One unit for the item, one for its entry in the index.
+    /// assert_eq!(db.index_write_units("App"), Some(vec![("byEmail".to_owned(), 1.0)]));
+    /// assert_eq!(db.consumed_capacity("App").unwrap().write_units, 2.0);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn index_write_units(&self, table: &str) -> Option<Vec<(String, f64)>> {
+        let store = self.read();
+        let t = store.tables.get(table)?;
+        Some(
+            t.schema
+                .indexes
+                .iter()
+                .enumerate()
+                .map(|(i, ix)| (ix.name.clone(), t.capacity.index_write_units(i)))
+                .collect(),
+        )
+    }
 }
 
 /// The one shard of an embedded table's stream.
@@ -880,7 +866,7 @@ pub struct IndexStats {
 pub const EMBEDDED_SHARD: &str = "shardId-00000000000000000000-embedded";
 
 /// An embedded table's stream read from a position, from
-/// [`Embedded::stream`]: the same [`StreamSource`](crate::stream::StreamSource)
+/// [`Embedded::stream`]: the same [`StreamSource`](singletable_core::stream::StreamSource)
 /// as the AWS driver's `StreamReader`.
 ///
 /// ```
@@ -904,11 +890,11 @@ pub struct EmbeddedStream {
     table: String,
 }
 
-impl crate::stream::StreamSource for EmbeddedStream {
+impl singletable_core::stream::StreamSource for EmbeddedStream {
     fn read_after<'a>(
         &'a self,
-        position: &'a crate::stream::StreamPosition,
-    ) -> BoxFuture<'a, Result<crate::stream::StreamBatch, Error>> {
+        position: &'a singletable_core::stream::StreamPosition,
+    ) -> BoxFuture<'a, Result<singletable_core::stream::StreamBatch, Error>> {
         Box::pin(async move {
             let trimmed = || {
                 Fail::code(
@@ -934,7 +920,7 @@ impl crate::stream::StreamSource for EmbeddedStream {
             if let Some(last) = records.last() {
                 next.advance(EMBEDDED_SHARD, &last.sequence_number);
             }
-            Ok(crate::stream::StreamBatch {
+            Ok(singletable_core::stream::StreamBatch {
                 records,
                 position: next,
             })

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::exec::CapacityMeter;
+use singletable_core::exec::CapacityMeter;
 
 /// Write units of one write: the item's, and each index entry's (parallel
 /// to the table's indexes; empty when the table has none).
@@ -74,51 +74,6 @@ impl Capacity {
     /// Write units of index `i`'s entries.
     pub(crate) fn index_write_units(&self, i: usize) -> f64 {
         self.indexes.get(i).map_or(0, |c| c.load(Ordering::Relaxed)) as f64
-    }
-}
-
-impl crate::Embedded {
-    /// Write units each secondary index of `table` consumed so far, in the
-    /// order of its schema's indexes (`None` when the table does not
-    /// exist): what DynamoDB reports per index under
-    /// `ReturnConsumedCapacity=INDEXES`. An index entry a write adds,
-    /// removes or changes costs its size (the attributes the index
-    /// projects) in 1 KB units, doubled in a transaction; these units are
-    /// also in [`consumed_capacity`](crate::Embedded::consumed_capacity)'s
-    /// `write_units`.
-    ///
-    /// ```
-    /// use singletable::embedded::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
-    /// use singletable::request::PutItem;
-    /// use singletable::{AttributeValue, Embedded, Executor, Item};
-    ///
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let db = Embedded::new();
-    /// let by_email = IndexSchema {
-    ///     name: "byEmail".into(), global: true, pk: KeyAttr::s("email"), sk: None,
-    ///     pk_rest: vec![], sk_rest: vec![], projection: IndexProjection::KeysOnly,
-    /// };
-    /// db.create_table_with("App", TableSchema { pk: KeyAttr::s("PK"), sk: None, indexes: vec![by_email], stream: None, vectors: vec![] })?;
-    /// let s = |v: &str| AttributeValue::S(v.into());
-    /// let item = Item::from([("PK".into(), s("USER#ana")), ("email".into(), s("ana@example.com"))]);
-    /// db.put_item(PutItem { table: "App".into(), item, condition: None, return_old: false, return_on_condition_failure: false }).await?;
-    /// // One unit for the item, one for its entry in the index.
-    /// assert_eq!(db.index_write_units("App"), Some(vec![("byEmail".to_owned(), 1.0)]));
-    /// assert_eq!(db.consumed_capacity("App").unwrap().write_units, 2.0);
-    /// # Ok::<(), singletable::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub fn index_write_units(&self, table: &str) -> Option<Vec<(String, f64)>> {
-        let store = self.read();
-        let t = store.tables.get(table)?;
-        Some(
-            t.schema
-                .indexes
-                .iter()
-                .enumerate()
-                .map(|(i, ix)| (ix.name.clone(), t.capacity.index_write_units(i)))
-                .collect(),
-        )
     }
 }
 

@@ -6,8 +6,8 @@
 use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
-use crate::expr::{PathRef, PathStep};
 use crate::value::{AttributeValue, Item};
+use singletable_core::expr::{PathRef, PathStep};
 
 /// DynamoDB's limit on the nesting levels of a path.
 const MAX_LEVELS: usize = 32;
@@ -55,7 +55,7 @@ pub(crate) fn syntax(p: PathRef<'_>) -> Result<(), String> {
 }
 
 /// Refuses names DynamoDB refuses in `ExpressionAttributeNames`.
-pub(crate) fn names(r: &crate::expr::Rendered) -> Res<()> {
+pub(crate) fn names(r: &singletable_core::expr::Rendered) -> Res<()> {
     let mut empty: Vec<&String> = r
         .names
         .iter()
@@ -244,7 +244,7 @@ pub(crate) fn pick<'p>(from: &Item, paths: impl Iterator<Item = PathRef<'p>>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::Path;
+    use singletable_core::expr::Path;
 
     fn n(x: i64) -> AttributeValue {
         AttributeValue::N(x.to_string())

@@ -5,8 +5,8 @@
 //! resolve returns nothing, and an attribute of which nothing resolves is
 //! left out.
 
-use crate::expr::{Path, PathStep};
 use crate::value::{AttributeValue, Item};
+use singletable_core::expr::{Path, PathStep};
 
 /// What a projection keeps below one attribute.
 #[derive(Debug, Default)]

@@ -3,7 +3,6 @@
 use std::collections::HashSet;
 use std::ops::Bound;
 
-use super::Store;
 use super::check;
 use super::codec::{escaped, order_bytes, prefix_end, stored_size};
 use super::cond;
@@ -16,13 +15,14 @@ use super::record::{IndexEntry, IndexKey, Record};
 use super::schema::{IndexProjection, IndexSchema, KeyAttr};
 use super::table::TableData;
 use super::value::{Val, compare, item_size, type_name};
-use crate::capacity::{self, Read};
-use crate::expr::{AttrRange, Cmp, Condition, Path};
-use crate::reader::{Items, ReaderPage};
-use crate::request::{
+use crate::store::Store;
+use crate::value::{AttributeValue, Item};
+use singletable_core::capacity::{self, Read};
+use singletable_core::expr::{AttrRange, Cmp, Condition, Path};
+use singletable_core::reader::{Items, ReaderPage};
+use singletable_core::request::{
     BatchGet, BatchGetOutput, CountPage, GetItem, Page, QueryRequest, ScanRequest, TransactGet,
 };
-use crate::value::{AttributeValue, Item};
 
 /// A Query or Scan page ends once the items read reach 1 MB.
 const PAGE_BYTES: usize = 1024 * 1024;
@@ -279,7 +279,7 @@ pub(crate) fn projection_paths(p: &[Path]) -> Res<()> {
     if p.is_empty() {
         return Err(invalid("The expression can not be empty;".into()));
     }
-    let mut r = crate::expr::Rendered::default();
+    let mut r = singletable_core::expr::Rendered::default();
     r.projection(p);
     path::names(&r)?;
     let paths: Vec<_> = p.iter().map(Path::as_ref).collect();
@@ -370,7 +370,7 @@ struct KeyRange<'a> {
 }
 
 fn key_range<'a>(
-    key: &crate::expr::AttrKeyCondition,
+    key: &singletable_core::expr::AttrKeyCondition,
     hash: &[&'a KeyAttr],
     range: &[&'a KeyAttr],
 ) -> Res<KeyRange<'a>> {
@@ -876,7 +876,7 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
 /// prefix of the segment to the first of the next (`None` after the last
 /// segment). DynamoDB (and DynamoDB Local, whose hash the positions use)
 /// splits the hash range into `total_segments` equal parts.
-fn segment_range(s: crate::request::ScanSegment) -> Res<(Vec<u8>, Option<Vec<u8>>)> {
+fn segment_range(s: singletable_core::request::ScanSegment) -> Res<(Vec<u8>, Option<Vec<u8>>)> {
     if !(1..=1_000_000).contains(&s.total_segments) {
         return Err(Fail::validation(
             "1 validation error detected: Value at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000",

@@ -36,14 +36,14 @@ const TIE: u8 = 3;
 /// A LEB128 length at `b[*at..]`.
 #[inline(always)]
 fn read_len(b: &[u8], at: &mut usize) -> Option<usize> {
-    let mut r = crate::reader::encoded::ValueReader::at(b, *at);
+    let mut r = singletable_core::reader::encoded::ValueReader::at(b, *at);
     let n = r.read_len()?;
     *at = r.position();
     Some(n)
 }
 
 fn put_len(out: &mut Vec<u8>, n: usize) {
-    crate::reader::encoded::put_len(out, n);
+    singletable_core::reader::encoded::put_len(out, n);
 }
 
 fn len_len(mut n: usize) -> usize {
@@ -714,14 +714,14 @@ impl Desc<'_> {
 /// Whether the value encoding at `value[off..]` is a string (a binary
 /// when `binary`), what a [`Desc::raw`] segment may point at.
 pub(crate) fn is_raw(value: &[u8], off: usize, binary: bool) -> bool {
-    crate::reader::encoded::ValueReader::at(value, off).next_is_bytes(binary)
+    singletable_core::reader::encoded::ValueReader::at(value, off).next_is_bytes(binary)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reader::encoded::{encode_value, escape_key};
     use crate::value::{AttributeValue, Blob};
+    use singletable_core::reader::encoded::{encode_value, escape_key};
 
     fn order(parts: &[&[u8]]) -> Vec<u8> {
         let mut out = Vec::new();

@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::{Fail, Res};
-use crate::entity::{Projection, StreamView, Table};
+use singletable_core::entity::VectorIndex;
+use singletable_core::entity::{Projection, StreamView, Table};
+use singletable_core::vector::Distance;
 
 /// Scalar type of a key attribute (`AttributeType` in CreateTable); the
 /// same type the table declarations use.
@@ -16,7 +18,7 @@ use crate::entity::{Projection, StreamView, Table};
 /// assert_eq!(KeyAttr::s("PK").kind, KeyType::S);
 /// # let _ = counter;
 /// ```
-pub use crate::entity::KeyType;
+pub use singletable_core::entity::KeyType;
 
 /// A key attribute: its name and scalar type.
 ///
@@ -151,7 +153,7 @@ pub struct TableSchema {
     pub stream: Option<StreamView>,
     /// Vector indexes (`VectorIndexes`), searched with `SearchVectors`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub vectors: Vec<super::search::VectorIndexSchema>,
+    pub vectors: Vec<VectorIndexSchema>,
 }
 
 pub(crate) fn projection(p: Projection) -> IndexProjection {
@@ -205,7 +207,7 @@ impl TableSchema {
             sk: T::SK.map(KeyAttr::s),
             indexes,
             stream: T::STREAM,
-            vectors: super::search::VectorIndexSchema::all_of::<T>(),
+            vectors: VectorIndexSchema::all_of::<T>(),
         }
     }
 
@@ -308,4 +310,77 @@ impl TableSchema {
 pub(crate) fn valid_name(name: &str) -> bool {
     name.bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+}
+
+/// A vector index as CreateTable receives it (`VectorIndexes`).
+///
+/// ```
+/// use singletable::embedded::{TableSchema, VectorIndexSchema};
+/// use singletable::vector::Distance;
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "App", vector1(name = "Similar", dimensions = 4, distance = dot_product, hash(tenant = S)))]
+/// # pub struct App;
+///
+/// let ix: &VectorIndexSchema = &TableSchema::of::<App>().vectors[0];
+/// assert_eq!((ix.name.as_str(), ix.attribute.as_str(), ix.dimensions), ("Similar", "embedding", 4));
+/// assert_eq!((ix.distance, ix.hash[0].name.as_str()), (Distance::DotProduct, "tenant"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VectorIndexSchema {
+    /// Index name.
+    pub name: String,
+    /// The attribute holding each item's vector.
+    pub attribute: String,
+    /// The number of dimensions.
+    pub dimensions: u32,
+    /// The distance function.
+    pub distance: Distance,
+    /// `HASH` attributes of the search schema.
+    pub hash: Vec<KeyAttr>,
+    /// `INLINE_FILTER` attributes of the search schema.
+    pub filter: Vec<KeyAttr>,
+    /// Projected attributes.
+    pub projection: IndexProjection,
+}
+
+impl VectorIndexSchema {
+    /// The schema of a declared index.
+    ///
+    /// ```
+    /// use singletable::embedded::VectorIndexSchema;
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", vector1(dimensions = 2, distance = cosine))]
+    /// # pub struct App;
+    /// assert_eq!(VectorIndexSchema::of(&App::VECTOR_INDEXES[0]).name, "VECTOR1");
+    /// ```
+    pub fn of(v: &VectorIndex) -> Self {
+        let attrs = |list: &[singletable_core::entity::KeyAttribute]| {
+            list.iter()
+                .map(|a| KeyAttr {
+                    name: a.name.to_owned(),
+                    kind: a.kind,
+                })
+                .collect()
+        };
+        Self {
+            name: v.name.to_owned(),
+            attribute: v.attribute.to_owned(),
+            dimensions: v.dimensions,
+            distance: v.distance,
+            hash: attrs(v.hash),
+            filter: attrs(v.filter),
+            projection: projection(v.projection),
+        }
+    }
+
+    /// Every vector index of a table declaration.
+    pub(crate) fn all_of<T: Table>() -> Vec<Self> {
+        T::VECTOR_INDEXES.iter().map(Self::of).collect()
+    }
+
+    pub(crate) fn search_schema(&self) -> impl Iterator<Item = &KeyAttr> {
+        self.hash.iter().chain(&self.filter)
+    }
 }

@@ -11,9 +11,10 @@ use serde_json::{Map, Value, json};
 use super::error::{Fail, Res};
 use super::schema::TableSchema;
 use super::table::TableData;
-use super::{Store, check};
-use crate::exec::CapacityMeter;
+use crate::check;
+use crate::store::Store;
 use crate::value::{AttributeValue, Blob, Item};
+use singletable_core::exec::CapacityMeter;
 
 const FORMAT: &str = "singletable-embedded";
 const VERSION: u64 = 1;

@@ -37,11 +37,11 @@ use super::schema::TableSchema;
 use super::update;
 use super::value::{item_size, normalize_map};
 use super::write::{check_updated, condition, current, holds, on_failure, write_units};
-use super::{Store, Token};
 use crate::error::CancellationReason;
-use crate::expr::Condition;
-use crate::request::{TransactWrite, TransactWriteOp, UpdateAction};
+use crate::store::{Store, Token};
 use crate::value::Item;
+use singletable_core::expr::Condition;
+use singletable_core::request::{TransactWrite, TransactWriteOp, UpdateAction};
 
 /// How long DynamoDB remembers a transaction's idempotency token.
 const TOKEN_LIFETIME: Duration = Duration::from_secs(600);

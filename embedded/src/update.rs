@@ -8,9 +8,9 @@ use super::error::{Fail, Res};
 use super::number::Num;
 use super::path;
 use super::value::{expression_value, type_name};
-use crate::expr::{PathRef, Rendered};
-use crate::request::{ActionKind, ReturnValues, SetOperand, SetValue, UpdateAction};
 use crate::value::{AttributeValue, Blob, Item};
+use singletable_core::expr::{PathRef, Rendered};
+use singletable_core::request::{ActionKind, ReturnValues, SetOperand, SetValue, UpdateAction};
 
 fn invalid(message: String) -> Fail {
     Fail::validation(format!("Invalid UpdateExpression: {message}"))

@@ -170,8 +170,8 @@ impl<'a> Val<'a> {
     }
 
     /// A value read from a stored item.
-    pub(crate) fn stored(v: &'a crate::reader::AttrRef<'_>) -> Self {
-        use crate::reader::AttrRef;
+    pub(crate) fn stored(v: &'a singletable_core::reader::AttrRef<'_>) -> Self {
+        use singletable_core::reader::AttrRef;
         match v {
             AttrRef::S(s) => Val::S(s),
             AttrRef::N(n) => Val::N(std::borrow::Cow::Borrowed(n)),
@@ -307,8 +307,8 @@ pub(crate) fn size_of(v: &AttributeValue) -> Option<usize> {
 }
 
 #[cfg(test)]
-use crate::size::number_size;
-pub(crate) use crate::size::{item_size, value_size};
+use singletable_core::size::number_size;
+pub(crate) use singletable_core::size::{item_size, value_size};
 
 #[cfg(test)]
 mod tests {

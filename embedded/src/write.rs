@@ -2,7 +2,6 @@
 
 use std::collections::HashSet;
 
-use super::Store;
 use super::check::{self, MAX_ITEM};
 use super::cond;
 use super::error::{Fail, Res};
@@ -10,9 +9,10 @@ use super::meter::WriteUnits;
 use super::table::TableData;
 use super::update;
 use super::value::item_size;
-use crate::expr::Condition;
-use crate::request::{BatchOp, BatchWrite, DeleteItem, PutItem, UpdateItem};
+use crate::store::Store;
 use crate::value::Item;
+use singletable_core::expr::Condition;
+use singletable_core::request::{BatchOp, BatchWrite, DeleteItem, PutItem, UpdateItem};
 
 /// BatchWriteItem's limit on the request.
 const BATCH_BYTES: usize = 16 * 1024 * 1024;
@@ -25,7 +25,7 @@ pub(super) fn write_units(old: Option<&Item>, new: Option<&Item>) -> u64 {
 /// Write units of a write replacing an item of `old` bytes (0 for none)
 /// by one of `new` bytes.
 fn units_of(old: usize, new: usize) -> u64 {
-    crate::capacity::write_blocks(old.max(new))
+    singletable_core::capacity::write_blocks(old.max(new))
 }
 
 pub(super) fn condition(c: Option<&Condition>) -> Res<Option<Condition>> {

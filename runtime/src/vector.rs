@@ -157,9 +157,10 @@
 
 use std::marker::PhantomData;
 
+pub use singletable_core::entity::VectorIndex;
 pub use singletable_core::vector::{
-    Distance, MAX_TOP_K, ScoredItem, SearchVectors, VectorIndex, VectorProblem, check_vector,
-    cosine, dot, element, from_attribute, squared_distance, to_attribute,
+    Distance, MAX_TOP_K, ScoredItem, SearchVectors, VectorProblem, check_vector, cosine, dot,
+    element, from_attribute, squared_distance, to_attribute,
 };
 
 use crate::db::Db;

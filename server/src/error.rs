@@ -3,11 +3,7 @@
 //! DynamoDB uses for each error, and the extra members some errors carry
 //! (`Item` of a failed condition, `CancellationReasons`).
 
-use serde_json::{Map, Value, json};
-use singletable_core::error::Error;
-use singletable_embedded::EmbeddedError;
-
-use crate::wire;
+use serde_json::{Map, Value};
 
 /// A request refused: what becomes the 400 response.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,56 +57,5 @@ impl ApiError {
         m.insert("message".into(), Value::String(self.message.clone()));
         m.extend(self.extra.clone());
         Value::Object(m)
-    }
-
-    /// The runtime's error, as the engine raised it, on the wire.
-    pub(crate) fn from_engine(e: Error) -> Self {
-        match e {
-            Error::ConditionFailed { item } => {
-                let mut out = Self::dynamodb(
-                    "ConditionalCheckFailedException",
-                    "The conditional request failed",
-                );
-                if let Some(item) = item {
-                    out.extra.insert("Item".into(), wire::item_json(&item));
-                }
-                out
-            }
-            Error::TransactionCanceled { reasons } => {
-                let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-                let mut out = Self::dynamodb(
-                    "TransactionCanceledException",
-                    format!(
-                        "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
-                        codes.join(", ")
-                    ),
-                );
-                let list: Vec<Value> = reasons
-                    .iter()
-                    .map(|r| {
-                        let mut m = Map::new();
-                        m.insert("Code".into(), json!(r.code));
-                        if let Some(msg) = &r.message {
-                            m.insert("Message".into(), json!(msg));
-                        }
-                        if let Some(item) = &r.item {
-                            m.insert("Item".into(), wire::item_json(item));
-                        }
-                        Value::Object(m)
-                    })
-                    .collect();
-                out.extra
-                    .insert("CancellationReasons".into(), Value::Array(list));
-                out
-            }
-            Error::Service {
-                source, message, ..
-            } => match source.downcast_ref::<EmbeddedError>() {
-                Some(e) if e.code == "ValidationException" => Self::validation(e.message.clone()),
-                Some(e) => Self::dynamodb(e.code, e.message.clone()),
-                None => Self::dynamodb("InternalServerError", message),
-            },
-            other => Self::validation(other.to_string()),
-        }
     }
 }

@@ -47,28 +47,65 @@ fn rust_version_is_the_pinned_toolchain() {
 /// Verification builds each package against the others as cargo packed
 /// them, through a registry overlay whose sources cargo extracts under
 /// `$CARGO_HOME/registry/src/` once per version: a second run after the
-/// sources changed would build the first run's copies. Those extracted
-/// copies of this workspace's own (unpublished) packages are removed first.
-fn forget_extracted_packages() {
-    let home = std::env::var_os("CARGO_HOME")
+/// sources changed would build the first run's copies. So the check runs
+/// cargo with a `CARGO_HOME` of its own under the target folder, whose
+/// registry reads the user's index, downloaded crates and extracted
+/// sources through links, and holds the extracted copies of this
+/// workspace's own packages as folders of its own, removed before each
+/// run. Nothing under the user's `$CARGO_HOME` is written or removed.
+fn package_home(target: &Path) -> PathBuf {
+    let real = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
-    let Some(src) = home.map(|h| h.join("registry/src")) else {
-        return;
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .expect("neither CARGO_HOME nor HOME is set");
+    let home = target.join("package-home");
+    let link = |from: &Path, to: &Path| {
+        if to.symlink_metadata().is_err() && from.exists() {
+            std::os::unix::fs::symlink(from, to)
+                .unwrap_or_else(|e| panic!("cannot link {}: {e}", to.display()));
+        }
     };
-    let Ok(registries) = std::fs::read_dir(&src) else {
-        return;
-    };
+    let registry = home.join("registry");
+    std::fs::create_dir_all(registry.join("src")).expect("create the packaging CARGO_HOME");
+    for shared in ["index", "cache"] {
+        link(&real.join("registry").join(shared), &registry.join(shared));
+    }
+    for shared in ["git", "config.toml", "config"] {
+        link(&real.join(shared), &home.join(shared));
+    }
     let version = env!("CARGO_PKG_VERSION");
-    for registry in registries.flatten() {
-        for name in PACKAGES.iter().map(|(n, _)| n) {
-            let dir = registry.path().join(format!("{name}-{version}"));
-            if dir.is_dir() {
-                std::fs::remove_dir_all(&dir)
-                    .unwrap_or_else(|e| panic!("cannot remove {}: {e}", dir.display()));
+    let ours: Vec<String> = PACKAGES
+        .iter()
+        .map(|(n, _)| format!("{n}-{version}"))
+        .collect();
+    let Ok(sources) = std::fs::read_dir(real.join("registry/src")) else {
+        return home;
+    };
+    for source in sources.flatten() {
+        let own = registry.join("src").join(source.file_name());
+        std::fs::create_dir_all(&own).expect("create a registry source folder");
+        for name in &ours {
+            let copy = own.join(name);
+            if copy.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+                std::fs::remove_dir_all(&copy)
+                    .unwrap_or_else(|e| panic!("cannot remove {}: {e}", copy.display()));
+            } else if copy.symlink_metadata().is_ok() {
+                std::fs::remove_file(&copy)
+                    .unwrap_or_else(|e| panic!("cannot remove {}: {e}", copy.display()));
+            }
+        }
+        for krate in std::fs::read_dir(source.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = krate.file_name();
+            if !ours.iter().any(|o| *o == *name.to_string_lossy()) {
+                link(&krate.path(), &own.join(&name));
             }
         }
     }
+    home
 }
 
 /// The workspace's packages, with the files each `.crate` must hold
@@ -76,10 +113,12 @@ fn forget_extracted_packages() {
 const PACKAGES: &[(&str, &[&str])] = &[
     ("singletable", &["README.md", "src/lib.rs"]),
     ("singletable-macros", &["src/lib.rs", "doc/entity.md"]),
+    ("singletable-core", &["src/lib.rs"]),
     ("singletable-runtime", &["src/lib.rs"]),
     ("singletable-embedded", &["src/lib.rs"]),
     ("singletable-tools", &["src/lib.rs"]),
     ("singletable-aws", &["src/lib.rs"]),
+    ("singletable-server", &["src/lib.rs"]),
 ];
 
 /// Cargo takes a registry package of the same version to be the same
@@ -122,7 +161,7 @@ fn workspace_packages_verify() {
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"));
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    forget_extracted_packages();
+    let home = package_home(&target);
     forget_packed_builds(&target);
     let started = Instant::now();
     let mut command = Command::new(&cargo);
@@ -149,6 +188,7 @@ fn workspace_packages_verify() {
     }
     let output = command
         .current_dir(root())
+        .env("CARGO_HOME", &home)
         // --allow-dirty: the check runs on a working tree being edited too;
         // `include` in each manifest decides what goes in, not git.
         // The dynoxide benchmark is no package: it is never published, and

@@ -2,6 +2,7 @@
 //! is stored under, its schema version.
 
 use super::*;
+use crate::reader::lend;
 
 /// What an item's entity-type attribute held, seen while reading it.
 pub enum TypeSeen {
@@ -85,15 +86,6 @@ impl Seen {
             entity_type: self.entity_type.take(),
             key,
         })
-    }
-}
-
-/// An owned key attribute value as a lent one.
-#[inline]
-pub(crate) fn lend(v: &AttributeValue) -> crate::reader::KeyRef<'_> {
-    match v {
-        AttributeValue::S(s) => crate::reader::KeyRef::S(s),
-        other => crate::reader::KeyRef::Other(Box::new(other.clone())),
     }
 }
 

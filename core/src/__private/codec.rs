@@ -295,3 +295,30 @@ pub fn read_owned<T: crate::Entity>(item: crate::Item) -> crate::Result<T> {
         }),
     }
 }
+
+// Generated decoders number their attributes with the table's: made
+// here, where the table's attributes are known, so the reader names no
+// declaration.
+impl crate::reader::Numbering {
+    /// The numbering of `names`, then of the entity-type, partition and
+    /// sort key attributes of the table `attrs` describes: what an
+    /// entity's decoder reads. One `static` in each decoder, with no list
+    /// of its own to evaluate.
+    #[doc(hidden)]
+    pub const fn with_table(
+        names: &'static [&'static str],
+        attrs: &crate::entity::TableAttrs,
+    ) -> Self {
+        Self {
+            names,
+            table: [
+                attrs.entity_type,
+                attrs.pk,
+                match attrs.sk {
+                    Some(sk) => sk,
+                    None => "",
+                },
+            ],
+        }
+    }
+}

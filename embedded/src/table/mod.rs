@@ -26,11 +26,15 @@ use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema}
 use super::value::Val;
 
 mod parts;
+mod stats;
+mod vectors;
 
-use crate::exec::CapacityMeter;
-use crate::reader::AttrRef;
 use crate::value::{AttributeValue, Item};
 pub(crate) use parts::IndexData;
+use singletable_core::exec::CapacityMeter;
+use singletable_core::reader::AttrRef;
+pub use stats::{IndexStats, TableStats};
+pub(crate) use vectors::{VectorData, check_item};
 
 /// Which hash orders index entries whose index keys are equal; DynamoDB
 /// Local's `getTrailingHashColumnName`.
@@ -53,7 +57,7 @@ pub(crate) struct TableData {
     /// Parallel to `schema.indexes`.
     pub(crate) indexes: Vec<IndexData>,
     /// Parallel to `schema.vectors`.
-    pub(crate) vectors: Vec<super::search::VectorData>,
+    pub(crate) vectors: Vec<VectorData>,
     pub(crate) capacity: Capacity,
     /// Attribute names of stored items, by number; shared with pages of
     /// encoded items read from the table (a new name copies the list if a
@@ -85,11 +89,7 @@ impl TableData {
             .map(|k| (k.name.as_str().into(), k.kind))
             .collect();
         let feed = schema.stream.map(super::feed::Feed::new);
-        let vectors = schema
-            .vectors
-            .iter()
-            .map(|_| super::search::VectorData::new())
-            .collect();
+        let vectors = schema.vectors.iter().map(|_| VectorData::new()).collect();
         let capacity = Capacity::new(meter, schema.indexes.len());
         Self {
             schema,
@@ -467,7 +467,7 @@ impl TableData {
 
     /// Write units of the index entry for `item`.
     fn entry_units<V: View + ?Sized>(&self, i: usize, item: &V) -> u64 {
-        crate::capacity::write_blocks(self.entry_size(i, item))
+        singletable_core::capacity::write_blocks(self.entry_size(i, item))
     }
 
     /// The size of the index entry for `item`: the attributes the index
@@ -515,15 +515,15 @@ impl TableData {
     /// Item counts and sizes of the table and of each index, as
     /// DescribeTable reports them (every item read: what DynamoDB updates
     /// about every six hours is exact here).
-    pub(crate) fn stats(&self) -> Res<super::TableStats> {
-        let mut out = super::TableStats {
+    pub(crate) fn stats(&self) -> Res<TableStats> {
+        let mut out = TableStats {
             item_count: self.items.len() as u64,
             size_bytes: 0,
             indexes: self
                 .schema
                 .indexes
                 .iter()
-                .map(|ix| super::IndexStats {
+                .map(|ix| IndexStats {
                     name: ix.name.clone(),
                     item_count: 0,
                     size_bytes: 0,
@@ -534,7 +534,7 @@ impl TableData {
                 .vectors
                 .iter()
                 .zip(&self.vectors)
-                .map(|(ix, data)| super::IndexStats {
+                .map(|(ix, data)| IndexStats {
                     name: ix.name.clone(),
                     item_count: data.len() as u64,
                     // The vectors, as f32s.
@@ -617,7 +617,7 @@ impl View for Stored<'_> {
 fn val_size(v: &Val<'_>) -> usize {
     match v {
         Val::S(s) => s.len(),
-        Val::N(n) => crate::size::number_size(n),
+        Val::N(n) => singletable_core::size::number_size(n),
         Val::Other(v) => super::value::value_size(v),
     }
 }

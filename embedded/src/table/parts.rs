@@ -11,8 +11,8 @@ use super::super::record::{Desc, IndexEntry, Record};
 use super::super::schema::{IndexSchema, KeyType, TableSchema};
 use super::super::value::Val;
 use super::{Stored, TableData, Tie, View, tie_of};
-use crate::reader::AttrRef;
 use crate::value::{AttributeValue, Item};
+use singletable_core::reader::AttrRef;
 
 pub(crate) struct IndexData {
     /// Index position → the record of its item (each entry points into a
@@ -310,7 +310,8 @@ impl TableData {
                     let off = codec::find(value, (*id)?)?;
                     match kind {
                         KeyType::N => {
-                            let mut r = crate::reader::encoded::ValueReader::at(value, off);
+                            let mut r =
+                                singletable_core::reader::encoded::ValueReader::at(value, off);
                             let Some(AttrRef::N(n)) = r.value_ref() else {
                                 return None;
                             };

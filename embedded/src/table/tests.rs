@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use super::super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 use super::TableData;
-use crate::exec::CapacityMeter;
 use crate::value::{AttributeValue as V, Blob, Item};
+use singletable_core::exec::CapacityMeter;
 
 fn key(name: &str, kind: KeyType) -> KeyAttr {
     KeyAttr {

@@ -12,7 +12,7 @@ mod vectors;
 
 use serde_json::{Map, Value, json};
 use singletable_core::value::Item;
-use singletable_embedded::Embedded;
+use singletable_embedded::{Embedded, IndexProjection};
 
 pub(crate) use self::tables::Meta;
 use crate::Endpoint;
@@ -392,7 +392,90 @@ pub(crate) fn collections_metrics(ep: &Endpoint, writes: &[(String, Item)]) -> O
     (!out.is_empty()).then_some(Value::Object(out))
 }
 
-/// An engine error on the wire.
+/// The runtime's error, as the engine raised it, on the wire.
 pub(crate) fn engine(e: singletable_core::error::Error) -> ApiError {
-    ApiError::from_engine(e)
+    use singletable_core::error::Error;
+    use singletable_embedded::EmbeddedError;
+    match e {
+        Error::ConditionFailed { item } => {
+            let mut out = ApiError::dynamodb(
+                "ConditionalCheckFailedException",
+                "The conditional request failed",
+            );
+            if let Some(item) = item {
+                out.extra.insert("Item".into(), wire::item_json(&item));
+            }
+            out
+        }
+        Error::TransactionCanceled { reasons } => {
+            let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+            let mut out = ApiError::dynamodb(
+                "TransactionCanceledException",
+                format!(
+                    "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+                    codes.join(", ")
+                ),
+            );
+            let list: Vec<Value> = reasons
+                .iter()
+                .map(|r| {
+                    let mut m = Map::new();
+                    m.insert("Code".into(), json!(r.code));
+                    if let Some(msg) = &r.message {
+                        m.insert("Message".into(), json!(msg));
+                    }
+                    if let Some(item) = &r.item {
+                        m.insert("Item".into(), wire::item_json(item));
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            out.extra
+                .insert("CancellationReasons".into(), Value::Array(list));
+            out
+        }
+        Error::Service {
+            source, message, ..
+        } => match source.downcast_ref::<EmbeddedError>() {
+            Some(e) if e.code == "ValidationException" => ApiError::validation(e.message.clone()),
+            Some(e) => ApiError::dynamodb(e.code, e.message.clone()),
+            None => ApiError::dynamodb("InternalServerError", message),
+        },
+        other => ApiError::validation(other.to_string()),
+    }
+}
+
+pub(crate) fn index_projection(b: Body<'_>) -> Result<IndexProjection, ApiError> {
+    let p = b.obj("Projection")?.ok_or_else(|| required("Projection"))?;
+    Ok(match p.str("ProjectionType")? {
+        None | Some("ALL") => IndexProjection::All,
+        Some("KEYS_ONLY") => IndexProjection::KeysOnly,
+        Some("INCLUDE") => {
+            let list = p
+                .array("NonKeyAttributes")?
+                .ok_or_else(|| required("NonKeyAttributes"))?;
+            IndexProjection::Include(
+                list.iter()
+                    .map(|v| {
+                        v.as_str().map(str::to_owned).ok_or_else(|| {
+                            ApiError::serialization("NonKeyAttributes must be strings")
+                        })
+                    })
+                    .collect::<Result<_, _>>()?,
+            )
+        }
+        Some(other) => {
+            return Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{other}' at 'projection.projectionType' failed to satisfy constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]"
+            )));
+        }
+    })
+}
+
+pub(crate) fn index_projection_json(p: &IndexProjection) -> Value {
+    match p {
+        IndexProjection::All => json!({"ProjectionType": "ALL"}),
+        IndexProjection::KeysOnly => json!({"ProjectionType": "KEYS_ONLY"}),
+        IndexProjection::Include(a) => json!({"ProjectionType": "INCLUDE", "NonKeyAttributes": a}),
+    }
 }

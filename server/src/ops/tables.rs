@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 use singletable_core::entity::StreamView;
-use singletable_embedded::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
+use singletable_embedded::{IndexSchema, KeyAttr, KeyType, TableSchema};
 
 use super::{Body, Res, engine, required};
 use crate::Endpoint;
@@ -120,33 +120,6 @@ fn key_schema(
     Ok((hash, range))
 }
 
-pub(crate) fn projection(b: Body<'_>) -> Result<IndexProjection, ApiError> {
-    let p = b.obj("Projection")?.ok_or_else(|| required("Projection"))?;
-    Ok(match p.str("ProjectionType")? {
-        None | Some("ALL") => IndexProjection::All,
-        Some("KEYS_ONLY") => IndexProjection::KeysOnly,
-        Some("INCLUDE") => {
-            let list = p
-                .array("NonKeyAttributes")?
-                .ok_or_else(|| required("NonKeyAttributes"))?;
-            IndexProjection::Include(
-                list.iter()
-                    .map(|v| {
-                        v.as_str().map(str::to_owned).ok_or_else(|| {
-                            ApiError::serialization("NonKeyAttributes must be strings")
-                        })
-                    })
-                    .collect::<Result<_, _>>()?,
-            )
-        }
-        Some(other) => {
-            return Err(ApiError::validation(format!(
-                "1 validation error detected: Value '{other}' at 'projection.projectionType' failed to satisfy constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]"
-            )));
-        }
-    })
-}
-
 fn index(b: Body<'_>, defs: &[(String, KeyType)], global: bool) -> Result<IndexSchema, ApiError> {
     let name = b.req_str("IndexName")?.to_owned();
     let (mut hash, mut range) = key_schema(b, defs)?;
@@ -159,7 +132,7 @@ fn index(b: Body<'_>, defs: &[(String, KeyType)], global: bool) -> Result<IndexS
         sk,
         pk_rest: hash,
         sk_rest: range,
-        projection: projection(b)?,
+        projection: super::index_projection(b)?,
     })
 }
 
@@ -273,14 +246,6 @@ pub(crate) fn key_json(hash: &[&KeyAttr], range: &[&KeyAttr]) -> Value {
     Value::Array(out)
 }
 
-pub(crate) fn projection_json(p: &IndexProjection) -> Value {
-    match p {
-        IndexProjection::All => json!({"ProjectionType": "ALL"}),
-        IndexProjection::KeysOnly => json!({"ProjectionType": "KEYS_ONLY"}),
-        IndexProjection::Include(a) => json!({"ProjectionType": "INCLUDE", "NonKeyAttributes": a}),
-    }
-}
-
 fn arn(table: &str) -> String {
     format!("arn:aws:dynamodb:ddblocal:000000000000:table/{table}")
 }
@@ -352,7 +317,7 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
                 let mut v = json!({
                     "IndexName": ix.name,
                     "KeySchema": key_json(&hash, &range),
-                    "Projection": projection_json(&ix.projection),
+                    "Projection": super::index_projection_json(&ix.projection),
                     "IndexArn": format!("{}/index/{}", arn(table), ix.name),
                     "IndexSizeBytes": size,
                     "ItemCount": count,

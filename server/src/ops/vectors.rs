@@ -130,7 +130,7 @@ fn index(
         distance,
         hash,
         filter,
-        projection: super::tables::projection(b)?,
+        projection: super::index_projection(b)?,
     })
 }
 
@@ -264,7 +264,7 @@ pub(crate) fn describe(
                 "VectorAttribute": {"AttributeName": v.attribute},
                 "Dimensions": v.dimensions,
                 "DistanceFunction": v.distance.name(),
-                "Projection": super::tables::projection_json(&v.projection),
+                "Projection": super::index_projection_json(&v.projection),
                 "IndexStatus": "ACTIVE",
                 "IndexSizeBytes": size,
                 "ItemCount": count,

@@ -4,9 +4,9 @@
 //! DynamoDB Local, with the same answers.
 //!
 //! The clients come from the virtualenv that `scripts/dynamodb-local.sh`
-//! makes and names in `SINGLETABLE_PYTHON` and `SINGLETABLE_AWS_CLI`. Under
-//! CI (`CI=true`) a missing virtualenv or seed document fails the test;
-//! elsewhere it skips it with a message.
+//! makes and names in `SINGLETABLE_PYTHON` and `SINGLETABLE_AWS_CLI`. A
+//! missing virtualenv or seed document fails the test, wherever it runs:
+//! it never passes without running.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -18,27 +18,22 @@ use singletable_server::Endpoint;
 use super::http::start;
 use crate::support;
 
-/// `Some(value)` of an environment variable the test needs; when it is
-/// missing, a failure under CI and a skip (`None`, with a message)
-/// elsewhere.
-fn needed(var: &str, what: &str) -> Option<String> {
+/// The value of an environment variable the test needs; when it is
+/// missing the test fails (never passes without running): the test
+/// command, `scripts/test.sh`, installs the clients and sets it.
+fn needed(var: &str, what: &str) -> String {
     match std::env::var(var) {
-        Ok(v) if !v.is_empty() => Some(v),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("{var} is not set ({what}): run the tests with `scripts/test.sh`")
-        }
-        _ => {
-            eprintln!(
-                "skipped: {var} is not set ({what}); `scripts/dynamodb-local.sh cargo test` sets it"
-            );
-            None
-        }
+        Ok(v) if !v.is_empty() => v,
+        _ => panic!(
+            "{var} is not set ({what}): run the tests with `scripts/test.sh`, which installs the Python clients"
+        ),
     }
 }
 
-/// The seed documents: `SINGLETABLE_SEEDS`, or `shared/seeds/` beside the
-/// repository.
-fn seed(prefix: &str) -> Option<PathBuf> {
+/// The seed document whose name starts with `prefix`, from
+/// `SINGLETABLE_SEEDS` or `shared/seeds/` beside the repository; a missing
+/// one fails the test.
+fn seed(prefix: &str) -> PathBuf {
     let dir = std::env::var_os("SINGLETABLE_SEEDS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds"));
@@ -49,14 +44,12 @@ fn seed(prefix: &str) -> Option<PathBuf> {
                 .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".txt"))
         })
     });
-    if found.is_none() {
-        let what = format!("the seed document {prefix}*.txt in {}", dir.display());
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("missing {what}");
-        }
-        eprintln!("skipped: missing {what} (set SINGLETABLE_SEEDS to its folder)");
-    }
-    found
+    found.unwrap_or_else(|| {
+        panic!(
+            "missing the seed document {prefix}*.txt in {} (set SINGLETABLE_SEEDS to its folder)",
+            dir.display()
+        )
+    })
 }
 
 /// A command with dummy credentials and region and nothing of the
@@ -137,12 +130,8 @@ fn errors(out: &Value) -> BTreeSet<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seed_boto3_code_runs_against_the_endpoint() {
-    let Some(python) = needed("SINGLETABLE_PYTHON", "the virtualenv with boto3") else {
-        return;
-    };
-    let (Some(app), Some(tienda)) = (seed("000_"), seed("004_")) else {
-        return;
-    };
+    let python = needed("SINGLETABLE_PYTHON", "the virtualenv with boto3");
+    let (app, tienda) = (seed("000_"), seed("004_"));
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/endpoint/seed_boto3.py");
     let url = start(Endpoint::new()).await;
 
@@ -348,9 +337,7 @@ fn schema(desc: &Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn aws_cli_round_trip() {
-    let Some(aws) = needed("SINGLETABLE_AWS_CLI", "AWS CLI v1 in the virtualenv") else {
-        return;
-    };
+    let aws = needed("SINGLETABLE_AWS_CLI", "AWS CLI v1 in the virtualenv");
     let url = start(Endpoint::new()).await;
     let table = support::unique_table("cli-round-trip");
 
