@@ -22,7 +22,7 @@ use singletable_tools::definition::{
     TableDefinition, Throughput, VectorAttributeDef, VectorIndexDef,
 };
 
-use crate::service_error as service;
+use crate::error::service_error as service;
 
 fn sdk_attributes<'a>(
     attributes: impl Iterator<Item = &'a definition::AttributeDefinition>,

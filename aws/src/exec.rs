@@ -18,7 +18,7 @@ use singletable_runtime::request::{
 use singletable_runtime::trace;
 use singletable_runtime::value::Item;
 
-use crate::service_error;
+use crate::error::service_error;
 
 /// Sends requests to DynamoDB through an `aws_sdk_dynamodb::Client`: one
 /// SDK call per request (GetItem, Query, TransactWriteItems, ...), with

@@ -10,7 +10,7 @@ use singletable_runtime::stream::{
     IntoStreamRecord, StreamBatch, StreamPosition, StreamRecord, StreamSource,
 };
 
-use crate::service_error as service;
+use crate::error::service_error as service;
 
 /// Reads a table's stream through the DynamoDB Streams API
 /// (`DescribeStream`, `GetShardIterator`, `GetRecords`): every record still

@@ -2,6 +2,27 @@
 //! which every entity implements (and `#[derive(Collection)]` enums, and
 //! the partial reads of keys and projections), with the entity-type and
 //! key checks that decide whether an item is one of the type's.
+//!
+//! ```
+//! use singletable::decode::Decode;
+//! use singletable::{Entity, OtherTypes, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "App")]
+//! pub struct App;
+//!
+//! #[derive(Entity, Debug, PartialEq)]
+//! #[entity(table = App)]
+//! #[pk("USER#<id>")]
+//! #[sk("PROFILE")]
+//! pub struct User { pub id: String }
+//!
+//! assert!(<User as Decode>::key_matches("USER#ana", Some("PROFILE")));
+//! assert!(!<User as Decode>::key_matches("ORDER#1", Some("PROFILE")));
+//! let item = User { id: "ana".into() }.to_item()?;
+//! assert_eq!(User::decode(item, OtherTypes::Error)?, Some(User { id: "ana".into() }));
+//! # Ok::<(), singletable::Error>(())
+//! ```
 
 use crate::entity::Entity;
 use crate::error::{DecodeError, DecodeErrorKind, Error};
@@ -141,7 +162,7 @@ impl<E: Entity> Decode for KeyOf<E> {
 /// one of `E`'s: `E`'s key parsers read it, and its entity type, when the
 /// index projects one, is `E`'s. Otherwise `None` when `other` skips, else
 /// a [`DecodeErrorKind::KeyMismatch`] at the partition key.
-pub fn own_key<E: Entity>(
+pub(crate) fn own_key<E: Entity>(
     item: &Item,
     other: OtherTypes,
 ) -> Result<Option<crate::key::PrimaryKey>, Error> {

@@ -1452,7 +1452,7 @@ fn check_key_bytes(
 
 /// Checks what an update's `SET` actions give the attributes of the
 /// table's multi-attribute index keys.
-pub fn check_attribute_key_actions<T: Table>(
+pub(crate) fn check_attribute_key_actions<T: Table>(
     entity: &'static str,
     actions: &[crate::request::UpdateAction],
 ) -> Result<(), Error> {
@@ -1769,6 +1769,14 @@ pub mod markers {
 /// (`S`, `N` or `B`): what the derive checks against the table's
 /// declaration. Key scalars, and floats, which an `INLINE_FILTER` number
 /// may be.
+///
+/// ```
+/// use singletable::KeyType;
+/// use singletable::vector::SearchScalar;
+///
+/// assert_eq!(<String as SearchScalar>::KIND, KeyType::S);
+/// assert_eq!(<f32 as SearchScalar>::KIND, KeyType::N);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be an attribute of a vector index's search schema",
     label = "this field is mapped to a `HASH` or `INLINE_FILTER` attribute",

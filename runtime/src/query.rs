@@ -233,7 +233,7 @@ impl<E: Entity, D: crate::nested::Document> Decode for Projected<E, D> {
     type Table = E::Table;
 
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
-        let Some(key) = crate::decode::own_key::<E>(&item, other)? else {
+        let Some(key) = crate::__private::own_key::<E>(&item, other)? else {
             return Ok(None);
         };
         let item = D::from_attr(AttributeValue::M(item)).map_err(|source| Error::Decode {

@@ -11,7 +11,7 @@ use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_runtime_api::http::StatusCode;
 use aws_smithy_types::body::SdkBody;
 
-use crate::Endpoint;
+use crate::endpoint::Endpoint;
 
 #[derive(Debug, Clone)]
 struct InProcess(Endpoint);

@@ -12,7 +12,7 @@ use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 
-use crate::Endpoint;
+use crate::endpoint::Endpoint;
 
 /// Request bodies above this are refused (DynamoDB's largest requests,
 /// transactions and batches, stay far below it).

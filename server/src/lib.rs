@@ -143,42 +143,20 @@
 
 mod client;
 mod crc;
+mod endpoint;
 mod error;
 mod expr;
 mod http;
 mod ops;
 mod wire;
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::Ordering;
 
+pub use endpoint::Endpoint;
 use serde_json::Value;
 pub use singletable_embedded::Embedded;
 
 use crate::error::ApiError;
-
-/// The endpoint: one [`Embedded`] store and what DynamoDB reports about
-/// its tables beyond their schemas (creation times, billing mode, TTL).
-/// Cheap to clone; clones share the store.
-///
-/// ```
-/// use singletable_server::{Embedded, Endpoint};
-///
-/// let store = Embedded::new();
-/// let endpoint = Endpoint::with_store(store.clone());
-/// assert!(endpoint.store().table_names().is_empty());
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct Endpoint {
-    db: Embedded,
-    meta: Arc<Mutex<HashMap<String, ops::Meta>>>,
-    requests: Arc<AtomicU64>,
-    /// Requests that report consumed capacity run alone, the others
-    /// together: their capacity is the difference of the engine's meters
-    /// before and after, to which concurrent requests would add.
-    metering: Arc<tokio::sync::RwLock<()>>,
-}
 
 /// One HTTP response of the endpoint: status, body and headers
 /// (`x-amzn-RequestId`, `x-amz-crc32`).
@@ -213,43 +191,6 @@ const PREFIX: &str = "DynamoDB_20120810.";
 const STREAMS_PREFIX: &str = "DynamoDBStreams_20120810.";
 
 impl Endpoint {
-    /// An endpoint on an empty store.
-    ///
-    /// ```
-    /// let endpoint = singletable_server::Endpoint::new();
-    /// assert!(endpoint.store().table_names().is_empty());
-    /// ```
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// An endpoint on an existing store (one loaded from a snapshot, or
-    /// shared with code that uses it through singletable's `Db`). See
-    /// [`Endpoint`].
-    pub fn with_store(db: Embedded) -> Self {
-        Self {
-            db,
-            ..Self::default()
-        }
-    }
-
-    /// The store the endpoint serves (to save a snapshot of it, say).
-    ///
-    /// ```
-    /// let endpoint = singletable_server::Endpoint::new();
-    /// let path = std::env::temp_dir().join("singletable-endpoint-doc.json");
-    /// endpoint.store().save(&path)?;
-    /// # std::fs::remove_file(&path).ok();
-    /// # Ok::<(), singletable_core::Error>(())
-    /// ```
-    pub fn store(&self) -> &Embedded {
-        &self.db
-    }
-
-    fn meta(&self) -> MutexGuard<'_, HashMap<String, ops::Meta>> {
-        self.meta.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// Answers one request: `target` is the `X-Amz-Target` header, `body`
     /// the request body. Every refusal is a 400 with DynamoDB's error body;
     /// nothing a client sends makes it panic or answer 5xx.

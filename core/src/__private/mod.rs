@@ -91,3 +91,28 @@ pub const fn assert_verbatim<T: crate::key::VerbatimStr>() {}
 pub const fn assert_unpadded<T: crate::key::UnpaddedDecode>() {}
 /// Asserts at compile time that a field type can be stored.
 pub const fn assert_attr<T: crate::Attr>() {}
+
+/// Whether `s` starts with `prefix`, in const context: the design checks'
+/// comparison of key templates.
+pub const fn starts_with(s: &[u8], prefix: &[u8]) -> bool {
+    crate::shape::starts_with(s, prefix)
+}
+
+/// The primary key of `item` when it is one of `E`'s (its key parses with
+/// `E`'s templates and its entity type, if any, is `E`'s): what a partial
+/// read of `E` (its keys, a projection) decodes.
+pub fn own_key<E: crate::Entity>(
+    item: &crate::Item,
+    other: crate::OtherTypes,
+) -> crate::Result<Option<crate::PrimaryKey>> {
+    crate::decode::own_key::<E>(item, other)
+}
+
+/// Checks what an update's `SET` actions give the attributes of the
+/// table's multi-attribute index keys.
+pub fn check_attribute_key_actions<T: crate::Table>(
+    entity: &'static str,
+    actions: &[crate::request::UpdateAction],
+) -> crate::Result<()> {
+    crate::entity::check_attribute_key_actions::<T>(entity, actions)
+}

@@ -30,7 +30,7 @@
 //! ```
 
 use super::{EntityShape, KeySeg, KeyShape};
-use crate::shape::starts_with;
+use crate::__private::starts_with;
 
 /// Whether a placeholder of encoded width `width` (any, when `None`) can
 /// take `len` bytes.

@@ -9,10 +9,11 @@ use super::project::checked;
 use super::{
     Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, required,
 };
+use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::expr::Placeholders;
 use crate::wire;
-use crate::{Embedded, Endpoint};
+use singletable_embedded::Embedded;
 
 fn request_items(b: Body<'_>) -> Result<&Map<String, Value>, ApiError> {
     let m = b

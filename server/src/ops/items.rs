@@ -10,10 +10,11 @@ use super::project::checked;
 use super::{
     Body, Capacity, Meter, Res, collection_metrics, collection_metrics_wanted, engine, on_failure,
 };
+use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::expr::{self, Placeholders};
 use crate::wire;
-use crate::{Embedded, Endpoint};
+use singletable_embedded::Embedded;
 
 /// The optional `ConditionExpression` (or another condition-like member).
 pub(crate) fn condition(

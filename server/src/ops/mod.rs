@@ -14,8 +14,7 @@ use serde_json::{Map, Value, json};
 use singletable_core::value::Item;
 use singletable_embedded::{Embedded, IndexProjection};
 
-pub(crate) use self::tables::Meta;
-use crate::Endpoint;
+use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::wire;
 

@@ -8,10 +8,11 @@ use singletable_core::request::{QueryRequest, ScanRequest, ScanSegment};
 use super::items::{condition, finish, projection};
 use super::project::checked;
 use super::{Body, Capacity, Meter, Res, engine};
+use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::expr::{self, Placeholders};
 use crate::wire;
-use crate::{Embedded, Endpoint};
+use singletable_embedded::Embedded;
 
 /// `Select`, checked against the projection.
 #[derive(PartialEq)]

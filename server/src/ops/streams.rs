@@ -13,7 +13,7 @@ use singletable_embedded::EMBEDDED_SHARD;
 
 use super::tables::{key_json, stream_of};
 use super::{Body, Res, engine, required};
-use crate::Endpoint;
+use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::wire;
 

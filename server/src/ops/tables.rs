@@ -2,51 +2,13 @@
 //! DeleteTable, ListTables, UpdateTable (global and vector indexes),
 //! UpdateTimeToLive, DescribeTimeToLive.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde_json::{Map, Value, json};
 use singletable_core::entity::StreamView;
 use singletable_embedded::{IndexSchema, KeyAttr, KeyType, TableSchema};
 
 use super::{Body, Res, engine, required};
-use crate::Endpoint;
+use crate::endpoint::{Endpoint, Meta, now_seconds};
 use crate::error::ApiError;
-
-/// What DescribeTable reports beyond the engine's schema.
-#[derive(Debug, Clone)]
-pub(crate) struct Meta {
-    created: f64,
-    billing: String,
-    /// When the table last became PAY_PER_REQUEST
-    /// (`BillingModeSummary.LastUpdateToPayPerRequestDateTime`).
-    pay_per_request_since: f64,
-    throughput: (i64, i64),
-    /// When the table's current stream was enabled, if not with the table.
-    stream_since: Option<f64>,
-    /// `DeletionProtectionEnabled`: DeleteTable refuses while it is set.
-    deletion_protection: bool,
-}
-
-/// Seconds since the epoch, as DynamoDB writes its timestamps.
-fn now_seconds() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_millis() as f64 / 1000.0)
-}
-
-impl Meta {
-    fn now() -> Self {
-        let created = now_seconds();
-        Self {
-            created,
-            billing: "PROVISIONED".into(),
-            pay_per_request_since: created,
-            throughput: (0, 0),
-            stream_since: None,
-            deletion_protection: false,
-        }
-    }
-}
 
 /// `BillingMode`, one of DynamoDB's two.
 fn billing_mode(b: Body<'_>) -> Result<Option<&str>, ApiError> {

@@ -12,10 +12,11 @@ use super::{
     Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, on_failure,
     required,
 };
+use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::expr::Placeholders;
 use crate::wire;
-use crate::{Embedded, Endpoint};
+use singletable_embedded::Embedded;
 
 fn transact_items<'a>(b: Body<'a>) -> Result<&'a Vec<Value>, ApiError> {
     let list = b

@@ -16,7 +16,7 @@ use singletable_embedded::{KeyAttr, KeyType, TableSchema, VectorIndexSchema};
 
 use super::items::{condition, finish, projection};
 use super::{Body, Capacity, Res, engine, required};
-use crate::Endpoint;
+use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::expr::Placeholders;
 use crate::wire;
