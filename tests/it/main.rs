@@ -40,6 +40,7 @@ mod packaging;
 mod pagination;
 mod paths;
 mod published;
+mod refusals;
 mod reserved;
 mod shop;
 mod streams;
