@@ -164,7 +164,7 @@ pub enum Refusal {
     SparseByFunction {
         /// The entity.
         entity: &'static str,
-        /// The index.
+        /// The index, by its DynamoDB name (`GSI1`).
         index: &'static str,
         /// `an upsert`, `this update`, or the automatic timestamp every
         /// update stamps.
@@ -215,7 +215,7 @@ pub enum Refusal {
     FilterOnKey {
         /// The key attribute.
         attribute: String,
-        /// The index (empty for the table).
+        /// The index, by its DynamoDB name (`GSI2`).
         index: &'static str,
     },
     /// A comparison or range on a vector index's `HASH` attribute, which

@@ -237,10 +237,15 @@ async fn provoke(db: &Db, backend: &str) {
             .unwrap()
     };
 
-    // KeyAttributeType: `region` is a number key attribute of gsi2. Through
-    // an update: a put of `Note` is sent unchecked (the derive's
-    // `to_item_stamped`, which entities with timestamps encode with, ends
-    // in `written`, not `checked_item`), and DynamoDB refuses it instead.
+    // KeyAttributeType: `region` is a number key attribute of gsi2, by an
+    // update and by a put (a put of an entity with automatic timestamps
+    // is checked as every other put is).
+    let key_attribute_type = Refusal::KeyAttributeType {
+        entity: "Note",
+        attribute: "region",
+        found: "S",
+        expected: "N",
+    };
     assert_eq!(
         refused!(
             backend,
@@ -250,12 +255,15 @@ async fn provoke(db: &Db, backend: &str) {
                 .execute(&c)
                 .await
         ),
-        Refusal::KeyAttributeType {
-            entity: "Note",
-            attribute: "region",
-            found: "S",
-            expected: "N",
-        }
+        key_attribute_type
+    );
+    let northern = Note {
+        region: Some("north".into()),
+        ..n1.clone()
+    };
+    assert_eq!(
+        refused!(backend, c, c.put(&northern).await),
+        key_attribute_type
     );
     assert_eq!(note_of("n1").await.as_ref(), Some(&n1), "{backend}");
 
@@ -505,7 +513,7 @@ async fn provoke(db: &Db, backend: &str) {
         ),
         Refusal::SparseByFunction {
             entity: "Note",
-            index: "gsi1",
+            index: "GSI1",
             what: "this update".into(),
         }
     );

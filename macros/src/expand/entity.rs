@@ -962,7 +962,7 @@ impl Ctx<'_> {
                 { let __item = &mut __item; #key_inserts }
                 #version_insert
                 #encode
-                #pv::written(__item, __failed)
+                #pv::checked_item::<Self>(__item, __failed)
             }
         }
     }

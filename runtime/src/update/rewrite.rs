@@ -218,7 +218,7 @@ impl Rewrite<'_> {
                 When::Function if self.upsert => {
                     return Err(Error::Refused(Refusal::SparseByFunction {
                         entity: E::ENTITY_TYPE,
-                        index: ix.index,
+                        index: index_name::<E::Table>(ix.index),
                         what: "an upsert".to_owned(),
                     }));
                 }
@@ -234,7 +234,7 @@ impl Rewrite<'_> {
                         .all(|t| self.stamped.contains(t));
                     return Err(Error::Refused(Refusal::SparseByFunction {
                         entity: E::ENTITY_TYPE,
-                        index: ix.index,
+                        index: index_name::<E::Table>(ix.index),
                         what: match stamp {
                             Some(s) if only_stamps => {
                                 format!("every update (it stamps `{s}`, an automatic timestamp)")
@@ -473,5 +473,25 @@ impl Rewrite<'_> {
             }
         }
         Ok(ops)
+    }
+}
+
+/// The DynamoDB name of the table's index declared as `gsiN` or `lsiN`
+/// (`GSI1` unless the table names it otherwise): how refusals name an
+/// index.
+fn index_name<T: crate::entity::Table>(declared: &'static str) -> &'static str {
+    let number = |prefix: &str| declared.strip_prefix(prefix)?.parse::<u8>().ok();
+    if let Some(n) = number("gsi") {
+        T::GLOBAL_INDEXES
+            .iter()
+            .find(|g| g.number == n)
+            .map_or(declared, |g| g.name)
+    } else if let Some(n) = number("lsi") {
+        T::LOCAL_INDEXES
+            .iter()
+            .find(|l| l.number == n)
+            .map_or(declared, |l| l.name)
+    } else {
+        declared
     }
 }
