@@ -13,7 +13,7 @@
 //! |---|---|
 //! | `create`, `put_versioned` of version 0, transaction `create`, an upsert that creates | the write's time |
 //! | any other put, when the struct's field is set (an item read from the table has it) | the struct's value |
-//! | [`Db::put`](crate::Db::put), `replace`, `put_if`, `put_when`, `put_versioned`, `put_returning_old`, when the field is empty | the stored item's creation time if the item exists, else the write's time (see below) |
+//! | `Db::put`, `replace`, `put_if`, `put_versioned`, `put_returning_old`, when the field is empty | the stored item's creation time if the item exists, else the write's time (see below) |
 //! | a transaction put whose field is empty | the write's time, and the put also requires that the stored item has no creation time |
 //! | a batch put whose field is empty | refused: a batch cannot condition, so it could not keep a stored creation time |
 //!

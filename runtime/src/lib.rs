@@ -1,21 +1,18 @@
-//! Runtime of [singletable](https://docs.rs/singletable): the key codec, the
-//! item codec and the traits that `#[derive(Table)]` and `#[derive(Entity)]`
-//! implement. Applications depend on the `singletable` facade crate, which
-//! re-exports everything here together with the derives.
+//! The typed API of [singletable](https://docs.rs/singletable): `Db` and
+//! the operations users call on it (queries, updates, transactions,
+//! batches, unique values, TTL, vector search, tracing, backfills) and the
+//! design's compile-time checks, over `singletable-core` (values, keys,
+//! requests, executors, the entity traits), whose modules it re-exports.
+//! Applications depend on the `singletable` facade crate, which re-exports
+//! what they name from here together with the derives.
 //!
-//! The modules are floors that import only downward, bottom first: values
-//! (`value`, the codec's errors), expressions and requests (`expr`,
-//! `request`), `error`, codecs and readers (`key`, `clock`, `page`,
-//! `reader`, …), executors (`exec`), declarations (`shape`, `entity`,
-//! `fields`, …), typed operations (`db`, `query`, `update`, `transact`, …),
-//! the design's shapes and checks (`design`); the README's "Layout of the
-//! code" lists every module and a test holds the code to it. No backend is
-//! named here and no HTTP client is built: the AWS driver is the crate
-//! `singletable-aws`, the embedded backend the crate
-//! `singletable-embedded`, both built on these floors, and the facade's
-//! `Backend` chooses between them. Tooling off the request path (the design
-//! document, table definitions and drift, capacity estimates) is the crate
-//! `singletable-tools`.
+//! The modules are floors that import only downward; the README's Layout
+//! table lists them and a test holds the code to it. No backend is named
+//! here and no HTTP client is built: the AWS driver (`singletable-aws`) and
+//! the embedded backend (`singletable-embedded`) are executors over core,
+//! and the facade's `Backend` chooses between them. Tooling off the
+//! request path (the design document, table definitions and drift,
+//! capacity estimates) is the crate `singletable-tools`.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]

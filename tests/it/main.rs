@@ -1,6 +1,6 @@
 //! The integration tests, in one test binary (one link of aws-sdk-dynamodb).
-//! Modules that talk to DynamoDB use the DynamoDB Local that the README's
-//! test command (`scripts/test.sh`) starts; the codec tests need nothing.
+//! Modules that talk to DynamoDB use the DynamoDB Local that the test
+//! command (`scripts/test.sh`, see docs/testing.md) starts; the codec tests need nothing.
 
 #[allow(dead_code)]
 #[path = "../../examples/shop/app.rs"]

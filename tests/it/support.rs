@@ -1,5 +1,5 @@
-//! Shared set-up for the tests that run against DynamoDB Local: the README's
-//! test command (`scripts/test.sh`) starts it and sets `DYNAMODB_ENDPOINT`.
+//! Shared set-up for the tests that run against DynamoDB Local: the test
+//! command (`scripts/test.sh`, see docs/testing.md) starts it and sets `DYNAMODB_ENDPOINT`.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -51,7 +51,7 @@ fn cell(k: Option<&KeyShape>, suffix: &str) -> String {
 }
 
 /// The layout table: one row per entity, one column per key attribute of
-/// the table and its indexes: the table the README shows.
+/// the table and its indexes: the table docs/examples.md shows.
 ///
 /// ```
 /// # use singletable::{Entity, Table};

@@ -1,6 +1,6 @@
 //! One case per place where DynamoDB Local departs from DynamoDB's
 //! documentation and the endpoint follows DynamoDB (the list is in the
-//! `singletable_server` crate docs and the README). Each case asserts the
+//! `singletable_server` crate docs and docs/endpoint.md). Each case asserts the
 //! endpoint's answer and, so that the list stays honest, DynamoDB Local's
 //! differing one: a case whose Local answer changes to DynamoDB's fails
 //! here and leaves the list.
