@@ -91,13 +91,18 @@ pub use singletable_runtime::*;
 
 pub mod backend;
 
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+#[cfg(feature = "client")]
+pub use sdk::SdkDb;
 /// The AWS driver (feature `client`): the crate `singletable-aws`.
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 #[cfg(feature = "client")]
 pub use singletable_aws as aws;
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 #[cfg(feature = "client")]
-pub use singletable_aws::{SdkDb, SdkExecutor};
+pub use singletable_aws::SdkExecutor;
+#[cfg(feature = "client")]
+mod sdk;
 
 pub use singletable_tools::definition;
 pub use singletable_tools::workbench;

@@ -1,6 +1,7 @@
 //! The AWS driver of [singletable](https://docs.rs/singletable): requests
-//! sent to DynamoDB through `aws-sdk-dynamodb` ([`SdkExecutor`]), the
-//! handle's constructors and table administration ([`SdkDb`]), and, with
+//! sent to DynamoDB through `aws-sdk-dynamodb` ([`SdkExecutor`]), table
+//! administration (its `Admin` implementation: CreateTable, DescribeTable,
+//! UpdateTable, DeleteTable), and, with
 //! feature `streams`, a reader of a table's stream through the DynamoDB
 //! Streams API (`StreamReader`). The runtime (`singletable-runtime`) holds
 //! the request path without any HTTP client; this crate is the one that
@@ -27,20 +28,18 @@
 #![warn(missing_docs)]
 
 mod admin;
-mod db;
 mod exec;
 #[cfg(feature = "streams")]
 mod streams;
 
-pub use db::SdkDb;
 pub use exec::SdkExecutor;
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
 pub use streams::{SdkStream, StreamReader};
 
 use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
-use singletable_runtime::Error;
-use singletable_runtime::error::THROTTLING_CODES;
+use singletable_core::Error;
+use singletable_core::error::THROTTLING_CODES;
 
 /// The SDK's error as singletable's, for every operation of both SDKs
 /// (DynamoDB's and the Streams API's share `SdkError`): the service's
@@ -69,6 +68,21 @@ where
     }
 }
 
+/// What a response reports, recorded on the request span the handle
+/// opened (OpenTelemetry's `aws.dynamodb.*` fields; the runtime's
+/// `trace` module names them); outside any span it does nothing.
+mod trace {
+    pub(crate) fn record_response(scanned: Option<i64>, consumed: Option<f64>) {
+        let span = tracing::Span::current();
+        if let Some(s) = scanned {
+            span.record("aws.dynamodb.scanned_count", s);
+        }
+        if let Some(c) = consumed {
+            span.record("aws.dynamodb.consumed_capacity", c);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use aws_sdk_dynamodb::error::{ErrorMetadata, SdkError};
@@ -76,8 +90,8 @@ mod tests {
     use aws_sdk_dynamodb::types::error::ProvisionedThroughputExceededException;
 
     use super::service_error;
-    use singletable_runtime::Error;
-    use singletable_runtime::error::THROTTLING_CODES;
+    use singletable_core::Error;
+    use singletable_core::error::THROTTLING_CODES;
 
     fn meta(code: &str) -> ErrorMetadata {
         ErrorMetadata::builder()

@@ -117,6 +117,7 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod admin;
 mod check;
 mod codec;
 mod cond;
@@ -1058,56 +1059,11 @@ impl Executor for Embedded {
 impl singletable_core::HoldsTables for Embedded {
     fn with_table<T: Table>(table: &str) -> Result<Self, Error> {
         let embedded = Embedded::new();
-        embedded.create_table::<T>(table)?;
+        let definition = singletable_core::definition::TableDefinition::of::<T>(
+            table,
+            singletable_core::definition::Billing::OnDemand,
+        );
+        embedded.create_defined(table, &definition)?;
         Ok(embedded)
-    }
-
-    fn create_table_if_missing<T: Table>(&self, table: &str) -> Result<bool, Error> {
-        self.create(table, TableSchema::of::<T>())
-            .map_err(|e| e.into_error("CreateTable"))
-    }
-
-    fn delete_table(&self, table: &str) -> Result<(), Error> {
-        Embedded::delete_table(self, table)
-    }
-
-    fn update_table<T: Table>(
-        &self,
-        table: &str,
-        extra: singletable_core::backend::ExtraIndexes,
-        apply: bool,
-    ) -> Result<singletable_core::backend::TableUpdate, Error> {
-        use singletable_core::backend::TableUpdate;
-        let mut store = self.write();
-        let data = store
-            .tables
-            .get_mut(table)
-            .ok_or_else(|| Fail::no_table().into_error("UpdateTable"))?;
-        let existing = data.schema.indexes.iter().filter(|ix| ix.global);
-        let existing = existing
-            .map(|ix| ix.name.as_str())
-            .chain(data.schema.vectors.iter().map(|v| v.name.as_str()));
-        let plan = TableUpdate::plan::<T>(existing, extra);
-        let declared = TableSchema::of::<T>();
-        if apply {
-            for ix in declared.indexes.into_iter() {
-                if ix.global && plan.created.contains(&ix.name) {
-                    data.add_index(ix)
-                        .map_err(|e| e.into_error("UpdateTable"))?;
-                }
-            }
-            for v in declared.vectors.into_iter() {
-                if plan.created.contains(&v.name) {
-                    data.add_vector_index(v)
-                        .map_err(|e| e.into_error("UpdateTable"))?;
-                }
-            }
-            for name in &plan.deleted {
-                if !data.remove_index(name) {
-                    data.remove_vector_index(name);
-                }
-            }
-        }
-        Ok(plan)
     }
 }

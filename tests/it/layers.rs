@@ -43,7 +43,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "ttl",
         ],
     ),
-    ("executors", &["exec"]),
+    ("executors", &["exec", "admin"]),
     (
         "declarations",
         &[

@@ -1,0 +1,410 @@
+//! Table administration ([`Admin`]) for the embedded backend: a
+//! [`TableDefinition`] (what CreateTable, DescribeTable and UpdateTable
+//! speak) turned into the backend's [`TableSchema`] and back.
+
+use singletable_core::admin::{Admin, ExtraIndexes, TableUpdate};
+use singletable_core::definition::{
+    self, IndexDef, KeyElement, ProjectionDef, SearchSchemaElementDef, TableDefinition,
+    VectorAttributeDef, VectorIndexDef,
+};
+use singletable_core::vector::Distance;
+
+use super::Embedded;
+use super::error::{Fail, Res};
+use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
+use super::search::VectorIndexSchema;
+use crate::error::Error;
+use crate::exec::BoxFuture;
+
+fn projection_of(p: &ProjectionDef) -> Res<IndexProjection> {
+    match p.projection_type.as_str() {
+        "ALL" => Ok(IndexProjection::All),
+        "KEYS_ONLY" => Ok(IndexProjection::KeysOnly),
+        "INCLUDE" => Ok(IndexProjection::Include(
+            p.non_key_attributes.clone().unwrap_or_default(),
+        )),
+        other => Err(Fail::validation(format!(
+            "Unknown projection type: {other}"
+        ))),
+    }
+}
+
+fn projection_def(p: &IndexProjection) -> ProjectionDef {
+    let (kind, attrs) = match p {
+        IndexProjection::All => ("ALL", None),
+        IndexProjection::KeysOnly => ("KEYS_ONLY", None),
+        IndexProjection::Include(a) => ("INCLUDE", Some(a.clone())),
+    };
+    ProjectionDef {
+        projection_type: kind.to_owned(),
+        non_key_attributes: attrs,
+    }
+}
+
+/// The attribute's declared type in `def`'s `AttributeDefinitions`.
+fn attr(def: &TableDefinition, name: &str) -> Res<KeyAttr> {
+    let a = def
+        .attribute_definitions
+        .iter()
+        .find(|a| a.attribute_name == name)
+        .ok_or_else(|| {
+            Fail::validation(format!(
+                "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [{name}]"
+            ))
+        })?;
+    let kind = KeyType::from_name(&a.attribute_type).ok_or_else(|| {
+        Fail::validation(format!(
+            "Member must satisfy enum value set: [B, N, S] (attribute {name}: {})",
+            a.attribute_type
+        ))
+    })?;
+    Ok(KeyAttr {
+        name: name.to_owned(),
+        kind,
+    })
+}
+
+/// A key schema's HASH attributes and RANGE attributes, in order.
+fn split_keys(def: &TableDefinition, keys: &[KeyElement]) -> Res<(Vec<KeyAttr>, Vec<KeyAttr>)> {
+    let (mut hash, mut range) = (Vec::new(), Vec::new());
+    for k in keys {
+        let a = attr(def, &k.attribute_name)?;
+        match k.key_type.as_str() {
+            "HASH" => hash.push(a),
+            "RANGE" => range.push(a),
+            other => {
+                return Err(Fail::validation(format!(
+                    "Member must satisfy enum value set: [HASH, RANGE] (key type {other})"
+                )));
+            }
+        }
+    }
+    Ok((hash, range))
+}
+
+fn index_of(def: &TableDefinition, ix: &IndexDef, global: bool) -> Res<IndexSchema> {
+    let (mut hash, mut range) = split_keys(def, &ix.key_schema)?;
+    if hash.is_empty() {
+        return Err(Fail::validation(format!(
+            "Index {} has no partition (HASH) key",
+            ix.index_name
+        )));
+    }
+    let pk = hash.remove(0);
+    let sk = (!range.is_empty()).then(|| range.remove(0));
+    Ok(IndexSchema {
+        name: ix.index_name.clone(),
+        global,
+        pk,
+        sk,
+        pk_rest: hash,
+        sk_rest: range,
+        projection: projection_of(&ix.projection)?,
+    })
+}
+
+fn vector_of(def: &TableDefinition, v: &VectorIndexDef) -> Res<VectorIndexSchema> {
+    let (mut hash, mut filter) = (Vec::new(), Vec::new());
+    for e in &v.search_schema {
+        let a = attr(def, &e.attribute_name)?;
+        match e.search_schema_element_type.as_str() {
+            "HASH" => hash.push(a),
+            "INLINE_FILTER" => filter.push(a),
+            other => {
+                return Err(Fail::validation(format!(
+                    "Member must satisfy enum value set: [HASH, INLINE_FILTER] (search schema element type {other})"
+                )));
+            }
+        }
+    }
+    let distance = Distance::from_name(&v.distance_function).ok_or_else(|| {
+        Fail::validation(format!(
+            "Member must satisfy enum value set: [COSINE, EUCLIDEAN, DOT_PRODUCT] (distance function {})",
+            v.distance_function
+        ))
+    })?;
+    Ok(VectorIndexSchema {
+        name: v.index_name.clone(),
+        attribute: v.vector_attribute.attribute_name.clone(),
+        dimensions: v.dimensions,
+        distance,
+        hash,
+        filter,
+        projection: projection_of(&v.projection)?,
+    })
+}
+
+fn keys_def(
+    hash: impl Iterator<Item = String>,
+    range: impl Iterator<Item = String>,
+) -> Vec<KeyElement> {
+    let element = |attribute_name: String, key_type: &str| KeyElement {
+        attribute_name,
+        key_type: key_type.to_owned(),
+    };
+    hash.map(|a| element(a, "HASH"))
+        .chain(range.map(|a| element(a, "RANGE")))
+        .collect()
+}
+
+impl TableSchema {
+    /// The layout CreateTable's input `definition` describes: its key
+    /// schema with the types its `AttributeDefinitions` give, every global
+    /// and local index with its projection, the vector indexes, the
+    /// stream. Billing and TTL are not part of a layout (see
+    /// [`Embedded::set_time_to_live`]). A definition DynamoDB would refuse
+    /// (a key attribute without a definition, an unknown projection type,
+    /// key type or distance function) is a `ValidationException`.
+    ///
+    /// ```
+    /// use singletable::definition::{Billing, TableDefinition};
+    /// use singletable::embedded::TableSchema;
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1(keys_only), lsi1)]
+    /// # pub struct App;
+    ///
+    /// let def = TableDefinition::of::<App>("App", Billing::OnDemand);
+    /// let schema = TableSchema::from_definition(&def)?;
+    /// assert_eq!(schema, TableSchema::of::<App>());
+    /// assert_eq!(schema.definition("App"), def);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    pub fn from_definition(definition: &TableDefinition) -> Result<Self, Error> {
+        Self::from_def(definition).map_err(|e| e.into_error("CreateTable"))
+    }
+
+    fn from_def(def: &TableDefinition) -> Res<Self> {
+        let (mut hash, mut range) = split_keys(def, &def.key_schema)?;
+        if hash.len() != 1 || range.len() > 1 {
+            return Err(Fail::validation(
+                "Invalid KeySchema: the table's key schema is one HASH key and at most one RANGE key",
+            ));
+        }
+        let mut indexes = Vec::new();
+        for g in &def.global_secondary_indexes {
+            indexes.push(index_of(def, g, true)?);
+        }
+        for l in &def.local_secondary_indexes {
+            indexes.push(index_of(def, l, false)?);
+        }
+        Ok(Self {
+            pk: hash.remove(0),
+            sk: range.pop(),
+            indexes,
+            stream: def.stream_view(),
+            vectors: def
+                .vector_indexes
+                .iter()
+                .map(|v| vector_of(def, v))
+                .collect::<Res<_>>()?,
+        })
+    }
+
+    /// This layout as DescribeTable would describe table `table`, in
+    /// CreateTable's shape: on-demand billing, no TTL (the table's own
+    /// setting, which `Admin::describe_table` adds). The inverse of
+    /// [`TableSchema::from_definition`].
+    ///
+    /// ```
+    /// use singletable::embedded::{KeyAttr, KeyType, TableSchema};
+    ///
+    /// let numeric = TableSchema { pk: KeyAttr { name: "id".into(), kind: KeyType::N }, sk: None, indexes: vec![], stream: None, vectors: vec![] };
+    /// let def = numeric.definition("Numbers");
+    /// assert_eq!(def.attribute_definitions[0].attribute_type, "N");
+    /// assert_eq!(def.billing_mode, "PAY_PER_REQUEST");
+    /// ```
+    pub fn definition(&self, table: &str) -> TableDefinition {
+        let mut attrs: Vec<&KeyAttr> = self.table_keys().collect();
+        for ix in &self.indexes {
+            attrs.extend(ix.keys());
+        }
+        for v in &self.vectors {
+            attrs.extend(v.hash.iter().chain(&v.filter));
+        }
+        attrs.sort_by(|a, b| a.name.cmp(&b.name));
+        attrs.dedup_by(|a, b| a.name == b.name);
+        let index = |ix: &IndexSchema| IndexDef {
+            index_name: ix.name.clone(),
+            key_schema: keys_def(
+                ix.hash_keys().map(|k| k.name.clone()),
+                ix.range_keys().map(|k| k.name.clone()),
+            ),
+            projection: projection_def(&ix.projection),
+            provisioned_throughput: None,
+        };
+        let schema_element = |a: &KeyAttr, kind: &str| SearchSchemaElementDef {
+            attribute_name: a.name.clone(),
+            search_schema_element_type: kind.to_owned(),
+        };
+        TableDefinition {
+            table_name: table.to_owned(),
+            attribute_definitions: attrs
+                .into_iter()
+                .map(|a| definition::AttributeDefinition {
+                    attribute_name: a.name.clone(),
+                    attribute_type: a.kind.as_str().to_owned(),
+                })
+                .collect(),
+            key_schema: keys_def(
+                std::iter::once(self.pk.name.clone()),
+                self.sk.iter().map(|k| k.name.clone()),
+            ),
+            global_secondary_indexes: self
+                .indexes
+                .iter()
+                .filter(|ix| ix.global)
+                .map(index)
+                .collect(),
+            local_secondary_indexes: self
+                .indexes
+                .iter()
+                .filter(|ix| !ix.global)
+                .map(index)
+                .collect(),
+            vector_indexes: self
+                .vectors
+                .iter()
+                .map(|v| VectorIndexDef {
+                    index_name: v.name.clone(),
+                    vector_attribute: VectorAttributeDef {
+                        attribute_name: v.attribute.clone(),
+                    },
+                    dimensions: v.dimensions,
+                    distance_function: v.distance.name().to_owned(),
+                    search_schema: v
+                        .hash
+                        .iter()
+                        .map(|a| schema_element(a, "HASH"))
+                        .chain(v.filter.iter().map(|a| schema_element(a, "INLINE_FILTER")))
+                        .collect(),
+                    projection: projection_def(&v.projection),
+                })
+                .collect(),
+            billing_mode: "PAY_PER_REQUEST".to_owned(),
+            provisioned_throughput: None,
+            stream_specification: self.stream.map(definition::stream_specification),
+            ttl_attribute: None,
+        }
+    }
+}
+
+impl Embedded {
+    /// CreateTable (and UpdateTimeToLive) from a definition, unless the
+    /// table exists: whether it created it.
+    pub(crate) fn create_defined(&self, table: &str, def: &TableDefinition) -> Result<bool, Error> {
+        if let Some(problem) = def.problem() {
+            return Err(Error::InvalidRequest(problem));
+        }
+        let schema = TableSchema::from_definition(def)?;
+        let created = self
+            .create(table, schema)
+            .map_err(|e| e.into_error("CreateTable"))?;
+        if created && def.ttl_attribute.is_some() {
+            self.set_time_to_live(table, def.ttl_attribute.as_deref())?;
+        }
+        Ok(created)
+    }
+
+    fn describe_defined(&self, table: &str) -> Result<TableDefinition, Error> {
+        let schema = self
+            .schema(table)
+            .ok_or_else(|| Fail::no_table().into_error("DescribeTable"))?;
+        let mut def = schema.definition(table);
+        def.ttl_attribute = self.time_to_live(table);
+        Ok(def)
+    }
+
+    fn update_defined(
+        &self,
+        table: &str,
+        declared: &TableDefinition,
+        extra: ExtraIndexes,
+        apply: bool,
+    ) -> Result<TableUpdate, Error> {
+        let schema = TableSchema::from_def(declared).map_err(|e| e.into_error("UpdateTable"))?;
+        let mut store = self.write();
+        let data = store
+            .table_mut(table)
+            .map_err(|e| e.into_error("UpdateTable"))?;
+        let existing = data.schema.indexes.iter().filter(|ix| ix.global);
+        let existing = existing
+            .map(|ix| ix.name.as_str())
+            .chain(data.schema.vectors.iter().map(|v| v.name.as_str()));
+        let plan = TableUpdate::between(declared, existing, extra);
+        if apply {
+            for ix in schema.indexes {
+                if ix.global && plan.created.contains(&ix.name) {
+                    data.add_index(ix)
+                        .map_err(|e| e.into_error("UpdateTable"))?;
+                }
+            }
+            for v in schema.vectors {
+                if plan.created.contains(&v.name) {
+                    data.add_vector_index(v)
+                        .map_err(|e| e.into_error("UpdateTable"))?;
+                }
+            }
+            for name in &plan.deleted {
+                if !data.remove_index(name) {
+                    data.remove_vector_index(name);
+                }
+            }
+        }
+        Ok(plan)
+    }
+
+    fn stream_arn_of(&self, table: &str) -> Result<Option<String>, Error> {
+        let schema = self
+            .schema(table)
+            .ok_or_else(|| Fail::no_table().into_error("DescribeTable"))?;
+        // The account and label are the backend's own: one stream per
+        // table, which `Embedded::stream` reads.
+        Ok(schema.stream.map(|_| {
+            format!("arn:aws:dynamodb:embedded:000000000000:table/{table}/stream/embedded")
+        }))
+    }
+}
+
+/// The embedded backend's tables change at once: CreateTable,
+/// UpdateTable (each new index built from the items stored) and
+/// DeleteTable complete before their future does.
+impl Admin for Embedded {
+    fn create_table<'a>(
+        &'a self,
+        table: &'a str,
+        definition: &'a TableDefinition,
+    ) -> BoxFuture<'a, Result<bool, Error>> {
+        let out = self.create_defined(table, definition);
+        Box::pin(async move { out })
+    }
+
+    fn describe_table<'a>(
+        &'a self,
+        table: &'a str,
+    ) -> BoxFuture<'a, Result<TableDefinition, Error>> {
+        let out = self.describe_defined(table);
+        Box::pin(async move { out })
+    }
+
+    fn update_table<'a>(
+        &'a self,
+        table: &'a str,
+        declared: &'a TableDefinition,
+        extra: ExtraIndexes,
+        apply: bool,
+    ) -> BoxFuture<'a, Result<TableUpdate, Error>> {
+        let out = self.update_defined(table, declared, extra, apply);
+        Box::pin(async move { out })
+    }
+
+    fn delete_table<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<(), Error>> {
+        let out = Embedded::delete_table(self, table);
+        Box::pin(async move { out })
+    }
+
+    fn stream_arn<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Option<String>, Error>> {
+        let out = self.stream_arn_of(table);
+        Box::pin(async move { out })
+    }
+}

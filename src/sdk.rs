@@ -1,0 +1,106 @@
+//! [`SdkDb`]: the constructors of a [`Db`] over the AWS SDK and its
+//! client. Table administration is every handle's (`Db::create_table_if_missing`,
+//! `Db::verify`, …, through the executor's `Admin`).
+
+use std::future::Future;
+
+use singletable_aws::SdkExecutor;
+use singletable_runtime::Db;
+
+/// The handle over DynamoDB: [`Db<SdkExecutor>`]'s constructors and its
+/// SDK client. Every typed operation (`get`, `put`, queries, batches,
+/// transactions) and the table administration (CreateTable,
+/// DescribeTable, UpdateTable, DeleteTable, drift against the
+/// declaration) are [`Db`]'s own, the same on every backend.
+///
+/// Bring the trait into scope (`use singletable::SdkDb;`) and call its
+/// constructors on `Db`; with one implementation, `Db::local(..)` is a
+/// `Db<SdkExecutor>`.
+///
+/// Against DynamoDB (`no_run`: it needs the service or DynamoDB Local):
+///
+/// ```no_run
+/// use singletable::definition::Billing;
+/// use singletable::backend::ExtraIndexes;
+/// use singletable::{Db, SdkDb};
+/// # use singletable::Table;
+/// # #[derive(Table)]
+/// # #[table(name = "AppTable", gsi1)]
+/// # pub struct AppTable;
+///
+/// # async fn run() -> singletable::Result<()> {
+/// let db = Db::from_env("AppTable").await;              // aws_config; DYNAMODB_ENDPOINT if set
+/// let local = Db::local("http://127.0.0.1:8000", "AppTable");
+/// let endpoint = Some("http://127.0.0.1:8000".to_owned());
+/// let configured = Db::configured(endpoint, "AppTable").await; // aws_config, this endpoint
+/// let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+/// let explicit = Db::new(aws_sdk_dynamodb::Client::new(&config), "AppTable");
+///
+/// local.create_table_if_missing::<AppTable>().await?;   // CreateTable (+ UpdateTimeToLive)
+/// local.create_table_with::<AppTable>(Billing::Provisioned { read: 5, write: 5 }).await?;
+/// let described = db.describe().await?;                 // DescribeTable, DescribeTimeToLive
+/// for drift in db.verify::<AppTable>().await? {          // declaration against DescribeTable
+///     eprintln!("drift: {drift}");
+/// }
+/// if let Some(arn) = configured.stream_arn().await? {   // DescribeTable's LatestStreamArn
+///     println!("stream: {arn}");
+/// }
+/// let tables = explicit.sdk().list_tables().send().await; // the SDK client, for the rest
+/// let plan = db.plan_table_update::<AppTable>(ExtraIndexes::Keep).await?; // what it would do
+/// db.update_table::<AppTable>(ExtraIndexes::Keep).await?; // UpdateTable per index, until ACTIVE
+/// local.delete_table().await?;                           // DeleteTable
+/// # let _ = (described, tables, plan);
+/// # Ok(()) }
+/// ```
+pub trait SdkDb: Sized {
+    /// A handle over an SDK client configured as usual (`aws_config`).
+    fn new(client: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self;
+
+    /// Loads the AWS configuration from the environment (region,
+    /// credentials, profile) the way `aws_config::load_defaults` does; when
+    /// `DYNAMODB_ENDPOINT` is set, requests go to that endpoint instead
+    /// (DynamoDB Local).
+    fn from_env(table: impl Into<String>) -> impl Future<Output = Self> + Send;
+
+    /// Loads the AWS configuration from the environment (region,
+    /// credentials, profile) the way `aws_config::load_defaults` does;
+    /// requests go to `endpoint` when given (DynamoDB Local, a VPC
+    /// endpoint), to the region's default otherwise.
+    fn configured(
+        endpoint: Option<String>,
+        table: impl Into<String>,
+    ) -> impl Future<Output = Self> + Send;
+
+    /// A handle on DynamoDB Local at `endpoint`, with the static test
+    /// credentials it accepts.
+    fn local(endpoint: &str, table: impl Into<String>) -> Self;
+
+    /// The SDK client, for requests singletable does not model.
+    fn sdk(&self) -> &aws_sdk_dynamodb::Client;
+}
+
+impl SdkDb for Db<SdkExecutor> {
+    fn new(client: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self {
+        Db::with_executor(SdkExecutor::new(client), table)
+    }
+
+    fn from_env(table: impl Into<String>) -> impl Future<Output = Self> + Send {
+        Self::configured(std::env::var("DYNAMODB_ENDPOINT").ok(), table)
+    }
+
+    fn configured(
+        endpoint: Option<String>,
+        table: impl Into<String>,
+    ) -> impl Future<Output = Self> + Send {
+        let table = table.into();
+        async move { Db::with_executor(SdkExecutor::configured(endpoint).await, table) }
+    }
+
+    fn local(endpoint: &str, table: impl Into<String>) -> Self {
+        Db::with_executor(SdkExecutor::local(endpoint), table)
+    }
+
+    fn sdk(&self) -> &aws_sdk_dynamodb::Client {
+        self.executor().client()
+    }
+}
