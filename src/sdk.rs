@@ -5,7 +5,9 @@
 use std::future::Future;
 
 use singletable_aws::SdkExecutor;
-use singletable_runtime::Db;
+use singletable_runtime::backend::{ExtraIndexes, TableUpdate};
+use singletable_runtime::definition::{Billing, Drift, TableDefinition};
+use singletable_runtime::{Db, Error, Table};
 
 /// The handle over DynamoDB: [`Db<SdkExecutor>`]'s constructors and its
 /// SDK client. Every typed operation (`get`, `put`, queries, batches,
@@ -33,8 +35,8 @@ use singletable_runtime::Db;
 /// let local = Db::local("http://127.0.0.1:8000", "AppTable");
 /// let endpoint = Some("http://127.0.0.1:8000".to_owned());
 /// let configured = Db::configured(endpoint, "AppTable").await; // aws_config, this endpoint
-/// let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-/// let explicit = Db::new(aws_sdk_dynamodb::Client::new(&config), "AppTable");
+/// let client: aws_sdk_dynamodb::Client = singletable::SdkExecutor::configured(None).await.client().clone();
+/// let explicit = Db::new(client, "AppTable");            // any SDK client
 ///
 /// local.create_table_if_missing::<AppTable>().await?;   // CreateTable (+ UpdateTimeToLive)
 /// local.create_table_with::<AppTable>(Billing::Provisioned { read: 5, write: 5 }).await?;
@@ -77,6 +79,54 @@ pub trait SdkDb: Sized {
 
     /// The SDK client, for requests singletable does not model.
     fn sdk(&self) -> &aws_sdk_dynamodb::Client;
+
+    /// Forwards to [`Db::create_table_if_missing`], every handle's.
+    #[deprecated(
+        note = "use `Db::create_table_if_missing::<T>()`, an inherent method of every handle"
+    )]
+    fn create_table_if_missing<T: Table>(&self)
+    -> impl Future<Output = Result<bool, Error>> + Send;
+
+    /// Forwards to [`Db::create_table_with`], every handle's.
+    #[deprecated(
+        note = "use `Db::create_table_with::<T>(billing)`, an inherent method of every handle"
+    )]
+    fn create_table_with<T: Table>(
+        &self,
+        billing: Billing,
+    ) -> impl Future<Output = Result<bool, Error>> + Send;
+
+    /// Forwards to [`Db::describe`], every handle's.
+    #[deprecated(note = "use `Db::describe()`, an inherent method of every handle")]
+    fn describe(&self) -> impl Future<Output = Result<TableDefinition, Error>> + Send;
+
+    /// Forwards to [`Db::stream_arn`], every handle's.
+    #[deprecated(note = "use `Db::stream_arn()`, an inherent method of every handle")]
+    fn stream_arn(&self) -> impl Future<Output = Result<Option<String>, Error>> + Send;
+
+    /// Forwards to [`Db::verify`], every handle's.
+    #[deprecated(note = "use `Db::verify::<T>()`, an inherent method of every handle")]
+    fn verify<T: Table>(&self) -> impl Future<Output = Result<Vec<Drift>, Error>> + Send;
+
+    /// Forwards to [`Db::delete_table`], every handle's.
+    #[deprecated(note = "use `Db::delete_table()`, an inherent method of every handle")]
+    fn delete_table(&self) -> impl Future<Output = Result<(), Error>> + Send;
+
+    /// Forwards to [`Db::update_table`], every handle's.
+    #[deprecated(note = "use `Db::update_table::<T>(extra)`, an inherent method of every handle")]
+    fn update_table<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> impl Future<Output = Result<TableUpdate, Error>> + Send;
+
+    /// Forwards to [`Db::plan_table_update`], every handle's.
+    #[deprecated(
+        note = "use `Db::plan_table_update::<T>(extra)`, an inherent method of every handle"
+    )]
+    fn plan_table_update<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> impl Future<Output = Result<TableUpdate, Error>> + Send;
 }
 
 impl SdkDb for Db<SdkExecutor> {
@@ -102,5 +152,50 @@ impl SdkDb for Db<SdkExecutor> {
 
     fn sdk(&self) -> &aws_sdk_dynamodb::Client {
         self.executor().client()
+    }
+
+    // The inherent methods of the same names, which method calls reach
+    // first: these serve calls through the trait's path only.
+    fn create_table_if_missing<T: Table>(
+        &self,
+    ) -> impl Future<Output = Result<bool, Error>> + Send {
+        Db::create_table_if_missing::<T>(self)
+    }
+
+    fn create_table_with<T: Table>(
+        &self,
+        billing: Billing,
+    ) -> impl Future<Output = Result<bool, Error>> + Send {
+        Db::create_table_with::<T>(self, billing)
+    }
+
+    fn describe(&self) -> impl Future<Output = Result<TableDefinition, Error>> + Send {
+        Db::describe(self)
+    }
+
+    fn stream_arn(&self) -> impl Future<Output = Result<Option<String>, Error>> + Send {
+        Db::stream_arn(self)
+    }
+
+    fn verify<T: Table>(&self) -> impl Future<Output = Result<Vec<Drift>, Error>> + Send {
+        Db::verify::<T>(self)
+    }
+
+    fn delete_table(&self) -> impl Future<Output = Result<(), Error>> + Send {
+        Db::delete_table(self)
+    }
+
+    fn update_table<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> impl Future<Output = Result<TableUpdate, Error>> + Send {
+        Db::update_table::<T>(self, extra)
+    }
+
+    fn plan_table_update<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> impl Future<Output = Result<TableUpdate, Error>> + Send {
+        Db::plan_table_update::<T>(self, extra)
     }
 }

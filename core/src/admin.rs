@@ -62,14 +62,15 @@ use crate::exec::BoxFuture;
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let embedded = Embedded::new();
 /// let v1 = TableDefinition::of::<V1>("App", Billing::OnDemand);
-/// embedded.create_table("App", &v1).await?; // the trait's, not the inherent `create_table::<T>`
+/// // The trait's path: `Embedded` has inherent methods of these names.
+/// Admin::create_table(&embedded, "App", &v1).await?;
 /// assert!(compare(&v1, &embedded.describe_table("App").await?).is_empty());
 /// assert!(embedded.stream_arn("App").await?.is_some());
 ///
 /// let v2 = TableDefinition::of::<V2>("App", Billing::OnDemand);
-/// let plan = embedded.update_table("App", &v2, ExtraIndexes::Keep, false).await?;
+/// let plan = Admin::update_table(&embedded, "App", &v2, ExtraIndexes::Keep, false).await?;
 /// assert_eq!(plan.created, ["GSI1"]);
-/// assert_eq!(embedded.update_table("App", &v2, ExtraIndexes::Keep, true).await?, plan);
+/// assert_eq!(Admin::update_table(&embedded, "App", &v2, ExtraIndexes::Keep, true).await?, plan);
 /// assert!(compare(&v2, &embedded.describe_table("App").await?).is_empty());
 /// Admin::delete_table(&embedded, "App").await?;
 /// # Ok::<(), singletable::Error>(())

@@ -290,6 +290,64 @@ impl TableSchema {
 }
 
 impl Embedded {
+    /// Creates table `table` as `T` declares it unless it exists; whether
+    /// it created it. The method `HoldsTables` had.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use singletable::Embedded;
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// let embedded = Embedded::new();
+    /// assert!(embedded.create_table_if_missing::<App>("App")?);
+    /// assert!(!embedded.create_table_if_missing::<App>("App")?);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    #[deprecated(
+        note = "use `Db::create_table_if_missing::<T>()`, or `Admin::create_table(&embedded, table, &TableDefinition::of::<T>(table, Billing::OnDemand))`"
+    )]
+    pub fn create_table_if_missing<T: crate::entity::Table>(
+        &self,
+        table: &str,
+    ) -> Result<bool, Error> {
+        self.create_defined(
+            table,
+            &TableDefinition::of::<T>(table, definition::Billing::OnDemand),
+        )
+    }
+
+    /// Brings the global and vector indexes of table `table` to what `T`
+    /// declares (with `apply` false, only the plan). The method
+    /// `HoldsTables` had.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use singletable::backend::ExtraIndexes;
+    /// use singletable::Embedded;
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    /// let embedded = Embedded::new();
+    /// embedded.create_table_with("App", singletable::embedded::TableSchema { indexes: vec![], ..singletable::embedded::TableSchema::of::<App>() })?;
+    /// assert_eq!(embedded.update_table::<App>("App", ExtraIndexes::Keep, true)?.created, ["GSI1"]);
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    #[deprecated(
+        note = "use `Db::update_table::<T>(extra)` / `Db::plan_table_update::<T>(extra)`, or `Admin::update_table(&embedded, table, &TableDefinition::of::<T>(table, Billing::OnDemand), extra, apply)`"
+    )]
+    pub fn update_table<T: crate::entity::Table>(
+        &self,
+        table: &str,
+        extra: ExtraIndexes,
+        apply: bool,
+    ) -> Result<TableUpdate, Error> {
+        let declared = TableDefinition::of::<T>(table, definition::Billing::OnDemand);
+        self.update_defined(table, &declared, extra, apply)
+    }
+
     /// CreateTable (and UpdateTimeToLive) from a definition, unless the
     /// table exists: whether it created it.
     pub(crate) fn create_defined(&self, table: &str, def: &TableDefinition) -> Result<bool, Error> {
