@@ -466,3 +466,69 @@ impl Admin for Embedded {
         Box::pin(async move { out })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use singletable::Table;
+    use singletable_core::definition::{Billing, TableDefinition};
+
+    use crate::TableSchema;
+
+    #[derive(Table)]
+    #[table(
+        name = "Everything",
+        gsi1(keys_only),
+        gsi2(include(title, size)),
+        gsi3(pk(tenant = S, region = S), sk(size = N, title = S)),
+        lsi1,
+        lsi2(keys_only),
+        vector1(name = "Similar", dimensions = 3, distance = euclidean, hash(tenant = S), filter(size = N)),
+        stream = keys_only,
+        ttl = "expiresAt"
+    )]
+    pub struct Everything;
+
+    #[derive(Table)]
+    #[table(name = "Plain")]
+    pub struct Plain;
+
+    #[derive(Table)]
+    #[table(name = "NoSortKey", no_sk, gsi1(pk(email = S)))]
+    pub struct NoSortKey;
+
+    /// `TableSchema::of::<T>()` and the definition converted agree, and
+    /// the way back gives the definition again (but TTL, which is not
+    /// part of a layout).
+    fn agree<T: singletable_core::entity::Table>() {
+        let def = TableDefinition::of::<T>(T::NAME, Billing::OnDemand);
+        let schema = TableSchema::from_definition(&def).unwrap();
+        assert_eq!(schema, TableSchema::of::<T>(), "{}", T::NAME);
+        let back = TableDefinition {
+            ttl_attribute: def.ttl_attribute.clone(),
+            ..schema.definition(T::NAME)
+        };
+        assert_eq!(back, def, "{}", T::NAME);
+    }
+
+    #[test]
+    fn table_schema_of_a_declaration_is_its_definition_converted() {
+        agree::<Everything>();
+        agree::<Plain>();
+        agree::<NoSortKey>();
+    }
+
+    #[test]
+    fn definitions_dynamodb_would_refuse_are_validation_errors() {
+        let mut def = TableDefinition::of::<Everything>("Everything", Billing::OnDemand);
+        def.attribute_definitions
+            .retain(|a| a.attribute_name != "tenant");
+        let err = TableSchema::from_definition(&def).unwrap_err();
+        assert_eq!(err.code(), Some("ValidationException"));
+        assert!(err.to_string().contains("tenant"), "{err}");
+
+        let mut def = TableDefinition::of::<Plain>("Plain", Billing::OnDemand);
+        def.key_schema[0].key_type = "SORT".into();
+        let err = TableSchema::from_definition(&def).unwrap_err();
+        assert_eq!(err.code(), Some("ValidationException"));
+    }
+}

@@ -5,8 +5,7 @@
 use std::sync::Arc;
 
 use singletable::backend::ExtraIndexes;
-use singletable::definition::{Billing, Drift, TableDefinition};
-use singletable::embedded::TableSchema;
+use singletable::definition::{Billing, Drift};
 use singletable::{Db, Embedded, Entity, Executor, SdkDb, SharedExecutor, StreamView, Table};
 
 use crate::support::{endpoint, unique_table};
@@ -254,41 +253,4 @@ async fn admin_refuses_what_dynamodb_refuses_on_every_handle() {
             Some("ResourceNotFoundException")
         );
     }
-}
-
-/// The embedded backend's layout of a declaration is its definition's:
-/// `TableSchema::of::<T>()` and `TableSchema::from_definition` agree, and
-/// the way back gives the definition again (billing and TTL aside, which
-/// are not part of a layout).
-#[test]
-fn table_schema_of_a_declaration_is_its_definition_converted() {
-    #[derive(Table)]
-    #[table(
-        name = "Everything",
-        gsi1(keys_only),
-        gsi2(include(title, size)),
-        gsi3(pk(tenant = S, region = S), sk(size = N, title = S)),
-        lsi1,
-        lsi2(keys_only),
-        vector1(name = "Similar", dimensions = 3, distance = euclidean, hash(tenant = S), filter(size = N)),
-        stream = keys_only,
-        ttl = "expiresAt"
-    )]
-    pub struct Everything;
-
-    fn agree<T: Table>() {
-        let def = TableDefinition::of::<T>(T::NAME, Billing::OnDemand);
-        let schema = TableSchema::from_definition(&def).unwrap();
-        assert_eq!(schema, TableSchema::of::<T>(), "{}", T::NAME);
-        let back = TableDefinition {
-            ttl_attribute: def.ttl_attribute.clone(),
-            ..schema.definition(T::NAME)
-        };
-        assert_eq!(back, def, "{}", T::NAME);
-    }
-    agree::<Everything>();
-    agree::<V1>();
-    agree::<V2>();
-    agree::<Plain>();
-    agree::<crate::model::AppTable>();
 }
