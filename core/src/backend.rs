@@ -31,6 +31,8 @@
 //! // The choice is explicit: nothing falls back to memory by itself.
 //! let db = Db::open::<Notes>(Backend::Embedded, "Notes").await?;
 //! body(&db).await?;
+//! // Table administration is the shared handle's too (the executor's `Admin`).
+//! assert!(db.verify::<Notes>().await?.is_empty());
 //! # Ok::<(), singletable::Error>(())
 //! # }).unwrap();
 //! ```

@@ -895,8 +895,9 @@ impl Db<SharedExecutor> {
     /// A handle on table `table` of `backend` (the facade's `Backend`: the
     /// embedded backend, DynamoDB or DynamoDB Local). The embedded backend
     /// starts empty with the table created as `T` declares it; DynamoDB
-    /// tables are not created (see `Db::create_table_if_missing` on the SDK
-    /// handle, or create them with the definition from `TableDefinition`).
+    /// tables are not created ([`Db::create_table_if_missing`] creates
+    /// them, on this handle as on any other, or create them with the
+    /// definition from `TableDefinition`).
     ///
     /// ```
     /// use singletable::{Backend, Db};
