@@ -1,6 +1,6 @@
 //! Which backend a handle opens: the one place that sees every backend
-//! the features enable (the embedded backend is a crate of its own, the
-//! SDK executor lives in the runtime), so the runtime names none of them.
+//! the features enable (the embedded backend and the SDK executor are
+//! crates of their own), so the runtime names none of them.
 //! Everything else of the runtime's `backend` module is re-exported here.
 //!
 //! ```
@@ -87,17 +87,14 @@ impl Open for Backend {
                 ) as SharedExecutor),
                 #[cfg(feature = "client")]
                 Backend::DynamoDb { endpoint } => {
-                    let db = <crate::Db<crate::SdkExecutor> as crate::SdkDb>::configured(
-                        endpoint, table,
-                    )
-                    .await;
-                    Ok(std::sync::Arc::new(db.executor().clone()) as SharedExecutor)
+                    drop(table);
+                    let exec = crate::SdkExecutor::configured(endpoint).await;
+                    Ok(std::sync::Arc::new(exec) as SharedExecutor)
                 }
                 #[cfg(feature = "client")]
                 Backend::DynamoDbLocal { endpoint } => {
-                    let db =
-                        <crate::Db<crate::SdkExecutor> as crate::SdkDb>::local(&endpoint, table);
-                    Ok(std::sync::Arc::new(db.executor().clone()) as SharedExecutor)
+                    drop(table);
+                    Ok(std::sync::Arc::new(crate::SdkExecutor::local(&endpoint)) as SharedExecutor)
                 }
                 #[allow(unreachable_patterns)]
                 other => {

@@ -90,20 +90,20 @@ pub use singletable_macros::{Collection, Document, Entity, StrEnum, Table};
 // An explicit list, as sqlx's facade keeps one: every name here is a
 // promise, and a name the runtime adds is not exported until it is listed.
 pub use singletable_runtime::{
-    backfill, batch, clock, db, decode, entity, error, exec, expr, fields, key, nested, page,
-    query, reader, request, shape, shard, size, sort, trace, transact, ttl, unique, update, value,
-    vector,
+    admin, backfill, batch, clock, db, decode, entity, error, exec, expr, fields, key, nested,
+    page, query, reader, request, shape, shard, size, sort, trace, transact, ttl, unique, update,
+    value, vector,
 };
 // The derives' expansions of `#[derive(Collection)]` name it.
 #[doc(hidden)]
 pub use singletable_runtime::collection;
 pub use singletable_runtime::{
-    Attr, AttrPartition, AttributeKey, AttributeValue, Backfill, BackfillReport, BatchGetOutcome,
-    BatchGetter, BatchPolicy, BatchWriter, Blob, CancellationReason, Checkpoint, Clock, Cmp,
-    CollectionPath, Cond, Condition, Counting, Cursor, CursorError, Db, Decode, DecodeError,
-    DecodeErrorKind, DocField, Document, EncodeError, Entity, Entry, Error, Executor, Field,
-    FieldPath, Fields, GlobalIndex, Handle, HoldsTables, IndexKey, Item, KeyAttribute, KeyError,
-    KeyField, KeyOf, KeyPart, KeyPartDecode, KeyType, LocalIndex, Nested, OnGlobalIndex,
+    Admin, Attr, AttrPartition, AttributeKey, AttributeValue, Backfill, BackfillReport,
+    BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter, Blob, CancellationReason, Checkpoint,
+    Clock, Cmp, CollectionPath, Cond, Condition, Counting, Cursor, CursorError, Db, Decode,
+    DecodeError, DecodeErrorKind, DocField, Document, EncodeError, Entity, Entry, Error, Executor,
+    Field, FieldPath, Fields, GlobalIndex, Handle, HoldsTables, IndexKey, Item, KeyAttribute,
+    KeyError, KeyField, KeyOf, KeyPart, KeyPartDecode, KeyType, LocalIndex, Nested, OnGlobalIndex,
     OnLocalIndex, OnTable, Operand, OtherTypes, Page, Partition, PkField, PrimaryKey, Projected,
     Projection, Query, ReadResults, ReadTransaction, Refusal, Result, ReturnValues, Returned,
     SchemaVersion, ShardedQuery, SharedExecutor, SortCondition, StreamError, StreamView,
@@ -112,13 +112,18 @@ pub use singletable_runtime::{
 
 pub mod backend;
 
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+#[cfg(feature = "client")]
+pub use sdk::SdkDb;
 /// The AWS driver (feature `client`): the crate `singletable-aws`.
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 #[cfg(feature = "client")]
 pub use singletable_aws as aws;
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 #[cfg(feature = "client")]
-pub use singletable_aws::{SdkDb, SdkExecutor};
+pub use singletable_aws::SdkExecutor;
+#[cfg(feature = "client")]
+mod sdk;
 
 pub use singletable_tools::definition;
 pub use singletable_tools::workbench;

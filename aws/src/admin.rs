@@ -1,7 +1,10 @@
-//! Creating and verifying the table a [`Table`] declaration describes
-//! (CreateTable, UpdateTimeToLive, DescribeTable, DeleteTable), for
-//! deployment checks, development, tests and examples: what
-//! [`SdkDb`](crate::SdkDb)'s administration methods send.
+//! Table administration over the SDK: the table a [`TableDefinition`]
+//! describes created, described, brought up to date and deleted
+//! (CreateTable, UpdateTimeToLive, DescribeTable, DescribeTimeToLive,
+//! UpdateTable, DeleteTable), for deployment checks, development, tests
+//! and examples: [`SdkExecutor`]'s [`Admin`] implementation, which the
+//! handle's administration methods (`Db::create_table_if_missing`,
+//! `Db::verify`, …) call.
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction, CreateVectorIndexAction,
@@ -15,13 +18,15 @@ use aws_sdk_dynamodb::types::{
 };
 
 use aws_sdk_dynamodb::Client;
-use singletable_runtime::backend::{ExtraIndexes, TableUpdate};
-use singletable_runtime::{Error, Refusal, Table};
-use singletable_tools::definition::{
-    self, Billing, Drift, IndexDef, KeyElement, ProjectionDef, SearchSchemaElementDef,
-    TableDefinition, Throughput, VectorAttributeDef, VectorIndexDef,
+use singletable_core::admin::{Admin, ExtraIndexes, TableUpdate};
+use singletable_core::definition::{
+    self, IndexDef, KeyElement, ProjectionDef, SearchSchemaElementDef, TableDefinition, Throughput,
+    VectorAttributeDef, VectorIndexDef,
 };
+use singletable_core::exec::BoxFuture;
+use singletable_core::{Error, Refusal};
 
+use crate::SdkExecutor;
 use crate::error::service_error as service;
 
 fn sdk_attributes<'a>(
@@ -168,27 +173,22 @@ fn from_sdk_vector(v: &VectorIndexDescription) -> VectorIndexDef {
     }
 }
 
-/// Creates table `name` as `T` declares it (key schema, every global and
-/// local index with its projection, the vector indexes, the billing mode
-/// given, the stream, TTL) unless a table of that name exists. Returns
+/// Creates table `name` as `def` describes it (key schema, every global
+/// and local index with its projection, the vector indexes, the billing
+/// mode, the stream, TTL) unless a table of that name exists. Returns
 /// whether it created it. A definition DynamoDB would refuse (vector
 /// indexes on a provisioned table: [`TableDefinition::problem`]) is an
 /// [`Refusal::TableDefinition`] before anything is sent.
-pub(crate) async fn create_table<T: Table>(
-    client: &Client,
-    name: &str,
-    billing: Billing,
-) -> Result<bool, Error> {
+async fn create_table(client: &Client, name: &str, def: &TableDefinition) -> Result<bool, Error> {
+    if let Some(problem) = def.problem() {
+        return Err(Error::Refused(Refusal::TableDefinition { problem }));
+    }
     match client.describe_table().table_name(name).send().await {
         Ok(_) => return Ok(false),
         Err(e)
             if e.as_service_error()
                 .is_some_and(|s| s.is_resource_not_found_exception()) => {}
         Err(e) => return Err(service("DescribeTable", e)),
-    }
-    let def = TableDefinition::of::<T>(name, billing);
-    if let Some(problem) = def.problem() {
-        return Err(Error::Refused(Refusal::TableDefinition { problem }));
     }
     let defs = sdk_attributes(def.attribute_definitions.iter())?;
     let vectors = def
@@ -266,7 +266,7 @@ pub(crate) async fn create_table<T: Table>(
 
 /// The table as DynamoDB describes it (DescribeTable and
 /// DescribeTimeToLive), in the shape of a [`TableDefinition`].
-pub(crate) async fn describe(client: &Client, name: &str) -> Result<TableDefinition, Error> {
+async fn describe(client: &Client, name: &str) -> Result<TableDefinition, Error> {
     let t = describe_raw(client, name).await?;
     let ttl = client
         .describe_time_to_live()
@@ -340,7 +340,7 @@ pub(crate) async fn describe(client: &Client, name: &str) -> Result<TableDefinit
 
 /// The ARN of the table's current stream (DescribeTable's
 /// `LatestStreamArn`), `None` when the table has no stream.
-pub(crate) async fn stream_arn(client: &Client, name: &str) -> Result<Option<String>, Error> {
+async fn stream_arn(client: &Client, name: &str) -> Result<Option<String>, Error> {
     let t = describe_raw(client, name).await?;
     Ok(t.stream_specification()
         .is_some_and(|s| s.stream_enabled())
@@ -348,18 +348,8 @@ pub(crate) async fn stream_arn(client: &Client, name: &str) -> Result<Option<Str
         .flatten())
 }
 
-/// Compares the table DynamoDB describes with declaration `T`: missing or
-/// extra indexes (global, local, vector), wrong key schemas, wrong
-/// projections, vector indexes of other dimensions, distance or search
-/// schema, key attributes of other types, the stream and its view, TTL. An empty list means no drift.
-pub(crate) async fn verify<T: Table>(client: &Client, name: &str) -> Result<Vec<Drift>, Error> {
-    let declared = TableDefinition::of::<T>(name, Billing::OnDemand);
-    let actual = describe(client, name).await?;
-    Ok(definition::compare(&declared, &actual))
-}
-
 /// Deletes table `name` (DeleteTable).
-pub(crate) async fn delete_table(client: &Client, name: &str) -> Result<(), Error> {
+async fn delete_table(client: &Client, name: &str) -> Result<(), Error> {
     client
         .delete_table()
         .table_name(name)
@@ -369,25 +359,25 @@ pub(crate) async fn delete_table(client: &Client, name: &str) -> Result<(), Erro
     Ok(())
 }
 
-/// Brings the global and vector indexes of table `name` to `T`'s
-/// declaration, one UpdateTable per index (DynamoDB takes one index
-/// creation or deletion per request: `GlobalSecondaryIndexUpdates` or
+/// Brings the global and vector indexes of table `name` to `declared`,
+/// one UpdateTable per index (DynamoDB takes one index creation or
+/// deletion per request: `GlobalSecondaryIndexUpdates` or
 /// `VectorIndexUpdates`), waiting after each until the index is ACTIVE and
 /// backfilled, or gone. With `apply` false, only the plan.
-pub(crate) async fn update_table<T: Table>(
+async fn update_table(
     client: &Client,
     name: &str,
+    declared: &TableDefinition,
     extra: ExtraIndexes,
     apply: bool,
 ) -> Result<TableUpdate, Error> {
-    let declared = TableDefinition::of::<T>(name, Billing::OnDemand);
     let table = describe_raw(client, name).await?;
     let existing = table
         .global_secondary_indexes()
         .iter()
         .filter_map(|g| g.index_name())
         .chain(table.vector_indexes().iter().filter_map(|v| v.index_name()));
-    let plan = TableUpdate::plan::<T>(existing, extra);
+    let plan = TableUpdate::between(declared, existing, extra);
     if !apply {
         return Ok(plan);
     }
@@ -602,5 +592,45 @@ async fn wait_for_index(
         }
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(std::time::Duration::from_secs(10));
+    }
+}
+
+/// Against DynamoDB (or DynamoDB Local): DescribeTable before CreateTable
+/// (an existing table is left as it is), UpdateTimeToLive after it;
+/// DescribeTable and DescribeTimeToLive for a description; one
+/// UpdateTable per index change, each followed by DescribeTable polls
+/// until the index is ACTIVE and backfilled, or gone.
+impl Admin for SdkExecutor {
+    fn create_table<'a>(
+        &'a self,
+        table: &'a str,
+        definition: &'a TableDefinition,
+    ) -> BoxFuture<'a, Result<bool, Error>> {
+        Box::pin(create_table(self.client(), table, definition))
+    }
+
+    fn describe_table<'a>(
+        &'a self,
+        table: &'a str,
+    ) -> BoxFuture<'a, Result<TableDefinition, Error>> {
+        Box::pin(describe(self.client(), table))
+    }
+
+    fn update_table<'a>(
+        &'a self,
+        table: &'a str,
+        declared: &'a TableDefinition,
+        extra: ExtraIndexes,
+        apply: bool,
+    ) -> BoxFuture<'a, Result<TableUpdate, Error>> {
+        Box::pin(update_table(self.client(), table, declared, extra, apply))
+    }
+
+    fn delete_table<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<(), Error>> {
+        Box::pin(delete_table(self.client(), table))
+    }
+
+    fn stream_arn<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Option<String>, Error>> {
+        Box::pin(stream_arn(self.client(), table))
     }
 }

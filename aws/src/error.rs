@@ -2,8 +2,8 @@
 //! the driver goes through.
 
 use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
-use singletable_runtime::Error;
-use singletable_runtime::error::THROTTLING_CODES;
+use singletable_core::Error;
+use singletable_core::error::THROTTLING_CODES;
 
 /// The SDK's error as singletable's, for every operation of both SDKs
 /// (DynamoDB's and the Streams API's share `SdkError`): the service's
@@ -39,8 +39,8 @@ mod tests {
     use aws_sdk_dynamodb::types::error::ProvisionedThroughputExceededException;
 
     use super::service_error;
-    use singletable_runtime::Error;
-    use singletable_runtime::error::THROTTLING_CODES;
+    use singletable_core::Error;
+    use singletable_core::error::THROTTLING_CODES;
 
     fn meta(code: &str) -> ErrorMetadata {
         ErrorMetadata::builder()

@@ -7,16 +7,16 @@ use aws_sdk_dynamodb::types::{
     ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 
-use singletable_runtime::error::{CancellationReason, Error, Refusal};
-use singletable_runtime::exec::{BoxFuture, CapacityMeter, Executor};
-use singletable_runtime::expr::{Condition, Rendered};
-use singletable_runtime::request::{
+use crate::trace;
+use singletable_core::error::{CancellationReason, Error, Refusal};
+use singletable_core::exec::{BoxFuture, CapacityMeter, Executor};
+use singletable_core::expr::{Condition, Rendered};
+use singletable_core::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, ConditionCheck, CountPage, DeleteItem, GetItem,
     Page, PutItem, QueryRequest, ReturnValues, ScanRequest, TransactGet, TransactWrite,
     TransactWriteOp, UpdateItem,
 };
-use singletable_runtime::trace;
-use singletable_runtime::value::Item;
+use singletable_core::value::Item;
 
 use crate::error::service_error;
 
@@ -76,6 +76,28 @@ impl SdkExecutor {
             client,
             meter: Default::default(),
         }
+    }
+
+    /// Loads the AWS configuration from the environment (region,
+    /// credentials, profile) the way `aws_config::load_defaults` does;
+    /// requests go to `endpoint` when given (DynamoDB Local, a VPC
+    /// endpoint), to the region's default otherwise (what `Db::configured`
+    /// and `Db::from_env` use).
+    ///
+    /// ```no_run
+    /// use singletable::SdkExecutor;
+    /// # async fn run() {
+    /// let exec = SdkExecutor::configured(Some("http://127.0.0.1:8000".into())).await;
+    /// let _tables = exec.client().list_tables().send().await;
+    /// # }
+    /// ```
+    pub async fn configured(endpoint: Option<String>) -> Self {
+        let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
+        if let Some(endpoint) = endpoint {
+            loader = loader.endpoint_url(endpoint);
+        }
+        let config = loader.load().await;
+        Self::new(Client::new(&config))
     }
 
     /// An executor on DynamoDB Local at `endpoint`, with the static test
@@ -148,13 +170,13 @@ impl SdkExecutor {
     /// placeholders, `ReturnConsumedCapacity=TOTAL`.
     fn search_vectors_request(
         &self,
-        req: singletable_runtime::vector::SearchVectors,
+        req: singletable_core::vector::SearchVectors,
     ) -> Result<
         aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsFluentBuilder,
         Error,
     > {
-        let Some(singletable_runtime::value::AttributeValue::L(vector)) =
-            singletable_runtime::vector::to_attribute(&req.vector)
+        let Some(singletable_core::value::AttributeValue::L(vector)) =
+            singletable_core::vector::to_attribute(&req.vector)
         else {
             return Err(Error::Refused(Refusal::SearchVectorNotFinite));
         };
@@ -186,11 +208,11 @@ impl SdkExecutor {
 /// The results of a SearchVectors response, in its order.
 fn search_results(
     out: aws_sdk_dynamodb::operation::search_vectors::SearchVectorsOutput,
-) -> Vec<singletable_runtime::vector::ScoredItem> {
+) -> Vec<singletable_core::vector::ScoredItem> {
     out.search_results
         .unwrap_or_default()
         .into_iter()
-        .map(|r| singletable_runtime::vector::ScoredItem {
+        .map(|r| singletable_core::vector::ScoredItem {
             item: r.item.unwrap_or_default(),
             score: r.score,
         })
@@ -507,8 +529,8 @@ impl Executor for SdkExecutor {
 
     fn search_vectors(
         &self,
-        req: singletable_runtime::vector::SearchVectors,
-    ) -> BoxFuture<'_, Result<Vec<singletable_runtime::vector::ScoredItem>, Error>> {
+        req: singletable_core::vector::SearchVectors,
+    ) -> BoxFuture<'_, Result<Vec<singletable_core::vector::ScoredItem>, Error>> {
         Box::pin(async move {
             let out = self
                 .search_vectors_request(req)?

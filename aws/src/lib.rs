@@ -1,6 +1,7 @@
 //! The AWS driver of [singletable](https://docs.rs/singletable): requests
-//! sent to DynamoDB through `aws-sdk-dynamodb` ([`SdkExecutor`]), the
-//! handle's constructors and table administration ([`SdkDb`]), and, with
+//! sent to DynamoDB through `aws-sdk-dynamodb` ([`SdkExecutor`]), table
+//! administration (its `Admin` implementation: CreateTable, DescribeTable,
+//! UpdateTable, DeleteTable), and, with
 //! feature `streams`, a reader of a table's stream through the DynamoDB
 //! Streams API (`StreamReader`). The runtime (`singletable-runtime`) holds
 //! the request path without any HTTP client; this crate is the one that
@@ -27,13 +28,12 @@
 #![warn(missing_docs)]
 
 mod admin;
-mod db;
 mod error;
 mod exec;
 #[cfg(feature = "streams")]
 mod streams;
+mod trace;
 
-pub use db::SdkDb;
 pub use exec::SdkExecutor;
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]

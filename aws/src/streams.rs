@@ -4,9 +4,9 @@
 
 use aws_sdk_dynamodbstreams::Client;
 use aws_sdk_dynamodbstreams::types::{self as sdk, ShardIteratorType};
-use singletable_runtime::Error;
-use singletable_runtime::exec::BoxFuture;
-use singletable_runtime::stream::{
+use singletable_core::Error;
+use singletable_core::exec::BoxFuture;
+use singletable_core::stream::{
     IntoStreamRecord, StreamBatch, StreamPosition, StreamRecord, StreamSource,
 };
 
@@ -52,7 +52,7 @@ impl StreamReader {
     }
 
     /// Every record of the stream `stream_arn` (a table's
-    /// `LatestStreamArn`, see [`SdkDb::stream_arn`](crate::SdkDb::stream_arn)), from the
+    /// `LatestStreamArn`, see `Db::stream_arn`), from the
     /// oldest: each shard is read from `TRIM_HORIZON` until a `GetRecords`
     /// call returns no record (an open shard) or no next iterator (a
     /// closed one). The records of one item are in order; records of

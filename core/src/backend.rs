@@ -31,6 +31,8 @@
 //! // The choice is explicit: nothing falls back to memory by itself.
 //! let db = Db::open::<Notes>(Backend::Embedded, "Notes").await?;
 //! body(&db).await?;
+//! // Table administration is the shared handle's too (the executor's `Admin`).
+//! assert!(db.verify::<Notes>().await?.is_empty());
 //! # Ok::<(), singletable::Error>(())
 //! # }).unwrap();
 //! ```
@@ -84,11 +86,11 @@ pub trait Open {
     fn open<T: Table>(self, table: String) -> BoxFuture<'static, Result<SharedExecutor, Error>>;
 }
 
-/// An executor that holds its tables itself, so that a handle can create
-/// them: the embedded backend implements it, and [`Db`] gains
-/// [`Db::in_memory`], [`Db::create_table_if_missing`] and
-/// [`Db::delete_table`] over it (the SDK handle has its own, which send
-/// CreateTable and DeleteTable).
+/// An executor that holds its tables itself, so that a handle can start
+/// with one: the embedded backend implements it, and [`Db`] gains
+/// [`Db::in_memory`] over it. Table administration (CreateTable,
+/// DescribeTable, UpdateTable, DeleteTable) is every executor's, through
+/// [`Admin`](crate::admin::Admin).
 ///
 /// ```
 /// use singletable::backend::HoldsTables;
@@ -97,133 +99,20 @@ pub trait Open {
 /// # #[table(name = "App")]
 /// # pub struct App;
 ///
-/// let embedded = Embedded::new();
-/// assert!(embedded.create_table_if_missing::<App>("App")?);
-/// assert!(!embedded.create_table_if_missing::<App>("App")?);
-/// HoldsTables::delete_table(&embedded, "App")?;
-/// let db: Db<Embedded> = Db::with_executor(embedded, "App");
-/// assert!(!db.executor().has_table("App"));
+/// let embedded = Embedded::with_table::<App>("App")?;
+/// assert!(embedded.has_table("App"));
+/// let db: Db<Embedded> = Db::in_memory::<App>("App")?; // the same, as a handle
+/// assert_eq!(db.table_name(), "App");
 /// # Ok::<(), singletable::Error>(())
 /// ```
 pub trait HoldsTables: Executor + Sized {
     /// A new, empty backend holding one table named `table`, laid out as
-    /// `T` declares it.
+    /// `T` declares it (its definition, [`TableDefinition::of`]), TTL
+    /// included.
+    ///
+    /// [`TableDefinition::of`]: crate::definition::TableDefinition::of
     fn with_table<T: Table>(table: &str) -> Result<Self, Error>;
-    /// Creates table `table` as `T` declares it unless a table of that name
-    /// exists; whether it created it.
-    fn create_table_if_missing<T: Table>(&self, table: &str) -> Result<bool, Error>;
-    /// Deletes table `table`.
-    fn delete_table(&self, table: &str) -> Result<(), Error>;
-    /// Brings the global indexes of table `table` to what `T` declares
-    /// (UpdateTable, one index per request as DynamoDB allows): adds the
-    /// missing ones, each built from the items already stored, and deletes
-    /// the extra ones when `extra` says so. With `apply` false, only says
-    /// what it would do.
-    fn update_table<T: Table>(
-        &self,
-        table: &str,
-        extra: ExtraIndexes,
-        apply: bool,
-    ) -> Result<TableUpdate, Error>;
 }
 
-/// What [`Db::update_table`] does with global indexes the table has and
-/// its declaration does not (another client's, or one the declaration
-/// dropped).
-///
-/// ```
-/// use singletable::backend::ExtraIndexes;
-///
-/// assert_ne!(ExtraIndexes::Keep, ExtraIndexes::Delete);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExtraIndexes {
-    /// Leave them (they are listed in [`TableUpdate::extra`]).
-    Keep,
-    /// Delete them (DeleteGlobalSecondaryIndex): their entries are gone.
-    Delete,
-}
-
-/// The global-index changes of an UpdateTable bringing a table to its
-/// declaration: what [`Db::update_table`] did, or what
-/// [`Db::plan_table_update`] would do. Local indexes are fixed at
-/// CreateTable; a difference there is drift, not a plan (see `verify`).
-///
-/// ```
-/// use singletable::backend::TableUpdate;
-///
-/// let nothing = TableUpdate::default();
-/// assert!(nothing.is_empty());
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TableUpdate {
-    /// Indexes created, in declaration order.
-    pub created: Vec<String>,
-    /// Indexes deleted.
-    pub deleted: Vec<String>,
-    /// Indexes the table has and the declaration does not, kept.
-    pub extra: Vec<String>,
-}
-
-impl TableUpdate {
-    /// The plan that brings a table whose global indexes are `existing`
-    /// to what `T` declares: the declared indexes it lacks are created, in
-    /// declaration order; the ones it has and `T` does not are kept or
-    /// deleted as `extra` says. What both backends' `update_table` apply.
-    ///
-    /// ```
-    /// use singletable::backend::{ExtraIndexes, TableUpdate};
-    /// use singletable::Table;
-    ///
-    /// #[derive(Table)]
-    /// #[table(name = "App", gsi1, gsi2)]
-    /// pub struct App;
-    ///
-    /// let plan = TableUpdate::plan::<App>(["GSI2", "Legacy"], ExtraIndexes::Keep);
-    /// assert_eq!(plan.created, ["GSI1"]);
-    /// assert_eq!(plan.extra, ["Legacy"]);
-    /// let plan = TableUpdate::plan::<App>(["GSI2", "Legacy"], ExtraIndexes::Delete);
-    /// assert_eq!(plan.deleted, ["Legacy"]);
-    /// ```
-    pub fn plan<'a, T: Table>(
-        existing: impl IntoIterator<Item = &'a str>,
-        extra: ExtraIndexes,
-    ) -> Self {
-        let existing: Vec<&str> = existing.into_iter().collect();
-        // Global and vector indexes: one namespace of index names.
-        let declared: Vec<&str> = T::GLOBAL_INDEXES
-            .iter()
-            .map(|g| g.name)
-            .chain(T::VECTOR_INDEXES.iter().map(|v| v.name))
-            .collect();
-        let mut plan = TableUpdate {
-            created: declared
-                .iter()
-                .filter(|name| !existing.contains(name))
-                .map(|name| (*name).to_owned())
-                .collect(),
-            ..TableUpdate::default()
-        };
-        for ix in existing {
-            if !declared.contains(&ix) {
-                match extra {
-                    ExtraIndexes::Keep => plan.extra.push(ix.to_owned()),
-                    ExtraIndexes::Delete => plan.deleted.push(ix.to_owned()),
-                }
-            }
-        }
-        plan
-    }
-
-    /// Whether nothing is (or was) created or deleted.
-    ///
-    /// ```
-    /// use singletable::backend::TableUpdate;
-    ///
-    /// let kept = TableUpdate { extra: vec!["Legacy".into()], ..TableUpdate::default() };
-    /// assert!(kept.is_empty()); // an index kept is no change
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.created.is_empty() && self.deleted.is_empty()
-    }
-}
+// Where they were: the admin vocabulary is the admin module's.
+pub use crate::admin::{ExtraIndexes, TableUpdate};

@@ -10,7 +10,8 @@
 //! (`key`), `error`, expressions and requests (`expr`, `request`, with the
 //! capacity rules in `capacity` and item sizes in `size`), the reader and
 //! the page and stored-item byte format (`reader`), executors and table
-//! administration (`exec`, `backend`), the declarations the derives
+//! administration (`exec`, `admin`, `backend`, with the table
+//! definitions in `definition`), the declarations the derives
 //! implement (`shape`, `entity`, `clock`) and `__private`, which holds what
 //! generated code needs.
 
@@ -18,11 +19,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod admin;
 pub mod backend;
 pub mod capacity;
 pub mod clock;
 mod codec_error;
 pub mod decode;
+pub mod definition;
 pub mod entity;
 pub mod error;
 pub mod exec;
@@ -40,6 +43,7 @@ mod timestamp;
 pub mod value;
 pub mod vector;
 
+pub use admin::Admin;
 pub use backend::{HoldsTables, SharedExecutor};
 pub use clock::Clock;
 pub use decode::Decode;

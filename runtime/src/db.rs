@@ -25,8 +25,10 @@
 
 use std::sync::Arc;
 
-use crate::backend::{ExtraIndexes, HoldsTables, Open, SharedExecutor, TableUpdate};
+use crate::admin::{Admin, ExtraIndexes, TableUpdate};
+use crate::backend::{HoldsTables, Open, SharedExecutor};
 use crate::clock::{Clock, Stamp};
+use crate::definition::{Billing, Drift, TableDefinition, compare};
 use crate::entity::{Entity, Table};
 use crate::error::{Error, Refusal};
 use crate::exec::Executor;
@@ -634,8 +636,7 @@ pub(crate) fn entity<T: Entity>() -> crate::trace::Request<'static> {
     }
 }
 
-// Table administration over backends that hold their tables, and the
-// shared handle: the same `Db`, its backend chosen at run time.
+// A handle on a new backend that holds its tables.
 impl<E: HoldsTables> Db<E> {
     /// A handle on a new, empty in-memory backend holding one table named
     /// `table`, laid out as `T` declares it. Fails only on a name DynamoDB
@@ -660,10 +661,16 @@ impl<E: HoldsTables> Db<E> {
         let exec = E::with_table::<T>(&table)?;
         Ok(Self::with_executor(exec, table))
     }
+}
 
-    /// Creates this handle's table as `T` declares it unless a table of that
-    /// name exists; returns whether it created it (as the SDK handle's
-    /// method of the same name does against DynamoDB).
+// Table administration, the same on every backend (the executor's
+// `Admin`), the shared handle included.
+impl<E: Executor> Db<E> {
+    /// Creates this handle's table as `T` declares it (key schema, every
+    /// global and local index with its projection, the vector indexes,
+    /// on-demand billing, the stream, TTL) unless a table of that name
+    /// exists; returns whether it created it. Against DynamoDB: a
+    /// DescribeTable, then CreateTable and UpdateTimeToLive.
     ///
     /// ```
     /// use singletable::{Db, Embedded};
@@ -682,12 +689,92 @@ impl<E: HoldsTables> Db<E> {
     /// # }).unwrap();
     /// ```
     pub async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
-        self.executor()
-            .create_table_if_missing::<T>(self.table_name())
+        self.create_table_with::<T>(Billing::OnDemand).await
     }
 
-    /// Deletes this handle's table (a `ResourceNotFoundException` when it
-    /// does not exist, as DynamoDB answers).
+    /// Like [`Db::create_table_if_missing`], with the billing mode given
+    /// (a provisioned table with vector indexes is refused before
+    /// sending, as DynamoDB refuses it: [`TableDefinition::problem`]).
+    ///
+    /// ```
+    /// use singletable::definition::Billing;
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", vector1(dimensions = 2, distance = cosine))]
+    /// # pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::with_executor(Embedded::new(), "App");
+    /// let refused = db.create_table_with::<App>(Billing::Provisioned { read: 5, write: 5 }).await;
+    /// assert!(refused.unwrap_err().to_string().contains("on-demand"));
+    /// assert!(db.create_table_with::<App>(Billing::OnDemand).await?);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn create_table_with<T: Table>(&self, billing: Billing) -> Result<bool, Error> {
+        let definition = TableDefinition::of::<T>(self.table_name(), billing);
+        Admin::create_table(self.executor(), self.table_name(), &definition).await
+    }
+
+    /// The table as the backend describes it (DescribeTable and
+    /// DescribeTimeToLive against DynamoDB), in the shape of a
+    /// [`TableDefinition`].
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded};
+    /// # use singletable::Table;
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1, ttl = "expiresAt")]
+    /// # pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let described = db.describe().await?;
+    /// assert_eq!(described.global_secondary_indexes[0].index_name, "GSI1");
+    /// assert_eq!(described.ttl_attribute.as_deref(), Some("expiresAt"));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn describe(&self) -> Result<TableDefinition, Error> {
+        Admin::describe_table(self.executor(), self.table_name()).await
+    }
+
+    /// Compares the table the backend describes with declaration `T`:
+    /// missing or extra indexes (global, local and vector), wrong key
+    /// schemas, wrong projections, vector indexes of other dimensions,
+    /// distance or search schema, key attributes of other types, the
+    /// stream and its view, TTL ([`compare`]). An empty list means no
+    /// drift. One [`Db::describe`].
+    ///
+    /// ```
+    /// use singletable::definition::Drift;
+    /// use singletable::{Db, Embedded, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct V1;
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App", gsi1)]
+    /// pub struct V2;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<V1>("App")?;
+    /// assert!(db.verify::<V1>().await?.is_empty());
+    /// assert_eq!(db.verify::<V2>().await?, [Drift::MissingIndex("GSI1".into())]);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn verify<T: Table>(&self) -> Result<Vec<Drift>, Error> {
+        let declared = TableDefinition::of::<T>(self.table_name(), Billing::OnDemand);
+        let actual = self.describe().await?;
+        Ok(compare(&declared, &actual))
+    }
+
+    /// Deletes this handle's table (DeleteTable; a
+    /// `ResourceNotFoundException` when it does not exist, as DynamoDB
+    /// answers).
     ///
     /// ```
     /// use singletable::{Db, Embedded};
@@ -705,16 +792,38 @@ impl<E: HoldsTables> Db<E> {
     /// # }).unwrap();
     /// ```
     pub async fn delete_table(&self) -> Result<(), Error> {
-        HoldsTables::delete_table(self.executor(), self.table_name())
+        Admin::delete_table(self.executor(), self.table_name()).await
     }
 
-    /// Brings the table's global indexes to what `T` declares: creates the
-    /// missing ones, each built from the items already stored (as DynamoDB
-    /// backfills a new index), and deletes those `T` does not declare when
-    /// `extra` is [`ExtraIndexes::Delete`]. Returns what it did. The SDK
-    /// handle's method of the same name sends UpdateTable and waits for
-    /// each index to be ACTIVE (or gone). A backfill then writes the keys
-    /// the new index reads on items written before it was declared.
+    /// The ARN of the table's current stream (DescribeTable's
+    /// `LatestStreamArn`), `None` when the table has no stream: what a
+    /// stream reader reads.
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App", stream = new_and_old_images)]
+    /// pub struct App;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// assert!(db.stream_arn().await?.is_some_and(|arn| arn.contains(":table/App/stream/")));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn stream_arn(&self) -> Result<Option<String>, Error> {
+        Admin::stream_arn(self.executor(), self.table_name()).await
+    }
+
+    /// Brings the table's global and vector indexes to what `T` declares:
+    /// creates the missing ones, each built from the items already stored
+    /// (as DynamoDB backfills a new index), and deletes those `T` does not
+    /// declare when `extra` is [`ExtraIndexes::Delete`]. Returns what it
+    /// did. Against DynamoDB: one UpdateTable per index, each followed by
+    /// DescribeTable polls until the index is ACTIVE and backfilled (or
+    /// gone), reported as `tracing` events; the embedded backend builds
+    /// the index at once.
     ///
     /// ```
     /// use singletable::backend::{ExtraIndexes, TableUpdate};
@@ -751,11 +860,12 @@ impl<E: HoldsTables> Db<E> {
     /// # }).unwrap();
     /// ```
     pub async fn update_table<T: Table>(&self, extra: ExtraIndexes) -> Result<TableUpdate, Error> {
-        self.executor()
-            .update_table::<T>(self.table_name(), extra, true)
+        let declared = TableDefinition::of::<T>(self.table_name(), Billing::OnDemand);
+        Admin::update_table(self.executor(), self.table_name(), &declared, extra, true).await
     }
 
-    /// What [`Db::update_table`] would do, doing nothing.
+    /// What [`Db::update_table`] would do, doing nothing (one
+    /// DescribeTable against DynamoDB).
     ///
     /// ```
     /// use singletable::backend::ExtraIndexes;
@@ -775,8 +885,8 @@ impl<E: HoldsTables> Db<E> {
         &self,
         extra: ExtraIndexes,
     ) -> Result<TableUpdate, Error> {
-        self.executor()
-            .update_table::<T>(self.table_name(), extra, false)
+        let declared = TableDefinition::of::<T>(self.table_name(), Billing::OnDemand);
+        Admin::update_table(self.executor(), self.table_name(), &declared, extra, false).await
     }
 }
 
@@ -784,8 +894,9 @@ impl Db<SharedExecutor> {
     /// A handle on table `table` of `backend` (the facade's `Backend`: the
     /// embedded backend, DynamoDB or DynamoDB Local). The embedded backend
     /// starts empty with the table created as `T` declares it; DynamoDB
-    /// tables are not created (see `Db::create_table_if_missing` on the SDK
-    /// handle, or create them with the definition from `TableDefinition`).
+    /// tables are not created ([`Db::create_table_if_missing`] creates
+    /// them, on this handle as on any other, or create them with the
+    /// definition from `TableDefinition`).
     ///
     /// ```
     /// use singletable::{Backend, Db};

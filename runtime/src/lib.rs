@@ -19,8 +19,8 @@
 #![warn(missing_docs)]
 
 pub use singletable_core::{
-    backend, capacity, clock, decode, entity, error, exec, expr, key, reader, request, shape, size,
-    stream, value,
+    admin, backend, capacity, clock, decode, definition, entity, error, exec, expr, key, reader,
+    request, shape, size, stream, value,
 };
 
 pub mod backfill;
@@ -43,6 +43,7 @@ pub mod unique;
 pub mod update;
 pub mod vector;
 
+pub use admin::Admin;
 pub use backend::{HoldsTables, SharedExecutor};
 pub use backfill::{Backfill, BackfillReport, Checkpoint};
 pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};

@@ -10,6 +10,7 @@ mod app;
 mod model;
 
 mod access;
+mod admin;
 mod backends;
 mod backfill;
 mod batches;

@@ -4,6 +4,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use singletable::SdkDb;
+use singletable::admin::Admin;
+use singletable::backend::{ExtraIndexes, TableUpdate};
+use singletable::definition::TableDefinition;
 use singletable::exec::{BoxFuture, CapacityMeter};
 use singletable::reader::{Items, ReaderPage};
 use singletable::request::{
@@ -172,6 +175,42 @@ impl<E: Executor, L: Layer> Layered<E, L> {
                 None => send.await,
             }
         })
+    }
+}
+
+/// Table administration goes to `inner` unchanged: layers inject faults
+/// into item requests only.
+impl<E: Executor, L: Layer> Admin for Layered<E, L> {
+    fn create_table<'a>(
+        &'a self,
+        table: &'a str,
+        definition: &'a TableDefinition,
+    ) -> BoxFuture<'a, singletable::Result<bool>> {
+        self.inner.create_table(table, definition)
+    }
+    fn describe_table<'a>(
+        &'a self,
+        table: &'a str,
+    ) -> BoxFuture<'a, singletable::Result<TableDefinition>> {
+        self.inner.describe_table(table)
+    }
+    fn update_table<'a>(
+        &'a self,
+        table: &'a str,
+        declared: &'a TableDefinition,
+        extra: ExtraIndexes,
+        apply: bool,
+    ) -> BoxFuture<'a, singletable::Result<TableUpdate>> {
+        self.inner.update_table(table, declared, extra, apply)
+    }
+    fn delete_table<'a>(&'a self, table: &'a str) -> BoxFuture<'a, singletable::Result<()>> {
+        Admin::delete_table(&self.inner, table)
+    }
+    fn stream_arn<'a>(
+        &'a self,
+        table: &'a str,
+    ) -> BoxFuture<'a, singletable::Result<Option<String>>> {
+        self.inner.stream_arn(table)
     }
 }
 

@@ -5,8 +5,9 @@
 //! ([`definition`]), capacity estimates ([`capacity`]), and NoSQL Workbench
 //! data models: the design exported with sample items, a model's items
 //! loaded into a table ([`workbench`]). Nothing here is
-//! called while an application reads or writes; the AWS driver
-//! (`singletable-aws`) uses the definitions to create and verify tables.
+//! called while an application reads or writes. The definitions
+//! themselves are the core's (every executor's `Admin` creates and
+//! describes tables with them), re-exported here.
 //! Applications depend on the `singletable` facade, which re-exports these
 //! modules under the same names.
 //!

@@ -35,6 +35,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use crate::admin::{Admin, ExtraIndexes, TableUpdate};
+use crate::definition::TableDefinition;
 use crate::error::Error;
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
@@ -121,7 +123,9 @@ impl CapacityMeter {
 /// DynamoDB operation, taking the request as data
 /// ([`crate::request`]). [`Db`](crate::Db) builds the requests and calls
 /// these; an executor of your own (a wrapper that logs, injects failures
-/// or counts, like [`Counting`]) sees every request.
+/// or counts, like [`Counting`]) sees every request. Table administration
+/// is the supertrait's, [`Admin`]: an executor implements both (an
+/// `impl Admin for MyExecutor {}` refuses it).
 ///
 /// ```
 /// use singletable::exec::Executor;
@@ -149,7 +153,7 @@ impl CapacityMeter {
 /// # Ok::<(), singletable::Error>(())
 /// # }).unwrap();
 /// ```
-pub trait Executor: Send + Sync {
+pub trait Executor: Admin + Send + Sync {
     /// The meter of consumed capacity, for executors that report it.
     fn capacity(&self) -> Option<&CapacityMeter> {
         None
@@ -410,5 +414,43 @@ impl<E: Executor> Executor for Counting<E> {
     ) -> BoxFuture<'_, Result<Vec<crate::request::ScoredItem>, Error>> {
         self.tick();
         self.inner.search_vectors(req)
+    }
+}
+
+/// Each administration call counts as one request (the SDK executor's
+/// `update_table` sends several: UpdateTable, then DescribeTable polls).
+impl<E: Admin> Admin for Counting<E> {
+    fn create_table<'a>(
+        &'a self,
+        table: &'a str,
+        definition: &'a TableDefinition,
+    ) -> BoxFuture<'a, Result<bool, Error>> {
+        self.tick();
+        self.inner.create_table(table, definition)
+    }
+    fn describe_table<'a>(
+        &'a self,
+        table: &'a str,
+    ) -> BoxFuture<'a, Result<TableDefinition, Error>> {
+        self.tick();
+        self.inner.describe_table(table)
+    }
+    fn update_table<'a>(
+        &'a self,
+        table: &'a str,
+        declared: &'a TableDefinition,
+        extra: ExtraIndexes,
+        apply: bool,
+    ) -> BoxFuture<'a, Result<TableUpdate, Error>> {
+        self.tick();
+        self.inner.update_table(table, declared, extra, apply)
+    }
+    fn delete_table<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<(), Error>> {
+        self.tick();
+        self.inner.delete_table(table)
+    }
+    fn stream_arn<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Option<String>, Error>> {
+        self.tick();
+        self.inner.stream_arn(table)
     }
 }

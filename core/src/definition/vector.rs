@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use singletable_runtime::vector::VectorIndex;
+use crate::entity::VectorIndex;
 
 use super::{ProjectionDef, projection};
 

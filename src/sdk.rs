@@ -1,20 +1,19 @@
-//! [`SdkDb`]: what a [`Db`] over the AWS SDK adds to every handle's
-//! operations: its constructors and table administration.
+//! [`SdkDb`]: the constructors of a [`Db`] over the AWS SDK and its
+//! client. Table administration is every handle's (`Db::create_table_if_missing`,
+//! `Db::verify`, …, through the executor's `Admin`).
 
 use std::future::Future;
 
+use singletable_aws::SdkExecutor;
 use singletable_runtime::backend::{ExtraIndexes, TableUpdate};
+use singletable_runtime::definition::{Billing, Drift, TableDefinition};
 use singletable_runtime::{Db, Error, Table};
-use singletable_tools::definition::{Billing, Drift, TableDefinition};
 
-use crate::SdkExecutor;
-use crate::admin;
-
-/// The handle over DynamoDB: [`Db<SdkExecutor>`]'s constructors, its SDK
-/// client, and the table administration a deployment check, a test or an
-/// example needs (CreateTable, DescribeTable, DeleteTable, drift against
-/// the declaration). Every typed operation (`get`, `put`, queries,
-/// batches, transactions) is [`Db`]'s own, the same on every backend.
+/// The handle over DynamoDB: [`Db<SdkExecutor>`]'s constructors and its
+/// SDK client. Every typed operation (`get`, `put`, queries, batches,
+/// transactions) and the table administration (CreateTable,
+/// DescribeTable, UpdateTable, DeleteTable, drift against the
+/// declaration) are [`Db`]'s own, the same on every backend.
 ///
 /// Bring the trait into scope (`use singletable::SdkDb;`) and call its
 /// constructors on `Db`; with one implementation, `Db::local(..)` is a
@@ -36,8 +35,8 @@ use crate::admin;
 /// let local = Db::local("http://127.0.0.1:8000", "AppTable");
 /// let endpoint = Some("http://127.0.0.1:8000".to_owned());
 /// let configured = Db::configured(endpoint, "AppTable").await; // aws_config, this endpoint
-/// let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-/// let explicit = Db::new(aws_sdk_dynamodb::Client::new(&config), "AppTable");
+/// let client: aws_sdk_dynamodb::Client = singletable::SdkExecutor::configured(None).await.client().clone();
+/// let explicit = Db::new(client, "AppTable");            // any SDK client
 ///
 /// local.create_table_if_missing::<AppTable>().await?;   // CreateTable (+ UpdateTimeToLive)
 /// local.create_table_with::<AppTable>(Billing::Provisioned { read: 5, write: 5 }).await?;
@@ -81,55 +80,49 @@ pub trait SdkDb: Sized {
     /// The SDK client, for requests singletable does not model.
     fn sdk(&self) -> &aws_sdk_dynamodb::Client;
 
-    /// Creates this handle's table as `T` declares it (key schema, every
-    /// global and local index with its projection, the vector indexes,
-    /// on-demand billing, the stream, TTL) unless a table of that name
-    /// exists. Returns whether it created it.
+    /// Forwards to [`Db::create_table_if_missing`], every handle's.
+    #[deprecated(
+        note = "use `Db::create_table_if_missing::<T>()`, an inherent method of every handle"
+    )]
     fn create_table_if_missing<T: Table>(&self)
     -> impl Future<Output = Result<bool, Error>> + Send;
 
-    /// Like [`SdkDb::create_table_if_missing`], with the billing mode given
-    /// (a provisioned table with vector indexes is refused before sending,
-    /// as DynamoDB refuses it).
+    /// Forwards to [`Db::create_table_with`], every handle's.
+    #[deprecated(
+        note = "use `Db::create_table_with::<T>(billing)`, an inherent method of every handle"
+    )]
     fn create_table_with<T: Table>(
         &self,
         billing: Billing,
     ) -> impl Future<Output = Result<bool, Error>> + Send;
 
-    /// The table as DynamoDB describes it (DescribeTable and
-    /// DescribeTimeToLive), in the shape of a [`TableDefinition`].
+    /// Forwards to [`Db::describe`], every handle's.
+    #[deprecated(note = "use `Db::describe()`, an inherent method of every handle")]
     fn describe(&self) -> impl Future<Output = Result<TableDefinition, Error>> + Send;
 
-    /// The ARN of the table's current stream (DescribeTable's
-    /// `LatestStreamArn`), `None` when the table has no stream: what a
-    /// `StreamReader` (feature `streams`) reads.
+    /// Forwards to [`Db::stream_arn`], every handle's.
+    #[deprecated(note = "use `Db::stream_arn()`, an inherent method of every handle")]
     fn stream_arn(&self) -> impl Future<Output = Result<Option<String>, Error>> + Send;
 
-    /// Compares the table DynamoDB describes with declaration `T`: missing
-    /// or extra indexes (global, local and vector), wrong key schemas,
-    /// wrong projections, vector indexes of other dimensions, distance or
-    /// search schema, key attributes of other types, the stream and its
-    /// view, TTL. An empty list means no
-    /// drift.
+    /// Forwards to [`Db::verify`], every handle's.
+    #[deprecated(note = "use `Db::verify::<T>()`, an inherent method of every handle")]
     fn verify<T: Table>(&self) -> impl Future<Output = Result<Vec<Drift>, Error>> + Send;
 
-    /// Deletes this handle's table (DeleteTable). For tests and examples.
+    /// Forwards to [`Db::delete_table`], every handle's.
+    #[deprecated(note = "use `Db::delete_table()`, an inherent method of every handle")]
     fn delete_table(&self) -> impl Future<Output = Result<(), Error>> + Send;
 
-    /// Brings the table's global and vector indexes to what `T` declares
-    /// (`GlobalSecondaryIndexUpdates`, `VectorIndexUpdates`): one
-    /// UpdateTable per index created (and per index deleted, when `extra`
-    /// is [`ExtraIndexes::Delete`]), each followed by DescribeTable polls
-    /// until the index is ACTIVE and backfilled (or gone), reported as
-    /// `tracing` events. Returns what it did; the same as the embedded
-    /// handle's `update_table`, which builds the index at once.
+    /// Forwards to [`Db::update_table`], every handle's.
+    #[deprecated(note = "use `Db::update_table::<T>(extra)`, an inherent method of every handle")]
     fn update_table<T: Table>(
         &self,
         extra: ExtraIndexes,
     ) -> impl Future<Output = Result<TableUpdate, Error>> + Send;
 
-    /// What [`SdkDb::update_table`] would do (one DescribeTable), doing
-    /// nothing.
+    /// Forwards to [`Db::plan_table_update`], every handle's.
+    #[deprecated(
+        note = "use `Db::plan_table_update::<T>(extra)`, an inherent method of every handle"
+    )]
     fn plan_table_update<T: Table>(
         &self,
         extra: ExtraIndexes,
@@ -150,14 +143,7 @@ impl SdkDb for Db<SdkExecutor> {
         table: impl Into<String>,
     ) -> impl Future<Output = Self> + Send {
         let table = table.into();
-        async move {
-            let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
-            if let Some(endpoint) = endpoint {
-                loader = loader.endpoint_url(endpoint);
-            }
-            let config = loader.load().await;
-            Self::new(aws_sdk_dynamodb::Client::new(&config), table)
-        }
+        async move { Db::with_executor(SdkExecutor::configured(endpoint).await, table) }
     }
 
     fn local(endpoint: &str, table: impl Into<String>) -> Self {
@@ -168,35 +154,48 @@ impl SdkDb for Db<SdkExecutor> {
         self.executor().client()
     }
 
-    async fn create_table_if_missing<T: Table>(&self) -> Result<bool, Error> {
-        self.create_table_with::<T>(Billing::OnDemand).await
+    // The inherent methods of the same names, which method calls reach
+    // first: these serve calls through the trait's path only.
+    fn create_table_if_missing<T: Table>(
+        &self,
+    ) -> impl Future<Output = Result<bool, Error>> + Send {
+        Db::create_table_if_missing::<T>(self)
     }
 
-    async fn create_table_with<T: Table>(&self, billing: Billing) -> Result<bool, Error> {
-        admin::create_table::<T>(self.sdk(), self.table_name(), billing).await
+    fn create_table_with<T: Table>(
+        &self,
+        billing: Billing,
+    ) -> impl Future<Output = Result<bool, Error>> + Send {
+        Db::create_table_with::<T>(self, billing)
     }
 
-    async fn describe(&self) -> Result<TableDefinition, Error> {
-        admin::describe(self.sdk(), self.table_name()).await
+    fn describe(&self) -> impl Future<Output = Result<TableDefinition, Error>> + Send {
+        Db::describe(self)
     }
 
-    async fn stream_arn(&self) -> Result<Option<String>, Error> {
-        admin::stream_arn(self.sdk(), self.table_name()).await
+    fn stream_arn(&self) -> impl Future<Output = Result<Option<String>, Error>> + Send {
+        Db::stream_arn(self)
     }
 
-    async fn verify<T: Table>(&self) -> Result<Vec<Drift>, Error> {
-        admin::verify::<T>(self.sdk(), self.table_name()).await
+    fn verify<T: Table>(&self) -> impl Future<Output = Result<Vec<Drift>, Error>> + Send {
+        Db::verify::<T>(self)
     }
 
-    async fn delete_table(&self) -> Result<(), Error> {
-        admin::delete_table(self.sdk(), self.table_name()).await
+    fn delete_table(&self) -> impl Future<Output = Result<(), Error>> + Send {
+        Db::delete_table(self)
     }
 
-    async fn update_table<T: Table>(&self, extra: ExtraIndexes) -> Result<TableUpdate, Error> {
-        admin::update_table::<T>(self.sdk(), self.table_name(), extra, true).await
+    fn update_table<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> impl Future<Output = Result<TableUpdate, Error>> + Send {
+        Db::update_table::<T>(self, extra)
     }
 
-    async fn plan_table_update<T: Table>(&self, extra: ExtraIndexes) -> Result<TableUpdate, Error> {
-        admin::update_table::<T>(self.sdk(), self.table_name(), extra, false).await
+    fn plan_table_update<T: Table>(
+        &self,
+        extra: ExtraIndexes,
+    ) -> impl Future<Output = Result<TableUpdate, Error>> + Send {
+        Db::plan_table_update::<T>(self, extra)
     }
 }
