@@ -22,7 +22,7 @@ pub use singletable_runtime::backend::*;
 use singletable_runtime::exec::BoxFuture;
 use singletable_runtime::{Error, Refusal, Table};
 
-/// Which DynamoDB a [`Db::open`] reaches. There is no default and no
+/// Which DynamoDB a [`Db::open`](crate::Db::open) reaches. There is no default and no
 /// fallback: a service that meant DynamoDB never runs on memory because
 /// a variable was unset.
 ///

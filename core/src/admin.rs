@@ -32,7 +32,7 @@
 use crate::definition::TableDefinition;
 use crate::entity::Table;
 use crate::error::Error;
-use crate::exec::BoxFuture;
+use crate::future::BoxFuture;
 
 /// Table administration as DynamoDB's control plane does it, in terms of
 /// [`TableDefinition`]s, so that it works through `dyn`: every
@@ -40,8 +40,8 @@ use crate::exec::BoxFuture;
 /// The SDK executor sends CreateTable (and UpdateTimeToLive),
 /// DescribeTable (and DescribeTimeToLive), UpdateTable and DeleteTable;
 /// the embedded backend changes its tables at once. Each method's default
-/// refuses with [`Error::InvalidRequest`]: an executor of your own that
-/// wraps another delegates them (as [`Counting`](crate::exec::Counting)
+/// refuses ([`Refusal::Unsupported`](crate::Refusal::Unsupported)): an
+/// executor of your own that wraps another delegates them (as [`Counting`](crate::exec::Counting)
 /// does), one that does not hold tables can leave them
 /// (`impl Admin for MyExecutor {}`).
 ///
@@ -83,8 +83,8 @@ pub trait Admin: Send + Sync {
     /// unless a table of that name exists (DescribeTable first). Returns
     /// whether it created it. The table is named `table`, whatever
     /// `definition.table_name` says. A definition DynamoDB would refuse
-    /// ([`TableDefinition::problem`]) is an [`Error::InvalidRequest`]
-    /// before anything is sent.
+    /// ([`TableDefinition::problem`]) is refused before anything is sent
+    /// ([`Refusal::TableDefinition`](crate::Refusal::TableDefinition)).
     fn create_table<'a>(
         &'a self,
         table: &'a str,
@@ -183,7 +183,7 @@ impl<A: Admin + ?Sized> Admin for std::sync::Arc<A> {
     }
 }
 
-/// What [`Db::update_table`] does with global indexes the table has and
+/// What `Db::update_table` does with global indexes the table has and
 /// its declaration does not (another client's, or one the declaration
 /// dropped).
 ///
@@ -201,8 +201,8 @@ pub enum ExtraIndexes {
 }
 
 /// The global-index changes of an UpdateTable bringing a table to its
-/// declaration: what [`Db::update_table`] did, or what
-/// [`Db::plan_table_update`] would do. Local indexes are fixed at
+/// declaration: what `Db::update_table` did, or what
+/// `Db::plan_table_update` would do. Local indexes are fixed at
 /// CreateTable; a difference there is drift, not a plan (see `verify`).
 ///
 /// ```

@@ -1,5 +1,5 @@
-//! One handle type for every backend: [`Db`] over a [`SharedExecutor`]
-//! (`Arc<dyn Executor>`), the default type parameter of [`Db`]. An
+//! One handle type for every backend: `Db` over a [`SharedExecutor`]
+//! (`Arc<dyn Executor>`), the default type parameter of `Db`. An
 //! application and its tests choose the backend at run time and keep one
 //! type, so one test body runs on the embedded backend and on DynamoDB
 //! Local without generics:
@@ -48,7 +48,7 @@ use crate::exec::{BoxFuture, Executor};
 // The shared executor type is the executors' own (the default of `Db`).
 pub use crate::exec::SharedExecutor;
 
-/// A backend a [`Db::open`] can open a handle on: an executor for the
+/// A backend a `Db::open` can open a handle on: an executor for the
 /// table, created as `T` declares it where the backend holds its tables
 /// itself. What the facade's
 /// `Backend` (the embedded backend, DynamoDB, DynamoDB Local) implements.
@@ -87,8 +87,8 @@ pub trait Open {
 }
 
 /// An executor that holds its tables itself, so that a handle can start
-/// with one: the embedded backend implements it, and [`Db`] gains
-/// [`Db::in_memory`] over it. Table administration (CreateTable,
+/// with one: the embedded backend implements it, and `Db` gains
+/// `Db::in_memory` over it. Table administration (CreateTable,
 /// DescribeTable, UpdateTable, DeleteTable) is every executor's, through
 /// [`Admin`](crate::admin::Admin).
 ///

@@ -64,9 +64,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use crate::error::{DecodeError, Error};
 use crate::value::{Attr, AttributeValue, Item};
 
-/// Where a [`Db`](crate::Db) handle reads the time for automatic timestamps:
+/// Where a `Db` handle reads the time for automatic timestamps:
 /// the system clock by default; tests set a fixed or scripted one with
-/// [`Db::with_clock`](crate::Db::with_clock).
+/// `Db::with_clock`.
 ///
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};

@@ -97,8 +97,8 @@ pub trait Decode: Sized {
     }
 
     /// The condition on the table's entity-type attribute `attribute` that
-    /// an item this type decodes meets: what [`Query::count`] adds to its
-    /// filter so that it counts what [`Query::all`] returns. `None` (the
+    /// an item this type decodes meets: what `Query::count` adds to its
+    /// filter so that it counts what `Query::all` returns. `None` (the
     /// default) counts every item the query reads.
     fn type_condition(attribute: &str) -> Option<Condition> {
         let _ = attribute;
@@ -107,8 +107,8 @@ pub trait Decode: Sized {
 
     /// Whether items without an entity type can be this type's (an entity
     /// with `#[entity(adopt = keys)]`, a collection with such a member):
-    /// then no filter tells them apart, and [`Query::count`] reads the
-    /// items to count what [`Query::all`] returns.
+    /// then no filter tells them apart, and `Query::count` reads the
+    /// items to count what `Query::all` returns.
     fn adopts() -> bool {
         false
     }

@@ -557,7 +557,7 @@ pub trait Entity: Sized {
     const TIMESTAMPS: &'static [crate::clock::AutoTime] = &[];
 
     /// The `#[attr(unique)]` fields, whose values keep marker items (see
-    /// [`crate::unique`]).
+    /// `crate::unique`).
     const UNIQUE: &'static [UniqueField] = &[];
 
     /// Whether items with no entity-type attribute (written by other
@@ -694,7 +694,7 @@ pub trait Entity: Sized {
     }
 
     /// The item's primary key as a key of this entity, for
-    /// [`Db::get`](crate::Db::get), deletes and batch gets.
+    /// `Db::get`, deletes and batch gets.
     ///
     /// ```
     /// # use singletable::{Entity, Table};
@@ -989,7 +989,7 @@ pub struct Required {
 }
 
 /// A `#[attr(unique)]` field, as the derive describes it (see
-/// [`crate::unique`]).
+/// `crate::unique`).
 ///
 /// ```
 /// use singletable::entity::UniqueField;
@@ -1020,7 +1020,7 @@ pub struct UniqueField {
     /// marker, such as `None`).
     pub part: fn(&crate::value::AttributeValue) -> Result<Option<String>, Error>,
     /// The declared marker key of `#[attr(unique = "CUSTOMEREMAIL#<email>")]`;
-    /// `None` for the library's layout (see [`crate::unique`]).
+    /// `None` for the library's layout (see `crate::unique`).
     pub marker: Option<MarkerKey>,
 }
 

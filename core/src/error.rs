@@ -152,7 +152,7 @@ pub enum Error {
         item: Option<Box<crate::value::Item>>,
     },
     /// The operation needs an existing item and there is none (for example
-    /// [`Db::replace`](crate::Db::replace)).
+    /// `Db::replace`).
     #[error("no `{entity}` with this key exists")]
     NotFound {
         /// Entity that was looked for.
@@ -216,7 +216,7 @@ pub enum Error {
     /// attribute (or the marker of a `#[attr(unique)]` value) is built from
     /// a field the update neither sets nor knows. Set `needs` in the same
     /// update, or give the item read before with
-    /// [`.knowing(&item)`](crate::Update::knowing) (the update is then
+    /// `.knowing(&item)` (the update is then
     /// conditioned on what it knew). Nothing was sent. The derive's design
     /// document lists the updates that need it.
     #[error("request not sent: {message}")]
@@ -271,7 +271,7 @@ pub enum Error {
         /// The item's sort key, on a table that has one.
         sk: Option<String>,
     },
-    /// [`Db::put_versioned`](crate::Db::put_versioned) of an entity without
+    /// `Db::put_versioned` of an entity without
     /// an `#[attr(version)]` field: there is no version to check.
     #[error("request not sent: `{entity}` has no `#[attr(version)]` field")]
     NotVersioned {
@@ -308,7 +308,7 @@ pub enum Error {
     /// (`ProvisionedThroughputExceededException`, `ThrottlingException`,
     /// `RequestLimitExceeded`) and the SDK's own retries did not get it
     /// through. Nothing of the request was applied. Batches retry it under
-    /// their [`BatchPolicy`](crate::BatchPolicy) like unprocessed items;
+    /// their `BatchPolicy` like unprocessed items;
     /// other operations hand it to the caller, to retry later.
     #[error("DynamoDB {operation} throttled: {message}")]
     Throttled {
@@ -324,7 +324,7 @@ pub enum Error {
     },
     /// A write would give a `#[attr(unique)]` field a value that another
     /// item holds: the value's marker item belongs to that item (see
-    /// [`crate::unique`]). Nothing was written.
+    /// `crate::unique`). Nothing was written.
     #[error("another item already has this `{field}` of `{entity}` (marker `{marker}`)")]
     UniqueViolation {
         /// Entity written.

@@ -8,8 +8,8 @@
 //! is one name, never a path.
 //!
 //! Conditions are usually written through an entity's typed field handles
-//! (`Order::fields().status.eq(..)`, see [`FieldPath`](crate::FieldPath)),
-//! which give a [`Cond`](crate::Cond) and turn into a [`Condition`]; this
+//! (`Order::fields().status.eq(..)`, see `FieldPath`),
+//! which give a `Cond` and turn into a [`Condition`]; this
 //! module is the data underneath, and what a filter on attributes no
 //! field names (another client's) is written with.
 //!

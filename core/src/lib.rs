@@ -31,6 +31,7 @@ pub mod error;
 pub mod exec;
 pub mod expr;
 mod field_codec;
+mod future;
 pub mod key;
 pub mod reader;
 mod refusal;

@@ -2,7 +2,7 @@
 //! here as data first, then handed to an [`Executor`](crate::exec::Executor),
 //! which turns it into SDK calls (or, in tests, counts or alters it).
 //!
-//! Applications use the typed operations of [`Db`](crate::Db), the
+//! Applications use the typed operations of `Db`, the
 //! generated queries and updates; these values are what they send, and
 //! what a custom executor receives. Sending one by hand:
 //!
@@ -276,7 +276,7 @@ pub struct QueryRequest {
 
 /// Scan: reads every item of the table or index, page by page. Costly: it
 /// consumes capacity for every item read, whatever the filter keeps.
-/// [`Db::scan_all`](crate::Db::scan_all) sends it page by page:
+/// `Db::scan_all` sends it page by page:
 ///
 /// ```
 /// # use singletable::{Db, Embedded, Entity, Table};
@@ -356,7 +356,7 @@ pub enum TransactWriteOp {
 }
 
 /// TransactWriteItems: up to 100 writes that all succeed or all fail; each
-/// costs twice a plain write. [`Transaction`](crate::Transaction)
+/// costs twice a plain write. `Transaction`
 /// builds it from typed operations.
 ///
 /// ```
@@ -745,7 +745,7 @@ impl UpdateAction {
 
 /// UpdateItem: changes attributes of one item in place (creating it if
 /// absent, unless a condition forbids it). The generated
-/// `Entity::update(..)` builds it ([`Update`](crate::Update)), with a
+/// `Entity::update(..)` builds it (`Update`), with a
 /// condition that the item exists unless `.upsert()`.
 ///
 /// ```
@@ -826,7 +826,7 @@ pub enum BatchOp {
 }
 
 /// BatchWriteItem: up to 25 puts and deletes, each applied on its own.
-/// [`BatchWriter`](crate::BatchWriter) splits any number of writes
+/// `BatchWriter` splits any number of writes
 /// into such requests and retries what comes back unprocessed.
 ///
 /// ```

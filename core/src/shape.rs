@@ -239,7 +239,7 @@ pub struct EntityShape {
 }
 
 /// Why some updates of an entity need the held item
-/// ([`Update::knowing`](crate::Update::knowing)): a secondary index key
+/// (`Update::knowing`): a secondary index key
 /// built from several fields is rewritten whole when one of them changes,
 /// so an update that sets some of them needs the others, from the update
 /// or from the item. See [`EntityShape::held_item_needs`].
@@ -340,7 +340,7 @@ impl EntityShape {
     /// The index keys an update cannot always rebuild from what it sets:
     /// each template built from two or more fields outside the primary key.
     /// An update that sets some of them but not all needs the held item
-    /// ([`Update::knowing`](crate::Update::knowing)) or the others set in
+    /// (`Update::knowing`) or the others set in
     /// the same update; with an `updated_at` field among them, every update
     /// does. The design document lists them per entity.
     ///

@@ -149,7 +149,7 @@ impl TableSchema {
     /// schema with the types its `AttributeDefinitions` give, every global
     /// and local index with its projection, the vector indexes, the
     /// stream. Billing and TTL are not part of a layout (see
-    /// [`Embedded::set_time_to_live`]). A definition DynamoDB would refuse
+    /// [`Embedded::set_time_to_live`](crate::Embedded::set_time_to_live)). A definition DynamoDB would refuse
     /// (a key attribute without a definition, an unknown projection type,
     /// key type or distance function) is a `ValidationException`.
     ///

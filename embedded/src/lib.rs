@@ -3,8 +3,8 @@
 //!
 //! It executes the same request values as
 //! [`SdkExecutor`](https://docs.rs/singletable/latest/singletable/struct.SdkExecutor.html)
-//! (the [`Executor`] trait), so the application picks the backend when it
-//! builds its [`Db`](singletable_core::Db) handle and nothing else changes:
+//! (the [`Executor`](singletable_core::exec::Executor) trait), so the application picks the backend when it
+//! builds its `Db` handle and nothing else changes:
 //!
 //! ```
 //! use singletable::{Db, Embedded, GlobalIndex, LocalIndex, Table};
@@ -41,9 +41,9 @@
 //! (25 writes, 100 keys, no duplicate keys); item and key size limits;
 //! DynamoDB's validation errors (empty key strings, key types, number
 //! precision, empty sets, overlapping update paths…). Errors come back as the
-//! same [`Error`] variants the SDK executor produces: condition failures as
-//! [`Error::ConditionFailed`], cancelled transactions as
-//! [`Error::TransactionCanceled`], everything else as [`Error::Service`]
+//! same [`Error`](singletable_core::error::Error) variants the SDK executor produces: condition failures as
+//! [`Error::ConditionFailed`](singletable_core::error::Error::ConditionFailed), cancelled transactions as
+//! [`Error::TransactionCanceled`](singletable_core::error::Error::TransactionCanceled), everything else as [`Error::Service`](singletable_core::error::Error::Service)
 //! whose source is an [`EmbeddedError`] carrying DynamoDB's error code.
 //! Consumed capacity is counted as DynamoDB bills it
 //! ([`Embedded::consumed_capacity`]).
@@ -104,7 +104,7 @@
 //!
 //! Items are stored encoded (attribute names as numbers, key attributes
 //! only in the position). `Db` reads GetItem and Query results through
-//! [`Executor::query_reader`] and [`Executor::get_item_reader`]: the backend
+//! [`Executor::query_reader`](singletable_core::exec::Executor::query_reader) and [`Executor::get_item_reader`](singletable_core::exec::Executor::get_item_reader): the backend
 //! copies the stored bytes of the items into one buffer ([`EncodedItems`])
 //! and releases its lock; the generated decoders then read them in place
 //! (see [`singletable_core::reader`]), without building item maps. Filters,

@@ -28,6 +28,7 @@ pub mod batch;
 #[doc(hidden)]
 pub mod collection;
 pub mod db;
+mod deprecated;
 pub mod design;
 pub mod fields;
 mod guarded;

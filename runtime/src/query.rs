@@ -233,7 +233,7 @@ impl<E: Entity, D: crate::nested::Document> Decode for Projected<E, D> {
     type Table = E::Table;
 
     fn decode(item: Item, other: OtherTypes) -> Result<Option<Self>, Error> {
-        let Some(key) = crate::__private::own_key::<E>(&item, other)? else {
+        let Some(key) = singletable_core::__private::own_key::<E>(&item, other)? else {
             return Ok(None);
         };
         let item = D::from_attr(AttributeValue::M(item)).map_err(|source| Error::Decode {
@@ -412,7 +412,7 @@ impl<T: PartialEq, P> PartialEq for Page<T, P> {
 /// compile. A cursor that comes back from a client is a string: wrap it
 /// with [`Cursor::from_client`] (or `parse`) for the pattern it is given
 /// to; the page then checks, when it opens it, that it was sealed for that
-/// query, and refuses any other with [`Error::Cursor`](crate::Error::Cursor).
+/// query, and refuses any other with [`Error::Cursor`].
 ///
 /// ```
 /// use singletable::query::Cursor;

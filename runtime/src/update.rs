@@ -996,7 +996,10 @@ impl<E: Entity, S> Update<E, S> {
         if actions.is_empty() {
             return Err(Error::Refused(Refusal::EmptyUpdate));
         }
-        crate::__private::check_attribute_key_actions::<E::Table>(E::ENTITY_TYPE, &actions)?;
+        singletable_core::__private::check_attribute_key_actions::<E::Table>(
+            E::ENTITY_TYPE,
+            &actions,
+        )?;
         Ok(UpdateWrite {
             request: UpdateItem {
                 table: table.to_owned(),

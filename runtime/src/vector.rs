@@ -143,9 +143,9 @@
 //!   orders its type).
 //! - `TopK` is 1 to 100; the search vector has the index's dimensions;
 //!   every `HASH` attribute is given by equality. Refused before sending
-//!   with [`Error::InvalidVector`](crate::Error::InvalidVector) when the
+//!   with [`Error::InvalidVector`] when the
 //!   typed search can tell, and by DynamoDB (a `ValidationException` in
-//!   [`Error::Service`](crate::Error::Service)) otherwise.
+//!   [`Error::Service`]) otherwise.
 //! - An item is in the index when it has the vector attribute (a list of
 //!   the index's number of numbers) and every `HASH` attribute, with its
 //!   declared type: indexes are sparse, as global indexes are. A write of a

@@ -1,6 +1,6 @@
 //! Executors turn request values into calls to a DynamoDB.
 //!
-//! [`SdkExecutor`] calls the real service (or DynamoDB Local) through
+//! `SdkExecutor` calls the real service (or DynamoDB Local) through
 //! `aws-sdk-dynamodb`. Other executors (an in-memory backend, a wrapper that
 //! counts requests) implement the same trait without touching generated code.
 //!
@@ -30,8 +30,6 @@
 //! # }).unwrap();
 //! ```
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -45,19 +43,9 @@ use crate::request::{
 };
 use crate::value::Item;
 
-/// A boxed future returned by executors.
-///
-/// ```
-/// use singletable::exec::BoxFuture;
-///
-/// fn ready(n: u32) -> BoxFuture<'static, u32> {
-///     Box::pin(async move { n })
-/// }
-/// assert_eq!(futures::executor::block_on(ready(7)), 7);
-/// ```
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub use crate::future::BoxFuture;
 
-/// Any executor, shared: what a [`Db`](crate::Db) holds when the backend is chosen
+/// Any executor, shared: what a `Db` holds when the backend is chosen
 /// at run time.
 ///
 /// ```
@@ -121,7 +109,7 @@ impl CapacityMeter {
 
 /// Executes singletable's requests against some DynamoDB: one method per
 /// DynamoDB operation, taking the request as data
-/// ([`crate::request`]). [`Db`](crate::Db) builds the requests and calls
+/// ([`crate::request`]). `Db` builds the requests and calls
 /// these; an executor of your own (a wrapper that logs, injects failures
 /// or counts, like [`Counting`]) sees every request. Table administration
 /// is the supertrait's, [`Admin`]: an executor implements both (an

@@ -4,7 +4,7 @@
 //!
 //! A table declares its stream with `#[table(stream = new_and_old_images)]`
 //! (or `keys_only`, `new_image`, `old_image`): CreateTable enables it with
-//! that view, [`Db::verify`](crate::Db) reports a table whose stream
+//! that view, `Db::verify` reports a table whose stream
 //! differs, and the embedded backend keeps the same records in a change
 //! feed ([`Embedded::change_feed`](https://docs.rs/singletable/latest/singletable/struct.Embedded.html#method.change_feed)).
 //!

@@ -66,7 +66,7 @@ pub struct ConsumedCapacity {
 }
 
 /// An in-process DynamoDB: an [`Executor`] that keeps tables in memory with
-/// DynamoDB's semantics (see the [module documentation](self) for what it
+/// DynamoDB's semantics (see the [crate documentation](crate) for what it
 /// reproduces and where it differs on purpose).
 ///
 /// Cloning is cheap and clones share the same tables.

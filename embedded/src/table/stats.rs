@@ -2,7 +2,7 @@
 //! its indexes'.
 
 /// A table's item count and size, and its indexes', from
-/// [`Embedded::table_stats`].
+/// [`Embedded::table_stats`](crate::Embedded::table_stats).
 ///
 /// ```
 /// let stats = singletable::embedded::TableStats::default();

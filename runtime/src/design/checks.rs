@@ -30,7 +30,7 @@
 //! ```
 
 use super::{EntityShape, KeySeg, KeyShape};
-use crate::__private::starts_with;
+use singletable_core::__private::starts_with;
 
 /// Whether a placeholder of encoded width `width` (any, when `None`) can
 /// take `len` bytes.

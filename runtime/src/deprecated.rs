@@ -1,0 +1,142 @@
+//! Names kept for one release, deprecated, so that code written against
+//! the earlier API still compiles and the compiler names the new call:
+//! transactions, batches and backfills became values run with the handle
+//! (`Transaction::new()….execute(&db)`), where they were methods of `Db`.
+//! Each shim returns the new value; the call that runs it takes the
+//! handle (`.execute(&db)`, `.run(&db)`), as the deprecation note says.
+
+use crate::backfill::Backfill;
+use crate::batch::{BatchGetter, BatchWriter};
+use crate::db::Db;
+use crate::transact::{ReadTransaction, Transaction};
+use singletable_core::entity::Entity;
+use singletable_core::exec::Executor;
+use singletable_core::key::KeyOf;
+
+impl<E: Executor> Db<E> {
+    /// Deprecated: a transaction is a [`Transaction`] run with the handle.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{Db, Embedded, Table, Transaction};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let tx: Transaction = db.transaction(); // now: Transaction::new()
+    /// assert!(tx.is_empty());
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    #[deprecated(note = "use `Transaction::new()`, and run it with `.execute(&db)`")]
+    pub fn transaction<'a>(&self) -> Transaction<'a> {
+        Transaction::new()
+    }
+
+    /// Deprecated: a read transaction is a [`ReadTransaction`] run with the
+    /// handle.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{Db, Embedded, ReadTransaction, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let rt: ReadTransaction = db.read_transaction(); // now: ReadTransaction::new()
+    /// # let _ = rt;
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    #[deprecated(note = "use `ReadTransaction::new()`, and run it with `.execute(&db)`")]
+    pub fn read_transaction(&self) -> ReadTransaction {
+        ReadTransaction::new()
+    }
+
+    /// Deprecated: a batch write is a [`BatchWriter`] run with the handle.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{BatchWriter, Db, Embedded, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let batch: BatchWriter = db.batch_write(); // now: BatchWriter::new()
+    /// # let _ = batch;
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    #[deprecated(note = "use `BatchWriter::new()`, and run it with `.execute(&db)`")]
+    pub fn batch_write<'a>(&self) -> BatchWriter<'a> {
+        BatchWriter::new()
+    }
+
+    /// Deprecated: a batch read is a [`BatchGetter`] run with the handle.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{BatchGetter, Db, Embedded, Entity, KeyOf, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let keys: Vec<KeyOf<User>> = vec![User::key("ana")?];
+    /// let get: BatchGetter<User> = db.batch_get(&keys); // now: BatchGetter::new(&keys)
+    /// # let _ = get;
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    #[deprecated(note = "use `BatchGetter::<T>::new(&keys)`, and run it with `.execute(&db)`")]
+    pub fn batch_get<'a, T: Entity>(&self, keys: &'a [KeyOf<T>]) -> BatchGetter<'a, T> {
+        BatchGetter::new(keys)
+    }
+
+    /// Deprecated: a backfill is a [`Backfill`] run with the handle.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{Backfill, Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let backfill: Backfill<User> = db.backfill(); // now: Backfill::<User>::new()
+    /// # let _ = backfill;
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    #[deprecated(note = "use `Backfill::<T>::new()`, and run it with `.run(&db)`")]
+    pub fn backfill<'a, T: Entity>(&self) -> Backfill<'a, T> {
+        Backfill::new()
+    }
+
+    /// Deprecated: an adoption is a [`Backfill::adopt`] run with the
+    /// handle.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{Backfill, Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App, adopt = keys)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let adoption: Backfill<User> = db.adopt(); // now: Backfill::<User>::adopt()
+    /// # let _ = adoption;
+    /// # Ok::<(), singletable::Error>(())
+    /// ```
+    #[deprecated(note = "use `Backfill::<T>::adopt()`, and run it with `.run(&db)`")]
+    pub fn adopt<'a, T: Entity>(&self) -> Backfill<'a, T> {
+        Backfill::adopt()
+    }
+}
