@@ -23,21 +23,6 @@ fn cfg_test(attrs: &[syn::Attribute]) -> bool {
         .any(|a| a.path().is_ident("cfg") && a.meta.to_token_stream().to_string().contains("test"))
 }
 
-/// The modules named by `crate::m` and `crate::{m::…, n}` in `tokens`, each
-/// as its first `depth` segments (`crate::a::b::C` at depth 2 is `a::b`).
-fn crate_paths(tokens: TokenStream, depth: usize, out: &mut BTreeSet<String>) {
-    let tts: Vec<TokenTree> = tokens.into_iter().collect();
-    for (i, tt) in tts.iter().enumerate() {
-        if let TokenTree::Group(g) = tt {
-            crate_paths(g.stream(), depth, out);
-        }
-        let is_crate = matches!(tt, TokenTree::Ident(id) if id == "crate");
-        if is_crate && colons(&tts, i + 1) {
-            path_from(&tts[i + 3..], &mut Vec::new(), depth, out);
-        }
-    }
-}
-
 /// Whether `tts[at..]` starts with `::`.
 fn colons(tts: &[TokenTree], at: usize) -> bool {
     matches!(
@@ -77,60 +62,33 @@ fn path_from(
     }
 }
 
-/// Module -> the modules its code names, over every file under `dir`; a
-/// module is the first `depth` segments of its file's path (`a/mod.rs` is
-/// `a`, `a/b.rs` at depth 2 is `a::b`).
-fn edges(src: &Path, dir: &Path, depth: usize, out: &mut BTreeMap<String, BTreeSet<String>>) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            edges(src, &path, depth, out);
+/// Module -> the modules its code names (`crate::…` and `super::…`
+/// paths), over every file under `src`; a module is the first `depth`
+/// segments of its path (`a/mod.rs` is `a`, `a/b.rs` at depth 2 is
+/// `a::b`), and so is each module it names.
+fn edges(src: &Path, depth: usize) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let here = module_of(src, file);
+        if here.is_empty() {
             continue;
         }
-        if path.extension().is_none_or(|x| x != "rs") {
-            continue;
-        }
-        let rel = path.strip_prefix(src).expect("under src");
-        let mut segments: Vec<String> = rel
-            .components()
-            .take(depth)
-            .map(|c| {
-                c.as_os_str()
-                    .to_string_lossy()
-                    .trim_end_matches(".rs")
-                    .to_owned()
-            })
-            .collect();
-        if segments.len() > 1 && segments.last().is_some_and(|l| l == "mod") {
-            segments.pop();
-        }
-        let module = segments.join("::");
-        if module == "lib" {
-            continue;
-        }
-        let text = fs::read_to_string(&path).expect("read source");
-        let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut named = BTreeSet::new();
-        for item in file.items {
-            let attrs = match &item {
-                syn::Item::Mod(m) => &m.attrs,
-                syn::Item::Fn(f) => &f.attrs,
-                syn::Item::Use(u) => &u.attrs,
-                syn::Item::Impl(i) => &i.attrs,
-                _ => &Vec::new(),
-            };
-            if !cfg_test(attrs) {
-                crate_paths(item.into_token_stream(), depth, &mut named);
+        let module = here[..depth.min(here.len())].join("::");
+        let text = fs::read_to_string(file).expect("read source");
+        let parsed = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let mut paths = Vec::new();
+        item_paths(parsed.items, &here, &mut paths);
+        let named = out.entry(module.clone()).or_default();
+        for path in paths.into_iter().filter(|p| !p.is_empty()) {
+            let name = path[..depth.min(path.len())].join("::");
+            if name != module {
+                named.insert(name);
             }
         }
-        named.remove(&module);
-        named.remove("__private");
-        out.entry(module).or_default().extend(named);
     }
+    out
 }
 
 /// A circle through `from`, if any, as the path walked.
@@ -513,8 +471,7 @@ fn runtime_modules_import_only_downward() {
 #[test]
 fn macros_modules_import_only_downward() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("macros/src");
-    let mut graph = BTreeMap::new();
-    edges(&src, &src, 2, &mut graph);
+    let graph = edges(&src, 2);
     assert!(
         graph.keys().any(|m| m.starts_with("internals::"))
             && graph.keys().any(|m| m.starts_with("expand::")),
