@@ -8,6 +8,9 @@
 use crate::backfill::Backfill;
 use crate::batch::{BatchGetter, BatchWriter};
 use crate::db::Db;
+use crate::fields::Cond;
+use crate::query::Query;
+use crate::shard::ShardedQuery;
 use crate::transact::{ReadTransaction, Transaction};
 use singletable_core::entity::Entity;
 use singletable_core::exec::Executor;
@@ -138,5 +141,80 @@ impl<E: Executor> Db<E> {
     #[deprecated(note = "use `Backfill::<T>::adopt()`, and run it with `.run(&db)`")]
     pub fn adopt<'a, T: Entity>(&self) -> Backfill<'a, T> {
         Backfill::adopt()
+    }
+}
+
+impl<'a> Transaction<'a> {
+    /// Deprecated: [`Transaction::put_if`] takes the typed condition.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{Entity, FieldPath, Table, Transaction};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String, pub visits: u32 }
+    /// let user = User { id: "ana".into(), visits: 1 };
+    /// let tx = Transaction::new().put_when(&user, User::fields().visits.exists()); // now: put_if
+    /// assert!(!tx.is_empty());
+    /// ```
+    #[deprecated(note = "use `put_if(item, condition)`")]
+    pub fn put_when<T: Entity + Sync + 'a>(self, item: &'a T, condition: Cond<T>) -> Self {
+        self.put_if(item, condition)
+    }
+}
+
+impl<T, I, P> Query<T, I, P> {
+    /// Deprecated: an access pattern's value is the query itself.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// #[derive(Entity)]
+    /// #[entity(table = App)]
+    /// #[pk("USER#<user>")]
+    /// #[sk("ORDER#<id>")]
+    /// #[access(orders)]
+    /// pub struct Order { pub user: String, pub id: String }
+    ///
+    /// let q = Order::orders("ana").into_query(); // now: Order::orders("ana")
+    /// # let _ = q;
+    /// ```
+    #[deprecated(note = "remove `.into_query()`: the access pattern is the query")]
+    pub fn into_query(self) -> Self {
+        self
+    }
+}
+
+impl<T, P> ShardedQuery<T, P> {
+    /// Deprecated: a sharded access pattern's value is the query itself.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App", gsi1)]
+    /// # pub struct App;
+    /// #[derive(Entity)]
+    /// #[entity(table = App)]
+    /// #[pk("ORDER#<id>")]
+    /// #[sk("DETAILS")]
+    /// #[gsi1(pk = "ORDERS", sk = "AT#<at>#<id>", shards = 4)]
+    /// #[access(recent, index = gsi1)]
+    /// pub struct Order { pub id: String, pub at: String }
+    ///
+    /// let q = Order::recent().into_query(); // now: Order::recent()
+    /// # let _ = q;
+    /// ```
+    #[deprecated(note = "remove `.into_query()`: the access pattern is the query")]
+    pub fn into_query(self) -> Self {
+        self
     }
 }
