@@ -2,8 +2,11 @@
 //! its `.crate` (the verification a publish runs), each `.crate` carries
 //! both license files and none of the repository's tests, ui snapshots,
 //! caches or build output, and the toolchain pin is the declared MSRV.
-//! Needs no DynamoDB; the packaging check runs a nested cargo on the same
-//! target directory (the outer `cargo test` has released its lock).
+//! Needs no DynamoDB. The packaging check runs a nested cargo with a
+//! `CARGO_HOME` and a target folder of its own, both under the test's
+//! target folder: the user's `$CARGO_HOME` is only read, and the test
+//! build's own artifacts are never rebuilt under another registry path
+//! (which would change the libraries the doc tests link).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -157,11 +160,12 @@ fn forget_packed_builds(target: &std::path::Path) {
 
 #[test]
 fn workspace_packages_verify() {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+    let outer = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"));
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let home = package_home(&target);
+    let home = package_home(&outer);
+    let target = outer.join("package-verify");
     forget_packed_builds(&target);
     let started = Instant::now();
     let mut command = Command::new(&cargo);
