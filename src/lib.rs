@@ -90,14 +90,6 @@ pub use singletable_macros::{Collection, Document, Entity, StrEnum, Table};
 // An explicit list, as sqlx's facade keeps one: every name here is a
 // promise, and a name the runtime adds is not exported until it is listed.
 pub use singletable_runtime::{
-    admin, backfill, batch, clock, db, decode, entity, error, exec, expr, fields, key, nested,
-    page, query, reader, request, shape, shard, size, sort, trace, transact, ttl, unique, update,
-    value, vector,
-};
-// The derives' expansions of `#[derive(Collection)]` name it.
-#[doc(hidden)]
-pub use singletable_runtime::collection;
-pub use singletable_runtime::{
     Admin, Attr, AttrPartition, AttributeKey, AttributeValue, Backfill, BackfillReport,
     BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter, Blob, CancellationReason, Checkpoint,
     Clock, Cmp, CollectionPath, Cond, Condition, Counting, Cursor, CursorError, Db, Decode,
@@ -109,8 +101,114 @@ pub use singletable_runtime::{
     SchemaVersion, ShardedQuery, SharedExecutor, SortCondition, StreamError, StreamView,
     StringPath, Table, Transaction, Update, ValueFor,
 };
+pub use singletable_runtime::{
+    admin, backfill, batch, db, decode, error, fields, nested, query, shard, sort, trace, transact,
+    ttl, unique, update, vector,
+};
 
 pub mod backend;
+
+pub mod entity {
+    //! The traits the derives implement (`Entity`, `Table`) and the
+    //! declarations they carry: key attributes, global and local indexes,
+    //! projections, partitions, schema versions, streams.
+    //!
+    //! ```
+    //! use singletable::entity::{Entity, KeyType, Table};
+    //!
+    //! #[derive(singletable::Table)]
+    //! #[table(name = "App")]
+    //! pub struct App;
+    //!
+    //! #[derive(singletable::Entity)]
+    //! #[entity(table = App)]
+    //! #[pk("USER#<id>")]
+    //! #[sk("PROFILE")]
+    //! pub struct User { pub id: String }
+    //!
+    //! assert_eq!(App::NAME, "App");
+    //! assert_eq!(App::PK, "PK");
+    //! assert_eq!(KeyType::S.as_str(), "S");
+    //! assert_eq!(User::SHAPE.pk.template, "USER#<id>");
+    //! ```
+    pub use singletable_runtime::entity::{
+        AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, OnGsi,
+        OnTablePartition, Partition, Projection, SchemaVersion, StreamView, Table,
+    };
+}
+
+pub mod expr {
+    //! Conditions: the typed condition tree the field handles build
+    //! (`Order::fields().total.gt(10)`), with its comparison operators and
+    //! operands, and the sort-key conditions of queries.
+    //!
+    //! ```
+    //! use singletable::expr::{Cmp, Condition, Operand, Path, SortCondition};
+    //! use singletable::AttributeValue;
+    //!
+    //! let total = Operand::Path(Path::from("total"));
+    //! let c = Condition::Compare(total, Cmp::Gt, Operand::Value(AttributeValue::N("10".into())));
+    //! assert!(matches!(c, Condition::Compare(_, Cmp::Gt, _)));
+    //! let sk = SortCondition::BeginsWith("ORDER#".into());
+    //! assert!(matches!(sk, SortCondition::BeginsWith(_)));
+    //! ```
+    pub use singletable_runtime::expr::{Cmp, Condition, Operand, Path, SortCondition};
+}
+
+pub mod key {
+    //! Keys and key parts: the typed keys the derives build
+    //! ([`PrimaryKey`], [`IndexKey`], [`KeyOf`]), the traits a type
+    //! implements to be a part of a composite key, and DynamoDB's key
+    //! length limits. The encoding rules (escaping, zero-padded numbers,
+    //! timestamps) are in [`KeyPart`]'s docs.
+    //!
+    //! ```
+    //! use singletable::key::{self, KeyPart, KeyPartDecode};
+    //!
+    //! let mut pk = String::from("USER#");
+    //! "ana#admin".write_key_part(&mut pk)?;
+    //! assert_eq!(pk, "USER#ana%23admin");
+    //! assert_eq!(u8::read_key_part("007")?, 7);
+    //! assert!(key::MAX_SORT_KEY_BYTES < key::MAX_PARTITION_KEY_BYTES);
+    //! # Ok::<(), singletable::KeyError>(())
+    //! ```
+    pub use singletable_runtime::key::{
+        IndexKey, KeyOf, KeyPart, KeyPartDecode, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES,
+        PrimaryKey, UniqueValue, Unpadded, Verbatim,
+    };
+}
+
+pub mod size {
+    //! Item sizes by DynamoDB's rules, and its 400 KB item limit, checked
+    //! before a write is sent.
+    //!
+    //! ```
+    //! use singletable::size::{MAX_ITEM_BYTES, check_item, item_size};
+    //! use singletable::{AttributeValue, Item};
+    //!
+    //! let mut item = Item::new();
+    //! item.insert("PK".into(), AttributeValue::S("USER#1".into()));
+    //! assert_eq!(item_size(&item), 2 + 6);
+    //! assert!(check_item("User", &item).is_ok());
+    //! assert_eq!(MAX_ITEM_BYTES, 400 * 1024);
+    //! ```
+    pub use singletable_runtime::size::{MAX_ITEM_BYTES, check_item, item_size};
+}
+
+pub mod value {
+    //! Attribute values: DynamoDB's `AttributeValue`, items, binary
+    //! values, and the [`Attr`] trait a type implements to be stored as an
+    //! attribute.
+    //!
+    //! ```
+    //! use singletable::value::{Attr, AttributeValue};
+    //!
+    //! assert_eq!(42u32.to_attr()?, AttributeValue::N("42".into()));
+    //! assert_eq!(u32::from_attr(AttributeValue::N("42".into()))?, 42);
+    //! # Ok::<(), Box<dyn std::error::Error>>(())
+    //! ```
+    pub use singletable_runtime::value::{Attr, AttributeValue, Blob, Item};
+}
 
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 #[cfg(feature = "client")]
@@ -153,8 +251,8 @@ pub mod capacity {
     //! // A 1.5 KB put that also writes one index entry of 200 bytes.
     //! assert_eq!(write_units(1536, false, &[200]), 3.0);
     //! ```
-    pub use singletable_runtime::capacity::*;
-    pub use singletable_tools::capacity::*;
+    pub use singletable_runtime::capacity::Read;
+    pub use singletable_tools::capacity::{query_units, read_units, write_units};
 }
 
 pub mod design {
@@ -193,11 +291,8 @@ pub mod design {
     //! assert!(doc.contains("| Order | `USER#<userId>` | `ORDER#<orderId>` | `STATUS#<status>` | `ORDER#<orderId>` |"));
     //! // Two statuses only: every write of an order lands in one of two GSI1 partitions.
     //! assert!(doc.contains("## Design warnings"));
-    //! // The checks the derives run at compile time, callable too:
-    //! assert!(!singletable::design::primary_keys_collide(&User::SHAPE, &Order::SHAPE));
     //! ```
-    pub use singletable_runtime::design::*;
-    pub use singletable_tools::design::*;
+    pub use singletable_tools::design::{document, warnings};
 }
 
 pub mod stream {
@@ -213,7 +308,34 @@ pub mod stream {
     #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     #[cfg(feature = "streams")]
     pub use singletable_aws::StreamReader;
-    pub use singletable_runtime::stream::*;
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
+    #[cfg(feature = "streams")]
+    #[doc(no_inline)]
+    pub use singletable_runtime::stream::aws_sdk_dynamodbstreams;
+    #[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
+    #[cfg(feature = "lambda")]
+    pub use singletable_runtime::stream::lambda;
+    pub use singletable_runtime::stream::{
+        Change, Event, EventKind, IntoStreamRecord, StreamPosition, StreamRecord, StreamView,
+        changes,
+    };
+}
+
+pub mod clock {
+    //! Time: the clock a handle stamps writes with (system time, or a fixed
+    //! or stepping one in tests), the stamp of one write, and the
+    //! [`Timestamp`] trait of the types a `#[created]` or `#[updated]`
+    //! field may have.
+    //!
+    //! ```
+    //! use singletable::clock::{Clock, Timestamp};
+    //! use std::time::{Duration, UNIX_EPOCH};
+    //!
+    //! let clock = Clock::fixed(UNIX_EPOCH + Duration::from_secs(1_700_000_000));
+    //! assert_eq!(u64::at(clock.now()), 1_700_000_000);
+    //! assert!(0u64.is_unset());
+    //! ```
+    pub use singletable_runtime::clock::{Clock, Created, Stamp, Timestamp};
 }
 pub use backend::Backend;
 /// The embedded backend (feature `embedded`): the crate

@@ -72,7 +72,7 @@ impl StreamReader {
     /// embedded backend's stream.
     ///
     /// ```no_run
-    /// use singletable::stream::{StreamPosition, StreamSource};
+    /// use singletable_core::stream::{StreamPosition, StreamSource};
     /// use singletable::{Db, SdkDb};
     ///
     /// # async fn run() -> singletable::Result<()> {

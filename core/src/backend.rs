@@ -59,7 +59,7 @@ pub use crate::exec::SharedExecutor;
 /// use singletable::backend::Open;
 /// use singletable::{Backend, Db, Embedded, Error, Table};
 /// use singletable::backend::{HoldsTables, SharedExecutor};
-/// use singletable::exec::BoxFuture;
+/// use singletable_core::exec::BoxFuture;
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
 /// # pub struct App;

@@ -51,7 +51,7 @@ pub enum Read {
 /// both count with it.
 ///
 /// ```
-/// use singletable::capacity::{read_halves, Read};
+/// use singletable_core::capacity::{read_halves, Read};
 ///
 /// assert_eq!(read_halves(0, Read::Eventual), 1);        // at least one block
 /// assert_eq!(read_halves(4096, Read::Strong), 2);       // one unit
@@ -72,7 +72,7 @@ pub fn read_halves(bytes: usize, read: Read) -> u64 {
 /// with it (a transactional write is twice this).
 ///
 /// ```
-/// use singletable::capacity::write_blocks;
+/// use singletable_core::capacity::write_blocks;
 ///
 /// assert_eq!(write_blocks(0), 1);
 /// assert_eq!(write_blocks(1024), 1);

@@ -194,7 +194,7 @@ impl Stamp {
 /// Which automatic timestamp a field is.
 ///
 /// ```
-/// use singletable::clock::TimeKind;
+/// use singletable_core::clock::TimeKind;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -221,7 +221,7 @@ pub enum TimeKind {
 ///
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};
-/// use singletable::clock::AutoTime;
+/// use singletable_core::clock::AutoTime;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]

@@ -697,7 +697,7 @@ pub enum KeyError {
 /// ```
 /// fn order_key(id: &str) -> singletable::Result<String> {
 ///     let mut key = String::from("ORDER#");
-///     singletable::key::write_part("Order", "id", id, &mut key)?;
+///     singletable_core::key::write_part("Order", "id", id, &mut key)?;
 ///     Ok(key)
 /// }
 /// assert_eq!(order_key("o1").unwrap(), "ORDER#o1");
@@ -708,7 +708,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Why a vector or a search was refused before sending.
 ///
 /// ```
-/// use singletable::vector::{check_vector, VectorProblem};
+/// use singletable_core::vector::{check_vector, VectorProblem};
 /// assert_eq!(check_vector(&[1.0], 3), Err(VectorProblem::Dimensions { expected: 3, found: 1 }));
 /// assert_eq!(check_vector(&[1.0, f32::NAN, 0.0], 3), Err(VectorProblem::NotFinite { at: 1 }));
 /// assert_eq!(VectorProblem::TopK(0).to_string(), "TopK must be 1 to 100, not 0");

@@ -14,7 +14,7 @@
 //! field names (another client's) is written with.
 //!
 //! ```
-//! use singletable::expr::{Cmp, Condition, Operand, Rendered};
+//! use singletable_core::expr::{Cmp, Condition, Operand, Rendered};
 //! use singletable::AttributeValue;
 //!
 //! let c = Condition::eq("status", AttributeValue::S("SHIPPED".into()))
@@ -35,7 +35,8 @@ use crate::value::AttributeValue;
 /// Comparison operators of DynamoDB's condition language.
 ///
 /// ```
-/// use singletable::{AttributeValue, Cmp, Condition, Operand, expr::Rendered};
+/// use singletable::{AttributeValue, Cmp, Condition, Operand};
+/// use singletable_core::{expr::Rendered};
 ///
 /// let c = Condition::Compare(
 ///     Operand::Path("total".into()),
@@ -84,7 +85,7 @@ impl Cmp {
 /// One step below the top-level attribute of a [`Path`].
 ///
 /// ```
-/// use singletable::expr::{Path, PathStep};
+/// use singletable_core::expr::{Path, PathStep};
 ///
 /// let p = Path::new("lines").index(3).key("price");
 /// assert_eq!(p.steps(), [PathStep::Index(3), PathStep::Key("price".into())]);
@@ -105,7 +106,7 @@ pub enum PathStep {
 /// top-level attribute name converts into a path with `.into()`.
 ///
 /// ```
-/// use singletable::expr::{Path, Rendered};
+/// use singletable_core::expr::{Path, Rendered};
 ///
 /// let p = Path::new("reviewers").key("ana.b[0]").key("approved");
 /// let mut r = Rendered::default();
@@ -199,7 +200,7 @@ impl From<&String> for Path {
 /// top-level attribute names alike.
 ///
 /// ```
-/// use singletable::expr::{Path, PathRef};
+/// use singletable_core::expr::{Path, PathRef};
 ///
 /// let top = PathRef::attribute("status");
 /// assert_eq!(top.levels(), 1);
@@ -243,7 +244,8 @@ impl<'a> PathRef<'a> {
 /// An operand: an attribute path, a value, or the size of an attribute.
 ///
 /// ```
-/// use singletable::{AttributeValue, Cmp, Condition, Operand, expr::Rendered};
+/// use singletable::{AttributeValue, Cmp, Condition, Operand};
+/// use singletable_core::{expr::Rendered};
 ///
 /// // Two attributes compared with each other.
 /// let c = Condition::Compare(Operand::Path("spent".into()), Cmp::Le, Operand::Path("budget".into()));
@@ -348,7 +350,7 @@ impl Condition {
     /// attribute, [`Condition::ExistsAt`] for a deeper path.
     ///
     /// ```
-    /// use singletable::expr::{Condition, Path, Rendered};
+    /// use singletable_core::expr::{Condition, Path, Rendered};
     ///
     /// assert_eq!(Condition::exists("PK"), Condition::Exists("PK".into()));
     /// let c = Condition::exists(Path::new("tags").key("a.b"));
@@ -366,7 +368,7 @@ impl Condition {
     /// top-level attribute, [`Condition::NotExistsAt`] for a deeper path.
     ///
     /// ```
-    /// use singletable::expr::{Condition, Path, Rendered};
+    /// use singletable_core::expr::{Condition, Path, Rendered};
     ///
     /// assert_eq!(Condition::not_exists("PK"), Condition::NotExists("PK".into()));
     /// let deep = Condition::not_exists(Path::new("reviewers").key("ana"));
@@ -412,7 +414,7 @@ impl Condition {
 /// (`sk_eq`, `sk_between`, `sk_begins_with`) build it from typed values.
 ///
 /// ```
-/// use singletable::expr::{KeyCondition, Rendered, SortCondition};
+/// use singletable_core::expr::{KeyCondition, Rendered, SortCondition};
 ///
 /// let k = KeyCondition {
 ///     pk_attr: "PK".into(),
@@ -438,7 +440,7 @@ pub enum SortCondition {
 /// `KeyConditionExpression` of a Query).
 ///
 /// ```
-/// use singletable::expr::{KeyCondition, Rendered, SortCondition};
+/// use singletable_core::expr::{KeyCondition, Rendered, SortCondition};
 /// use singletable::Cmp;
 ///
 /// let k = KeyCondition {
@@ -467,7 +469,7 @@ impl KeyCondition {
     /// typed values: what every key condition is, whatever its key.
     ///
     /// ```
-    /// use singletable::expr::{AttrRange, KeyCondition, SortCondition};
+    /// use singletable_core::expr::{AttrRange, KeyCondition, SortCondition};
     /// use singletable::AttributeValue;
     ///
     /// let k = KeyCondition { pk_attr: "PK".into(), pk: "USER#ana".into(), sk: Some(("SK".into(), SortCondition::BeginsWith("O#".into()))), attrs: None };
@@ -498,7 +500,7 @@ impl KeyCondition {
 /// condition, on the sort attribute after those compared for equality.
 ///
 /// ```
-/// use singletable::expr::AttrRange;
+/// use singletable_core::expr::AttrRange;
 /// use singletable::{AttributeValue, Cmp};
 ///
 /// let after = AttrRange::Compare(Cmp::Gt, AttributeValue::N("1700000000".into()));
@@ -532,7 +534,7 @@ impl AttrRange {
 /// condition on the next sort attribute.
 ///
 /// ```
-/// use singletable::expr::{AttrKeyCondition, AttrRange, KeyCondition, Rendered};
+/// use singletable_core::expr::{AttrKeyCondition, AttrRange, KeyCondition, Rendered};
 /// use singletable::{AttributeValue, Cmp};
 ///
 /// let attrs = AttrKeyCondition {
@@ -559,8 +561,8 @@ pub struct AttrKeyCondition {
 /// `Rendered` serves every expression of a request, so names are shared.
 ///
 /// ```
-/// use singletable::expr::{Condition, Rendered};
-/// use singletable::request::{SetValue, UpdateAction};
+/// use singletable_core::expr::{Condition, Rendered};
+/// use singletable_core::request::{SetValue, UpdateAction};
 /// use singletable::AttributeValue;
 ///
 /// let mut r = Rendered::default();
@@ -576,10 +578,10 @@ pub struct AttrKeyCondition {
 /// assert_eq!(r.value(AttributeValue::Bool(true)), ":v1");
 /// assert_eq!(r.names.len(), 3);
 ///
-/// use singletable::expr::KeyCondition;
+/// use singletable_core::expr::KeyCondition;
 /// let key = KeyCondition { pk_attr: "PK".into(), pk: "USER#ana".into(), sk: None, attrs: None };
 /// assert_eq!(r.key_condition(&key), "#n3 = :v2");
-/// use singletable::expr::PathRef;
+/// use singletable_core::expr::PathRef;
 /// assert_eq!(r.path(PathRef::attribute("hits")), "#n0");
 /// ```
 #[derive(Debug, Default, Clone, PartialEq)]

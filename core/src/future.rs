@@ -7,7 +7,7 @@ use std::pin::Pin;
 /// A boxed future returned by executors.
 ///
 /// ```
-/// use singletable::exec::BoxFuture;
+/// use singletable_core::exec::BoxFuture;
 ///
 /// fn ready(n: u32) -> BoxFuture<'static, u32> {
 ///     Box::pin(async move { n })

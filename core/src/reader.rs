@@ -9,7 +9,7 @@
 //! free (see [`OwnedItems`]).
 //!
 //! ```
-//! use singletable::reader::{collect_item, ItemReader, OwnedItems};
+//! use singletable_core::reader::{collect_item, ItemReader, OwnedItems};
 //! use singletable::{AttributeValue, Entity, Item, OtherTypes, Table};
 //!
 //! #[derive(Table)]
@@ -50,7 +50,7 @@ use crate::value::{AttributeValue, Item};
 /// The attributes of one item, read one at a time, in no particular order.
 ///
 /// ```
-/// use singletable::reader::{AttrReader, ItemAttrs};
+/// use singletable_core::reader::{AttrReader, ItemAttrs};
 /// use singletable::{AttributeValue, Item};
 ///
 /// let item: Item = [("n".to_string(), AttributeValue::N("1".into()))].into();
@@ -96,7 +96,7 @@ pub trait AttrReader {
     /// saves copying it.
     ///
     /// ```
-    /// use singletable::reader::{AttrReader, AttrRef, EncodedItems, ItemReader, TableKey};
+    /// use singletable_core::reader::{AttrReader, AttrRef, EncodedItems, ItemReader, TableKey};
     /// use std::sync::Arc;
     ///
     /// let keys: Arc<[(Box<str>, bool)]> = vec![("PK".into(), false), ("SK".into(), false)].into();
@@ -126,7 +126,7 @@ pub trait AttrReader {
     /// is `next_attr`.
     ///
     /// ```
-    /// use singletable::reader::{AttrReader, ItemAttrs};
+    /// use singletable_core::reader::{AttrReader, ItemAttrs};
     /// use singletable::{AttributeValue, Item};
     ///
     /// // A map lends no key: its key attributes come like any other.
@@ -147,7 +147,7 @@ pub trait AttrReader {
     /// each of its names once and then compares no string.
     ///
     /// ```
-    /// use singletable::reader::{AttrReader, ItemAttrs, Numbering};
+    /// use singletable_core::reader::{AttrReader, ItemAttrs, Numbering};
     /// use singletable::{AttributeValue, Item};
     ///
     /// static NUMBERING: Numbering = Numbering::new(&["n"]);
@@ -171,7 +171,7 @@ pub trait AttrReader {
 /// name and its value, or the error reading it.
 ///
 /// ```
-/// use singletable::reader::{AttrRef, NumberedAttr};
+/// use singletable_core::reader::{AttrRef, NumberedAttr};
 ///
 /// let attr: NumberedAttr<'_> = Ok((0, "n", AttrRef::N("1")));
 /// let (number, name, value) = attr?;
@@ -187,7 +187,7 @@ pub type NumberedAttr<'a> = Result<(usize, &'a str, AttrRef<'a>), DecodeError>;
 /// numberings apart by address, so each is a `static`.
 ///
 /// ```
-/// use singletable::reader::Numbering;
+/// use singletable_core::reader::Numbering;
 ///
 /// static NUMBERING: Numbering = Numbering::new(&["a", "b", ""]);
 /// assert_eq!(NUMBERING.number("b"), 1);
@@ -236,7 +236,7 @@ impl std::fmt::Debug for Numbering {
 /// sort key). See [`AttrReader::table_key`].
 ///
 /// ```
-/// use singletable::reader::{KeyRef, TableKey};
+/// use singletable_core::reader::{KeyRef, TableKey};
 ///
 /// let key = TableKey { pk: Some(KeyRef::S("USER#ana")), sk: None };
 /// assert_eq!((key.pk_str(), key.sk_str()), (Some("USER#ana"), None));
@@ -269,7 +269,7 @@ impl TableKey<'_> {
 /// stays small as it is handed from the reader to the decoder's check.
 ///
 /// ```
-/// use singletable::reader::{AttrRef, KeyRef};
+/// use singletable_core::reader::{AttrRef, KeyRef};
 /// use singletable::AttributeValue;
 ///
 /// assert_eq!(KeyRef::from(AttrRef::S("A#1")).as_s(), Some("A#1"));
@@ -333,7 +333,7 @@ impl<'a> From<AttrRef<'a>> for KeyRef<'a> {
 /// Reads the attributes left in `reader` into an [`Item`].
 ///
 /// ```
-/// use singletable::reader::{collect_item, ItemAttrs};
+/// use singletable_core::reader::{collect_item, ItemAttrs};
 /// use singletable::{AttributeValue, Item};
 ///
 /// let item: Item = [("a".to_string(), AttributeValue::Bool(true))].into();
@@ -354,7 +354,7 @@ pub fn collect_item(reader: &mut (impl AttrReader + ?Sized)) -> Result<Item, Dec
 /// out of the map.
 ///
 /// ```
-/// use singletable::reader::{AttrReader, ItemAttrs};
+/// use singletable_core::reader::{AttrReader, ItemAttrs};
 /// use singletable::{AttributeValue, Item};
 ///
 /// let item: Item = [("s".to_string(), AttributeValue::S("x".into()))].into();
@@ -391,7 +391,7 @@ impl AttrReader for ItemAttrs {
 /// lent, other values copied; the item stays the caller's.
 ///
 /// ```
-/// use singletable::reader::{collect_item, ItemRef};
+/// use singletable_core::reader::{collect_item, ItemRef};
 /// use singletable::{AttributeValue, Item};
 ///
 /// let item: Item = [("PK".to_string(), AttributeValue::S("USER#ana".into()))].into();
@@ -429,7 +429,7 @@ impl AttrReader for ItemRef<'_> {
 /// decoders read them in place.
 ///
 /// ```
-/// use singletable::reader::{AttrReader, AttrRef, ItemReader};
+/// use singletable_core::reader::{AttrReader, AttrRef, ItemReader};
 /// use singletable::DecodeError;
 ///
 /// /// Items kept as `(name, string)` pairs.
@@ -456,7 +456,7 @@ impl AttrReader for ItemRef<'_> {
 ///
 /// let mut r = Pairs { items: vec![vec![("PK".into(), "USER#ana".into())]], current: None };
 /// assert_eq!(r.remaining(), 1);
-/// let item = singletable::reader::collect_item(r.next_item().unwrap())?;
+/// let item = singletable_core::reader::collect_item(r.next_item().unwrap())?;
 /// assert_eq!(item["PK"].as_s().unwrap(), "USER#ana");
 /// # Ok::<(), DecodeError>(())
 /// ```
@@ -471,7 +471,7 @@ pub trait ItemReader: Send {
 /// An [`ItemReader`] over owned [`Item`]s.
 ///
 /// ```
-/// use singletable::reader::{ItemReader, OwnedItems};
+/// use singletable_core::reader::{ItemReader, OwnedItems};
 /// use singletable::Item;
 ///
 /// let mut items = OwnedItems::new(vec![Item::new(), Item::new()]);
@@ -513,7 +513,7 @@ impl ItemReader for OwnedItems {
 /// [`ItemReader`], read through `dyn AttrReader`.
 ///
 /// ```
-/// use singletable::reader::{ItemReader, Items, OwnedItems};
+/// use singletable_core::reader::{ItemReader, Items, OwnedItems};
 /// use singletable::Item;
 ///
 /// let maps: Items = vec![Item::new()].into();
@@ -582,13 +582,13 @@ pub trait ReadEach {
 /// in place); a page costs one thread-local increment.
 ///
 /// ```
-/// use singletable::reader::{pages_read, Items};
+/// use singletable_core::reader::{pages_read, Items};
 /// use singletable::Item;
 ///
 /// let before = pages_read();
 /// # struct Skip;
-/// # impl singletable::reader::ReadEach for Skip {
-/// #     fn read<R: singletable::reader::AttrReader + ?Sized>(&mut self, _: &mut R) -> Result<(), singletable::Error> { Ok(()) }
+/// # impl singletable_core::reader::ReadEach for Skip {
+/// #     fn read<R: singletable_core::reader::AttrReader + ?Sized>(&mut self, _: &mut R) -> Result<(), singletable::Error> { Ok(()) }
 /// # }
 /// Items::from(vec![Item::new()]).read_each(&mut Skip)?;
 /// let after = pages_read();
@@ -615,8 +615,8 @@ thread_local! {
 /// The pages read on this thread so far (see [`PagesRead`]).
 ///
 /// ```
-/// let now = singletable::reader::pages_read();
-/// assert!(singletable::reader::pages_read().maps >= now.maps);
+/// let now = singletable_core::reader::pages_read();
+/// assert!(singletable_core::reader::pages_read().maps >= now.maps);
 /// ```
 pub fn pages_read() -> PagesRead {
     PAGES_READ.with(std::cell::Cell::get)
@@ -661,8 +661,8 @@ impl Items {
 /// One Query or Scan page, its items for the decoders.
 ///
 /// ```
-/// use singletable::reader::{ItemReader, ReaderPage};
-/// use singletable::request::Page;
+/// use singletable_core::reader::{ItemReader, ReaderPage};
+/// use singletable_core::request::Page;
 /// use singletable::Item;
 ///
 /// let page = ReaderPage::from(Page { items: vec![Item::new()], last_key: None, ..Default::default() });
@@ -694,7 +694,7 @@ impl From<Page> for ReaderPage {
 ///
 /// ```
 /// use singletable::{AttributeValue, Entity, Error, OtherTypes, Table};
-/// use singletable::reader::ItemAttrs;
+/// use singletable_core::reader::ItemAttrs;
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -727,7 +727,8 @@ pub enum OtherTypes {
 /// The entity type stored in an item, if any.
 ///
 /// ```
-/// use singletable::{query::entity_type_of, AttributeValue, Item};
+/// use singletable::{AttributeValue, Item};
+/// use singletable_core::{reader::entity_type_of};
 ///
 /// let item: Item = [("entityType".to_string(), AttributeValue::S("Order".into()))].into();
 /// assert_eq!(entity_type_of(&item, "entityType"), Some("Order"));

@@ -7,8 +7,8 @@
 //! what a custom executor receives. Sending one by hand:
 //!
 //! ```
-//! use singletable::exec::Executor;
-//! use singletable::request::PutItem;
+//! use singletable_core::exec::Executor;
+//! use singletable_core::request::PutItem;
 //! use singletable::{db::not_exists, Db, Embedded, Entity, Error, Table};
 //!
 //! #[derive(Table)]
@@ -43,7 +43,8 @@ use crate::value::Item;
 /// strongly consistent, half that eventually consistent.
 ///
 /// ```
-/// use singletable::{db::key_item, exec::Executor, request::GetItem};
+/// use singletable::{db::key_item};
+/// use singletable_core::{exec::Executor, request::GetItem};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -76,7 +77,7 @@ pub struct GetItem {
 /// KB). See the [module example](self).
 ///
 /// ```
-/// use singletable::{exec::Executor, request::PutItem};
+/// use singletable_core::{exec::Executor, request::PutItem};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -117,7 +118,8 @@ pub struct PutItem {
 /// DeleteItem: delete one item by key.
 ///
 /// ```
-/// use singletable::{db::{exists, key_item}, exec::Executor, request::DeleteItem};
+/// use singletable::{db::{exists, key_item}};
+/// use singletable_core::{exec::Executor, request::DeleteItem};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -161,8 +163,8 @@ pub struct DeleteItem {
 ///
 /// ```
 /// use singletable::db::{exists, key_item};
-/// use singletable::exec::Executor;
-/// use singletable::request::{ConditionCheck, PutItem, TransactWrite, TransactWriteOp};
+/// use singletable_core::exec::Executor;
+/// use singletable_core::request::{ConditionCheck, PutItem, TransactWrite, TransactWriteOp};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -214,8 +216,8 @@ pub struct ConditionCheck {
 /// page's item sizes summed and rounded up to 4 KB.
 ///
 /// ```
-/// use singletable::expr::{KeyCondition, SortCondition};
-/// use singletable::{exec::Executor, request::QueryRequest};
+/// use singletable_core::expr::{KeyCondition, SortCondition};
+/// use singletable_core::{exec::Executor, request::QueryRequest};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -320,7 +322,7 @@ pub struct ScanRequest {
 /// `total_segments` disjoint parts, which separate workers read at once.
 ///
 /// ```
-/// use singletable::request::ScanSegment;
+/// use singletable_core::request::ScanSegment;
 ///
 /// // Four workers, each reading one segment of the table.
 /// let segments: Vec<ScanSegment> = (0..4).map(|segment| ScanSegment { segment, total_segments: 4 }).collect();
@@ -338,7 +340,7 @@ pub struct ScanSegment {
 /// for an example.
 ///
 /// ```
-/// use singletable::request::{TransactWrite, TransactWriteOp};
+/// use singletable_core::request::{TransactWrite, TransactWriteOp};
 ///
 /// let tx = TransactWrite::default();
 /// assert!(tx.ops.iter().all(|op| matches!(op, TransactWriteOp::Put(_))));
@@ -360,7 +362,7 @@ pub enum TransactWriteOp {
 /// builds it from typed operations.
 ///
 /// ```
-/// use singletable::{exec::Executor, request::{PutItem, TransactWrite, TransactWriteOp}};
+/// use singletable_core::{exec::Executor, request::{PutItem, TransactWrite, TransactWriteOp}};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -399,7 +401,7 @@ pub struct TransactWrite {
 /// A result page of a Query or Scan.
 ///
 /// ```
-/// use singletable::request::Page;
+/// use singletable_core::request::Page;
 ///
 /// let last = Page::default();
 /// assert!(last.items.is_empty() && last.last_key.is_none());
@@ -419,8 +421,8 @@ pub struct Page {
 /// reading the items, none transferred.
 ///
 /// ```
-/// use singletable::expr::KeyCondition;
-/// use singletable::{exec::Executor, request::QueryRequest};
+/// use singletable_core::expr::KeyCondition;
+/// use singletable_core::{exec::Executor, request::QueryRequest};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -500,8 +502,8 @@ pub enum ReturnValues {
 /// The value side of a `SET` action.
 ///
 /// ```
-/// use singletable::expr::Rendered;
-/// use singletable::request::{SetValue, UpdateAction};
+/// use singletable_core::expr::Rendered;
+/// use singletable_core::request::{SetValue, UpdateAction};
 /// use singletable::AttributeValue;
 ///
 /// let one = AttributeValue::N("1".into());
@@ -543,8 +545,8 @@ pub enum SetValue {
 /// them. Paths are read from the item as it was before the update.
 ///
 /// ```
-/// use singletable::expr::Rendered;
-/// use singletable::request::{SetOperand, SetValue, UpdateAction};
+/// use singletable_core::expr::Rendered;
+/// use singletable_core::request::{SetOperand, SetValue, UpdateAction};
 /// use singletable::AttributeValue;
 ///
 /// let total = SetOperand::Plus(
@@ -576,7 +578,7 @@ impl SetOperand {
     /// Every path the operand reads, in the order it names them.
     ///
     /// ```
-    /// use singletable::request::SetOperand;
+    /// use singletable_core::request::SetOperand;
     ///
     /// let sum = SetOperand::Minus(Box::new(SetOperand::Path("a".into())), Box::new(SetOperand::Path("b".into())));
     /// assert_eq!(sum.paths().iter().map(|p| p.attribute()).collect::<Vec<_>>(), ["a", "b"]);
@@ -610,8 +612,8 @@ impl SetOperand {
 /// the other constructors pick the right one.
 ///
 /// ```
-/// use singletable::expr::Rendered;
-/// use singletable::request::UpdateAction;
+/// use singletable_core::expr::Rendered;
+/// use singletable_core::request::UpdateAction;
 /// use singletable::AttributeValue;
 ///
 /// let mut r = Rendered::default();
@@ -624,7 +626,7 @@ impl SetOperand {
 ///
 /// // The constructors pick the variant that fits the path.
 /// use singletable::expr::Path;
-/// use singletable::request::ActionKind;
+/// use singletable_core::request::ActionKind;
 /// let remove = UpdateAction::remove(Path::new("draft"));
 /// assert_eq!(remove, UpdateAction::Remove("draft".into()));
 /// let add = UpdateAction::add(Path::new("counts").key("2024"), AttributeValue::N("1".into()));
@@ -658,7 +660,7 @@ pub enum UpdateAction {
 /// What an [`UpdateAction`] does, whatever form its path has.
 ///
 /// ```
-/// use singletable::request::{ActionKind, UpdateAction};
+/// use singletable_core::request::{ActionKind, UpdateAction};
 ///
 /// let a = UpdateAction::Remove("draft".into());
 /// assert!(matches!(a.kind(), ActionKind::Remove));
@@ -680,7 +682,7 @@ impl UpdateAction {
     ///
     /// ```
     /// use singletable::expr::Path;
-    /// use singletable::request::{SetValue, UpdateAction};
+    /// use singletable_core::request::{SetValue, UpdateAction};
     /// use singletable::AttributeValue;
     ///
     /// let one = || SetValue::Value(AttributeValue::N("1".into()));
@@ -750,8 +752,8 @@ impl UpdateAction {
 ///
 /// ```
 /// use singletable::db::key_item;
-/// use singletable::exec::Executor;
-/// use singletable::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
+/// use singletable_core::exec::Executor;
+/// use singletable_core::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
 /// use singletable::AttributeValue;
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
@@ -800,7 +802,8 @@ pub struct UpdateItem {
 /// One write of a BatchWriteItem request (no conditions allowed).
 ///
 /// ```
-/// use singletable::{db::key_item, request::BatchOp};
+/// use singletable::{db::key_item};
+/// use singletable_core::{request::BatchOp};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -830,7 +833,7 @@ pub enum BatchOp {
 /// into such requests and retries what comes back unprocessed.
 ///
 /// ```
-/// use singletable::{exec::Executor, request::{BatchOp, BatchWrite}};
+/// use singletable_core::{exec::Executor, request::{BatchOp, BatchWrite}};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -862,7 +865,8 @@ pub struct BatchWrite {
 /// BatchGetItem: up to 100 items by key.
 ///
 /// ```
-/// use singletable::{db::key_item, exec::Executor, request::{BatchGet, BatchGetOutput}};
+/// use singletable::{db::key_item};
+/// use singletable_core::{exec::Executor, request::{BatchGet, BatchGetOutput}};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -895,7 +899,7 @@ pub struct BatchGet {
 /// What a BatchGetItem request returned. See [`BatchGet`] for an example.
 ///
 /// ```
-/// let nothing = singletable::request::BatchGetOutput::default();
+/// let nothing = singletable_core::request::BatchGetOutput::default();
 /// assert!(nothing.items.is_empty() && nothing.unprocessed.is_empty());
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -910,7 +914,8 @@ pub struct BatchGetOutput {
 /// cost of a strongly consistent read).
 ///
 /// ```
-/// use singletable::{db::key_item, exec::Executor, request::TransactGet};
+/// use singletable::{db::key_item};
+/// use singletable_core::{exec::Executor, request::TransactGet};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -1017,8 +1022,8 @@ pub const MAX_TOP_K: u32 = 100;
 /// SearchVectors, as data: what [`Executor::search_vectors`](crate::exec::Executor::search_vectors) receives.
 ///
 /// ```
-/// use singletable::exec::Executor;
-/// use singletable::vector::SearchVectors;
+/// use singletable_core::exec::Executor;
+/// use singletable_core::vector::SearchVectors;
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "Shop", vector1(dimensions = 2, distance = euclidean))]
@@ -1060,7 +1065,7 @@ pub struct SearchVectors {
 /// similarity score.
 ///
 /// ```
-/// use singletable::vector::ScoredItem;
+/// use singletable_core::vector::ScoredItem;
 /// let s = ScoredItem { item: Default::default(), score: 0.25 };
 /// assert_eq!(s.score, 0.25);
 /// ```

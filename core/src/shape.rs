@@ -5,7 +5,7 @@
 //! (`design`, `update`, `collection`).
 //!
 //! ```
-//! use singletable::shape::template_matches;
+//! use singletable_core::shape::template_matches;
 //! use singletable::{Entity, Table};
 //!
 //! #[derive(Table)]
@@ -29,7 +29,7 @@ use crate::key::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 /// followed by a placeholder (placeholders always end a segment).
 ///
 /// ```
-/// use singletable::design::KeySeg;
+/// use singletable_core::shape::KeySeg;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -280,7 +280,7 @@ impl HeldItemNeed {
     /// (an `updated_at` field is in the template with another field).
     ///
     /// ```
-    /// use singletable::design::HeldItemNeed;
+    /// use singletable_core::shape::HeldItemNeed;
     /// let need = HeldItemNeed { index: "gsi1", template: "T#<updatedAt>#<seen>", fields: vec!["updatedAt", "seen"], stamped: vec!["updatedAt"] };
     /// assert!(need.every_update());
     /// ```
@@ -303,7 +303,7 @@ fn placeholders(template: &'static str) -> impl Iterator<Item = &'static str> {
 /// escaped (`#` as `%23`), so the split is exact.
 ///
 /// ```
-/// use singletable::design::template_matches;
+/// use singletable_core::shape::template_matches;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -456,7 +456,7 @@ impl EntityShape {
 /// One segment of a key template, as the derive describes it.
 ///
 /// ```
-/// use singletable::update::Seg;
+/// use singletable_core::shape::Seg;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -482,7 +482,7 @@ pub enum Seg {
 /// A key attribute and the template it is built from.
 ///
 /// ```
-/// use singletable::update::KeyTemplate;
+/// use singletable_core::shape::KeyTemplate;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -508,7 +508,7 @@ pub struct KeyTemplate {
 /// When a secondary index holds the entity.
 ///
 /// ```
-/// use singletable::update::When;
+/// use singletable_core::shape::When;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -536,7 +536,7 @@ pub enum When {
 /// rebuilds index keys from (`Entity::INDEX_KEYS`).
 ///
 /// ```
-/// use singletable::update::IndexKeys;
+/// use singletable_core::shape::IndexKeys;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -625,7 +625,7 @@ impl IndexKeys {
 /// `#[derive(Collection)]`, listed with `#[table(collections(...))]`.
 ///
 /// ```
-/// use singletable::shape::CollectionShape;
+/// use singletable_core::shape::CollectionShape;
 ///
 /// let page = CollectionShape {
 ///     name: "UserPage",

@@ -49,7 +49,7 @@ pub const MAX_ITEM_BYTES: usize = 400 * 1024;
 /// negatives shorter than 20 pairs. Zero is one byte.
 ///
 /// ```
-/// use singletable::size::number_size;
+/// use singletable_core::size::number_size;
 ///
 /// assert_eq!(number_size("0"), 1);
 /// assert_eq!(number_size("5"), 2);
@@ -81,7 +81,8 @@ pub fn number_size(n: &str) -> usize {
 /// Size of one attribute value, as DynamoDB counts it.
 ///
 /// ```
-/// use singletable::{AttributeValue, size::value_size};
+/// use singletable::{AttributeValue};
+/// use singletable_core::{size::value_size};
 ///
 /// let list = AttributeValue::L(vec![AttributeValue::S("a".into()); 2]);
 /// assert_eq!(value_size(&list), 3 + 2 + 2);
@@ -117,7 +118,8 @@ pub fn value_size(v: &AttributeValue) -> usize {
 /// count with it.
 ///
 /// ```
-/// use singletable::{AttributeValue, Item, size::key_bytes};
+/// use singletable::{AttributeValue, Item};
+/// use singletable_core::{size::key_bytes};
 ///
 /// let mut item = Item::new();
 /// item.insert("tenant".into(), AttributeValue::S("acme".into()));

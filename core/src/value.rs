@@ -125,7 +125,8 @@ pub trait Attr: Sized {
 /// DynamoDB's name for the type of an attribute value.
 ///
 /// ```
-/// use singletable::{value::type_name, AttributeValue};
+/// use singletable::{AttributeValue};
+/// use singletable_core::{value::type_name};
 ///
 /// assert_eq!(type_name(&AttributeValue::S("x".into())), "S");
 /// assert_eq!(type_name(&AttributeValue::Bool(true)), "BOOL");
@@ -151,7 +152,8 @@ pub fn type_name(value: &AttributeValue) -> &'static str {
 /// hand-written [`Attr`] impls.
 ///
 /// ```
-/// use singletable::{value::wrong_type, AttributeValue};
+/// use singletable::{AttributeValue};
+/// use singletable_core::value::wrong_type;
 ///
 /// let err = wrong_type("S", &AttributeValue::N("1".into()));
 /// assert_eq!(err.to_string(), "expected S, found N");
@@ -722,7 +724,7 @@ number_sets!(u8, u16, u32, u64, i8, i16, i32, i64);
 /// and numbers when it can be, owned otherwise.
 ///
 /// ```
-/// use singletable::reader::AttrRef;
+/// use singletable_core::reader::AttrRef;
 /// use singletable::AttributeValue;
 ///
 /// let s = AttrRef::S("ana");

@@ -5,7 +5,7 @@
 //! share; the facade's `vector` module re-exports it beside the typed API.
 //!
 //! ```
-//! use singletable::vector::{Distance, dot};
+//! use singletable_core::vector::{Distance, dot};
 //! assert_eq!(dot(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
 //! assert_eq!(Distance::DotProduct.score(&[1.0, 2.0], &[3.0, 4.0]), 11.0);
 //! ```
@@ -89,8 +89,8 @@ impl Distance {
 /// vector is zero.
 ///
 /// ```
-/// assert_eq!(singletable::vector::cosine(0.0, 1.0, 1.0), 1.0);
-/// assert_eq!(singletable::vector::cosine(1.0, 0.0, 1.0), 1.0);
+/// assert_eq!(singletable_core::vector::cosine(0.0, 1.0, 1.0), 1.0);
+/// assert_eq!(singletable_core::vector::cosine(1.0, 0.0, 1.0), 1.0);
 /// ```
 #[inline]
 pub fn cosine(dot: f32, nq: f32, nv: f32) -> f32 {
@@ -104,7 +104,7 @@ pub fn cosine(dot: f32, nq: f32, nv: f32) -> f32 {
 /// vectorizes).
 ///
 /// ```
-/// assert_eq!(singletable::vector::dot(&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0]), 32.0);
+/// assert_eq!(singletable_core::vector::dot(&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0]), 32.0);
 /// ```
 #[inline]
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
@@ -123,7 +123,7 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
 /// The squared Euclidean distance, in eight lanes.
 ///
 /// ```
-/// assert_eq!(singletable::vector::squared_distance(&[0.0, 0.0], &[3.0, 4.0]), 25.0);
+/// assert_eq!(singletable_core::vector::squared_distance(&[0.0, 0.0], &[3.0, 4.0]), 25.0);
 /// ```
 #[inline]
 pub fn squared_distance(a: &[f32], b: &[f32]) -> f32 {
@@ -145,7 +145,7 @@ pub fn squared_distance(a: &[f32], b: &[f32]) -> f32 {
 /// the embedded backend.
 ///
 /// ```
-/// assert!(singletable::vector::check_vector(&[0.5, 1.0], 2).is_ok());
+/// assert!(singletable_core::vector::check_vector(&[0.5, 1.0], 2).is_ok());
 /// ```
 pub fn check_vector(vector: &[f32], dims: usize) -> Result<(), VectorProblem> {
     if vector.len() != dims {
@@ -165,7 +165,7 @@ pub fn check_vector(vector: &[f32], dims: usize) -> Result<(), VectorProblem> {
 ///
 /// ```
 /// use singletable::AttributeValue;
-/// let v = singletable::vector::to_attribute(&[0.5, 2.0]).unwrap();
+/// let v = singletable_core::vector::to_attribute(&[0.5, 2.0]).unwrap();
 /// assert_eq!(v, AttributeValue::L(vec![AttributeValue::N("0.5".into()), AttributeValue::N("2.0".into())]));
 /// ```
 pub fn to_attribute(vector: &[f32]) -> Option<AttributeValue> {
@@ -187,8 +187,8 @@ pub fn to_attribute(vector: &[f32]) -> Option<AttributeValue> {
 /// ```
 /// use singletable::AttributeValue;
 /// let v = AttributeValue::L(vec![AttributeValue::N("1".into()), AttributeValue::N("-2.5".into())]);
-/// assert_eq!(singletable::vector::from_attribute(&v), Some(vec![1.0, -2.5]));
-/// assert_eq!(singletable::vector::from_attribute(&AttributeValue::S("x".into())), None);
+/// assert_eq!(singletable_core::vector::from_attribute(&v), Some(vec![1.0, -2.5]));
+/// assert_eq!(singletable_core::vector::from_attribute(&AttributeValue::S("x".into())), None);
 /// ```
 pub fn from_attribute(value: &AttributeValue) -> Option<Vec<f32>> {
     let AttributeValue::L(list) = value else {
@@ -204,7 +204,7 @@ pub fn from_attribute(value: &AttributeValue) -> Option<Vec<f32>> {
 ///
 /// ```
 /// use singletable::AttributeValue;
-/// use singletable::vector::element;
+/// use singletable_core::vector::element;
 /// assert_eq!(element(&AttributeValue::N("0.25".into())), Some(0.25));
 /// assert_eq!(element(&AttributeValue::N("1e39".into())), None); // not a finite f32
 /// assert_eq!(element(&AttributeValue::S("1".into())), None);

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use singletable::backfill::Progress;
-use singletable::request::{BatchOp, BatchWrite};
 use singletable::{Db, Entity, Executor, Result};
+use singletable_runtime::request::{BatchOp, BatchWrite};
 
 use crate::model::*;
 

@@ -558,7 +558,8 @@ pub struct BatchGetter<'a, T> {
 /// nowhere else.
 ///
 /// ```
-/// use singletable::{exec::Executor, request::PutItem, AttributeValue};
+/// use singletable::{AttributeValue};
+/// use singletable_runtime::{exec::Executor, request::PutItem};
 /// use singletable::{BatchPolicy, Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]

@@ -4,12 +4,12 @@
 //! table, a global index or a local index) under its sort-key prefix, and
 //! the in-place reading of a collection's items.
 
-use crate::entity::str_eq;
 use crate::error::{DecodeError, Error};
 use crate::reader::AttrReader;
 pub use crate::shape::CollectionShape;
 use crate::shape::{EntityShape, KeySeg, KeyShape};
 use crate::value::{AttributeValue, Item};
+use singletable_core::__private::str_eq;
 
 /// Implemented by `#[derive(Collection)]`: the collection's shape.
 pub trait HasShape {
@@ -240,7 +240,7 @@ pub fn peek_entity_type<R: AttrReader + ?Sized>(
 /// entity's fields would hold for every item, so it does not compile.
 ///
 /// ```
-/// use singletable::collection::MemberOf;
+/// use singletable_runtime::collection::MemberOf;
 /// use singletable::{Collection, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]

@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use singletable::{Entity, Table};
-//! use singletable::design::primary_keys_collide;
+//! use singletable_runtime::design::primary_keys_collide;
 //!
 //! #[derive(Table)]
 //! #[table(name = "App")]

@@ -484,7 +484,8 @@ pub trait FieldPath<E: Entity, T: Attr>: Sized {
 /// `begins_with` and `contains` on string fields and paths.
 ///
 /// ```
-/// use singletable::{expr::Rendered, StringPath};
+/// use singletable::{StringPath};
+/// use singletable_runtime::{expr::Rendered};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -527,7 +528,8 @@ impl<E: Entity, F: FieldPath<E, String>> StringPath<E> for F {}
 /// `contains` on list and set fields and paths.
 ///
 /// ```
-/// use singletable::{expr::Rendered, CollectionPath};
+/// use singletable::{CollectionPath};
+/// use singletable_runtime::{expr::Rendered};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]

@@ -25,7 +25,6 @@ pub use singletable_core::{
 
 pub mod backfill;
 pub mod batch;
-#[doc(hidden)]
 pub mod collection;
 pub mod db;
 mod deprecated;

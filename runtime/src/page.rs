@@ -21,7 +21,7 @@
 //! out the same cursors:
 //!
 //! ```
-//! use singletable::page::{decode, encode, shape_digest, CursorScope};
+//! use singletable_runtime::page::{decode, encode, shape_digest, CursorScope};
 //! use singletable::{AttributeValue, CursorError, Item};
 //!
 //! let scope = CursorScope {
@@ -69,7 +69,7 @@ const TAG_LEN: usize = 16;
 /// under another.
 ///
 /// ```
-/// use singletable::page::{decode, encode, shape_digest, CursorScope};
+/// use singletable_runtime::page::{decode, encode, shape_digest, CursorScope};
 /// use singletable::{AttributeValue, CursorError, Item};
 ///
 /// let scope = CursorScope {
@@ -117,7 +117,7 @@ pub struct CursorScope<'a> {
 ///
 /// ```
 /// use singletable::expr::SortCondition;
-/// use singletable::page::shape_digest;
+/// use singletable_runtime::page::shape_digest;
 ///
 /// let forward = shape_digest(None, true, None, None, 1);
 /// assert_eq!(forward, shape_digest(None, true, None, None, 1));
@@ -268,7 +268,7 @@ struct Payload {
 /// Where one shard of a sharded query continues.
 ///
 /// ```
-/// use singletable::page::ShardPosition;
+/// use singletable_runtime::page::ShardPosition;
 ///
 /// let fresh = ShardPosition::default();
 /// assert!(!fresh.done && fresh.start.is_none()); // from the start of the shard
@@ -488,7 +488,7 @@ fn payload(scope: &CursorScope<'_>) -> Payload {
 /// Encodes the positions of every shard of a sharded query.
 ///
 /// ```
-/// use singletable::page::{decode_shards, encode_shards, shape_digest, CursorScope, ShardPosition};
+/// use singletable_runtime::page::{decode_shards, encode_shards, shape_digest, CursorScope, ShardPosition};
 /// use singletable::{AttributeValue, Item};
 ///
 /// let scope = CursorScope {
@@ -538,7 +538,7 @@ pub fn encode_shards(
 /// key value. See [`encode_shards`] for an example.
 ///
 /// ```
-/// use singletable::page::{decode_shards, shape_digest, CursorScope};
+/// use singletable_runtime::page::{decode_shards, shape_digest, CursorScope};
 ///
 /// let scope = CursorScope {
 ///     entity: "Order",
@@ -582,7 +582,7 @@ pub fn decode_shards(
 /// key's (an empty `pk_attr`), whose attributes may be numbers or binaries.
 ///
 /// ```
-/// use singletable::page::{encode, shape_digest, CursorScope};
+/// use singletable_runtime::page::{encode, shape_digest, CursorScope};
 /// use singletable::{AttributeValue, Item};
 ///
 /// let scope = CursorScope {
@@ -616,7 +616,7 @@ pub fn encode(secret: &[u8], scope: &CursorScope<'_>, last_key: &Item) -> Option
 /// Decodes and checks a cursor for `scope`, giving the `ExclusiveStartKey`.
 ///
 /// ```
-/// use singletable::page::{decode, shape_digest, CursorScope};
+/// use singletable_runtime::page::{decode, shape_digest, CursorScope};
 /// use singletable::CursorError;
 ///
 /// let scope = CursorScope {

@@ -166,7 +166,7 @@ pub const OWNER_SK: &str = "ownerSk";
 pub use crate::key::UniqueValue;
 
 /// The probe generated code reads a unique value through (like
-/// [`crate::key::WritePart`]): for a type that is not a [`UniqueValue`],
+/// `WritePart`): for a type that is not a [`UniqueValue`],
 /// the derive's assertion reports the error once and method resolution
 /// falls back to [`UniquePartFallback`].
 #[doc(hidden)]

@@ -60,11 +60,11 @@ use crate::request::{ReturnValues, SetValue, TransactWriteOp, UpdateAction, Upda
 use crate::value::{Attr, AttributeValue, Item};
 
 mod rewrite;
-pub mod state;
+mod state;
 
 pub use state::{Dynamic, Given, Known, Mark, Ready, SetNow, Slot, Unset};
 
-pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
+use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
 
 /// Fields that can be set by an update: every stored field except the
 /// primary key's, and every path below a field (map entries, list

@@ -158,10 +158,8 @@
 use std::marker::PhantomData;
 
 pub use singletable_core::entity::VectorIndex;
-pub use singletable_core::vector::{
-    Distance, MAX_TOP_K, ScoredItem, SearchVectors, VectorProblem, check_vector, cosine, dot,
-    element, from_attribute, squared_distance, to_attribute,
-};
+pub use singletable_core::vector::{Distance, MAX_TOP_K, VectorProblem};
+use singletable_core::vector::{ScoredItem, SearchVectors, check_vector};
 
 use crate::db::Db;
 use crate::error::{Error, Refusal};

@@ -53,14 +53,14 @@ async fn one_test_body_runs_on_both_backends() {
 
 /// What the typed and the shared handle read of the same table, and the
 /// pages each decoded, by the way it read them (see
-/// `singletable::reader::pages_read`).
+/// `singletable_runtime::reader::pages_read`).
 async fn reads_and_paths<E: singletable::Executor>(
     db: &Db<E>,
 ) -> (
     (Option<User>, Vec<Order>, Vec<OrderWithItems>),
-    singletable::reader::PagesRead,
+    singletable_runtime::reader::PagesRead,
 ) {
-    use singletable::reader::pages_read;
+    use singletable_runtime::reader::pages_read;
     let before = pages_read();
     let user = db.get::<User>(User::key("u-ana").unwrap()).await.unwrap();
     let pending = Order::orders_by_status(&OrderStatus::Pending)
@@ -72,7 +72,7 @@ async fn reads_and_paths<E: singletable::Executor>(
         .await
         .unwrap();
     let after = pages_read();
-    let paths = singletable::reader::PagesRead {
+    let paths = singletable_runtime::reader::PagesRead {
         maps: after.maps - before.maps,
         in_place: after.in_place - before.in_place,
         dynamic: after.dynamic - before.dynamic,
@@ -96,7 +96,7 @@ async fn shared_handle_reads_pages_in_place() {
     assert_eq!(shared_reads, typed_reads);
     assert!(typed_reads.0.is_some() && !typed_reads.1.is_empty() && typed_reads.2.len() > 1);
     // One GetItem and two single-page queries: three pages, all in place.
-    let in_place = singletable::reader::PagesRead {
+    let in_place = singletable_runtime::reader::PagesRead {
         maps: 0,
         in_place: 3,
         dynamic: 0,
@@ -114,7 +114,7 @@ async fn shared_handle_reads_pages_in_place() {
     let (typed_reads, typed_paths) = reads_and_paths(&local).await;
     let (shared_reads, shared_paths) = reads_and_paths(&shared).await;
     assert_eq!(shared_reads, typed_reads);
-    let maps = singletable::reader::PagesRead {
+    let maps = singletable_runtime::reader::PagesRead {
         maps: 3,
         in_place: 0,
         dynamic: 0,

@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use singletable::backfill::{Counts, Progress};
 use singletable::embedded::Embedded;
-use singletable::exec::BoxFuture;
 use singletable::{
     BatchPolicy, Checkpoint, Counting, Db, Entity, Error, Executor, Item, SdkExecutor, Table,
 };
+use singletable_runtime::exec::BoxFuture;
 
 use crate::support::{Layer, Layered, fresh_db, raw_item};
 

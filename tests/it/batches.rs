@@ -8,9 +8,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use singletable::embedded::Embedded;
-use singletable::exec::BoxFuture;
-use singletable::request::{BatchGet, BatchGetOutput, BatchOp, BatchWrite, PutItem};
 use singletable::{AttributeValue, BatchPolicy, Db, Entity, Error, Executor, Item, KeyOf, Table};
+use singletable_runtime::exec::BoxFuture;
+use singletable_runtime::request::{BatchGet, BatchGetOutput, BatchOp, BatchWrite, PutItem};
 
 use crate::model::{AppTable, OrderItem};
 use crate::support::{Layer, Layered, fresh_db};

@@ -3,9 +3,9 @@
 //! pattern and collection equal to what `all()` reads. Each test runs on
 //! DynamoDB Local and on the embedded backend.
 
-use singletable::exec::Counting;
 use singletable::expr::Condition;
 use singletable::{AttributeValue, Collection, Db, Entity, Executor, Table};
+use singletable_runtime::exec::Counting;
 
 use crate::app;
 use crate::model::*;

@@ -47,7 +47,7 @@ fn book_marker(email: &str) -> Item {
 async fn marker(db: &Db, email: &str) -> Option<Item> {
     let key = format!("CUSTOMEREMAIL#{email}");
     db.executor()
-        .get_item(singletable::request::GetItem {
+        .get_item(singletable_runtime::request::GetItem {
             table: db.table_name().into(),
             key: Item::from([
                 ("PK".to_owned(), AttributeValue::S(key.clone())),

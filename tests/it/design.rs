@@ -16,7 +16,7 @@ fn readme_layout_is_current() {
         .find("<!-- layout:end -->")
         .expect("docs/examples.md has the layout:end marker");
     let in_readme = &readme[body_start..end];
-    let generated = design::layout_table::<AppTable>();
+    let generated = singletable_tools::design::layout_table::<AppTable>();
     assert_eq!(
         in_readme, generated,
         "docs/examples.md's layout table is stale; regenerate it with `cargo run --example shop -- --design`"

@@ -21,9 +21,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use singletable::reader::{ItemReader, Items, ReaderPage, collect_item};
-use singletable::request::Page;
 use singletable::{AttributeValue, Embedded, Error, Executor, Item, SdkExecutor, Table};
+use singletable_runtime::reader::{ItemReader, Items, ReaderPage, collect_item};
+use singletable_runtime::request::Page;
 
 use self::ops::{Op, Request};
 
@@ -402,8 +402,8 @@ where
 /// keeps (the same LastEvaluatedKeys); and all its items, in order, with
 /// DynamoDB Local's filtered Query's.
 async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), TestCaseError> {
-    use singletable::expr::{Condition, KeyCondition};
-    use singletable::request::{PutItem, QueryRequest, ScanRequest};
+    use singletable_runtime::expr::{Condition, KeyCondition};
+    use singletable_runtime::request::{PutItem, QueryRequest, ScanRequest};
 
     let prefix = format!(
         "{}p{}-",

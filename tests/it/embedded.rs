@@ -8,12 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use singletable::embedded::{
     Embedded, IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema,
 };
-use singletable::expr::{Cmp, Condition, KeyCondition, Operand};
-use singletable::request::{
+use singletable::{AttributeValue, Blob, Db, Error, Executor, Item, Table};
+use singletable_runtime::expr::{Cmp, Condition, KeyCondition, Operand};
+use singletable_runtime::request::{
     ConditionCheck, GetItem, PutItem, QueryRequest, ReturnValues, TransactGet, TransactWrite,
     TransactWriteOp, UpdateAction, UpdateItem,
 };
-use singletable::{AttributeValue, Blob, Db, Error, Executor, Item, Table};
 
 #[derive(Table)]
 #[table(name = "Bank", gsi1)]

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use base64::Engine;
-use singletable::exec::BoxFuture;
 use singletable::{AttributeValue, Db, Embedded, Entity, Error, Item, Table};
+use singletable_runtime::exec::BoxFuture;
 
 use crate::support::{Layer, Layered, both, raw_item, raw_put};
 

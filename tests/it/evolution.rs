@@ -4,8 +4,8 @@
 //! DynamoDB Local and on the embedded backend.
 
 use singletable::backend::{ExtraIndexes, TableUpdate};
-use singletable::exec::Executor;
 use singletable::{Db, Embedded, Entity, Error, SdkDb, SdkExecutor, Table};
+use singletable_runtime::exec::Executor;
 
 use crate::support::{fresh_db, unique_table};
 

@@ -415,8 +415,8 @@ mod adoption {
     use std::sync::{Arc, Mutex};
 
     use singletable::backfill::Checkpoint;
-    use singletable::exec::BoxFuture;
     use singletable::{AttributeValue, Db, Error, Item};
+    use singletable_runtime::exec::BoxFuture;
 
     use super::adopted::{AdoptedTable, Invoice, Note, invoice, item, n, seed};
     use super::s;

@@ -9,10 +9,10 @@ use std::fmt::Debug;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde::{Deserialize, Serialize};
-use singletable::value::type_name;
 use singletable::{
     AttributeValue, Blob, DecodeErrorKind, Document, Entity, Error, Item, StrEnum, Table,
 };
+use singletable_runtime::value::type_name;
 
 #[derive(Table)]
 #[table(name = "ItemCodecTable", gsi1, gsi2)]

@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, UNIX_EPOCH};
 
 use singletable::clock::Timestamp;
-use singletable::exec::Counting;
-use singletable::request::GetItem;
 use singletable::{AttributeValue, Clock, Db, Entity, Error, Executor, Item, Table};
+use singletable_runtime::exec::Counting;
+use singletable_runtime::request::GetItem;
 
 use crate::support::fresh_db;
 

@@ -486,7 +486,7 @@ mod design {
     /// pass (one entity on the multi-attribute index).
     #[test]
     fn design_document_shows_multi_attribute_index() {
-        let layout = singletable::design::layout_table::<Desk>();
+        let layout = singletable_tools::design::layout_table::<Desk>();
         assert_eq!(
             layout.lines().next(),
             Some(
@@ -503,7 +503,7 @@ mod design {
             ),
             "{layout}"
         );
-        let access = singletable::design::access_table::<Desk>();
+        let access = singletable_tools::design::access_table::<Desk>();
         assert!(
             access.contains("| cases_by_status | GSI2 | `tenantId = :tenantId` and `region = :region`, sort `status`, `createdAt` (equality on a prefix, then one range condition) | Case |"),
             "{access}"
@@ -663,7 +663,7 @@ mod shared_index {
     #[tokio::test]
     async fn multi_attribute_index_serves_a_collection_of_two_entities() {
         assert!(Case::SHAPE.attribute_indexes[0].by_type);
-        let access = singletable::design::access_table::<Helpdesk>();
+        let access = singletable_tools::design::access_table::<Helpdesk>();
         assert!(
             access.contains("| notes_of_tenant | GSI2 | `tenantId = :tenantId` and `entityType = Note`, sort `createdAt` (equality on a prefix, then one range condition) | Note |"),
             "{access}"

@@ -2,8 +2,8 @@
 
 use futures::TryStreamExt;
 use singletable::SdkDb;
-use singletable::exec::Counting;
 use singletable::{Cursor, CursorError, Db, Entity, Error, SdkExecutor, Table};
+use singletable_runtime::exec::Counting;
 
 use crate::support::fresh_db;
 

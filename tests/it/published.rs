@@ -13,12 +13,12 @@
 
 use std::num::NonZeroU32;
 
-use singletable::request::{
-    GetItem, PutItem, SetValue, TransactWrite, TransactWriteOp, UpdateAction, UpdateItem,
-};
 use singletable::{
     AttributeValue, Collection, Condition, Db, Entity, Error, Executor, Item, KeyError, SdkDb,
     Table,
+};
+use singletable_runtime::request::{
+    GetItem, PutItem, SetValue, TransactWrite, TransactWriteOp, UpdateAction, UpdateItem,
 };
 
 use crate::support::{both, endpoint, scan_all, unique_table};
@@ -397,7 +397,7 @@ mod shared_keys {
     #[tokio::test]
     async fn index_key_reuses_a_table_key_attribute() {
         // The design document shows each shared attribute once.
-        let layout = singletable::design::layout_table::<Adjacency>();
+        let layout = singletable_tools::design::layout_table::<Adjacency>();
         let lines: Vec<&str> = layout.lines().collect();
         assert_eq!(lines[0], "| entityType | PK | SK | GSI2PK |", "{layout}");
         assert!(

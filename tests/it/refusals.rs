@@ -34,11 +34,11 @@
 
 use singletable::backfill::Checkpoint;
 use singletable::definition::Billing;
-use singletable::vector::SearchVectors;
 use singletable::{
     Backfill, BatchGetter, BatchWriter, Counting, Db, Embedded, Entity, Error, Executor, FieldPath,
     KeyOf, PrimaryKey, Refusal, ReturnValues, SdkDb, SdkExecutor, Table, Transaction,
 };
+use singletable_core::vector::SearchVectors;
 
 use crate::support::{Layer, Layered, both, endpoint, unique_table};
 

@@ -2,8 +2,8 @@
 
 use singletable::SdkDb;
 use singletable::embedded::Embedded;
-use singletable::exec::Counting;
 use singletable::{AttributeValue, Db, Error, Executor, SdkExecutor};
+use singletable_runtime::exec::Counting;
 
 use crate::app;
 use crate::model::*;

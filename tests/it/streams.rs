@@ -9,13 +9,15 @@ use std::time::{Duration, SystemTime};
 use serde_json::{Value, json};
 use singletable::SdkDb;
 use singletable::embedded::{Embedded, TableSchema};
-use singletable::stream::aws_sdk_dynamodbstreams::types as ddbs;
-use singletable::stream::{self, Change, Event, EventKind, StreamRecord, StreamSource, lambda};
 use singletable::{
     Collection, Db, DecodeErrorKind, Entity, Error, Executor, Item, OtherTypes, StreamError,
     StreamView, Table,
 };
 use singletable_aws::StreamReader;
+use singletable_runtime::stream::aws_sdk_dynamodbstreams::types as ddbs;
+use singletable_runtime::stream::{
+    self, Change, Event, EventKind, StreamRecord, StreamSource, lambda,
+};
 
 use crate::support::{endpoint, unique_table};
 

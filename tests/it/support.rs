@@ -7,13 +7,13 @@ use singletable::SdkDb;
 use singletable::admin::Admin;
 use singletable::backend::{ExtraIndexes, TableUpdate};
 use singletable::definition::TableDefinition;
-use singletable::exec::{BoxFuture, CapacityMeter};
-use singletable::reader::{Items, ReaderPage};
-use singletable::request::{
+use singletable::{AttributeValue, Backend, Db, Error, Executor, Item, SdkExecutor, Table};
+use singletable_runtime::exec::{BoxFuture, CapacityMeter};
+use singletable_runtime::reader::{Items, ReaderPage};
+use singletable_runtime::request::{
     BatchGet, BatchGetOutput, BatchOp, BatchWrite, CountPage, DeleteItem, GetItem, Page, PutItem,
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
 };
-use singletable::{AttributeValue, Backend, Db, Error, Executor, Item, SdkExecutor, Table};
 
 /// The endpoint of the DynamoDB Local the test command started.
 pub fn endpoint() -> String {

@@ -4,8 +4,8 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use singletable::exec::Counting;
 use singletable::{Clock, Db};
+use singletable_runtime::exec::Counting;
 
 use crate::support::fresh_db;
 use crate::tracker_example::app;
@@ -172,7 +172,7 @@ fn readme_tracker_layout_is_current() {
         .expect("docs/examples.md has the tracker-layout:end marker");
     assert_eq!(
         &readme[body_start..end],
-        singletable::design::layout_table::<Tracker>(),
+        singletable_tools::design::layout_table::<Tracker>(),
         "docs/examples.md's tracker layout is stale; regenerate it with `cargo run --example tracker -- --design`"
     );
 }

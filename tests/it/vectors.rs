@@ -4,12 +4,12 @@
 //! write, and DynamoDB's documented validation errors.
 
 use singletable::backend::ExtraIndexes;
-use singletable::exec::Executor;
 use singletable::expr::{Cmp, Condition, Operand};
-use singletable::vector::{Distance, SearchVectors, VectorProblem};
 use singletable::{
     AttributeValue, BatchWriter, Counting, Db, Embedded, Entity, Error, Item, Table, Transaction,
 };
+use singletable_core::vector::{Distance, SearchVectors, VectorProblem};
+use singletable_runtime::exec::Executor;
 
 /// Three indexes over the same vectors, one per distance function, each
 /// partitioned by tenant and filterable by price.
@@ -344,12 +344,12 @@ async fn vector_index_added_by_update_table_indexes_stored_items() -> singletabl
         let mut item = thing(id, "t1", 1, [0.0; 3]).to_item().unwrap();
         item.insert(
             "embedding".into(),
-            singletable::vector::to_attribute(v).unwrap(),
+            singletable_core::vector::to_attribute(v).unwrap(),
         );
         item
     };
     db.executor()
-        .put_item(singletable::request::PutItem {
+        .put_item(singletable_runtime::request::PutItem {
             table: "Shelf".into(),
             item: raw("x", &[1.0, 0.0, 0.0]),
             condition: None,
@@ -359,7 +359,7 @@ async fn vector_index_added_by_update_table_indexes_stored_items() -> singletabl
         .await?;
     // Before the index exists, any vector goes in.
     db.executor()
-        .put_item(singletable::request::PutItem {
+        .put_item(singletable_runtime::request::PutItem {
             table: "Shelf".into(),
             item: raw("y", &[1.0, 0.0]),
             condition: None,
@@ -462,9 +462,9 @@ async fn vector_validation_errors_match_dynamodb() -> singletable::Result<()> {
     let mut item = thing("a", "t1", 1, [0.0; 3]).to_item()?;
     item.insert(
         "embedding".into(),
-        singletable::vector::to_attribute(&[1.0, 2.0]).unwrap(),
+        singletable_core::vector::to_attribute(&[1.0, 2.0]).unwrap(),
     );
-    let put = |item: Item| singletable::request::PutItem {
+    let put = |item: Item| singletable_runtime::request::PutItem {
         table: "Shelf".into(),
         item,
         condition: None,

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use singletable::SdkDb;
-use singletable::exec::{BoxFuture, Counting};
-use singletable::request::{BatchOp, BatchWrite};
 use singletable::{
     AttributeValue, BatchPolicy, Db, Entity, Error, Executor, FieldPath, Item, Table,
 };
+use singletable_runtime::exec::{BoxFuture, Counting};
+use singletable_runtime::request::{BatchOp, BatchWrite};
 
 use crate::app;
 use crate::model::*;

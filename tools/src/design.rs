@@ -74,7 +74,7 @@ fn cell(k: Option<&KeyShape>, suffix: &str) -> String {
 /// # #[access(orders_of_user)]
 /// # #[access(by_status, index = gsi1)]
 /// # pub struct Order { pub user_id: String, pub order_id: String, pub status: Status }
-/// let layout = singletable::design::layout_table::<App>();
+/// let layout = singletable_tools::design::layout_table::<App>();
 /// assert_eq!(layout.lines().next(), Some("| entityType | PK | SK | GSI1PK | GSI1SK |"));
 /// assert!(layout.contains("| User | `USER#<userId>` | `PROFILE` |  |  |"));
 /// ```
@@ -177,7 +177,7 @@ pub fn layout_table<T: Table>() -> String {
 /// # #[access(orders_of_user)]
 /// # #[access(by_status, index = gsi1)]
 /// # pub struct Order { pub user_id: String, pub order_id: String, pub status: Status }
-/// let patterns = singletable::design::access_table::<App>();
+/// let patterns = singletable_tools::design::access_table::<App>();
 /// assert!(patterns.contains("| by_status | GSI1 | `GSI1PK = STATUS#<status>` and `begins_with(GSI1SK, ORDER#)`, sort `ORDER#<orderId>` | Order |"));
 /// assert!(patterns.contains("| user | table | `PK = USER#<userId>` and `SK = PROFILE` | User |"));
 /// ```
@@ -325,9 +325,9 @@ fn search_condition(v: &VectorIndex) -> String {
 /// #[access(similar, index = vector1)]
 /// pub struct Product { pub id: String, pub category: String, pub price: u32, pub embedding: Vec<f32> }
 ///
-/// let table = singletable::design::vector_table::<Shop>();
+/// let table = singletable_tools::design::vector_table::<Shop>();
 /// assert!(table.contains("| ProductSearch | `embedding` | 2 | COSINE | `category` (S) | `price` (N) | ALL | Product |"));
-/// let patterns = singletable::design::access_table::<Shop>();
+/// let patterns = singletable_tools::design::access_table::<Shop>();
 /// assert!(patterns.contains("| similar | ProductSearch (vector) | SearchVectors: `category = :category`, top k nearest `embedding` (COSINE, 2 dimensions), inline filters on `price` | Product |"));
 /// ```
 pub fn vector_table<T: Table>() -> String {
@@ -491,7 +491,7 @@ pub fn warnings<T: Table>() -> Vec<String> {
 /// #[derive(Collection)]
 /// pub enum OrderDetails { Order(Order), Item(Item) }
 ///
-/// let table = singletable::design::collection_table::<Shop>();
+/// let table = singletable_tools::design::collection_table::<Shop>();
 /// assert!(table.contains("| OrderDetails | table | `PK = ORDER#<id>` | Order, Item |"));
 /// ```
 pub fn collection_table<T: Table>() -> String {
@@ -549,7 +549,7 @@ pub fn collection_table<T: Table>() -> String {
 /// #[gsi1(pk = "REPO#<repo>", sk = "PR#<status>#<created_at>")]
 /// pub struct Pull { pub number: u32, pub repo: String, pub status: String, pub created_at: i64 }
 ///
-/// let table = singletable::design::held_item_table::<Tracker>();
+/// let table = singletable_tools::design::held_item_table::<Tracker>();
 /// assert!(table.contains("| `Pull` | `gsi1` | `PR#<status>#<createdAt>` |"));
 /// assert!(table.contains("an update that sets `status` or `createdAt` but not both"));
 /// ```

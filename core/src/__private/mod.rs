@@ -12,21 +12,23 @@ pub use checks::*;
 pub use codec::*;
 
 pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
-pub use crate::entity::HeldField;
-pub use crate::entity::markers::*;
-pub use crate::entity::{
-    GsiAttrs, KeyScalar, LsiAttrs, SchemaVersion, TableAttrs, TableOf, attributed_to,
-    check_attribute_keys, claims, contains, first_reserved, gsi_attributes, gsi_attrs,
-    index_projection, index_projection_of, key_attribute_value, key_type_eq, lsi_attrs,
-    projects_all, same_attr, sorts_by_type, str_eq, table_attrs,
+pub use crate::entity::SchemaVersion;
+pub use crate::entity::generated::markers::*;
+pub use crate::entity::generated::{
+    GsiAttrs, HeldField, KeyScalar, LsiAttrs, TableAttrs, TableOf, attributed_to,
+    check_attribute_keys, claims, claims_key, contains, first_reserved, gsi_attributes, gsi_attrs,
+    index_projection, index_projection_of, key_attribute_value, key_matches, key_type_eq,
+    lsi_attrs, projects_all, same_attr, sorts_by_type, str_eq, table_attrs,
 };
 pub use crate::expr::AttrRange;
 pub use crate::expr::SortCondition;
+pub use crate::key::build::{
+    ReadPart, ReadPartFallback, WritePart, WritePartFallback, checked_key, index_key, key_of,
+    literal_key, primary_key,
+};
 pub use crate::key::{
-    KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, ReadPart, ReadPartFallback, Unpadded,
-    UnpaddedDecode, UnpaddedInt, Verbatim, VerbatimStr, WritePart, WritePartFallback, check_len,
-    checked_key, escape_into, index_key, key_buffer, key_of, literal_key, primary_key, unescape,
-    write_part,
+    KeyReader, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES, Unpadded, UnpaddedDecode, UnpaddedInt,
+    Verbatim, VerbatimStr, check_len, escape_into, key_buffer, unescape, write_part,
 };
 pub use crate::serde_bridge::{serde_from_attr, serde_to_attr};
 pub use crate::value::wrong_type;

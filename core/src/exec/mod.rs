@@ -72,7 +72,7 @@ pub type SharedExecutor = Arc<dyn Executor>;
 /// asks for `ReturnConsumedCapacity=TOTAL`).
 ///
 /// ```
-/// use singletable::exec::CapacityMeter;
+/// use singletable_core::exec::CapacityMeter;
 ///
 /// let meter = CapacityMeter::default();
 /// meter.add(0.5); // an eventually consistent read of up to 4 KB
@@ -116,8 +116,8 @@ impl CapacityMeter {
 /// `impl Admin for MyExecutor {}` refuses it).
 ///
 /// ```
-/// use singletable::exec::Executor;
-/// use singletable::request::GetItem;
+/// use singletable_core::exec::Executor;
+/// use singletable_core::request::GetItem;
 /// use singletable::{db::key_item, Db, Embedded, Entity, Table};
 ///
 /// #[derive(Table)]

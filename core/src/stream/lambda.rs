@@ -3,7 +3,7 @@
 //! DynamoDB's JSON shape (`{"S": "ORDER#o1"}`).
 //!
 //! ```
-//! use singletable::stream::{self, lambda, Event};
+//! use singletable_core::stream::{self, lambda, Event};
 //! use singletable::{Entity, OtherTypes, Table};
 //!
 //! #[derive(Table)]
@@ -41,6 +41,7 @@
 
 use std::time::{Duration, SystemTime};
 
+#[doc(no_inline)]
 pub use aws_lambda_events;
 pub use aws_lambda_events::event::dynamodb::{Event, EventRecord};
 

@@ -81,6 +81,7 @@ mod sdk;
 /// (feature `streams`), for naming its types.
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
+#[doc(no_inline)]
 pub use aws_sdk_dynamodbstreams;
 pub use position::{StreamBatch, StreamPosition, StreamSource};
 

@@ -129,7 +129,7 @@ impl StreamPosition {
 /// `position` once `records` are handled.
 ///
 /// ```
-/// use singletable::stream::{StreamBatch, StreamPosition};
+/// use singletable_core::stream::{StreamBatch, StreamPosition};
 ///
 /// let empty = StreamBatch { records: vec![], position: StreamPosition::default() };
 /// assert!(empty.records.is_empty());
@@ -149,7 +149,7 @@ pub struct StreamBatch {
 /// consumer runs on both.
 ///
 /// ```
-/// use singletable::stream::{StreamPosition, StreamSource};
+/// use singletable_core::stream::{StreamPosition, StreamSource};
 /// use singletable::{Db, Embedded, Entity, Table};
 ///
 /// #[derive(Table)]

@@ -392,7 +392,7 @@ impl Embedded {
     /// ```
     /// use singletable::AttributeValue;
     /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};
-    /// use singletable::request::PutItem;
+    /// use singletable_core::request::PutItem;
     /// use singletable::Executor;
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -570,7 +570,7 @@ impl Embedded {
     ///
     /// ```
     /// # use singletable::Embedded;
-    /// use singletable::stream::{StreamPosition, StreamSource};
+    /// use singletable_core::stream::{StreamPosition, StreamSource};
     /// # use singletable::{Db, Entity, Table};
     /// # #[derive(Table)]
     /// # #[table(name = "Shop", stream = keys_only)]
@@ -686,7 +686,7 @@ impl Embedded {
     ///
     /// ```
     /// use singletable::embedded::{IndexProjection, IndexSchema, KeyAttr, TableSchema};
-    /// use singletable::request::PutItem;
+    /// use singletable_core::request::PutItem;
     /// use singletable::{AttributeValue, Embedded, Executor, Item};
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -732,7 +732,7 @@ pub const EMBEDDED_SHARD: &str = "shardId-00000000000000000000-embedded";
 ///
 /// ```
 /// # use singletable::Embedded;
-/// use singletable::stream::{StreamPosition, StreamSource};
+/// use singletable_core::stream::{StreamPosition, StreamSource};
 /// # use singletable::Table;
 /// # #[derive(Table)]
 /// # #[table(name = "Shop", stream = keys_only)]

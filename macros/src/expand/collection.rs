@@ -26,8 +26,8 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
     let vis = &input.vis;
     quote! {
         #[automatically_derived]
-        impl #impl_generics #p::collection::HasShape for #ident #ty_generics #where_clause {
-            const SHAPE: #p::collection::CollectionShape = #p::collection::CollectionShape {
+        impl #impl_generics #p::__private::collection::HasShape for #ident #ty_generics #where_clause {
+            const SHAPE: #p::__private::collection::CollectionShape = #p::__private::collection::CollectionShape {
                 name: "",
                 index: #p::__private::None,
                 sk_prefix: #p::__private::None,
@@ -169,18 +169,18 @@ fn member_check(n: &Names, c: &Collection, ty: &syn::Type) -> TokenStream {
         const _: () = {
             fn __same_table<T: #p::Entity<Table = #table>>() {}
             let _ = __same_table::<#ty>;
-            match #p::collection::member_fit(
+            match #p::__private::collection::member_fit(
                 &<#ty as #p::Entity>::SHAPE,
                 &<#first as #p::Entity>::SHAPE,
                 #index_lit,
                 #prefix_lit,
             ) {
-                #p::collection::Fit::Fits => {}
-                #p::collection::Fit::NoIndex => ::core::panic!(#no_index),
-                #p::collection::Fit::OtherPartition => ::core::panic!(#other),
-                #p::collection::Fit::OutsidePrefix => ::core::panic!(#outside),
-                #p::collection::Fit::Sharded => ::core::panic!(#sharded),
-                #p::collection::Fit::PrefixOnAttributes => ::core::panic!(#prefix_on_attributes),
+                #p::__private::collection::Fit::Fits => {}
+                #p::__private::collection::Fit::NoIndex => ::core::panic!(#no_index),
+                #p::__private::collection::Fit::OtherPartition => ::core::panic!(#other),
+                #p::__private::collection::Fit::OutsidePrefix => ::core::panic!(#outside),
+                #p::__private::collection::Fit::Sharded => ::core::panic!(#sharded),
+                #p::__private::collection::Fit::PrefixOnAttributes => ::core::panic!(#prefix_on_attributes),
             }
         };
     }
@@ -198,23 +198,23 @@ fn partition_impls(n: &Names, c: &Collection) -> TokenStream {
     let impls = producers.map(|ty| match c.opts.index {
         Some((Index::Gsi(number), _)) => quote! {
             #[automatically_derived]
-            impl #p::entity::PartitionOf<#ident> for #p::Partition<#ty, #p::entity::OnGsi<#number>> {
-                fn into_partition_key(self) -> #p::entity::PartitionKey {
-                    #p::entity::PartitionKey::Text(self.into_value())
+            impl #p::__private::entity::PartitionOf<#ident> for #p::Partition<#ty, #p::entity::OnGsi<#number>> {
+                fn into_partition_key(self) -> #p::__private::entity::PartitionKey {
+                    #p::__private::entity::PartitionKey::Text(self.into_value())
                 }
             }
             #[automatically_derived]
-            impl #p::entity::PartitionOf<#ident> for #p::entity::AttrPartition<#ty, #number> {
-                fn into_partition_key(self) -> #p::entity::PartitionKey {
-                    #p::entity::PartitionKey::Attributes(self.into_values())
+            impl #p::__private::entity::PartitionOf<#ident> for #p::entity::AttrPartition<#ty, #number> {
+                fn into_partition_key(self) -> #p::__private::entity::PartitionKey {
+                    #p::__private::entity::PartitionKey::Attributes(self.into_values())
                 }
             }
         },
         _ => quote! {
             #[automatically_derived]
-            impl #p::entity::PartitionOf<#ident> for #p::Partition<#ty> {
-                fn into_partition_key(self) -> #p::entity::PartitionKey {
-                    #p::entity::PartitionKey::Text(self.into_value())
+            impl #p::__private::entity::PartitionOf<#ident> for #p::Partition<#ty> {
+                fn into_partition_key(self) -> #p::__private::entity::PartitionKey {
+                    #p::__private::entity::PartitionKey::Text(self.into_value())
                 }
             }
         },
@@ -222,7 +222,7 @@ fn partition_impls(n: &Names, c: &Collection) -> TokenStream {
     let members = c.variants.iter().map(|(_, ty)| {
         quote! {
             #[automatically_derived]
-            impl #p::collection::MemberOf<#ident> for #ty {}
+            impl #p::__private::collection::MemberOf<#ident> for #ty {}
         }
     });
     quote!(#(#impls)* #(#members)*)
@@ -256,16 +256,16 @@ fn producer_check(n: &Names, c: &Collection, ty: &syn::Type) -> TokenStream {
         const _: () = {
             fn __same_table<T: #p::Entity<Table = #table>>() {}
             let _ = __same_table::<#ty>;
-            match #p::collection::member_fit(
+            match #p::__private::collection::member_fit(
                 &<#ty as #p::Entity>::SHAPE,
                 &<#first as #p::Entity>::SHAPE,
                 #index_lit,
                 #p::__private::None,
             ) {
-                #p::collection::Fit::Fits | #p::collection::Fit::OutsidePrefix | #p::collection::Fit::PrefixOnAttributes => {}
-                #p::collection::Fit::NoIndex => ::core::panic!(#no_index),
-                #p::collection::Fit::OtherPartition => ::core::panic!(#other),
-                #p::collection::Fit::Sharded => ::core::panic!(#sharded),
+                #p::__private::collection::Fit::Fits | #p::__private::collection::Fit::OutsidePrefix | #p::__private::collection::Fit::PrefixOnAttributes => {}
+                #p::__private::collection::Fit::NoIndex => ::core::panic!(#no_index),
+                #p::__private::collection::Fit::OtherPartition => ::core::panic!(#other),
+                #p::__private::collection::Fit::Sharded => ::core::panic!(#sharded),
             }
         };
     }
@@ -293,12 +293,12 @@ fn shape_impl(n: &Names, c: &Collection) -> TokenStream {
     let types = member_types(p, c);
     quote! {
         #[automatically_derived]
-        impl #p::collection::HasShape for #ident {
-            const SHAPE: #p::collection::CollectionShape = #p::collection::CollectionShape {
+        impl #p::__private::collection::HasShape for #ident {
+            const SHAPE: #p::__private::collection::CollectionShape = #p::__private::collection::CollectionShape {
                 name: #name,
                 index: #index_lit,
                 sk_prefix: #prefix_lit,
-                partition: #p::collection::partition_template(&<#first as #p::Entity>::SHAPE, #index_lit),
+                partition: #p::__private::collection::partition_template(&<#first as #p::Entity>::SHAPE, #index_lit),
                 members: &[#(#types),*],
             };
         }
@@ -340,7 +340,7 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
     });
     let read_arms = c.variants.iter().enumerate().map(|(i, (v, ty))| {
         quote! {
-            #p::collection::Peek::Member(#i) => {
+            #p::__private::collection::Peek::Member(#i) => {
                 <#ty as #p::Entity>::read_item(__reader, __other).map(|__e| __e.map(Self::#v))
             }
         }
@@ -366,7 +366,7 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
                 }
             }
 
-            fn read<__R: #p::reader::AttrReader + ?::core::marker::Sized>(
+            fn read<__R: #p::__private::reader::AttrReader + ?::core::marker::Sized>(
                 __reader: &mut __R,
                 __other: #p::OtherTypes,
             ) -> #p::Result<#p::__private::Option<Self>> {
@@ -380,7 +380,7 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
                     #p::__private::None
                 };
                 let __adopters = if false #(|| <#adopters as #p::Entity>::ADOPTS)* {
-                    #p::__private::Some(#p::collection::Adopters {
+                    #p::__private::Some(#p::__private::collection::Adopters {
                         pk: <#table as #p::Table>::PK,
                         sk: <#table as #p::Table>::SK,
                         claim: &__claim,
@@ -388,14 +388,14 @@ fn decode_impl(n: &Names, c: &Collection) -> TokenStream {
                 } else {
                     #p::__private::None
                 };
-                match #p::collection::peek_entity_type(__reader, __attr, &[#(#types),*], #name, __adopters)? {
+                match #p::__private::collection::peek_entity_type(__reader, __attr, &[#(#types),*], #name, __adopters)? {
                     #(#read_arms)*
-                    #p::collection::Peek::Collected(__item) => <Self as #p::Decode>::decode(__item, __other),
-                    #p::collection::Peek::Member(_) | #p::collection::Peek::Other(_) if __other == #p::OtherTypes::Skip => {
+                    #p::__private::collection::Peek::Collected(__item) => <Self as #p::Decode>::decode(__item, __other),
+                    #p::__private::collection::Peek::Member(_) | #p::__private::collection::Peek::Other(_) if __other == #p::OtherTypes::Skip => {
                         #p::__private::Ok(#p::__private::None)
                     }
-                    #p::collection::Peek::Member(_) | #p::collection::Peek::Other(_) => {
-                        let __item = #p::reader::collect_item(__reader).map_err(|__e| #p::Error::Decode { entity: #name, source: __e })?;
+                    #p::__private::collection::Peek::Member(_) | #p::__private::collection::Peek::Other(_) => {
+                        let __item = #p::__private::reader::collect_item(__reader).map_err(|__e| #p::Error::Decode { entity: #name, source: __e })?;
                         #p::__private::Err(#p::__private::unknown_type(#name, &__item, __attr))
                     }
                 }
@@ -460,11 +460,11 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
         #[automatically_derived]
         impl #ident {
             #[doc = #doc]
-            #vis fn query(partition: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #place_ty, Self> {
+            #vis fn query(partition: impl #p::__private::entity::PartitionOf<Self>) -> #p::Query<Self, #place_ty, Self> {
                 let __table = #p::__private::table_attrs::<#table>();
                 let __pk = match partition.into_partition_key() {
-                    #p::entity::PartitionKey::Text(__pk) => __pk,
-                    #p::entity::PartitionKey::Attributes(_) => ::core::unreachable!("a table partition is a key value"),
+                    #p::__private::entity::PartitionKey::Text(__pk) => __pk,
+                    #p::__private::entity::PartitionKey::Attributes(_) => ::core::unreachable!("a table partition is a key value"),
                 };
                 #p::Query::new(
                     #p::__private::Target {
@@ -521,10 +521,10 @@ fn gsi_query_fn(
         #[automatically_derived]
         impl #ident {
             #[doc = #doc]
-            #vis fn query(partition: impl #p::entity::PartitionOf<Self>) -> #p::Query<Self, #p::OnGlobalIndex, Self> {
+            #vis fn query(partition: impl #p::__private::entity::PartitionOf<Self>) -> #p::Query<Self, #p::OnGlobalIndex, Self> {
                 let __table = #p::__private::table_attrs::<#table>();
                 match partition.into_partition_key() {
-                    #p::entity::PartitionKey::Text(__pk) => {
+                    #p::__private::entity::PartitionKey::Text(__pk) => {
                         let __query = #p::Query::new(
                             #p::__private::Target {
                                 pattern: #name,
@@ -538,7 +538,7 @@ fn gsi_query_fn(
                         );
                         __query #prefix
                     }
-                    #p::entity::PartitionKey::Attributes(__values) => #p::Query::on_attributes(
+                    #p::__private::entity::PartitionKey::Attributes(__values) => #p::Query::on_attributes(
                         #p::__private::AttrTarget {
                             pattern: #name,
                             index: #gsi::NAME,

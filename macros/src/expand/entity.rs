@@ -454,7 +454,7 @@ impl Ctx<'_> {
                 #pv::read_owned::<Self>(__item)
             }
             #[inline]
-            fn read_item<__R: #krate::reader::AttrReader + ?::core::marker::Sized>(
+            fn read_item<__R: #krate::__private::reader::AttrReader + ?::core::marker::Sized>(
                 __reader: &mut __R,
                 __other: #krate::OtherTypes,
             ) -> #krate::Result<#pv::Option<Self>> {

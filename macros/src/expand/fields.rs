@@ -349,10 +349,10 @@ fn required(ctx: &Ctx) -> TokenStream {
             } else {
                 quote_spanned!(ty.span()=> <#ty as #pv::FieldCodec>::absent_ok)
             };
-            quote!(#p::entity::Required { field: #name, absent_ok: #absent_ok })
+            quote!(#p::__private::entity::Required { field: #name, absent_ok: #absent_ok })
         });
     quote! {
-        const REQUIRED: &'static [#p::entity::Required] = &[#(#required),*];
+        const REQUIRED: &'static [#p::__private::entity::Required] = &[#(#required),*];
     }
 }
 
@@ -374,9 +374,9 @@ fn timestamps(ctx: &Ctx, keys: &Keys) -> TokenStream {
         .map(|f| {
             let (ty, stored, name) = (&f.ty, &f.stored, f.name());
             let kind = if f.opts.created_at.is_present() {
-                quote!(#p::clock::TimeKind::Created)
+                quote!(#p::__private::clock::TimeKind::Created)
             } else {
-                quote!(#p::clock::TimeKind::Updated)
+                quote!(#p::__private::clock::TimeKind::Updated)
             };
             let value = quote_spanned!(ty.span()=> |__t| #pv::time_attr::<#ty>(__t, #entity, #stored));
             let key_part = if in_keys.contains(&name.as_str()) {
@@ -389,14 +389,14 @@ fn timestamps(ctx: &Ctx, keys: &Keys) -> TokenStream {
                 quote!(#pv::None)
             };
             quote! {
-                #p::clock::AutoTime { field: #name, attribute: #stored, kind: #kind, value: #value, key_part: #key_part }
+                #p::__private::clock::AutoTime { field: #name, attribute: #stored, kind: #kind, value: #value, key_part: #key_part }
             }
         });
     let mut out = TokenStream::new();
     let stamps: Vec<TokenStream> = stamps.collect();
     if !stamps.is_empty() {
         out.extend(quote! {
-            const TIMESTAMPS: &'static [#p::clock::AutoTime] = &[#(#stamps),*];
+            const TIMESTAMPS: &'static [#p::__private::clock::AutoTime] = &[#(#stamps),*];
         });
     }
     let created: Vec<_> = ctx
@@ -433,12 +433,12 @@ fn unique(ctx: &Ctx) -> TokenStream {
                 Some(Ok(m)) => {
                     let shape = crate::expand::shape::key_shape(ctx, &m.template);
                     let (before, after) = (&m.before, &m.after);
-                    quote!(#pv::Some(#p::entity::MarkerKey { shape: #shape, before: #before, after: #after }))
+                    quote!(#pv::Some(#p::__private::entity::MarkerKey { shape: #shape, before: #before, after: #after }))
                 }
                 _ => quote!(#pv::None),
             };
             quote! {
-                #p::entity::UniqueField {
+                #p::__private::entity::UniqueField {
                     field: #name,
                     attribute: #stored,
                     part: |__v| #pv::UniquePart::<#ty>::NEW.part(__v, #entity, #name, #stored),
@@ -451,7 +451,7 @@ fn unique(ctx: &Ctx) -> TokenStream {
         return TokenStream::new();
     }
     quote! {
-        const UNIQUE: &'static [#p::entity::UniqueField] = &[#(#unique),*];
+        const UNIQUE: &'static [#p::__private::entity::UniqueField] = &[#(#unique),*];
     }
 }
 

@@ -107,11 +107,11 @@ fn attr_impls(krate: &TokenStream, e: &StrEnum) -> TokenStream {
             }
             fn from_attr(__value: #krate::AttributeValue) -> ::core::result::Result<Self, #krate::DecodeError> {
                 match __value {
-                    #krate::AttributeValue::S(__s) => Self::from_attr_ref(#krate::reader::AttrRef::S(&__s)),
-                    __other => Self::from_attr_ref(#krate::reader::AttrRef::owned(__other)),
+                    #krate::AttributeValue::S(__s) => Self::from_attr_ref(#krate::__private::reader::AttrRef::S(&__s)),
+                    __other => Self::from_attr_ref(#krate::__private::reader::AttrRef::owned(__other)),
                 }
             }
-            fn from_attr_ref(__value: #krate::reader::AttrRef<'_>) -> ::core::result::Result<Self, #krate::DecodeError> {
+            fn from_attr_ref(__value: #krate::__private::reader::AttrRef<'_>) -> ::core::result::Result<Self, #krate::DecodeError> {
                 match __value.as_s() {
                     ::core::option::Option::Some(__s) => Self::from_str_value(__s).ok_or_else(|| {
                         #krate::DecodeError::new(#krate::DecodeErrorKind::Invalid(

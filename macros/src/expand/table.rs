@@ -207,11 +207,10 @@ fn table_impl(krate: &TokenStream, model: &table::Table, entities: &[&syn::Path]
     let shapes = entities
         .iter()
         .map(|e| quote!(<#e as #krate::Entity>::SHAPE));
-    let collection_shapes = o
-        .collections
-        .iter()
-        .flat_map(|l| l.iter())
-        .map(|c| quote_spanned!(c.span()=> <#c as #krate::collection::HasShape>::SHAPE));
+    let collection_shapes =
+        o.collections.iter().flat_map(|l| l.iter()).map(
+            |c| quote_spanned!(c.span()=> <#c as #krate::__private::collection::HasShape>::SHAPE),
+        );
     quote! {
         #[automatically_derived]
         impl #krate::Table for #ident {
@@ -224,7 +223,7 @@ fn table_impl(krate: &TokenStream, model: &table::Table, entities: &[&syn::Path]
             const VECTOR_INDEXES: &'static [#krate::vector::VectorIndex] = &[#(#vector_defs),*];
             const RESERVED: &'static [&'static str] = &[#(#reserved),*];
             const ENTITIES: &'static [#krate::__private::EntityShape] = &[#(#shapes),*];
-            const COLLECTIONS: &'static [#krate::collection::CollectionShape] = &[#(#collection_shapes),*];
+            const COLLECTIONS: &'static [#krate::__private::collection::CollectionShape] = &[#(#collection_shapes),*];
             const TTL: ::core::option::Option<&'static str> = #ttl_tokens;
             const STREAM: ::core::option::Option<#krate::StreamView> = #stream_tokens;
             const SCHEMA_VERSION: &'static str = #schema_version;

@@ -157,7 +157,7 @@ pub fn validate(ctx: &Ctx, decls: &[VectorDecl]) -> TokenStream {
                     use #pv::{ProbeVector as _, ProbeVectorFallback as _};
                     (&#pv::VectorProbe(&self.#id)).vector()
                 }
-                && let ::core::result::Result::Err(problem) = #p::vector::check_vector(__v, #k.dimensions as usize)
+                && let ::core::result::Result::Err(problem) = #p::__private::check_vector(__v, #k.dimensions as usize)
             {
                 return #pv::Err(#p::Error::InvalidVector { index: #k.name, problem });
             }

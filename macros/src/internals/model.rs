@@ -517,7 +517,7 @@ impl Codec<'_> {
             let arms = reads.iter().map(|(name, read)| quote!(#name => #read,));
             return quote! {
                 #(#decls)*
-                while let #pv::Some(__attr) = #krate::reader::AttrReader::next_data_attr(__reader) {
+                while let #pv::Some(__attr) = #krate::__private::reader::AttrReader::next_data_attr(__reader) {
                     let (__k, __v) = #attr?;
                     match __k {
                         #(#arms)*
@@ -543,10 +543,10 @@ impl Codec<'_> {
         quote! {
             #(#decls)*
             let mut __seen = #pv::Seen::default();
-            static __NUMBERING: #krate::reader::Numbering =
-                #krate::reader::Numbering::with_table(&[#(#names),*], TABLE);
+            static __NUMBERING: #krate::__private::reader::Numbering =
+                #krate::__private::reader::Numbering::with_table(&[#(#names),*], TABLE);
             while let #pv::Some(__attr) =
-                #krate::reader::AttrReader::next_numbered(__reader, &__NUMBERING)
+                #krate::__private::reader::AttrReader::next_numbered(__reader, &__NUMBERING)
             {
                 let (__i, _, __v) = #attr?;
                 match __i {

@@ -8,6 +8,9 @@
 
 pub use singletable_core::__private::*;
 
+pub use crate::{clock, collection, entity, reader};
+pub use singletable_core::vector::check_vector;
+
 pub use crate::decode::types_condition;
 pub use crate::design::{
     AccessShape, AttrIndexShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape,
@@ -16,11 +19,12 @@ pub use crate::design::{
     table_queries_leak,
 };
 pub use crate::fields::HasFields;
-pub use crate::query::{AttrTarget, Target, entity_type_of, unknown_type};
+pub use crate::query::{AttrTarget, Target, unknown_type};
+pub use crate::reader::entity_type_of;
+pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
 pub use crate::shard::{shard_of, with_shard};
 pub use crate::ttl::{EpochSeconds, ttl_from_attr};
 pub use crate::unique::{UniquePart, UniquePartFallback, assert_unique};
-pub use crate::update::{IndexKeys, KeyTemplate, Seg, When};
 pub use crate::vector::{ProbeVector, ProbeVectorFallback, VectorProbe};
 
 /// Whether a TTL field of type `T` decodes from an absent attribute.

@@ -405,7 +405,8 @@ impl<T: Entity> Backfill<'_, T> {
     ///
     /// ```
     /// # use singletable::Embedded;
-    /// # use singletable::{AttributeValue, Db, Entity, Item, Table, exec::Executor, request::PutItem};
+    /// # use singletable::{AttributeValue, Db, Entity, Item, Table};
+    /// # use singletable_runtime::{exec::Executor, request::PutItem};
     /// # #[derive(Table)]
     /// # #[table(name = "Billing")]
     /// # pub struct Billing;
@@ -720,7 +721,7 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
             if self.backfill.adopt {
                 // Only the items `T` claims are its; the others stay.
                 page.items
-                    .retain(|item| crate::entity::attributed_to::<T>(item));
+                    .retain(|item| singletable_core::__private::attributed_to::<T>(item));
             }
             // Items of other types count as scanned at once, the entity's
             // as each is processed, so progress follows the work.

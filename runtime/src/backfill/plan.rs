@@ -69,7 +69,7 @@ fn all(mut parts: Vec<Condition>) -> Option<Condition> {
 /// key it is stored under).
 pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error> {
     let tb = <T::Table as Table>::ENTITY_TYPE;
-    if crate::query::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
+    if crate::reader::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
         return Ok(Plan::Gone);
     }
     let entity = decode_stored::<T>(stored)?;
@@ -181,7 +181,7 @@ pub(crate) fn adoption<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Er
     match stored.get(<T::Table as Table>::ENTITY_TYPE) {
         Some(AttributeValue::S(t)) if t == T::ENTITY_TYPE => return Ok(Plan::Unchanged),
         Some(_) => return Ok(Plan::Gone),
-        None if !crate::entity::attributed_to::<T>(stored) => return Ok(Plan::Gone),
+        None if !singletable_core::__private::attributed_to::<T>(stored) => return Ok(Plan::Gone),
         None => {}
     }
     let entity = decode_stored::<T>(stored)?;

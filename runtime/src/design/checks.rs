@@ -5,7 +5,7 @@
 //! them:
 //!
 //! ```
-//! use singletable::design::{primary_keys_collide, table_queries_leak};
+//! use singletable_runtime::design::{primary_keys_collide, table_queries_leak};
 //! use singletable::{Entity, Table};
 //!
 //! #[derive(Table)]
@@ -46,7 +46,7 @@ const fn fits(width: Option<usize>, len: usize) -> bool {
 const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
     let (x, y) = (a.lit.as_bytes(), b.lit.as_bytes());
     match (a.field, b.field) {
-        (false, false) => crate::entity::str_eq(a.lit, b.lit),
+        (false, false) => singletable_core::__private::str_eq(a.lit, b.lit),
         (false, true) => starts_with(x, y) && x.len() > y.len() && fits(b.width, x.len() - y.len()),
         (true, false) => starts_with(y, x) && y.len() > x.len() && fits(a.width, y.len() - x.len()),
         (true, true) => {
@@ -62,7 +62,7 @@ const fn seg_overlap(a: KeySeg, b: KeySeg) -> bool {
 /// Whether two templates can produce the same key.
 ///
 /// ```
-/// use singletable::design::keys_overlap;
+/// use singletable_runtime::design::keys_overlap;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -114,7 +114,7 @@ const fn sort_overlap(a: Option<KeyShape>, b: Option<KeyShape>) -> bool {
 /// follows `b`.
 ///
 /// ```
-/// use singletable::design::scope_leaks;
+/// use singletable_runtime::design::scope_leaks;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -172,7 +172,7 @@ pub const fn scope_leaks(a: &[KeySeg], b: &[KeySeg]) -> bool {
 /// without sort key, that is whether their partition keys can be equal.
 ///
 /// ```
-/// use singletable::design::primary_keys_collide;
+/// use singletable_runtime::design::primary_keys_collide;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -195,7 +195,7 @@ pub const fn scope_leaks(a: &[KeySeg], b: &[KeySeg]) -> bool {
 /// `v<n: u32>` is `v` and ten digits, never `v0`; `v<n: String>` can be.
 ///
 /// ```
-/// use singletable::design::primary_keys_collide;
+/// use singletable_runtime::design::primary_keys_collide;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -230,7 +230,7 @@ pub const fn primary_keys_collide(a: &EntityShape, b: &EntityShape) -> bool {
 /// [`crate::unique`]): then a query of its partition could read markers.
 ///
 /// ```
-/// use singletable::design::partition_holds_markers;
+/// use singletable_runtime::design::partition_holds_markers;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -273,7 +273,7 @@ pub const fn partition_holds_markers(e: &EntityShape) -> bool {
 /// [`crate::unique`]): `#[table(entities(...))]` refuses it.
 ///
 /// ```
-/// use singletable::design::partition_holds_declared_markers;
+/// use singletable_runtime::design::partition_holds_declared_markers;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "Shop")]
@@ -315,7 +315,7 @@ pub const fn partition_holds_declared_markers(
 /// Whether a scoped table query of one entity can return items of the other.
 ///
 /// ```
-/// use singletable::design::table_queries_leak;
+/// use singletable_runtime::design::table_queries_leak;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -413,7 +413,7 @@ const fn part_overlap(a: Part, b: Part) -> bool {
 /// key ends with one more segment, `#0` to `#<shards - 1>`.
 ///
 /// ```
-/// use singletable::design::sharded_keys_overlap;
+/// use singletable_runtime::design::sharded_keys_overlap;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -481,7 +481,7 @@ const fn sort_reads(a: &[KeySeg], b: &[KeySeg]) -> bool {
 /// ([`index_collision`]).
 ///
 /// ```
-/// use singletable::design::{index_collision, IndexCollision};
+/// use singletable_runtime::design::{index_collision, IndexCollision};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1(no_sk))]
@@ -531,7 +531,7 @@ pub enum IndexCollision {
 /// by the sort-key condition their queries start with, or not at all.
 ///
 /// ```
-/// use singletable::design::{index_collision, IndexCollision};
+/// use singletable_runtime::design::{index_collision, IndexCollision};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -573,7 +573,9 @@ pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> I
         let mut j = 0;
         while j < b.indexes.len() {
             let y = b.indexes[j];
-            if crate::entity::str_eq(x.name, index) && crate::entity::str_eq(y.name, index) {
+            if singletable_core::__private::str_eq(x.name, index)
+                && singletable_core::__private::str_eq(y.name, index)
+            {
                 let pk_overlap = match (x.pk, y.pk) {
                     (Some(p), Some(q)) => sharded_keys_overlap(p.segs, x.shards, q.segs, y.shards),
                     // Local indexes share the table's partition key.
@@ -610,7 +612,7 @@ pub const fn index_collision(a: &EntityShape, b: &EntityShape, index: &str) -> I
 /// of the other ([`index_collision`] is not [`IndexCollision::None`]).
 ///
 /// ```
-/// use singletable::design::index_queries_leak;
+/// use singletable_runtime::design::index_queries_leak;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]

@@ -14,13 +14,14 @@ use std::time::SystemTime;
 
 use super::{IndexKeys, KeyTemplate, Seg, When};
 use crate::clock::TimeKind;
-use crate::entity::{Entity, HeldField};
+use crate::entity::Entity;
 use crate::error::{Error, Refusal};
 use crate::expr::Condition;
 use crate::key::PrimaryKey;
 use crate::request::{SetValue, UpdateAction};
 use crate::unique::{self, MarkerOp};
 use crate::value::{AttributeValue, Item};
+use singletable_core::__private::HeldField;
 
 /// An item the application holds, given to an update with
 /// [`Update::knowing`](crate::Update::knowing).

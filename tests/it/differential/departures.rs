@@ -12,7 +12,7 @@
 //!   cancels it when a condition fails first.
 
 use singletable::Executor;
-use singletable::reader::{ItemReader, ReaderPage};
+use singletable_runtime::reader::{ItemReader, ReaderPage};
 
 use super::ops::{Key, Q, TxOp};
 use super::{Answer, Backends};

@@ -5,9 +5,9 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use singletable::expr::{Condition, KeyCondition};
-use singletable::request::{DeleteItem, GetItem, PutItem, QueryRequest, ScanRequest};
 use singletable::{AttributeValue, Executor, Item, Table};
+use singletable_runtime::expr::{Condition, KeyCondition};
+use singletable_runtime::request::{DeleteItem, GetItem, PutItem, QueryRequest, ScanRequest};
 
 use super::{Backends, CASE, backends, follow, run};
 use crate::differential::ops::Request;

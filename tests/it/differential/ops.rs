@@ -5,15 +5,15 @@
 
 use proptest::prelude::*;
 use proptest::sample::select;
-use singletable::expr::{
+use singletable::{AttributeValue, Blob, Item};
+use singletable_runtime::expr::{
     AttrKeyCondition, AttrRange, Cmp, Condition, KeyCondition, Operand, Path, SortCondition,
 };
-use singletable::request::{
+use singletable_runtime::request::{
     BatchGet, BatchOp, BatchWrite, ConditionCheck, DeleteItem, GetItem, PutItem, QueryRequest,
     ReturnValues, ScanRequest, ScanSegment, SetValue, TransactGet, TransactWrite, TransactWriteOp,
     UpdateAction, UpdateItem,
 };
-use singletable::{AttributeValue, Blob, Item};
 
 /// Sort keys: byte order differs from code-point order between the last two.
 const SORT_KEYS: [&str; 7] = ["a", "ab", "b", "b\u{0}", "c", "\u{ffff}", "\u{10000}"];

@@ -279,8 +279,8 @@ async fn size_check_agrees_with_dynamodb_local_at_the_boundary() {
 /// at most 1024, counted whether or not the item is in the index.
 mod key_limits {
     use singletable::key::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-    use singletable::size::key_bytes;
     use singletable::{AttributeValue, Blob, Db, Entity, Error, Executor, Item, Table};
+    use singletable_runtime::size::key_bytes;
 
     use super::{boundary, s};
     use crate::support::{fresh_db, raw_put};

@@ -2,8 +2,8 @@
 //! stamps; an upsert that could create an unreadable item is refused
 //! before sending, and one never takes over another entity's item.
 
-use singletable::exec::Counting;
 use singletable::{AttributeValue, Db, Entity, Error, Executor, Item, Table};
+use singletable_runtime::exec::Counting;
 
 use crate::support::{fresh_db, raw_item, raw_put};
 
