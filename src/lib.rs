@@ -133,7 +133,7 @@ pub mod entity {
     //! ```
     pub use singletable_runtime::entity::{
         AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, OnGsi,
-        OnTablePartition, Partition, Projection, SchemaVersion, StreamView, Table,
+        OnTablePartition, Partition, PartitionOf, Projection, SchemaVersion, StreamView, Table,
     };
 }
 

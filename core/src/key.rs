@@ -426,6 +426,8 @@ pub fn unescape(segment: &str) -> Result<String, KeyError> {
 
 pub(crate) mod build;
 mod parts;
+#[cfg(feature = "uuid")]
+use parts::segment_error;
 #[cfg(test)]
 mod tests;
 

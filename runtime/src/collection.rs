@@ -240,7 +240,7 @@ pub fn peek_entity_type<R: AttrReader + ?Sized>(
 /// entity's fields would hold for every item, so it does not compile.
 ///
 /// ```
-/// use singletable_runtime::collection::MemberOf;
+/// use singletable::fields::MemberOf;
 /// use singletable::{Collection, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]

@@ -53,6 +53,7 @@
 
 use std::marker::PhantomData;
 
+pub use crate::collection::MemberOf;
 use crate::entity::Entity;
 use crate::error::{EncodeError, Error, Refusal};
 use crate::expr::{Cmp, Condition, Operand, Path, PathStep};

@@ -915,7 +915,7 @@ fn public_items(root: &Path, facade: &str) -> Result<Vec<String>, String> {
 /// `singletable-core`, generated-code helpers to `__private`.
 #[test]
 fn public_api_stays_within_budget() {
-    const CEILING: usize = 230;
+    const CEILING: usize = 233;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let items = public_items(root, "singletable").expect("the workspace's sources parse");
     assert!(

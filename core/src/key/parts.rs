@@ -84,7 +84,7 @@ impl KeyPartDecode for bool {
 }
 
 /// Writes `n` in decimal, left-padded with zeros to `width` digits.
-fn write_padded<N: itoa::Integer>(n: N, width: usize, out: &mut String) {
+pub(super) fn write_padded<N: itoa::Integer>(n: N, width: usize, out: &mut String) {
     // itoa in the value's own width (u128 division is slow) and the zeros
     // as one slice: several times faster than `write!` with a width, and
     // key building is on every write path and every key check.
@@ -97,7 +97,7 @@ fn write_padded<N: itoa::Integer>(n: N, width: usize, out: &mut String) {
     out.push_str(digits);
 }
 
-fn segment_error(segment: &str, expected: &'static str) -> KeyError {
+pub(super) fn segment_error(segment: &str, expected: &'static str) -> KeyError {
     KeyError::Segment {
         segment: segment.to_owned(),
         expected,
@@ -106,7 +106,11 @@ fn segment_error(segment: &str, expected: &'static str) -> KeyError {
 
 /// Parses exactly `width` ASCII digits: as [`strip_padded`] reads them
 /// when they fit a `u64`, else (a `u128`'s 39) with `str::parse`.
-fn read_digits(digits: &str, width: usize, expected: &'static str) -> Result<u128, KeyError> {
+pub(super) fn read_digits(
+    digits: &str,
+    width: usize,
+    expected: &'static str,
+) -> Result<u128, KeyError> {
     let read = if digits.len() != width {
         None
     } else if let Some(n) = leading_digits(digits.as_bytes()) {

@@ -256,7 +256,7 @@ mark_at!(5; A, B, C, D, F; G; );
     message = "this update of `{Self}` changes an index key it cannot rebuild from the fields it sets",
     label = "in state `{S}`, a key is half-built: `Unset<field>` is a field it needs that the update does not set",
     note = "a key template built from several fields (an `updated_at` stamp counts: every update sets it) needs all of them: set the missing fields in the same update, or give the item you hold with `.knowing(&item)`",
-    note = "`singletable_tools::design::held_item_table` lists, per entity, the updates that need the held item; `.check_at_run_time()` defers this check to when the update is sent"
+    note = "the design document (`singletable::design::document`) lists, per entity, the updates that need the held item; `.check_at_run_time()` defers this check to when the update is sent"
 )]
 pub trait Ready<S> {}
 
