@@ -90,20 +90,20 @@ pub use singletable_macros::{Collection, Document, Entity, StrEnum, Table};
 // An explicit list, as sqlx's facade keeps one: every name here is a
 // promise, and a name the runtime adds is not exported until it is listed.
 pub use singletable_runtime::{
-    Admin, Attr, AttrPartition, AttributeKey, AttributeValue, Backfill, BackfillReport,
-    BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter, Blob, CancellationReason, Checkpoint,
-    Clock, Cmp, CollectionPath, Cond, Condition, Counting, Cursor, CursorError, Db, Decode,
-    DecodeError, DecodeErrorKind, DocField, Document, EncodeError, Entity, Entry, Error, Executor,
-    Field, FieldPath, Fields, GlobalIndex, Handle, HoldsTables, IndexKey, Item, KeyAttribute,
-    KeyError, KeyField, KeyOf, KeyPart, KeyPartDecode, KeyType, LocalIndex, Nested, OnGlobalIndex,
-    OnLocalIndex, OnTable, Operand, OtherTypes, Page, Partition, PkField, PrimaryKey, Projected,
-    Projection, Query, ReadResults, ReadTransaction, Refusal, Result, ReturnValues, Returned,
-    SchemaVersion, ShardedQuery, SharedExecutor, SortCondition, StreamError, StreamView,
-    StringPath, Table, Transaction, Update, ValueFor,
+    Admin, Attr, AttrPartition, AttributeKey, AttributeValue, BatchGetOutcome, BatchGetter,
+    BatchPolicy, BatchWriter, Blob, CancellationReason, Clock, Cmp, CollectionPath, Cond,
+    Condition, Counting, Cursor, CursorError, Db, Decode, DecodeError, DecodeErrorKind, DocField,
+    Document, EncodeError, Entity, Entry, Error, Executor, Field, FieldPath, Fields, GlobalIndex,
+    Handle, HoldsTables, IndexKey, Item, KeyAttribute, KeyError, KeyField, KeyOf, KeyPart,
+    KeyPartDecode, KeyType, LocalIndex, Nested, OnGlobalIndex, OnLocalIndex, OnTable, Operand,
+    OtherTypes, Page, Partition, PkField, PrimaryKey, Projected, Projection, Query, ReadResults,
+    ReadTransaction, Refusal, Result, ReturnValues, Returned, SchemaVersion, ShardedQuery,
+    SharedExecutor, SortCondition, StreamError, StreamView, StringPath, Table, Transaction, Update,
+    ValueFor,
 };
 pub use singletable_runtime::{
-    admin, backfill, batch, db, decode, error, fields, nested, query, shard, sort, trace, transact,
-    ttl, unique, update, vector,
+    admin, batch, db, decode, error, fields, nested, query, shard, sort, trace, transact, ttl,
+    unique, update, vector,
 };
 
 pub mod backend;
@@ -225,6 +225,7 @@ mod sdk;
 
 pub use singletable_tools::definition;
 pub use singletable_tools::workbench;
+pub use singletable_tools::{Backfill, BackfillReport, Checkpoint, backfill};
 
 pub mod capacity {
     //! Capacity units by DynamoDB's rules: the rules themselves (the

@@ -124,18 +124,43 @@ impl BatchPolicy {
             .min(self.max_delay)
     }
 
-    /// Full jitter: a random wait up to [`BatchPolicy::max_backoff`].
-    pub(crate) fn delay(&self, retry: u32) -> Duration {
+    /// Full jitter: a random wait up to [`BatchPolicy::max_backoff`], what
+    /// a job waits before retry `retry`.
+    ///
+    /// ```
+    /// use singletable::BatchPolicy;
+    ///
+    /// let policy = BatchPolicy::default();
+    /// assert!(policy.delay(3) <= policy.max_backoff(3));
+    /// ```
+    pub fn delay(&self, retry: u32) -> Duration {
         let cap = self.max_backoff(retry);
         let nanos = u64::try_from(cap.as_nanos()).unwrap_or(u64::MAX);
         Duration::from_nanos(fastrand::u64(0..=nanos))
     }
 
-    pub(crate) fn attempts(&self) -> u32 {
+    /// Attempts per request, the first included: `max_attempts`, at least
+    /// one.
+    ///
+    /// ```
+    /// use singletable::BatchPolicy;
+    ///
+    /// let policy = BatchPolicy { max_attempts: 0, ..BatchPolicy::default() };
+    /// assert_eq!(policy.attempts(), 1);
+    /// ```
+    pub fn attempts(&self) -> u32 {
         self.max_attempts.max(1)
     }
 
-    pub(crate) fn concurrency(&self) -> usize {
+    /// Requests in flight at once: `concurrency`, at least one.
+    ///
+    /// ```
+    /// use singletable::BatchPolicy;
+    ///
+    /// let policy = BatchPolicy { concurrency: 0, ..BatchPolicy::default() };
+    /// assert_eq!(policy.concurrency(), 1);
+    /// ```
+    pub fn concurrency(&self) -> usize {
         self.concurrency.max(1)
     }
 }

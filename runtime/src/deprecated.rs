@@ -5,7 +5,6 @@
 //! Each shim returns the new value; the call that runs it takes the
 //! handle (`.execute(&db)`, `.run(&db)`), as the deprecation note says.
 
-use crate::backfill::Backfill;
 use crate::batch::{BatchGetter, BatchWriter};
 use crate::db::Db;
 use crate::fields::Cond;
@@ -94,53 +93,6 @@ impl<E: Executor> Db<E> {
     #[deprecated(note = "use `BatchGetter::<T>::new(&keys)`, and run it with `.execute(&db)`")]
     pub fn batch_get<'a, T: Entity>(&self, keys: &'a [KeyOf<T>]) -> BatchGetter<'a, T> {
         BatchGetter::new(keys)
-    }
-
-    /// Deprecated: a backfill is a [`Backfill`] run with the handle.
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// # use singletable::{Backfill, Db, Embedded, Entity, Table};
-    /// # #[derive(Table)]
-    /// # #[table(name = "App")]
-    /// # pub struct App;
-    /// # #[derive(Entity)]
-    /// # #[entity(table = App)]
-    /// # #[pk("USER#<id>")]
-    /// # #[sk("PROFILE")]
-    /// # pub struct User { pub id: String }
-    /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
-    /// let backfill: Backfill<User> = db.backfill(); // now: Backfill::<User>::new()
-    /// # let _ = backfill;
-    /// # Ok::<(), singletable::Error>(())
-    /// ```
-    #[deprecated(note = "use `Backfill::<T>::new()`, and run it with `.run(&db)`")]
-    pub fn backfill<'a, T: Entity>(&self) -> Backfill<'a, T> {
-        Backfill::new()
-    }
-
-    /// Deprecated: an adoption is a [`Backfill::adopt`] run with the
-    /// handle.
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// # use singletable::{Backfill, Db, Embedded, Entity, Table};
-    /// # #[derive(Table)]
-    /// # #[table(name = "App")]
-    /// # pub struct App;
-    /// # #[derive(Entity)]
-    /// # #[entity(table = App, adopt = keys)]
-    /// # #[pk("USER#<id>")]
-    /// # #[sk("PROFILE")]
-    /// # pub struct User { pub id: String }
-    /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
-    /// let adoption: Backfill<User> = db.adopt(); // now: Backfill::<User>::adopt()
-    /// # let _ = adoption;
-    /// # Ok::<(), singletable::Error>(())
-    /// ```
-    #[deprecated(note = "use `Backfill::<T>::adopt()`, and run it with `.run(&db)`")]
-    pub fn adopt<'a, T: Entity>(&self) -> Backfill<'a, T> {
-        Backfill::adopt()
     }
 }
 

@@ -1,6 +1,6 @@
 //! The typed API of [singletable](https://docs.rs/singletable): `Db` and
 //! the operations users call on it (queries, updates, transactions,
-//! batches, unique values, TTL, vector search, tracing, backfills) and the
+//! batches, unique values, TTL, vector search, tracing) and the
 //! design's compile-time checks, over `singletable-core` (values, keys,
 //! requests, executors, the entity traits), whose modules it re-exports.
 //! Applications depend on the `singletable` facade crate, which re-exports
@@ -23,7 +23,6 @@ pub use singletable_core::{
     request, shape, size, stream, value,
 };
 
-pub mod backfill;
 pub mod batch;
 pub mod collection;
 pub mod db;
@@ -45,7 +44,6 @@ pub mod vector;
 
 pub use admin::Admin;
 pub use backend::{HoldsTables, SharedExecutor};
-pub use backfill::{Backfill, BackfillReport, Checkpoint};
 pub use batch::{BatchGetOutcome, BatchGetter, BatchPolicy, BatchWriter};
 pub use clock::Clock;
 pub use db::Db;

@@ -28,7 +28,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod backfill;
 pub mod capacity;
 pub mod definition;
 pub mod design;
 pub mod workbench;
+
+pub use backfill::{Backfill, BackfillReport, Checkpoint};

@@ -8,8 +8,8 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Refusal};
-use crate::value::{AttributeValue, Blob, Item};
+use singletable_runtime::error::{Error, Refusal};
+use singletable_runtime::value::{AttributeValue, Blob, Item};
 
 /// What a backfill has done so far, counted across the runs that resumed
 /// it.

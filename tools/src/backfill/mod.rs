@@ -83,16 +83,16 @@ use futures_util::StreamExt;
 
 pub use checkpoint::{Checkpoint, Counts};
 
-use crate::batch::BatchPolicy;
-use crate::db::Db;
-use crate::entity::{Entity, Table};
-use crate::error::{Error, Refusal};
-use crate::exec::Executor;
-use crate::expr::Condition;
-use crate::key::PrimaryKey;
-use crate::request::{ScanRequest, ScanSegment};
-use crate::value::{AttributeValue, Item};
 use plan::Plan;
+use singletable_runtime::batch::BatchPolicy;
+use singletable_runtime::db::Db;
+use singletable_runtime::entity::{Entity, Table};
+use singletable_runtime::error::{Error, Refusal};
+use singletable_runtime::exec::Executor;
+use singletable_runtime::expr::Condition;
+use singletable_runtime::key::PrimaryKey;
+use singletable_runtime::request::{ScanRequest, ScanSegment};
+use singletable_runtime::value::{AttributeValue, Item};
 
 /// Segments a backfill scans in parallel unless told otherwise.
 const DEFAULT_SEGMENTS: u32 = 4;
@@ -721,7 +721,7 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
             if self.backfill.adopt {
                 // Only the items `T` claims are its; the others stay.
                 page.items
-                    .retain(|item| singletable_core::__private::attributed_to::<T>(item));
+                    .retain(|item| singletable_runtime::__private::attributed_to::<T>(item));
             }
             // Items of other types count as scanned at once, the entity's
             // as each is processed, so progress follows the work.

@@ -3,12 +3,12 @@
 //! otherwise one UpdateItem that sets exactly the attributes that differ,
 //! conditioned on the item being as it was read.
 
-use crate::entity::{Entity, Table};
-use crate::error::Error;
-use crate::expr::Condition;
-use crate::key::PrimaryKey;
-use crate::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
-use crate::value::{AttributeValue, Item};
+use singletable_runtime::entity::{Entity, Table};
+use singletable_runtime::error::Error;
+use singletable_runtime::expr::Condition;
+use singletable_runtime::key::PrimaryKey;
+use singletable_runtime::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
+use singletable_runtime::value::{AttributeValue, Item};
 
 /// What to do with one item.
 pub(crate) enum Plan {
@@ -69,7 +69,7 @@ fn all(mut parts: Vec<Condition>) -> Option<Condition> {
 /// key it is stored under).
 pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error> {
     let tb = <T::Table as Table>::ENTITY_TYPE;
-    if crate::reader::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
+    if singletable_runtime::reader::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
         return Ok(Plan::Gone);
     }
     let entity = decode_stored::<T>(stored)?;
@@ -118,13 +118,17 @@ fn identity<T: Table>(attribute: &str) -> bool {
 /// Decodes a stored item as `T`, in place: the stored item is still
 /// needed for the condition.
 fn decode_stored<T: Entity>(stored: &Item) -> Result<T, Error> {
-    let mut reader = crate::reader::ItemRef::new(stored);
-    T::read_item(&mut reader, crate::query::OtherTypes::Error)?.ok_or_else(|| Error::Decode {
-        entity: T::ENTITY_TYPE,
-        source: crate::error::DecodeError::new(crate::error::DecodeErrorKind::EntityType {
-            expected: T::ENTITY_TYPE,
-            found: String::new(),
-        }),
+    let mut reader = singletable_runtime::reader::ItemRef::new(stored);
+    T::read_item(&mut reader, singletable_runtime::query::OtherTypes::Error)?.ok_or_else(|| {
+        Error::Decode {
+            entity: T::ENTITY_TYPE,
+            source: singletable_runtime::error::DecodeError::new(
+                singletable_runtime::error::DecodeErrorKind::EntityType {
+                    expected: T::ENTITY_TYPE,
+                    found: String::new(),
+                },
+            ),
+        }
     })
 }
 
@@ -163,7 +167,7 @@ fn rewrite<T: Entity>(
     let key = T::primary_key(entity)?;
     Ok(Plan::Rewrite(Box::new(UpdateItem {
         table: table.to_owned(),
-        key: crate::db::key_item::<T::Table>(&key),
+        key: singletable_runtime::db::key_item::<T::Table>(&key),
         actions,
         condition: all(parts),
         return_values: ReturnValues::None,
@@ -181,7 +185,9 @@ pub(crate) fn adoption<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Er
     match stored.get(<T::Table as Table>::ENTITY_TYPE) {
         Some(AttributeValue::S(t)) if t == T::ENTITY_TYPE => return Ok(Plan::Unchanged),
         Some(_) => return Ok(Plan::Gone),
-        None if !singletable_core::__private::attributed_to::<T>(stored) => return Ok(Plan::Gone),
+        None if !singletable_runtime::__private::attributed_to::<T>(stored) => {
+            return Ok(Plan::Gone);
+        }
         None => {}
     }
     let entity = decode_stored::<T>(stored)?;
