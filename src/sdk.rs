@@ -33,10 +33,8 @@ use singletable_runtime::{Db, Error, Table};
 /// # async fn run() -> singletable::Result<()> {
 /// let db = Db::from_env("AppTable").await;              // aws_config; DYNAMODB_ENDPOINT if set
 /// let local = Db::local("http://127.0.0.1:8000", "AppTable");
-/// let endpoint = Some("http://127.0.0.1:8000".to_owned());
-/// let configured = Db::configured(endpoint, "AppTable").await; // aws_config, this endpoint
 /// let client: aws_sdk_dynamodb::Client = singletable::SdkExecutor::configured(None).await.client().clone();
-/// let explicit = Db::new(client, "AppTable");            // any SDK client
+/// let explicit = Db::with_executor(singletable::SdkExecutor::new(client), "AppTable"); // any SDK client
 ///
 /// local.create_table_if_missing::<AppTable>().await?;   // CreateTable (+ UpdateTimeToLive)
 /// local.create_table_with::<AppTable>(Billing::Provisioned { read: 5, write: 5 }).await?;
@@ -44,7 +42,7 @@ use singletable_runtime::{Db, Error, Table};
 /// for drift in db.verify::<AppTable>().await? {          // declaration against DescribeTable
 ///     eprintln!("drift: {drift}");
 /// }
-/// if let Some(arn) = configured.stream_arn().await? {   // DescribeTable's LatestStreamArn
+/// if let Some(arn) = local.stream_arn().await? {   // DescribeTable's LatestStreamArn
 ///     println!("stream: {arn}");
 /// }
 /// let tables = explicit.sdk().list_tables().send().await; // the SDK client, for the rest
@@ -55,7 +53,10 @@ use singletable_runtime::{Db, Error, Table};
 /// # Ok(()) }
 /// ```
 pub trait SdkDb: Sized {
-    /// A handle over an SDK client configured as usual (`aws_config`).
+    /// Deprecated: a handle over an SDK client of your own is
+    /// `Db::with_executor(SdkExecutor::new(client), table)`, the one
+    /// constructor for any executor.
+    #[deprecated(note = "use `Db::with_executor(SdkExecutor::new(client), table)`")]
     fn new(client: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self;
 
     /// Loads the AWS configuration from the environment (region,
@@ -64,10 +65,12 @@ pub trait SdkDb: Sized {
     /// (DynamoDB Local).
     fn from_env(table: impl Into<String>) -> impl Future<Output = Self> + Send;
 
-    /// Loads the AWS configuration from the environment (region,
-    /// credentials, profile) the way `aws_config::load_defaults` does;
-    /// requests go to `endpoint` when given (DynamoDB Local, a VPC
-    /// endpoint), to the region's default otherwise.
+    /// Deprecated: `Db::open::<T>(Backend::DynamoDb { endpoint }, table)`
+    /// opens the same handle (shared), and `Db::from_env` follows
+    /// `DYNAMODB_ENDPOINT`.
+    #[deprecated(
+        note = "use `Db::open::<T>(Backend::DynamoDb { endpoint }, table)`, or `Db::from_env` with DYNAMODB_ENDPOINT"
+    )]
     fn configured(
         endpoint: Option<String>,
         table: impl Into<String>,
@@ -135,7 +138,11 @@ impl SdkDb for Db<SdkExecutor> {
     }
 
     fn from_env(table: impl Into<String>) -> impl Future<Output = Self> + Send {
-        Self::configured(std::env::var("DYNAMODB_ENDPOINT").ok(), table)
+        let table = table.into();
+        async move {
+            let endpoint = std::env::var("DYNAMODB_ENDPOINT").ok();
+            Db::with_executor(SdkExecutor::configured(endpoint).await, table)
+        }
     }
 
     fn configured(

@@ -34,7 +34,7 @@ use crate::error::service_error;
 /// let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
 /// let exec = SdkExecutor::new(aws_sdk_dynamodb::Client::new(&config));
 /// let _tables = exec.client().list_tables().send().await; // the client, for anything else
-/// let db = Db::with_executor(exec, "AppTable"); // what `Db::new(client, "AppTable")` does
+/// let db = Db::with_executor(exec, "AppTable"); // a handle over any SDK client
 /// # }
 /// ```
 #[derive(Debug, Clone)]

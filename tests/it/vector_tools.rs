@@ -175,7 +175,10 @@ async fn search_vectors_request_matches_the_sdk_model() {
             response,
         }))
         .build();
-    let db = Db::new(aws_sdk_dynamodb::Client::from_conf(config), "Shop");
+    let db = Db::with_executor(
+        SdkExecutor::new(aws_sdk_dynamodb::Client::from_conf(config)),
+        "Shop",
+    );
     let found = Product::similar("kitchen", &[1.0, 0.5, 0.0])
         .top_k(2)
         .filter(|f| f.price.lt(&20))
@@ -234,7 +237,7 @@ async fn search_vectors_request_matches_the_sdk_model() {
 
 /// The in-process endpoint's client, and a handle on it for table `Shop`.
 async fn endpoint_db() -> Db<SdkExecutor> {
-    let db = Db::new(Endpoint::new().client(), "Shop");
+    let db = Db::with_executor(SdkExecutor::new(Endpoint::new().client()), "Shop");
     assert!(db.create_table_if_missing::<Shop>().await.unwrap());
     db
 }
@@ -315,7 +318,7 @@ async fn vector_indexes_are_created_described_updated_and_verified() {
 
     // A table created without the vector index drifts, and update_table
     // adds it, indexing the items already stored.
-    let db = Db::new(Endpoint::new().client(), "Shop");
+    let db = Db::with_executor(SdkExecutor::new(Endpoint::new().client()), "Shop");
     db.create_table_if_missing::<ShopBefore>().await.unwrap();
     for p in products() {
         db.put(&p).await.unwrap();
@@ -360,7 +363,7 @@ async fn vector_indexes_are_created_described_updated_and_verified() {
     assert!(db.describe().await.unwrap().vector_indexes.is_empty());
 
     // A provisioned table with vector indexes is refused before sending.
-    let other = Db::new(Endpoint::new().client(), "Shop");
+    let other = Db::with_executor(SdkExecutor::new(Endpoint::new().client()), "Shop");
     let err = other
         .create_table_with::<Shop>(Billing::Provisioned { read: 1, write: 1 })
         .await
