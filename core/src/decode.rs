@@ -238,12 +238,5 @@ impl<T: Entity> Decode for T {
     }
 }
 
-/// Items whose entity-type attribute `attribute` is one of `types`:
-/// [`Decode::type_condition`] of an entity and of a collection.
-#[doc(hidden)]
-pub fn types_condition(attribute: &str, types: &[&str]) -> Option<Condition> {
-    types
-        .iter()
-        .map(|t| Condition::eq(attribute, AttributeValue::S((*t).to_owned())))
-        .reduce(Condition::or)
-}
+pub(crate) mod generated;
+use generated::types_condition;

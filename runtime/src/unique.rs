@@ -122,15 +122,13 @@
 //! # }).unwrap();
 //! ```
 
-use std::marker::PhantomData;
-
 pub use crate::entity::MarkerKey;
 use crate::entity::{Entity, Table, UniqueField};
 use crate::error::Error;
 use crate::expr::Condition;
 use crate::key::{PrimaryKey, escape_into};
 use crate::request::{DeleteItem, PutItem, TransactWriteOp};
-use crate::value::{Attr, AttributeValue, Item};
+use crate::value::{AttributeValue, Item};
 
 /// The entity type of marker items.
 ///
@@ -164,66 +162,6 @@ pub const OWNER_PK: &str = "ownerPk";
 pub const OWNER_SK: &str = "ownerSk";
 
 pub use crate::key::UniqueValue;
-
-/// The probe generated code reads a unique value through (like
-/// `WritePart`): for a type that is not a [`UniqueValue`],
-/// the derive's assertion reports the error once and method resolution
-/// falls back to [`UniquePartFallback`].
-#[doc(hidden)]
-pub struct UniquePart<T>(PhantomData<T>);
-
-impl<T> UniquePart<T> {
-    /// The probe for `T`.
-    pub const NEW: Self = Self(PhantomData);
-}
-
-impl<T: UniqueValue + Attr> UniquePart<T> {
-    /// The key part of a stored value of `T`.
-    pub fn part(
-        &self,
-        value: &AttributeValue,
-        entity: &'static str,
-        field: &'static str,
-        attribute: &str,
-    ) -> Result<Option<String>, Error> {
-        if matches!(value, AttributeValue::Null(_)) {
-            return Ok(None);
-        }
-        let v = T::from_attr(value.clone()).map_err(|e| Error::Decode {
-            entity,
-            source: e.at(attribute),
-        })?;
-        v.unique_part()
-            .transpose()
-            .map_err(|reason| Error::KeyValue {
-                entity,
-                field,
-                reason,
-            })
-    }
-}
-
-/// Chosen only for a type that is not a unique value, whose derive already
-/// failed.
-#[doc(hidden)]
-pub trait UniquePartFallback {
-    /// Never runs: the crate that would call it does not compile.
-    fn part(
-        &self,
-        _: &AttributeValue,
-        _: &'static str,
-        _: &'static str,
-        _: &str,
-    ) -> Result<Option<String>, Error> {
-        unreachable!("the derive rejected this unique value type")
-    }
-}
-
-impl<T> UniquePartFallback for UniquePart<T> {}
-
-/// Asserts at compile time that a field type can be a unique value.
-#[doc(hidden)]
-pub const fn assert_unique<T: UniqueValue>() {}
 
 /// The marker key of `part` (a value of `field` of entity `E`).
 ///

@@ -11,7 +11,9 @@ mod codec;
 pub use checks::*;
 pub use codec::*;
 
-pub use crate::clock::{Timestamp, created_value, time_attr, updated_value};
+pub use crate::clock::Timestamp;
+pub use crate::clock::generated::{created_value, time_attr, updated_value};
+pub use crate::decode::generated::types_condition;
 pub use crate::entity::SchemaVersion;
 pub use crate::entity::generated::markers::*;
 pub use crate::entity::generated::{

@@ -8,15 +8,22 @@
 
 pub use singletable_core::__private::*;
 
-pub use crate::{clock, collection, entity, reader};
+mod probes;
+pub use probes::*;
+
+pub use crate::{clock, entity, reader};
+
+/// The collections' traits and what generated collections call.
+pub mod collection {
+    pub use crate::collection::generated::*;
+    pub use crate::collection::*;
+}
 pub use singletable_core::vector::check_vector;
 
-pub use crate::decode::types_condition;
 pub use crate::design::{
-    AccessShape, AttrIndexShape, Card, CardFallback, EntityShape, IndexCollision, IndexShape,
-    KeySeg, KeyShape, Width, WidthFallback, cardinality, index_collision, one_value,
-    partition_holds_declared_markers, partition_holds_markers, primary_keys_collide,
-    table_queries_leak,
+    AccessShape, AttrIndexShape, EntityShape, IndexCollision, IndexShape, KeySeg, KeyShape,
+    index_collision, partition_holds_declared_markers, partition_holds_markers,
+    primary_keys_collide, table_queries_leak,
 };
 pub use crate::fields::HasFields;
 pub use crate::query::{AttrTarget, Target, unknown_type};
@@ -24,7 +31,6 @@ pub use crate::reader::entity_type_of;
 pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
 pub use crate::shard::{shard_of, with_shard};
 pub use crate::ttl::{EpochSeconds, ttl_from_attr};
-pub use crate::unique::{UniquePart, UniquePartFallback, assert_unique};
 pub use crate::vector::{ProbeVector, ProbeVectorFallback, VectorProbe};
 
 /// Whether a TTL field of type `T` decodes from an absent attribute.
