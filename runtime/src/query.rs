@@ -162,17 +162,16 @@ pub trait ConsistentRead {}
 impl ConsistentRead for OnTable {}
 impl ConsistentRead for OnLocalIndex {}
 
-mod build;
+pub(crate) mod build;
 mod pages;
-mod projected;
+pub(crate) mod projected;
 mod run;
 
-pub use build::{AttrTarget, Target};
 #[allow(unused_imports)]
 use pages::Marker;
 pub use pages::{Cursor, Page};
+pub use projected::Projected;
 use projected::*;
-pub use projected::{Projected, unknown_type};
 
 /// A Query on one partition of the table or an index. Built by generated
 /// access-pattern functions; nothing is sent until `page`, `all`, `first` or

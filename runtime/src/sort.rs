@@ -45,15 +45,8 @@ use crate::query::Query;
 use crate::shard::ShardedQuery;
 use crate::value::AttributeValue;
 
-/// One bound of a sort-key condition, as a pattern's marker builds it.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum SortValue {
-    /// The sort key built from a template (`ORDER#2025#00000002`).
-    Key(String),
-    /// The value of one sort attribute of a multi-attribute key.
-    Attr(&'static str, AttributeValue),
-}
+pub(crate) mod value;
+use value::SortValue;
 
 /// Implemented by the marker of an access pattern that has a sort-key
 /// condition to give: what `sk_eq` and the range conditions take.

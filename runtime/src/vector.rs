@@ -753,32 +753,4 @@ impl<T: Decode, P> VectorSearch<T, P> {
     }
 }
 
-/// The vector a field holds, for the checks `validate` makes before a
-/// write: [`VectorField::vector`] when the field's type is one, else
-/// nothing (a type that is not is one compile error, at the type, from the
-/// derive's own check). Generated code calls `(&VectorProbe(&f)).vector()`
-/// with [`ProbeVector`] and [`ProbeVectorFallback`] in scope.
-#[doc(hidden)]
-pub struct VectorProbe<'a, T>(pub &'a T);
-
-#[doc(hidden)]
-pub trait ProbeVector<'a> {
-    fn vector(&self) -> Option<&'a [f32]>;
-}
-
-impl<'a, T: VectorField> ProbeVector<'a> for VectorProbe<'a, T> {
-    fn vector(&self) -> Option<&'a [f32]> {
-        self.0.vector()
-    }
-}
-
-#[doc(hidden)]
-pub trait ProbeVectorFallback<'a> {
-    fn vector(&self) -> Option<&'a [f32]> {
-        None
-    }
-}
-
-impl<'a, T> ProbeVectorFallback<'a> for &VectorProbe<'a, T> {}
-
 pub use crate::entity::SearchScalar;

@@ -314,9 +314,9 @@ fn sort_impls(ctx: &Ctx, t: &Template, builder: &str, marker: &syn::Ident) -> To
             type AfterEq = Self;
             type AfterRange = Self;
             #[inline]
-            fn sort_value(__v: Self::Value<'_>) -> #p::Result<#p::sort::SortValue> {
+            fn sort_value(__v: Self::Value<'_>) -> #p::Result<#p::__private::SortValue> {
                 #bind
-                #entity_ty::#builder_id(#args).map(#p::sort::SortValue::Key)
+                #entity_ty::#builder_id(#args).map(#p::__private::SortValue::Key)
             }
         }
     };
@@ -334,10 +334,10 @@ fn sort_impls(ctx: &Ctx, t: &Template, builder: &str, marker: &syn::Ident) -> To
             #[automatically_derived]
             impl<'__a> #p::sort::SortPrefix<#marker> for #prefix_ty {
                 #[inline]
-                fn sort_prefix(self) -> #p::Result<#p::sort::SortValue> {
+                fn sort_prefix(self) -> #p::Result<#p::__private::SortValue> {
                     let __v = self;
                     #bind
-                    #entity_ty::#prefix_builder(#args).map(#p::sort::SortValue::Key)
+                    #entity_ty::#prefix_builder(#args).map(#p::__private::SortValue::Key)
                 }
             }
         });

@@ -363,8 +363,8 @@ fn stage_impls(ctx: &Ctx, s: &Stages, i: usize, f: &Field) -> TokenStream {
             type AfterEq = #next;
             type AfterRange = #end;
             #[inline]
-            fn sort_value(__v: Self::Value<'_>) -> #p::Result<#p::sort::SortValue> {
-                #v.map(|__v| #p::sort::SortValue::Attr(#stored, __v))
+            fn sort_value(__v: Self::Value<'_>) -> #p::Result<#p::__private::SortValue> {
+                #v.map(|__v| #p::__private::SortValue::Attr(#stored, __v))
             }
         }
     };
@@ -374,11 +374,11 @@ fn stage_impls(ctx: &Ctx, s: &Stages, i: usize, f: &Field) -> TokenStream {
             #[automatically_derived]
             impl<'__a> #p::sort::SortPrefix<#ty> for &'__a str {
                 #[inline]
-                fn sort_prefix(self) -> #p::Result<#p::sort::SortValue> {
+                fn sort_prefix(self) -> #p::Result<#p::__private::SortValue> {
                     if self.is_empty() {
                         #p::__private::Err(#p::Error::KeyValue { entity: #entity, field: #fname, reason: #p::KeyError::Empty })
                     } else {
-                        #p::__private::Ok(#p::sort::SortValue::Attr(#stored, #p::__private::AttributeValue::S(#p::__private::String::from(self))))
+                        #p::__private::Ok(#p::__private::SortValue::Attr(#stored, #p::__private::AttributeValue::S(#p::__private::String::from(self))))
                     }
                 }
             }

@@ -26,12 +26,13 @@ pub use crate::design::{
     primary_keys_collide, table_queries_leak,
 };
 pub use crate::fields::HasFields;
-pub use crate::query::{AttrTarget, Target, unknown_type};
+pub use crate::query::build::{AttrTarget, Target};
+pub use crate::query::projected::unknown_type;
 pub use crate::reader::entity_type_of;
 pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
 pub use crate::shard::{shard_of, with_shard};
+pub use crate::sort::value::SortValue;
 pub use crate::ttl::{EpochSeconds, ttl_from_attr};
-pub use crate::vector::{ProbeVector, ProbeVectorFallback, VectorProbe};
 
 /// Whether a TTL field of type `T` decodes from an absent attribute.
 pub fn ttl_absent_ok<T: EpochSeconds>() -> bool {

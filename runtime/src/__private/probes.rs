@@ -8,6 +8,7 @@ use std::marker::PhantomData;
 use crate::error::Error;
 use crate::key::UniqueValue;
 use crate::value::{Attr, AttributeValue};
+use crate::vector::VectorField;
 
 /// Product of known cardinalities; `None` when any is unknown. Used by
 /// generated code.
@@ -118,3 +119,28 @@ impl<T> UniquePartFallback for UniquePart<T> {}
 
 /// Asserts at compile time that a field type can be a unique value.
 pub const fn assert_unique<T: UniqueValue>() {}
+
+/// The vector a field holds, for the checks `validate` makes before a
+/// write: [`VectorField::vector`] when the field's type is one, else
+/// nothing (a type that is not is one compile error, at the type, from the
+/// derive's own check). Generated code calls `(&VectorProbe(&f)).vector()`
+/// with `ProbeVector` and `ProbeVectorFallback` in scope.
+pub struct VectorProbe<'a, T>(pub &'a T);
+
+pub trait ProbeVector<'a> {
+    fn vector(&self) -> Option<&'a [f32]>;
+}
+
+impl<'a, T: VectorField> ProbeVector<'a> for VectorProbe<'a, T> {
+    fn vector(&self) -> Option<&'a [f32]> {
+        self.0.vector()
+    }
+}
+
+pub trait ProbeVectorFallback<'a> {
+    fn vector(&self) -> Option<&'a [f32]> {
+        None
+    }
+}
+
+impl<'a, T> ProbeVectorFallback<'a> for &VectorProbe<'a, T> {}

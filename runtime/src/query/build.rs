@@ -5,25 +5,34 @@ use super::*;
 
 /// Where a query on a multi-attribute index reads, as generated code
 /// describes it.
-#[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct AttrTarget {
+    /// The access pattern's name, for spans and cursors.
     pub pattern: &'static str,
+    /// The index's name in DynamoDB.
     pub index: &'static str,
+    /// The index's key attributes.
     pub key: AttributeKey,
+    /// The table's partition key attribute.
     pub table_pk: &'static str,
+    /// The table's sort key attribute, if any.
     pub table_sk: Option<&'static str>,
 }
 
 /// Where a query reads, as generated code describes it.
-#[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct Target {
+    /// The access pattern's name, for spans and cursors.
     pub pattern: &'static str,
+    /// The index's name in DynamoDB; `None` for the table.
     pub index: Option<&'static str>,
+    /// The partition key attribute read.
     pub pk_attr: &'static str,
+    /// The sort key attribute read, if any.
     pub sk_attr: Option<&'static str>,
+    /// The table's partition key attribute.
     pub table_pk: &'static str,
+    /// The table's sort key attribute, if any.
     pub table_sk: Option<&'static str>,
 }
 

@@ -149,7 +149,6 @@ impl<T: Decode> ReadEach for Collect<'_, T> {
 }
 
 /// The error for an item no variant of a collection reads.
-#[doc(hidden)]
 pub fn unknown_type(collection: &'static str, item: &Item, attribute: &str) -> Error {
     let found = entity_type_of(item, attribute).unwrap_or("").to_owned();
     Error::Decode {
