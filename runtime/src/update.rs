@@ -500,8 +500,7 @@ impl<E, S> std::fmt::Debug for Update<E, S> {
 impl<E: Entity, S> Update<E, S> {
     /// An update of the item with `key`, whose primary-key fields encode to
     /// `parts` (Rust field name, key part). Used by generated code.
-    #[doc(hidden)]
-    pub fn new(
+    pub(crate) fn new(
         key: Result<PrimaryKey, Error>,
         parts: Vec<(&'static str, Result<String, Error>)>,
     ) -> Self {
@@ -556,8 +555,7 @@ impl<E: Entity, S> Update<E, S> {
 
     /// The primary-key fields' stored attributes, each checked against the
     /// field's validations. Used by generated code.
-    #[doc(hidden)]
-    pub fn with_key_values(
+    pub(crate) fn with_key_values(
         mut self,
         values: Vec<(&'static str, Result<AttributeValue, Error>)>,
     ) -> Self {

@@ -115,8 +115,11 @@ impl<T, I, P> Query<T, I, P> {
 
     /// Sets the range condition on a sort attribute of a multi-attribute
     /// key (the last condition).
-    #[doc(hidden)]
-    pub fn with_attr_range(self, attr: &'static str, range: Result<AttrRange, Error>) -> Self {
+    pub(crate) fn with_attr_range(
+        self,
+        attr: &'static str,
+        range: Result<AttrRange, Error>,
+    ) -> Self {
         self.with_attr_condition(attr, range, |k, r| k.range = Some((attr.to_owned(), r)))
     }
 
@@ -178,12 +181,6 @@ impl<T, I, P> Query<T, I, P> {
             include_expired: self.include_expired,
             _marker: PhantomData,
         }
-    }
-
-    /// Whether a sort-key condition is set.
-    #[doc(hidden)]
-    pub fn has_sort(&self) -> bool {
-        self.sk.is_some()
     }
 
     /// Descending sort-key order (`ScanIndexForward=false`): newest first
