@@ -297,7 +297,8 @@ pub mod design {
 }
 
 pub mod stream {
-    //! Stream records as typed changes (the runtime's `stream`), and with
+    //! Stream records (core's `stream`: what executors deliver) as typed
+    //! changes (the tools' consumers: [`changes`], [`Change`]), and with
     //! feature `streams` the AWS driver's reader of whole streams.
     //!
     //! ```
@@ -317,9 +318,9 @@ pub mod stream {
     #[cfg(feature = "lambda")]
     pub use singletable_runtime::stream::lambda;
     pub use singletable_runtime::stream::{
-        Change, Event, EventKind, IntoStreamRecord, StreamPosition, StreamRecord, StreamView,
-        changes,
+        EventKind, IntoStreamRecord, StreamPosition, StreamRecord, StreamView,
     };
+    pub use singletable_tools::stream::{Change, Event, changes};
 }
 
 pub mod clock {

@@ -15,9 +15,8 @@ use singletable::{
 };
 use singletable_aws::StreamReader;
 use singletable_runtime::stream::aws_sdk_dynamodbstreams::types as ddbs;
-use singletable_runtime::stream::{
-    self, Change, Event, EventKind, StreamRecord, StreamSource, lambda,
-};
+use singletable_runtime::stream::{self, EventKind, StreamRecord, StreamSource, lambda};
+use singletable_tools::stream::{Change, Event, changes};
 
 use crate::support::{endpoint, unique_table};
 
@@ -210,7 +209,7 @@ fn decode_all<T: singletable::Decode>(
     records: &[StreamRecord],
     other: OtherTypes,
 ) -> Vec<singletable::Result<Change<T>>> {
-    stream::changes::<T, _>(records, other).collect()
+    changes::<T, _>(records, other).collect()
 }
 
 /// A value in DynamoDB's JSON shape, as Lambda events carry it.
@@ -344,10 +343,9 @@ fn check_source(source: &str, view: StreamView, records: &[StreamRecord]) {
 
     // The same records as a Lambda function receives them decode alike.
     let event = lambda::parse_event(lambda_event(records).as_bytes()).unwrap();
-    let via_lambda: Vec<Change<Order>> =
-        stream::changes::<Order, _>(&event.records, OtherTypes::Skip)
-            .collect::<Result<_, _>>()
-            .unwrap();
+    let via_lambda: Vec<Change<Order>> = changes::<Order, _>(&event.records, OtherTypes::Skip)
+        .collect::<Result<_, _>>()
+        .unwrap();
     assert_eq!(via_lambda, orders, "{source} {view:?}: Lambda JSON");
 }
 
@@ -463,8 +461,7 @@ fn check_malformed() {
         let text = json!({ "Records": [serde_json::from_str::<Value>(GOOD).unwrap(), record] })
             .to_string();
         let event = lambda::parse_event(text.as_bytes()).unwrap_or_else(|e| panic!("{what}: {e}"));
-        let results: Vec<_> =
-            stream::changes::<Order, _>(&event.records, OtherTypes::Skip).collect();
+        let results: Vec<_> = changes::<Order, _>(&event.records, OtherTypes::Skip).collect();
         assert_eq!(results.len(), 2, "{what}");
         assert!(results[0].is_ok(), "{what}: the good record still decodes");
         let err = results[1].as_ref().expect_err(what);
@@ -497,7 +494,7 @@ fn check_malformed() {
         json!({ "Records": [edited(|v| v["dynamodb"]["NewImage"]["total"] = json!({"S": "x"}))] })
             .to_string();
     let event = lambda::parse_event(text.as_bytes()).unwrap();
-    let err = stream::changes::<Order, _>(&event.records, OtherTypes::Skip)
+    let err = changes::<Order, _>(&event.records, OtherTypes::Skip)
         .next()
         .unwrap()
         .unwrap_err();
@@ -552,7 +549,7 @@ fn check_malformed() {
         ),
     ];
     for (r, expected) in sdk_cases {
-        let err = stream::changes::<Order, _>([r], OtherTypes::Skip)
+        let err = changes::<Order, _>([r], OtherTypes::Skip)
             .next()
             .unwrap()
             .unwrap_err();
@@ -560,7 +557,7 @@ fn check_malformed() {
     }
     // A keys-only Streams API record of an order decodes, without images.
     let ok = record("REMOVE", Some(body(ddbs::StreamViewType::KeysOnly)));
-    let change = stream::changes::<Order, _>([ok], OtherTypes::Skip)
+    let change = changes::<Order, _>([ok], OtherTypes::Skip)
         .next()
         .unwrap()
         .unwrap();
@@ -586,10 +583,10 @@ fn check_malformed() {
         )
         .build();
     assert_eq!(
-        stream::changes::<Order, _>([note.clone()], OtherTypes::Skip).count(),
+        changes::<Order, _>([note.clone()], OtherTypes::Skip).count(),
         0
     );
-    let err = stream::changes::<Order, _>([note], OtherTypes::Error)
+    let err = changes::<Order, _>([note], OtherTypes::Error)
         .next()
         .unwrap()
         .unwrap_err();

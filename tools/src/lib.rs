@@ -32,6 +32,7 @@ pub mod backfill;
 pub mod capacity;
 pub mod definition;
 pub mod design;
+pub mod stream;
 pub mod workbench;
 
 pub use backfill::{Backfill, BackfillReport, Checkpoint};

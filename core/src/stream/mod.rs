@@ -12,8 +12,9 @@
 //! a Lambda function's DynamoDB event (feature `lambda`, the
 //! `aws_lambda_events` types), the DynamoDB Streams API (feature
 //! `streams`, `aws-sdk-dynamodbstreams`, with a small `StreamReader`
-//! for tests and tools), and the embedded change feed. [`changes`] (or
-//! [`StreamRecord::decode`]) then decodes each into a [`Change`]: an
+//! for tests and tools), and the embedded change feed. The consumers
+//! (`singletable::stream::changes`, `Change::from_record`, in
+//! `singletable-tools`) then decode each into a `Change`: an
 //! insert, a modification or a removal, with the item's key, the record's
 //! sequence number and approximate time, and the images its view carries,
 //! typed.
@@ -53,22 +54,21 @@
 //! # }).unwrap();
 //! ```
 //!
-//! Items of other entity types are skipped with [`OtherTypes::Skip`], or
+//! Items of other entity types are skipped with `OtherTypes::Skip`, or
 //! each reported as an [`Error::Decode`] of kind
 //! [`EntityType`](crate::DecodeErrorKind::EntityType) with
-//! [`OtherTypes::Error`]; a keys-only record carries no entity type, so it
-//! is told apart by its key (see [`Decode::key_matches`]). A malformed
-//! record is an [`Error::Stream`]; in [`changes`], each record gets its own
+//! `OtherTypes::Error`; a keys-only record carries no entity type, so it
+//! is told apart by its key (see `Decode::key_matches`). A malformed
+//! record is an [`Error::Stream`]; in `changes`, each record gets its own
 //! `Result`, so one bad record loses no other.
 
 use std::time::SystemTime;
 
-use crate::decode::Decode;
 pub use crate::entity::StreamView;
 use crate::entity::Table;
-use crate::error::{DecodeError, DecodeErrorKind, Error, StreamError};
+use crate::error::{Error, StreamError};
 use crate::key::PrimaryKey;
-use crate::reader::OtherTypes;
+
 use crate::value::{AttributeValue, Item};
 
 #[cfg_attr(docsrs, doc(cfg(feature = "lambda")))]
@@ -132,7 +132,7 @@ impl EventKind {
 ///
 /// ```
 /// # use singletable::Embedded;
-/// use singletable::stream::EventKind;
+/// use singletable::stream::{Change, EventKind};
 /// # use singletable::{Db, Entity, OtherTypes, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "Shop", stream = new_and_old_images)]
@@ -152,7 +152,7 @@ impl EventKind {
 /// record.check()?; // images as its view and event require
 /// assert_eq!(record.event, EventKind::Modify);
 /// assert_eq!(record.key::<Shop>()?, Order::key("o1")?);
-/// let change = record.clone().decode::<Order>(OtherTypes::Error)?.unwrap();
+/// let change = Change::<Order>::from_record(record.clone(), OtherTypes::Error)?.unwrap();
 /// assert_eq!(change.event.new_image().unwrap().total, 12);
 /// # Ok::<(), singletable::Error>(())
 /// # }).unwrap();
@@ -225,175 +225,6 @@ impl IntoStreamRecord for &StreamRecord {
     fn into_stream_record(self) -> Result<StreamRecord, Error> {
         Ok(self.clone())
     }
-}
-
-/// A change of an item of type `T`, decoded from a stream record.
-///
-/// ```
-/// # use singletable::Embedded;
-/// use singletable::stream::{changes, Change, EventKind};
-/// # use singletable::{Db, Entity, OtherTypes, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "Shop", stream = new_and_old_images)]
-/// # pub struct Shop;
-/// # #[derive(Entity, Debug, PartialEq)]
-/// # #[entity(table = Shop, name = "Order")]
-/// # #[pk("ORDER#<id>")]
-/// # #[sk("DETAILS")]
-/// # pub struct Order { pub id: String, pub total: u32 }
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
-/// db.put(&Order { id: "o1".into(), total: 10 }).await?;
-/// db.put(&Order { id: "o1".into(), total: 12 }).await?;
-/// db.delete::<Order>(Order::key("o1")?).await?;
-/// let feed = db.executor().change_feed("Shop")?; // insert, modify, remove
-/// let all: Vec<Change<Order>> = changes(feed, OtherTypes::Skip).collect::<Result<_, _>>()?;
-/// let kinds: Vec<EventKind> = all.iter().map(|c| c.event.kind()).collect();
-/// assert_eq!(kinds, [EventKind::Insert, EventKind::Modify, EventKind::Remove]);
-/// assert_eq!(all[2].event.old_image().unwrap().total, 12);
-/// assert!(all[2].event.new_image().is_none() && !all[2].by_ttl);
-/// assert!(all[0].sequence_number < all[1].sequence_number);
-/// # Ok::<(), singletable::Error>(())
-/// # }).unwrap();
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct Change<T> {
-    /// What happened, with the images the stream's view carries.
-    pub event: Event<T>,
-    /// The item's primary key.
-    pub key: PrimaryKey,
-    /// The record's sequence number (decimal digits).
-    pub sequence_number: String,
-    /// When the write happened, approximately (DynamoDB rounds to the
-    /// second, DynamoDB Local to the minute).
-    pub approximate_creation_time: Option<SystemTime>,
-    /// The record's `eventID`.
-    pub event_id: String,
-    /// Whether DynamoDB's TTL process removed the item.
-    pub by_ttl: bool,
-}
-
-/// What a write did, with the images a stream's view carries: `None` where
-/// the view leaves an image out (every image under `KEYS_ONLY`, the old one
-/// under `NEW_IMAGE`, the new one under `OLD_IMAGE`).
-///
-/// ```
-/// # use singletable::Embedded;
-/// use singletable::stream::{changes, Event};
-/// # use singletable::{Db, Entity, OtherTypes, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "Shop", stream = new_and_old_images)]
-/// # pub struct Shop;
-/// # #[derive(Entity, Debug, PartialEq)]
-/// # #[entity(table = Shop, name = "Order")]
-/// # #[pk("ORDER#<id>")]
-/// # #[sk("DETAILS")]
-/// # pub struct Order { pub id: String, pub total: u32 }
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
-/// db.put(&Order { id: "o1".into(), total: 10 }).await?;
-/// db.put(&Order { id: "o1".into(), total: 12 }).await?;
-/// db.delete::<Order>(Order::key("o1")?).await?;
-/// let feed = db.executor().change_feed("Shop")?; // insert, modify, remove
-/// for change in changes::<Order, _>(&feed, OtherTypes::Skip) {
-///     let event = change?.event;
-///     assert_eq!(event.new_image().is_some(), event.kind() != singletable::stream::EventKind::Remove);
-///     assert_eq!(event.old_image().is_some(), event.kind() != singletable::stream::EventKind::Insert);
-///     match event {
-///         Event::Insert { new } => assert_eq!(new.unwrap().total, 10),
-///         Event::Modify { old, new } => assert!(old.unwrap().total < new.unwrap().total),
-///         Event::Remove { old } => assert!(old.is_some()),
-///     }
-/// }
-/// # Ok::<(), singletable::Error>(())
-/// # }).unwrap();
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub enum Event<T> {
-    /// The item was created.
-    Insert {
-        /// The item written.
-        new: Option<T>,
-    },
-    /// The item was changed.
-    Modify {
-        /// The item before the write.
-        old: Option<T>,
-        /// The item after the write.
-        new: Option<T>,
-    },
-    /// The item was deleted.
-    Remove {
-        /// The item deleted.
-        old: Option<T>,
-    },
-}
-
-impl<T> Event<T> {
-    /// Insert, modify or remove.
-    pub fn kind(&self) -> EventKind {
-        match self {
-            Event::Insert { .. } => EventKind::Insert,
-            Event::Modify { .. } => EventKind::Modify,
-            Event::Remove { .. } => EventKind::Remove,
-        }
-    }
-
-    /// The item after the write, if the view carries it.
-    pub fn new_image(&self) -> Option<&T> {
-        match self {
-            Event::Insert { new } | Event::Modify { new, .. } => new.as_ref(),
-            Event::Remove { .. } => None,
-        }
-    }
-
-    /// The item before the write, if the view carries it.
-    pub fn old_image(&self) -> Option<&T> {
-        match self {
-            Event::Modify { old, .. } | Event::Remove { old } => old.as_ref(),
-            Event::Insert { .. } => None,
-        }
-    }
-}
-
-/// Decodes `records` into changes of `T`, one `Result` per record, in
-/// order; records of other entity types are left out under
-/// [`OtherTypes::Skip`] and are errors under [`OtherTypes::Error`].
-///
-/// ```
-/// # use singletable::Embedded;
-/// use singletable::stream::changes;
-/// # use singletable::{Db, Entity, OtherTypes, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "Shop", stream = new_and_old_images)]
-/// # pub struct Shop;
-/// # #[derive(Entity, Debug, PartialEq)]
-/// # #[entity(table = Shop, name = "Order")]
-/// # #[pk("ORDER#<id>")]
-/// # #[sk("DETAILS")]
-/// # pub struct Order { pub id: String, pub total: u32 }
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// # let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
-/// db.put(&Order { id: "o1".into(), total: 10 }).await?;
-/// db.put(&Order { id: "o1".into(), total: 12 }).await?;
-/// db.delete::<Order>(Order::key("o1")?).await?;
-/// let feed = db.executor().change_feed("Shop")?; // insert, modify, remove
-/// let totals: Vec<u32> = changes::<Order, _>(feed, OtherTypes::Skip)
-///     .filter_map(|c| c.ok()?.event.new_image().map(|o| o.total))
-///     .collect();
-/// assert_eq!(totals, [10, 12]);
-/// # Ok::<(), singletable::Error>(())
-/// # }).unwrap();
-/// ```
-pub fn changes<T: Decode, R: IntoStreamRecord>(
-    records: impl IntoIterator<Item = R>,
-    other: OtherTypes,
-) -> impl Iterator<Item = Result<Change<T>, Error>> {
-    records.into_iter().filter_map(move |r| {
-        r.into_stream_record()
-            .and_then(|r| r.decode::<T>(other))
-            .transpose()
-    })
 }
 
 fn stream_error(event_id: &str, reason: StreamError) -> Error {
@@ -477,54 +308,6 @@ impl StreamRecord {
             return Err(self.fail(StreamError::Key(other)));
         }
         Ok(PrimaryKey { pk, sk })
-    }
-
-    /// Decodes the record into a change of `T` (see [`changes`]):
-    /// `Ok(None)` when it is a change of another entity type and `other`
-    /// says to skip those. A record that carries images is of the type its
-    /// images decode to; a keys-only record is of `T` when its key fits
-    /// `T`'s own key parsers ([`Decode::key_matches`], [`Entity::parses_key`](crate::Entity::parses_key)).
-    pub fn decode<T: Decode>(self, other: OtherTypes) -> Result<Option<Change<T>>, Error> {
-        self.check()?;
-        let key = self.key::<T::Table>()?;
-        let decode = |image: Option<Item>| -> Result<(bool, Option<T>), Error> {
-            match image {
-                None => Ok((false, None)),
-                Some(item) => T::decode(item, other).map(|v| (true, v)),
-            }
-        };
-        let (had_new, new) = decode(self.new_image)?;
-        let (had_old, old) = decode(self.old_image)?;
-        let of_t = if had_new || had_old {
-            new.is_some() || old.is_some()
-        } else {
-            T::key_matches(&key.pk, key.sk.as_deref())
-        };
-        if !of_t {
-            return match other {
-                OtherTypes::Skip => Ok(None),
-                OtherTypes::Error => Err(Error::Decode {
-                    entity: T::cursor_scope(),
-                    source: DecodeError::new(DecodeErrorKind::EntityType {
-                        expected: T::cursor_scope(),
-                        found: format!("an item whose key {key:?} no key template of it builds"),
-                    }),
-                }),
-            };
-        }
-        let event = match self.event {
-            EventKind::Insert => Event::Insert { new },
-            EventKind::Modify => Event::Modify { old, new },
-            EventKind::Remove => Event::Remove { old },
-        };
-        Ok(Some(Change {
-            event,
-            key,
-            sequence_number: self.sequence_number,
-            approximate_creation_time: self.approximate_creation_time,
-            event_id: self.event_id,
-            by_ttl: self.by_ttl,
-        }))
     }
 }
 
