@@ -168,7 +168,7 @@ type Marker<E, T, S> = fn() -> (E, T, S);
 /// it rewrites the index key attributes in the same request. `S` is the
 /// field's place in its entity's update state (a
 /// [`Slot`](crate::update::Slot) when a key needs it beside other fields,
-/// `()` otherwise; see [`crate::update::state`]).
+/// `()` otherwise; see the `update` module's typestate).
 ///
 /// ```
 /// use singletable::{FieldPath, KeyField};
@@ -682,7 +682,7 @@ impl<E: Entity> Cond<E> {
     /// conditions of several members with `and`.
     ///
     /// Rendered as `(entityType <> :E OR condition)`. `E` must be a member
-    /// of `C` ([`MemberOf`](crate::collection::MemberOf)): the condition of
+    /// of `C` ([`MemberOf`]): the condition of
     /// an entity that is not a member would hold for every item, so it
     /// does not compile.
     ///

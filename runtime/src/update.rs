@@ -11,7 +11,7 @@
 //! a sparse index's condition false, the same request removes the index's
 //! key attributes. A template field the update does not set can come from
 //! an item the application holds ([`Update::knowing`]); otherwise the
-//! update does not compile (see [`state`]; one opted out with
+//! update does not compile (see its typestate, [`Ready`]; one opted out with
 //! [`Update::check_at_run_time`] is refused before anything is sent, as is
 //! one whose sparse condition or unique field needs the held item). Changing a unique value
 //! moves its marker item in the same transaction (see [`crate::unique`]).
@@ -386,7 +386,7 @@ impl<E: Entity, S> Update<E, S> {
     /// `f.lines.at(3)`).
     ///
     /// Setting a field that an index key needs beside others marks it in
-    /// the update's type (see [`state`]).
+    /// the update's type (see [`Ready`]).
     pub fn set<T: Attr, F: Settable<E, T>>(self, field: F, value: T) -> Update<E, S::Out>
     where
         S: Mark<F::Slot>,

@@ -160,7 +160,7 @@ pub(crate) fn check_table_key<T: Entity>(
 }
 
 /// A field of an item an update was given with
-/// [`Update::knowing`](crate::Update::knowing): where it is stored and its
+/// `Update::knowing`: where it is stored and its
 /// key part (`None` for a sparse condition field used in no template).
 #[derive(Debug)]
 pub struct HeldField {
@@ -236,7 +236,7 @@ fn key_attribute<T: Table>(name: &str) -> Option<&'static KeyAttribute> {
 }
 
 /// Checks what an item gives the attributes of the table's multi-attribute
-/// index keys (see [`check_key_attribute`]); called by every encoded item,
+/// index keys (see `check_key_attribute`); called by every encoded item,
 /// so no put, batch or transaction sends one DynamoDB refuses.
 pub fn check_attribute_keys<T: Table>(entity: &'static str, item: &Item) -> Result<(), Error> {
     for g in T::GLOBAL_INDEXES {

@@ -45,7 +45,7 @@ use super::*;
     note = "an item's primary key cannot change; write a new item (and delete the old one) instead"
 )]
 pub trait Settable<E: Entity, T: Attr>: FieldPath<E, T> {
-    /// What setting it marks in the update's state (see [`state`]): `()`
+    /// What setting it marks in the update's state (see the typestate, [`Ready`](crate::update::Ready)): `()`
     /// for a field no key needs beside another, a [`Slot`] otherwise.
     type Slot;
     #[doc(hidden)]

@@ -41,7 +41,7 @@ pub(super) fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
     out.extend_from_slice(b);
 }
 
-/// Appends the encoding of `v` (see the [module](self)). Values of no
+/// Appends the encoding of `v` (see the `encoded` module). Values of no
 /// DynamoDB type (the SDK's `Unknown`) are written as null: they are
 /// refused before anything is stored.
 ///
