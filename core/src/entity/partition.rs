@@ -91,8 +91,9 @@ pub struct Partition<E, P = OnTablePartition> {
 }
 
 impl<E, P> Partition<E, P> {
-    #[doc(hidden)]
-    pub fn new(pk: String) -> Self {
+    /// The partition `pk` (generated builders reach it through
+    /// `__private::partition`).
+    pub(crate) fn new(pk: String) -> Self {
         Self {
             pk,
             _entity: std::marker::PhantomData,
@@ -162,8 +163,9 @@ pub struct AttrPartition<E, const N: u8> {
 }
 
 impl<E, const N: u8> AttrPartition<E, N> {
-    #[doc(hidden)]
-    pub fn new(values: Vec<(&'static str, crate::value::AttributeValue)>) -> Self {
+    /// The partition of these attribute values (generated builders reach
+    /// it through `__private::attr_partition`).
+    pub(crate) fn new(values: Vec<(&'static str, crate::value::AttributeValue)>) -> Self {
         Self {
             values,
             _entity: std::marker::PhantomData,

@@ -386,13 +386,4 @@ impl<'a> KeyReader<'a> {
             }))
         }
     }
-
-    /// [`KeyReader::finish`], then `values`: a generated key parser's
-    /// result.
-    #[doc(hidden)]
-    #[inline]
-    pub fn finish_with<T>(self, values: T) -> Result<T, Error> {
-        self.finish()?;
-        Ok(values)
-    }
 }

@@ -193,7 +193,7 @@ fn partition_fn(ctx: &Ctx, d: &AttrIndexDecl) -> TokenStream {
             #[doc = #doc]
             #[inline]
             #vis fn #fn_name(#(#params),*) -> #p::Result<#p::entity::AttrPartition<Self, #n>> {
-                #p::__private::Ok(#p::entity::AttrPartition::new(#p::__private::vec![#(#values),*]))
+                #p::__private::Ok(#p::__private::attr_partition(#p::__private::vec![#(#values),*]))
             }
         }
     }

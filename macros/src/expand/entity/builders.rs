@@ -76,7 +76,7 @@ impl Ctx<'_> {
                 #[doc = #doc]
                 #[inline]
                 #vis fn partition(#(#params),*) -> #krate::Result<#krate::Partition<Self>> {
-                    Self::pk(#(#args),*).map(#krate::Partition::new)
+                    Self::pk(#(#args),*).map(#krate::__private::partition)
                 }
             }
         };
@@ -99,7 +99,7 @@ impl Ctx<'_> {
                 #[doc = #doc]
                 #[inline]
                 #vis fn #fn_name(#(#params),*) -> #krate::Result<#krate::Partition<Self, #krate::entity::OnGsi<#n>>> {
-                    Self::#builder(#(#args),*).map(#krate::Partition::new)
+                    Self::#builder(#(#args),*).map(#krate::__private::partition)
                 }
             })
         });
@@ -346,7 +346,7 @@ impl Ctx<'_> {
             #vis fn #fn_name(key: &str) -> #krate::Result<#ret_ty> {
                 let mut __r = #pv::KeyReader::new(#entity, #text, key);
                 #(#steps)*
-                __r.finish_with(#ret)
+                #krate::__private::finish_with(__r, #ret)
             }
         }
     }
