@@ -153,6 +153,7 @@ mod wire;
 use std::sync::atomic::Ordering;
 
 pub use endpoint::Endpoint;
+pub use http::Limits;
 use serde_json::Value;
 pub use singletable_embedded::Embedded;
 
@@ -265,7 +266,8 @@ impl Endpoint {
     }
 
     /// Serves DynamoDB's protocol on `listener` until `shutdown` resolves,
-    /// one task per connection.
+    /// one task per connection, under [`Limits::default()`] (see
+    /// [`Endpoint::serve_with`]).
     ///
     /// ```
     /// use singletable_server::Endpoint;
@@ -286,7 +288,37 @@ impl Endpoint {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()>,
     ) -> std::io::Result<()> {
-        http::serve(self, listener, shutdown).await
+        http::serve(self, listener, Limits::default(), shutdown).await
+    }
+
+    /// [`Endpoint::serve`] under `limits` instead of [`Limits::default()`]:
+    /// how many connections, how long a client may take to send a request
+    /// or stay idle, how large a body may be and how many body bytes all
+    /// requests may hold together.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use singletable_server::{Endpoint, Limits};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// let limits = Limits::default()
+    ///     .with_max_connections(100)
+    ///     .with_idle_timeout(Duration::from_secs(5));
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let server = tokio::spawn(Endpoint::new().serve_with(listener, limits, async { stopped.await.ok(); }));
+    /// stop.send(()).ok();
+    /// server.await.unwrap()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn serve_with(
+        self,
+        listener: tokio::net::TcpListener,
+        limits: Limits,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        http::serve(self, listener, limits, shutdown).await
     }
 }
 
