@@ -6,7 +6,9 @@
 //! Two ways in:
 //! - over HTTP: `cargo run -p singletable-server -- --port 8000
 //!   [--snapshot FILE]`, or [`Endpoint::serve`] on a listener of your own;
-//!   any credentials are accepted (signatures are not checked);
+//!   any credentials are accepted (signatures are not checked); served
+//!   under [`Limits`] (timeouts, a connection limit answered 503, body
+//!   limits; see its defaults) so that no client can starve the others;
 //! - in process: [`Endpoint::client`] gives an [`aws_sdk_dynamodb::Client`]
 //!   whose HTTP client calls [`Endpoint::handle`] directly, no socket.
 //!
@@ -174,7 +176,8 @@ use crate::error::ApiError;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
-    /// 200, or 400 for every refused request.
+    /// 200, or 400 for every refused request (the HTTP server adds 413 for
+    /// a body over its limit and 503 when it has no room; see [`Limits`]).
     pub status: u16,
     /// The JSON body.
     pub body: Vec<u8>,

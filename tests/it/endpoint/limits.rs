@@ -260,3 +260,83 @@ fn check(what: &str, lived: Duration, timeout: Duration) {
         "a {what} connection lived {lived:?} (timeout {timeout:?})"
     );
 }
+
+/// A body over the limit is answered as DynamoDB answers it (413,
+/// `RequestEntityTooLargeException`), whether its length is declared or
+/// chunked; the body bytes all requests hold are bounded (a request with no
+/// room waits for it); a body that does not arrive in time closes its
+/// connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn request_bodies_are_bounded() {
+    let timeout = Duration::from_millis(500);
+    let addr = start(
+        Limits::default()
+            .with_max_body_bytes(1000)
+            .with_max_body_bytes_in_flight(1500)
+            .with_body_read_timeout(timeout),
+    )
+    .await;
+    let too_large = |body: &Value| {
+        assert_eq!(
+            body["__type"],
+            "com.amazon.coral.service#RequestEntityTooLargeException"
+        );
+        assert_eq!(
+            body["message"],
+            "Request must be smaller than 1000 bytes for the PutItem operation"
+        );
+    };
+
+    // Declared: refused before any of it is sent.
+    let mut s = TcpStream::connect(&addr).await.unwrap();
+    s.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\nContent-Length: 500000000\r\n\r\n")
+        .await
+        .unwrap();
+    let (status, body) = response(&mut s, Duration::from_secs(1)).await.unwrap();
+    assert_eq!(status, 413);
+    too_large(&body);
+
+    // Chunked: refused once it passes the limit.
+    let mut s = TcpStream::connect(&addr).await.unwrap();
+    let chunk = format!("{:x}\r\n{}\r\n", 600, " ".repeat(600));
+    s.write_all(
+        format!("POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\nTransfer-Encoding: chunked\r\n\r\n{chunk}{chunk}0\r\n\r\n")
+            .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let (status, body) = response(&mut s, Duration::from_secs(1)).await.unwrap();
+    assert_eq!(status, 413);
+    too_large(&body);
+
+    // 1000 of the 1500 bytes held by a body that never comes: a second
+    // body of 800 waits for room until the first's timeout frees it.
+    let mut holder = TcpStream::connect(&addr).await.unwrap();
+    holder
+        .write_all(&request("ListTables", &format!("{{}}{}", " ".repeat(998)))[..150])
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let held = Instant::now();
+    let padded = format!("{{}}{}", " ".repeat(798));
+    let mut s = TcpStream::connect(&addr).await.unwrap();
+    s.write_all(&request("ListTables", &padded)).await.unwrap();
+    let (status, body) = response(&mut s, Duration::from_secs(2)).await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    let waited = held.elapsed();
+    assert!(
+        waited >= timeout - Duration::from_millis(100)
+            && waited < timeout + Duration::from_millis(500),
+        "{waited:?}"
+    );
+    // The slow body's connection was closed at its timeout.
+    let lived = closed_after(holder, held).await;
+    assert!(lived < timeout + Duration::from_millis(500), "{lived:?}");
+    // Room for a body that fits is there at once.
+    let asked = Instant::now();
+    let mut s = TcpStream::connect(&addr).await.unwrap();
+    s.write_all(&request("ListTables", &padded)).await.unwrap();
+    let (status, body) = response(&mut s, Duration::from_secs(1)).await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(asked.elapsed() < Duration::from_millis(200));
+}
