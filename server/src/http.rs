@@ -25,7 +25,7 @@ use tokio::time::timeout_at;
 pub use limits::Limits;
 use watch::{Activity, Watched};
 
-use crate::endpoint::Endpoint;
+use crate::endpoint::{Endpoint, request_id};
 use crate::error::ApiError;
 
 /// Refused connections answered at once; beyond them, a refused connection
@@ -61,20 +61,27 @@ impl std::fmt::Display for Closed {
 
 impl std::error::Error for Closed {}
 
-/// An HTTP response from one of the endpoint's answers.
-fn http_response(r: crate::Response, close: bool) -> Response<Full<Bytes>> {
-    let mut out = Response::new(Full::new(Bytes::from(r.body)));
+/// An HTTP response from one of the endpoint's answers: status, body,
+/// request id, the body's CRC32, and whether the connection ends with it.
+fn http_response(
+    status: u16,
+    body: Vec<u8>,
+    request_id: &str,
+    crc32: u32,
+    close: bool,
+) -> Response<Full<Bytes>> {
+    let mut out = Response::new(Full::new(Bytes::from(body)));
     *out.status_mut() =
-        hyper::StatusCode::from_u16(r.status).unwrap_or(hyper::StatusCode::BAD_REQUEST);
+        hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::BAD_REQUEST);
     let h = out.headers_mut();
     h.insert(
         "content-type",
         hyper::header::HeaderValue::from_static("application/x-amz-json-1.0"),
     );
-    if let Ok(v) = r.request_id.parse() {
+    if let Ok(v) = request_id.parse() {
         h.insert("x-amzn-requestid", v);
     }
-    h.insert("x-amz-crc32", r.crc32.into());
+    h.insert("x-amz-crc32", crc32.into());
     if close {
         h.insert(
             "connection",
@@ -84,23 +91,20 @@ fn http_response(r: crate::Response, close: bool) -> Response<Full<Bytes>> {
     out
 }
 
-/// A refusal made by the HTTP layer, with its status.
-fn refusal(ep: &Endpoint, status: u16, error: &ApiError) -> crate::Response {
+/// A refusal made by the HTTP layer, with its status; the connection ends
+/// with it.
+fn refusal(ep: &Endpoint, status: u16, error: &ApiError) -> Response<Full<Bytes>> {
     let n = ep
         .requests
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let body = serde_json::to_vec(&error.body()).unwrap_or_else(|_| b"{}".to_vec());
-    crate::Response {
-        status,
-        crc32: crate::crc32(&body),
-        body,
-        request_id: crate::request_id(n),
-    }
+    let crc = crate::crc32(&body);
+    http_response(status, body, &request_id(n), crc, true)
 }
 
 /// DynamoDB's answer to a body over the limit: 413,
 /// `RequestEntityTooLargeException`.
-fn too_large(ep: &Endpoint, limit: usize, target: Option<&str>) -> crate::Response {
+fn too_large(ep: &Endpoint, limit: usize, target: Option<&str>) -> Response<Full<Bytes>> {
     let op = target
         .and_then(|t| t.rsplit_once('.'))
         .map(|(_, op)| op)
@@ -121,7 +125,7 @@ fn too_large(ep: &Endpoint, limit: usize, target: Option<&str>) -> crate::Respon
 
 /// The 503 of a server that has no room: too many connections, or too many
 /// body bytes in flight. Every AWS SDK retries a 503 with backoff.
-fn unavailable(ep: &Endpoint, message: String) -> crate::Response {
+fn unavailable(ep: &Endpoint, message: String) -> Response<Full<Bytes>> {
     refusal(ep, 503, &ApiError::dynamodb("ServiceUnavailable", message))
 }
 
@@ -193,7 +197,7 @@ async fn answer(
     let deadline = tokio::time::Instant::now() + shared.limits.body_read_timeout;
     let declared = req.body().size_hint().exact();
     if declared.is_some_and(|n| n > limit as u64) {
-        return Ok(http_response(too_large(ep, limit, target.as_deref()), true));
+        return Ok(too_large(ep, limit, target.as_deref()));
     }
     let body = req.into_body();
     let read = match declared {
@@ -210,7 +214,7 @@ async fn answer(
                             "The endpoint holds {} bytes of request bodies at most (--max-body-bytes-in-flight) and had no room for this one in time; try again.",
                             shared.limits.in_flight_limit()
                         );
-                        return Ok(http_response(unavailable(ep, m), true));
+                        return Ok(unavailable(ep, m));
                     }
                 }
             };
@@ -227,11 +231,17 @@ async fn answer(
     let (body, _permit) = match read {
         Read::Whole(b, p) => (b, p),
         Read::TooLarge => {
-            return Ok(http_response(too_large(ep, limit, target.as_deref()), true));
+            return Ok(too_large(ep, limit, target.as_deref()));
         }
     };
     let r = ep.handle(target.as_deref(), &body).await;
-    Ok(http_response(r, false))
+    Ok(http_response(
+        r.status,
+        r.body,
+        &r.request_id,
+        r.crc32,
+        false,
+    ))
 }
 
 /// Whether an accept error is the failed connection's own (the listener
@@ -264,7 +274,7 @@ async fn refuse(shared: Arc<Shared>, stream: TcpStream) {
                 "Too many connections: the endpoint serves {} at once (--max-connections); try again.",
                 shared.limits.max_connections
             );
-            Ok::<_, Closed>(http_response(unavailable(&shared.ep, message), true))
+            Ok::<_, Closed>(unavailable(&shared.ep, message))
         }
     });
     let conn = http1::Builder::new()
@@ -351,18 +361,27 @@ mod tests {
         )));
     }
 
-    #[test]
-    fn an_oversized_body_is_refused_as_dynamodb_refuses_it() {
+    #[tokio::test]
+    async fn an_oversized_body_is_refused_as_dynamodb_refuses_it() {
         let ep = Endpoint::new();
-        let r = too_large(&ep, 10, Some("DynamoDB_20120810.PutItem"));
-        assert_eq!(r.status, 413);
-        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        let message = |r: Response<Full<Bytes>>| async move {
+            assert_eq!(r.status(), 413);
+            assert_eq!(r.headers()["connection"], "close");
+            let body = r.into_body().collect().await.unwrap().to_bytes();
+            let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert_eq!(
+                v["__type"],
+                "com.amazon.coral.service#RequestEntityTooLargeException"
+            );
+            v["message"].as_str().unwrap().to_owned()
+        };
         assert_eq!(
-            v["message"],
+            message(too_large(&ep, 10, Some("DynamoDB_20120810.PutItem"))).await,
             "Request must be smaller than 10 bytes for the PutItem operation"
         );
-        let r = too_large(&ep, 10, Some("x. y"));
-        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
-        assert_eq!(v["message"], "Request must be smaller than 10 bytes");
+        assert_eq!(
+            message(too_large(&ep, 10, Some("x. y"))).await,
+            "Request must be smaller than 10 bytes"
+        );
     }
 }

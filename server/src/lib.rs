@@ -159,6 +159,7 @@ pub use http::Limits;
 use serde_json::Value;
 pub use singletable_embedded::Embedded;
 
+use crate::endpoint::request_id;
 use crate::error::ApiError;
 
 /// One HTTP response of the endpoint: status, body and headers
@@ -323,19 +324,4 @@ impl Endpoint {
     ) -> std::io::Result<()> {
         http::serve(self, listener, limits, shutdown).await
     }
-}
-
-/// A request id in the UUID shape DynamoDB uses.
-fn request_id(n: u64) -> String {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    format!(
-        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
-        (t >> 32) as u32,
-        (t >> 16) as u16,
-        (t & 0xfff) as u16,
-        (n >> 48) as u16 & 0xfff,
-        n & 0xffff_ffff_ffff
-    )
 }
