@@ -30,6 +30,26 @@ pub struct Endpoint {
     /// together: their capacity is the difference of the engine's meters
     /// before and after, to which concurrent requests would add.
     pub(crate) metering: Arc<tokio::sync::RwLock<()>>,
+    /// TransactWriteItems' client tokens: each with the fingerprint of the
+    /// request that succeeded with it, when. A token's lock is held while
+    /// its transaction runs, so two requests with one token run one after
+    /// the other.
+    pub(crate) tokens: Arc<Mutex<Tokens>>,
+}
+
+/// The client tokens seen, and when to forget the expired ones.
+#[derive(Debug, Default)]
+pub(crate) struct Tokens {
+    pub(crate) seen: HashMap<String, Arc<tokio::sync::Mutex<Option<Seen>>>>,
+    /// The number of tokens at which the expired ones are next dropped.
+    pub(crate) prune_at: usize,
+}
+
+/// A successful transaction's token: its request's fingerprint, and when.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Seen {
+    pub(crate) print: u64,
+    pub(crate) at: std::time::Instant,
 }
 
 impl Endpoint {
@@ -64,6 +84,10 @@ impl Endpoint {
     /// ```
     pub fn store(&self) -> &Embedded {
         &self.db
+    }
+
+    pub(crate) fn tokens(&self) -> MutexGuard<'_, Tokens> {
+        self.tokens.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(crate) fn meta(&self) -> MutexGuard<'_, HashMap<String, Meta>> {
@@ -105,4 +129,19 @@ impl Meta {
             deletion_protection: false,
         }
     }
+}
+
+/// A request id in the UUID shape DynamoDB uses.
+pub(crate) fn request_id(n: u64) -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    format!(
+        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+        (t >> 32) as u32,
+        (t >> 16) as u16,
+        (t & 0xfff) as u16,
+        (n >> 48) as u16 & 0xfff,
+        n & 0xffff_ffff_ffff
+    )
 }

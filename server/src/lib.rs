@@ -6,7 +6,9 @@
 //! Two ways in:
 //! - over HTTP: `cargo run -p singletable-server -- --port 8000
 //!   [--snapshot FILE]`, or [`Endpoint::serve`] on a listener of your own;
-//!   any credentials are accepted (signatures are not checked);
+//!   any credentials are accepted (signatures are not checked); served
+//!   under [`Limits`] (timeouts, a connection limit answered 503, body
+//!   limits; see its defaults) so that no client can starve the others;
 //! - in process: [`Endpoint::client`] gives an [`aws_sdk_dynamodb::Client`]
 //!   whose HTTP client calls [`Endpoint::handle`] directly, no socket.
 //!
@@ -153,9 +155,11 @@ mod wire;
 use std::sync::atomic::Ordering;
 
 pub use endpoint::Endpoint;
+pub use http::Limits;
 use serde_json::Value;
 pub use singletable_embedded::Embedded;
 
+use crate::endpoint::request_id;
 use crate::error::ApiError;
 
 /// One HTTP response of the endpoint: status, body and headers
@@ -173,7 +177,8 @@ use crate::error::ApiError;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
-    /// 200, or 400 for every refused request.
+    /// 200, or 400 for every refused request (the HTTP server adds 413 for
+    /// a body over its limit and 503 when it has no room; see [`Limits`]).
     pub status: u16,
     /// The JSON body.
     pub body: Vec<u8>,
@@ -265,7 +270,8 @@ impl Endpoint {
     }
 
     /// Serves DynamoDB's protocol on `listener` until `shutdown` resolves,
-    /// one task per connection.
+    /// one task per connection, under [`Limits::default()`] (see
+    /// [`Endpoint::serve_with`]).
     ///
     /// ```
     /// use singletable_server::Endpoint;
@@ -286,21 +292,36 @@ impl Endpoint {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()>,
     ) -> std::io::Result<()> {
-        http::serve(self, listener, shutdown).await
+        http::serve(self, listener, Limits::default(), shutdown).await
     }
-}
 
-/// A request id in the UUID shape DynamoDB uses.
-fn request_id(n: u64) -> String {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    format!(
-        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
-        (t >> 32) as u32,
-        (t >> 16) as u16,
-        (t & 0xfff) as u16,
-        (n >> 48) as u16 & 0xfff,
-        n & 0xffff_ffff_ffff
-    )
+    /// [`Endpoint::serve`] under `limits` instead of [`Limits::default()`]:
+    /// how many connections, how long a client may take to send a request
+    /// or stay idle, how large a body may be and how many body bytes all
+    /// requests may hold together.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use singletable_server::{Endpoint, Limits};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// let limits = Limits::default()
+    ///     .with_max_connections(100)
+    ///     .with_idle_timeout(Duration::from_secs(5));
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let server = tokio::spawn(Endpoint::new().serve_with(listener, limits, async { stopped.await.ok(); }));
+    /// stop.send(()).ok();
+    /// server.await.unwrap()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn serve_with(
+        self,
+        listener: tokio::net::TcpListener,
+        limits: Limits,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        http::serve(self, listener, limits, shutdown).await
+    }
 }

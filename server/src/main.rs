@@ -1,26 +1,48 @@
 //! `singletable-server --port 8000 [--host 127.0.0.1] [--snapshot FILE]`:
 //! serves the embedded engine as a DynamoDB endpoint. With `--snapshot`,
 //! the file is loaded when it exists and written on shutdown (ctrl-c or
-//! SIGTERM).
+//! SIGTERM). The server's [`Limits`] have a flag each (`--max-connections
+//! N`, `--header-read-timeout SECS`, `--idle-timeout SECS`,
+//! `--body-read-timeout SECS`, `--max-body-bytes N`,
+//! `--max-body-bytes-in-flight N`, `--accept-backoff-max SECS`), with
+//! [`Limits::default()`]'s values when absent.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use singletable_server::{Embedded, Endpoint};
+use singletable_server::{Embedded, Endpoint, Limits};
 
 struct Args {
     host: String,
     port: u16,
     snapshot: Option<PathBuf>,
+    limits: Limits,
 }
 
-const USAGE: &str = "usage: singletable-server [--port PORT] [--host HOST] [--snapshot FILE]";
+const USAGE: &str = "usage: singletable-server [--port PORT] [--host HOST] [--snapshot FILE]
+  [--max-connections N (1000)] [--header-read-timeout SECS (10)]
+  [--idle-timeout SECS (60)] [--body-read-timeout SECS (30)]
+  [--max-body-bytes N (16777216)] [--max-body-bytes-in-flight N (268435456)]
+  [--accept-backoff-max SECS (1)]";
+
+fn seconds(flag: &str, v: &str) -> Result<Duration, String> {
+    v.parse::<f64>()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("{flag}: {v:?} is not a number of seconds"))
+}
+
+fn count(flag: &str, v: &str) -> Result<usize, String> {
+    v.parse().map_err(|e| format!("{flag}: {e}"))
+}
 
 fn args() -> Result<Args, String> {
     let mut out = Args {
         host: "127.0.0.1".into(),
         port: 8000,
         snapshot: None,
+        limits: Limits::default(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -32,6 +54,17 @@ fn args() -> Result<Args, String> {
             "--port" => out.port = value()?.parse().map_err(|e| format!("--port: {e}"))?,
             "--host" => out.host = value()?,
             "--snapshot" => out.snapshot = Some(PathBuf::from(value()?)),
+            "--max-connections" => {
+                out.limits.max_connections = count(&a, &value()?)?.max(1);
+            }
+            "--header-read-timeout" => out.limits.header_read_timeout = seconds(&a, &value()?)?,
+            "--idle-timeout" => out.limits.idle_timeout = seconds(&a, &value()?)?,
+            "--body-read-timeout" => out.limits.body_read_timeout = seconds(&a, &value()?)?,
+            "--max-body-bytes" => out.limits.max_body_bytes = count(&a, &value()?)?,
+            "--max-body-bytes-in-flight" => {
+                out.limits.max_body_bytes_in_flight = count(&a, &value()?)?;
+            }
+            "--accept-backoff-max" => out.limits.accept_backoff_max = seconds(&a, &value()?)?,
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
@@ -86,7 +119,11 @@ async fn main() -> ExitCode {
         .unwrap_or_default();
     println!("singletable-server listening on http://{addr}");
     let endpoint = Endpoint::with_store(store);
-    if let Err(e) = endpoint.clone().serve(listener, shutdown()).await {
+    if let Err(e) = endpoint
+        .clone()
+        .serve_with(listener, args.limits, shutdown())
+        .await
+    {
         eprintln!("server error: {e}");
         return ExitCode::FAILURE;
     }

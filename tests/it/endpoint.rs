@@ -7,6 +7,7 @@ mod capacity;
 mod departures;
 mod errors;
 mod http;
+mod limits;
 mod python;
 mod raw;
 mod sdk;

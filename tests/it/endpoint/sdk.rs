@@ -244,3 +244,158 @@ async fn unchanged_sdk_code_runs_in_process() {
         assert_eq!(a, b);
     }
 }
+
+/// One transaction with a client token, as the SDKs retry it: 40 times the
+/// same request (built anew each time, so its maps are filled in another
+/// order), then a different one with the same token. What the application
+/// sees: how many were answered, the counter the transaction increments,
+/// and the error of the different request.
+async fn token_retries(client: &Client, table: &str) -> (usize, String, String) {
+    let key = |name: &str| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(if name == "PK" {
+                KeyType::Hash
+            } else {
+                KeyType::Range
+            })
+            .build()
+            .unwrap()
+    };
+    let def = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .unwrap()
+    };
+    client
+        .create_table()
+        .table_name(table)
+        .attribute_definitions(def("PK"))
+        .attribute_definitions(def("SK"))
+        .key_schema(key("PK"))
+        .key_schema(key("SK"))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .unwrap();
+    client
+        .put_item()
+        .table_name(table)
+        .item("PK", s("COUNTER"))
+        .item("SK", s("orders"))
+        .item("n", n("0"))
+        .send()
+        .await
+        .unwrap();
+    let transaction = |note: &str| {
+        use aws_sdk_dynamodb::types::{Put, TransactWriteItem, Update};
+        let nested = AttributeValue::M(
+            [
+                ("city".to_owned(), s("Lisbon")),
+                ("zip".to_owned(), n("1000")),
+                (
+                    "geo".to_owned(),
+                    AttributeValue::M(
+                        [("lat".to_owned(), n("38.7")), ("lon".to_owned(), n("-9.1"))].into(),
+                    ),
+                ),
+            ]
+            .into(),
+        );
+        let order = Put::builder()
+            .table_name(table)
+            .item("PK", s("ORDER#1"))
+            .item("SK", s("ORDER#1"))
+            .item("status", s("PLACED"))
+            .item("total", n("42.50"))
+            .item("note", s(note))
+            .item("address", nested.clone())
+            .item("tags", AttributeValue::Ss(vec!["a".into(), "b".into()]))
+            .condition_expression("attribute_not_exists(PK)")
+            .build()
+            .unwrap();
+        let line = Put::builder()
+            .table_name(table)
+            .item("PK", s("ORDER#1"))
+            .item("SK", s("LINE#1"))
+            .item("sku", s("BOOK"))
+            .item("qty", n("2"))
+            .item("shipping", nested)
+            .build()
+            .unwrap();
+        let count = Update::builder()
+            .table_name(table)
+            .key("PK", s("COUNTER"))
+            .key("SK", s("orders"))
+            .update_expression("SET #n = #n + :one, #last = :last")
+            .expression_attribute_names("#n", "n")
+            .expression_attribute_names("#last", "last")
+            .expression_attribute_values(":one", n("1"))
+            .expression_attribute_values(":last", s("ORDER#1"))
+            .build()
+            .unwrap();
+        client
+            .transact_write_items()
+            .client_request_token("order-1-token")
+            .transact_items(TransactWriteItem::builder().put(order).build())
+            .transact_items(TransactWriteItem::builder().put(line).build())
+            .transact_items(TransactWriteItem::builder().update(count).build())
+    };
+    let mut answered = 0;
+    for _ in 0..40 {
+        match transaction("leave at the door").send().await {
+            Ok(_) => answered += 1,
+            Err(e) => panic!("{}", aws_sdk_dynamodb::error::DisplayErrorContext(&e)),
+        }
+    }
+    let counter = client
+        .get_item()
+        .table_name(table)
+        .key("PK", s("COUNTER"))
+        .key("SK", s("orders"))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    let count = format!("{:?}", counter.item().unwrap()["n"]);
+    let other = transaction("ring twice").send().await.unwrap_err();
+    let code = other
+        .into_service_error()
+        .meta()
+        .code()
+        .unwrap_or("")
+        .to_owned();
+    (answered, count, code)
+}
+
+/// A `ClientRequestToken` makes TransactWriteItems idempotent: the same
+/// transaction sent 40 times with one token (keys of two attributes, maps
+/// inside its items) is answered every time and applied once; a different
+/// one with the token is refused. Through the SDK over HTTP, on the
+/// endpoint and on DynamoDB Local alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_request_token_makes_transactions_idempotent() {
+    let url = super::http::start(Endpoint::new()).await;
+    let config = |url: String| {
+        aws_sdk_dynamodb::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .endpoint_url(url)
+            .credentials_provider(Credentials::new("test", "test", None, None, "static"))
+            .build()
+    };
+    let ours = token_retries(&Client::from_conf(config(url)), "Orders").await;
+    assert_eq!(
+        ours,
+        (
+            40,
+            format!("{:?}", n("1")),
+            "IdempotentParameterMismatchException".to_owned()
+        )
+    );
+    let local = Client::from_conf(config(support::endpoint()));
+    let theirs = token_retries(&local, &support::unique_table("Orders")).await;
+    assert_eq!(ours, theirs);
+}
