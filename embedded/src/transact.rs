@@ -35,7 +35,7 @@ use super::error::{Fail, Res};
 use super::meter::WriteUnits;
 use super::schema::TableSchema;
 use super::update;
-use super::value::{item_size, normalize_map};
+use super::value::{AttributeValue, item_size, normalize_map};
 use super::write::{check_updated, condition, current, holds, on_failure, write_units};
 use crate::error::CancellationReason;
 use crate::store::{Store, Token};
@@ -111,9 +111,87 @@ fn reason(
     }
 }
 
+/// The fingerprint of a request's canonical form, so that a retry built
+/// again (its items' maps filled in another order, its sets listed in
+/// another order) matches: items and keys are written with their
+/// attributes sorted by name, maps and sets sorted, recursively; the rest
+/// of each operation as it debugs.
 fn fingerprint(req: &TransactWrite) -> u64 {
+    fn value(v: &AttributeValue, out: &mut String) {
+        match v {
+            AttributeValue::M(m) => item(m, out),
+            AttributeValue::L(l) => {
+                out.push('[');
+                for x in l {
+                    value(x, out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            AttributeValue::Ss(s) | AttributeValue::Ns(s) => {
+                let mut s: Vec<&String> = s.iter().collect();
+                s.sort();
+                out.push_str(&format!("set{s:?}"));
+            }
+            AttributeValue::Bs(s) => {
+                let mut s: Vec<&[u8]> = s.iter().map(|b| b.as_ref()).collect();
+                s.sort();
+                out.push_str(&format!("bset{s:?}"));
+            }
+            other => out.push_str(&format!("{other:?}")),
+        }
+    }
+    fn item(m: &std::collections::HashMap<String, AttributeValue>, out: &mut String) {
+        let mut keys: Vec<&String> = m.keys().collect();
+        keys.sort();
+        out.push('{');
+        for k in keys {
+            out.push_str(&format!("{k:?}:"));
+            value(&m[k], out);
+            out.push(',');
+        }
+        out.push('}');
+    }
+    let mut text = String::new();
+    for op in &req.ops {
+        match op {
+            TransactWriteOp::Put(p) => {
+                text.push_str(&format!("put {:?} ", p.table));
+                item(&p.item, &mut text);
+                text.push_str(&format!(
+                    " {:?} {} {}",
+                    p.condition, p.return_old, p.return_on_condition_failure
+                ));
+            }
+            TransactWriteOp::Delete(d) => {
+                text.push_str(&format!("delete {:?} ", d.table));
+                item(&d.key, &mut text);
+                text.push_str(&format!(
+                    " {:?} {} {}",
+                    d.condition, d.return_old, d.return_on_condition_failure
+                ));
+            }
+            TransactWriteOp::ConditionCheck(c) => {
+                text.push_str(&format!("check {:?} ", c.table));
+                item(&c.key, &mut text);
+                text.push_str(&format!(
+                    " {:?} {}",
+                    c.condition, c.return_on_condition_failure
+                ));
+            }
+            TransactWriteOp::Update(u) => {
+                text.push_str(&format!("update {:?} ", u.table));
+                item(&u.key, &mut text);
+                text.push_str(&format!(
+                    " {:?} {:?} {:?} {}",
+                    u.actions, u.condition, u.return_values, u.return_on_condition_failure
+                ));
+            }
+        }
+        text.push(';');
+    }
     let mut h = DefaultHasher::new();
-    format!("{:?}", req.ops).hash(&mut h);
+    text.hash(&mut h);
     h.finish()
 }
 

@@ -30,26 +30,6 @@ pub struct Endpoint {
     /// together: their capacity is the difference of the engine's meters
     /// before and after, to which concurrent requests would add.
     pub(crate) metering: Arc<tokio::sync::RwLock<()>>,
-    /// TransactWriteItems' client tokens: each with the fingerprint of the
-    /// request that succeeded with it, when. A token's lock is held while
-    /// its transaction runs, so two requests with one token run one after
-    /// the other.
-    pub(crate) tokens: Arc<Mutex<Tokens>>,
-}
-
-/// The client tokens seen, and when to forget the expired ones.
-#[derive(Debug, Default)]
-pub(crate) struct Tokens {
-    pub(crate) seen: HashMap<String, Arc<tokio::sync::Mutex<Option<Seen>>>>,
-    /// The number of tokens at which the expired ones are next dropped.
-    pub(crate) prune_at: usize,
-}
-
-/// A successful transaction's token: its request's fingerprint, and when.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Seen {
-    pub(crate) print: u64,
-    pub(crate) at: std::time::Instant,
 }
 
 impl Endpoint {
@@ -84,10 +64,6 @@ impl Endpoint {
     /// ```
     pub fn store(&self) -> &Embedded {
         &self.db
-    }
-
-    pub(crate) fn tokens(&self) -> MutexGuard<'_, Tokens> {
-        self.tokens.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(crate) fn meta(&self) -> MutexGuard<'_, HashMap<String, Meta>> {

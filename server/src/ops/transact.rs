@@ -1,18 +1,4 @@
 //! TransactGetItems and TransactWriteItems.
-//!
-//! A `ClientRequestToken` makes TransactWriteItems idempotent for ten
-//! minutes, as on DynamoDB: the token is kept with a fingerprint of the
-//! request's canonical form (every member but the token, object members in
-//! sorted order, so it does not depend on the order a client or a hash map
-//! wrote them in). The same request again with the token succeeds without
-//! writing again; another request with it is refused with
-//! `IdempotentParameterMismatchException`. Only a transaction that
-//! succeeded keeps its token; two requests with one token run one after the
-//! other.
-
-use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 use singletable_core::exec::Executor;
@@ -26,7 +12,7 @@ use super::{
     Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, on_failure,
     required,
 };
-use crate::endpoint::{Endpoint, Seen};
+use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::expr::Placeholders;
 use crate::wire;
@@ -119,13 +105,6 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
     let want_metrics = collection_metrics_wanted(b)?;
     let token = b.str("ClientRequestToken")?.map(str::to_owned);
-    if let Some(t) = &token
-        && (t.is_empty() || t.len() > 36)
-    {
-        return Err(ApiError::validation(
-            "1 validation error detected: Value at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to 36",
-        ));
-    }
     let mut ops = Vec::new();
     let mut tables = Vec::new();
     for v in transact_items(b)? {
@@ -178,118 +157,15 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
     tables.sort();
     tables.dedup();
     let names: Vec<&str> = tables.iter().map(String::as_str).collect();
-    let slot = token.as_deref().map(|t| token_slot(ep, t));
-    let mut seen = match &slot {
-        Some(s) => Some(s.lock().await),
-        None => None,
-    };
-    let print = fingerprint(b.0);
-    let retry = match seen.as_deref().copied().flatten() {
-        Some(s) if s.at.elapsed() < TOKEN_LIFETIME => {
-            if s.print != print {
-                return Err(ApiError::dynamodb(
-                    "IdempotentParameterMismatchException",
-                    "The request uses the same client token as a previous, but non-identical request.",
-                ));
-            }
-            true
-        }
-        _ => false,
-    };
     let meter = Meter::start(ep, capacity, &names);
-    if !retry {
-        ep.db
-            .transact_write(TransactWrite { ops, token: None })
-            .await
-            .map_err(engine)?;
-        if let Some(seen) = seen.as_deref_mut() {
-            *seen = Some(Seen {
-                print,
-                at: Instant::now(),
-            });
-        }
-    }
+    ep.db
+        .transact_write(TransactWrite { ops, token })
+        .await
+        .map_err(engine)?;
     let mut out = Map::new();
     if let Some(m) = collections_metrics(ep, &touched) {
         out.insert("ItemCollectionMetrics".into(), m);
     }
     meter.finish(ep, &mut out, true);
     Ok(Value::Object(out))
-}
-
-/// How long DynamoDB remembers a transaction's client token.
-const TOKEN_LIFETIME: Duration = Duration::from_secs(600);
-
-/// The lock of one client token, made on its first use; the expired ones
-/// are dropped whenever the tokens have doubled since the last time.
-fn token_slot(ep: &Endpoint, token: &str) -> Arc<tokio::sync::Mutex<Option<Seen>>> {
-    let mut tokens = ep.tokens();
-    if tokens.seen.len() >= tokens.prune_at {
-        tokens.seen.retain(|_, slot| {
-            Arc::strong_count(slot) > 1
-                || slot
-                    .try_lock()
-                    .map_or(true, |s| s.is_some_and(|s| s.at.elapsed() < TOKEN_LIFETIME))
-        });
-        tokens.prune_at = (tokens.seen.len() * 2).max(1024);
-    }
-    tokens.seen.entry(token.to_owned()).or_default().clone()
-}
-
-/// The fingerprint of a request's canonical form: every member but the
-/// client token, object members in sorted order.
-fn fingerprint(body: &Map<String, Value>) -> u64 {
-    fn walk(v: &Value, h: &mut DefaultHasher) {
-        match v {
-            Value::Null => 0u8.hash(h),
-            Value::Bool(b) => (1u8, b).hash(h),
-            Value::Number(n) => (2u8, n.to_string()).hash(h),
-            Value::String(s) => (3u8, s).hash(h),
-            Value::Array(a) => {
-                (4u8, a.len()).hash(h);
-                for x in a {
-                    walk(x, h);
-                }
-            }
-            Value::Object(m) => object(m, h),
-        }
-    }
-    fn object(m: &Map<String, Value>, h: &mut DefaultHasher) {
-        let mut keys: Vec<&String> = m.keys().collect();
-        keys.sort();
-        (5u8, keys.len()).hash(h);
-        for k in keys {
-            k.hash(h);
-            walk(&m[k], h);
-        }
-    }
-    let mut without = body.clone();
-    without.remove("ClientRequestToken");
-    let mut h = DefaultHasher::new();
-    object(&without, &mut h);
-    h.finish()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_fingerprint_ignores_member_order_and_the_token() {
-        let a: Value = serde_json::from_str(
-            r#"{"ClientRequestToken":"t1","TransactItems":[{"Put":{"TableName":"T","Item":{"PK":{"S":"a"},"SK":{"S":"b"},"m":{"M":{"x":{"N":"1"},"y":{"S":"z"}}}}}}]}"#,
-        )
-        .unwrap();
-        let b: Value = serde_json::from_str(
-            r#"{"TransactItems":[{"Put":{"Item":{"m":{"M":{"y":{"S":"z"},"x":{"N":"1"}}},"SK":{"S":"b"},"PK":{"S":"a"}},"TableName":"T"}}],"ClientRequestToken":"t2"}"#,
-        )
-        .unwrap();
-        let c: Value = serde_json::from_str(
-            r#"{"TransactItems":[{"Put":{"Item":{"m":{"M":{"y":{"S":"z"},"x":{"N":"2"}}},"SK":{"S":"b"},"PK":{"S":"a"}},"TableName":"T"}}]}"#,
-        )
-        .unwrap();
-        let print = |v: &Value| fingerprint(v.as_object().unwrap());
-        assert_eq!(print(&a), print(&b));
-        assert_ne!(print(&a), print(&c));
-    }
 }
