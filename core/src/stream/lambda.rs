@@ -3,7 +3,8 @@
 //! DynamoDB's JSON shape (`{"S": "ORDER#o1"}`).
 //!
 //! ```
-//! use singletable_core::stream::{self, lambda, Event};
+//! use singletable::stream::{self, Event};
+//! use singletable_core::stream::lambda;
 //! use singletable::{Entity, OtherTypes, Table};
 //!
 //! #[derive(Table)]
