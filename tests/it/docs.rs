@@ -65,24 +65,33 @@ struct Workspace {
     defaults: BTreeMap<String, Vec<String>>,
 }
 
+impl Workspace {
+    /// The workspace at `root` (a directory), every crate's modules
+    /// parsed, or why not; fails when it has no crate `facade`.
+    fn read(root: &Path, facade: &str) -> Result<Self, String> {
+        let mut ws = Workspace {
+            root: root.to_owned(),
+            modules: BTreeMap::new(),
+            defaults: BTreeMap::new(),
+        };
+        for (name, lib, defaults) in workspace_crates(root)? {
+            ws.defaults.insert(name.clone(), defaults);
+            ws.load(vec![name], &lib, Vec::new())?;
+        }
+        if !ws.modules.contains_key(&vec![facade.to_owned()]) {
+            return Err(format!(
+                "no crate `{facade}` in the workspace at {}",
+                root.display()
+            ));
+        }
+        Ok(ws)
+    }
+}
+
 /// The items of the facade at `root` (a workspace directory) that have no
 /// example. `facade` is the facade crate's name (`singletable`).
 fn missing_examples(root: &Path, facade: &str) -> Result<Vec<Missing>, String> {
-    let mut ws = Workspace {
-        root: root.to_owned(),
-        modules: BTreeMap::new(),
-        defaults: BTreeMap::new(),
-    };
-    for (name, lib, defaults) in workspace_crates(root)? {
-        ws.defaults.insert(name.clone(), defaults);
-        ws.load(vec![name], &lib, Vec::new())?;
-    }
-    if !ws.modules.contains_key(&vec![facade.to_owned()]) {
-        return Err(format!(
-            "no crate `{facade}` in the workspace at {}",
-            root.display()
-        ));
-    }
+    let ws = Workspace::read(root, facade)?;
     let public = ws.public_api(facade);
     let mut missing = Vec::new();
     for target in &public {
@@ -884,15 +893,7 @@ pub fn only_in_tests() {}
 /// statics, type aliases and derives; methods not counted), each counted
 /// once however many paths reach it: the API `singletable` promises.
 fn public_items(root: &Path, facade: &str) -> Result<Vec<String>, String> {
-    let mut ws = Workspace {
-        root: root.to_owned(),
-        modules: BTreeMap::new(),
-        defaults: BTreeMap::new(),
-    };
-    for (name, lib, defaults) in workspace_crates(root)? {
-        ws.defaults.insert(name.clone(), defaults);
-        ws.load(vec![name], &lib, Vec::new())?;
-    }
+    let ws = Workspace::read(root, facade)?;
     let mut names = Vec::new();
     for target in ws.public_api(facade) {
         match target {
