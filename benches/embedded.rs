@@ -162,14 +162,16 @@ fn overheads(c: &mut Criterion, rt: &Runtime, embedded: &Db<Embedded>) {
     g.bench_function("request_in_span_no_subscriber", |b| {
         b.iter(|| {
             rt.block_on(async {
-                let r = singletable::trace::Request {
+                let r = singletable::__private::trace::Request {
                     entity: Some("Reading"),
                     ..Default::default()
                 };
-                let span = singletable::trace::span("GetItem", "Bench", &r);
+                let span = singletable::__private::trace::span("GetItem", "Bench", &r);
                 black_box(
-                    singletable::trace::traced(span, async { Ok::<u32, singletable::Error>(1) })
-                        .await,
+                    singletable::__private::trace::traced(span, async {
+                        Ok::<u32, singletable::Error>(1)
+                    })
+                    .await,
                 )
             })
         })

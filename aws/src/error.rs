@@ -3,7 +3,7 @@
 
 use aws_sdk_dynamodb::error::{DisplayErrorContext, ProvideErrorMetadata, SdkError};
 use singletable_core::Error;
-use singletable_core::error::THROTTLING_CODES;
+use singletable_core::exec::THROTTLING_CODES;
 
 /// The SDK's error as singletable's, for every operation of both SDKs
 /// (DynamoDB's and the Streams API's share `SdkError`): the service's
@@ -40,7 +40,7 @@ mod tests {
 
     use super::service_error;
     use singletable_core::Error;
-    use singletable_core::error::THROTTLING_CODES;
+    use singletable_core::exec::THROTTLING_CODES;
 
     fn meta(code: &str) -> ErrorMetadata {
         ErrorMetadata::builder()

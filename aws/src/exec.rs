@@ -7,8 +7,8 @@ use aws_sdk_dynamodb::types::{
     ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 
-use crate::trace;
 use singletable_core::error::{CancellationReason, Error, Refusal};
+use singletable_core::exec::record_response;
 use singletable_core::exec::{BoxFuture, CapacityMeter, Executor};
 use singletable_core::expr::{Condition, Rendered};
 use singletable_core::request::{
@@ -123,7 +123,7 @@ impl SdkExecutor {
     fn record(&self, c: Option<&ConsumedCapacity>) {
         if let Some(units) = c.and_then(ConsumedCapacity::capacity_units) {
             self.meter.add(units);
-            trace::record_response(None, Some(units));
+            record_response(None, Some(units));
         }
     }
 
@@ -136,7 +136,7 @@ impl SdkExecutor {
             self.meter.add(*u);
         }
         if !units.is_empty() {
-            trace::record_response(None, Some(units.iter().sum()));
+            record_response(None, Some(units.iter().sum()));
         }
     }
 
@@ -317,7 +317,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
-            trace::record_response(Some(i64::from(out.scanned_count)), None);
+            record_response(Some(i64::from(out.scanned_count)), None);
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),
@@ -335,7 +335,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Query", e))?;
             self.record(out.consumed_capacity());
-            trace::record_response(Some(i64::from(out.scanned_count)), None);
+            record_response(Some(i64::from(out.scanned_count)), None);
             Ok(CountPage {
                 count: usize::try_from(out.count).unwrap_or(0),
                 scanned: usize::try_from(out.scanned_count).ok(),
@@ -372,7 +372,7 @@ impl Executor for SdkExecutor {
                 .await
                 .map_err(|e| service_error("Scan", e))?;
             self.record(out.consumed_capacity());
-            trace::record_response(Some(i64::from(out.scanned_count)), None);
+            record_response(Some(i64::from(out.scanned_count)), None);
             Ok(Page {
                 items: out.items.unwrap_or_default(),
                 last_key: out.last_evaluated_key.filter(|k| !k.is_empty()),

@@ -32,7 +32,6 @@ mod error;
 mod exec;
 #[cfg(feature = "streams")]
 mod streams;
-mod trace;
 
 pub use exec::SdkExecutor;
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]

@@ -162,7 +162,7 @@ pub struct Throughput {
 /// The table's stream (`StreamSpecification`).
 ///
 /// ```
-/// use singletable::definition::{stream_specification, Billing, StreamSpecification, TableDefinition};
+/// use singletable::definition::{Billing, StreamSpecification, TableDefinition};
 /// use singletable::{StreamView, Table};
 ///
 /// #[derive(Table)]
@@ -171,7 +171,7 @@ pub struct Throughput {
 ///
 /// let def = TableDefinition::of::<App>("App", Billing::OnDemand);
 /// assert_eq!(def.stream_view(), Some(StreamView::NewImage));
-/// let spec: StreamSpecification = stream_specification(StreamView::NewImage);
+/// let spec = StreamSpecification::enabled(StreamView::NewImage);
 /// assert_eq!((spec.stream_enabled, spec.stream_view_type.as_str()), (true, "NEW_IMAGE"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -274,17 +274,19 @@ fn key(name: &str, kind: &str) -> KeyElement {
     }
 }
 
-/// The `StreamSpecification` enabling a stream of `view`.
-///
-/// ```
-/// use singletable::{definition::stream_specification, StreamView};
-///
-/// assert_eq!(stream_specification(StreamView::KeysOnly).stream_view_type, "KEYS_ONLY");
-/// ```
-pub fn stream_specification(view: StreamView) -> StreamSpecification {
-    StreamSpecification {
-        stream_enabled: true,
-        stream_view_type: view.as_str().to_owned(),
+impl StreamSpecification {
+    /// The specification enabling a stream of `view`.
+    ///
+    /// ```
+    /// use singletable::{definition::StreamSpecification, StreamView};
+    ///
+    /// assert_eq!(StreamSpecification::enabled(StreamView::KeysOnly).stream_view_type, "KEYS_ONLY");
+    /// ```
+    pub fn enabled(view: StreamView) -> Self {
+        StreamSpecification {
+            stream_enabled: true,
+            stream_view_type: view.as_str().to_owned(),
+        }
     }
 }
 
@@ -391,7 +393,7 @@ impl TableDefinition {
             }
             .into(),
             provisioned_throughput: throughput,
-            stream_specification: T::STREAM.map(stream_specification),
+            stream_specification: T::STREAM.map(StreamSpecification::enabled),
             ttl_attribute: T::TTL.map(str::to_owned),
         }
     }
@@ -534,7 +536,7 @@ mod tests {
                 actual: None,
             }]
         );
-        actual.stream_specification = Some(stream_specification(StreamView::KeysOnly));
+        actual.stream_specification = Some(StreamSpecification::enabled(StreamView::KeysOnly));
         assert_eq!(
             compare(&def, &actual)[0].to_string(),
             "table stream is KEYS_ONLY, declared NEW_AND_OLD_IMAGES"

@@ -314,7 +314,8 @@ pub enum Error {
     Throttled {
         /// The operation (`BatchWriteItem`, `Query`, …).
         operation: &'static str,
-        /// DynamoDB's error code, one of [`THROTTLING_CODES`].
+        /// DynamoDB's error code, one of
+        /// [`THROTTLING_CODES`](crate::exec::THROTTLING_CODES).
         code: String,
         /// The service's error code and message.
         message: String,
@@ -369,18 +370,6 @@ pub enum Error {
         message: String,
     },
 }
-
-/// The error codes with which DynamoDB throttles a request: what
-/// [`Error::Throttled`] carries.
-///
-/// ```
-/// assert!(singletable::error::THROTTLING_CODES.contains(&"ThrottlingException"));
-/// ```
-pub const THROTTLING_CODES: &[&str] = &[
-    "ProvisionedThroughputExceededException",
-    "ThrottlingException",
-    "RequestLimitExceeded",
-];
 
 impl Error {
     /// DynamoDB's error code for a failure DynamoDB (or the embedded

@@ -475,7 +475,7 @@ impl KeyCondition {
     /// let k = KeyCondition { pk_attr: "PK".into(), pk: "USER#ana".into(), sk: Some(("SK".into(), SortCondition::BeginsWith("O#".into()))), attrs: None };
     /// let t = k.typed();
     /// assert_eq!(t.equal, [("PK".to_string(), AttributeValue::S("USER#ana".into()))]);
-    /// assert_eq!(t.range, Some(("SK".to_string(), AttrRange::BeginsWith("O#".into()))));
+    /// assert_eq!(t.range, Some(("SK".to_string(), AttrRange::BeginsWith(AttributeValue::S("O#".into())))));
     /// ```
     pub fn typed(&self) -> AttrKeyCondition {
         if let Some(a) = &self.attrs {
@@ -488,7 +488,9 @@ impl KeyCondition {
                 let r = match c {
                     SortCondition::Compare(op, v) => AttrRange::Compare(*op, s(v)),
                     SortCondition::Between(lo, hi) => AttrRange::Between(s(lo), s(hi)),
-                    SortCondition::BeginsWith(p) => AttrRange::BeginsWith(p.clone()),
+                    SortCondition::BeginsWith(p) => {
+                        AttrRange::BeginsWith(AttributeValue::S(p.clone()))
+                    }
                 };
                 (attr.clone(), r)
             }),
@@ -505,7 +507,8 @@ impl KeyCondition {
 ///
 /// let after = AttrRange::Compare(Cmp::Gt, AttributeValue::N("1700000000".into()));
 /// assert_eq!(after.values().len(), 1);
-/// assert_eq!(AttrRange::BeginsWith("2024-".into()).values(), [AttributeValue::S("2024-".into())]);
+/// let prefix = AttrRange::BeginsWith(AttributeValue::S("2024-".into()));
+/// assert_eq!(prefix.values(), [AttributeValue::S("2024-".into())]);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum AttrRange {
@@ -513,8 +516,9 @@ pub enum AttrRange {
     Compare(Cmp, AttributeValue),
     /// `attr BETWEEN lo AND hi`, both included.
     Between(AttributeValue, AttributeValue),
-    /// `begins_with(attr, prefix)`, on a string attribute.
-    BeginsWith(String),
+    /// `begins_with(attr, prefix)`, on a string (`S` prefix) or binary
+    /// (`B` prefix) attribute.
+    BeginsWith(AttributeValue),
 }
 
 impl AttrRange {
@@ -523,7 +527,7 @@ impl AttrRange {
         match self {
             AttrRange::Compare(_, v) => vec![v.clone()],
             AttrRange::Between(lo, hi) => vec![lo.clone(), hi.clone()],
-            AttrRange::BeginsWith(p) => vec![AttributeValue::S(p.clone())],
+            AttrRange::BeginsWith(p) => vec![p.clone()],
         }
     }
 }
@@ -719,9 +723,7 @@ impl Rendered {
                     let hi = self.value(hi);
                     format!("{n} BETWEEN {lo} AND {hi}")
                 }
-                AttrRange::BeginsWith(p) => {
-                    format!("begins_with({n}, {})", self.value(AttributeValue::S(p)))
-                }
+                AttrRange::BeginsWith(p) => format!("begins_with({n}, {})", self.value(p)),
             });
         }
         parts.join(" AND ")

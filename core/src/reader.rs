@@ -562,7 +562,6 @@ impl ItemReader for Items {
 
 /// Reads items one at a time, with static dispatch on the reader: what a
 /// page's decoder gives [`Items::read_each`].
-#[doc(hidden)]
 pub trait ReadEach {
     /// Reads one item.
     fn read<R: AttrReader + ?Sized>(&mut self, item: &mut R) -> Result<(), crate::error::Error>;
@@ -634,7 +633,6 @@ impl Items {
     /// Gives every item left to `each`, in order: maps as maps, encoded
     /// items in place with the decoder inlined into the attribute loop, any
     /// other reader through `dyn AttrReader`.
-    #[doc(hidden)]
     pub fn read_each(self, each: &mut impl ReadEach) -> Result<(), crate::error::Error> {
         match self {
             Items::Maps(r) => {

@@ -49,7 +49,6 @@ pub use vector::{MAX_TOP_K, ScoredItem, SearchVectors};
 /// strongly consistent, half that eventually consistent.
 ///
 /// ```
-/// use singletable::{db::key_item};
 /// use singletable_core::{exec::Executor, request::GetItem};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
@@ -63,7 +62,7 @@ pub use vector::{MAX_TOP_K, ScoredItem, SearchVectors};
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into(), visits: 1 }).await?;
-/// let get = GetItem { table: "App".into(), key: key_item::<App>(User::key("ana")?.key()), consistent: true };
+/// let get = GetItem { table: "App".into(), key: User::key("ana")?.key().to_item::<App>(), consistent: true };
 /// let item = db.executor().get_item(get).await?.expect("stored");
 /// assert_eq!(User::from_item(item)?, User { id: "ana".into(), visits: 1 });
 /// # Ok::<(), singletable::Error>(())
@@ -124,7 +123,7 @@ pub struct PutItem {
 /// DeleteItem: delete one item by key.
 ///
 /// ```
-/// use singletable::{db::{exists, key_item}};
+/// use singletable::db::exists;
 /// use singletable_core::{exec::Executor, request::DeleteItem};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
@@ -140,7 +139,7 @@ pub struct PutItem {
 /// db.put(&User { id: "ana".into(), visits: 1 }).await?;
 /// let delete = DeleteItem {
 ///     table: "App".into(),
-///     key: key_item::<App>(User::key("ana")?.key()),
+///     key: User::key("ana")?.key().to_item::<App>(),
 ///     condition: Some(exists::<User>()),
 ///     return_old: true,
 ///     return_on_condition_failure: false,
@@ -168,7 +167,7 @@ pub struct DeleteItem {
 /// written.
 ///
 /// ```
-/// use singletable::db::{exists, key_item};
+/// use singletable::db::exists;
 /// use singletable_core::exec::Executor;
 /// use singletable_core::request::{ConditionCheck, PutItem, TransactWrite, TransactWriteOp};
 /// # use singletable::{Db, Embedded, Entity, Table};
@@ -184,7 +183,7 @@ pub struct DeleteItem {
 /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// let check = ConditionCheck {
 ///     table: "App".into(),
-///     key: key_item::<App>(User::key("admin")?.key()),
+///     key: User::key("admin")?.key().to_item::<App>(),
 ///     condition: exists::<User>(),
 ///     return_on_condition_failure: false,
 /// };
@@ -508,7 +507,6 @@ pub enum ReturnValues {
 /// One write of a BatchWriteItem request (no conditions allowed).
 ///
 /// ```
-/// use singletable::{db::key_item};
 /// use singletable_core::{request::BatchOp};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
@@ -521,7 +519,7 @@ pub enum ReturnValues {
 /// # pub struct User { pub id: String }
 ///
 /// let put = BatchOp::Put(User { id: "ana".into() }.to_item()?);
-/// let delete = BatchOp::Delete(key_item::<App>(User::key("bo")?.key()));
+/// let delete = BatchOp::Delete(User::key("bo")?.key().to_item::<App>());
 /// assert!(matches!(delete, BatchOp::Delete(ref key) if key.len() == 2));
 /// # let _ = put;
 /// # Ok::<(), singletable::Error>(())
@@ -571,7 +569,6 @@ pub struct BatchWrite {
 /// BatchGetItem: up to 100 items by key.
 ///
 /// ```
-/// use singletable::{db::key_item};
 /// use singletable_core::{exec::Executor, request::{BatchGet, BatchGetOutput}};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
@@ -585,7 +582,7 @@ pub struct BatchWrite {
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into(), visits: 0 }).await?;
-/// let keys = vec![key_item::<App>(User::key("ana")?.key()), key_item::<App>(User::key("bo")?.key())];
+/// let keys = vec![User::key("ana")?.key().to_item::<App>(), User::key("bo")?.key().to_item::<App>()];
 /// let out: BatchGetOutput = db.executor().batch_get(BatchGet { table: "App".into(), keys, consistent: false }).await?;
 /// assert_eq!(out.items.len(), 1); // missing keys are simply absent
 /// assert!(out.unprocessed.is_empty());
@@ -620,7 +617,6 @@ pub struct BatchGetOutput {
 /// cost of a strongly consistent read).
 ///
 /// ```
-/// use singletable::{db::key_item};
 /// use singletable_core::{exec::Executor, request::TransactGet};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
@@ -635,8 +631,8 @@ pub struct BatchGetOutput {
 /// # let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into(), visits: 3 }).await?;
 /// let gets = vec![
-///     ("App".to_string(), key_item::<App>(User::key("ana")?.key())),
-///     ("App".to_string(), key_item::<App>(User::key("bo")?.key())),
+///     ("App".to_string(), User::key("ana")?.key().to_item::<App>()),
+///     ("App".to_string(), User::key("bo")?.key().to_item::<App>()),
 /// ];
 /// let items = db.executor().transact_get(TransactGet { gets }).await?;
 /// assert!(items[0].is_some() && items[1].is_none()); // in request order

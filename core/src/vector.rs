@@ -76,11 +76,64 @@ impl Distance {
     /// assert_eq!(Distance::Cosine.score(&[1.0, 1.0], &[2.0, 2.0]), 0.0);
     /// assert_eq!(Distance::Cosine.score(&[1.0, 1.0], &[0.0, 0.0]), 1.0); // no direction
     /// ```
+    ///
+    /// Computed in `f32`, and again in `f64` when that overflows (elements
+    /// near `f32::MAX`): never `NaN` for finite vectors. A dot product or a
+    /// distance beyond `f32`'s range is infinite, a cosine distance always
+    /// in `[0, 2]`.
+    ///
+    /// ```
+    /// use singletable::vector::Distance;
+    /// let big = [3.0e38f32, 3.0e38];
+    /// assert_eq!(Distance::Cosine.score(&big, &big), 0.0);
+    /// assert_eq!(Distance::DotProduct.score(&big, &big), f32::INFINITY);
+    /// assert_eq!(Distance::Euclidean.score(&[3.0e38], &[-3.0e38]), f32::INFINITY);
+    /// assert_eq!(Distance::Euclidean.score(&[3.0e20], &[-3.0e20]), 6.0e20);
+    /// ```
     pub fn score(self, q: &[f32], v: &[f32]) -> f32 {
+        let narrow = match self {
+            Distance::Cosine => {
+                let (d, nq, nv) = (dot(q, v), dot(q, q).sqrt(), dot(v, v).sqrt());
+                (d.is_finite() && (nq * nv).is_finite()).then(|| cosine(d, nq, nv))
+            }
+            Distance::Euclidean => Some(squared_distance(q, v).sqrt()).filter(|s| s.is_finite()),
+            Distance::DotProduct => Some(dot(q, v)).filter(|s| s.is_finite()),
+        };
+        narrow.unwrap_or_else(|| self.wide_score(q, v))
+    }
+
+    /// [`score`](Self::score) computed in `f64` throughout: what it is
+    /// when the `f32` computation overflows. Finite vectors never give
+    /// `NaN`; a result beyond `f32`'s range is infinite.
+    ///
+    /// ```
+    /// use singletable::vector::Distance;
+    /// assert_eq!(Distance::Euclidean.wide_score(&[0.0, 0.0], &[3.0, 4.0]), 5.0);
+    /// ```
+    pub fn wide_score(self, q: &[f32], v: &[f32]) -> f32 {
+        let wide = |a: &[f32], b: &[f32]| -> f64 {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| f64::from(*x) * f64::from(*y))
+                .sum()
+        };
         match self {
-            Distance::Cosine => cosine(dot(q, v), dot(q, q).sqrt(), dot(v, v).sqrt()),
-            Distance::Euclidean => squared_distance(q, v).sqrt(),
-            Distance::DotProduct => dot(q, v),
+            Distance::Cosine => {
+                let (nq, nv) = (wide(q, q).sqrt(), wide(v, v).sqrt());
+                if nq == 0.0 || nv == 0.0 {
+                    return 1.0;
+                }
+                (1.0 - wide(q, v) / nq / nv).clamp(0.0, 2.0) as f32
+            }
+            Distance::Euclidean => {
+                let squared: f64 = q
+                    .iter()
+                    .zip(v)
+                    .map(|(x, y)| (f64::from(*x) - f64::from(*y)).powi(2))
+                    .sum();
+                squared.sqrt() as f32
+            }
+            Distance::DotProduct => wide(q, v) as f32,
         }
     }
 }

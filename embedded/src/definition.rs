@@ -280,7 +280,7 @@ impl TableSchema {
                 .collect(),
             billing_mode: "PAY_PER_REQUEST".to_owned(),
             provisioned_throughput: None,
-            stream_specification: self.stream.map(definition::stream_specification),
+            stream_specification: self.stream.map(definition::StreamSpecification::enabled),
             ttl_attribute: None,
         }
     }

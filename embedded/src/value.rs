@@ -50,9 +50,29 @@ pub(crate) fn normalize(v: &AttributeValue) -> Res<AttributeValue> {
     Ok(v)
 }
 
+/// DynamoDB's limit on the nesting of a value: an attribute's value is at
+/// level 1, the values of a map or list in it at level 2, and so on; a
+/// value deeper than this is refused (31 maps or lists, one inside the
+/// other, hold a scalar at level 32).
+pub(crate) const MAX_NESTING: usize = 32;
+
+fn too_deep() -> Fail {
+    Fail::validation(
+        "Nesting Levels have exceeded supported limits: The maximum supported nesting level is 32",
+    )
+}
+
 /// [`normalize`] in place: only numbers not in their canonical text and
-/// sets out of order are rewritten.
+/// sets out of order are rewritten. The one check of a value's nesting
+/// (every write path normalises what it stores).
 pub(crate) fn normalize_in_place(v: &mut AttributeValue) -> Res<()> {
+    normalize_at(v, 1)
+}
+
+fn normalize_at(v: &mut AttributeValue, depth: usize) -> Res<()> {
+    if depth > MAX_NESTING {
+        return Err(too_deep());
+    }
     match v {
         AttributeValue::S(_) | AttributeValue::B(_) | AttributeValue::Bool(_) => {}
         AttributeValue::N(n) => {
@@ -69,10 +89,17 @@ pub(crate) fn normalize_in_place(v: &mut AttributeValue) -> Res<()> {
         }
         AttributeValue::L(l) => {
             for e in l {
-                normalize_in_place(e)?;
+                normalize_at(e, depth + 1)?;
             }
         }
-        AttributeValue::M(m) => normalize_map_in_place(m)?,
+        AttributeValue::M(m) => {
+            for (k, e) in m {
+                if k.is_empty() {
+                    return Err(Fail::validation("Empty attribute name"));
+                }
+                normalize_at(e, depth + 1)?;
+            }
+        }
         AttributeValue::Ss(set) => {
             if set.is_empty() {
                 return Err(invalid("An string set  may not be empty"));
@@ -129,6 +156,23 @@ pub(crate) fn normalize_map(m: &Item) -> Res<Item> {
     let mut out = m.clone();
     normalize_map_in_place(&mut out)?;
     Ok(out)
+}
+
+/// Whether every value of `item` is within [`MAX_NESTING`]: what an update
+/// checks of the item it made (its values were normalised one by one, and
+/// a path puts them deeper).
+pub(crate) fn nesting(item: &Item) -> Res<()> {
+    fn at(v: &AttributeValue, depth: usize) -> Res<()> {
+        if depth > MAX_NESTING {
+            return Err(too_deep());
+        }
+        match v {
+            AttributeValue::L(l) => l.iter().try_for_each(|e| at(e, depth + 1)),
+            AttributeValue::M(m) => m.values().try_for_each(|e| at(e, depth + 1)),
+            _ => Ok(()),
+        }
+    }
+    item.values().try_for_each(|v| at(v, 1))
 }
 
 /// [`normalize_map`] in place.

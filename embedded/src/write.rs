@@ -48,6 +48,7 @@ pub(super) fn on_failure(asked: bool, item: Option<Item>) -> Option<Item> {
 
 /// Checks applied to an updated item before it is stored.
 pub(super) fn check_updated(t: &TableData, item: &Item) -> Res<()> {
+    super::value::nesting(item)?;
     check::updated_index_types(&t.schema, item)?;
     if item_size(item) > MAX_ITEM {
         return Err(Fail::validation(

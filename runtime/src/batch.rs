@@ -46,7 +46,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 
 use crate::clock::{Created, Stamp, TimeKind};
-use crate::db::{Db, key_item};
+use crate::db::Db;
 use crate::entity::{Entity, Table};
 use crate::error::{Error, Refusal};
 use crate::exec::Executor;
@@ -384,7 +384,7 @@ impl BatchOps {
 
     fn delete<T: Entity>(self, key: KeyOf<T>) -> Self {
         let key = key.into_key();
-        let item = key_item::<T::Table>(&key);
+        let item = key.to_item::<T::Table>();
         self.push(Ok(key), || {
             no_unique::<T>(
                 "a batch delete",

@@ -2,7 +2,7 @@
 //! operations.
 //!
 //! ```
-//! use singletable::db::{exists, key_item, not_exists};
+//! use singletable::db::{exists, not_exists};
 //! use singletable::{Condition, Entity, Table};
 //!
 //! #[derive(Table)]
@@ -16,7 +16,7 @@
 //! pub struct User { pub id: String }
 //!
 //! // The helpers the typed operations build their requests with:
-//! let key = key_item::<App>(User::key("ana")?.key());
+//! let key = User::key("ana")?.key().to_item::<App>();
 //! assert_eq!(key["PK"].as_s().unwrap(), "USER#ana");
 //! assert_eq!(not_exists::<User>(), Condition::NotExists("PK".into())); // create
 //! assert_eq!(exists::<User>(), Condition::Exists("PK".into()));        // replace, update
@@ -263,7 +263,7 @@ impl<E: Executor> Db<E> {
     ) -> Result<Option<T>, Error> {
         let req = GetItem {
             table: self.table.clone(),
-            key: key_item::<T::Table>(&key),
+            key: key.to_item::<T::Table>(),
             consistent,
         };
         let items = self.send_get::<T>(req).await?;
@@ -489,40 +489,11 @@ pub(crate) fn delete_request<T: Entity>(
 ) -> DeleteItem {
     DeleteItem {
         table: table.to_owned(),
-        key: key_item::<T::Table>(&key),
+        key: key.to_item::<T::Table>(),
         condition,
         return_old,
         return_on_condition_failure: false,
     }
-}
-
-/// The key attributes of `key` in table `T`: the `Key` of GetItem,
-/// DeleteItem and UpdateItem.
-///
-/// ```
-/// use singletable::db::key_item;
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App")]
-/// # pub struct App;
-/// # #[derive(Entity)]
-/// # #[entity(table = App)]
-/// # #[pk("USER#<id>")]
-/// # #[sk("PROFILE")]
-/// # pub struct User { pub id: String }
-///
-/// let key = key_item::<App>(User::key("ana")?.key());
-/// assert_eq!(key.len(), 2);
-/// assert_eq!(key["SK"].as_s().unwrap(), "PROFILE");
-/// # Ok::<(), singletable::Error>(())
-/// ```
-pub fn key_item<T: Table>(key: &PrimaryKey) -> Item {
-    let mut item = Item::with_capacity(2);
-    item.insert(T::PK.to_owned(), AttributeValue::S(key.pk.clone()));
-    if let (Some(attr), Some(sk)) = (T::SK, &key.sk) {
-        item.insert(attr.to_owned(), AttributeValue::S(sk.clone()));
-    }
-    item
 }
 
 /// `attribute_not_exists(PK)`: the item does not exist yet (what

@@ -85,17 +85,26 @@ use crate::value::{Attr, AttributeValue};
 /// ```
 pub struct Fields<E>(PhantomData<fn() -> E>);
 
-/// The generated struct of an entity's field handles, and the one value of
-/// it, for [`Fields`]. Implemented by the derive.
-#[doc(hidden)]
-pub trait HasFields {
-    type Handles: 'static;
-    const HANDLES: &'static Self::Handles;
+pub(crate) mod generated {
+    /// The generated struct of an entity's field handles, and the one
+    /// value of it, for [`Fields`](super::Fields). Implemented by the
+    /// derive, named through `__private` only.
+    pub trait HasFields {
+        /// The struct of handles.
+        type Handles: 'static;
+        /// Its one value.
+        const HANDLES: &'static Self::Handles;
+    }
+
+    /// A field's declared validations run on a value: what is wrong with
+    /// it (a function the derive generates per validated field).
+    pub type Check<T> = fn(&T) -> Result<(), String>;
 }
+pub(crate) use generated::Check;
+use generated::HasFields;
 
 impl<E> Fields<E> {
-    #[doc(hidden)]
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Fields(PhantomData)
     }
 }
@@ -121,14 +130,6 @@ impl<E> std::fmt::Debug for Fields<E> {
         write!(f, "Fields<{}>", std::any::type_name::<E>())
     }
 }
-
-/// A field's declared validations run on a value: what is wrong with it.
-///
-/// ```
-/// let positive: singletable::fields::Check<i64> = |v| if *v > 0 { Ok(()) } else { Err("must be positive".into()) };
-/// assert!(positive(&-1).is_err());
-/// ```
-pub type Check<T> = fn(&T) -> Result<(), String>;
 
 /// A stored field that appears in no key template.
 ///
@@ -236,8 +237,7 @@ pub struct PkField<E, T> {
 macro_rules! settable_field {
     ($ty:ident $(, $s:ident)?) => {
         impl<E, T $(, $s)?> $ty<E, T $(, $s)?> {
-            #[doc(hidden)]
-            pub const fn new(name: &'static str, field: &'static str) -> Self {
+            pub(crate) const fn new(name: &'static str, field: &'static str) -> Self {
                 Self {
                     name,
                     field,
@@ -248,8 +248,7 @@ macro_rules! settable_field {
 
             /// A handle whose field declares validations (`min`, `max`,
             /// `min_len`, `max_len`, `validate`): `check` runs them.
-            #[doc(hidden)]
-            pub const fn checked(name: &'static str, field: &'static str, check: Check<T>) -> Self {
+            pub(crate) const fn checked(name: &'static str, field: &'static str, check: Check<T>) -> Self {
                 Self {
                     name,
                     field,
@@ -273,8 +272,7 @@ settable_field!(KeyField, S);
 pub(crate) use settable_field;
 
 impl<E, T> PkField<E, T> {
-    #[doc(hidden)]
-    pub const fn new(name: &'static str, field: &'static str) -> Self {
+    pub(crate) const fn new(name: &'static str, field: &'static str) -> Self {
         Self {
             name,
             field,

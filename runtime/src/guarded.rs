@@ -98,7 +98,7 @@ impl<E: Executor> Db<E> {
     async fn stored_item<T: Entity>(&self, key: &PrimaryKey) -> Result<Option<Item>, Error> {
         let req = GetItem {
             table: self.table_name().to_owned(),
-            key: crate::db::key_item::<T::Table>(key),
+            key: key.to_item::<T::Table>(),
             consistent: true,
         };
         let r = crate::trace::Request {

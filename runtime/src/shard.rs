@@ -141,8 +141,7 @@ impl<T, P> std::fmt::Debug for ShardedQuery<T, P> {
 }
 
 impl<T, P> ShardedQuery<T, P> {
-    #[doc(hidden)]
-    pub fn new(base: Query<T, OnGlobalIndex, P>, shards: u16) -> Self {
+    pub(crate) fn new(base: Query<T, OnGlobalIndex, P>, shards: u16) -> Self {
         Self { base, shards }
     }
 
@@ -158,8 +157,7 @@ impl<T, P> ShardedQuery<T, P> {
         }
     }
 
-    #[doc(hidden)]
-    pub fn with_sort(self, sk: Result<SortCondition, Error>) -> Self {
+    pub(crate) fn with_sort(self, sk: Result<SortCondition, Error>) -> Self {
         Self {
             base: self.base.with_sort(sk),
             ..self
@@ -259,7 +257,6 @@ impl<T, P> ShardedQuery<T, P> {
     /// # pub struct Order { pub id: String }
     /// let q = Order::all_orders().consistent(); // error: global secondary indexes do not support strongly consistent reads
     /// ```
-    #[doc(hidden)]
     pub fn consistent(self) -> Self
     where
         for<'a> OnGlobalIndex: crate::query::ConsistentRead,

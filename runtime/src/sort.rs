@@ -89,8 +89,9 @@ pub trait SortKey: Sized {
     /// template (a later condition replaces it), one that takes no other
     /// condition for a multi-attribute key.
     type AfterRange;
-    /// The bound built from `value`.
-    #[doc(hidden)]
+    /// The bound built from `value`, which the query's sort-key methods
+    /// set; its type is the query builder's own (generated code implements
+    /// this, nothing else calls it).
     fn sort_value(value: Self::Value<'_>) -> Result<SortValue, Error>;
 }
 
@@ -122,8 +123,9 @@ pub trait SortKey: Sized {
     note = "a template's prefix is the values of its leading placeholders, up to a `#` (a tuple for several); a multi-attribute key takes a `&str` prefix on a string sort attribute only"
 )]
 pub trait SortPrefix<P> {
-    /// The prefix the sort key begins with.
-    #[doc(hidden)]
+    /// The prefix the sort key begins with, which `sk_begins_with` sets;
+    /// its type is the query builder's own (generated code implements
+    /// this, nothing else calls it).
     fn sort_prefix(self) -> Result<SortValue, Error>;
 }
 
@@ -147,7 +149,9 @@ fn between(from: SortValue, to: SortValue) -> Result<Bound, Error> {
 fn begins_with(prefix: SortValue) -> Result<Bound, Error> {
     match prefix {
         SortValue::Key(k) => Ok(Bound::Key(SortCondition::BeginsWith(k))),
-        SortValue::Attr(n, AttributeValue::S(s)) => Ok(Bound::Attr(n, AttrRange::BeginsWith(s))),
+        SortValue::Attr(n, AttributeValue::S(s)) => {
+            Ok(Bound::Attr(n, AttrRange::BeginsWith(AttributeValue::S(s))))
+        }
         SortValue::Attr(n, _) => Err(Error::Refused(Refusal::BeginsWithNonString {
             attribute: n.to_string(),
         })),

@@ -29,7 +29,7 @@
 use std::time::SystemTime;
 
 use crate::clock::{Created, Stamp};
-use crate::db::{Db, exists, key_item, not_exists};
+use crate::db::{Db, exists, not_exists};
 use crate::entity::Entity;
 use crate::error::{Error, Refusal};
 use crate::exec::Executor;
@@ -264,7 +264,7 @@ impl<'d> Writes<'d> {
     fn check_raw<T: Entity>(self, key: KeyOf<T>, condition: Condition) -> Self {
         let key = key.into_key();
         let table = self.table.to_owned();
-        let k = key_item::<T::Table>(&key);
+        let k = key.to_item::<T::Table>();
         self.push(Ok(key), || {
             Ok(TransactWriteOp::ConditionCheck(ConditionCheck {
                 table,
@@ -691,7 +691,7 @@ impl ReadTransaction {
 
     /// Reads the item of type `T` with `key`.
     pub fn get<T: Entity>(&mut self, key: KeyOf<T>) -> Handle<T> {
-        let key = key_item::<T::Table>(&key.into_key());
+        let key = key.into_key().to_item::<T::Table>();
         self.gets.push(key);
         Handle {
             index: self.gets.len() - 1,

@@ -43,7 +43,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::reader::{AttrReader, AttrRef, TableKey};
-use crate::value::{AttributeValue, Item, wrong_type};
+use crate::value::{AttributeValue, Item};
 
 pub use crate::clock::Timestamp;
 
@@ -174,32 +174,6 @@ impl EpochSeconds for time::OffsetDateTime {
                 "{s} is out of range for OffsetDateTime"
             )))
         })
-    }
-}
-
-/// Reads a TTL attribute (`N` epoch seconds; absent or `NULL` for none).
-///
-/// ```
-/// use singletable::{ttl::ttl_from_attr, AttributeValue};
-///
-/// assert_eq!(ttl_from_attr::<i64>(Some(AttributeValue::N("60".into())))?, 60);
-/// assert_eq!(ttl_from_attr::<Option<i64>>(None)?, None);
-/// assert!(ttl_from_attr::<i64>(Some(AttributeValue::S("soon".into()))).is_err());
-/// # Ok::<(), singletable::DecodeError>(())
-/// ```
-pub fn ttl_from_attr<T: EpochSeconds>(value: Option<AttributeValue>) -> Result<T, DecodeError> {
-    match value {
-        None | Some(AttributeValue::Null(_)) => T::from_epoch(None),
-        Some(AttributeValue::N(n)) => {
-            let secs = n.parse::<i64>().map_err(|_| {
-                DecodeError::new(DecodeErrorKind::InvalidNumber {
-                    value: n.clone(),
-                    ty: "epoch seconds",
-                })
-            })?;
-            T::from_epoch(Some(secs))
-        }
-        Some(other) => Err(wrong_type("N (epoch seconds)", &other)),
     }
 }
 

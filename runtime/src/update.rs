@@ -48,7 +48,7 @@ use std::collections::BTreeSet;
 use std::marker::PhantomData;
 use std::time::SystemTime;
 
-use crate::db::{Db, key_item};
+use crate::db::Db;
 use crate::entity::{Entity, Table};
 use crate::error::{Error, Refusal};
 use crate::exec::{BoxFuture, Executor};
@@ -308,9 +308,8 @@ impl<E: Entity, S> Update<E, S> {
 
     /// [`Update::new`] of an entity's typed key, then
     /// [`Update::with_key_values`]: one call in each generated `update`.
-    #[doc(hidden)]
     #[inline]
-    pub fn of_key<const P: usize, const V: usize>(
+    pub(crate) fn of_key<const P: usize, const V: usize>(
         key: Result<crate::KeyOf<E>, Error>,
         parts: [(&'static str, Result<String, Error>); P],
         values: [(&'static str, Result<AttributeValue, Error>); V],

@@ -367,8 +367,7 @@ macro_rules! comparisons {
 }
 
 impl<T, P> InlineFilter<T, P> {
-    #[doc(hidden)]
-    pub const fn new(attribute: &'static str) -> Self {
+    pub(crate) const fn new(attribute: &'static str) -> Self {
         Self {
             attribute,
             _m: PhantomData,
@@ -454,26 +453,23 @@ impl<T, P> Clone for HashAttribute<T, P> {
 }
 impl<T, P> Copy for HashAttribute<T, P> {}
 
-/// Never implemented: what a range on a `HASH` attribute would need, so
-/// that one is a compile error saying why.
-///
-/// ```compile_fail
-/// fn comparable<T: singletable::vector::ComparableInSearch>() {}
-/// comparable::<singletable::vector::HashAttribute<String, ()>>();
-/// ```
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "a vector index's `HASH` attribute is compared by equality only",
-    label = "a comparison on a `HASH` attribute",
-    note = "DynamoDB partitions a vector index by its `HASH` attributes: the search gives each as an argument of the access pattern; compare `INLINE_FILTER` attributes instead (`filter(...)` on the table's vector index)"
-)]
-pub trait ComparableInSearch {}
+mod refused {
+    /// Never implemented: what a range on a `HASH` attribute would need, so
+    /// that one is a compile error saying why (see
+    /// [`HashAttribute`](super::HashAttribute)).
+    #[diagnostic::on_unimplemented(
+        message = "a vector index's `HASH` attribute is compared by equality only",
+        label = "a comparison on a `HASH` attribute",
+        note = "DynamoDB partitions a vector index by its `HASH` attributes: the search gives each as an argument of the access pattern; compare `INLINE_FILTER` attributes instead (`filter(...)` on the table's vector index)"
+    )]
+    pub trait ComparableInSearch {}
+}
+use refused::ComparableInSearch;
 
 macro_rules! refused {
     ($($name:ident),*) => {
         $(
             /// Refused at compile time; see [`HashAttribute`].
-            #[doc(hidden)]
             pub fn $name(self, value: impl ValueFor<T>) -> SearchCondition<P>
             where
                 Self: ComparableInSearch,
@@ -486,8 +482,7 @@ macro_rules! refused {
 }
 
 impl<T, P> HashAttribute<T, P> {
-    #[doc(hidden)]
-    pub const fn new(attribute: &'static str) -> Self {
+    pub(crate) const fn new(attribute: &'static str) -> Self {
         Self {
             attribute,
             _m: PhantomData,
@@ -501,8 +496,25 @@ impl<T, P> HashAttribute<T, P> {
 
     refused!(lt, le, gt, ge);
 
-    /// Refused at compile time; see [`HashAttribute`].
-    #[doc(hidden)]
+    /// Refused at compile time: DynamoDB compares a `HASH` attribute by
+    /// equality only, given as an argument of the access pattern.
+    ///
+    /// ```compile_fail
+    /// # use singletable::vector::SearchPattern;
+    /// # use singletable::{Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Shop", vector1(dimensions = 2, distance = cosine, hash(category = S)))]
+    /// # pub struct Shop;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = Shop)]
+    /// # #[pk("P#<id>")]
+    /// # #[sk("P")]
+    /// # #[vector1(vector = embedding, hash(category))]
+    /// # #[access(similar, index = vector1)]
+    /// # pub struct Product { pub id: String, pub category: String, pub embedding: Vec<f32> }
+    /// let f = <ProductSimilarSearch as SearchPattern>::filters();
+    /// f.category.between("a", "c"); // error: a vector index's `HASH` attribute is compared by equality only
+    /// ```
     pub fn between(self, low: impl ValueFor<T>, high: impl ValueFor<T>) -> SearchCondition<P>
     where
         Self: ComparableInSearch,
@@ -568,8 +580,7 @@ impl<T, P> std::fmt::Debug for VectorSearch<T, P> {
 impl<T, P> VectorSearch<T, P> {
     /// The search generated code starts: on `index`, for `vector`, with
     /// `TopK` 10.
-    #[doc(hidden)]
-    pub fn new(index: &VectorIndex, vector: &[f32]) -> Self {
+    pub(crate) fn new(index: &VectorIndex, vector: &[f32]) -> Self {
         let error = check_vector(vector, index.dimensions as usize)
             .err()
             .map(|problem| Error::InvalidVector {
@@ -587,8 +598,7 @@ impl<T, P> VectorSearch<T, P> {
     }
 
     /// Adds `attribute = value` for a `HASH` attribute (generated code).
-    #[doc(hidden)]
-    pub fn hash<V>(self, attribute: &'static str, v: impl ValueFor<V>) -> Self {
+    pub(crate) fn hash<V>(self, attribute: &'static str, v: impl ValueFor<V>) -> Self {
         let c = operand(attribute, v)
             .map(|v| Condition::Compare(Operand::Path(attribute.into()), Cmp::Eq, v));
         self.and(c)

@@ -19,19 +19,14 @@ const EMPTY: &str =
     "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
 const SEVERAL: &str = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes";
 
-/// One attribute value from its JSON.
+/// One attribute value from its JSON. Its nesting is the engine's to
+/// refuse (past 32 levels, on every write path); the JSON parser's own
+/// limit bounds the recursion here.
 pub(crate) fn value(json: &Value) -> Result<AttributeValue, ApiError> {
-    value_at(json, 0)
+    value_at(json)
 }
 
-fn value_at(json: &Value, depth: usize) -> Result<AttributeValue, ApiError> {
-    // DynamoDB allows 32 levels of nesting; deeper input is refused before
-    // it can exhaust the stack.
-    if depth > 32 {
-        return Err(ApiError::validation(
-            "Nesting Levels have exceeded supported limits: The maximum supported nesting level is 32",
-        ));
-    }
+fn value_at(json: &Value) -> Result<AttributeValue, ApiError> {
     let obj = json.as_object().ok_or_else(|| {
         ApiError::serialization("Start of structure or map found where not expected")
     })?;
@@ -80,19 +75,14 @@ fn value_at(json: &Value, depth: usize) -> Result<AttributeValue, ApiError> {
         "SS" => AttributeValue::Ss(list(v)?.iter().map(string).collect::<Result<_, _>>()?),
         "NS" => AttributeValue::Ns(list(v)?.iter().map(string).collect::<Result<_, _>>()?),
         "BS" => AttributeValue::Bs(list(v)?.iter().map(blob).collect::<Result<_, _>>()?),
-        "L" => AttributeValue::L(
-            list(v)?
-                .iter()
-                .map(|e| value_at(e, depth + 1))
-                .collect::<Result<_, _>>()?,
-        ),
+        "L" => AttributeValue::L(list(v)?.iter().map(value_at).collect::<Result<_, _>>()?),
         "M" => {
             let m = v.as_object().ok_or_else(|| {
                 ApiError::serialization("Unexpected value type in payload; expected a map")
             })?;
             let mut out = HashMap::with_capacity(m.len());
             for (k, e) in m {
-                out.insert(k.clone(), value_at(e, depth + 1)?);
+                out.insert(k.clone(), value_at(e)?);
             }
             AttributeValue::M(out)
         }

@@ -16,6 +16,7 @@
 mod departures;
 mod hash_only;
 mod ops;
+mod rules;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

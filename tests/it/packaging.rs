@@ -81,14 +81,12 @@ fn package_home(target: &Path) -> PathBuf {
         .iter()
         .map(|(n, _)| format!("{n}-{version}"))
         .collect();
-    let Ok(sources) = std::fs::read_dir(real.join("registry/src")) else {
-        return home;
-    };
-    for source in sources.flatten() {
-        let own = registry.join("src").join(source.file_name());
-        std::fs::create_dir_all(&own).expect("create a registry source folder");
+    // Cargo never extracts a package again over an extracted copy of the
+    // same version: the previous run's copies of ours go, from every source
+    // folder (the local registry cargo package makes has one of its own).
+    let forget_ours = |folder: &Path| {
         for name in &ours {
-            let copy = own.join(name);
+            let copy = folder.join(name);
             if copy.symlink_metadata().is_ok_and(|m| m.is_dir()) {
                 std::fs::remove_dir_all(&copy)
                     .unwrap_or_else(|e| panic!("cannot remove {}: {e}", copy.display()));
@@ -97,6 +95,20 @@ fn package_home(target: &Path) -> PathBuf {
                     .unwrap_or_else(|e| panic!("cannot remove {}: {e}", copy.display()));
             }
         }
+    };
+    for own in std::fs::read_dir(registry.join("src"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        forget_ours(&own.path());
+    }
+    let Ok(sources) = std::fs::read_dir(real.join("registry/src")) else {
+        return home;
+    };
+    for source in sources.flatten() {
+        let own = registry.join("src").join(source.file_name());
+        std::fs::create_dir_all(&own).expect("create a registry source folder");
         for krate in std::fs::read_dir(source.path())
             .into_iter()
             .flatten()

@@ -214,6 +214,99 @@ async fn vector_search_is_exact_on_the_embedded_backend() -> singletable::Result
     Ok(())
 }
 
+/// Vectors whose elements reach `f32::MAX`: every score is a number (a
+/// cosine distance in [0, 2], a dot product or a distance past `f32`'s range
+/// infinite, never `NaN`), and the order is the `f64` reference's, on the
+/// typed search of the embedded backend (the engine the endpoint serves too)
+/// and in `Distance::score`.
+#[tokio::test]
+async fn vector_scores_never_overflow() -> singletable::Result<()> {
+    let db = Db::<Embedded>::in_memory::<Docs>("Docs")?;
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut docs = Vec::new();
+    // Past 64 rows the search reads the `i8` copies first: 150 rows, a
+    // third huge (elements up to 3.4e38), a third large (squares past
+    // f32::MAX), a third small.
+    for i in 0..150u32 {
+        let scale = [3.4e38f32, 1e25, 1.0][i as usize % 3];
+        let v: Vec<f32> = (0..8).map(|_| rng.unit() * scale).collect();
+        let doc = Doc {
+            id: format!("{i:04}"),
+            tenant: "acme".into(),
+            price: i,
+            cos: v.clone(),
+            euc: v.clone(),
+            dot: v,
+        };
+        db.put(&doc).await?;
+        docs.push(doc);
+    }
+    let mut compared = 0;
+    for scale in [3.4e38f32, 1e25, 1.0] {
+        for _ in 0..4 {
+            let q: Vec<f32> = (0..8).map(|_| rng.unit() * scale).collect();
+            for d in [Distance::Cosine, Distance::Euclidean, Distance::DotProduct] {
+                let found = match d {
+                    Distance::Cosine => Doc::by_cosine("acme", &q).top_k(20).all(&db).await?,
+                    Distance::Euclidean => Doc::by_euclidean("acme", &q).top_k(20).all(&db).await?,
+                    Distance::DotProduct => Doc::by_dot("acme", &q).top_k(20).all(&db).await?,
+                };
+                assert_eq!(found.len(), 20);
+                let oriented = |s: f64| if d == Distance::DotProduct { -s } else { s };
+                // The reference's order, in f64, with scores as f32 gives
+                // them (past its range: infinite).
+                let mut want: Vec<(f64, &Doc)> =
+                    docs.iter().map(|x| (reference(d, &q, &x.cos), x)).collect();
+                want.sort_by(|a, b| {
+                    oriented(a.0)
+                        .total_cmp(&oriented(b.0))
+                        .then_with(|| a.1.id.cmp(&b.1.id))
+                });
+                for (i, got) in found.iter().enumerate() {
+                    assert!(!got.score.is_nan(), "{d:?}: NaN score for {}", got.item.id);
+                    let exact = reference(d, &q, &got.item.cos);
+                    let as_f32 = exact as f32;
+                    assert_eq!(
+                        Distance::score(d, &q, &got.item.cos).is_infinite(),
+                        as_f32.is_infinite(),
+                        "{d:?}: Distance::score of {}",
+                        got.item.id
+                    );
+                    if as_f32.is_infinite() {
+                        assert_eq!(
+                            got.score,
+                            f64::from(as_f32),
+                            "{d:?}: score of {}",
+                            got.item.id
+                        );
+                    } else {
+                        assert!(
+                            (got.score - exact).abs() <= EPS * exact.abs().max(1.0),
+                            "{d:?}: score {} for {}, reference {exact}",
+                            got.score,
+                            got.item.id
+                        );
+                    }
+                    // The same rows as the reference's top 20, in its order
+                    // (scores that differ past f32's precision).
+                    let (w, wdoc) = want[i];
+                    if (oriented(w) - oriented(exact)).abs() > EPS * w.abs().max(1.0)
+                        && !(w as f32).is_infinite()
+                    {
+                        panic!(
+                            "{d:?}: result {i} is {} ({exact}), the reference's is {} ({w})",
+                            got.item.id, wdoc.id
+                        );
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 3 * 4 * 3 * 20);
+    Ok(())
+}
+
 /// A smaller table to watch one item move through the index.
 #[derive(Table)]
 #[table(

@@ -450,7 +450,7 @@ pub const fn table_attrs<T: Table>() -> TableAttrs {
 pub struct TableOf<T>(core::marker::PhantomData<T>);
 
 impl<T: Table> TableOf<T> {
-    #[doc(hidden)]
+    /// The key and entity-type attributes of table `T`.
     pub const ATTRS: &'static TableAttrs = &table_attrs::<T>();
 }
 

@@ -118,7 +118,7 @@ impl CapacityMeter {
 /// ```
 /// use singletable_core::exec::Executor;
 /// use singletable_core::request::GetItem;
-/// use singletable::{db::key_item, Db, Embedded, Entity, Table};
+/// use singletable::{Db, Embedded, Entity, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -134,7 +134,7 @@ impl CapacityMeter {
 /// let db = Db::<Embedded>::in_memory::<App>("App")?;
 /// db.put(&User { id: "ana".into() }).await?;
 /// // The GetItem that `db.get` sends, sent by hand:
-/// let req = GetItem { table: "App".into(), key: key_item::<App>(User::key("ana")?.key()), consistent: false };
+/// let req = GetItem { table: "App".into(), key: User::key("ana")?.key().to_item::<App>(), consistent: false };
 /// let item = db.executor().get_item(req).await?.unwrap();
 /// assert_eq!(item["entityType"].as_s().unwrap(), "User");
 /// assert!(db.executor().capacity().is_some());
@@ -442,3 +442,36 @@ impl<E: Admin> Admin for Counting<E> {
         self.inner.stream_arn(table)
     }
 }
+
+/// Records what a response reports on the current request span: the items
+/// it scanned and the capacity it consumed. Executors call it inside the
+/// span the typed handle (`singletable::Db`) opens for the request (the
+/// AWS driver's does for every response); outside any span it does
+/// nothing.
+///
+/// ```
+/// // No span is entered here: recording is a no-op, never a panic.
+/// singletable_core::exec::record_response(Some(3), Some(0.5));
+/// ```
+pub fn record_response(scanned: Option<i64>, consumed: Option<f64>) {
+    let span = tracing::Span::current();
+    if let Some(s) = scanned {
+        span.record("aws.dynamodb.scanned_count", s);
+    }
+    if let Some(c) = consumed {
+        span.record("aws.dynamodb.consumed_capacity", c);
+    }
+}
+
+/// The error codes with which DynamoDB throttles a request: what
+/// [`Error::Throttled`](crate::error::Error::Throttled) carries, which an
+/// executor maps its throttling answers to.
+///
+/// ```
+/// assert!(singletable_core::exec::THROTTLING_CODES.contains(&"ThrottlingException"));
+/// ```
+pub const THROTTLING_CODES: &[&str] = &[
+    "ProvisionedThroughputExceededException",
+    "ThrottlingException",
+    "RequestLimitExceeded",
+];

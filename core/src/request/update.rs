@@ -256,7 +256,6 @@ impl UpdateAction {
 /// condition that the item exists unless `.upsert()`.
 ///
 /// ```
-/// use singletable::db::key_item;
 /// use singletable_core::exec::Executor;
 /// use singletable_core::request::{ReturnValues, SetValue, UpdateAction, UpdateItem};
 /// use singletable::AttributeValue;
@@ -274,7 +273,7 @@ impl UpdateAction {
 /// db.put(&User { id: "ana".into(), visits: 1 }).await?;
 /// let update = UpdateItem {
 ///     table: "App".into(),
-///     key: key_item::<App>(User::key("ana")?.key()),
+///     key: User::key("ana")?.key().to_item::<App>(),
 ///     actions: vec![UpdateAction::Set(
 ///         "visits".into(),
 ///         SetValue::Increment(AttributeValue::N("1".into())),

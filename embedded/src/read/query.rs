@@ -48,9 +48,11 @@ fn sort_holds(v: &AttributeValue, c: &AttrRange) -> bool {
         AttrRange::Between(lo, hi) => {
             cmp(lo).is_some_and(|o| o.is_ge()) && cmp(hi).is_some_and(|o| o.is_le())
         }
-        AttrRange::BeginsWith(p) => {
-            matches!(v, AttributeValue::S(x) if x.starts_with(p.as_str()))
-        }
+        AttrRange::BeginsWith(p) => match (v, p) {
+            (AttributeValue::S(x), AttributeValue::S(p)) => x.starts_with(p.as_str()),
+            (AttributeValue::B(x), AttributeValue::B(p)) => x.as_ref().starts_with(p.as_ref()),
+            _ => false,
+        },
     }
 }
 
@@ -336,7 +338,12 @@ fn run_query<'s>(store: &'s Store, req: &QueryRequest, want: Want) -> Res<Ran> {
         Some(AttrRange::Between(lo, hi)) => (at(lo), prefix_end(&at(hi))),
         Some(AttrRange::BeginsWith(pre)) => {
             let mut p = part.clone();
-            escaped(pre.as_bytes(), &mut p);
+            let bytes = match pre {
+                AttributeValue::B(b) => b.as_ref(),
+                AttributeValue::S(s) => s.as_bytes(),
+                _ => &[],
+            };
+            escaped(bytes, &mut p);
             let end = prefix_end(&p);
             (p, end)
         }

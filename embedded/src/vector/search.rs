@@ -17,8 +17,9 @@ const MIN_QUANTIZED_ROWS: usize = 64;
 
 /// A candidate in the bounded heap: the worst of the best `k` on top.
 struct Candidate<'a, K> {
-    /// The score, oriented so that smaller is closer.
-    rank: f32,
+    /// The score, oriented so that smaller is closer (`f64`: a squared
+    /// distance past `f32`'s range still orders).
+    rank: f64,
     key: &'a K,
     score: f32,
 }
@@ -94,33 +95,44 @@ impl<K: Ord + Hash + Clone> VectorSet<K> {
         }
     }
 
-    /// The rank (the score, oriented so that smaller is closer) and the
-    /// score of row `row`, as a brute force computes them.
+    /// The rank (oriented so that smaller is closer: the squared distance
+    /// for `EUCLIDEAN`, the score otherwise) and the score of row `row`, as
+    /// a brute force computes them: in `f32`, and in `f64` where that
+    /// overflows (the same rule as `Distance::score`), so finite vectors
+    /// never score `NaN`.
     #[inline]
-    pub(super) fn exact(&self, query: &[f32], nq: f32, row: usize) -> (f32, f32) {
+    pub(super) fn exact(&self, query: &[f32], nq: f32, row: usize) -> (f64, f32) {
         let v = &self.data[row * self.dims..(row + 1) * self.dims];
-        let score = match self.distance {
-            Distance::Cosine => cosine(dot(query, v), nq, self.norms[row]),
-            Distance::Euclidean => squared_distance(query, v),
-            Distance::DotProduct => dot(query, v),
+        let narrow = match self.distance {
+            Distance::Cosine => {
+                let (d, nv) = (dot(query, v), self.norms[row]);
+                (d.is_finite() && (nq * nv).is_finite()).then(|| cosine(d, nq, nv))
+            }
+            Distance::Euclidean => Some(squared_distance(query, v)).filter(|s| s.is_finite()),
+            Distance::DotProduct => Some(dot(query, v)).filter(|s| s.is_finite()),
         };
-        let rank = if self.distance.smaller_is_closer() {
-            score
-        } else {
-            -score
-        };
-        (rank, score)
+        match (self.distance, narrow) {
+            (Distance::Euclidean, Some(squared)) => (f64::from(squared), squared.sqrt()),
+            (Distance::Euclidean, None) => {
+                let d = self.distance.wide_score(query, v);
+                (f64::from(d) * f64::from(d), d)
+            }
+            (Distance::Cosine, s) => {
+                let s = s.unwrap_or_else(|| self.distance.wide_score(query, v));
+                (f64::from(s), s)
+            }
+            (Distance::DotProduct, s) => {
+                let s = s.unwrap_or_else(|| self.distance.wide_score(query, v));
+                (-f64::from(s), s)
+            }
+        }
     }
 
     /// The results from the candidates sorted, most similar first.
     fn finish(&self, sorted: Vec<Candidate<'_, K>>) -> Vec<(K, f32)> {
-        let euclidean = self.distance == Distance::Euclidean;
         sorted
             .into_iter()
-            .map(|c| {
-                let score = if euclidean { c.score.sqrt() } else { c.score };
-                (c.key.clone(), score)
-            })
+            .map(|c| (c.key.clone(), c.score))
             .collect()
     }
 

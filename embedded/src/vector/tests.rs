@@ -377,7 +377,7 @@ fn bounds_contain_the_exact_ranks() {
                 let (lo, hi) = qb.rank_bounds(idot, set.quant[row], set.norms[row]);
                 let (rank, _) = set.exact(&q, nq, row);
                 assert!(
-                    lo <= rank && rank <= hi,
+                    f64::from(lo) <= rank && rank <= f64::from(hi),
                     "case {case} {d:?} dims {dims}: {lo} <= {rank} <= {hi}"
                 );
                 checked += 1;

@@ -128,9 +128,9 @@ fn pattern(
 
     let shards = r.shards;
     let construct = if sharded {
-        quote!(#p::ShardedQuery::new(<#plain_ty>::new(#target, Self::#pk_builder(#(#pk_args),*)), #shards))
+        quote!(#p::__private::sharded({ let __q: #plain_ty = #p::__private::query(#target, Self::#pk_builder(#(#pk_args),*)); __q }, #shards))
     } else {
-        quote!(<#plain_ty>::new(#target, Self::#pk_builder(#(#pk_args),*)))
+        quote!({ let __q: #plain_ty = #p::__private::query(#target, Self::#pk_builder(#(#pk_args),*)); __q })
     };
     let outside = quote_spanned! {name.span()=>
         #[doc = #wrapper_doc]
@@ -286,10 +286,10 @@ fn default_scope(ctx: &Ctx, sk: Option<&Template>) -> TokenStream {
     };
     match t.segments.as_slice() {
         [Segment::Lit(text)] => quote! {
-            __q.with_sort(#p::__private::Ok(#p::SortCondition::Compare(#p::Cmp::Eq, #p::__private::String::from(#text))))
+            #p::__private::WithSort::with_sort(__q, #p::__private::Ok(#p::SortCondition::Compare(#p::Cmp::Eq, #p::__private::String::from(#text))))
         },
         [Segment::Lit(text), ..] => quote! {
-            __q.with_sort(#p::__private::Ok(#p::SortCondition::BeginsWith(#p::__private::String::from(#text))))
+            #p::__private::WithSort::with_sort(__q, #p::__private::Ok(#p::SortCondition::BeginsWith(#p::__private::String::from(#text))))
         },
         _ => quote!(__q),
     }

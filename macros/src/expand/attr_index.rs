@@ -322,7 +322,7 @@ fn query_fn(
                     ::core::option::Option::Some(__k) => __k,
                     ::core::option::Option::None => #p::AttributeKey { partition: &[], sort: &[] },
                 };
-                let __query = <#q>::on_attributes(
+                let __query: #q = #p::__private::query_on_attributes(
                     #p::__private::AttrTarget {
                         pattern: #pattern_str,
                         index: <#table as #p::__private::Gsi<#n>>::NAME,
@@ -334,7 +334,8 @@ fn query_fn(
                 );
                 // Sorted by entity type first: this entity's items only.
                 let __query = if #typed {
-                    __query.with_attr_eq(
+                    #p::__private::with_attr_eq(
+                        __query,
                         <#table as #p::Table>::ENTITY_TYPE,
                         #p::__private::Ok(#p::__private::AttributeValue::S(#p::__private::String::from(#entity))),
                     )

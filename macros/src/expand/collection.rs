@@ -434,9 +434,13 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
         table,
         ..
     } = n;
-    let with_prefix = c.opts.sk_prefix.as_ref().map(|l| {
-        quote!(.with_sort(#p::__private::Ok(#p::__private::SortCondition::BeginsWith(#p::__private::String::from(#l)))))
-    });
+    // The query in `__query`, narrowed to the prefix when there is one.
+    let with_prefix = match &c.opts.sk_prefix {
+        Some(l) => {
+            quote!(#p::__private::WithSort::with_sort(__query, #p::__private::Ok(#p::__private::SortCondition::BeginsWith(#p::__private::String::from(#l)))))
+        }
+        None => quote!(__query),
+    };
     let doc = doc(n, c);
     if let Some((Index::Gsi(number), _)) = c.opts.index {
         return gsi_query_fn(n, number, with_prefix, vis, &doc);
@@ -466,7 +470,7 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
                     #p::__private::entity::PartitionKey::Text(__pk) => __pk,
                     #p::__private::entity::PartitionKey::Attributes(_) => ::core::unreachable!("a table partition is a key value"),
                 };
-                #p::Query::new(
+                let __query = #p::__private::query(
                     #p::__private::Target {
                         pattern: #name,
                         index: #index_expr,
@@ -476,7 +480,7 @@ fn query_fn(n: &Names, c: &Collection, vis: &syn::Visibility) -> TokenStream {
                         table_sk: __table.sk,
                     },
                     #p::__private::Ok(__pk),
-                )
+                );
                 #with_prefix
             }
         }
@@ -504,7 +508,7 @@ fn doc(n: &Names, c: &Collection) -> String {
 fn gsi_query_fn(
     n: &Names,
     number: u8,
-    with_prefix: Option<TokenStream>,
+    with_prefix: TokenStream,
     vis: &syn::Visibility,
     doc: &str,
 ) -> TokenStream {
@@ -525,7 +529,7 @@ fn gsi_query_fn(
                 let __table = #p::__private::table_attrs::<#table>();
                 match partition.into_partition_key() {
                     #p::__private::entity::PartitionKey::Text(__pk) => {
-                        let __query = #p::Query::new(
+                        let __query = #p::__private::query(
                             #p::__private::Target {
                                 pattern: #name,
                                 index: #p::__private::Some(#gsi::NAME),
@@ -536,9 +540,9 @@ fn gsi_query_fn(
                             },
                             #p::__private::Ok(__pk),
                         );
-                        __query #prefix
+                        #prefix
                     }
-                    #p::__private::entity::PartitionKey::Attributes(__values) => #p::Query::on_attributes(
+                    #p::__private::entity::PartitionKey::Attributes(__values) => #p::__private::query_on_attributes(
                         #p::__private::AttrTarget {
                             pattern: #name,
                             index: #gsi::NAME,

@@ -152,10 +152,10 @@ fn paths(
                     }
                 });
                 inits.push(
-                    quote!(#fid: #krate::nested::DocField::checked(#stored, #name, Self::#check)),
+                    quote!(#fid: #krate::__private::checked_doc_field(#stored, #name, Self::#check)),
                 );
             }
-            None => inits.push(quote!(#fid: #krate::nested::DocField::new(#stored, #name))),
+            None => inits.push(quote!(#fid: #krate::__private::doc_field(#stored, #name))),
         }
     }
     let doc = format!(

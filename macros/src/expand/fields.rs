@@ -44,7 +44,7 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             /// Typed handles on this entity's fields, for conditions and updates.
             #[inline]
             #vis const fn fields() -> #fields_ty {
-                #p::Fields::new()
+                #p::__private::fields()
             }
 
             #(#check_fns)*
@@ -52,7 +52,7 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             #[doc = #update_doc]
             #[inline]
             #vis fn update(#(#params),*) -> #p::Update<Self, #state_ty> {
-                #p::Update::of_key(Self::key(#(#args),*), [#(#parts),*], [#(#key_values),*])
+                #p::__private::update_of_key(Self::key(#(#args),*), [#(#parts),*], [#(#key_values),*])
             }
         }
 
@@ -136,12 +136,13 @@ fn handles(
         let ty = &f.ty;
         let name = f.name();
         let stored = &f.stored;
-        let kind = if primary.contains(&name.as_str()) {
-            quote!(PkField)
+        // The handle's type, and the `__private` function that builds it.
+        let (kind, handle) = if primary.contains(&name.as_str()) {
+            (quote!(PkField), "pk_field")
         } else if indexed.contains(&name.as_str()) {
-            quote!(KeyField)
+            (quote!(KeyField), "key_field")
         } else {
-            quote!(Field)
+            (quote!(Field), "field")
         };
         let doc = format!("Field `{name}`, stored as `{stored}`.");
         let slot = state
@@ -171,9 +172,13 @@ fn handles(
         // Primary-key fields are never updated: their handles check nothing.
         match check.filter(|_| !primary.contains(&name.as_str())) {
             Some(check) => {
-                inits.push(quote!(#fid: #p::#kind::checked(#stored, #name, Self::#check)));
+                let checked = format_ident!("checked_{handle}");
+                inits.push(quote!(#fid: #p::__private::#checked(#stored, #name, Self::#check)));
             }
-            None => inits.push(quote!(#fid: #p::#kind::new(#stored, #name))),
+            None => {
+                let new = format_ident!("{handle}");
+                inits.push(quote!(#fid: #p::__private::#new(#stored, #name)));
+            }
         }
     }
     let handles_ty = format_ident!("{}FieldHandles", ident);

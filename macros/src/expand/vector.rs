@@ -216,7 +216,12 @@ pub fn pattern(
                 #[doc = #doc]
                 pub #id: #outer::vector::#handle<#ty, #marker>
             });
-            inits.push(quote!(#id: #p::vector::#handle::new(#stored)));
+            let new = if is_hash {
+                quote!(hash_attribute)
+            } else {
+                quote!(inline_filter)
+            };
+            inits.push(quote!(#id: #p::__private::#new(#stored)));
             if is_hash {
                 let arg_ty = model::arg_type(ty);
                 params.push(quote!(#id: #arg_ty));
@@ -224,7 +229,7 @@ pub fn pattern(
                     ArgKind::Copy => quote!(&#id),
                     _ => quote!(#id),
                 };
-                hashes.push(quote!(.hash::<#ty>(#stored, #value)));
+                hashes.push((ty, stored, value));
             }
         }
     }
@@ -247,6 +252,9 @@ pub fn pattern(
         "Access pattern `{pattern_str}`: one SearchVectors on vector index `vector{}`, the `HASH` attributes by equality; `top_k` and inline filters are on the returned search.",
         d.n
     );
+    let hash_tys = hashes.iter().map(|(ty, _, _)| ty);
+    let hash_attrs = hashes.iter().map(|(_, stored, _)| stored);
+    let hash_values = hashes.iter().map(|(_, _, value)| value);
     let inside = quote! {
         #[automatically_derived]
         impl #p::vector::SearchPattern for #marker {
@@ -261,7 +269,9 @@ pub fn pattern(
         impl #ident {
             #[doc = #doc]
             #vis fn #name(#(#params,)* vector: &[f32]) -> #p::vector::VectorSearch<#item_ty, #marker> {
-                #p::vector::VectorSearch::new(&#k, vector) #(#hashes)*
+                let __search = #p::__private::vector_search(&#k, vector);
+                #(let __search = #p::__private::search_hash::<#hash_tys, _, _>(__search, #hash_attrs, #hash_values);)*
+                __search
             }
         }
     };

@@ -8,10 +8,17 @@
 
 pub use singletable_core::__private::*;
 
+mod built;
 mod probes;
+pub use built::*;
 pub use probes::*;
 
 pub use crate::{clock, entity, reader};
+
+/// The request spans, for the benchmark of their cost.
+pub mod trace {
+    pub use crate::trace::spans::{Request, span, traced};
+}
 
 /// The collections' traits and what generated collections call.
 pub mod collection {
@@ -25,14 +32,33 @@ pub use crate::design::{
     index_collision, partition_holds_declared_markers, partition_holds_markers,
     primary_keys_collide, table_queries_leak,
 };
-pub use crate::fields::HasFields;
+pub use crate::fields::generated::HasFields;
 pub use crate::query::build::{AttrTarget, Target};
 pub use crate::query::projected::unknown_type;
 pub use crate::reader::entity_type_of;
 pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
 pub use crate::shard::{shard_of, with_shard};
 pub use crate::sort::value::SortValue;
-pub use crate::ttl::{EpochSeconds, ttl_from_attr};
+pub use crate::ttl::EpochSeconds;
+
+/// Reads a TTL attribute (`N` epoch seconds; absent or `NULL` for none).
+pub fn ttl_from_attr<T: EpochSeconds>(
+    value: Option<AttributeValue>,
+) -> Result<T, crate::error::DecodeError> {
+    match value {
+        None | Some(AttributeValue::Null(_)) => T::from_epoch(None),
+        Some(AttributeValue::N(n)) => {
+            let secs = n.parse::<i64>().map_err(|_| {
+                crate::error::DecodeError::new(crate::error::DecodeErrorKind::InvalidNumber {
+                    value: n.clone(),
+                    ty: "epoch seconds",
+                })
+            })?;
+            T::from_epoch(Some(secs))
+        }
+        Some(other) => Err(crate::value::wrong_type("N (epoch seconds)", &other)),
+    }
+}
 
 /// Whether a TTL field of type `T` decodes from an absent attribute.
 pub fn ttl_absent_ok<T: EpochSeconds>() -> bool {

@@ -119,7 +119,7 @@ impl<T: Entity> BatchGetOutcome<T> {
                 keys: self
                     .unprocessed
                     .iter()
-                    .map(|k| key_item::<T::Table>(k))
+                    .map(|k| k.to_item::<T::Table>())
                     .collect(),
                 attempts: self.attempts,
                 cause: self.cause.map(Box::new),
@@ -212,7 +212,7 @@ impl<'a, T: Entity> BatchGetter<'a, T> {
         let chunks: Vec<Vec<Item>> = self
             .keys
             .chunks(MAX_BATCH_GET)
-            .map(|c| c.iter().map(|k| key_item::<T::Table>(k)).collect())
+            .map(|c| c.iter().map(|k| k.to_item::<T::Table>()).collect())
             .collect();
         let runs: Vec<Run<Item, Item>> = futures_util::stream::iter(chunks)
             .map(|chunk| {

@@ -38,8 +38,7 @@ pub struct Target {
 
 impl<T, I, P> Query<T, I, P> {
     /// A query of the partition `pk` (or the error that building it gave).
-    #[doc(hidden)]
-    pub fn new(target: Target, pk: Result<String, Error>) -> Self {
+    pub(crate) fn new(target: Target, pk: Result<String, Error>) -> Self {
         let mut key_attrs = vec![target.table_pk, target.pk_attr];
         key_attrs.extend(target.table_sk);
         key_attrs.extend(target.sk_attr);
@@ -73,8 +72,7 @@ impl<T, I, P> Query<T, I, P> {
     /// A query of a multi-attribute index's partition, given the values
     /// of its partition attributes in key-schema order (or the error that
     /// building them gave).
-    #[doc(hidden)]
-    pub fn on_attributes(
+    pub(crate) fn on_attributes(
         target: AttrTarget,
         partition: Result<Vec<(&'static str, AttributeValue)>, Error>,
     ) -> Self {
@@ -108,8 +106,11 @@ impl<T, I, P> Query<T, I, P> {
     }
 
     /// Adds equality on the next sort attribute of a multi-attribute key.
-    #[doc(hidden)]
-    pub fn with_attr_eq(self, attr: &'static str, value: Result<AttributeValue, Error>) -> Self {
+    pub(crate) fn with_attr_eq(
+        self,
+        attr: &'static str,
+        value: Result<AttributeValue, Error>,
+    ) -> Self {
         self.with_attr_condition(attr, value, |k, v| k.equal.push((attr.to_owned(), v)))
     }
 
@@ -148,8 +149,7 @@ impl<T, I, P> Query<T, I, P> {
     }
 
     /// Sets the sort-key condition (from a generated, typed builder).
-    #[doc(hidden)]
-    pub fn with_sort(mut self, sk: Result<SortCondition, Error>) -> Self {
+    pub(crate) fn with_sort(mut self, sk: Result<SortCondition, Error>) -> Self {
         match sk {
             Ok(sk) => self.sk = Some(sk),
             Err(e) => {

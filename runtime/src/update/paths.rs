@@ -48,15 +48,17 @@ pub trait Settable<E: Entity, T: Attr>: FieldPath<E, T> {
     /// What setting it marks in the update's state (see the typestate, [`Ready`](crate::update::Ready)): `()`
     /// for a field no key needs beside another, a [`Slot`] otherwise.
     type Slot;
-    #[doc(hidden)]
+    /// Runs the field's declared validations (`min`, `max`, `min_len`,
+    /// `max_len`, `validate`) on `value`: what `set` checks before sending.
     fn check(&self, value: &T) -> Result<(), String>;
-    #[doc(hidden)]
+    /// `value` as a key part, when a secondary index's key is built from
+    /// the path (`None` for a path no key holds): what `set` rewrites the
+    /// index keys with.
     fn key_part(&self, value: &T) -> Option<Result<String, Error>>;
     /// Whether a value stored as absent (`None`, an empty set) removes the
     /// path: true for attributes and document fields, whose codecs leave
     /// such values out; false for map entries and list elements, which
     /// store `NULL` like the whole map or list would.
-    #[doc(hidden)]
     fn absent_removes(&self) -> bool {
         true
     }
@@ -185,8 +187,8 @@ impl<E: Entity, T: Attr> NonKeyPath<E, T> for Nested<E, T> {}
     note = "an item without this attribute could not be read back; `set` a new value instead"
 )]
 pub trait Removable<E: Entity, T: Attr>: FieldPath<E, T> {
-    /// Whether the field's validations accept its absence.
-    #[doc(hidden)]
+    /// Whether the field's validations accept its absence: what `remove`
+    /// checks before sending.
     fn check_removal(&self) -> Result<(), String>;
 }
 

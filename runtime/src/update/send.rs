@@ -126,7 +126,7 @@ impl<E: Entity, S> Update<E, S> {
         Ok(UpdateWrite {
             request: UpdateItem {
                 table: table.to_owned(),
-                key: key_item::<E::Table>(&self.key),
+                key: self.key.to_item::<E::Table>(),
                 actions,
                 condition,
                 return_values: ReturnValues::None,

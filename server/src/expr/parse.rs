@@ -433,10 +433,14 @@ impl<'a> Parser<'a> {
                 }
                 Condition::BeginsWith(p, v) => {
                     let a = top(p)?;
-                    let AttributeValue::S(prefix) = v else {
-                        return Err(invalid(
-                            "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N",
-                        ));
+                    let prefix = match v {
+                        AttributeValue::S(_) | AttributeValue::B(_) => v,
+                        other => {
+                            return Err(invalid(&format!(
+                                "Incorrect operand type for operator or function; operator or function: begins_with, operand type: {}",
+                                singletable_core::value::type_name(&other)
+                            )));
+                        }
                     };
                     if seen.contains(&a) || out.range.is_some() {
                         return Err(invalid(

@@ -81,7 +81,10 @@ fn key_conditions_split_equalities_and_range() {
     );
     assert_eq!(
         k.range,
-        Some(("SK".to_string(), AttrRange::BeginsWith("O#".into())))
+        Some((
+            "SK".to_string(),
+            AttrRange::BeginsWith(AttributeValue::S("O#".into()))
+        ))
     );
 }
 

@@ -495,7 +495,7 @@ impl Q {
             3 => AttrRange::Compare(Cmp::Gt, a),
             4 => AttrRange::Compare(Cmp::Ge, a),
             5 => AttrRange::Between(a, b),
-            _ => AttrRange::BeginsWith(prefix.to_owned()),
+            _ => AttrRange::BeginsWith(AttributeValue::S(prefix.to_owned())),
         };
         let mut equal = vec![
             ("mt".to_owned(), s(&format!("{prefix}g{}", self.p))),
@@ -512,7 +512,10 @@ impl Q {
             3 => Some(("mn".to_owned(), range(nkind.min(5), n(n1), n(n2), n1))),
             _ => {
                 equal.push(("ms".to_owned(), s(a)));
-                Some(("mn".to_owned(), AttrRange::BeginsWith(n1.to_owned())))
+                Some((
+                    "mn".to_owned(),
+                    AttrRange::BeginsWith(AttributeValue::S(n1.to_owned())),
+                ))
             }
         };
         QueryRequest {

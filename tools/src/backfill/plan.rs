@@ -167,7 +167,7 @@ fn rewrite<T: Entity>(
     let key = T::primary_key(entity)?;
     Ok(Plan::Rewrite(Box::new(UpdateItem {
         table: table.to_owned(),
-        key: singletable_runtime::db::key_item::<T::Table>(&key),
+        key: key.to_item::<T::Table>(),
         actions,
         condition: all(parts),
         return_values: ReturnValues::None,
