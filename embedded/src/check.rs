@@ -178,17 +178,31 @@ fn index_keys_fine(schema: &TableSchema, item: &Item) -> bool {
 
 /// Secondary-index key attributes may not hold an empty string or binary.
 pub(crate) fn index_values(schema: &TableSchema, item: &Item) -> Res<()> {
-    for ix in &schema.indexes {
-        for k in ix.keys() {
-            if item.get(&k.name).is_some_and(is_empty_key) {
-                return Err(Fail::validation(format!(
-                    "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: {}, IndexKey: {}",
-                    ix.name, k.name
-                )));
-            }
+    schema
+        .indexes
+        .iter()
+        .try_for_each(|ix| index_value(ix, item))
+}
+
+/// [`index_values`] of one index.
+fn index_value(ix: &IndexSchema, item: &Item) -> Res<()> {
+    for k in ix.keys() {
+        if item.get(&k.name).is_some_and(is_empty_key) {
+            return Err(Fail::validation(format!(
+                "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: {}, IndexKey: {}",
+                ix.name, k.name
+            )));
         }
     }
     Ok(())
+}
+
+/// Whether a write of `item` would pass index `ix`'s key rules (values
+/// not empty, keys within their size limits): an index that UpdateTable
+/// builds over stored items leaves out those that would not, as DynamoDB's
+/// backfill does (they were stored before the index made them invalid).
+pub(crate) fn fits_index(ix: &IndexSchema, item: &Item) -> bool {
+    index_value(ix, item).is_ok() && index_key_size(ix, item).is_ok()
 }
 
 /// Secondary-index key attributes: not empty, scalar, of the index's key
@@ -275,30 +289,36 @@ fn index_types_in(schema: &TableSchema, item: &Item, types_first: bool) -> Res<(
 /// refused with the message naming the attributes and their size;
 /// otherwise with DynamoDB Local's shorter one.
 fn index_key_sizes(schema: &TableSchema, item: &Item) -> Res<()> {
+    schema
+        .indexes
+        .iter()
+        .try_for_each(|ix| index_key_size(ix, item))
+}
+
+/// [`index_key_sizes`] of one index.
+fn index_key_size(ix: &IndexSchema, item: &Item) -> Res<()> {
     use singletable_core::size::key_bytes;
     fn name(a: &KeyAttr) -> &str {
         a.name.as_str()
     }
-    for ix in &schema.indexes {
-        let partition = || std::iter::once(&ix.pk).chain(&ix.pk_rest);
-        let sort = || ix.sk.iter().chain(&ix.sk_rest);
-        let size = key_bytes(item, partition().map(name));
-        if size > MAX_PARTITION_KEY {
-            let names = partition().map(name).collect();
-            return Err(key_too_large(
-                ix,
-                item,
-                "HASH",
-                MAX_PARTITION_KEY,
-                size,
-                names,
-            ));
-        }
-        let size = key_bytes(item, sort().map(name));
-        if size > MAX_SORT_KEY {
-            let names = sort().map(name).collect();
-            return Err(key_too_large(ix, item, "RANGE", MAX_SORT_KEY, size, names));
-        }
+    let partition = || std::iter::once(&ix.pk).chain(&ix.pk_rest);
+    let sort = || ix.sk.iter().chain(&ix.sk_rest);
+    let size = key_bytes(item, partition().map(name));
+    if size > MAX_PARTITION_KEY {
+        let names = partition().map(name).collect();
+        return Err(key_too_large(
+            ix,
+            item,
+            "HASH",
+            MAX_PARTITION_KEY,
+            size,
+            names,
+        ));
+    }
+    let size = key_bytes(item, sort().map(name));
+    if size > MAX_SORT_KEY {
+        let names = sort().map(name).collect();
+        return Err(key_too_large(ix, item, "RANGE", MAX_SORT_KEY, size, names));
     }
     Ok(())
 }

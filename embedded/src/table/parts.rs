@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use super::super::check;
 use super::super::codec;
 use super::super::error::{Fail, Res};
 use super::super::hash::{self, PREFIX};
@@ -83,8 +84,10 @@ impl TableData {
     /// UpdateTable's `Create` of a global index: the index is added to the
     /// schema and built from every item already stored, as DynamoDB
     /// backfills a new index (items whose key attributes are missing or of
-    /// another type are left out of it, as there). The schema is checked as
-    /// CreateTable checks it; nothing changes when it fails.
+    /// another type are left out of it, as there, and so are items whose
+    /// new index key a write would refuse: an empty value, a key over its
+    /// size limit). The schema is checked as CreateTable checks it;
+    /// nothing changes when it fails.
     pub(crate) fn add_index(&mut self, ix: IndexSchema) -> Res<()> {
         let mut schema = self.schema.clone();
         schema.indexes.push(ix);
@@ -98,6 +101,11 @@ impl TableData {
         for r in &self.items {
             let desc = Stored::read(r, &self.keys, &self.names).and_then(|stored| {
                 if !self.in_index(i, &stored) {
+                    return Some(None);
+                }
+                // Only the items in it are decoded, to check their keys.
+                let item = self.decode(r.key(), r.value()).ok()?;
+                if !check::fits_index(&self.schema.indexes[i], &item) {
                     return Some(None);
                 }
                 let (pos, value) = r.key_value();
