@@ -116,7 +116,7 @@ impl Embedded {
         if apply {
             for ix in schema.indexes {
                 if ix.global && plan.created.contains(&ix.name) {
-                    data.add_index(ix)
+                    data.add_index(ix, crate::check::fits_index)
                         .map_err(|e| e.into_error("UpdateTable"))?;
                 }
             }

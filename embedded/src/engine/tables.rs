@@ -107,7 +107,7 @@ impl Embedded {
         let data = store
             .table_mut(table)
             .map_err(|e| e.into_error("UpdateTable"))?;
-        data.add_index(index)
+        data.add_index(index, crate::check::fits_index)
             .map_err(|e| e.into_error("UpdateTable"))
     }
 

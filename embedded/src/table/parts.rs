@@ -4,7 +4,6 @@
 
 use std::collections::BTreeSet;
 
-use super::super::check;
 use super::super::codec;
 use super::super::error::{Fail, Res};
 use super::super::hash::{self, PREFIX};
@@ -85,10 +84,14 @@ impl TableData {
     /// schema and built from every item already stored, as DynamoDB
     /// backfills a new index (items whose key attributes are missing or of
     /// another type are left out of it, as there, and so are items whose
-    /// new index key a write would refuse: an empty value, a key over its
-    /// size limit). The schema is checked as CreateTable checks it;
-    /// nothing changes when it fails.
-    pub(crate) fn add_index(&mut self, ix: IndexSchema) -> Res<()> {
+    /// new index key `fits` refuses: the caller's write checks, an empty
+    /// value or a key over its size limit). The schema is checked as
+    /// CreateTable checks it; nothing changes when it fails.
+    pub(crate) fn add_index(
+        &mut self,
+        ix: IndexSchema,
+        fits: impl Fn(&IndexSchema, &Item) -> bool,
+    ) -> Res<()> {
         let mut schema = self.schema.clone();
         schema.indexes.push(ix);
         schema.validate()?;
@@ -105,7 +108,7 @@ impl TableData {
                 }
                 // Only the items in it are decoded, to check their keys.
                 let item = self.decode(r.key(), r.value()).ok()?;
-                if !check::fits_index(&self.schema.indexes[i], &item) {
+                if !fits(&self.schema.indexes[i], &item) {
                     return Some(None);
                 }
                 let (pos, value) = r.key_value();

@@ -131,8 +131,11 @@ fn index_entries_follow_their_items() {
     }
     check(&t, &stored);
     // An index added over stored items, one removed before others.
-    t.add_index(index("Added", true, KeyAttr::s("h"), Some(KeyAttr::s("g"))))
-        .expect("add");
+    t.add_index(
+        index("Added", true, KeyAttr::s("h"), Some(KeyAttr::s("g"))),
+        |_, _| true,
+    )
+    .expect("add");
     check(&t, &stored);
     assert!(t.remove_index("ByN"));
     check(&t, &stored);
