@@ -16,6 +16,7 @@ mod backfill;
 mod batches;
 mod collections;
 mod consistency;
+mod cost;
 /// The tracker example's model and access patterns.
 #[allow(dead_code)]
 #[path = "../../examples/tracker/tracker.rs"]
