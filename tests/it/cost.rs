@@ -21,7 +21,7 @@ mod priced {
     #[gsi1(pk = "ORDER#<order_id>", sk = "ORDER")]
     #[gsi2(pk = "OPEN#<customer_id>", sk = "ORDER#<order_id>", when = open)]
     #[access(orders_of)]
-    #[access(order, index = gsi1)]
+    #[access(by_id, index = gsi1)]
     #[access(open_orders, index = gsi2, keys)]
     pub struct Order {
         pub customer_id: String,
@@ -75,7 +75,7 @@ fn cost_report_prices_on_demand_provisioned_and_standard_ia() {
 
     let workload = Workload::<CostShop>::new()
         .pattern::<OrderOrdersOfQuery>(PatternLoad::new(Rate::new(100.0, 400.0), 25))
-        .pattern::<OrderOrderQuery>(PatternLoad::new(Rate::new(200.0, 1000.0), 1))
+        .pattern::<OrderByIdQuery>(PatternLoad::new(Rate::new(200.0, 1000.0), 1))
         .pattern::<OrderOpenOrdersQuery>(PatternLoad::new(Rate::new(10.0, 20.0), 10).returning(2))
         .entity::<Order>(
             EntityLoad::sized(1_000_000, 1500)
@@ -100,8 +100,8 @@ fn cost_report_prices_on_demand_provisioned_and_standard_ia() {
         (orders_of.avg_per_second, orders_of.peak_per_second),
         (500.0, 2000.0)
     );
-    // order on GSI1 (ALL): one 1,500 B entry, 1 block, 0.5 units; 200/s: 100; 1,000/s: 500.
-    let order = read("order");
+    // by_id on GSI1 (ALL): one 1,500 B entry, 1 block, 0.5 units; 200/s: 100; 1,000/s: 500.
+    let order = read("by_id");
     assert_eq!(
         (order.index.as_str(), order.units_per_request),
         ("GSI1", 0.5)
@@ -233,23 +233,23 @@ fn cost_report_prices_on_demand_provisioned_and_standard_ia() {
     );
     assert!(md.contains("aws.amazon.com/dynamodb/pricing"), "{md}");
     assert!(
-        md.find("| orders_of |") < md.find("| order |"),
+        md.find("| orders_of |") < md.find("| by_id |"),
         "dominant first: {md}"
     );
 
     // Bad input is a typed error.
     let strong_gsi = Workload::<CostShop>::new()
-        .pattern::<OrderOrderQuery>(PatternLoad::new(Rate::new(1.0, 1.0), 1).strong())
+        .pattern::<OrderByIdQuery>(PatternLoad::new(Rate::new(1.0, 1.0), 1).strong())
         .entity::<Order>(EntityLoad::sized(1, 100));
     assert!(matches!(
         strong_gsi.report(&prices, 0.8),
         Err(CostError::StrongReadOnGlobalIndex {
-            pattern: "order",
+            pattern: "by_id",
             ..
         })
     ));
     let missing = Workload::<CostShop>::new()
-        .pattern::<OrderOrderQuery>(PatternLoad::new(Rate::new(1.0, 1.0), 1));
+        .pattern::<OrderByIdQuery>(PatternLoad::new(Rate::new(1.0, 1.0), 1));
     assert!(matches!(
         missing.report(&prices, 0.8),
         Err(CostError::MissingEntity {
