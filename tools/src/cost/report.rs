@@ -144,6 +144,10 @@ pub struct WritePathCost {
     pub index_units: BTreeMap<String, f64>,
     /// Write units of unique markers.
     pub unique_units: f64,
+    /// Read units spent before writing: deleting an item with unique
+    /// values reads it first (strongly consistent GetItem) to find its
+    /// markers.
+    pub read_units: f64,
     /// All of them: the units of one request.
     pub units_per_request: f64,
     /// Write units per second on average.
@@ -507,6 +511,19 @@ pub(super) fn build<T: Table>(
                 }
             }
             let unique_units = markers as f64 * factor * write_units(0, false, &[]);
+            let read_first = if kind == "delete" && markers > 0 {
+                read_units(l.bytes, Read::Strong)
+            } else {
+                0.0
+            };
+            if read_first > 0.0 {
+                let table = loads.get_mut("table").expect("inserted");
+                table.read_avg += rate.avg * read_first;
+                table.read_peak += rate.peak * read_first;
+                if let Some(h) = hot_key(&mut hot, "table", &e.shape.pk, 1, name) {
+                    h.read_peak += rate.peak * read_first;
+                }
+            }
             let units = table_units + index_units.values().sum::<f64>() + unique_units;
             *by_holder.entry("table").or_default() += table_units + unique_units;
             for (holder, u) in by_holder {
@@ -527,10 +544,11 @@ pub(super) fn build<T: Table>(
                 table_units,
                 index_units,
                 unique_units,
+                read_units: read_first,
                 units_per_request: units,
                 avg_per_second: rate.avg * units,
                 peak_per_second: rate.peak * units,
-                monthly_on_demand: od_write(rate.avg * units),
+                monthly_on_demand: od_write(rate.avg * units) + od_read(rate.avg * read_first),
             });
         }
         if l.gets.peak > 0.0 {
