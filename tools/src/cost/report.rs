@@ -238,7 +238,8 @@ pub struct HotPartition {
     pub write_per_partition: f64,
     /// Whether a partition is over a limit.
     pub over: bool,
-    /// The write shards that keep every partition under both limits.
+    /// The write shards that keep every partition under the write limit
+    /// (shards do not spread reads: a query reads every shard).
     pub shards_needed: u32,
     /// What to do, when something is over.
     pub warning: Option<String>,
@@ -621,7 +622,17 @@ pub(super) fn build<T: Table>(
                 entry_bytes::<T>(e, pl),
             ),
         };
-        let per_page = page_units(l.items, bytes, l.read);
+        // The partition it reads: the table's, or the index's.
+        let (key, shards) = match (ix, &placed) {
+            (Some(n), Some(Place::Global(_))) => {
+                let shape = p.entity.index(n);
+                (shape.and_then(|s| s.pk), shape.map_or(1, |s| s.shards))
+            }
+            _ => (Some(p.entity.pk), 1),
+        };
+        // A sharded index's query fans out: one Query per shard, each with
+        // the page's limit, so each may read a whole page.
+        let per_page = shards as f64 * page_units(l.items, bytes, l.read);
         let units = per_page * l.pages as f64;
         let returned = l.returned.unwrap_or(l.items);
         let waste = if l.items == 0 {
@@ -632,14 +643,6 @@ pub(super) fn build<T: Table>(
         let load = loads.get_mut(&holder).expect("inserted");
         load.read_avg += l.rate.avg * units;
         load.read_peak += l.rate.peak * units;
-        // The partition it reads: the table's, or the index's.
-        let (key, shards) = match (ix, &placed) {
-            (Some(n), Some(Place::Global(_))) => {
-                let shape = p.entity.index(n);
-                (shape.and_then(|s| s.pk), shape.map_or(1, |s| s.shards))
-            }
-            _ => (Some(p.entity.pk), 1),
-        };
         if let Some(k) = key
             && let Some(h) = hot_key(&mut hot, &holder, &k, shards, p.entity.name)
         {
@@ -755,25 +758,33 @@ fn hot_row(index: String, partition: &'static str, h: Hot) -> HotPartition {
     let spread = (h.values * h.shards as u64) as f64;
     let read = h.read_peak / spread;
     let write = h.write_peak / spread;
-    let over = read > PARTITION_READ_UNITS || write > PARTITION_WRITE_UNITS;
-    let needed = (h.write_peak / PARTITION_WRITE_UNITS).max(h.read_peak / PARTITION_READ_UNITS)
-        / h.values as f64;
-    let shards_needed = (whole_up(needed) as u32).max(1);
-    let warning = match (over, index == "table", h.shards > 1) {
-        (false, _, _) => None,
-        (true, true, _) => Some(format!(
-            "the table's partition `{partition}` takes {:.0} write and {:.0} read units a second at peak; the table's key cannot be sharded with `shards = N`: put a many-valued part in the key",
-            write, read
-        )),
-        (true, false, true) => Some(format!(
-            "still over with shards = {}: each shard takes {:.0} write and {:.0} read units a second at peak; declare shards = {shards_needed}",
-            h.shards, write, read
-        )),
-        (true, false, false) => Some(format!(
-            "{:.0} write and {:.0} read units a second at peak on one partition; declare shards = {shards_needed} on `{index}`",
-            write, read
-        )),
-    };
+    let (reads_over, writes_over) = (read > PARTITION_READ_UNITS, write > PARTITION_WRITE_UNITS);
+    // Write shards spread writes; a query reads every shard, so they do
+    // not spread reads.
+    let shards_needed =
+        (whole_up(h.write_peak / PARTITION_WRITE_UNITS / h.values as f64) as u32).max(1);
+    let mut warnings = Vec::new();
+    if index == "table" && (reads_over || writes_over) {
+        warnings.push(format!(
+            "the table's partition `{partition}` takes {write:.0} write and {read:.0} read units a second at peak; the table's key cannot be sharded with `shards = N`: put a many-valued part in the key"
+        ));
+    } else {
+        if writes_over && h.shards > 1 {
+            warnings.push(format!(
+                "still over with shards = {}: each shard takes {write:.0} write units a second at peak; declare shards = {shards_needed}",
+                h.shards
+            ));
+        } else if writes_over {
+            warnings.push(format!(
+                "{write:.0} write units a second at peak on one partition; declare shards = {shards_needed} on `{index}`"
+            ));
+        }
+        if reads_over {
+            warnings.push(format!(
+                "{read:.0} read units a second at peak on each partition: write shards do not spread reads (a query reads every shard); cache them, or key them on more values"
+            ));
+        }
+    }
     HotPartition {
         index,
         partition,
@@ -782,9 +793,9 @@ fn hot_row(index: String, partition: &'static str, h: Hot) -> HotPartition {
         shards: h.shards,
         read_per_partition: read,
         write_per_partition: write,
-        over,
+        over: reads_over || writes_over,
         shards_needed,
-        warning,
+        warning: (!warnings.is_empty()).then(|| warnings.join("; ")),
     }
 }
 
