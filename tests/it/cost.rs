@@ -712,3 +712,67 @@ async fn declared_units_match_consumed_capacity_on_dynamodb_local() {
         );
     }
 }
+
+/// The shop example's declared workload (`cargo run --example shop -- --cost`)
+/// on the reference documents' design: the single `ORDERBYDATE` partition
+/// throttles at the sale's peak, its 4-shard twin does not.
+#[test]
+fn shop_workload_prices_the_reference_design() {
+    let r = crate::shop_workload::workload()
+        .unwrap()
+        .report(&Prices::us_east_1(), 0.7)
+        .unwrap();
+    let hot = |index: &str, partition: &str| {
+        r.hot_partitions
+            .iter()
+            .find(|h| h.index == index && h.partition == partition)
+            .unwrap_or_else(|| panic!("{index} {partition}: {:?}", r.hot_partitions))
+    };
+    // Orders are under 1 KB: every item and entry write is one unit.
+    // ORDERBYDATE on GSI2: 800 creates + 1,200 updates a second at peak,
+    // one entry each (ALL projection): 2,000 units/s on one partition.
+    let by_date = hot("GSI2", "ORDERBYDATE");
+    assert_eq!(
+        (by_date.write_per_partition, by_date.shards_needed),
+        (2000.0, 2)
+    );
+    assert!(
+        by_date
+            .warning
+            .as_deref()
+            .unwrap()
+            .contains("declare shards = 2 on `GSI2`")
+    );
+    // The same load over GSI3's 4 shards: 500 each, under.
+    let sharded = hot("GSI3", "ORDERBYDATE");
+    assert_eq!((sharded.shards, sharded.write_per_partition), (4, 500.0));
+    assert!(!sharded.over && sharded.warning.is_none());
+    // Four statuses on GSI1: 800 creates + 1,200 updates that move the key
+    // (2 entries each) = 3,200 units/s, 800 a partition.
+    assert_eq!(
+        hot("GSI1", "ORDERSTATUS#<status>").write_per_partition,
+        800.0
+    );
+
+    // An order update writes the item (1), GSI1's and GSI4's moved entries
+    // (2 each) and GSI2's and GSI3's rewritten ones (1 each): 7 units, at
+    // 30/s 210 units/s, the largest spend of the month.
+    let update = r
+        .writes
+        .iter()
+        .find(|w| w.entity == "Order" && w.kind == "update")
+        .unwrap();
+    assert_eq!(update.units_per_request, 7.0);
+    assert_eq!(r.dominant_pattern.as_deref(), Some("Order.update"));
+    // The published-products filter drops 30 of every 40 items it pays for.
+    let published = r
+        .patterns
+        .iter()
+        .find(|p| p.pattern == "published_products")
+        .unwrap();
+    close(
+        published.filter_waste_per_second,
+        published.avg_per_second * 0.75,
+        "filter waste",
+    );
+}

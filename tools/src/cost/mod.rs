@@ -214,7 +214,7 @@ pub struct EntityLoad {
     gets: Rate,
     get_read: Read,
     transactional: bool,
-    key_changes: f64,
+    key_changes: Vec<(String, f64)>,
     present: Vec<(String, f64)>,
 }
 
@@ -237,7 +237,7 @@ impl EntityLoad {
             gets: Rate::ZERO,
             get_read: Read::Eventual,
             transactional: false,
-            key_changes: 0.0,
+            key_changes: Vec::new(),
             present: Vec::new(),
         }
     }
@@ -333,17 +333,19 @@ impl EntityLoad {
         self
     }
 
-    /// The share of updates (0 to 1) that change a secondary index key:
-    /// each writes two entries on every index holding the item (the old
-    /// one removed, the new one put); other updates write one entry on
-    /// indexes that project more than keys, none on `keys_only` ones.
+    /// The share of updates (0 to 1) that change the key of index `index`
+    /// (`gsi1`): each writes two entries there (the old one removed, the
+    /// new one put). Other updates write one entry on indexes that project
+    /// more than keys, none on `keys_only` ones.
     ///
     /// ```
     /// use singletable::cost::EntityLoad;
-    /// let _ = EntityLoad::sized(1, 1).key_changes(0.25);
+    /// // A quarter of the updates change the status that keys GSI1.
+    /// let _ = EntityLoad::sized(1, 1).key_changes("gsi1", 0.25);
     /// ```
-    pub fn key_changes(mut self, share: f64) -> EntityLoad {
-        self.key_changes = share;
+    pub fn key_changes(mut self, index: &str, share: f64) -> EntityLoad {
+        self.key_changes.retain(|(i, _)| i != index);
+        self.key_changes.push((index.to_owned(), share));
         self
     }
 
@@ -599,8 +601,9 @@ pub enum CostError {
         /// The pattern.
         pattern: &'static str,
     },
-    /// `in_index` names an index the entity is not written to.
-    #[error("entity `{entity}` declares a share for index `{index}`, which it is not written to")]
+    /// `in_index` or `key_changes` names an index the entity is not
+    /// written to.
+    #[error("entity `{entity}` declares a share of index `{index}`, which it is not written to")]
     UnknownIndex {
         /// The entity.
         entity: &'static str,

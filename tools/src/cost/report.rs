@@ -245,6 +245,17 @@ pub struct HotPartition {
     pub warning: Option<String>,
 }
 
+/// A figure for people: at most four decimals, no trailing zeros.
+fn num(x: f64) -> String {
+    let s = format!("{x:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s.to_owned()
+    }
+}
+
 fn read_name(r: Read) -> &'static str {
     match r {
         Read::Eventual => "eventual",
@@ -316,14 +327,16 @@ fn indexes_of<T: Table>(e: &DeclaredEntity) -> Result<Vec<(&'static str, Place, 
             .map_or(1.0, |(_, s)| *s);
         out.push((name, p, share));
     }
-    for (i, share) in &e.load.present {
+    let declared = (e.load.present.iter().map(|d| (d, "share in")))
+        .chain(e.load.key_changes.iter().map(|d| (d, "key changes of")));
+    for ((i, share), what) in declared {
         if !out.iter().any(|(n, _, _)| n == i) {
             return Err(CostError::UnknownIndex {
                 entity: e.shape.name,
                 index: i.clone(),
             });
         }
-        share_ok(e.shape.name, &format!("share in `{i}`"), *share)?;
+        share_ok(e.shape.name, &format!("{what} `{i}`"), *share)?;
     }
     Ok(out)
 }
@@ -460,7 +473,6 @@ pub(super) fn build<T: Table>(
         ] {
             r.check(|| format!("entity `{name}`: {what}"))?;
         }
-        share_ok(name, "key_changes", l.key_changes)?;
         let ixs = indexes_of::<T>(e)?;
         if l.sample.is_none()
             && ixs
@@ -496,7 +508,12 @@ pub(super) fn build<T: Table>(
                         } else {
                             1.0
                         };
-                        (1.0 - l.key_changes) * plain + l.key_changes * 2.0
+                        let moved = l
+                            .key_changes
+                            .iter()
+                            .find(|(i, _)| i == ix)
+                            .map_or(0.0, |(_, s)| *s);
+                        (1.0 - moved) * plain + moved * 2.0
                     }
                     _ => 1.0,
                 };
@@ -917,10 +934,10 @@ impl CostReport {
                 } else {
                     String::new()
                 },
-                r.units_per_request,
-                r.avg_per_second,
-                r.peak_per_second,
-                r.filter_waste_per_second,
+                num(r.units_per_request),
+                num(r.avg_per_second),
+                num(r.peak_per_second),
+                num(r.filter_waste_per_second),
                 r.monthly_on_demand
             );
         }
@@ -935,7 +952,7 @@ impl CostReport {
             let ix: Vec<String> = w
                 .index_units
                 .iter()
-                .map(|(k, v)| format!("{k} {v}"))
+                .map(|(k, v)| format!("{k} {}", num(*v)))
                 .collect();
             let _ = writeln!(
                 out,
@@ -947,12 +964,12 @@ impl CostReport {
                 } else {
                     ""
                 },
-                w.table_units,
+                num(w.table_units),
                 ix.join(", "),
-                w.unique_units,
-                w.units_per_request,
-                w.avg_per_second,
-                w.peak_per_second,
+                num(w.unique_units),
+                num(w.units_per_request),
+                num(w.avg_per_second),
+                num(w.peak_per_second),
                 w.monthly_on_demand
             );
         }
@@ -966,10 +983,10 @@ impl CostReport {
                 out,
                 "| {} | {} / {} | {} / {} | {} | {} / {} | {:.2} |",
                 i.index,
-                i.read_avg,
-                i.read_peak,
-                i.write_avg,
-                i.write_peak,
+                num(i.read_avg),
+                num(i.read_peak),
+                num(i.write_avg),
+                num(i.write_peak),
                 i.storage_bytes,
                 i.provisioned_rcu,
                 i.provisioned_wcu,
