@@ -237,6 +237,21 @@ fn cost_report_prices_on_demand_provisioned_and_standard_ia() {
         "dominant first: {md}"
     );
 
+    // A sparse index without a declared share counts every item, and says so.
+    let undeclared = Workload::<CostShop>::new()
+        .entity::<Order>(EntityLoad::sized(1, 1500).creates(Rate::new(1.0, 1.0)))
+        .report(&prices, 0.8)
+        .unwrap();
+    assert_eq!(undeclared.writes[0].index_units["GSI2"], 2.0);
+    assert!(
+        undeclared
+            .notes
+            .iter()
+            .any(|n| n.contains("`Order` in sparse `gsi2`")),
+        "{:?}",
+        undeclared.notes
+    );
+
     // Bad input is a typed error.
     let strong_gsi = Workload::<CostShop>::new()
         .pattern::<OrderByIdQuery>(PatternLoad::new(Rate::new(1.0, 1.0), 1).strong())

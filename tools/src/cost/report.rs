@@ -308,8 +308,12 @@ impl Place {
 }
 
 /// The indexes entity `e` is written to (entity-facing names), with the
-/// share of its items each holds.
-fn indexes_of<T: Table>(e: &DeclaredEntity) -> Result<Vec<(&'static str, Place, f64)>, CostError> {
+/// share of its items each holds; a note for each sparse one whose share
+/// is not declared.
+fn indexes_of<T: Table>(
+    e: &DeclaredEntity,
+    notes: &mut Vec<String>,
+) -> Result<Vec<(&'static str, Place, f64)>, CostError> {
     let mut out = Vec::new();
     let names = e
         .shape
@@ -317,15 +321,16 @@ fn indexes_of<T: Table>(e: &DeclaredEntity) -> Result<Vec<(&'static str, Place, 
         .iter()
         .map(|i| (i.name, i.sparse.is_some()))
         .chain(e.shape.attribute_indexes.iter().map(|i| (i.name, false)));
-    for (name, _) in names {
+    for (name, sparse) in names {
         let Some(p) = place::<T>(name) else { continue };
-        let share = e
-            .load
-            .present
-            .iter()
-            .find(|(i, _)| i == name)
-            .map_or(1.0, |(_, s)| *s);
-        out.push((name, p, share));
+        let declared = e.load.present.iter().find(|(i, _)| i == name);
+        if sparse && declared.is_none() {
+            notes.push(format!(
+                "`{}` in sparse `{name}`: no share declared, every item counted (an upper bound; `.in_index(\"{name}\", share)`).",
+                e.shape.name
+            ));
+        }
+        out.push((name, p, declared.map_or(1.0, |(_, s)| *s)));
     }
     let declared = (e.load.present.iter().map(|d| (d, "share in")))
         .chain(e.load.key_changes.iter().map(|d| (d, "key changes of")));
@@ -473,7 +478,7 @@ pub(super) fn build<T: Table>(
         ] {
             r.check(|| format!("entity `{name}`: {what}"))?;
         }
-        let ixs = indexes_of::<T>(e)?;
+        let ixs = indexes_of::<T>(e, &mut notes)?;
         if l.sample.is_none()
             && ixs
                 .iter()
