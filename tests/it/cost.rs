@@ -550,6 +550,10 @@ async fn declared_units_match_consumed_capacity_on_dynamodb_local() {
             }
         };
 
+        let key: singletable::Item = [("PK", format!("GROUP#{group}")), ("SK", "DOC#000".into())]
+            .map(|(k, v)| (k.to_owned(), Av::S(v)))
+            .into();
+
         // Create: PutItem of a new item.
         let out = sdk
             .put_item()
@@ -565,11 +569,7 @@ async fn declared_units_match_consumed_capacity_on_dynamodb_local() {
         let out = sdk
             .update_item()
             .table_name(&table)
-            .set_key(Some(
-                [("PK", format!("GROUP#{group}")), ("SK", "DOC#000".into())]
-                    .map(|(k, v)| (k.to_owned(), Av::S(v)))
-                    .into(),
-            ))
+            .set_key(Some(key.clone()))
             .update_expression("SET #d = :d, #t = :t")
             .expression_attribute_names("#d", "data")
             .expression_attribute_names("#t", "tag")
@@ -585,11 +585,7 @@ async fn declared_units_match_consumed_capacity_on_dynamodb_local() {
         let out = sdk
             .delete_item()
             .table_name(&table)
-            .set_key(Some(
-                [("PK", format!("GROUP#{group}")), ("SK", "DOC#000".into())]
-                    .map(|(k, v)| (k.to_owned(), Av::S(v)))
-                    .into(),
-            ))
+            .set_key(Some(key.clone()))
             .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
             .send()
             .await
