@@ -916,9 +916,10 @@ fn public_items(root: &Path, facade: &str) -> Result<Vec<String>, String> {
 /// `singletable-core`, generated-code helpers to `__private`.
 #[test]
 fn public_api_stays_within_budget() {
-    // 245: 233, then `cost` (the workload, its prices and its report: 12
-    // items, the rows of the report among them) and `entity::AccessPattern`
-    // (the markers' trait a workload names patterns by).
+    // 245: 231 items (under a ceiling of 233), then `cost` (the workload,
+    // its prices and its report with its rows: 13 items) and
+    // `entity::AccessPattern` (the markers' trait a workload names
+    // patterns by).
     const CEILING: usize = 245;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let items = public_items(root, "singletable").expect("the workspace's sources parse");
