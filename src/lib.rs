@@ -132,8 +132,9 @@ pub mod entity {
     //! assert_eq!(User::SHAPE.pk.template, "USER#<id>");
     //! ```
     pub use singletable_runtime::entity::{
-        AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, OnGsi,
-        OnTablePartition, Partition, PartitionOf, Projection, SchemaVersion, StreamView, Table,
+        AccessPattern, AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType,
+        LocalIndex, OnGsi, OnTablePartition, Partition, PartitionOf, Projection, SchemaVersion,
+        StreamView, Table,
     };
 }
 
@@ -223,6 +224,7 @@ pub use singletable_aws::SdkExecutor;
 #[cfg(feature = "client")]
 mod sdk;
 
+pub use singletable_tools::cost;
 pub use singletable_tools::definition;
 pub use singletable_tools::workbench;
 pub use singletable_tools::{Backfill, BackfillReport, Checkpoint, backfill};

@@ -19,6 +19,9 @@ const AFTER_ERROR: &str = "tests/ui/after_error";
 /// The cases of `vector_declaration_mistakes_are_compile_errors`.
 const VECTOR: &str = "tests/ui/vector";
 
+/// The cases of `renamed_pattern_in_a_workload_does_not_compile`.
+const WORKLOAD: &str = "tests/ui/workload";
+
 /// One trybuild run at a time: the runs share one project directory.
 static TRYBUILD: Mutex<()> = Mutex::new(());
 
@@ -55,13 +58,24 @@ fn run_cases(globs: &[String]) {
 fn compile_fail() {
     assert_pinned();
     let globs = match std::env::var("UI_CASES") {
-        Ok(cases) if cases.starts_with(AFTER_ERROR) || cases.starts_with(VECTOR) => Vec::new(),
+        Ok(cases)
+            if cases.starts_with(AFTER_ERROR)
+                || cases.starts_with(VECTOR)
+                || cases.starts_with(WORKLOAD) =>
+        {
+            Vec::new()
+        }
         Ok(cases) => vec![cases],
         Err(_) => {
             let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("tests/ui"))
                 .unwrap()
                 .map(|e| e.unwrap().path())
-                .filter(|p| p.is_dir() && !p.ends_with("after_error") && !p.ends_with("vector"))
+                .filter(|p| {
+                    p.is_dir()
+                        && !p.ends_with("after_error")
+                        && !p.ends_with("vector")
+                        && !p.ends_with("workload")
+                })
                 .collect();
             dirs.sort();
             dirs.iter()
@@ -141,6 +155,22 @@ fn vector_declaration_mistakes_are_compile_errors() {
         let stderr = root().join(VECTOR).join(format!("{case}.stderr"));
         assert_eq!(errors_in(&stderr), 1, "{}", stderr.display());
     }
+}
+
+/// A workload names its access patterns by the markers the derive
+/// generates (`PostPostsQuery` for `#[access(posts)]` on `Post`): a pattern
+/// renamed in the design is a compile error in the workload, not a stale row.
+#[test]
+fn renamed_pattern_in_a_workload_does_not_compile() {
+    assert_pinned();
+    let asked = std::env::var("UI_CASES").ok();
+    if asked.as_deref().is_none_or(|c| c.starts_with(WORKLOAD)) {
+        run_cases(&[asked.unwrap_or_else(|| format!("{WORKLOAD}/*.rs"))]);
+    }
+    let stderr = root().join(WORKLOAD).join("renamed_pattern.stderr");
+    assert_eq!(errors_in(&stderr), 1, "{}", stderr.display());
+    let text = std::fs::read_to_string(&stderr).unwrap();
+    assert!(text.contains("PostPostsQuery"), "{text}");
 }
 
 /// One mistake gives one error: every snapshot holds exactly one.

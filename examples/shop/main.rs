@@ -6,7 +6,8 @@
 //! `TABLE_NAME` picks the table (default `AppTable`); there it creates the
 //! table when missing and leaves its data in the table.
 //! `cargo run --example shop -- --design` prints the design document
-//! generated from the declarations.
+//! generated from the declarations; `-- --cost` what a month of the
+//! declared workload (`workload.rs`) costs, `-- --cost-json` the same as JSON.
 //! `cargo run --release --example shop -- --backfill [--items N]` writes N
 //! orders (default 10,000) as the code before the sharded index wrote
 //! them, then backfills their index keys with a progress bar; against a
@@ -15,6 +16,7 @@
 mod app;
 mod backfill;
 mod model;
+mod workload;
 
 use model::*;
 use singletable::SdkDb;
@@ -23,6 +25,24 @@ use singletable::{Db, Result};
 
 #[tokio::main]
 async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(flag) = args.iter().find(|a| *a == "--cost" || *a == "--cost-json") {
+        // What the declared workload costs, priced from the declarations.
+        let report = workload::workload()
+            .and_then(|w| w.report(&singletable::cost::Prices::us_east_1(), 0.7));
+        match report {
+            Ok(r) if flag == "--cost-json" => println!(
+                "{}",
+                serde_json::to_string_pretty(&r).expect("a report serializes")
+            ),
+            Ok(r) => print!("{}", r.markdown()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     if let Err(e) = run().await {
         eprintln!("error: {e}");
         std::process::exit(1);

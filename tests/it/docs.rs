@@ -934,7 +934,10 @@ fn public_items(root: &Path, facade: &str) -> Result<Vec<String>, String> {
 /// `singletable-core`, generated-code helpers to `__private`.
 #[test]
 fn public_api_stays_within_budget() {
-    const CEILING: usize = 224;
+    // 239: 224 items, then `cost` (the module, the workload, its prices and
+    // its report with its rows: 14 items) and `entity::AccessPattern` (the
+    // markers' trait a workload names patterns by).
+    const CEILING: usize = 239;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let items = public_items(root, "singletable").expect("the workspace's sources parse");
     assert!(

@@ -8,6 +8,9 @@ mod app;
 #[allow(dead_code)]
 #[path = "../../examples/shop/model.rs"]
 mod model;
+/// The shop example's declared workload.
+#[path = "../../examples/shop/workload.rs"]
+mod shop_workload;
 
 mod access;
 mod admin;
@@ -16,6 +19,7 @@ mod backfill;
 mod batches;
 mod collections;
 mod consistency;
+mod cost;
 /// The tracker example's model and access patterns.
 #[allow(dead_code)]
 #[path = "../../examples/tracker/tracker.rs"]

@@ -30,6 +30,7 @@
 
 pub mod backfill;
 pub mod capacity;
+pub mod cost;
 pub mod definition;
 pub mod design;
 pub mod stream;

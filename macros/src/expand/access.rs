@@ -146,6 +146,7 @@ fn pattern(
         None => None,
     };
     let projection_check = projection_check(ctx, table, keys, access, konst);
+    let inner = ctx.krate;
     let inside = quote! {
         #[automatically_derived]
         #[allow(clippy::too_many_arguments)]
@@ -156,6 +157,12 @@ fn pattern(
                 let __q = #construct;
                 #scope
             }
+        }
+
+        #[automatically_derived]
+        impl #inner::entity::AccessPattern for #wrapper {
+            type Entity = #ident;
+            const NAME: &'static str = #pattern_str;
         }
 
         #sort

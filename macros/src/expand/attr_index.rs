@@ -229,6 +229,14 @@ pub fn pattern(
     s.q = quote!(#p::Query<#ident, #p::OnGlobalIndex, #first>);
     let mut outside = TokenStream::new();
     let mut inside = query_fn(ctx, &s, table, d, &pk_fields);
+    let (krate, pattern_str) = (ctx.krate, &s.pattern);
+    inside.extend(quote! {
+        #[automatically_derived]
+        impl #krate::entity::AccessPattern for #first {
+            type Entity = #ident;
+            const NAME: &'static str = #pattern_str;
+        }
+    });
     for i in 0..=sk_fields.len() {
         let ty = s.stage(i);
         let doc = format!(
