@@ -119,8 +119,10 @@
 
 mod check;
 mod codec;
+mod crc;
 mod cond;
 mod definition;
+mod durable;
 mod encoded;
 mod engine;
 mod error;
@@ -133,6 +135,7 @@ mod path;
 mod project;
 mod read;
 mod record;
+mod redo;
 mod schema;
 mod search;
 mod snapshot;
@@ -144,6 +147,7 @@ mod value;
 pub mod vector;
 mod write;
 
+pub use crc::crc32;
 pub use encoded::EncodedItems;
 pub use engine::{ConsumedCapacity, EMBEDDED_SHARD, Embedded, EmbeddedStream};
 pub use error::EmbeddedError;

@@ -144,7 +144,7 @@
 //! index.
 
 mod client;
-mod crc;
+
 mod endpoint;
 mod error;
 mod expr;
@@ -188,7 +188,7 @@ pub struct Response {
     pub crc32: u32,
 }
 
-pub use crc::crc32;
+pub use singletable_embedded::crc32;
 
 const PREFIX: &str = "DynamoDB_20120810.";
 /// The Streams API's target prefix (DynamoDB serves it on its own host;
