@@ -259,7 +259,12 @@ impl Endpoint {
         } else {
             ops::dispatch(self, op, &map).await
         };
-        answer.unwrap_or_else(|| Err(unknown()))
+        let answer = answer.unwrap_or_else(|| Err(unknown()))?;
+        // On a data directory, nothing is answered before what it changed
+        // (and what any change it read had changed) is in the log and
+        // synced: one wait, here, for every operation.
+        self.db.flushed().await.map_err(ops::engine)?;
+        Ok(answer)
     }
 
     /// An `aws_sdk_dynamodb::Client` whose requests this endpoint answers in
