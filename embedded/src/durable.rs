@@ -179,10 +179,7 @@ impl Log {
         // A generation the writer has not opened yet is waited for, so
         // that each generation's records are in its own log.
         while st.rotate_to.is_some() && st.failed.is_none() {
-            st = self
-                .wake
-                .wait(st)
-                .unwrap_or_else(PoisonError::into_inner);
+            st = self.wake.wait(st).unwrap_or_else(PoisonError::into_inner);
         }
         let next = st.generation + 1;
         let buf = std::mem::take(&mut st.buf);
@@ -227,8 +224,8 @@ pub(crate) fn open(
         Some(g) => {
             let path = snapshot_path(dir, g);
             let text = fs::read(&path).map_err(|e| fail("cannot read snapshot", &e))?;
-            let doc: serde_json::Value = serde_json::from_slice(&text)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let doc: serde_json::Value =
+                serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", path.display()))?;
             snapshot::from_json(&doc, meter).map_err(|e| format!("{}: {e:?}", path.display()))?
         }
         None => Store::default(),
@@ -381,8 +378,11 @@ pub(crate) fn start(log: Arc<Log>, file: File, store: Weak<RwLock<Store>>) {
 fn writer(log: &Arc<Log>, mut file: File, store: &Weak<RwLock<Store>>) {
     let mut st = log.lock();
     loop {
-        if st.size > COMPACT_AFTER && !st.compacting {
-            if let Some(store) = store.upgrade() {
+        if st.size > COMPACT_AFTER
+            && !st.compacting
+            && let Some(store) = store.upgrade()
+        {
+            {
                 st.compacting = true;
                 let log = log.clone();
                 let spawned = std::thread::Builder::new()

@@ -119,8 +119,8 @@
 
 mod check;
 mod codec;
-mod crc;
 mod cond;
+mod crc;
 mod definition;
 mod durable;
 mod encoded;

@@ -98,12 +98,17 @@ pub(crate) fn decode(payload: &[u8]) -> Res<Vec<(String, Change)>> {
             let table: String = from(v.get("table"), "table")?;
             let at = || from::<u64>(v.get("at"), "at");
             let name = || from::<String>(v.get("name"), "name");
-            let op = v.get("op").and_then(Value::as_str).ok_or_else(|| bad("op"))?;
+            let op = v
+                .get("op")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad("op"))?;
             let change = match op {
                 "create" => Change::Create(from(v.get("schema"), "schema")?),
                 "drop" => Change::Drop,
                 "put" => Change::Put(item_from(v.get("item").ok_or_else(|| bad("item"))?)?, at()?),
-                "delete" => Change::Delete(item_from(v.get("key").ok_or_else(|| bad("key"))?)?, at()?),
+                "delete" => {
+                    Change::Delete(item_from(v.get("key").ok_or_else(|| bad("key"))?)?, at()?)
+                }
                 "add_index" => Change::AddIndex(from(v.get("index"), "index")?),
                 "remove_index" => Change::RemoveIndex(name()?),
                 "add_vector" => Change::AddVector(from(v.get("index"), "index")?),

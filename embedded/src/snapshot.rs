@@ -16,12 +16,12 @@ use super::schema::TableSchema;
 use super::table::TableData;
 use crate::check;
 use crate::feed::Feed;
-use singletable_core::entity::StreamView;
-use singletable_core::stream::{EventKind, StreamRecord};
-use std::time::{Duration, UNIX_EPOCH};
 use crate::store::Store;
 use crate::value::{AttributeValue, Blob, Item};
+use singletable_core::entity::StreamView;
 use singletable_core::exec::CapacityMeter;
+use singletable_core::stream::{EventKind, StreamRecord};
+use std::time::{Duration, UNIX_EPOCH};
 
 const FORMAT: &str = "singletable-embedded";
 const VERSION: u64 = 1;
@@ -273,7 +273,10 @@ pub(crate) fn from_json(v: &Value, meter: &Arc<CapacityMeter>) -> Res<Store> {
         }
         data.feed = match (t.get("feed"), empty_feed) {
             (Some(feed), _) => {
-                let view = data.schema.stream.ok_or_else(|| bad("a feed without a stream"))?;
+                let view = data
+                    .schema
+                    .stream
+                    .ok_or_else(|| bad("a feed without a stream"))?;
                 Some(feed_from(feed, view)?)
             }
             (None, feed) => feed,

@@ -35,7 +35,8 @@ impl Executor for Embedded {
 
     fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(async move {
-            let out = write::delete_item(&mut self.write(), &req).map_err(|e| e.into_error("DeleteItem"));
+            let out =
+                write::delete_item(&mut self.write(), &req).map_err(|e| e.into_error("DeleteItem"));
             self.flushed().await?;
             out
         })
@@ -51,7 +52,7 @@ impl Executor for Embedded {
 
     fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
         Box::pin(async move {
-let out = transact::transact_write(&mut self.write(), &req)
+            let out = transact::transact_write(&mut self.write(), &req)
                 .map_err(|e| e.into_error("TransactWriteItems"));
             self.flushed().await?;
             out
@@ -60,7 +61,8 @@ let out = transact::transact_write(&mut self.write(), &req)
 
     fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(async move {
-            let out = write::update_item(&mut self.write(), &req).map_err(|e| e.into_error("UpdateItem"));
+            let out =
+                write::update_item(&mut self.write(), &req).map_err(|e| e.into_error("UpdateItem"));
             self.flushed().await?;
             out
         })
@@ -68,7 +70,8 @@ let out = transact::transact_write(&mut self.write(), &req)
 
     fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>> {
         Box::pin(async move {
-            let out = write::batch_write(&mut self.write(), &req).map_err(|e| e.into_error("BatchWriteItem"));
+            let out = write::batch_write(&mut self.write(), &req)
+                .map_err(|e| e.into_error("BatchWriteItem"));
             self.flushed().await?;
             out
         })

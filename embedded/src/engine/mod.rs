@@ -294,8 +294,8 @@ impl Embedded {
     /// ```
     pub fn open(dir: impl AsRef<Path>) -> Result<Self, Error> {
         let meter = Arc::new(CapacityMeter::default());
-        let (store, log, file) =
-            durable::open(dir.as_ref(), &meter).map_err(|m| storage_error("OpenDataDirectory", m))?;
+        let (store, log, file) = durable::open(dir.as_ref(), &meter)
+            .map_err(|m| storage_error("OpenDataDirectory", m))?;
         let store = Arc::new(RwLock::new(store));
         durable::start(log.clone(), file, Arc::downgrade(&store));
         Ok(Self {

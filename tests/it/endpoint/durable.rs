@@ -50,15 +50,23 @@ fn binary() -> &'static Path {
                 build.env_remove(&*name);
             }
         }
-        build
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(["build", "-q", "-p", "singletable-server", "--bin", "singletable-server"]);
+        build.current_dir(env!("CARGO_MANIFEST_DIR")).args([
+            "build",
+            "-q",
+            "-p",
+            "singletable-server",
+            "--bin",
+            "singletable-server",
+        ]);
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             build.arg("--release");
         }
         let status = build.status().expect("cargo runs");
         assert!(status.success(), "building singletable-server failed");
-        let bin = profile_dir.join(format!("singletable-server{}", std::env::consts::EXE_SUFFIX));
+        let bin = profile_dir.join(format!(
+            "singletable-server{}",
+            std::env::consts::EXE_SUFFIX
+        ));
         assert!(bin.exists(), "{} was not built", bin.display());
         bin
     })
@@ -129,10 +137,8 @@ impl Drop for Server {
 
 /// An empty directory of this test's own.
 fn fresh_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "singletable-durable-{}-{name}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("singletable-durable-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
@@ -169,6 +175,12 @@ async fn scan_all(client: &Client, table: &str) -> BTreeMap<(String, String), St
     }
 }
 
+/// An item's key: `(PK, SK)`.
+type Key = (String, String);
+
+/// A way to damage a log's bytes.
+type Damage = Box<dyn Fn(&mut Vec<u8>)>;
+
 /// An item as text, attributes sorted by name.
 fn text(item: &HashMap<String, AttributeValue>) -> String {
     let sorted: BTreeMap<&String, &AttributeValue> = item.iter().collect();
@@ -204,7 +216,10 @@ async fn streams(url: &str, op: &str, body: &Value) -> Value {
 /// first.
 async fn stream_sequence(url: &str, table: &str) -> Vec<String> {
     let (_, d) = call(url, "DescribeTable", &json!({"TableName": table})).await;
-    let arn = d["Table"]["LatestStreamArn"].as_str().expect("a stream").to_owned();
+    let arn = d["Table"]["LatestStreamArn"]
+        .as_str()
+        .expect("a stream")
+        .to_owned();
     let desc = streams(url, "DescribeStream", &json!({"StreamArn": arn})).await;
     let shard = desc["StreamDescription"]["Shards"][0]["ShardId"]
         .as_str()
@@ -219,16 +234,22 @@ async fn stream_sequence(url: &str, table: &str) -> Vec<String> {
     let mut iterator = it["ShardIterator"].clone();
     let mut out = Vec::new();
     loop {
-        let page = streams(url, "GetRecords", &json!({"ShardIterator": iterator, "Limit": 1000})).await;
+        let page = streams(
+            url,
+            "GetRecords",
+            &json!({"ShardIterator": iterator, "Limit": 1000}),
+        )
+        .await;
         let records = page["Records"].as_array().cloned().unwrap_or_default();
         if records.is_empty() {
             return out;
         }
-        out.extend(
-            records
-                .iter()
-                .map(|r| r["dynamodb"]["SequenceNumber"].as_str().unwrap_or("").to_owned()),
-        );
+        out.extend(records.iter().map(|r| {
+            r["dynamodb"]["SequenceNumber"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        }));
         iterator = page["NextShardIterator"].clone();
     }
 }
@@ -242,7 +263,11 @@ async fn settings(url: &str, table: &str) -> Value {
     for k in ["ItemCount", "TableSizeBytes"] {
         t.as_object_mut().unwrap().remove(k);
     }
-    for ix in t["GlobalSecondaryIndexes"].as_array_mut().into_iter().flatten() {
+    for ix in t["GlobalSecondaryIndexes"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+    {
         for k in ["ItemCount", "IndexSizeBytes"] {
             ix.as_object_mut().unwrap().remove(k);
         }
@@ -317,9 +342,9 @@ async fn acknowledged_writes_survive_a_crash() {
     // recording a key as sent before sending and as acknowledged after
     // its answer, until the server is gone.
     let client = sdk(&server.addr, false);
-    let sent: Arc<Mutex<BTreeSet<(String, String)>>> = Arc::default();
-    let acked: Arc<Mutex<BTreeSet<(String, String)>>> = Arc::default();
-    let transactions: Arc<Mutex<Vec<[(String, String); 2]>>> = Arc::default();
+    let sent: Arc<Mutex<BTreeSet<Key>>> = Arc::default();
+    let acked: Arc<Mutex<BTreeSet<Key>>> = Arc::default();
+    let transactions: Arc<Mutex<Vec<[Key; 2]>>> = Arc::default();
     let mut tasks = Vec::new();
     for task in 0..6 {
         let (client, sent, acked, transactions) = (
@@ -385,11 +410,12 @@ async fn acknowledged_writes_survive_a_crash() {
     for t in tasks {
         t.await.expect("a load task");
     }
-    let (sent, acked) = (
-        sent.lock().unwrap().clone(),
-        acked.lock().unwrap().clone(),
+    let (sent, acked) = (sent.lock().unwrap().clone(), acked.lock().unwrap().clone());
+    assert!(
+        acked.len() >= 600,
+        "only {} writes acknowledged",
+        acked.len()
     );
-    assert!(acked.len() >= 600, "only {} writes acknowledged", acked.len());
     assert!(
         sent.len() > acked.len(),
         "the kill came after the load: nothing was in flight"
@@ -408,7 +434,11 @@ async fn acknowledged_writes_survive_a_crash() {
     let unsent: Vec<_> = present.keys().filter(|k| !sent.contains(*k)).collect();
     assert!(unsent.is_empty(), "items never sent: {unsent:?}");
     for ((pk, sk), attrs) in &present {
-        assert_eq!(attrs, &text(&item_at(pk, sk)), "{pk}/{sk} is not the item written");
+        assert_eq!(
+            attrs,
+            &text(&item_at(pk, sk)),
+            "{pk}/{sk} is not the item written"
+        );
     }
     for [a, b] in transactions.lock().unwrap().iter() {
         assert_eq!(
@@ -442,7 +472,10 @@ async fn acknowledged_writes_survive_a_crash() {
     }
     assert_eq!(in_index as usize, present.len());
     let after = settings(&server.url, table).await;
-    assert_eq!(after, before, "the table's settings changed across the crash");
+    assert_eq!(
+        after, before,
+        "the table's settings changed across the crash"
+    );
     assert_eq!(
         after["table"]["BillingModeSummary"]["BillingMode"],
         "PAY_PER_REQUEST"
@@ -523,7 +556,9 @@ async fn corrupt_log_tail_is_cut_cleanly() {
     .await;
     assert_eq!(status, 200, "{created}");
     let client = sdk(&server.addr, false);
-    let keys: Vec<(String, String)> = (0..10).map(|i| ("k".to_owned(), format!("{i:02}"))).collect();
+    let keys: Vec<(String, String)> = (0..10)
+        .map(|i| ("k".to_owned(), format!("{i:02}")))
+        .collect();
     for (pk, sk) in &keys {
         client
             .put_item()
@@ -557,8 +592,11 @@ async fn corrupt_log_tail_is_cut_cleanly() {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
 
-    let damages: [(&str, Box<dyn Fn(&mut Vec<u8>)>); 3] = [
-        ("torn-payload", Box::new(move |b| b.truncate(last + 8 + (b.len() - last - 8) / 2))),
+    let damages: [(&str, Damage); 3] = [
+        (
+            "torn-payload",
+            Box::new(move |b| b.truncate(last + 8 + (b.len() - last - 8) / 2)),
+        ),
         ("torn-header", Box::new(move |b| b.truncate(last + 3))),
         (
             "flipped",
