@@ -41,9 +41,12 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, RwLock, Weak};
 use futures_channel::oneshot;
 
 use crate::crc::crc32;
-use crate::redo;
+use crate::error::{Fail, Res};
+use crate::redo::{self, Change};
 use crate::snapshot;
 use crate::store::Store;
+use crate::table::TableData;
+use crate::value::item_size;
 use singletable_core::exec::CapacityMeter;
 
 /// The first bytes of every log file: format name and version.
@@ -349,7 +352,7 @@ fn replay(
                 return Ok((at as u64, Some((records, len, why))));
             }
         };
-        if let Err(e) = redo::apply(store, changes, meter) {
+        if let Err(e) = apply(store, changes, meter) {
             // A whole record that does not apply was written by another
             // version or another store: the store is not what it was.
             return Err(format!(
@@ -507,4 +510,56 @@ pub(crate) fn compact_now(log: &Log, store: &RwLock<Store>) -> Result<(), String
     let out = compact(log, store);
     log.lock().compacting = false;
     out
+}
+
+/// Applies a record's changes to `store` (which keeps no changes while it
+/// is being replayed).
+fn apply(store: &mut Store, changes: Vec<(String, Change)>, meter: &Arc<CapacityMeter>) -> Res<()> {
+    for (table, change) in changes {
+        if let Change::Create(schema) = change {
+            if store.tables.contains_key(&table) {
+                return Err(redo::bad("a table created twice"));
+            }
+            schema.validate()?;
+            store.insert_table(&table, TableData::new(schema, meter.clone()));
+            continue;
+        }
+        if change == Change::Drop {
+            store.remove_table(&table).ok_or_else(Fail::no_table)?;
+            continue;
+        }
+        let t = store.table_mut(&table)?;
+        match change {
+            Change::Create(_) | Change::Drop => {}
+            Change::Put(item, at) => {
+                let item = crate::check::item(&t.schema, item)?;
+                let pos = t.position(&item);
+                t.replay_at = Some(at);
+                let written = t.write_over(pos, &item, item_size(&item));
+                t.replay_at = None;
+                written?;
+            }
+            Change::Delete(key, at) => {
+                let pos = t.position(&key);
+                let old = t.item(&pos)?;
+                if old.is_some() {
+                    t.replay_at = Some(at);
+                    t.write(pos, None, old.as_ref());
+                    t.replay_at = None;
+                }
+            }
+            Change::AddIndex(ix) => t.add_index(ix)?,
+            Change::RemoveIndex(name) => {
+                t.remove_index(&name);
+            }
+            Change::AddVector(ix) => t.add_vector_index(ix)?,
+            Change::RemoveVector(name) => {
+                t.remove_vector_index(&name);
+            }
+            Change::Stream(view) => t.enable_stream(view),
+            Change::TimeToLive(attr) => t.set_time_to_live(attr),
+            Change::Annotate(text) => t.annotate(text),
+        }
+    }
+    Ok(())
 }

@@ -129,6 +129,7 @@ mod error;
 mod feed;
 mod filter;
 mod hash;
+mod json;
 mod meter;
 mod number;
 mod path;

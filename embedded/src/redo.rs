@@ -2,7 +2,8 @@
 //! item written or deleted, every table created, deleted or given another
 //! setting), in commit order, and how a restart applies them again.
 //!
-//! Changes are recorded where they are made: item writes in
+//! The log applies them again (`durable`). Changes are recorded where
+//! they are made: item writes in
 //! `TableData::write` (every put, update, delete, batch and transaction
 //! passes there), settings in the `TableData` methods that change them,
 //! tables in `Store::insert_table` and `Store::remove_table`. The engine's
@@ -19,18 +20,13 @@
 //! are in DynamoDB's JSON format; `at` is the write's time in seconds
 //! since the epoch (the time its stream record carries).
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 
 use crate::error::{Fail, Res};
+use crate::json::{item_from, item_json};
 use crate::schema::{IndexSchema, TableSchema, VectorIndexSchema};
-use crate::snapshot::{item_from, item_json};
-use crate::store::Store;
-use crate::table::TableData;
-use crate::value::{Item, item_size};
+use crate::value::Item;
 use singletable_core::entity::StreamView;
-use singletable_core::exec::CapacityMeter;
 
 /// One change to one table.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,7 +77,7 @@ pub(crate) fn encode(changes: &[(String, Change)]) -> Vec<u8> {
     serde_json::to_vec(&list).unwrap_or_default()
 }
 
-fn bad(what: &str) -> Fail {
+pub(crate) fn bad(what: &str) -> Fail {
     Fail::validation(format!("log record is malformed: {what}"))
 }
 
@@ -121,60 +117,4 @@ pub(crate) fn decode(payload: &[u8]) -> Res<Vec<(String, Change)>> {
             Ok((table, change))
         })
         .collect()
-}
-
-/// Applies a record's changes to `store` (which keeps no changes while it
-/// is being replayed).
-pub(crate) fn apply(
-    store: &mut Store,
-    changes: Vec<(String, Change)>,
-    meter: &Arc<CapacityMeter>,
-) -> Res<()> {
-    for (table, change) in changes {
-        if let Change::Create(schema) = change {
-            if store.tables.contains_key(&table) {
-                return Err(bad("a table created twice"));
-            }
-            schema.validate()?;
-            store.insert_table(&table, TableData::new(schema, meter.clone()));
-            continue;
-        }
-        if change == Change::Drop {
-            store.remove_table(&table).ok_or_else(Fail::no_table)?;
-            continue;
-        }
-        let t = store.table_mut(&table)?;
-        match change {
-            Change::Create(_) | Change::Drop => {}
-            Change::Put(item, at) => {
-                let item = crate::check::item(&t.schema, item)?;
-                let pos = t.position(&item);
-                t.replay_at = Some(at);
-                let written = t.write_over(pos, &item, item_size(&item));
-                t.replay_at = None;
-                written?;
-            }
-            Change::Delete(key, at) => {
-                let pos = t.position(&key);
-                let old = t.item(&pos)?;
-                if old.is_some() {
-                    t.replay_at = Some(at);
-                    t.write(pos, None, old.as_ref());
-                    t.replay_at = None;
-                }
-            }
-            Change::AddIndex(ix) => t.add_index(ix)?,
-            Change::RemoveIndex(name) => {
-                t.remove_index(&name);
-            }
-            Change::AddVector(ix) => t.add_vector_index(ix)?,
-            Change::RemoveVector(name) => {
-                t.remove_vector_index(&name);
-            }
-            Change::Stream(view) => t.enable_stream(view),
-            Change::TimeToLive(attr) => t.set_time_to_live(attr),
-            Change::Annotate(text) => t.annotate(text),
-        }
-    }
-    Ok(())
 }
