@@ -98,7 +98,10 @@
 //! on I/O; a transaction holds the write lock for its whole duration, which
 //! is what makes it atomic. [`Embedded::save`] writes every table to a JSON
 //! file and [`Embedded::load`] reads it back, so local data can outlive a
-//! run.
+//! run. [`Embedded::open`] makes the store durable on a data directory:
+//! each commit goes to a write-ahead log, synced before the write returns
+//! (concurrent writes share one sync), so an acknowledged write survives a
+//! crash.
 //!
 //! # Reads in place
 //!
