@@ -28,28 +28,7 @@ fn binary() -> &'static Path {
             .parent()
             .and_then(Path::parent)
             .expect("the test binary sits in target/<profile>/deps");
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        // The variables cargo set for this test, not for builds (see
-        // packaging.rs): a build script reading one would be rerun.
-        for (name, _) in std::env::vars_os() {
-            let name = name.to_string_lossy();
-            if name.starts_with("CARGO_PKG_")
-                || name.starts_with("CARGO_BIN_EXE_")
-                || [
-                    "CARGO_MANIFEST_DIR",
-                    "CARGO_MANIFEST_PATH",
-                    "CARGO_CRATE_NAME",
-                    "CARGO_PRIMARY_PACKAGE",
-                    "CARGO_TARGET_TMPDIR",
-                    "CARGO_RUSTC_CURRENT_DIR",
-                    "OUT_DIR",
-                ]
-                .contains(&&*name)
-            {
-                build.env_remove(&*name);
-            }
-        }
+        let mut build = crate::support::cargo();
         build.current_dir(env!("CARGO_MANIFEST_DIR")).args([
             "build",
             "-q",
