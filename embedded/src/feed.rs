@@ -38,8 +38,14 @@ impl Feed {
     }
 
     /// Records a committed write of the item `old` was and `new` is
-    /// (`None`: absent), unless it changed nothing.
-    pub(crate) fn record(&mut self, schema: &TableSchema, old: Option<&Item>, new: Option<&Item>) {
+    /// (`None`: absent) at `now`, unless it changed nothing.
+    pub(crate) fn record(
+        &mut self,
+        schema: &TableSchema,
+        old: Option<&Item>,
+        new: Option<&Item>,
+        now: SystemTime,
+    ) {
         let event = match (old, new) {
             (None, None) => return,
             (Some(o), Some(n)) if o == n => return,
@@ -59,7 +65,6 @@ impl Feed {
             .flatten()
             .map(singletable_core::size::item_size)
             .sum::<usize>();
-        let now = SystemTime::now();
         // DynamoDB reports the time to the second.
         let seconds = now
             .duration_since(SystemTime::UNIX_EPOCH)
@@ -88,6 +93,23 @@ impl Feed {
             self.records.pop_front();
         }
         self.records.push_back(record);
+    }
+
+    /// The view, the next sequence number and the records kept: what a
+    /// snapshot keeps of the feed ([`Feed::restore`] makes it again).
+    pub(crate) fn parts(&self) -> (StreamView, u64, &VecDeque<StreamRecord>) {
+        (self.view, self.next, &self.records)
+    }
+
+    /// A feed as [`Feed::parts`] gave it (no subscribers: they belong to
+    /// the process that made them).
+    pub(crate) fn restore(view: StreamView, next: u64, records: VecDeque<StreamRecord>) -> Self {
+        Self {
+            view,
+            records,
+            next,
+            subscribers: Vec::new(),
+        }
     }
 
     /// The records kept, oldest first.

@@ -98,7 +98,10 @@
 //! on I/O; a transaction holds the write lock for its whole duration, which
 //! is what makes it atomic. [`Embedded::save`] writes every table to a JSON
 //! file and [`Embedded::load`] reads it back, so local data can outlive a
-//! run.
+//! run. [`Embedded::open`] makes the store durable on a data directory:
+//! each commit goes to a write-ahead log, synced before the write returns
+//! (concurrent writes share one sync), so an acknowledged write survives a
+//! crash.
 //!
 //! # Reads in place
 //!
@@ -120,19 +123,23 @@
 mod check;
 mod codec;
 mod cond;
+mod crc;
 mod definition;
+mod durable;
 mod encoded;
 mod engine;
 mod error;
 mod feed;
 mod filter;
 mod hash;
+mod json;
 mod meter;
 mod number;
 mod path;
 mod project;
 mod read;
 mod record;
+mod redo;
 mod schema;
 mod search;
 mod snapshot;
@@ -144,6 +151,7 @@ mod value;
 pub mod vector;
 mod write;
 
+pub use crc::crc32;
 pub use encoded::EncodedItems;
 pub use engine::{ConsumedCapacity, EMBEDDED_SHARD, Embedded, EmbeddedStream};
 pub use error::EmbeddedError;

@@ -1,116 +1,104 @@
 //! Snapshots: every table (schema and items) as one JSON document, items in
 //! DynamoDB's JSON format (`{"name": {"S": "…"}}`, binaries in base64), so a
-//! snapshot can also be read by other tools.
+//! snapshot can also be read by other tools. Each table also keeps its TTL
+//! attribute, its annotation (what the endpoint reports beyond the schema)
+//! and its stream's records and next sequence number, so a store loaded
+//! from a snapshot is the store that was saved.
 
 use std::sync::Arc;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value, json};
 
 use super::error::{Fail, Res};
 use super::schema::TableSchema;
 use super::table::TableData;
 use crate::check;
+use crate::feed::Feed;
+use crate::json::{item_from, item_json};
 use crate::store::Store;
-use crate::value::{AttributeValue, Blob, Item};
+use singletable_core::entity::StreamView;
 use singletable_core::exec::CapacityMeter;
+use singletable_core::stream::{EventKind, StreamRecord};
+use std::time::{Duration, UNIX_EPOCH};
 
 const FORMAT: &str = "singletable-embedded";
 const VERSION: u64 = 1;
-
-fn value_json(v: &AttributeValue) -> Value {
-    let b64 = |b: &Blob| Value::String(STANDARD.encode(b.as_ref()));
-    match v {
-        AttributeValue::S(s) => json!({ "S": s }),
-        AttributeValue::N(n) => json!({ "N": n }),
-        AttributeValue::B(b) => json!({ "B": b64(b) }),
-        AttributeValue::Bool(b) => json!({ "BOOL": b }),
-        AttributeValue::Null(_) => json!({ "NULL": true }),
-        AttributeValue::L(l) => json!({ "L": l.iter().map(value_json).collect::<Vec<_>>() }),
-        AttributeValue::M(m) => json!({ "M": item_json(m) }),
-        AttributeValue::Ss(s) => json!({ "SS": s }),
-        AttributeValue::Ns(s) => json!({ "NS": s }),
-        AttributeValue::Bs(s) => json!({ "BS": s.iter().map(b64).collect::<Vec<_>>() }),
-        _ => json!({ "NULL": true }),
-    }
-}
-
-fn item_json(item: &Item) -> Value {
-    Value::Object(
-        item.iter()
-            .map(|(k, v)| (k.clone(), value_json(v)))
-            .collect::<Map<_, _>>(),
-    )
-}
 
 fn bad(what: &str) -> Fail {
     Fail::validation(format!("snapshot is malformed: {what}"))
 }
 
-fn strings(v: &Value) -> Res<Vec<String>> {
-    v.as_array()
-        .ok_or_else(|| bad("set is not an array"))?
+/// A change feed as JSON: the next sequence number and the records kept
+/// (`seq`, `event`, `keys`, `new`, `old`, `at` in seconds, `size`, `ttl`).
+fn feed_json(feed: &Feed) -> Value {
+    let (_, next, records) = feed.parts();
+    let records: Vec<Value> = records
         .iter()
-        .map(|s| {
-            s.as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| bad("set element"))
+        .map(|r| {
+            let at = r
+                .approximate_creation_time
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .map(|d| d.as_secs());
+            let mut v = json!({
+                "seq": r.sequence_number,
+                "event": r.event.as_str(),
+                "keys": item_json(&r.keys),
+                "at": at,
+                "size": r.size_bytes,
+                "ttl": r.by_ttl,
+            });
+            if let Some(i) = &r.new_image {
+                v["new"] = item_json(i);
+            }
+            if let Some(i) = &r.old_image {
+                v["old"] = item_json(i);
+            }
+            v
         })
-        .collect()
+        .collect();
+    json!({"next": next, "records": records})
 }
 
-fn blob(v: &Value) -> Res<Blob> {
-    let s = v.as_str().ok_or_else(|| bad("binary is not a string"))?;
-    STANDARD
-        .decode(s)
-        .map(Blob::new)
-        .map_err(|_| bad("binary is not base64"))
-}
-
-fn value_from(v: &Value) -> Res<AttributeValue> {
-    let obj = v.as_object().ok_or_else(|| bad("value is not an object"))?;
-    let (tag, inner) = obj
+/// A change feed from [`feed_json`]'s JSON, for a stream of `view`.
+fn feed_from(v: &Value, view: StreamView) -> Res<Feed> {
+    let next = v
+        .get("next")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| bad("feed without next"))?;
+    let image = |r: &Value, k: &str| r.get(k).map(item_from).transpose();
+    let records = v
+        .get("records")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad("feed without records"))?
         .iter()
-        .next()
-        .filter(|_| obj.len() == 1)
-        .ok_or_else(|| bad("value must have exactly one type"))?;
-    let text = || inner.as_str().map(str::to_owned).ok_or_else(|| bad(tag));
-    Ok(match tag.as_str() {
-        "S" => AttributeValue::S(text()?),
-        "N" => AttributeValue::N(text()?),
-        "B" => AttributeValue::B(blob(inner)?),
-        "BOOL" => AttributeValue::Bool(inner.as_bool().ok_or_else(|| bad("BOOL"))?),
-        "NULL" => AttributeValue::Null(true),
-        "L" => AttributeValue::L(
-            inner
-                .as_array()
-                .ok_or_else(|| bad("L"))?
-                .iter()
-                .map(value_from)
-                .collect::<Res<_>>()?,
-        ),
-        "M" => AttributeValue::M(item_from(inner)?),
-        "SS" => AttributeValue::Ss(strings(inner)?),
-        "NS" => AttributeValue::Ns(strings(inner)?),
-        "BS" => AttributeValue::Bs(
-            inner
-                .as_array()
-                .ok_or_else(|| bad("BS"))?
-                .iter()
-                .map(blob)
-                .collect::<Res<_>>()?,
-        ),
-        other => return Err(bad(&format!("unknown type {other}"))),
-    })
-}
-
-fn item_from(v: &Value) -> Res<Item> {
-    v.as_object()
-        .ok_or_else(|| bad("item is not an object"))?
-        .iter()
-        .map(|(k, v)| Ok((k.clone(), value_from(v)?)))
-        .collect()
+        .map(|r| {
+            let seq = r
+                .get("seq")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad("stream record without seq"))?;
+            let n: u64 = seq.parse().map_err(|_| bad("stream record seq"))?;
+            Ok(StreamRecord {
+                event_id: format!("00000000-0000-4000-8000-{n:012x}"),
+                event: r
+                    .get("event")
+                    .and_then(Value::as_str)
+                    .and_then(EventKind::from_name)
+                    .ok_or_else(|| bad("stream record event"))?,
+                keys: image(r, "keys")?.ok_or_else(|| bad("stream record keys"))?,
+                new_image: image(r, "new")?,
+                old_image: image(r, "old")?,
+                sequence_number: seq.to_owned(),
+                approximate_creation_time: r
+                    .get("at")
+                    .and_then(Value::as_u64)
+                    .map(|s| UNIX_EPOCH + Duration::from_secs(s)),
+                view: Some(view),
+                size_bytes: r.get("size").and_then(Value::as_u64),
+                by_ttl: r.get("ttl").and_then(Value::as_bool).unwrap_or(false),
+            })
+        })
+        .collect::<Res<_>>()?;
+    Ok(Feed::restore(view, next, records))
 }
 
 /// The store as a JSON document.
@@ -129,6 +117,12 @@ pub(crate) fn to_json(store: &Store) -> Res<Value> {
         let mut table = json!({ "schema": schema, "items": items });
         if let Some(attr) = &t.time_to_live {
             table["time_to_live"] = json!(attr);
+        }
+        if let Some(text) = &t.annotation {
+            table["annotation"] = json!(text);
+        }
+        if let Some(feed) = &t.feed {
+            table["feed"] = feed_json(feed);
         }
         tables.insert(name.clone(), table);
     }
@@ -166,6 +160,8 @@ pub(crate) fn from_json(v: &Value, meter: &Arc<CapacityMeter>) -> Res<Store> {
                     .to_owned(),
             ),
         };
+        // Loading items makes no stream records: the feed is the one saved.
+        let empty_feed = data.feed.take();
         for item in t
             .get("items")
             .and_then(Value::as_array)
@@ -180,6 +176,19 @@ pub(crate) fn from_json(v: &Value, meter: &Arc<CapacityMeter>) -> Res<Store> {
             }
             data.write(pos, Some(&item), None);
         }
+        if let Some(text) = t.get("annotation").and_then(Value::as_str) {
+            data.annotation = Some(text.to_owned());
+        }
+        data.feed = match (t.get("feed"), empty_feed) {
+            (Some(feed), _) => {
+                let view = data
+                    .schema
+                    .stream
+                    .ok_or_else(|| bad("a feed without a stream"))?;
+                Some(feed_from(feed, view)?)
+            }
+            (None, feed) => feed,
+        };
         store.tables.insert(name.clone(), data);
     }
     Ok(store)

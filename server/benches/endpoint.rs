@@ -1,7 +1,11 @@
 //! The endpoint beside DynamoDB Local and dynoxide's server, in one run:
-//! cold start to the first answer, a GetItem round trip over loopback, and
+//! cold start to the first answer, a GetItem round trip over loopback,
 //! PutItem from one client (one request at a time on one keep-alive
-//! connection, so its throughput is one over its latency).
+//! connection, so its throughput is one over its latency), and PutItem
+//! from 16 clients at once (throughput under concurrency, where group
+//! commit counts). Each server runs in memory and, as `…/durable`, on a
+//! data directory (`--data-dir`; DynamoDB Local's `-dbPath`), a fresh one
+//! per start under the system's temporary directory.
 //!
 //! Run with the servers it compares with:
 //!
@@ -180,31 +184,62 @@ fn order(n: u64) -> String {
 const GET: &str =
     r#"{"TableName":"Bench","Key":{"PK":{"S":"USER#ana"},"SK":{"S":"ORDER#0000000000"}}}"#;
 
+/// A fresh, empty data directory for the server started on `port`.
+fn data_dir(name: &str, port: u16) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("singletable-bench-{name}-{port}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a data directory");
+    dir
+}
+
 fn servers() -> Vec<Server> {
-    let mut out = vec![Server {
-        name: "singletable-server",
-        command: Box::new(|port| {
-            let mut c = Command::new(env!("CARGO_BIN_EXE_singletable-server"));
-            c.args(["--port", &port.to_string()]);
-            c
-        }),
-    }];
+    let mut out = vec![
+        Server {
+            name: "singletable-server",
+            command: Box::new(|port| {
+                let mut c = Command::new(env!("CARGO_BIN_EXE_singletable-server"));
+                c.args(["--port", &port.to_string()]);
+                c
+            }),
+        },
+        Server {
+            name: "singletable-server/durable",
+            command: Box::new(|port| {
+                let mut c = Command::new(env!("CARGO_BIN_EXE_singletable-server"));
+                c.args(["--port", &port.to_string(), "--data-dir"])
+                    .arg(data_dir("singletable", port));
+                c
+            }),
+        },
+    ];
     match std::env::var_os("DYNAMODB_LOCAL_JAR") {
         Some(jar) => {
             let jar = PathBuf::from(jar);
             let java = std::env::var_os("JAVA").unwrap_or_else(|| "java".into());
-            out.push(Server {
-                name: "dynamodb-local",
-                command: Box::new(move |port| {
-                    let lib = jar.parent().expect("jar dir").join("DynamoDBLocal_lib");
-                    let mut c = Command::new(&java);
-                    c.arg(format!("-Djava.library.path={}", lib.display()))
-                        .arg("-jar")
-                        .arg(&jar)
-                        .args(["-inMemory", "-port", &port.to_string()]);
-                    c
-                }),
-            });
+            for durable in [false, true] {
+                let (jar, java) = (jar.clone(), java.clone());
+                out.push(Server {
+                    name: if durable {
+                        "dynamodb-local/durable"
+                    } else {
+                        "dynamodb-local"
+                    },
+                    command: Box::new(move |port| {
+                        let lib = jar.parent().expect("jar dir").join("DynamoDBLocal_lib");
+                        let mut c = Command::new(&java);
+                        c.arg(format!("-Djava.library.path={}", lib.display()))
+                            .arg("-jar")
+                            .arg(&jar);
+                        if durable {
+                            c.arg("-dbPath").arg(data_dir("dynamodb-local", port));
+                        } else {
+                            c.arg("-inMemory");
+                        }
+                        c.args(["-port", &port.to_string()]);
+                        c
+                    }),
+                });
+            }
         }
         None => eprintln!("DYNAMODB_LOCAL_JAR unset: DynamoDB Local left out"),
     }
@@ -266,6 +301,40 @@ fn main() {
         });
     }
     put.finish();
+
+    // 16 clients at once, each on its own connection and thread; every
+    // put a new item.
+    const CLIENTS: u64 = 16;
+    let next = std::sync::atomic::AtomicU64::new(1 << 32);
+    let mut many = c.benchmark_group("endpoint/put_item_16_clients");
+    many.throughput(Throughput::Elements(1));
+    many.sample_size(10);
+    for (s, r) in &running {
+        let mut pool: Vec<Conn> = (0..CLIENTS)
+            .map(|_| Conn::open(r.port).expect("connect"))
+            .collect();
+        many.bench_function(BenchmarkId::from_parameter(s.name), |b| {
+            b.iter_custom(|iters| {
+                let each = iters.div_ceil(CLIENTS);
+                let begin = Instant::now();
+                std::thread::scope(|scope| {
+                    for conn in &mut pool {
+                        let next = &next;
+                        scope.spawn(move || {
+                            for _ in 0..each {
+                                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                conn.ok("PutItem", &order(n));
+                            }
+                        });
+                    }
+                });
+                begin
+                    .elapsed()
+                    .mul_f64(iters as f64 / (each * CLIENTS) as f64)
+            })
+        });
+    }
+    many.finish();
     drop(conns);
     drop(running);
     c.final_summary();

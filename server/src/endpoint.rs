@@ -3,7 +3,7 @@
 //! operations (`ops`) read and change it; the service above them answers
 //! requests with it.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -11,7 +11,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use singletable_embedded::Embedded;
 
 /// The endpoint: one [`Embedded`] store and what DynamoDB reports about
-/// its tables beyond their schemas (creation times, billing mode, TTL).
+/// its tables beyond their schemas (creation times, billing mode, TTL,
+/// tags), which it keeps with each table in the store
+/// ([`Embedded::annotate`]).
 /// Cheap to clone; clones share the store.
 ///
 /// ```
@@ -24,7 +26,8 @@ use singletable_embedded::Embedded;
 #[derive(Clone, Debug, Default)]
 pub struct Endpoint {
     pub(crate) db: Embedded,
-    pub(crate) meta: Arc<Mutex<HashMap<String, Meta>>>,
+    /// Held while a table's [`Meta`] is read, changed and written back.
+    pub(crate) meta: Arc<Mutex<()>>,
     pub(crate) requests: Arc<AtomicU64>,
     /// Requests that report consumed capacity run alone, the others
     /// together: their capacity is the difference of the engine's meters
@@ -66,8 +69,38 @@ impl Endpoint {
         &self.db
     }
 
-    pub(crate) fn meta(&self) -> MutexGuard<'_, HashMap<String, Meta>> {
+    pub(crate) fn meta_lock(&self) -> MutexGuard<'_, ()> {
         self.meta.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// What the endpoint knows of `table` beyond its schema, kept with the
+    /// table in the engine ([`Embedded::annotate`]), so snapshots and a
+    /// data directory's log keep it. A table the store had before the
+    /// endpoint saw it gets its entry now, so its creation time (and its
+    /// stream's label) stays the same from one request to the next.
+    pub(crate) fn meta_of(&self, table: &str) -> Meta {
+        let _held = self.meta_lock();
+        self.meta_held(table)
+    }
+
+    /// [`Endpoint::meta_of`] with the meta lock held.
+    fn meta_held(&self, table: &str) -> Meta {
+        if let Some(m) = self.db.annotation(table).as_deref().and_then(Meta::parse) {
+            return m;
+        }
+        let m = Meta::now();
+        // A table that is gone keeps nothing: the error is the answer's.
+        let _ = self.db.annotate(table, m.text());
+        m
+    }
+
+    /// Changes `table`'s [`Meta`] with `change`, read and written back
+    /// under the meta lock.
+    pub(crate) fn update_meta(&self, table: &str, change: impl FnOnce(&mut Meta)) {
+        let _held = self.meta_lock();
+        let mut m = self.meta_held(table);
+        change(&mut m);
+        let _ = self.db.annotate(table, m.text());
     }
 }
 
@@ -84,6 +117,8 @@ pub(crate) struct Meta {
     pub(crate) stream_since: Option<f64>,
     /// `DeletionProtectionEnabled`: DeleteTable refuses while it is set.
     pub(crate) deletion_protection: bool,
+    /// The table's tags (TagResource).
+    pub(crate) tags: BTreeMap<String, String>,
 }
 
 /// Seconds since the epoch, as DynamoDB writes its timestamps.
@@ -103,7 +138,42 @@ impl Meta {
             throughput: (0, 0),
             stream_since: None,
             deletion_protection: false,
+            tags: BTreeMap::new(),
         }
+    }
+
+    /// The annotation text the engine keeps: a JSON object.
+    pub(crate) fn text(&self) -> String {
+        serde_json::json!({
+            "created": self.created,
+            "billing": self.billing,
+            "pay_per_request_since": self.pay_per_request_since,
+            "throughput": [self.throughput.0, self.throughput.1],
+            "stream_since": self.stream_since,
+            "deletion_protection": self.deletion_protection,
+            "tags": self.tags,
+        })
+        .to_string()
+    }
+
+    /// A meta from [`Meta::text`]'s text; `None` when it is not one.
+    pub(crate) fn parse(text: &str) -> Option<Self> {
+        let v: serde_json::Value = serde_json::from_str(text).ok()?;
+        let tp = v.get("throughput")?.as_array()?;
+        Some(Self {
+            created: v.get("created")?.as_f64()?,
+            billing: v.get("billing")?.as_str()?.to_owned(),
+            pay_per_request_since: v.get("pay_per_request_since")?.as_f64()?,
+            throughput: (tp.first()?.as_i64()?, tp.get(1)?.as_i64()?),
+            stream_since: v.get("stream_since").and_then(serde_json::Value::as_f64),
+            deletion_protection: v.get("deletion_protection")?.as_bool()?,
+            tags: v
+                .get("tags")?
+                .as_object()?
+                .iter()
+                .map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                .collect::<Option<_>>()?,
+        })
     }
 }
 

@@ -144,7 +144,7 @@
 //! index.
 
 mod client;
-mod crc;
+
 mod endpoint;
 mod error;
 mod expr;
@@ -188,7 +188,7 @@ pub struct Response {
     pub crc32: u32,
 }
 
-pub use crc::crc32;
+pub use singletable_embedded::crc32;
 
 const PREFIX: &str = "DynamoDB_20120810.";
 /// The Streams API's target prefix (DynamoDB serves it on its own host;
@@ -259,7 +259,12 @@ impl Endpoint {
         } else {
             ops::dispatch(self, op, &map).await
         };
-        answer.unwrap_or_else(|| Err(unknown()))
+        let answer = answer.unwrap_or_else(|| Err(unknown()))?;
+        // On a data directory, nothing is answered before what it changed
+        // (and what any change it read had changed) is in the log and
+        // synced: one wait, here, for every operation.
+        self.db.flushed().await.map_err(ops::engine)?;
+        Ok(answer)
     }
 
     /// An `aws_sdk_dynamodb::Client` whose requests this endpoint answers in

@@ -1,7 +1,11 @@
-//! `singletable-server --port 8000 [--host 127.0.0.1] [--snapshot FILE]`:
-//! serves the embedded engine as a DynamoDB endpoint. With `--snapshot`,
-//! the file is loaded when it exists and written on shutdown (ctrl-c or
-//! SIGTERM). The server's [`Limits`] have a flag each (`--max-connections
+//! `singletable-server --port 8000 [--host 127.0.0.1] [--data-dir DIR |
+//! --snapshot FILE]`: serves the embedded engine as a DynamoDB endpoint,
+//! in memory by default. With `--data-dir` (DynamoDB Local's `-dbPath`),
+//! the store is durable ([`Embedded::open`]): every write is in the
+//! directory's log before it is answered, so an acknowledged write
+//! survives `kill -9`, and a restart on the directory has what the last
+//! run had. With `--snapshot`, the file is loaded when it exists and
+//! written on shutdown (ctrl-c or SIGTERM) only. The server's [`Limits`] have a flag each (`--max-connections
 //! N`, `--header-read-timeout SECS`, `--idle-timeout SECS`,
 //! `--body-read-timeout SECS`, `--max-body-bytes N`,
 //! `--max-body-bytes-in-flight N`, `--accept-backoff-max SECS`), with
@@ -17,14 +21,24 @@ struct Args {
     host: String,
     port: u16,
     snapshot: Option<PathBuf>,
+    data_dir: Option<PathBuf>,
     limits: Limits,
 }
 
-const USAGE: &str = "usage: singletable-server [--port PORT] [--host HOST] [--snapshot FILE]
+const USAGE: &str = "usage: singletable-server [--port PORT] [--host HOST]
+  [--data-dir DIR | --snapshot FILE]
   [--max-connections N (1000)] [--header-read-timeout SECS (10)]
   [--idle-timeout SECS (60)] [--body-read-timeout SECS (30)]
   [--max-body-bytes N (16777216)] [--max-body-bytes-in-flight N (268435456)]
-  [--accept-backoff-max SECS (1)]";
+  [--accept-backoff-max SECS (1)]
+
+Storage (in memory when neither is given):
+  --data-dir DIR   durable: every write is in DIR's write-ahead log (synced)
+                   before it is answered; an acknowledged write survives a
+                   crash or kill -9. DIR is created when missing; a restart
+                   on DIR has every table, item and setting the last run had.
+  --snapshot FILE  in memory, loaded from FILE when it exists and saved to it
+                   on ctrl-c or SIGTERM (a crash loses what the run wrote)";
 
 fn seconds(flag: &str, v: &str) -> Result<Duration, String> {
     v.parse::<f64>()
@@ -42,6 +56,7 @@ fn args() -> Result<Args, String> {
         host: "127.0.0.1".into(),
         port: 8000,
         snapshot: None,
+        data_dir: None,
         limits: Limits::default(),
     };
     let mut it = std::env::args().skip(1);
@@ -54,6 +69,7 @@ fn args() -> Result<Args, String> {
             "--port" => out.port = value()?.parse().map_err(|e| format!("--port: {e}"))?,
             "--host" => out.host = value()?,
             "--snapshot" => out.snapshot = Some(PathBuf::from(value()?)),
+            "--data-dir" => out.data_dir = Some(PathBuf::from(value()?)),
             "--max-connections" => {
                 out.limits.max_connections = count(&a, &value()?)?.max(1);
             }
@@ -68,6 +84,11 @@ fn args() -> Result<Args, String> {
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
+    }
+    if out.snapshot.is_some() && out.data_dir.is_some() {
+        return Err(format!(
+            "--data-dir and --snapshot exclude each other: a data directory keeps its own snapshots\n{USAGE}"
+        ));
     }
     Ok(out)
 }
@@ -96,8 +117,15 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let store = match &args.snapshot {
-        Some(p) if p.exists() => match Embedded::load(p) {
+    let store = match (&args.data_dir, &args.snapshot) {
+        (Some(dir), _) => match Embedded::open(dir) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("cannot open {}: {e}", dir.display());
+                return ExitCode::FAILURE;
+            }
+        },
+        (None, Some(p)) if p.exists() => match Embedded::load(p) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("cannot load {}: {e}", p.display());
@@ -126,6 +154,14 @@ async fn main() -> ExitCode {
     {
         eprintln!("server error: {e}");
         return ExitCode::FAILURE;
+    }
+    if let Some(dir) = &args.data_dir {
+        // Everything is in the log already; a snapshot makes the next
+        // start read it instead of replaying the log.
+        if let Err(e) = endpoint.store().compact() {
+            eprintln!("cannot compact {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
     }
     if let Some(p) = &args.snapshot {
         if let Err(e) = endpoint.store().save(p) {

@@ -5,6 +5,7 @@
 
 mod capacity;
 mod departures;
+mod durable;
 mod errors;
 mod http;
 mod limits;

@@ -175,33 +175,11 @@ fn workspace_packages_verify() {
     let outer = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"));
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let home = package_home(&outer);
     let target = outer.join("package-verify");
     forget_packed_builds(&target);
     let started = Instant::now();
-    let mut command = Command::new(&cargo);
-    // The variables cargo set for this test, not for builds: a build script
-    // that reads one (ring's reads CARGO_MANIFEST_DIR) would be rerun, and
-    // with it everything above it, here and again in the next `cargo test`.
-    for (name, _) in std::env::vars_os() {
-        let name = name.to_string_lossy();
-        if name.starts_with("CARGO_PKG_")
-            || name.starts_with("CARGO_BIN_EXE_")
-            || [
-                "CARGO_MANIFEST_DIR",
-                "CARGO_MANIFEST_PATH",
-                "CARGO_CRATE_NAME",
-                "CARGO_PRIMARY_PACKAGE",
-                "CARGO_TARGET_TMPDIR",
-                "CARGO_RUSTC_CURRENT_DIR",
-                "OUT_DIR",
-            ]
-            .contains(&&*name)
-        {
-            command.env_remove(&*name);
-        }
-    }
+    let mut command = crate::support::cargo();
     let output = command
         .current_dir(root())
         .env("CARGO_HOME", &home)

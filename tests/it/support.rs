@@ -16,6 +16,34 @@ use singletable_runtime::request::{
 };
 
 /// The endpoint of the DynamoDB Local the test command started.
+/// A nested cargo command (the cargo running the tests), without the
+/// variables cargo set for this test, not for builds: a build script that
+/// reads one (ring's reads CARGO_MANIFEST_DIR) would be rerun, and with it
+/// everything above it, here and again in the next `cargo test`.
+pub fn cargo() -> std::process::Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = std::process::Command::new(cargo);
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_BIN_EXE_")
+            || [
+                "CARGO_MANIFEST_DIR",
+                "CARGO_MANIFEST_PATH",
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_RUSTC_CURRENT_DIR",
+                "OUT_DIR",
+            ]
+            .contains(&&*name)
+        {
+            command.env_remove(&*name);
+        }
+    }
+    command
+}
+
 pub fn endpoint() -> String {
     std::env::var("DYNAMODB_ENDPOINT").unwrap_or_else(|_| {
         panic!("DYNAMODB_ENDPOINT is not set: run the tests with `scripts/test.sh`, which starts DynamoDB Local")

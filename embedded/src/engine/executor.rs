@@ -27,13 +27,18 @@ impl Executor for Embedded {
 
     fn put_item(&self, req: PutItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(async move {
-            write::put_item(&mut self.write(), req).map_err(|e| e.into_error("PutItem"))
+            let out = write::put_item(&mut self.write(), req).map_err(|e| e.into_error("PutItem"));
+            self.flushed().await?;
+            out
         })
     }
 
     fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(async move {
-            write::delete_item(&mut self.write(), &req).map_err(|e| e.into_error("DeleteItem"))
+            let out =
+                write::delete_item(&mut self.write(), &req).map_err(|e| e.into_error("DeleteItem"));
+            self.flushed().await?;
+            out
         })
     }
 
@@ -47,20 +52,28 @@ impl Executor for Embedded {
 
     fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
         Box::pin(async move {
-            transact::transact_write(&mut self.write(), &req)
-                .map_err(|e| e.into_error("TransactWriteItems"))
+            let out = transact::transact_write(&mut self.write(), &req)
+                .map_err(|e| e.into_error("TransactWriteItems"));
+            self.flushed().await?;
+            out
         })
     }
 
     fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
         Box::pin(async move {
-            write::update_item(&mut self.write(), &req).map_err(|e| e.into_error("UpdateItem"))
+            let out =
+                write::update_item(&mut self.write(), &req).map_err(|e| e.into_error("UpdateItem"));
+            self.flushed().await?;
+            out
         })
     }
 
     fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>> {
         Box::pin(async move {
-            write::batch_write(&mut self.write(), &req).map_err(|e| e.into_error("BatchWriteItem"))
+            let out = write::batch_write(&mut self.write(), &req)
+                .map_err(|e| e.into_error("BatchWriteItem"));
+            self.flushed().await?;
+            out
         })
     }
 

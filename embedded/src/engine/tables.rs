@@ -3,7 +3,6 @@
 //! reports (schemas, item counts, sizes).
 
 use crate::error::{Error, Fail, Res};
-use crate::feed;
 use crate::schema::{self, IndexSchema, TableSchema, VectorIndexSchema};
 use crate::table::{TableData, TableStats};
 use singletable_core::entity::Table;
@@ -49,15 +48,14 @@ impl Embedded {
         if store.tables.contains_key(name) {
             return Ok(false);
         }
-        store
-            .tables
-            .insert(name.to_owned(), TableData::new(schema, self.meter.clone()));
+        let data = TableData::new(schema, self.meter.clone());
+        store.insert_table(name, data);
         Ok(true)
     }
 
     /// DeleteTable: removes the table and its items.
     pub fn delete_table(&self, name: &str) -> Result<(), Error> {
-        match self.write().tables.remove(name) {
+        match self.write().remove_table(name) {
             Some(_) => Ok(()),
             None => Err(Fail::no_table().into_error("DeleteTable")),
         }
@@ -239,8 +237,7 @@ impl Embedded {
                 Fail::validation("Table already has an enabled stream").into_error("UpdateTable")
             );
         }
-        data.schema.stream = Some(view);
-        data.feed = Some(feed::Feed::new(view));
+        data.enable_stream(view);
         Ok(())
     }
 
@@ -328,7 +325,7 @@ impl Embedded {
             .tables
             .get_mut(table)
             .ok_or_else(|| Fail::no_table().into_error("UpdateTimeToLive"))?;
-        t.time_to_live = attribute.map(str::to_owned);
+        t.set_time_to_live(attribute.map(str::to_owned));
         Ok(())
     }
 

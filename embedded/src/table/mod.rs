@@ -16,12 +16,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 use super::codec::{self, order_bytes};
 use super::error::{Fail, Res};
 use super::hash::{self, PREFIX};
 use super::meter::Capacity;
 use super::record::Record;
+use super::redo::Change;
 use super::schema::{IndexProjection, IndexSchema, KeyAttr, KeyType, TableSchema};
 use super::value::Val;
 
@@ -75,6 +77,15 @@ pub(crate) struct TableData {
     pub(crate) time_to_live: Option<String>,
     /// Where a write puts the `desc`s of its record's parts.
     descs: Vec<u8>,
+    /// The changes made since the store last handed them to its log, when
+    /// the store is durable (`None`: nothing is kept).
+    pub(crate) redo: Option<Vec<Change>>,
+    /// The time a write takes: `None` for now; a replayed write takes the
+    /// time it was made at, so its stream record is the one it made.
+    pub(crate) replay_at: Option<u64>,
+    /// What the endpoint keeps of the table beyond its schema
+    /// ([`Embedded::annotate`](crate::Embedded::annotate)).
+    pub(crate) annotation: Option<String>,
 }
 
 impl TableData {
@@ -107,7 +118,57 @@ impl TableData {
             feed,
             time_to_live: None,
             descs: Vec::new(),
+            redo: None,
+            replay_at: None,
+            annotation: None,
         }
+    }
+
+    /// Keeps `change` for the log, when the store is durable.
+    pub(crate) fn journal(&mut self, change: impl FnOnce() -> Change) {
+        if let Some(redo) = &mut self.redo {
+            redo.push(change());
+        }
+    }
+
+    /// The seconds since the epoch a write made now takes.
+    fn write_time(&self) -> u64 {
+        self.replay_at.unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        })
+    }
+
+    /// The key attributes of the item stored at `pos`.
+    fn key_at(&self, pos: &[u8]) -> Option<Item> {
+        let item = self.item(pos).ok()??;
+        Some(
+            self.schema
+                .table_keys()
+                .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
+                .collect(),
+        )
+    }
+
+    /// UpdateTable `StreamSpecification`: a stream of `view` whose feed
+    /// starts empty.
+    pub(crate) fn enable_stream(&mut self, view: singletable_core::entity::StreamView) {
+        self.schema.stream = Some(view);
+        self.feed = Some(super::feed::Feed::new(view));
+        self.journal(|| Change::Stream(view));
+    }
+
+    /// UpdateTimeToLive: the TTL attribute, `None` to disable TTL.
+    pub(crate) fn set_time_to_live(&mut self, attribute: Option<String>) {
+        self.journal(|| Change::TimeToLive(attribute.clone()));
+        self.time_to_live = attribute;
+    }
+
+    /// Replaces the table's annotation.
+    pub(crate) fn annotate(&mut self, text: String) {
+        self.journal(|| Change::Annotate(text.clone()));
+        self.annotation = Some(text);
     }
 
     /// The stored items, in table order.
@@ -273,8 +334,21 @@ impl TableData {
         old: Option<&Item>,
     ) -> Vec<u64> {
         // Every committed write passes here, in commit order.
+        let at = (self.feed.is_some() || self.redo.is_some()).then(|| self.write_time());
         if let Some(feed) = &mut self.feed {
-            feed.record(&self.schema, old, new);
+            let now = SystemTime::UNIX_EPOCH + Duration::from_secs(at.unwrap_or(0));
+            feed.record(&self.schema, old, new, now);
+        }
+        if self.redo.is_some() {
+            let change = match new {
+                Some(item) => Some(Change::Put(item.clone(), at.unwrap_or(0))),
+                None => self
+                    .key_at(&pos)
+                    .map(|key| Change::Delete(key, at.unwrap_or(0))),
+            };
+            if let Some(change) = change {
+                self.journal(|| change);
+            }
         }
         let (same, units) = self.index_plans(new, old);
         if !self.vectors.is_empty() {
@@ -305,6 +379,10 @@ impl TableData {
         if self.feed.is_some() {
             let old = self.item(&pos)?;
             return Ok(self.write(pos, Some(new), old.as_ref()));
+        }
+        if self.redo.is_some() {
+            let at = self.write_time();
+            self.journal(|| Change::Put(new.clone(), at));
         }
         let value = self.encode(new, size);
         let (same, units) = match self.items.get(pos.as_slice()) {

@@ -128,6 +128,8 @@ impl TableData {
         }
         self.rebuild(records);
         self.capacity.add_index();
+        let ix = self.schema.indexes[i].clone();
+        self.journal(|| crate::redo::Change::AddIndex(ix));
         Ok(())
     }
     /// UpdateTable's `Delete` of global index `name`: its entries go with
@@ -160,6 +162,7 @@ impl TableData {
         self.indexes.remove(i);
         self.rebuild(records);
         self.capacity.remove_index(i);
+        self.journal(|| crate::redo::Change::RemoveIndex(name.to_owned()));
         true
     }
     /// Replaces every record by `records` (the same items, in table order)

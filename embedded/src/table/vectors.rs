@@ -181,6 +181,7 @@ impl TableData {
         };
         self.schema.vectors.remove(i);
         self.vectors.remove(i);
+        self.journal(|| crate::redo::Change::RemoveVector(name.to_owned()));
         true
     }
 
@@ -205,6 +206,8 @@ impl TableData {
                 self.vectors[last].insert(ix, Row(pos.into()), entry);
             }
         }
+        let ix = self.schema.vectors[last].clone();
+        self.journal(|| crate::redo::Change::AddVector(ix));
         Ok(())
     }
 }

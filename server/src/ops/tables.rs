@@ -1,6 +1,7 @@
 //! The control plane a test suite needs: CreateTable, DescribeTable,
 //! DeleteTable, ListTables, UpdateTable (global and vector indexes),
-//! UpdateTimeToLive, DescribeTimeToLive.
+//! UpdateTimeToLive, DescribeTimeToLive, TagResource, UntagResource,
+//! ListTagsOfResource.
 
 use serde_json::{Map, Value, json};
 use singletable_core::entity::StreamView;
@@ -186,12 +187,13 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
             "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED",
         ));
     }
-    ep.db.create_table_with(&table, schema).map_err(engine)?;
     let mut meta = Meta::now();
     meta.billing = billing;
     meta.throughput = tp;
     meta.deletion_protection = b.bool("DeletionProtectionEnabled")?;
-    ep.meta().insert(table.clone(), meta);
+    meta.tags = tags(b, "Tags")?;
+    ep.db.create_table_with(&table, schema).map_err(engine)?;
+    ep.db.annotate(&table, meta.text()).map_err(engine)?;
     Ok(json!({"TableDescription": description(ep, &table, "ACTIVE")?}))
 }
 
@@ -311,14 +313,8 @@ fn description(ep: &Endpoint, table: &str, status: &str) -> Result<Value, ApiErr
     Ok(d)
 }
 
-/// What the endpoint knows of `table` beyond its schema; a table the store
-/// had before the endpoint saw it gets its entry now, so its creation time
-/// (and its stream's label) stays the same from one request to the next.
 fn meta_of(ep: &Endpoint, table: &str) -> Meta {
-    ep.meta()
-        .entry(table.to_owned())
-        .or_insert_with(Meta::now)
-        .clone()
+    ep.meta_of(table)
 }
 
 /// `CreationDateTime` of `table`, seconds since the epoch.
@@ -377,7 +373,6 @@ pub(crate) fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
         ));
     }
     ep.db.delete_table(&table).map_err(engine)?;
-    ep.meta().remove(&table);
     Ok(json!({"TableDescription": d}))
 }
 
@@ -476,10 +471,7 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
     if let Some(view) = stream {
         ep.db.enable_stream(&table, view).map_err(engine)?;
     }
-    {
-        // A table the store had before the endpoint saw it has no entry yet.
-        let mut meta = ep.meta();
-        let m = meta.entry(table.clone()).or_insert_with(Meta::now);
+    ep.update_meta(&table, |m| {
         if stream.is_some() {
             m.stream_since = Some(now_seconds());
         }
@@ -495,7 +487,7 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
         if let Some(tp) = tp {
             m.throughput = tp;
         }
-    }
+    });
     Ok(json!({"TableDescription": description(ep, &table, "ACTIVE")?}))
 }
 
@@ -525,6 +517,86 @@ pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
         .set_time_to_live(&table, enabled.then_some(attr.as_str()))
         .map_err(engine)?;
     Ok(json!({"TimeToLiveSpecification": {"AttributeName": attr, "Enabled": enabled}}))
+}
+
+/// A `Tags` list (`[{"Key": k, "Value": v}]`) as a map.
+fn tags(b: Body<'_>, member: &str) -> Result<std::collections::BTreeMap<String, String>, ApiError> {
+    b.array(member)?
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            let t = Body(
+                t.as_object()
+                    .ok_or_else(|| ApiError::serialization("Tag must be a structure"))?,
+            );
+            let key = t.req_str("Key")?;
+            if key.is_empty() || key.len() > 128 {
+                return Err(ApiError::validation(format!(
+                    "1 validation error detected: Value '{key}' at 'tags.1.member.key' failed to satisfy constraint: Member must have length between 1 and 128"
+                )));
+            }
+            Ok((key.to_owned(), t.req_str("Value")?.to_owned()))
+        })
+        .collect()
+}
+
+/// The table a `ResourceArn` names (the ARNs DescribeTable reports).
+fn table_of_arn(ep: &Endpoint, b: Body<'_>) -> Result<String, ApiError> {
+    let arn = b.req_str("ResourceArn")?;
+    let table = arn
+        .strip_prefix("arn:aws:dynamodb:")
+        .and_then(|rest| rest.split_once(":table/"))
+        .map(|(_, t)| t)
+        .filter(|t| !t.contains('/'))
+        .ok_or_else(|| ApiError::validation(format!("Invalid TableArn: {arn}")))?;
+    if ep.db.schema(table).is_none() {
+        return Err(ApiError::not_found(format!(
+            "Requested resource not found: ResourcArn: {arn} not found"
+        )));
+    }
+    Ok(table.to_owned())
+}
+
+/// TagResource: adds (or replaces) tags of a table.
+pub(crate) fn tag(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = table_of_arn(ep, b)?;
+    let new = tags(b, "Tags")?;
+    if b.array("Tags")?.is_none() {
+        return Err(required("Tags"));
+    }
+    ep.update_meta(&table, |m| m.tags.extend(new));
+    Ok(json!({}))
+}
+
+/// UntagResource: removes tags of a table by key.
+pub(crate) fn untag(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = table_of_arn(ep, b)?;
+    let keys = b.array("TagKeys")?.ok_or_else(|| required("TagKeys"))?;
+    let keys: Vec<String> = keys
+        .iter()
+        .map(|k| {
+            k.as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| ApiError::serialization("TagKeys must be strings"))
+        })
+        .collect::<Result<_, _>>()?;
+    ep.update_meta(&table, |m| {
+        for k in &keys {
+            m.tags.remove(k);
+        }
+    });
+    Ok(json!({}))
+}
+
+/// ListTagsOfResource: a table's tags, by key (one page).
+pub(crate) fn list_tags(ep: &Endpoint, b: Body<'_>) -> Res {
+    let table = table_of_arn(ep, b)?;
+    let tags: Vec<Value> = meta_of(ep, &table)
+        .tags
+        .iter()
+        .map(|(k, v)| json!({"Key": k, "Value": v}))
+        .collect();
+    Ok(json!({"Tags": tags}))
 }
 
 pub(crate) fn describe_ttl(ep: &Endpoint, b: Body<'_>) -> Res {

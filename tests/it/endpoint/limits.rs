@@ -21,7 +21,7 @@ async fn start(limits: Limits) -> String {
     addr.to_string()
 }
 
-fn sdk(addr: &str, retries: bool) -> Client {
+pub(super) fn sdk(addr: &str, retries: bool) -> Client {
     let mut config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new("us-east-1"))

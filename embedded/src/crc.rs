@@ -1,4 +1,6 @@
-//! CRC32 (IEEE), for the `x-amz-crc32` header the Go and Java SDKs check.
+//! CRC32 (IEEE): the `x-amz-crc32` header the Go and Java SDKs check (the
+//! endpoint re-exports it), and the checksum of every record of the
+//! write-ahead log (`durable`).
 
 const fn table() -> [u32; 256] {
     let mut t = [0u32; 256];
@@ -22,10 +24,11 @@ const fn table() -> [u32; 256] {
 
 static TABLE: [u32; 256] = table();
 
-/// The CRC32 of `bytes`, as the `x-amz-crc32` response header carries it.
+/// The CRC32 (IEEE) of `bytes`: what the `x-amz-crc32` response header
+/// carries and what guards each record of a data directory's log.
 ///
 /// ```
-/// assert_eq!(singletable_server::crc32(b"123456789"), 0xCBF4_3926);
+/// assert_eq!(singletable_embedded::crc32(b"123456789"), 0xCBF4_3926);
 /// ```
 pub fn crc32(bytes: &[u8]) -> u32 {
     let mut c = !0u32;
