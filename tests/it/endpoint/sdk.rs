@@ -472,3 +472,106 @@ async fn binary_sort_keys_support_begins_with() {
         ours[2]
     );
 }
+
+/// Tags as an application uses them: added, listed, overwritten, removed,
+/// listed again; and a resource that does not exist. What it sees, as text.
+async fn tag_story(client: &Client, table: &str) -> Vec<String> {
+    use aws_sdk_dynamodb::types::Tag;
+    create(client, table, ScalarAttributeType::S).await;
+    let arn = client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .unwrap()
+        .table()
+        .and_then(|t| t.table_arn())
+        .unwrap()
+        .to_owned();
+    let tag = |k: &str, v: &str| Tag::builder().key(k).value(v).build().unwrap();
+    let list = || async {
+        let mut tags: Vec<String> = client
+            .list_tags_of_resource()
+            .resource_arn(&arn)
+            .send()
+            .await
+            .unwrap()
+            .tags()
+            .iter()
+            .map(|t| format!("{}={}", t.key(), t.value()))
+            .collect();
+        tags.sort();
+        tags.join(",")
+    };
+    let mut seen = vec![list().await];
+    client
+        .tag_resource()
+        .resource_arn(&arn)
+        .tags(tag("team", "orders"))
+        .tags(tag("env", "test"))
+        .send()
+        .await
+        .unwrap();
+    seen.push(list().await);
+    client
+        .tag_resource()
+        .resource_arn(&arn)
+        .tags(tag("env", "prod"))
+        .send()
+        .await
+        .unwrap();
+    seen.push(list().await);
+    client
+        .untag_resource()
+        .resource_arn(&arn)
+        .tag_keys("team")
+        .tag_keys("absent")
+        .send()
+        .await
+        .unwrap();
+    seen.push(list().await);
+    let missing = arn.replace(table, "NoSuchTable");
+    let e = client
+        .list_tags_of_resource()
+        .resource_arn(missing)
+        .send()
+        .await
+        .unwrap_err()
+        .into_service_error();
+    seen.push(e.meta().code().unwrap_or_default().to_owned());
+    seen
+}
+
+/// TagResource, UntagResource and ListTagsOfResource through the SDK, as
+/// DynamoDB's API reference describes them (a tag of an existing key is
+/// overwritten, untagging an absent key is no error, an unknown table is
+/// `ResourceNotFoundException`). DynamoDB Local does not implement tags:
+/// what it can show is that it refuses them.
+#[tokio::test]
+async fn tags_round_trip() {
+    let url = super::http::start(Endpoint::new()).await;
+    let ours = tag_story(&client(url), "Tagged").await;
+    assert_eq!(
+        ours,
+        [
+            "",
+            "env=test,team=orders",
+            "env=prod,team=orders",
+            "env=prod",
+            "ResourceNotFoundException"
+        ]
+    );
+    let local = client(support::endpoint());
+    let table = support::unique_table("Tagged");
+    create(&local, &table, ScalarAttributeType::S).await;
+    let e = local
+        .list_tags_of_resource()
+        .resource_arn(format!(
+            "arn:aws:dynamodb:ddblocal:000000000000:table/{table}"
+        ))
+        .send()
+        .await
+        .unwrap_err()
+        .into_service_error();
+    assert_eq!(e.meta().code(), Some("UnknownOperationException"));
+}
