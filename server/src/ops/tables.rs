@@ -141,14 +141,60 @@ fn stream_view(b: Body<'_>) -> Result<Option<StreamView>, ApiError> {
     }))
 }
 
+/// `ProvisionedThroughput`: both members, each at least 1 (the service's
+/// model constraint; `(0, 0)` when absent).
 fn throughput(b: Body<'_>) -> Result<(i64, i64), ApiError> {
-    match b.obj("ProvisionedThroughput")? {
-        Some(p) => Ok((
-            p.int("ReadCapacityUnits")?.unwrap_or(0),
-            p.int("WriteCapacityUnits")?.unwrap_or(0),
-        )),
-        None => Ok((0, 0)),
+    let Some(p) = b.obj("ProvisionedThroughput")? else {
+        return Ok((0, 0));
+    };
+    let member = |name: &str, path: &str| -> Result<i64, ApiError> {
+        let v = p.int(name)?.unwrap_or(0);
+        if v < 1 {
+            return Err(ApiError::validation(format!(
+                "1 validation error detected: Value '{v}' at 'provisionedThroughput.{path}' failed to satisfy constraint: Member must have value greater than or equal to 1"
+            )));
+        }
+        Ok(v)
+    };
+    Ok((
+        member("ReadCapacityUnits", "readCapacityUnits")?,
+        member("WriteCapacityUnits", "writeCapacityUnits")?,
+    ))
+}
+
+/// Every attribute definition must be a key attribute of the table or of
+/// an index (DynamoDB refuses a definition no key uses).
+fn definitions_used(defs: &[(String, KeyType)], schema: &TableSchema) -> Result<(), ApiError> {
+    let mut used: Vec<&str> = std::iter::once(&schema.pk)
+        .chain(&schema.sk)
+        .chain(schema.indexes.iter().flat_map(|ix| {
+            std::iter::once(&ix.pk)
+                .chain(&ix.pk_rest)
+                .chain(&ix.sk)
+                .chain(&ix.sk_rest)
+        }))
+        .map(|k| k.name.as_str())
+        .chain(schema.vectors.iter().flat_map(|v| {
+            std::iter::once(v.attribute.as_str())
+                .chain(v.hash.iter().chain(&v.filter).map(|k| k.name.as_str()))
+        }))
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    if defs.iter().all(|(name, _)| used.contains(&name.as_str())) {
+        return Ok(());
     }
+    let mut defined: Vec<&str> = defs.iter().map(|(n, _)| n.as_str()).collect();
+    defined.sort_unstable();
+    Err(ApiError::validation(if schema.indexes.is_empty() {
+        "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions".to_owned()
+    } else {
+        format!(
+            "One or more parameter values were invalid: Some AttributeDefinitions are not used. AttributeDefinitions: [{}], keys used: [{}]",
+            defined.join(", "),
+            used.join(", ")
+        )
+    }))
 }
 
 pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
@@ -181,6 +227,7 @@ pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
         stream: stream_view(b)?,
         vectors: super::vectors::create(b, &defs, &billing)?,
     };
+    definitions_used(&defs, &schema)?;
     let tp = throughput(b)?;
     if billing == "PROVISIONED" && b.obj("ProvisionedThroughput")?.is_none() {
         return Err(ApiError::validation(
@@ -502,6 +549,16 @@ pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
         .obj("TimeToLiveSpecification")?
         .ok_or_else(|| required("TimeToLiveSpecification"))?;
     let attr = spec.req_str("AttributeName")?.to_owned();
+    if attr.is_empty() || attr.len() > 255 {
+        return Err(ApiError::validation(format!(
+            "1 validation error detected: Value '{attr}' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length {}",
+            if attr.is_empty() {
+                "greater than or equal to 1"
+            } else {
+                "less than or equal to 255"
+            }
+        )));
+    }
     let enabled = spec.bool("Enabled")?;
     // The setting lives in the store, so snapshots keep it.
     match (ep.db.time_to_live(&table), enabled) {

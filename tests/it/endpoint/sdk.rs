@@ -575,3 +575,144 @@ async fn tags_round_trip() {
         .into_service_error();
     assert_eq!(e.meta().code(), Some("UnknownOperationException"));
 }
+
+/// Control-plane requests DynamoDB refuses: what each answered, as text.
+async fn control_plane(client: &Client, table: &str) -> Vec<String> {
+    use aws_sdk_dynamodb::types::{ProvisionedThroughput, TimeToLiveSpecification};
+    let def = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .unwrap()
+    };
+    let key = |name: &str, kind: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(kind)
+            .build()
+            .unwrap()
+    };
+    fn code<T, E: aws_sdk_dynamodb::error::ProvideErrorMetadata, R>(
+        r: Result<T, aws_sdk_dynamodb::error::SdkError<E, R>>,
+    ) -> String {
+        use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+        match r {
+            Ok(_) => "ok".into(),
+            Err(e) => e.code().unwrap_or("(no code)").to_owned(),
+        }
+    }
+    let mut seen = Vec::new();
+    // An attribute definition no key uses.
+    seen.push(code(
+        client
+            .create_table()
+            .table_name(format!("{table}-unused"))
+            .attribute_definitions(def("PK"))
+            .attribute_definitions(def("other"))
+            .key_schema(key("PK", KeyType::Hash))
+            .billing_mode(BillingMode::PayPerRequest)
+            .send()
+            .await,
+    ));
+    // A key with no definition.
+    seen.push(code(
+        client
+            .create_table()
+            .table_name(format!("{table}-undefined"))
+            .attribute_definitions(def("PK"))
+            .key_schema(key("PK", KeyType::Hash))
+            .key_schema(key("SK", KeyType::Range))
+            .billing_mode(BillingMode::PayPerRequest)
+            .send()
+            .await,
+    ));
+    // Provisioned without throughput, on demand with it.
+    seen.push(code(
+        client
+            .create_table()
+            .table_name(format!("{table}-nothroughput"))
+            .attribute_definitions(def("PK"))
+            .key_schema(key("PK", KeyType::Hash))
+            .billing_mode(BillingMode::Provisioned)
+            .send()
+            .await,
+    ));
+    let throughput = |r: i64, w: i64| {
+        ProvisionedThroughput::builder()
+            .read_capacity_units(r)
+            .write_capacity_units(w)
+            .build()
+            .unwrap()
+    };
+    seen.push(code(
+        client
+            .create_table()
+            .table_name(format!("{table}-both"))
+            .attribute_definitions(def("PK"))
+            .key_schema(key("PK", KeyType::Hash))
+            .billing_mode(BillingMode::PayPerRequest)
+            .provisioned_throughput(throughput(5, 5))
+            .send()
+            .await,
+    ));
+    seen.push(code(
+        client
+            .create_table()
+            .table_name(format!("{table}-zero"))
+            .attribute_definitions(def("PK"))
+            .key_schema(key("PK", KeyType::Hash))
+            .provisioned_throughput(throughput(0, 5))
+            .send()
+            .await,
+    ));
+    // A valid provisioned table, then updates DynamoDB refuses.
+    seen.push(code(
+        client
+            .create_table()
+            .table_name(table)
+            .attribute_definitions(def("PK"))
+            .key_schema(key("PK", KeyType::Hash))
+            .provisioned_throughput(throughput(5, 5))
+            .send()
+            .await,
+    ));
+    seen.push(code(
+        client
+            .update_table()
+            .table_name(table)
+            .provisioned_throughput(throughput(0, 0))
+            .send()
+            .await,
+    ));
+    seen.push(code(
+        client
+            .update_time_to_live()
+            .table_name(table)
+            .time_to_live_specification(
+                TimeToLiveSpecification::builder()
+                    .enabled(true)
+                    .attribute_name("")
+                    .build()
+                    .unwrap(),
+            )
+            .send()
+            .await,
+    ));
+    seen
+}
+
+/// The control-plane checks DynamoDB makes (attribute definitions against
+/// the key schema, throughput against the billing mode, TTL attribute
+/// names), on the endpoint as on DynamoDB Local.
+#[tokio::test]
+async fn control_plane_refuses_what_dynamodb_refuses() {
+    let url = super::http::start(Endpoint::new()).await;
+    let ours = control_plane(&client(url), "Control").await;
+    let theirs = control_plane(
+        &client(support::endpoint()),
+        &support::unique_table("Control"),
+    )
+    .await;
+    assert_eq!(ours, theirs);
+}
