@@ -94,7 +94,10 @@ impl StreamReader {
     /// Every record of the stream after `position` that it holds now, shard
     /// by shard, parents first; each shard from the record after the
     /// position's sequence number (`AFTER_SEQUENCE_NUMBER`), or from its
-    /// oldest (`TRIM_HORIZON`) when the position has none.
+    /// oldest (`TRIM_HORIZON`) when the position has none. A shard of the
+    /// position the stream no longer lists, unless it was read to its
+    /// end, and DynamoDB's `TrimmedDataAccessException` are
+    /// [`Error::StreamTrimmed`] (see `StreamSource::read_after`).
     async fn read_after(
         &self,
         stream_arn: &str,
@@ -129,10 +132,24 @@ impl StreamReader {
             });
             ordered.push(shards.remove(ready.unwrap_or(0)));
         }
+        // A shard the position read that the stream no longer lists: its
+        // unread records are gone (TrimmedDataAccessException), not a
+        // reason to start again from the oldest record.
+        let position = position.check_held(ordered.iter().filter_map(sdk::Shard::shard_id))?;
         let mut records = Vec::new();
         let mut next = position.clone();
         for shard in &ordered {
             let Some(id) = shard.shard_id() else { continue };
+            if position.is_finished(id) {
+                continue;
+            }
+            let trimmed = |e: Error| match e.code() {
+                Some("TrimmedDataAccessException") => Error::StreamTrimmed {
+                    shard: id.to_owned(),
+                    after: position.after(id).map(str::to_owned),
+                },
+                _ => e,
+            };
             let iterator = match position.after(id) {
                 Some(seq) => self
                     .client
@@ -149,7 +166,7 @@ impl StreamReader {
                 .shard_id(id)
                 .send()
                 .await
-                .map_err(|e| service("GetShardIterator", e))?;
+                .map_err(|e| trimmed(service("GetShardIterator", e)))?;
             let mut iterator = out.shard_iterator;
             for _ in 0..MAX_PAGES {
                 let Some(it) = iterator.take() else { break };
@@ -159,17 +176,23 @@ impl StreamReader {
                     .shard_iterator(it)
                     .send()
                     .await
-                    .map_err(|e| service("GetRecords", e))?;
+                    .map_err(|e| trimmed(service("GetRecords", e)))?;
                 let page = out.records.unwrap_or_default();
-                if page.is_empty() {
-                    break;
-                }
+                let empty = page.is_empty();
                 for r in page {
                     let record = r.into_stream_record()?;
                     next.advance(id, &record.sequence_number);
                     records.push(record);
                 }
                 iterator = out.next_shard_iterator;
+                if iterator.is_none() {
+                    // A closed shard read to its end: once the stream
+                    // drops it, the position has lost nothing.
+                    next.finish(id);
+                }
+                if empty {
+                    break;
+                }
             }
         }
         Ok(StreamBatch {
