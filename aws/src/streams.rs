@@ -33,15 +33,23 @@ impl StreamReader {
     }
 
     /// A reader of DynamoDB Local's streams at `endpoint` (the same URL as
-    /// its tables), with the static test credentials it accepts.
+    /// its tables), signing as `Db::local` does
+    /// ([`LocalIdentity::from_env`](crate::LocalIdentity::from_env)), so
+    /// it sees the streams of the tables `Db::local` sees.
     pub fn local(endpoint: &str) -> Self {
+        Self::local_as(endpoint, &crate::LocalIdentity::from_env())
+    }
+
+    /// A reader of DynamoDB Local's streams at `endpoint` signing with
+    /// `identity`, as [`SdkExecutor::local_as`](crate::SdkExecutor::local_as).
+    pub fn local_as(endpoint: &str, identity: &crate::LocalIdentity) -> Self {
         let config = aws_sdk_dynamodbstreams::Config::builder()
             .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
-            .region(aws_sdk_dynamodbstreams::config::Region::new("us-east-1"))
-            .endpoint_url(endpoint)
-            .credentials_provider(aws_sdk_dynamodbstreams::config::Credentials::new(
-                "test", "test", None, None, "static",
+            .region(aws_sdk_dynamodbstreams::config::Region::new(
+                identity.region.clone(),
             ))
+            .endpoint_url(endpoint)
+            .credentials_provider(identity.credentials())
             .build();
         Self::new(Client::from_conf(config))
     }
