@@ -87,8 +87,10 @@ fn opt(pv: &Tokens, t: Option<TokenStream>) -> TokenStream {
     }
 }
 
-pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream {
+pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access], untyped: bool) -> TokenStream {
     let pv = ctx.private;
+    let krate = ctx.krate;
+    let writes_type = !untyped;
     let name = ctx.entity;
     let Some(pk) = keys.pk.as_ref() else {
         return TokenStream::new();
@@ -135,11 +137,17 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
         );
         quote!(#pv::AccessShape { name: #n, index: #index })
     });
-    let attributes = ctx
-        .fields
-        .iter()
-        .filter(|f| !f.skipped())
-        .map(|f| &f.stored);
+    // What items store: a `from_key` field is read back from the key.
+    let written: Vec<_> = ctx.fields.iter().filter(|f| f.written()).collect();
+    let attributes = written.iter().map(|f| &f.stored);
+    let attribute_types = written.iter().map(|f| {
+        if f.opts.serde.is_present() {
+            quote!(::core::option::Option::None)
+        } else {
+            let ty = &f.ty;
+            quote!(<#ty as #krate::Attr>::DYNAMODB_TYPE)
+        }
+    });
     let ttl = opt(
         pv,
         ctx.fields
@@ -164,6 +172,8 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
             attribute_indexes: &[#(#attribute_indexes),*],
             access: &[#(#access),*],
             attributes: &[#(#attributes),*],
+            attribute_types: &[#(#attribute_types),*],
+            writes_type: #writes_type,
             ttl: #ttl,
             stamped: &[#(#stamped),*],
         };

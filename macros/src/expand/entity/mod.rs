@@ -56,6 +56,8 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
                 attribute_indexes: &[],
                 access: &[],
                 attributes: &[],
+                attribute_types: &[],
+                writes_type: true,
                 ttl: #krate::__private::None,
                 stamped: &[],
             };
