@@ -141,7 +141,11 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access], untyped: bool) 
     let written: Vec<_> = ctx.fields.iter().filter(|f| f.written()).collect();
     let attributes = written.iter().map(|f| &f.stored);
     let attribute_types = written.iter().map(|f| {
-        if f.opts.serde.is_present() {
+        // The field codec's two paths besides `Attr`: TTL fields are epoch
+        // seconds, serde fields whatever serde makes of the value.
+        if f.opts.ttl.is_present() {
+            quote!(::core::option::Option::Some("N"))
+        } else if f.opts.serde.is_present() {
             quote!(::core::option::Option::None)
         } else {
             let ty = &f.ty;
