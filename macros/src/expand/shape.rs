@@ -89,7 +89,6 @@ fn opt(pv: &Tokens, t: Option<TokenStream>) -> TokenStream {
 
 pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access], untyped: bool) -> TokenStream {
     let pv = ctx.private;
-    let krate = ctx.krate;
     let writes_type = !untyped;
     let name = ctx.entity;
     let Some(pk) = keys.pk.as_ref() else {
@@ -148,8 +147,10 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access], untyped: bool) 
         } else if f.opts.serde.is_present() {
             quote!(::core::option::Option::None)
         } else {
+            // `StoredTypeFallback` is imported at the top of the derive's
+            // `const _` block: a type that is no `Attr` is reported once.
             let ty = &f.ty;
-            quote!(<#ty as #krate::Attr>::DYNAMODB_TYPE)
+            quote!(#pv::StoredType::<#ty>::VALUE)
         }
     });
     let ttl = opt(
