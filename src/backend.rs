@@ -69,8 +69,11 @@ pub enum Backend {
         /// Endpoint URL; `None` for the region's default.
         endpoint: Option<String>,
     },
-    /// DynamoDB Local at this endpoint, with the static test credentials
-    /// it accepts (feature `client`).
+    /// DynamoDB Local at this endpoint (feature `client`), signing as
+    /// `Db::local` does: `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` /
+    /// `AWS_REGION` (or the profile's) when set, `test` / `test` in
+    /// `us-east-1` otherwise; DynamoDB Local keeps one set of tables per
+    /// access key and region.
     DynamoDbLocal {
         /// Endpoint URL, e.g. `http://127.0.0.1:8000`.
         endpoint: String,

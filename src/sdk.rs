@@ -76,8 +76,31 @@ pub trait SdkDb: Sized {
         table: impl Into<String>,
     ) -> impl Future<Output = Self> + Send;
 
-    /// A handle on DynamoDB Local at `endpoint`, with the static test
-    /// credentials it accepts.
+    /// A handle on DynamoDB Local at `endpoint`, signing as the other
+    /// clients of the same DynamoDB Local do, so that it sees the tables
+    /// they created: DynamoDB Local (unless started with `-sharedDb`)
+    /// keeps a separate set of tables for each access key id and region
+    /// a request is signed with. The values, resolved as the AWS SDKs and
+    /// CLI resolve them (`singletable_aws::LocalIdentity`):
+    ///
+    /// * access key: `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY` (with
+    ///   `AWS_SESSION_TOKEN`) when both are set, else the static keys of
+    ///   the profile `AWS_PROFILE` (or `default`) in `~/.aws/credentials`
+    ///   / `~/.aws/config`, else `test` / `test`;
+    /// * region: `AWS_REGION`, else `AWS_DEFAULT_REGION`, else the
+    ///   profile's `region`, else `us-east-1`.
+    ///
+    /// A table "missing" on DynamoDB Local that another tool shows is
+    /// nearly always one created under other keys or another region.
+    ///
+    /// ```
+    /// use singletable::{Db, SdkDb};
+    ///
+    /// let db = Db::local("http://127.0.0.1:8000", "App");
+    /// let id = singletable_aws::LocalIdentity::from_env();
+    /// let region = db.sdk().config().region().map(|r| r.as_ref().to_owned());
+    /// assert_eq!(region.as_deref(), Some(id.region.as_str()));
+    /// ```
     fn local(endpoint: &str, table: impl Into<String>) -> Self;
 
     /// The SDK client, for requests singletable does not model.

@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::{
     ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 
+use crate::local::LocalIdentity;
 use singletable_core::error::{CancellationReason, Error, Refusal};
 use singletable_core::exec::record_response;
 use singletable_core::exec::{BoxFuture, CapacityMeter, Executor};
@@ -100,22 +101,41 @@ impl SdkExecutor {
         Self::new(Client::new(&config))
     }
 
-    /// An executor on DynamoDB Local at `endpoint`, with the static test
-    /// credentials it accepts (what `Db::local` uses).
+    /// An executor on DynamoDB Local at `endpoint`, signing as the other
+    /// clients of the same DynamoDB Local on this machine do
+    /// ([`LocalIdentity::from_env`]: `AWS_ACCESS_KEY_ID` /
+    /// `AWS_SECRET_ACCESS_KEY` and `AWS_REGION` when set, else the
+    /// selected profile's, else `test` / `test` in `us-east-1`): DynamoDB
+    /// Local keeps one set of tables per access key id and region, so
+    /// these decide which tables it sees. What `Db::local` uses.
     ///
     /// ```
     /// let exec = singletable::SdkExecutor::local("http://127.0.0.1:8000");
-    /// // Local's static credentials and region; requests go to the endpoint.
-    /// assert_eq!(exec.client().config().region().map(|r| r.as_ref()), Some("us-east-1"));
+    /// let id = singletable_aws::LocalIdentity::from_env();
+    /// assert_eq!(exec.client().config().region().map(|r| r.as_ref()), Some(id.region.as_str()));
     /// ```
     pub fn local(endpoint: &str) -> Self {
+        Self::local_as(endpoint, &LocalIdentity::from_env())
+    }
+
+    /// An executor on DynamoDB Local at `endpoint` signing with `identity`
+    /// (its access key and region choose the tables it sees).
+    ///
+    /// ```
+    /// use singletable_aws::{LocalIdentity, SdkExecutor};
+    ///
+    /// let id = LocalIdentity { region: "eu-west-1".into(), ..LocalIdentity::fallback() };
+    /// let exec = SdkExecutor::local_as("http://127.0.0.1:8000", &id);
+    /// assert_eq!(exec.client().config().region().map(|r| r.as_ref()), Some("eu-west-1"));
+    /// ```
+    pub fn local_as(endpoint: &str, identity: &LocalIdentity) -> Self {
         let config = aws_sdk_dynamodb::Config::builder()
             .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
-            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
-            .endpoint_url(endpoint)
-            .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
-                "test", "test", None, None, "static",
+            .region(aws_sdk_dynamodb::config::Region::new(
+                identity.region.clone(),
             ))
+            .endpoint_url(endpoint)
+            .credentials_provider(identity.credentials())
             .build();
         Self::new(Client::from_conf(config))
     }

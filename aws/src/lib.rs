@@ -30,10 +30,14 @@
 mod admin;
 mod error;
 mod exec;
+mod local;
 #[cfg(feature = "streams")]
 mod streams;
 
 pub use exec::SdkExecutor;
+pub use local::{
+    FALLBACK_ACCESS_KEY_ID, FALLBACK_REGION, FALLBACK_SECRET_ACCESS_KEY, LocalIdentity,
+};
 #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
 #[cfg(feature = "streams")]
 pub use streams::{SdkStream, StreamReader};

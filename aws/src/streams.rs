@@ -33,15 +33,23 @@ impl StreamReader {
     }
 
     /// A reader of DynamoDB Local's streams at `endpoint` (the same URL as
-    /// its tables), with the static test credentials it accepts.
+    /// its tables), signing as `Db::local` does
+    /// ([`LocalIdentity::from_env`](crate::LocalIdentity::from_env)), so
+    /// it sees the streams of the tables `Db::local` sees.
     pub fn local(endpoint: &str) -> Self {
+        Self::local_as(endpoint, &crate::LocalIdentity::from_env())
+    }
+
+    /// A reader of DynamoDB Local's streams at `endpoint` signing with
+    /// `identity`, as [`SdkExecutor::local_as`](crate::SdkExecutor::local_as).
+    pub fn local_as(endpoint: &str, identity: &crate::LocalIdentity) -> Self {
         let config = aws_sdk_dynamodbstreams::Config::builder()
             .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
-            .region(aws_sdk_dynamodbstreams::config::Region::new("us-east-1"))
-            .endpoint_url(endpoint)
-            .credentials_provider(aws_sdk_dynamodbstreams::config::Credentials::new(
-                "test", "test", None, None, "static",
+            .region(aws_sdk_dynamodbstreams::config::Region::new(
+                identity.region.clone(),
             ))
+            .endpoint_url(endpoint)
+            .credentials_provider(identity.credentials())
             .build();
         Self::new(Client::from_conf(config))
     }
@@ -94,7 +102,10 @@ impl StreamReader {
     /// Every record of the stream after `position` that it holds now, shard
     /// by shard, parents first; each shard from the record after the
     /// position's sequence number (`AFTER_SEQUENCE_NUMBER`), or from its
-    /// oldest (`TRIM_HORIZON`) when the position has none.
+    /// oldest (`TRIM_HORIZON`) when the position has none. A shard of the
+    /// position the stream no longer lists, unless it was read to its
+    /// end, and DynamoDB's `TrimmedDataAccessException` are
+    /// [`Error::StreamTrimmed`] (see `StreamSource::read_after`).
     async fn read_after(
         &self,
         stream_arn: &str,
@@ -129,10 +140,24 @@ impl StreamReader {
             });
             ordered.push(shards.remove(ready.unwrap_or(0)));
         }
+        // A shard the position read that the stream no longer lists: its
+        // unread records are gone (TrimmedDataAccessException), not a
+        // reason to start again from the oldest record.
+        let position = position.check_held(ordered.iter().filter_map(sdk::Shard::shard_id))?;
         let mut records = Vec::new();
         let mut next = position.clone();
         for shard in &ordered {
             let Some(id) = shard.shard_id() else { continue };
+            if position.is_finished(id) {
+                continue;
+            }
+            let trimmed = |e: Error| match e.code() {
+                Some("TrimmedDataAccessException") => Error::StreamTrimmed {
+                    shard: id.to_owned(),
+                    after: position.after(id).map(str::to_owned),
+                },
+                _ => e,
+            };
             let iterator = match position.after(id) {
                 Some(seq) => self
                     .client
@@ -149,7 +174,7 @@ impl StreamReader {
                 .shard_id(id)
                 .send()
                 .await
-                .map_err(|e| service("GetShardIterator", e))?;
+                .map_err(|e| trimmed(service("GetShardIterator", e)))?;
             let mut iterator = out.shard_iterator;
             for _ in 0..MAX_PAGES {
                 let Some(it) = iterator.take() else { break };
@@ -159,17 +184,23 @@ impl StreamReader {
                     .shard_iterator(it)
                     .send()
                     .await
-                    .map_err(|e| service("GetRecords", e))?;
+                    .map_err(|e| trimmed(service("GetRecords", e)))?;
                 let page = out.records.unwrap_or_default();
-                if page.is_empty() {
-                    break;
-                }
+                let empty = page.is_empty();
                 for r in page {
                     let record = r.into_stream_record()?;
                     next.advance(id, &record.sequence_number);
                     records.push(record);
                 }
                 iterator = out.next_shard_iterator;
+                if iterator.is_none() {
+                    // A closed shard read to its end: once the stream
+                    // drops it, the position has lost nothing.
+                    next.finish(id);
+                }
+                if empty {
+                    break;
+                }
             }
         }
         Ok(StreamBatch {

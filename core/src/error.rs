@@ -348,6 +348,26 @@ pub enum Error {
         /// What is wrong with it.
         reason: StreamError,
     },
+    /// A stream position names records the stream no longer holds:
+    /// DynamoDB's `TrimmedDataAccessException` (what [`Error::code`]
+    /// returns for it). The position's shard is gone from the stream
+    /// (trimmed after 24 hours before the consumer read it to its end, or
+    /// never in it: a position of another stream), or its sequence number
+    /// is older than the oldest record the shard keeps. The records
+    /// between the position and what the stream holds are gone for this
+    /// consumer; nothing was read. Reading on from the oldest record kept
+    /// would skip them silently, so no source does: see
+    /// `StreamSource::read_after` for how to recover.
+    #[error(
+        "the stream no longer holds the records after this position: shard `{shard}`{} is trimmed or not of this stream (TrimmedDataAccessException)",
+        after.as_deref().map(|s| format!(" after sequence number {s}")).unwrap_or_default()
+    )]
+    StreamTrimmed {
+        /// The shard the position names.
+        shard: String,
+        /// The position's sequence number in that shard, if it has one.
+        after: Option<String>,
+    },
     /// A vector refused before sending: a search vector or an item's
     /// vector field with other dimensions than its vector index, a NaN or
     /// infinite element, or a `TopK` outside 1 to 100 (see
@@ -376,7 +396,8 @@ impl Error {
     /// backend, which answers with the same codes) reported:
     /// `ConditionalCheckFailedException` for [`Error::ConditionFailed`],
     /// `TransactionCanceledException` for [`Error::TransactionCanceled`],
-    /// the throttling code for [`Error::Throttled`], and the service's code
+    /// the throttling code for [`Error::Throttled`],
+    /// `TrimmedDataAccessException` for [`Error::StreamTrimmed`], and the service's code
     /// for [`Error::Service`] (`ValidationException`,
     /// `ResourceNotFoundException`, …; `None` when no answer came, as on a
     /// network failure). `None` for everything refused before a request
@@ -415,6 +436,7 @@ impl Error {
             Error::TransactionCanceled { .. } => Some("TransactionCanceledException"),
             Error::Throttled { code, .. } => Some(code),
             Error::Service { code, .. } => code.as_deref(),
+            Error::StreamTrimmed { .. } => Some("TrimmedDataAccessException"),
             _ => None,
         }
     }

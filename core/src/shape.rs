@@ -211,6 +211,8 @@ pub struct AttrIndexShape {
 /// assert_eq!(shape.name, "Session");
 /// assert_eq!(shape.sk.unwrap().template, "SESSION");
 /// assert_eq!(shape.attributes, ["id", "exp"]);
+/// assert_eq!(shape.attribute_types, [Some("S"), Some("N")]);
+/// assert!(shape.writes_type);
 /// assert_eq!(shape.ttl, Some("exp"));
 /// assert!(shape.indexes.is_empty() && shape.access.is_empty());
 /// assert!(shape.attribute_indexes.is_empty());
@@ -229,8 +231,18 @@ pub struct EntityShape {
     pub attribute_indexes: &'static [AttrIndexShape],
     /// Access patterns.
     pub access: &'static [AccessShape],
-    /// Stored attribute names, in declaration order.
+    /// Stored attribute names, in declaration order: the fields' own
+    /// attributes (not `skip`, nor `from_key`, which the primary key
+    /// holds).
     pub attributes: &'static [&'static str],
+    /// DynamoDB's type of each of [`attributes`](Self::attributes), in the
+    /// same order, as the field's type declares it
+    /// ([`Attr::DYNAMODB_TYPE`](crate::value::Attr::DYNAMODB_TYPE));
+    /// `None` where the type does not say (`#[attr(serde)]`).
+    pub attribute_types: &'static [Option<&'static str>],
+    /// Whether its items store the table's entity-type attribute (`false`
+    /// for `#[entity(untyped)]`).
+    pub writes_type: bool,
     /// The TTL attribute, if any.
     pub ttl: Option<&'static str>,
     /// The stored names of the `#[attr(updated_at)]` fields, which every

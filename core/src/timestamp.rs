@@ -81,6 +81,7 @@ mod chrono_impls {
     }
 
     impl Attr for DateTime<Utc> {
+        const DYNAMODB_TYPE: Option<&'static str> = Some("S");
         fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
             civil(self)
                 .format()
@@ -163,6 +164,7 @@ mod time_impls {
     }
 
     impl Attr for OffsetDateTime {
+        const DYNAMODB_TYPE: Option<&'static str> = Some("S");
         fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
             civil(self)
                 .and_then(|c| c.format())
@@ -201,6 +203,7 @@ mod time_impls {
 #[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
 #[cfg(feature = "uuid")]
 impl crate::value::Attr for uuid::Uuid {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("S");
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         Ok(AttributeValue::S(self.hyphenated().to_string()))
     }
@@ -217,6 +220,7 @@ impl crate::value::Attr for uuid::Uuid {
 #[cfg_attr(docsrs, doc(cfg(feature = "rust_decimal")))]
 #[cfg(feature = "rust_decimal")]
 impl crate::value::Attr for rust_decimal::Decimal {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("N");
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         Ok(AttributeValue::N(self.normalize().to_string()))
     }

@@ -122,6 +122,24 @@ pub trait Attr: Sized {
     fn is_absent(&self) -> bool {
         false
     }
+
+    /// DynamoDB's name of the type every value of this type is stored as
+    /// (`S`, `N`, `B`, `BOOL`, `M`, `L`, `SS`, `NS`), which designs and
+    /// exports (NoSQL Workbench models) describe the attribute with before
+    /// any item exists; `None` (the default) when it is not known
+    /// beforehand. `#[derive(Document)]` types are `M`, `#[derive(StrEnum)]`
+    /// types `S`, `Option<T>` is `T`'s.
+    ///
+    /// ```
+    /// use singletable::Attr;
+    /// use std::collections::{BTreeMap, HashSet};
+    ///
+    /// assert_eq!(<Option<u32> as Attr>::DYNAMODB_TYPE, Some("N"));
+    /// assert_eq!(<Vec<String> as Attr>::DYNAMODB_TYPE, Some("L"));
+    /// assert_eq!(<HashSet<String> as Attr>::DYNAMODB_TYPE, Some("SS"));
+    /// assert_eq!(<BTreeMap<String, bool> as Attr>::DYNAMODB_TYPE, Some("M"));
+    /// ```
+    const DYNAMODB_TYPE: Option<&'static str> = None;
 }
 
 /// DynamoDB's name for the type of an attribute value.
@@ -169,6 +187,7 @@ pub fn wrong_type(expected: &'static str, found: &AttributeValue) -> DecodeError
 }
 
 impl Attr for String {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("S");
     #[inline]
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         Ok(AttributeValue::S(self.clone()))
@@ -195,6 +214,7 @@ impl Attr for String {
 }
 
 impl Attr for char {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("S");
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         Ok(AttributeValue::S(self.to_string()))
     }
@@ -215,6 +235,7 @@ impl Attr for char {
 }
 
 impl Attr for bool {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("BOOL");
     #[inline]
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         Ok(AttributeValue::Bool(*self))
@@ -251,6 +272,7 @@ fn integer_error(text: &str, ty: &'static str) -> DecodeError {
 }
 
 impl<T: Attr> Attr for Option<T> {
+    const DYNAMODB_TYPE: Option<&'static str> = T::DYNAMODB_TYPE;
     #[inline]
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         match self {
@@ -292,6 +314,7 @@ impl<T: Attr> Attr for Option<T> {
 }
 
 impl<T: Attr> Attr for Box<T> {
+    const DYNAMODB_TYPE: Option<&'static str> = T::DYNAMODB_TYPE;
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         (**self).to_attr()
     }
@@ -315,6 +338,7 @@ impl<T: Attr> Attr for Box<T> {
 // Loops over a presized vector rather than `collect::<Result<Vec<_>, _>>()`,
 // whose iterator reports no lower bound and so grows the vector step by step.
 impl<T: Attr> Attr for Vec<T> {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("L");
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         let mut list = Vec::with_capacity(self.len());
         for (i, v) in self.iter().enumerate() {
@@ -346,6 +370,7 @@ impl<T: Attr> Attr for Vec<T> {
 /// A fixed-size array, stored as `L` of its `N` elements (a vector index's
 /// `[f32; N]` field); a stored list of another length does not decode.
 impl<T: Attr, const N: usize> Attr for [T; N] {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("L");
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         let mut list = Vec::with_capacity(N);
         for (i, v) in self.iter().enumerate() {
@@ -365,6 +390,7 @@ impl<T: Attr, const N: usize> Attr for [T; N] {
 }
 
 impl Attr for Blob {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("B");
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         Ok(AttributeValue::B(self.clone()))
     }
@@ -383,6 +409,7 @@ impl Attr for Blob {
 macro_rules! map_attr {
     ($map:ident, $($bound:tt)*) => {
         impl<T: Attr, S: $($bound)*> Attr for $map<String, T, S> {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("M");
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
                 let mut m = HashMap::with_capacity(self.len());
                 // Every entry is kept: `None` is stored as NULL, so `{"a": None}`
@@ -419,6 +446,7 @@ macro_rules! map_attr {
 map_attr!(HashMap, BuildHasher + Default);
 
 impl<T: Attr> Attr for BTreeMap<String, T> {
+    const DYNAMODB_TYPE: Option<&'static str> = Some("M");
     fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
         let mut m = HashMap::with_capacity(self.len());
         for (k, v) in self {
@@ -455,8 +483,9 @@ fn empty_set() -> EncodeError {
 /// empty set, so an empty set is stored as an absent attribute and an absent
 /// attribute reads as an empty set.
 macro_rules! set_attr {
-    ($t:ty, $variant:ident, $expected:literal, $to:expr, $from:expr) => {
+    ($t:ty, $variant:ident, $kind:literal, $expected:literal, $to:expr, $from:expr) => {
         impl Attr for BTreeSet<$t> {
+            const DYNAMODB_TYPE: Option<&'static str> = Some($kind);
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
                 if self.is_empty() {
                     return Err(empty_set());
@@ -478,6 +507,7 @@ macro_rules! set_attr {
         }
 
         impl<S: BuildHasher + Default> Attr for HashSet<$t, S> {
+            const DYNAMODB_TYPE: Option<&'static str> = Some($kind);
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
                 if self.is_empty() {
                     return Err(empty_set());
@@ -503,6 +533,7 @@ macro_rules! set_attr {
 set_attr!(
     String,
     Ss,
+    "SS",
     "SS (string set)",
     |s: &String| s.clone(),
     Ok::<String, DecodeError>
@@ -513,6 +544,7 @@ macro_rules! number_sets {
         set_attr!(
             $t,
             Ns,
+            "NS",
             "NS (number set)",
             |n: &$t| itoa::Buffer::new().format(*n).to_owned(),
             |s: String| s.parse::<$t>().map_err(|_| integer_error(&s, stringify!($t)))

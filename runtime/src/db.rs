@@ -288,13 +288,47 @@ impl<E: Executor> Db<E> {
     /// Scan for every item of entity type `T`: reads **the whole table**, page
     /// by page, and pays read capacity for every item read, of every type.
     /// Meant for maintenance jobs and small tables, never request paths.
+    /// The items are those `T` reads, as its queries recognise them: its
+    /// entity type, and for an `#[entity(untyped)]` or
+    /// `#[entity(adopt = keys)]` entity the items without one whose
+    /// primary key its key templates build.
+    ///
+    /// ```
+    /// use singletable::{AttributeValue, Db, Embedded, Entity, Item, Table};
+    /// # use singletable_runtime::{exec::Executor, request::PutItem};
+    /// # #[derive(Table)]
+    /// # #[table(name = "Legacy")]
+    /// # pub struct Legacy;
+    /// #[derive(Entity, Debug, PartialEq)]
+    /// #[entity(table = Legacy, untyped)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("PROFILE")]
+    /// pub struct User { #[attr(from_key)] pub id: String, pub name: String }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<Legacy>("Legacy")?;
+    /// db.put(&User { id: "ana".into(), name: "Ana".into() }).await?; // no entityType
+    /// let note: Item = [("PK", "NOTE#1"), ("SK", "NOTE")] // no template of User's
+    ///     .map(|(k, v)| (k.to_owned(), AttributeValue::S(v.into())))
+    ///     .into();
+    /// # db.executor().put_item(PutItem { table: "Legacy".into(), item: note, condition: None, return_old: false, return_on_condition_failure: false }).await?;
+    /// assert_eq!(db.scan_all::<User>().await?, [User { id: "ana".into(), name: "Ana".into() }]);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn scan_all<T: Entity>(&self) -> Result<Vec<T>, Error> {
         let mut out = Vec::new();
         let mut start = None;
-        let ty = Condition::eq(
-            <T::Table as Table>::ENTITY_TYPE,
-            AttributeValue::S(T::ENTITY_TYPE.to_owned()),
-        );
+        let type_attr = <T::Table as Table>::ENTITY_TYPE;
+        let own = Condition::eq(type_attr, AttributeValue::S(T::ENTITY_TYPE.to_owned()));
+        // Items without an entity type are `T`'s by their keys, which no
+        // filter expresses: read, then kept by the rule every read path
+        // follows.
+        let ty = if T::ADOPTS {
+            own.or(Condition::NotExists(type_attr.to_owned()))
+        } else {
+            own
+        };
         loop {
             let req = ScanRequest {
                 table: self.table.clone(),
@@ -309,6 +343,9 @@ impl<E: Executor> Db<E> {
             let page = crate::trace::traced(span.clone(), self.exec.scan(req)).await?;
             crate::trace::count(&span, page.items.len());
             for item in page.items {
+                if T::ADOPTS && !singletable_core::__private::attributed_to::<T>(&item) {
+                    continue;
+                }
                 out.push(T::from_item(item)?);
             }
             match page.last_key {

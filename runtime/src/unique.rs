@@ -198,15 +198,22 @@ pub fn marker_key<E: Entity>(field: &UniqueField, part: &str) -> Result<PrimaryK
         }
         None => (library_marker_pk::<E>(field, part)?, MARKER_SK.to_owned()),
     };
+    // DynamoDB's limits on both key attributes, checked as every key
+    // builder checks its key: a declared marker's text is its sort key
+    // too, so past 1024 bytes it is refused like any other long sort key.
+    let (pk_attr, sk_attr) = (<E::Table as Table>::PK, <E::Table as Table>::SK);
     crate::key::check_len(
         E::ENTITY_TYPE,
-        <E::Table as Table>::PK,
+        pk_attr,
         &pk,
         crate::key::MAX_PARTITION_KEY_BYTES,
     )?;
+    if let Some(attr) = sk_attr {
+        crate::key::check_len(E::ENTITY_TYPE, attr, &sk, crate::key::MAX_SORT_KEY_BYTES)?;
+    }
     Ok(PrimaryKey {
         pk,
-        sk: <E::Table as Table>::SK.map(|_| sk),
+        sk: sk_attr.map(|_| sk),
     })
 }
 

@@ -567,3 +567,118 @@ async fn backfill_resumes_from_checkpoint() {
     )
     .await;
 }
+
+#[derive(Table)]
+#[table(name = "UntypedLegacy", gsi1, entities(LegacyProfile, LegacyPurchase))]
+pub struct UntypedLegacy;
+
+/// Items another client writes without an entity type.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = UntypedLegacy, untyped, rename_all = "camelCase")]
+#[pk("USER#<user_id>")]
+#[sk("PROFILE")]
+pub struct LegacyProfile {
+    #[attr(from_key)]
+    pub user_id: String,
+    pub name: String,
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = UntypedLegacy, untyped, rename_all = "camelCase")]
+#[pk("USER#<user_id>")]
+#[sk("PURCHASE#<purchase_id>")]
+#[gsi1(pk = "STATUS#<status>", sk = "PURCHASE#<purchase_id>")]
+#[access(purchases)]
+#[access(by_status, index = gsi1)]
+pub struct LegacyPurchase {
+    #[attr(from_key)]
+    pub user_id: String,
+    #[attr(from_key)]
+    pub purchase_id: String,
+    pub status: String,
+}
+
+/// A raw item of strings, as another client writes it.
+fn strings(pairs: &[(&str, &str)]) -> Item {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), singletable::AttributeValue::S((*v).into())))
+        .collect()
+}
+
+/// An `#[entity(untyped)]` entity whose items exist (written by another
+/// client, without an entity type or index keys) is never read as empty:
+/// `scan_all`, counts and `Backfill::new` recognise its items by its key
+/// templates, as its queries do, and the backfill counts the items without
+/// an entity type that are not its as `unclaimed`; on both backends.
+#[tokio::test]
+async fn untyped_entities_are_never_silently_empty() {
+    for db in crate::support::both::<UntypedLegacy>("untyped-empty").await {
+        for item in [
+            strings(&[("PK", "USER#u1"), ("SK", "PROFILE"), ("name", "Ana")]),
+            strings(&[("PK", "USER#u1"), ("SK", "PURCHASE#p1"), ("status", "NEW")]),
+            strings(&[("PK", "USER#u1"), ("SK", "PURCHASE#p2"), ("status", "NEW")]),
+            strings(&[("PK", "USER#u2"), ("SK", "PURCHASE#p3"), ("status", "DONE")]),
+            // No template of either entity builds this key.
+            strings(&[("PK", "AUDIT#1"), ("SK", "ENTRY"), ("what", "login")]),
+        ] {
+            crate::support::raw_put(&db, item).await.unwrap();
+        }
+
+        let profiles = db.scan_all::<LegacyProfile>().await.unwrap();
+        assert_eq!(
+            profiles,
+            [LegacyProfile {
+                user_id: "u1".into(),
+                name: "Ana".into()
+            }]
+        );
+        let mut purchases: Vec<String> = db
+            .scan_all::<LegacyPurchase>()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|p| p.purchase_id)
+            .collect();
+        purchases.sort();
+        assert_eq!(purchases, ["p1", "p2", "p3"]);
+        assert_eq!(LegacyPurchase::purchases("u1").count(&db).await.unwrap(), 2);
+
+        // The index keys the other client never wrote: none by status yet.
+        let new = || LegacyPurchase::by_status("NEW");
+        assert_eq!(new().count(&db).await.unwrap(), 0);
+        let dry = singletable::Backfill::<LegacyPurchase>::new()
+            .dry_run()
+            .run(&db)
+            .await
+            .unwrap();
+        assert_eq!((dry.counts.matched, dry.counts.rewritten), (3, 3));
+        let report = singletable::Backfill::<LegacyPurchase>::new()
+            .run(&db)
+            .await
+            .unwrap();
+        let c = report.counts;
+        assert_eq!(
+            (c.matched, c.rewritten, c.unchanged, c.failed),
+            (3, 3, 0, 0),
+            "{c:?}"
+        );
+        // The profile and the audit entry: no entity type, not purchases.
+        assert_eq!(c.unclaimed, 2, "{c:?}");
+        assert!(c.scanned >= 5, "{c:?}");
+        assert_eq!(new().count(&db).await.unwrap(), 2);
+        let again = singletable::Backfill::<LegacyPurchase>::new()
+            .run(&db)
+            .await
+            .unwrap()
+            .counts;
+        assert_eq!((again.matched, again.rewritten, again.unchanged), (3, 0, 3));
+        // Still untyped: the backfill wrote index keys, no entity type.
+        let stored = raw_item(&db, "USER#u1", "PURCHASE#p1").await;
+        assert!(!stored.contains_key("entityType"), "{stored:?}");
+        assert_eq!(
+            stored.get("GSI1PK"),
+            Some(&singletable::AttributeValue::S("STATUS#NEW".into()))
+        );
+    }
+}

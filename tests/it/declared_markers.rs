@@ -168,3 +168,103 @@ async fn unique_marker_uses_its_declared_key() {
         );
     }
 }
+
+/// A table with a partition key only, whose markers are keyed by their
+/// partition key alone.
+#[derive(Table)]
+#[table(name = "HandleTable", no_sk, entities(Handle))]
+pub struct HandleTable;
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = HandleTable, rename_all = "camelCase")]
+#[pk("HANDLE#<id>")]
+pub struct Handle {
+    pub id: String,
+    #[attr(unique = "HANDLENAME#<name>")]
+    pub name: String,
+}
+
+/// The error every oversized key gets, naming the attribute and limit.
+fn too_long<T: std::fmt::Debug>(result: Result<T, Error>, attribute: &str, max: usize) {
+    match result {
+        Err(Error::KeyTooLong {
+            entity,
+            attribute: a,
+            len,
+            max: m,
+        }) => {
+            assert_eq!((a, m), (attribute, max), "{entity}: {len} bytes");
+            assert!(len > max);
+        }
+        other => panic!("expected KeyTooLong on {attribute} (max {max}): {other:?}"),
+    }
+}
+
+/// A declared marker's text is its sort key too: past DynamoDB's
+/// 1024-byte sort key limit (or the 2048-byte partition key limit, on a
+/// table without a sort key) the write is refused before sending, with
+/// `KeyTooLong` as every long key is, and nothing is written; on both
+/// backends.
+#[tokio::test]
+async fn unique_marker_keys_are_checked_before_sending() {
+    // 15 bytes of template, so 1010 bytes of email make a 1025-byte key.
+    let long = format!("{}@example.com", "a".repeat(1010 - "@example.com".len()));
+    assert_eq!(format!("CUSTOMEREMAIL#{long}").len(), 1024);
+    let longer = format!("b{long}");
+    for db in both::<EcommerceTable>("marker-key-size").await {
+        // At the limit: written.
+        db.create(&customer("at-limit", &long)).await.unwrap();
+        assert!(marker(&db, &long).await.is_some());
+        // One byte over: refused by create, put and an update, nothing sent.
+        let before = crate::support::scan_all(db.executor(), db.table_name(), None, None, true)
+            .await
+            .len();
+        too_long(db.create(&customer("over", &longer)).await, "SK", 1024);
+        too_long(db.put(&customer("over", &longer)).await, "SK", 1024);
+        assert_eq!(stored(&db, "over").await, None);
+        let current = customer("short", "short@example.com");
+        db.create(&current).await.unwrap();
+        let moved = Customer::update("short")
+            .set(Customer::fields().email, longer.clone())
+            .knowing(&current)
+            .execute(&db)
+            .await;
+        too_long(moved, "SK", 1024);
+        assert_eq!(stored(&db, "short").await, Some(current));
+        let after = crate::support::scan_all(db.executor(), db.table_name(), None, None, true)
+            .await
+            .len();
+        assert_eq!(
+            after,
+            before + 2,
+            "only `short` and its marker were written"
+        );
+    }
+
+    // Without a sort key the partition key's 2048 bytes are the limit.
+    let name = "n".repeat(2048 - "HANDLENAME#".len());
+    let over = format!("{name}n");
+    for db in both::<HandleTable>("marker-pk-size").await {
+        db.create(&Handle {
+            id: "fits".into(),
+            name: name.clone(),
+        })
+        .await
+        .unwrap();
+        let refused = db
+            .create(&Handle {
+                id: "over".into(),
+                name: over.clone(),
+            })
+            .await;
+        too_long(refused, "PK", 2048);
+        let items =
+            crate::support::scan_all(db.executor(), db.table_name(), None, None, true).await;
+        assert_eq!(
+            items.len(),
+            2,
+            "`fits` and its marker only: {}",
+            items.len()
+        );
+    }
+}

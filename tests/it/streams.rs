@@ -768,3 +768,94 @@ async fn keys_only_records_use_the_key_parser() {
         );
     }
 }
+
+/// `read_after` refused a stale position with the typed error, and read nothing.
+fn stale(result: singletable::Result<stream::StreamBatch>, shard: &str) {
+    match result {
+        Err(err @ Error::StreamTrimmed { .. }) => {
+            assert_eq!(err.code(), Some("TrimmedDataAccessException"));
+            let Error::StreamTrimmed { shard: named, .. } = err else {
+                unreachable!()
+            };
+            assert_eq!(named, shard);
+        }
+        Err(other) => panic!("expected StreamTrimmed for shard {shard}: {other:?}"),
+        Ok(batch) => panic!(
+            "a stale position read {} records instead of failing",
+            batch.records.len()
+        ),
+    }
+}
+
+/// The one shard a position names.
+fn only_shard(position: &stream::StreamPosition) -> String {
+    let shards: Vec<&str> = position.shards().collect();
+    assert_eq!(shards.len(), 1, "{shards:?}");
+    shards[0].to_owned()
+}
+
+/// A consumer resumed from a position naming a shard its stream does not
+/// hold (the table's before it was deleted and created again, or another
+/// table's) gets `Error::StreamTrimmed` on DynamoDB Local (through the
+/// Streams API) and on the embedded backend, never a silent restart from
+/// the oldest record; reading on from the default position recovers.
+#[tokio::test]
+async fn stale_stream_position_is_an_error_on_both_backends() {
+    let order = |id: &str| Order {
+        order_id: id.into(),
+        status: "NEW".into(),
+        total: 1,
+    };
+    // DynamoDB Local: a position of the table's first stream.
+    let local = fresh_stream_db().await;
+    local.put(&order("o1")).await.unwrap();
+    let reader = StreamReader::local(&endpoint());
+    let first = reader.at(local.stream_arn().await.unwrap().expect("a stream"));
+    let read = first.read_after(&Default::default()).await.unwrap();
+    assert_eq!(read.records.len(), 1);
+    let local_position = read.position;
+    let local_shard = only_shard(&local_position);
+
+    // The table deleted and created again: a new stream, whose shards the
+    // position does not name. Its new record is not read in its place.
+    local.delete_table().await.unwrap();
+    assert!(local.create_table_if_missing::<FeedTable>().await.unwrap());
+    local.put(&order("o2")).await.unwrap();
+    let second = reader.at(local.stream_arn().await.unwrap().expect("a stream"));
+    assert_ne!(second.arn(), first.arn());
+    stale(second.read_after(&local_position).await, &local_shard);
+
+    // The embedded backend: the same position, and its own position on
+    // DynamoDB Local's stream.
+    let embedded = Db::<Embedded>::in_memory::<FeedTable>("Feed").unwrap();
+    embedded.put(&order("e1")).await.unwrap();
+    let source = embedded.executor().stream("Feed").unwrap();
+    stale(source.read_after(&local_position).await, &local_shard);
+    let embedded_position = source
+        .read_after(&Default::default())
+        .await
+        .unwrap()
+        .position;
+    let embedded_shard = only_shard(&embedded_position);
+    stale(second.read_after(&embedded_position).await, &embedded_shard);
+
+    // Stored and read back, the position is refused the same way.
+    let stored = stream::StreamPosition::decode(&local_position.encode()).unwrap();
+    stale(second.read_after(&stored).await, &local_shard);
+
+    // Recovering: read on from the default position, every record held.
+    for (source, pk) in [
+        (&second as &dyn StreamSource, "ORDER#o2"),
+        (&source as &dyn StreamSource, "ORDER#e1"),
+    ] {
+        let again = source.read_after(&Default::default()).await.unwrap();
+        let keys: Vec<String> = decode_all::<Order>(&again.records, OtherTypes::Error)
+            .into_iter()
+            .map(|c| c.unwrap().key.pk)
+            .collect();
+        assert_eq!(keys, [pk]);
+        let caught_up = source.read_after(&again.position).await.unwrap();
+        assert!(caught_up.records.is_empty());
+    }
+    local.delete_table().await.unwrap();
+}

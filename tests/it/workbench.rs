@@ -316,3 +316,200 @@ async fn workbench_model_round_trips() {
         assert_eq!(raw_item(&db, "NOTE#1", "NOTE").await, fixture_note());
     }
 }
+
+/// A nested document: stored as a map.
+#[derive(singletable::Document, Debug, Clone, PartialEq)]
+pub struct Dimensions {
+    pub width: u32,
+    pub height: u32,
+}
+
+#[derive(Table)]
+#[table(name = "Archive", entities(Record))]
+pub struct Archive;
+
+/// A typed entity whose fields are of every stored kind, and whose `id`
+/// is read back from its key (stored nowhere else).
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = Archive, rename_all = "camelCase")]
+#[pk("RECORD#<id>")]
+#[sk("RECORD")]
+pub struct Record {
+    #[attr(from_key)]
+    pub id: String,
+    pub title: String,
+    pub pages: u32,
+    pub public: bool,
+    pub size: Dimensions,
+    pub authors: Vec<String>,
+    pub tags: BTreeSet<String>,
+    pub years: BTreeSet<u16>,
+    pub scan: Option<Blob>,
+    pub previous: Option<Dimensions>,
+}
+
+#[derive(Table)]
+#[table(name = "Legacy", entities(LegacyUser))]
+pub struct Legacy;
+
+/// Items another client writes: no entity type, the id only in the key.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(table = Legacy, untyped, rename_all = "camelCase")]
+#[pk("USER#<user_id>")]
+#[sk("PROFILE")]
+pub struct LegacyUser {
+    #[attr(from_key)]
+    pub user_id: String,
+    pub email: String,
+    pub logins: u64,
+}
+
+/// `(name, type)` of a table's `NonKeyAttributes` in the exported JSON.
+fn described(table: &serde_json::Value) -> Vec<(String, String)> {
+    table["NonKeyAttributes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["AttributeName"].as_str().unwrap().to_owned(),
+                a["AttributeType"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The names a facet of the exported JSON lists.
+fn facet_names(table: &serde_json::Value) -> BTreeSet<String> {
+    table["TableFacets"][0]["NonKeyAttributes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The non-key attribute names of an item as the entity stores it.
+fn stored_names(item: &Item) -> BTreeSet<String> {
+    item.keys()
+        .filter(|k| *k != "PK" && *k != "SK")
+        .cloned()
+        .collect()
+}
+
+/// The exported model and design document describe what items store, and
+/// only that: types from the declaration without any sample (a
+/// `#[derive(Document)]` field is `M`, a list `L`, sets `SS` / `NS`, a
+/// blob `B`), no `from_key` field (no item holds one), and no entity-type
+/// attribute or column for an untyped entity's table.
+#[test]
+fn workbench_export_describes_stored_attributes_only() {
+    let json = Model::builder("Stored")
+        .table::<Archive>()
+        .table::<Legacy>()
+        .build()
+        .to_json();
+    let raw: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let archive = &raw["DataModel"][0];
+    let legacy = &raw["DataModel"][1];
+    assert_eq!(archive["TableName"], "Archive");
+    assert_eq!(legacy["TableName"], "Legacy");
+
+    // Types from the declaration alone: no sample was given.
+    assert!(archive["TableData"].as_array().unwrap().is_empty());
+    let types: Vec<(String, String)> = described(archive);
+    let expect = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(n, t)| ((*n).to_owned(), (*t).to_owned()))
+            .collect()
+    };
+    assert_eq!(
+        types,
+        expect(&[
+            ("entityType", "S"),
+            ("title", "S"),
+            ("pages", "N"),
+            ("public", "BOOL"),
+            ("size", "M"),
+            ("authors", "L"),
+            ("tags", "SS"),
+            ("years", "NS"),
+            ("scan", "B"),
+            ("previous", "M"),
+        ])
+    );
+    assert_eq!(
+        described(legacy),
+        expect(&[("email", "S"), ("logins", "N")])
+    );
+
+    // What the facets list is exactly what an item stores.
+    let record = Record {
+        id: "r1".into(),
+        title: "Atlas".into(),
+        pages: 12,
+        public: true,
+        size: Dimensions {
+            width: 3,
+            height: 4,
+        },
+        authors: vec!["Ana".into()],
+        tags: ["maps".to_owned()].into(),
+        years: [1990].into(),
+        scan: Some(Blob::new(vec![1, 2])),
+        previous: Some(Dimensions {
+            width: 1,
+            height: 2,
+        }),
+    };
+    let user = LegacyUser {
+        user_id: "u1".into(),
+        email: "u1@example.com".into(),
+        logins: 3,
+    };
+    let record_item = record.to_item().unwrap();
+    let user_item = user.to_item().unwrap();
+    assert_eq!(facet_names(archive), stored_names(&record_item));
+    assert_eq!(facet_names(legacy), stored_names(&user_item));
+    // And the types described are those the stored values have.
+    for (name, kind) in types {
+        assert_eq!(
+            singletable_core::value::type_name(&record_item[&name]),
+            kind,
+            "{name}"
+        );
+    }
+
+    // With samples, the same description: samples add nothing undeclared.
+    let sampled = Model::builder("Stored")
+        .sample(&record)
+        .unwrap()
+        .sample(&user)
+        .unwrap()
+        .build()
+        .to_json();
+    let sampled: serde_json::Value = serde_json::from_str(&sampled).unwrap();
+    assert_eq!(described(&sampled["DataModel"][0]), described(archive));
+    assert_eq!(described(&sampled["DataModel"][1]), described(legacy));
+    // Every attribute of the exported items is a key or described.
+    for table in sampled["DataModel"].as_array().unwrap() {
+        let names: BTreeSet<String> = described(table).into_iter().map(|(n, _)| n).collect();
+        for item in table["TableData"].as_array().unwrap() {
+            for name in item.as_object().unwrap().keys() {
+                assert!(
+                    name == "PK" || name == "SK" || names.contains(name),
+                    "{name}"
+                );
+            }
+        }
+    }
+
+    // The design document: the untyped table's first column is no
+    // attribute of its items; the typed one's is the entity type.
+    let untyped = singletable::design::document::<Legacy>();
+    assert!(untyped.contains("| entity | PK | SK |"), "{untyped}");
+    assert!(!untyped.contains("entityType"), "{untyped}");
+    let typed = singletable::design::document::<Archive>();
+    assert!(typed.contains("| entityType | PK | SK |"), "{typed}");
+}

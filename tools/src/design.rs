@@ -108,7 +108,16 @@ pub fn layout_table<T: Table>() -> String {
     };
     let columns = once(columns);
     let mut out = String::new();
-    let _ = writeln!(out, "| {} | {} |", T::ENTITY_TYPE, columns.join(" | "));
+    // The first column holds each entity's name: the value of the
+    // entity-type attribute when the items store one, else only a name
+    // (untyped items are told apart by their keys), so the column is not
+    // named after an attribute they lack.
+    let first_column = if T::ENTITIES.iter().all(|e| e.writes_type) {
+        T::ENTITY_TYPE
+    } else {
+        "entity"
+    };
+    let _ = writeln!(out, "| {first_column} | {} |", columns.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
     for e in T::ENTITIES {
         let mut cells = vec![cell(Some(&e.pk), "")];

@@ -30,6 +30,60 @@
 //! # Ok::<(), singletable::Error>(())
 //! # }).unwrap();
 //! ```
+//!
+//! # Resuming, and a position the stream cannot continue
+//!
+//! A long-running consumer reads batches from a `StreamSource` (the
+//! embedded backend's `EmbeddedStream`, the AWS driver's `SdkStream`),
+//! handles each batch's records with [`changes`], and only then stores
+//! `batch.position.encode()`. Resumed from a stored position that names
+//! records the stream no longer holds (a shard trimmed 24 hours after it
+//! closed, before the consumer read it to its end; a position of another
+//! stream, such as the table's before it was deleted and created again),
+//! `read_after` fails with [`Error::StreamTrimmed`] (`err.code()` is
+//! `Some("TrimmedDataAccessException")`) on every backend: the records
+//! between are gone, and no source quietly starts again from the oldest
+//! record. To recover: bring what the consumer maintains up to date from
+//! the table itself (a scan, or `Backfill` of the entities concerned),
+//! then read on from `StreamPosition::default()` (every record still
+//! held; handling is idempotent already, since delivery is at least once)
+//! and store the position that returns.
+//!
+//! ```
+//! use singletable::stream::{StreamPosition, changes};
+//! use singletable_runtime::stream::StreamSource;
+//! use singletable::{Db, Embedded, Entity, Error, OtherTypes, Table};
+//! # #[derive(Table)]
+//! # #[table(name = "Shop", stream = new_image)]
+//! # pub struct Shop;
+//! # #[derive(Entity, Debug, PartialEq)]
+//! # #[entity(table = Shop, name = "Order")]
+//! # #[pk("ORDER#<id>")]
+//! # #[sk("DETAILS")]
+//! # pub struct Order { pub id: String, pub total: u32 }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+//! db.put(&Order { id: "o1".into(), total: 10 }).await?;
+//! let stream = db.executor().stream("Shop")?;
+//! // A position stored by a consumer of another stream.
+//! let stored = r#"{"shards":{"shardId-00000001-gone":"000000000000000000017"}}"#;
+//! let batch = match stream.read_after(&StreamPosition::decode(stored)?).await {
+//!     Err(Error::StreamTrimmed { shard, .. }) => {
+//!         assert_eq!(shard, "shardId-00000001-gone");
+//!         // Rebuild from the table here, then read every record still held.
+//!         stream.read_after(&StreamPosition::default()).await?
+//!     }
+//!     other => other?,
+//! };
+//! let totals: Vec<u32> = changes::<Order, _>(&batch.records, OtherTypes::Skip)
+//!     .filter_map(|c| c.ok()?.event.new_image().map(|o| o.total))
+//!     .collect();
+//! assert_eq!(totals, [10]);
+//! let _store = batch.position.encode();
+//! # Ok::<(), Error>(())
+//! # }).unwrap();
+//! ```
 
 use std::time::SystemTime;
 

@@ -5,7 +5,7 @@
 //! (a stream orders the records of one item within its shard, and a
 //! source reads parent shards before their children).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::StreamRecord;
 use crate::error::{Error, StreamError};
@@ -32,6 +32,11 @@ use crate::exec::BoxFuture;
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StreamPosition {
     shards: BTreeMap<String, String>,
+    /// Closed shards read to their end: one the stream no longer lists is
+    /// simply done, not trimmed. Left out of the stored form when empty,
+    /// so positions stored before it read back the same.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    finished: BTreeSet<String>,
 }
 
 impl StreamPosition {
@@ -84,6 +89,85 @@ impl StreamPosition {
     /// ```
     pub fn shards(&self) -> impl Iterator<Item = &str> {
         self.shards.keys().map(String::as_str)
+    }
+
+    /// Records that `shard`, a closed shard, was read to its end: the
+    /// stream may then drop it (DynamoDB trims shards after 24 hours)
+    /// without [`StreamPosition::check_held`] taking that for lost records.
+    ///
+    /// ```
+    /// use singletable::stream::StreamPosition;
+    ///
+    /// let mut at = StreamPosition::default();
+    /// at.advance("parent", "7");
+    /// at.finish("parent");
+    /// assert!(at.is_finished("parent") && !at.is_finished("child"));
+    /// ```
+    pub fn finish(&mut self, shard: &str) {
+        self.finished.insert(shard.to_owned());
+    }
+
+    /// Whether `shard` was read to its end ([`StreamPosition::finish`]).
+    ///
+    /// ```
+    /// use singletable::stream::StreamPosition;
+    ///
+    /// assert!(!StreamPosition::default().is_finished("s"));
+    /// ```
+    pub fn is_finished(&self, shard: &str) -> bool {
+        self.finished.contains(shard)
+    }
+
+    /// The position checked against the shards a stream holds now (`held`),
+    /// before any record is read: every source's first step, so a position
+    /// the stream cannot continue is refused the same way on every
+    /// backend. A shard the position read but did not finish that `held`
+    /// lacks was trimmed before the consumer read it to its end, or is of
+    /// another stream: [`Error::StreamTrimmed`], never a silent restart
+    /// from the oldest record. Finished shards no longer held are dropped
+    /// from the returned position.
+    ///
+    /// ```
+    /// use singletable::Error;
+    /// use singletable::stream::StreamPosition;
+    ///
+    /// let mut at = StreamPosition::default();
+    /// at.advance("old", "5");
+    /// at.finish("old");
+    /// at.advance("open", "9");
+    /// // `old` was read to its end, so its absence loses nothing.
+    /// let kept = at.check_held(["open", "new"])?;
+    /// assert_eq!(kept.shards().collect::<Vec<_>>(), ["open"]);
+    /// // `open` gone before it was finished: its later records are lost.
+    /// match at.check_held(["new"]) {
+    ///     Err(Error::StreamTrimmed { shard, after }) => {
+    ///         assert_eq!((shard.as_str(), after.as_deref()), ("open", Some("9")));
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn check_held<'a>(
+        &self,
+        held: impl IntoIterator<Item = &'a str>,
+    ) -> Result<StreamPosition, Error> {
+        let held: BTreeSet<&str> = held.into_iter().collect();
+        let mut kept = self.clone();
+        for (shard, seq) in &self.shards {
+            if held.contains(shard.as_str()) {
+                continue;
+            }
+            if !self.finished.contains(shard) {
+                return Err(Error::StreamTrimmed {
+                    shard: shard.clone(),
+                    after: Some(seq.clone()),
+                });
+            }
+            kept.shards.remove(shard);
+            kept.finished.remove(shard);
+        }
+        kept.finished.retain(|s| held.contains(s.as_str()));
+        Ok(kept)
     }
 
     /// The position as a string to store (JSON).
@@ -176,10 +260,49 @@ pub struct StreamBatch {
 /// ```
 pub trait StreamSource: Send + Sync {
     /// Every record after `position` that the stream holds now, and the
-    /// position after them. A shard the position names that the stream no
-    /// longer keeps, or a sequence number older than the oldest record
-    /// kept (24 hours), is DynamoDB's `TrimmedDataAccessException`: records
-    /// were lost to the consumer, which must decide what to do.
+    /// position after them.
+    ///
+    /// # A position the stream cannot continue
+    ///
+    /// A shard the position names that the stream no longer holds (it
+    /// was trimmed, 24 hours after it closed, before the consumer read it
+    /// to its end; or it is of another stream, e.g. of the table before it
+    /// was recreated), or a sequence number older than the oldest record
+    /// kept, is [`Error::StreamTrimmed`] (DynamoDB's
+    /// `TrimmedDataAccessException`; `err.code()` names it): the records
+    /// between the position and what the stream holds are gone. No source
+    /// starts again from the oldest record on its own, which would skip
+    /// them without a word. To recover, bring what the consumer maintains
+    /// up to date from the table itself (a scan, or a `singletable::Backfill`
+    /// of the affected entities), then read on from
+    /// [`StreamPosition::default()`] (every record the stream still
+    /// holds; handling must be idempotent, as it already is for
+    /// at-least-once delivery) and store the position that returns.
+    ///
+    /// ```
+    /// use singletable_core::stream::{StreamPosition, StreamSource};
+    /// use singletable::{Db, Embedded, Error, Table};
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "Shop", stream = keys_only)]
+    /// pub struct Shop;
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
+    /// let stream = db.executor().stream("Shop")?;
+    /// let mut stored = StreamPosition::default();
+    /// stored.advance("shardId-of-another-stream", "42");
+    /// let batch = match stream.read_after(&stored).await {
+    ///     Err(Error::StreamTrimmed { .. }) => {
+    ///         // Records were lost: rebuild from the table, then read on.
+    ///         stream.read_after(&StreamPosition::default()).await?
+    ///     }
+    ///     other => other?,
+    /// };
+    /// assert!(batch.records.is_empty());
+    /// # Ok::<(), Error>(())
+    /// # }).unwrap();
+    /// ```
     fn read_after<'a>(
         &'a self,
         position: &'a StreamPosition,

@@ -35,6 +35,7 @@ macro_rules! integer_attr {
         }
 
         impl Attr for $t {
+            const DYNAMODB_TYPE: Option<&'static str> = Some("N");
             #[inline]
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
                 let mut buf = itoa::Buffer::new();
@@ -69,6 +70,7 @@ integer_attr!(
 macro_rules! nonzero_attr {
     ($($t:ty => $inner:ty),*) => {$(
         impl Attr for $t {
+            const DYNAMODB_TYPE: Option<&'static str> = Some("N");
             #[inline]
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
                 self.get().to_attr()
@@ -166,6 +168,7 @@ macro_rules! float_attr {
         }
 
         impl Attr for $t {
+            const DYNAMODB_TYPE: Option<&'static str> = Some("N");
             fn to_attr(&self) -> Result<AttributeValue, EncodeError> {
                 if !self.is_finite() {
                     return Err(EncodeError::new(format!(

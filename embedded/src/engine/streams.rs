@@ -163,18 +163,14 @@ impl singletable_core::stream::StreamSource for EmbeddedStream {
         position: &'a singletable_core::stream::StreamPosition,
     ) -> BoxFuture<'a, Result<singletable_core::stream::StreamBatch, Error>> {
         Box::pin(async move {
-            let trimmed = || {
-                Fail::code(
-                    "TrimmedDataAccessException",
-                    "The position names records that are no longer in the stream",
-                )
-                .into_error("GetShardIterator")
+            // A shard of another stream: refused as every source refuses it.
+            let position = position.check_held([EMBEDDED_SHARD])?;
+            let seq = position.after(EMBEDDED_SHARD);
+            let trimmed = || Error::StreamTrimmed {
+                shard: EMBEDDED_SHARD.to_owned(),
+                after: seq.map(str::to_owned),
             };
-            if position.shards().any(|s| s != EMBEDDED_SHARD) {
-                return Err(trimmed());
-            }
-            let after = position
-                .after(EMBEDDED_SHARD)
+            let after = seq
                 .map(|s| s.parse::<u64>().map_err(|_| trimmed()))
                 .transpose()?;
             let store = self.embedded.read();

@@ -75,6 +75,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
         #reported
         #[automatically_derived]
         impl #krate::Attr for #ident {
+            const DYNAMODB_TYPE: ::core::option::Option<&'static str> = ::core::option::Option::Some("M");
+
             fn to_attr(&self) -> ::core::result::Result<#krate::AttributeValue, #krate::EncodeError> {
                 self.__singletable_validate().map_err(#validation_error)?;
                 let mut __item: #krate::Item = #krate::__private::HashMap::with_capacity(#n);

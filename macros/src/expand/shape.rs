@@ -87,8 +87,9 @@ fn opt(pv: &Tokens, t: Option<TokenStream>) -> TokenStream {
     }
 }
 
-pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream {
+pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access], untyped: bool) -> TokenStream {
     let pv = ctx.private;
+    let writes_type = !untyped;
     let name = ctx.entity;
     let Some(pk) = keys.pk.as_ref() else {
         return TokenStream::new();
@@ -135,11 +136,23 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
         );
         quote!(#pv::AccessShape { name: #n, index: #index })
     });
-    let attributes = ctx
-        .fields
-        .iter()
-        .filter(|f| !f.skipped())
-        .map(|f| &f.stored);
+    // What items store: a `from_key` field is read back from the key.
+    let written: Vec<_> = ctx.fields.iter().filter(|f| f.written()).collect();
+    let attributes = written.iter().map(|f| &f.stored);
+    let attribute_types = written.iter().map(|f| {
+        // The field codec's two paths besides `Attr`: TTL fields are epoch
+        // seconds, serde fields whatever serde makes of the value.
+        if f.opts.ttl.is_present() {
+            quote!(::core::option::Option::Some("N"))
+        } else if f.opts.serde.is_present() {
+            quote!(::core::option::Option::None)
+        } else {
+            // `StoredTypeFallback` is imported at the top of the derive's
+            // `const _` block: a type that is no `Attr` is reported once.
+            let ty = &f.ty;
+            quote!(#pv::StoredType::<#ty>::VALUE)
+        }
+    });
     let ttl = opt(
         pv,
         ctx.fields
@@ -164,6 +177,8 @@ pub fn entity_shape(ctx: &Ctx, keys: &Keys, accesses: &[Access]) -> TokenStream 
             attribute_indexes: &[#(#attribute_indexes),*],
             access: &[#(#access),*],
             attributes: &[#(#attributes),*],
+            attribute_types: &[#(#attribute_types),*],
+            writes_type: #writes_type,
             ttl: #ttl,
             stamped: &[#(#stamped),*],
         };

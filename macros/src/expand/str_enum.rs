@@ -102,6 +102,7 @@ fn attr_impls(krate: &TokenStream, e: &StrEnum) -> TokenStream {
 
         #[automatically_derived]
         impl #krate::Attr for #ident {
+            const DYNAMODB_TYPE: ::core::option::Option<&'static str> = ::core::option::Option::Some("S");
             fn to_attr(&self) -> ::core::result::Result<#krate::AttributeValue, #krate::EncodeError> {
                 ::core::result::Result::Ok(#krate::AttributeValue::S(::std::string::String::from(self.as_str())))
             }

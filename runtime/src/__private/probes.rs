@@ -63,6 +63,25 @@ pub trait WidthFallback {
 
 impl<T: ?Sized> WidthFallback for Width<T> {}
 
+/// The derive's probe for [`Attr::DYNAMODB_TYPE`](crate::Attr::DYNAMODB_TYPE)
+/// in the entity's shape: a field type that is no `Attr` (reported once,
+/// by the item codec) reads as of unknown type, through
+/// [`StoredTypeFallback`].
+pub struct StoredType<T: ?Sized>(pub core::marker::PhantomData<T>);
+
+impl<T: crate::Attr> StoredType<T> {
+    /// The type the field's type declares.
+    pub const VALUE: Option<&'static str> = T::DYNAMODB_TYPE;
+}
+
+/// Chosen only for a type that is not an `Attr`.
+pub trait StoredTypeFallback {
+    /// Unknown.
+    const VALUE: Option<&'static str> = None;
+}
+
+impl<T: ?Sized> StoredTypeFallback for StoredType<T> {}
+
 /// The probe generated code reads a unique value through (like
 /// `WritePart`): for a type that is not a [`UniqueValue`],
 /// the derive's assertion reports the error once and method resolution

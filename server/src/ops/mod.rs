@@ -443,6 +443,9 @@ pub(crate) fn engine(e: singletable_core::error::Error) -> ApiError {
             Some(e) => ApiError::dynamodb(e.code, e.message.clone()),
             None => ApiError::dynamodb("InternalServerError", message),
         },
+        e @ Error::StreamTrimmed { .. } => {
+            ApiError::dynamodb("TrimmedDataAccessException", e.to_string())
+        }
         other => ApiError::validation(other.to_string()),
     }
 }

@@ -43,6 +43,13 @@ pub struct Counts {
     pub failed: u64,
     /// Requests DynamoDB throttled, sent again after a backoff.
     pub throttled: u64,
+    /// Items without an entity type that the scan read for an entity that
+    /// reads such items (`#[entity(untyped)]`, `adopt = keys`) but whose
+    /// primary key no key template of the entity builds: another untyped
+    /// entity's, or written by another client in a shape it does not
+    /// declare. Left alone; they are not in `matched`.
+    #[serde(default)]
+    pub unclaimed: u64,
 }
 
 impl Counts {
@@ -63,6 +70,7 @@ impl Counts {
         self.vanished = f(self.vanished, o.vanished);
         self.failed = f(self.failed, o.failed);
         self.throttled = f(self.throttled, o.throttled);
+        self.unclaimed = f(self.unclaimed, o.unclaimed);
     }
 }
 

@@ -68,8 +68,9 @@ fn all(mut parts: Vec<Condition>) -> Option<Condition> {
 /// rewritten (it does not decode, or its key fields no longer build the
 /// key it is stored under).
 pub(crate) fn plan<T: Entity>(table: &str, stored: &Item) -> Result<Plan, Error> {
-    let tb = <T::Table as Table>::ENTITY_TYPE;
-    if singletable_runtime::reader::entity_type_of(stored, tb) != Some(T::ENTITY_TYPE) {
+    // `T`'s item: of its type, or without one and claimed by its keys
+    // (an untyped entity's items never have one).
+    if !singletable_runtime::__private::attributed_to::<T>(stored) {
         return Ok(Plan::Gone);
     }
     let entity = decode_stored::<T>(stored)?;

@@ -83,11 +83,16 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
         let mut start = self.lock().checkpoint.start(segment)?;
         let type_attr = <T::Table as Table>::ENTITY_TYPE;
         // An adoption reads the items without an entity type, a backfill
-        // the entity's.
+        // the entity's: those of its type and, for an entity that reads
+        // items without one (`untyped`, `adopt = keys`), those too.
+        let own = Condition::eq(type_attr, AttributeValue::S(T::ENTITY_TYPE.to_owned()));
+        let untyped = Condition::NotExists(type_attr.to_owned());
         let filter = if self.backfill.adopt {
-            Condition::NotExists(type_attr.to_owned())
+            untyped
+        } else if T::ADOPTS {
+            own.or(untyped)
         } else {
-            Condition::eq(type_attr, AttributeValue::S(T::ENTITY_TYPE.to_owned()))
+            own
         };
         loop {
             let req = ScanRequest {
@@ -106,18 +111,23 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                 }),
             };
             let mut page = self.throttled(|| db.executor().scan(req.clone())).await?;
-            if self.backfill.adopt {
-                // Only the items `T` claims are its; the others stay.
+            // Of the items without an entity type, only those `T` claims
+            // by their keys are its (as its queries read them); the others
+            // stay, counted as unclaimed.
+            let read = page.items.len() as u64;
+            if T::ADOPTS {
                 page.items
                     .retain(|item| singletable_runtime::__private::attributed_to::<T>(item));
             }
+            let unclaimed = read - page.items.len() as u64;
             // Items of other types count as scanned at once, the entity's
             // as each is processed, so progress follows the work.
             let matched = page.items.len() as u64;
             let mut done = Counts {
                 scanned: page
                     .scanned
-                    .map_or(0, |n| (n as u64).saturating_sub(matched)),
+                    .map_or(unclaimed, |n| (n as u64).saturating_sub(matched)),
+                unclaimed,
                 ..Counts::default()
             };
             self.lock().pending.add(&done);

@@ -248,13 +248,23 @@ impl Draft {
             .any(|k| k.attribute_name == name)
     }
 
-    /// The declared type of an attribute the table keys on (or `N` for
-    /// its TTL attribute).
+    /// Whether the table's items store its entity-type attribute: some
+    /// entity writes it (or none is declared yet, so nothing says they
+    /// do not). An `#[entity(untyped)]` entity's items have none.
+    fn stores_type(&self) -> bool {
+        self.entities.is_empty() || self.entities.iter().any(|e| e.writes_type)
+    }
+
+    /// The declared type of an attribute: `N` for the TTL attribute, `S`
+    /// for the entity type, a key attribute's as the table defines it,
+    /// else as an entity's field type declares it
+    /// (`EntityShape::attribute_types`: a `#[derive(Document)]` field is
+    /// `M`, a list `L`, a set `SS` or `NS`).
     fn declared_type(&self, name: &str) -> Option<&str> {
         if Some(name) == self.ttl {
             return Some("N");
         }
-        if name == self.entity_type {
+        if name == self.entity_type && self.stores_type() {
             return Some("S");
         }
         self.definition
@@ -262,10 +272,19 @@ impl Draft {
             .iter()
             .find(|a| a.attribute_name == name)
             .map(|a| a.attribute_type.as_str())
+            .or_else(|| {
+                self.entities.iter().find_map(|e| {
+                    let at = e.attributes.iter().position(|a| *a == name)?;
+                    e.attribute_types.get(at).copied().flatten()
+                })
+            })
     }
 
     fn facet(&self, shape: &EntityShape) -> Facet {
-        let mut names = vec![self.entity_type.to_owned()];
+        let mut names = Vec::new();
+        if shape.writes_type {
+            names.push(self.entity_type.to_owned());
+        }
         for g in self.globals {
             if let Some(ix) = shape.index(&format!("gsi{}", g.number)) {
                 if ix.pk.is_some() {
@@ -336,14 +355,17 @@ impl Draft {
     fn build(&self) -> DataModel {
         let def = &self.definition;
         let facets: Vec<Facet> = self.entities.iter().map(|e| self.facet(e)).collect();
-        // Index keys, the entity type and TTL attributes, then what the
-        // facets list; typed as declared, else as the first sample holding
-        // the attribute stores it, else as a string.
+        // Index keys, the entity type (when items store it) and TTL
+        // attributes, then what the facets list; typed as declared (the
+        // table's definitions, the entities' field types), else as the
+        // first sample holding the attribute stores it, else as a string.
         let mut names: Vec<String> = Vec::new();
         for a in &def.attribute_definitions {
             push_new(&mut names, &a.attribute_name);
         }
-        push_new(&mut names, self.entity_type);
+        if self.stores_type() {
+            push_new(&mut names, self.entity_type);
+        }
         if let Some(ttl) = self.ttl {
             push_new(&mut names, ttl);
         }

@@ -26,7 +26,7 @@ impl Ctx<'_> {
         let table = &m.opts.table;
         let keys = &m.keys;
         let entity_lit = self.entity;
-        let shape = crate::expand::shape::entity_shape(self, keys, &m.accesses);
+        let shape = crate::expand::shape::entity_shape(self, keys, &m.accesses, m.untyped);
         let entity_items = crate::expand::fields::entity_items(self, keys);
         let codec = Codec {
             krate,

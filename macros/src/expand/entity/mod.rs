@@ -56,6 +56,8 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
                 attribute_indexes: &[],
                 access: &[],
                 attributes: &[],
+                attribute_types: &[],
+                writes_type: true,
                 ttl: #krate::__private::None,
                 stamped: &[],
             };
@@ -143,8 +145,8 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, darling::Error> {
             // and of the shape's (`expand::shape::key_shape`).
             #[allow(unused_imports)]
             use #pv::{
-                CardFallback as _, ReadPartFallback as _, UniquePartFallback as _,
-                WidthFallback as _, WritePartFallback as _,
+                CardFallback as _, ReadPartFallback as _, StoredTypeFallback as _,
+                UniquePartFallback as _, WidthFallback as _, WritePartFallback as _,
             };
             #checks
             #attr_index_checks

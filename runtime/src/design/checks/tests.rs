@@ -119,6 +119,8 @@ fn on_table(pk: &'static str, sk: Option<&'static str>) -> EntityShape {
         attribute_indexes: &[],
         access: &[],
         attributes: &[],
+        attribute_types: &[],
+        writes_type: true,
         ttl: None,
         stamped: &[],
     }
