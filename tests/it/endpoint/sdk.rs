@@ -42,31 +42,42 @@ fn client(url: String) -> Client {
 
 /// An on-demand table keyed on a string `PK` and an `SK` of type `sk`.
 async fn create(client: &Client, table: &str, sk: ScalarAttributeType) {
-    let def = |name: &str, kind: ScalarAttributeType| {
-        AttributeDefinition::builder()
-            .attribute_name(name)
-            .attribute_type(kind)
-            .build()
-            .unwrap()
-    };
-    let key = |name: &str, kind: KeyType| {
-        KeySchemaElement::builder()
-            .attribute_name(name)
-            .key_type(kind)
-            .build()
-            .unwrap()
-    };
-    client
-        .create_table()
-        .table_name(table)
-        .attribute_definitions(def("PK", ScalarAttributeType::S))
+    keyed_on_pk(client, table)
         .attribute_definitions(def("SK", sk))
-        .key_schema(key("PK", KeyType::Hash))
         .key_schema(key("SK", KeyType::Range))
         .billing_mode(BillingMode::PayPerRequest)
         .send()
         .await
         .unwrap();
+}
+
+/// The CreateTable of `table` with a string partition key `PK`, for the
+/// caller to finish.
+fn keyed_on_pk(
+    client: &Client,
+    table: &str,
+) -> aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder {
+    client
+        .create_table()
+        .table_name(table)
+        .attribute_definitions(def("PK", ScalarAttributeType::S))
+        .key_schema(key("PK", KeyType::Hash))
+}
+
+fn def(name: &str, kind: ScalarAttributeType) -> AttributeDefinition {
+    AttributeDefinition::builder()
+        .attribute_name(name)
+        .attribute_type(kind)
+        .build()
+        .unwrap()
+}
+
+fn key(name: &str, kind: KeyType) -> KeySchemaElement {
+    KeySchemaElement::builder()
+        .attribute_name(name)
+        .key_type(kind)
+        .build()
+        .unwrap()
 }
 
 /// What an application would write: every answer it sees, as text.
@@ -579,20 +590,6 @@ async fn tags_round_trip() {
 /// Control-plane requests DynamoDB refuses: what each answered, as text.
 async fn control_plane(client: &Client, table: &str) -> Vec<String> {
     use aws_sdk_dynamodb::types::{ProvisionedThroughput, TimeToLiveSpecification};
-    let def = |name: &str| {
-        AttributeDefinition::builder()
-            .attribute_name(name)
-            .attribute_type(ScalarAttributeType::S)
-            .build()
-            .unwrap()
-    };
-    let key = |name: &str, kind: KeyType| {
-        KeySchemaElement::builder()
-            .attribute_name(name)
-            .key_type(kind)
-            .build()
-            .unwrap()
-    };
     fn code<T, E: aws_sdk_dynamodb::error::ProvideErrorMetadata, R>(
         r: Result<T, aws_sdk_dynamodb::error::SdkError<E, R>>,
     ) -> String {
@@ -605,23 +602,15 @@ async fn control_plane(client: &Client, table: &str) -> Vec<String> {
     let mut seen = Vec::new();
     // An attribute definition no key uses.
     seen.push(code(
-        client
-            .create_table()
-            .table_name(format!("{table}-unused"))
-            .attribute_definitions(def("PK"))
-            .attribute_definitions(def("other"))
-            .key_schema(key("PK", KeyType::Hash))
+        keyed_on_pk(client, &format!("{table}-unused"))
+            .attribute_definitions(def("other", ScalarAttributeType::S))
             .billing_mode(BillingMode::PayPerRequest)
             .send()
             .await,
     ));
     // A key with no definition.
     seen.push(code(
-        client
-            .create_table()
-            .table_name(format!("{table}-undefined"))
-            .attribute_definitions(def("PK"))
-            .key_schema(key("PK", KeyType::Hash))
+        keyed_on_pk(client, &format!("{table}-undefined"))
             .key_schema(key("SK", KeyType::Range))
             .billing_mode(BillingMode::PayPerRequest)
             .send()
@@ -629,11 +618,7 @@ async fn control_plane(client: &Client, table: &str) -> Vec<String> {
     ));
     // Provisioned without throughput, on demand with it.
     seen.push(code(
-        client
-            .create_table()
-            .table_name(format!("{table}-nothroughput"))
-            .attribute_definitions(def("PK"))
-            .key_schema(key("PK", KeyType::Hash))
+        keyed_on_pk(client, &format!("{table}-nothroughput"))
             .billing_mode(BillingMode::Provisioned)
             .send()
             .await,
@@ -646,33 +631,21 @@ async fn control_plane(client: &Client, table: &str) -> Vec<String> {
             .unwrap()
     };
     seen.push(code(
-        client
-            .create_table()
-            .table_name(format!("{table}-both"))
-            .attribute_definitions(def("PK"))
-            .key_schema(key("PK", KeyType::Hash))
+        keyed_on_pk(client, &format!("{table}-both"))
             .billing_mode(BillingMode::PayPerRequest)
             .provisioned_throughput(throughput(5, 5))
             .send()
             .await,
     ));
     seen.push(code(
-        client
-            .create_table()
-            .table_name(format!("{table}-zero"))
-            .attribute_definitions(def("PK"))
-            .key_schema(key("PK", KeyType::Hash))
+        keyed_on_pk(client, &format!("{table}-zero"))
             .provisioned_throughput(throughput(0, 5))
             .send()
             .await,
     ));
     // A valid provisioned table, then updates DynamoDB refuses.
     seen.push(code(
-        client
-            .create_table()
-            .table_name(table)
-            .attribute_definitions(def("PK"))
-            .key_schema(key("PK", KeyType::Hash))
+        keyed_on_pk(client, table)
             .provisioned_throughput(throughput(5, 5))
             .send()
             .await,
