@@ -253,16 +253,6 @@ pub(crate) struct MarkerOp {
     pub claims: bool,
 }
 
-/// The key attributes of marker `key`.
-fn key_item<T: Table>(key: &PrimaryKey) -> Item {
-    let mut item = Item::with_capacity(2);
-    item.insert(T::PK.to_owned(), AttributeValue::S(key.pk.clone()));
-    if let (Some(attr), Some(sk)) = (T::SK, &key.sk) {
-        item.insert(attr.to_owned(), AttributeValue::S(sk.clone()));
-    }
-    item
-}
-
 /// `ownerPk = :pk (AND ownerSk = :sk)`: the marker belongs to `owner`.
 fn owned_by(owner: &PrimaryKey) -> Condition {
     let pk = Condition::eq(OWNER_PK, AttributeValue::S(owner.pk.clone()));
@@ -280,7 +270,7 @@ pub(crate) fn claim<E: Entity>(
     owner: &PrimaryKey,
 ) -> Result<MarkerOp, Error> {
     let key = marker_key::<E>(field, part)?;
-    let mut item = key_item::<E::Table>(&key);
+    let mut item = key.to_item::<E::Table>();
     let absent = Condition::NotExists(<E::Table as Table>::PK.to_owned());
     // A declared marker is its key alone, and records no owner.
     let condition = if field.marker.is_some() {
@@ -328,7 +318,7 @@ pub(crate) fn release<E: Entity>(
     Ok(MarkerOp {
         op: TransactWriteOp::Delete(DeleteItem {
             table: table.to_owned(),
-            key: key_item::<E::Table>(&key),
+            key: key.to_item::<E::Table>(),
             condition,
             return_old: false,
             return_on_condition_failure: false,
