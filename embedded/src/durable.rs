@@ -3,8 +3,12 @@
 //! is answered, with group commit, compacted into snapshots in the
 //! background.
 //!
-//! The directory holds `snapshot-<gen>.json` (the store as
-//! [`Embedded::save`](crate::Embedded::save) writes it) and
+//! The directory holds `snapshot-<gen>.bin` (the store in the binary
+//! snapshot form, `snapshot::to_binary`: the tables' settings as JSON and
+//! every item as the bytes the table stores, checksummed, so a restart
+//! copies them back without decoding them; a `snapshot-<gen>.json` that an
+//! earlier version wrote, the form of
+//! [`Embedded::save`](crate::Embedded::save), is still read) and
 //! `wal-<gen>.log`, `<gen>` twenty decimal digits. The store is the newest
 //! snapshot (none: empty) with the logs of its generation and later
 //! replayed on it, in order.
@@ -56,7 +60,7 @@ pub(crate) const MAGIC: &[u8; 8] = b"STWAL\0\0\x01";
 pub(crate) const COMPACT_AFTER: u64 = 64 << 20;
 
 fn snapshot_path(dir: &Path, generation: u64) -> PathBuf {
-    dir.join(format!("snapshot-{generation:020}.json"))
+    dir.join(format!("snapshot-{generation:020}.bin"))
 }
 
 fn log_path(dir: &Path, generation: u64) -> PathBuf {
@@ -66,9 +70,10 @@ fn log_path(dir: &Path, generation: u64) -> PathBuf {
 /// The generation a file name in the data directory is of, with whether
 /// it is a snapshot.
 fn generation_of(name: &str) -> Option<(u64, bool)> {
+    // `.json`: a snapshot an earlier version wrote, read as such.
     if let Some(n) = name
         .strip_prefix("snapshot-")
-        .and_then(|n| n.strip_suffix(".json"))
+        .and_then(|n| n.strip_suffix(".bin").or_else(|| n.strip_suffix(".json")))
     {
         return n.parse().ok().map(|g| (g, true));
     }
@@ -215,21 +220,25 @@ pub(crate) fn open(
             continue;
         }
         match generation_of(&name) {
-            Some((g, true)) => snapshots.push(g),
+            Some((g, true)) => snapshots.push((g, entry.path())),
             Some((g, false)) => logs.push(g),
             None => {}
         }
     }
     snapshots.sort_unstable();
     logs.sort_unstable();
-    let base = snapshots.last().copied();
-    let mut store = match base {
-        Some(g) => {
-            let path = snapshot_path(dir, g);
-            let text = fs::read(&path).map_err(|e| fail("cannot read snapshot", &e))?;
-            let doc: serde_json::Value =
-                serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            snapshot::from_json(&doc, meter).map_err(|e| format!("{}: {e:?}", path.display()))?
+    let base = snapshots.last().map(|(g, _)| *g);
+    let mut store = match snapshots.last() {
+        Some((_, path)) => {
+            let bytes = fs::read(path).map_err(|e| fail("cannot read snapshot", &e))?;
+            let store = if bytes.starts_with(snapshot::BINARY_MAGIC) {
+                snapshot::from_binary(&bytes, meter)
+            } else {
+                let doc: serde_json::Value = serde_json::from_slice(&bytes)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                snapshot::from_json(&doc, meter)
+            };
+            store.map_err(|e| format!("{}: {e:?}", path.display()))?
         }
         None => Store::default(),
     };
@@ -270,9 +279,9 @@ pub(crate) fn open(
             }
         }
     }
-    for &g in &snapshots {
-        if g < base {
-            let _ = fs::remove_file(snapshot_path(dir, g));
+    for (g, path) in &snapshots {
+        if *g < base {
+            let _ = fs::remove_file(path);
         }
     }
     for &g in &logs {
@@ -470,13 +479,12 @@ fn compact(log: &Log, store: &RwLock<Store>) -> Result<(), String> {
     let (generation, doc) = {
         let store = store.read().unwrap_or_else(PoisonError::into_inner);
         let generation = log.rotate();
-        (generation, snapshot::to_json(&store))
+        (generation, snapshot::to_binary(&store))
     };
-    let doc = doc.map_err(|e| format!("{e:?}"))?;
-    let text = serde_json::to_vec(&doc).map_err(|e| e.to_string())?;
+    let text = doc.map_err(|e| format!("{e:?}"))?;
     let dir = &log.dir;
     let path = snapshot_path(dir, generation);
-    let tmp = path.with_extension("json.tmp");
+    let tmp = path.with_extension("bin.tmp");
     let written = (|| -> io::Result<()> {
         let mut f = File::create(&tmp)?;
         f.write_all(&text)?;

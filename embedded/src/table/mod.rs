@@ -214,6 +214,54 @@ impl TableData {
             .ok_or_else(|| Fail::internal("stored item is corrupt"))
     }
 
+    /// Numbers attribute names as `names` does, for stored values read
+    /// back from a binary snapshot (which refer to names by number). Only
+    /// on a table that holds no item yet.
+    pub(crate) fn restore_names(&mut self, names: Vec<Box<str>>) -> Res<()> {
+        if !self.items.is_empty() {
+            return Err(Fail::internal(
+                "attribute names restored into a table with items",
+            ));
+        }
+        let mut ids = HashMap::with_capacity(names.len());
+        for (i, n) in names.iter().enumerate() {
+            if ids.insert(n.clone(), i).is_some() {
+                return Err(Fail::validation(format!(
+                    "snapshot is malformed: attribute name {n:?} numbered twice"
+                )));
+            }
+        }
+        self.names = Arc::new(names);
+        self.ids = ids;
+        Ok(())
+    }
+
+    /// Stores a record read back from a binary snapshot as it was stored
+    /// (its position and its stored value, the bytes [`Self::items`] hands
+    /// out), with its index entries: no decoding into a map and no
+    /// re-encoding. Records come in position order, each read in place
+    /// first: bytes that do not read as a stored item, or a position not
+    /// after the previous one, are refused, never stored.
+    pub(crate) fn restore(&mut self, pos: &[u8], value: &[u8]) -> Res<()> {
+        let bad = |what: &str| Fail::validation(format!("snapshot is malformed: {what}"));
+        if self.items.last().is_some_and(|r| r.key() >= pos) {
+            return Err(bad("items out of order, or two items with one key"));
+        }
+        if !self.vectors.is_empty() {
+            // A vector index keeps its own structure, built from the item.
+            let item = self
+                .decode(pos, value)
+                .map_err(|_| bad("a stored item does not decode"))?;
+            self.write(pos.to_vec(), Some(&item), None);
+            return Ok(());
+        }
+        let (keys, names) = (self.keys.clone(), self.names.clone());
+        let view = Stored::read_raw(pos, value, &keys, &names)
+            .ok_or_else(|| bad("a stored item does not decode"))?;
+        self.store(pos, value, &view, &[]);
+        Ok(())
+    }
+
     /// What reading the attributes `names` of stored items takes: their
     /// name numbers and key slots, found once per request.
     pub(crate) fn wanted(&self, names: &[&str]) -> codec::Wanted {
@@ -667,7 +715,17 @@ impl<'a> Stored<'a> {
     /// The attributes of a stored entry; `None` when its bytes are
     /// malformed.
     fn read(e: &'a Record, keys: &'a [(Box<str>, KeyType)], names: &'a [Box<str>]) -> Option<Self> {
-        let (pos, value) = (e.key(), e.value());
+        Self::read_raw(e.key(), e.value(), keys, names)
+    }
+
+    /// The attributes of a position and stored value not (yet) in a
+    /// record; `None` when the bytes are malformed.
+    fn read_raw(
+        pos: &'a [u8],
+        value: &'a [u8],
+        keys: &'a [(Box<str>, KeyType)],
+        names: &'a [Box<str>],
+    ) -> Option<Self> {
         let mut cursor = codec::StoredCursor::start(value, PREFIX)?;
         let mut attrs = Vec::with_capacity(16);
         while let Some(attr) = cursor.next(pos, value, keys, names) {

@@ -189,7 +189,13 @@ impl TableData {
     /// index it is in, and moves its index entries to the new record; an
     /// index marked in `same` keeps its entry's place (and the tie-break
     /// hash of the replaced record's part: it hashes the same key).
-    pub(super) fn store(&mut self, pos: &[u8], value: &[u8], item: &Item, same: &[bool]) {
+    pub(super) fn store<V: View + ?Sized>(
+        &mut self,
+        pos: &[u8],
+        value: &[u8],
+        item: &V,
+        same: &[bool],
+    ) {
         self.refresh_ids();
         // The parts' `desc`s, one after the other, in a buffer kept for
         // the next write.
