@@ -486,8 +486,8 @@ fn saved(exec: &Embedded, dir: &std::path::Path) -> serde_json::Value {
 /// back into the same store: items of every type, index entries, the
 /// stream's records, TTL and annotation; attribute names first seen after
 /// the restart are numbered on from the snapshot's; a snapshot that fails
-/// its checksum is refused whole; a JSON snapshot an earlier version wrote
-/// is still read.
+/// its checksum is refused whole; a JSON snapshot and a log of JSON records
+/// that an earlier version wrote are still read.
 #[tokio::test]
 async fn durable_snapshot_brings_back_the_same_store() {
     let dir = std::env::temp_dir().join(format!("singletable-binsnap-{}", std::process::id()));
@@ -596,6 +596,41 @@ async fn durable_snapshot_brings_back_the_same_store() {
         .save(legacy.join("snapshot-00000000000000000000.json"))
         .unwrap();
     assert_eq!(saved(&Embedded::open(&legacy).unwrap(), &dir), after);
+    std::fs::remove_dir_all(&legacy).ok();
+
+    // So is a log whose records are JSON arrays (what earlier versions
+    // wrote), here one record creating a table and putting an item.
+    std::fs::create_dir_all(&legacy).unwrap();
+    let schema = TableSchema {
+        pk: KeyAttr::s("PK"),
+        sk: None,
+        indexes: vec![],
+        stream: None,
+        vectors: vec![],
+    };
+    let payload = serde_json::to_vec(&serde_json::json!([
+        {"table": "Old", "op": "create", "schema": schema},
+        {"table": "Old", "op": "put", "at": 1, "item": {"PK": {"S": "a"}, "n": {"N": "7"}}},
+    ]))
+    .unwrap();
+    let mut log = b"STWAL\0\0\x01".to_vec();
+    let len = (payload.len() as u32).to_le_bytes();
+    let crc = singletable::embedded::crc32(&[&len[..], &payload].concat());
+    log.extend_from_slice(&len);
+    log.extend_from_slice(&crc.to_le_bytes());
+    log.extend_from_slice(&payload);
+    std::fs::write(legacy.join("wal-00000000000000000000.log"), log).unwrap();
+    let old = Embedded::open(&legacy).unwrap();
+    let got = old
+        .get_item(GetItem {
+            table: "Old".into(),
+            key: Item::from([("PK".into(), s("a"))]),
+            consistent: true,
+        })
+        .await
+        .unwrap();
+    assert_eq!(got.unwrap()["n"], AttributeValue::N("7".into()));
+    drop(old);
     std::fs::remove_dir_all(&legacy).ok();
     std::fs::remove_dir_all(&dir).ok();
 }
