@@ -13,7 +13,8 @@
 //!
 //! A record's payload is a JSON array, one object per change:
 //! `{"table": name, "op": kind, ...}` with `op` one of `create`
-//! (`schema`), `drop`, `put` (`item`, `at`), `delete` (`key`, `at`),
+//! (`schema`), `drop`, `put` (`item`, `at`), `delete` (`key`, `at`, and
+//! `ttl: true` when TTL deleted an expired item),
 //! `add_index` (`index`), `remove_index` (`name`), `add_vector`
 //! (`index`), `remove_vector` (`name`), `stream` (`view`), `ttl`
 //! (`attribute`, null when disabled), `annotate` (`text`). Items and keys
@@ -35,8 +36,9 @@ pub(crate) enum Change {
     Drop,
     /// The item written, and when (seconds since the epoch).
     Put(Item, u64),
-    /// The key of the item deleted, and when.
-    Delete(Item, u64),
+    /// The key of the item deleted, when, and whether TTL deleted it
+    /// (an expired item, whose stream record names TTL's service).
+    Delete(Item, u64, bool),
     AddIndex(IndexSchema),
     RemoveIndex(String),
     AddVector(VectorIndexSchema),
@@ -59,8 +61,12 @@ pub(crate) fn encode(changes: &[(String, Change)]) -> Vec<u8> {
                 Change::Create(schema) => json!({"op": "create", "schema": to_value(schema)}),
                 Change::Drop => json!({"op": "drop"}),
                 Change::Put(item, at) => json!({"op": "put", "item": item_json(item), "at": at}),
-                Change::Delete(key, at) => {
-                    json!({"op": "delete", "key": item_json(key), "at": at})
+                Change::Delete(key, at, by_ttl) => {
+                    let mut v = json!({"op": "delete", "key": item_json(key), "at": at});
+                    if *by_ttl {
+                        v["ttl"] = json!(true);
+                    }
+                    v
                 }
                 Change::AddIndex(ix) => json!({"op": "add_index", "index": to_value(ix)}),
                 Change::RemoveIndex(name) => json!({"op": "remove_index", "name": name}),
@@ -102,9 +108,11 @@ pub(crate) fn decode(payload: &[u8]) -> Res<Vec<(String, Change)>> {
                 "create" => Change::Create(from(v.get("schema"), "schema")?),
                 "drop" => Change::Drop,
                 "put" => Change::Put(item_from(v.get("item").ok_or_else(|| bad("item"))?)?, at()?),
-                "delete" => {
-                    Change::Delete(item_from(v.get("key").ok_or_else(|| bad("key"))?)?, at()?)
-                }
+                "delete" => Change::Delete(
+                    item_from(v.get("key").ok_or_else(|| bad("key"))?)?,
+                    at()?,
+                    v.get("ttl").and_then(Value::as_bool).unwrap_or(false),
+                ),
                 "add_index" => Change::AddIndex(from(v.get("index"), "index")?),
                 "remove_index" => Change::RemoveIndex(name()?),
                 "add_vector" => Change::AddVector(from(v.get("index"), "index")?),

@@ -13,3 +13,4 @@ mod python;
 mod raw;
 mod sdk;
 mod streams;
+mod ttl;

@@ -53,6 +53,7 @@ pub(crate) async fn dispatch(ep: &Endpoint, op: &str, body: &Map<String, Value>)
         "UpdateTimeToLive" => tables::update_ttl(ep, b),
         "SearchVectors" => vectors::search(ep, b).await,
         "DescribeTimeToLive" => tables::describe_ttl(ep, b),
+        "ExpireItems" => tables::expire(ep, b),
         "TagResource" => tables::tag(ep, b),
         "UntagResource" => tables::untag(ep, b),
         "ListTagsOfResource" => tables::list_tags(ep, b),
