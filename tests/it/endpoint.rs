@@ -8,6 +8,7 @@ mod departures;
 mod durable;
 mod errors;
 mod http;
+mod legacy;
 mod limits;
 mod python;
 mod raw;

@@ -70,12 +70,9 @@ async fn library_story(db: &Db<Embedded>) {
         db.put(&s).await.unwrap();
     }
     let mut text = Item::new();
-    text.insert("PK".into(), AttributeValue::S("SESSION#text".into()).into());
-    text.insert("SK".into(), AttributeValue::S("SESSION".into()).into());
-    text.insert(
-        "expiresAt".into(),
-        AttributeValue::S((t - 60).to_string()).into(),
-    );
+    text.insert("PK".into(), AttributeValue::S("SESSION#text".into()));
+    text.insert("SK".into(), AttributeValue::S("SESSION".into()));
+    text.insert("expiresAt".into(), AttributeValue::S((t - 60).to_string()));
     embedded
         .put_item(PutItem {
             table: "Sessions".into(),
@@ -111,7 +108,7 @@ async fn library_story(db: &Db<Embedded>) {
     assert!(r.by_ttl);
     assert_eq!(
         r.old_image.as_ref().unwrap().get("expiresAt"),
-        Some(&AttributeValue::N((t - 60).to_string()).into())
+        Some(&AttributeValue::N((t - 60).to_string()))
     );
     assert_eq!(embedded.expire_items().unwrap(), 0);
 
