@@ -8,8 +8,7 @@
 use std::time::{Duration, SystemTime};
 
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-    ScalarAttributeType, StreamSpecification, StreamViewType, TimeToLiveSpecification,
+    AttributeValue, BillingMode, StreamSpecification, StreamViewType, TimeToLiveSpecification,
 };
 use serde_json::json;
 use singletable::embedded::Embedded;
@@ -20,6 +19,7 @@ use singletable_runtime::stream::aws_sdk_dynamodbstreams as ddbs;
 use singletable_server::Endpoint;
 
 use super::http::{call, start};
+use super::sdk::keyed_on_pk;
 
 #[derive(Table)]
 #[table(name = "Sessions", gsi1, stream = new_and_old_images, ttl = "expiresAt")]
@@ -129,24 +129,7 @@ async fn endpoint_story() {
     let url = start(endpoint.clone()).await;
     let client = endpoint.client();
     let table = "Tokens";
-    let attr = |n: &str| {
-        AttributeDefinition::builder()
-            .attribute_name(n)
-            .attribute_type(ScalarAttributeType::S)
-            .build()
-            .unwrap()
-    };
-    client
-        .create_table()
-        .table_name(table)
-        .attribute_definitions(attr("PK"))
-        .key_schema(
-            KeySchemaElement::builder()
-                .attribute_name("PK")
-                .key_type(KeyType::Hash)
-                .build()
-                .unwrap(),
-        )
+    keyed_on_pk(&client, table)
         .billing_mode(BillingMode::PayPerRequest)
         .stream_specification(
             StreamSpecification::builder()
