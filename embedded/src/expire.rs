@@ -5,15 +5,14 @@
 //! attribute is a Number (any other type is ignored, as DynamoDB ignores
 //! it) of epoch seconds earlier than now, but not more than five years
 //! earlier (DynamoDB leaves such items alone: "items with an expiration
-//! time older than five years are not deleted"). The deletion goes through
+//! time older than five years are not deleted"). This module is the rule;
+//! the deletion (`write::expire`) goes through
 //! the engine's one delete path (`TableData::write`): indexes, vector
 //! indexes, the change feed (a `REMOVE` record marked as TTL's, which the
 //! endpoint reports with the `userIdentity` of DynamoDB's TTL service) and
 //! the log of a durable store; no capacity is charged to anyone, as
-//! DynamoDB's TTL deletions are free.
+//! DynamoDB's TTL deletions are free (`write::expire`).
 
-use crate::error::Res;
-use crate::store::Store;
 use crate::value::Val;
 
 /// How far in the past a TTL attribute may be and still expire its item.
@@ -29,36 +28,6 @@ pub(crate) fn expired(v: Option<&Val<'_>>, now: u64) -> bool {
         return false;
     };
     at < now as f64 && at >= now.saturating_sub(FIVE_YEARS) as f64
-}
-
-/// Deletes, as TTL does, the items of `table` at `positions` that are
-/// still expired at `now` (a write since they were found may have given
-/// them another TTL, or TTL may have been disabled). Returns how many
-/// were deleted; nothing when the table is gone.
-pub(crate) fn expire(
-    store: &mut Store,
-    table: &str,
-    positions: &[Vec<u8>],
-    now: u64,
-) -> Res<usize> {
-    let Some(t) = store.tables.get_mut(table) else {
-        return Ok(0);
-    };
-    let Some(attr) = t.time_to_live.clone() else {
-        return Ok(0);
-    };
-    let mut deleted = 0;
-    for pos in positions {
-        let Some(old) = t.item(pos)? else { continue };
-        if !expired(old.get(&attr).map(Val::of).as_ref(), now) {
-            continue;
-        }
-        t.by_ttl = true;
-        t.write(pos.clone(), None, Some(&old));
-        t.by_ttl = false;
-        deleted += 1;
-    }
-    Ok(deleted)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime};
 
 use crate::error::Error;
-use crate::expire;
+use crate::write;
 
 use super::Embedded;
 
@@ -75,7 +75,7 @@ impl Embedded {
         let mut deleted = 0;
         for (table, positions) in found {
             for chunk in positions.chunks(CHUNK) {
-                deleted += expire::expire(&mut self.write(), &table, chunk, now)
+                deleted += write::expire(&mut self.write(), &table, chunk, now)
                     .map_err(|e| e.into_error("ExpireItems"))?;
             }
         }
