@@ -40,7 +40,8 @@ mod tests {
         let now = 2_000_000_000;
         let n = |s: &'static str| Val::N(Cow::Borrowed(s));
         assert!(expired(Some(&n("1999999999")), now));
-        assert!(expired(Some(&n("1.5E9")), now));
+        assert!(expired(Some(&n("1.9E9")), now)); // exponent form
+        assert!(!expired(Some(&n("1.5E9")), now)); // over five years ago
         assert!(!expired(Some(&n("2000000000")), now)); // not before now
         assert!(!expired(Some(&n("2000000001")), now));
         assert!(!expired(Some(&n("1")), now)); // over five years ago
