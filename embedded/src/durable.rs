@@ -547,13 +547,15 @@ fn apply(store: &mut Store, changes: Vec<(String, Change)>, meter: &Arc<Capacity
                 t.replay_at = None;
                 written?;
             }
-            Change::Delete(key, at) => {
+            Change::Delete(key, at, by_ttl) => {
                 let pos = t.position(&key);
                 let old = t.item(&pos)?;
                 if old.is_some() {
                     t.replay_at = Some(at);
+                    t.by_ttl = by_ttl;
                     t.write(pos, None, old.as_ref());
                     t.replay_at = None;
+                    t.by_ttl = false;
                 }
             }
             Change::AddIndex(ix) => t.add_index(ix, crate::check::fits_index)?,

@@ -38,13 +38,16 @@ impl Feed {
     }
 
     /// Records a committed write of the item `old` was and `new` is
-    /// (`None`: absent) at `now`, unless it changed nothing.
+    /// (`None`: absent) at `now`, unless it changed nothing; `by_ttl` when
+    /// the write is TTL's deletion of an expired item (the record carries
+    /// DynamoDB's TTL service identity).
     pub(crate) fn record(
         &mut self,
         schema: &TableSchema,
         old: Option<&Item>,
         new: Option<&Item>,
         now: SystemTime,
+        by_ttl: bool,
     ) {
         let event = match (old, new) {
             (None, None) => return,
@@ -81,7 +84,7 @@ impl Feed {
             approximate_creation_time: Some(SystemTime::UNIX_EPOCH + Duration::from_secs(seconds)),
             view: Some(self.view),
             size_bytes: Some(size as u64),
-            by_ttl: false,
+            by_ttl,
         };
         self.subscribers
             .retain(|s| s.unbounded_send(record.clone()).is_ok());

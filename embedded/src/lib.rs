@@ -58,7 +58,10 @@
 //! - Global indexes are read-your-writes: a write is visible in every index
 //!   as soon as it returns (DynamoDB propagates to global indexes
 //!   asynchronously). Every read is strongly consistent.
-//! - TTL attributes are stored but items never expire.
+//! - Expired items are deleted when a sweep runs: on demand
+//!   ([`Embedded::expire_items`]) or every interval once
+//!   [`Embedded::sweep_expired_every`] starts one (DynamoDB deletes them
+//!   within a few days, on its own schedule).
 //! - No capacity limits: nothing is throttled, batches never return
 //!   unprocessed writes (BatchGetItem still stops at 16 MB).
 //! - Where DynamoDB Local and DynamoDB disagree, it follows DynamoDB Local:
@@ -129,6 +132,7 @@ mod durable;
 mod encoded;
 mod engine;
 mod error;
+mod expire;
 mod feed;
 mod filter;
 mod hash;

@@ -18,8 +18,8 @@
 //! (`name`), `add_vector` (`index`), `remove_vector` (`name`), `stream`
 //! (`view`), `ttl` (`attribute`, null when disabled), `annotate` (`text`).
 //! A payload that starts with `[` is the JSON array of such objects that
-//! earlier versions wrote (`put` with `item` and `at`, `delete` with `key`
-//! and `at`, items in DynamoDB's JSON format), still read. `at` is the
+//! earlier versions wrote (`put` with `item` and `at`, `delete` with `key`,
+//! `at` and `ttl: true` when TTL deleted an expired item, items in DynamoDB's JSON format), still read. `at` is the
 //! write's time in seconds since the epoch (the time its stream record
 //! carries).
 
@@ -39,8 +39,9 @@ pub(crate) enum Change {
     Drop,
     /// The item written, and when (seconds since the epoch).
     Put(Item, u64),
-    /// The key of the item deleted, and when.
-    Delete(Item, u64),
+    /// The key of the item deleted, when, and whether TTL deleted it
+    /// (an expired item, whose stream record names TTL's service).
+    Delete(Item, u64, bool),
     AddIndex(IndexSchema),
     RemoveIndex(String),
     AddVector(VectorIndexSchema),
@@ -63,6 +64,8 @@ const BINARY: u8 = 0xB1;
 const OP_JSON: u8 = 0;
 const OP_PUT: u8 = 1;
 const OP_DELETE: u8 = 2;
+/// An expired item TTL deleted.
+const OP_EXPIRE: u8 = 3;
 
 /// One change as a JSON object (`{"table": name, "op": kind, ...}`).
 fn change_json(table: &str, c: &Change) -> Value {
@@ -70,7 +73,13 @@ fn change_json(table: &str, c: &Change) -> Value {
         Change::Create(schema) => json!({"op": "create", "schema": to_value(schema)}),
         Change::Drop => json!({"op": "drop"}),
         Change::Put(item, at) => json!({"op": "put", "item": item_json(item), "at": at}),
-        Change::Delete(key, at) => json!({"op": "delete", "key": item_json(key), "at": at}),
+        Change::Delete(key, at, by_ttl) => {
+            let mut v = json!({"op": "delete", "key": item_json(key), "at": at});
+            if *by_ttl {
+                v["ttl"] = json!(true);
+            }
+            v
+        }
         Change::AddIndex(ix) => json!({"op": "add_index", "index": to_value(ix)}),
         Change::RemoveIndex(name) => json!({"op": "remove_index", "name": name}),
         Change::AddVector(ix) => json!({"op": "add_vector", "index": to_value(ix)}),
@@ -106,8 +115,9 @@ fn read_item(r: &mut ValueReader<'_>) -> Option<Item> {
 
 /// The payload of one log record: `changes`, in order. Binary: the byte
 /// `0xB1`, the number of changes, then per change its table's name
-/// (length and bytes), its kind (a byte) and, for an item written or
-/// deleted, the write's time (u64 little-endian) and the item or key
+/// (length and bytes), its kind (a byte: 1 an item written, 2 an item
+/// deleted, 3 an expired item TTL deleted, 0 any other change) and, for
+/// an item written or deleted, the write's time (u64 little-endian) and the item or key
 /// ([`put_item`]); any other change as its JSON object (length and bytes).
 pub(crate) fn encode(changes: &[(String, Change)]) -> Vec<u8> {
     let mut out = vec![BINARY];
@@ -116,11 +126,11 @@ pub(crate) fn encode(changes: &[(String, Change)]) -> Vec<u8> {
         put_len(&mut out, table.len());
         out.extend_from_slice(table.as_bytes());
         match c {
-            Change::Put(item, at) | Change::Delete(item, at) => {
-                out.push(if matches!(c, Change::Put(..)) {
-                    OP_PUT
-                } else {
-                    OP_DELETE
+            Change::Put(item, at) | Change::Delete(item, at, _) => {
+                out.push(match c {
+                    Change::Put(..) => OP_PUT,
+                    Change::Delete(_, _, true) => OP_EXPIRE,
+                    _ => OP_DELETE,
                 });
                 out.extend_from_slice(&at.to_le_bytes());
                 put_item(item, &mut out);
@@ -157,7 +167,11 @@ fn change_from_json(v: &Value) -> Res<(String, Change)> {
         "create" => Change::Create(from(v.get("schema"), "schema")?),
         "drop" => Change::Drop,
         "put" => Change::Put(item_from(v.get("item").ok_or_else(|| bad("item"))?)?, at()?),
-        "delete" => Change::Delete(item_from(v.get("key").ok_or_else(|| bad("key"))?)?, at()?),
+        "delete" => Change::Delete(
+            item_from(v.get("key").ok_or_else(|| bad("key"))?)?,
+            at()?,
+            v.get("ttl").and_then(Value::as_bool).unwrap_or(false),
+        ),
         "add_index" => Change::AddIndex(from(v.get("index"), "index")?),
         "remove_index" => Change::RemoveIndex(name()?),
         "add_vector" => Change::AddVector(from(v.get("index"), "index")?),
@@ -200,16 +214,15 @@ pub(crate) fn decode(payload: &[u8]) -> Res<Vec<(String, Change)>> {
             .first()
             .unwrap_or(&u8::MAX);
         let change = match op {
-            OP_PUT | OP_DELETE => {
+            OP_PUT | OP_DELETE | OP_EXPIRE => {
                 let at = fixed(payload, &mut r, 8)
                     .and_then(|b| b.try_into().ok())
                     .map(u64::from_le_bytes)
                     .ok_or_else(|| bad("at"))?;
                 let item = read_item(&mut r).ok_or_else(|| bad("item"))?;
-                if op == OP_PUT {
-                    Change::Put(item, at)
-                } else {
-                    Change::Delete(item, at)
+                match op {
+                    OP_PUT => Change::Put(item, at),
+                    _ => Change::Delete(item, at, op == OP_EXPIRE),
                 }
             }
             OP_JSON => {

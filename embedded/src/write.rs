@@ -1,4 +1,5 @@
-//! Writes: PutItem, DeleteItem, UpdateItem, BatchWriteItem.
+//! Writes: PutItem, DeleteItem, UpdateItem, BatchWriteItem, and TTL's
+//! deletions of expired items.
 
 use std::collections::HashSet;
 
@@ -179,4 +180,34 @@ pub(crate) fn batch_write(store: &mut Store, req: &BatchWrite) -> Res<Vec<BatchO
         t.capacity.write(&WriteUnits { table, indexes }, 1);
     }
     Ok(Vec::new())
+}
+
+/// Deletes, as TTL does, the items of `table` at `positions` that are
+/// still expired at `now` (a write since they were found may have given
+/// them another TTL, or TTL may have been disabled). Returns how many
+/// were deleted; nothing when the table is gone.
+pub(crate) fn expire(
+    store: &mut Store,
+    table: &str,
+    positions: &[Vec<u8>],
+    now: u64,
+) -> Res<usize> {
+    let Some(t) = store.tables.get_mut(table) else {
+        return Ok(0);
+    };
+    let Some(attr) = t.time_to_live.clone() else {
+        return Ok(0);
+    };
+    let mut deleted = 0;
+    for pos in positions {
+        let Some(old) = t.item(pos)? else { continue };
+        if !super::expire::expired(old.get(&attr).map(super::value::Val::of).as_ref(), now) {
+            continue;
+        }
+        t.by_ttl = true;
+        t.write(pos.clone(), None, Some(&old));
+        t.by_ttl = false;
+        deleted += 1;
+    }
+    Ok(deleted)
 }

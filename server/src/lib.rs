@@ -51,10 +51,11 @@
 //!
 //! Requests are the engine's own request values: expression strings are
 //! parsed into the runtime's expression values (see the `expr` module)
-//! and evaluated by the engine's evaluator. What the engine does not
-//! support is refused with a `ValidationException` naming it, never
-//! answered wrongly: the legacy parameters (`Expected`, `AttributeUpdates`,
-//! `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`).
+//! and evaluated by the engine's evaluator. The legacy parameters
+//! (`Expected` with `ConditionalOperator`, `AttributeUpdates`,
+//! `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`) are
+//! translated into the same values, so one evaluator answers both forms;
+//! a request that mixes the two forms is refused as DynamoDB refuses it.
 //! Every `SET` right-hand side DynamoDB accepts is applied: other
 //! attributes as operands (`SET a = b`), arithmetic between any two
 //! operands (`SET a = b + c`, `SET a = :v - b`), nested functions

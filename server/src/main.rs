@@ -9,7 +9,9 @@
 //! N`, `--header-read-timeout SECS`, `--idle-timeout SECS`,
 //! `--body-read-timeout SECS`, `--max-body-bytes N`,
 //! `--max-body-bytes-in-flight N`, `--accept-backoff-max SECS`), with
-//! [`Limits::default()`]'s values when absent.
+//! [`Limits::default()`]'s values when absent. `--ttl-sweep-interval SECS`
+//! (10 by default, 0 for none) is how often expired items are deleted
+//! ([`Embedded::sweep_expired_every`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +25,7 @@ struct Args {
     snapshot: Option<PathBuf>,
     data_dir: Option<PathBuf>,
     limits: Limits,
+    ttl_sweep: Duration,
 }
 
 const USAGE: &str = "usage: singletable-server [--port PORT] [--host HOST]
@@ -30,7 +33,7 @@ const USAGE: &str = "usage: singletable-server [--port PORT] [--host HOST]
   [--max-connections N (1000)] [--header-read-timeout SECS (10)]
   [--idle-timeout SECS (60)] [--body-read-timeout SECS (30)]
   [--max-body-bytes N (16777216)] [--max-body-bytes-in-flight N (268435456)]
-  [--accept-backoff-max SECS (1)]
+  [--accept-backoff-max SECS (1)] [--ttl-sweep-interval SECS (10)]
 
 Storage (in memory when neither is given):
   --data-dir DIR   durable: every write is in DIR's write-ahead log (synced)
@@ -38,7 +41,11 @@ Storage (in memory when neither is given):
                    crash or kill -9. DIR is created when missing; a restart
                    on DIR has every table, item and setting the last run had.
   --snapshot FILE  in memory, loaded from FILE when it exists and saved to it
-                   on ctrl-c or SIGTERM (a crash loses what the run wrote)";
+                   on ctrl-c or SIGTERM (a crash loses what the run wrote)
+
+TTL: every --ttl-sweep-interval seconds, items whose TTL attribute has passed
+are deleted with a stream REMOVE record of DynamoDB's TTL service (0: never;
+the ExpireItems operation sweeps at once)";
 
 fn seconds(flag: &str, v: &str) -> Result<Duration, String> {
     v.parse::<f64>()
@@ -58,6 +65,7 @@ fn args() -> Result<Args, String> {
         snapshot: None,
         data_dir: None,
         limits: Limits::default(),
+        ttl_sweep: Duration::from_secs(10),
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -81,6 +89,7 @@ fn args() -> Result<Args, String> {
                 out.limits.max_body_bytes_in_flight = count(&a, &value()?)?;
             }
             "--accept-backoff-max" => out.limits.accept_backoff_max = seconds(&a, &value()?)?,
+            "--ttl-sweep-interval" => out.ttl_sweep = seconds(&a, &value()?)?,
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
@@ -146,6 +155,7 @@ async fn main() -> ExitCode {
         .map(|a| a.to_string())
         .unwrap_or_default();
     println!("singletable-server listening on http://{addr}");
+    store.sweep_expired_every(args.ttl_sweep);
     let endpoint = Endpoint::with_store(store);
     if let Err(e) = endpoint
         .clone()

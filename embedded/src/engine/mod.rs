@@ -5,12 +5,14 @@
 //!
 //! The rooms: `tables` (CreateTable, DeleteTable, indexes, streams and
 //! TTL settings, schemas and stats), `streams` (the change feed and
-//! `EmbeddedStream`), `executor` (the `Executor`), `admin` (`Admin`).
+//! `EmbeddedStream`), `executor` (the `Executor`), `admin` (`Admin`),
+//! `ttl` (the sweep that deletes expired items).
 
 mod admin;
 mod executor;
 mod streams;
 mod tables;
+mod ttl;
 
 use std::fmt;
 use std::path::Path;
@@ -115,6 +117,10 @@ pub struct Embedded {
     meter: Arc<CapacityMeter>,
     /// The write-ahead log, when the store was opened on a data directory.
     log: Option<Arc<durable::Log>>,
+    /// The generation of the background TTL sweep
+    /// ([`Embedded::sweep_expired_every`]): a sweep thread stops once it
+    /// changes.
+    sweeper: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// The store, locked for a write. When the store is durable, the changes
@@ -250,6 +256,7 @@ impl Embedded {
             store: Arc::new(RwLock::new(store)),
             meter,
             log: None,
+            sweeper: Arc::default(),
         })
     }
 
@@ -302,6 +309,7 @@ impl Embedded {
             store,
             meter,
             log: Some(log),
+            sweeper: Arc::default(),
         })
     }
 

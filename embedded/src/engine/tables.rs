@@ -305,8 +305,9 @@ impl Embedded {
 
     /// UpdateTimeToLive: the attribute whose epoch-seconds value ends an
     /// item's life in `table` (`None`: TTL disabled). The setting is kept in
-    /// snapshots ([`Embedded::save`]); items are not deleted when they expire
-    /// (see the module docs). Fails when the table does not exist.
+    /// snapshots ([`Embedded::save`]); expired items are deleted by a TTL
+    /// sweep ([`Embedded::expire_items`], [`Embedded::sweep_expired_every`]).
+    /// Fails when the table does not exist.
     ///
     /// ```
     /// use singletable::embedded::{Embedded, KeyAttr, TableSchema};

@@ -83,6 +83,9 @@ pub(crate) struct TableData {
     /// The time a write takes: `None` for now; a replayed write takes the
     /// time it was made at, so its stream record is the one it made.
     pub(crate) replay_at: Option<u64>,
+    /// Whether the write in progress is TTL's deletion of an expired item
+    /// (its stream record and log record say so).
+    pub(crate) by_ttl: bool,
     /// What the endpoint keeps of the table beyond its schema
     /// ([`Embedded::annotate`](crate::Embedded::annotate)).
     pub(crate) annotation: Option<String>,
@@ -120,6 +123,7 @@ impl TableData {
             descs: Vec::new(),
             redo: None,
             replay_at: None,
+            by_ttl: false,
             annotation: None,
         }
     }
@@ -163,6 +167,22 @@ impl TableData {
     pub(crate) fn set_time_to_live(&mut self, attribute: Option<String>) {
         self.journal(|| Change::TimeToLive(attribute.clone()));
         self.time_to_live = attribute;
+    }
+
+    /// The positions of the items TTL deletes at `now` (seconds since the
+    /// epoch), read in place; none when TTL is disabled. See `expire`.
+    pub(crate) fn expired_positions(&self, now: u64) -> Vec<Vec<u8>> {
+        let Some(attr) = self.time_to_live.as_deref() else {
+            return Vec::new();
+        };
+        self.items
+            .iter()
+            .filter(|r| {
+                Stored::read(r, &self.keys, &self.names)
+                    .is_some_and(|s| crate::expire::expired(s.attr(attr).as_ref(), now))
+            })
+            .map(|r| r.key().to_vec())
+            .collect()
     }
 
     /// Replaces the table's annotation.
@@ -385,14 +405,14 @@ impl TableData {
         let at = (self.feed.is_some() || self.redo.is_some()).then(|| self.write_time());
         if let Some(feed) = &mut self.feed {
             let now = SystemTime::UNIX_EPOCH + Duration::from_secs(at.unwrap_or(0));
-            feed.record(&self.schema, old, new, now);
+            feed.record(&self.schema, old, new, now, self.by_ttl);
         }
         if self.redo.is_some() {
             let change = match new {
                 Some(item) => Some(Change::Put(item.clone(), at.unwrap_or(0))),
                 None => self
                     .key_at(&pos)
-                    .map(|key| Change::Delete(key, at.unwrap_or(0))),
+                    .map(|key| Change::Delete(key, at.unwrap_or(0), self.by_ttl)),
             };
             if let Some(change) = change {
                 self.journal(|| change);

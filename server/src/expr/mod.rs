@@ -144,6 +144,11 @@ impl Placeholders {
 
     /// Whether any placeholder map was sent (a request without any
     /// expression may not send them).
+    /// Whether the request sent `ExpressionAttributeNames`.
+    pub(crate) fn had_names(&self) -> bool {
+        self.had_names
+    }
+
     pub(crate) fn any(&self) -> bool {
         self.had_names || self.had_values
     }

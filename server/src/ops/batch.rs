@@ -37,13 +37,16 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
             Body(spec.as_object().ok_or_else(|| {
                 ApiError::serialization("RequestItems values must be structures")
             })?);
-        spec.no_legacy(&["AttributesToGet"])?;
+        super::legacy::not_mixed(spec)?;
         let keys = spec.array("Keys")?.ok_or_else(|| required("Keys"))?;
         let keys = keys.iter().map(wire::item).collect::<Result<Vec<_>, _>>()?;
         total += keys.len();
         let mut ph = Placeholders::from_request(spec.0)?;
         let mut used = false;
-        let paths = projection(spec, &mut ph, &mut used)?;
+        let paths = match projection(spec, &mut ph, &mut used)? {
+            Some(p) => Some(p),
+            None => super::legacy::attributes_to_get(spec)?,
+        };
         finish(&ph, used)?;
         reads.push((table.clone(), keys, spec.bool("ConsistentRead")?, paths));
     }

@@ -8,7 +8,8 @@ use singletable_core::value::Item;
 
 use super::project::checked;
 use super::{
-    Body, Capacity, Meter, Res, collection_metrics, collection_metrics_wanted, engine, on_failure,
+    Body, Capacity, Meter, Res, collection_metrics, collection_metrics_wanted, engine, key_names,
+    legacy, on_failure,
 };
 use crate::endpoint::Endpoint;
 use crate::error::ApiError;
@@ -50,6 +51,11 @@ pub(crate) fn projection(
 /// After the expressions of one request (or transaction operation): every
 /// placeholder was used, and none was sent without an expression.
 pub(crate) fn finish(ph: &Placeholders, used: bool) -> Result<(), ApiError> {
+    if !used && ph.had_names() {
+        return Err(ApiError::validation(
+            "ExpressionAttributeNames can only be specified when using expressions",
+        ));
+    }
     if !used && ph.any() {
         return Err(ApiError::validation(
             "ExpressionAttributeNames and ExpressionAttributeValues can only be specified when using expressions",
@@ -84,14 +90,17 @@ fn attributes(out: &mut Map<String, Value>, item: Option<singletable_core::value
 }
 
 pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
-    b.no_legacy(&["AttributesToGet"])?;
+    legacy::not_mixed(b)?;
     let table = b.table()?;
     let key = b.req_item("Key")?;
     let consistent = b.bool("ConsistentRead")?;
     let capacity = Capacity::of(b)?;
     let mut ph = Placeholders::from_request(b.0)?;
     let mut used = false;
-    let paths = projection(b, &mut ph, &mut used)?;
+    let paths = match projection(b, &mut ph, &mut used)? {
+        Some(p) => Some(p),
+        None => legacy::attributes_to_get(b)?,
+    };
     finish(&ph, used)?;
     let meter = Meter::start(ep, capacity, &[&table]);
     let item = ep
@@ -117,7 +126,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
 }
 
 pub(crate) async fn put(ep: &Endpoint, b: Body<'_>) -> Res {
-    b.no_legacy(&["Expected", "ConditionalOperator"])?;
+    legacy::not_mixed(b)?;
     let table = b.table()?;
     let item = b.req_item("Item")?;
     let return_old = return_values(b, false)? == ReturnValues::AllOld;
@@ -125,7 +134,7 @@ pub(crate) async fn put(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
     let mut ph = Placeholders::from_request(b.0)?;
     let mut used = false;
-    let cond = condition(b, "ConditionExpression", &mut ph, &mut used)?;
+    let cond = write_condition(b, &mut ph, &mut used)?;
     finish(&ph, used)?;
     let metrics = collection_metrics_wanted(b)?.then(|| (table.clone(), item.clone()));
     let meter = Meter::start(ep, capacity, &[&table]);
@@ -155,22 +164,48 @@ fn metrics_into(ep: &Endpoint, out: &mut Map<String, Value>, write: Option<(Stri
     }
 }
 
+/// A write's condition: its `ConditionExpression`, or the legacy
+/// `Expected` (with `ConditionalOperator`) translated into the same value.
+fn write_condition(
+    b: Body<'_>,
+    ph: &mut Placeholders,
+    used: &mut bool,
+) -> Result<Option<Condition>, ApiError> {
+    match condition(b, "ConditionExpression", ph, used)? {
+        Some(c) => Ok(Some(c)),
+        None => legacy::condition(b, "Expected", &[]),
+    }
+}
+
 /// The UpdateItem request value of `b` (also a transaction's `Update`).
-pub(crate) fn update_request(b: Body<'_>, table: String) -> Result<UpdateItem, ApiError> {
-    b.no_legacy(&["AttributeUpdates", "Expected", "ConditionalOperator"])?;
+/// `keys` are the table's key attributes when the request may use the
+/// legacy parameters (`AttributeUpdates`, `Expected`): UpdateItem's, not a
+/// transaction's.
+pub(crate) fn update_request(
+    b: Body<'_>,
+    table: String,
+    keys: Option<&[String]>,
+) -> Result<UpdateItem, ApiError> {
+    if keys.is_some() {
+        legacy::not_mixed(b)?;
+    }
     let key = b.req_item("Key")?;
     let return_values = return_values(b, true)?;
     let on_fail = on_failure(b)?;
     let mut ph = Placeholders::from_request(b.0)?;
     let mut used = false;
-    let actions = match b.str("UpdateExpression")? {
-        Some(text) => {
+    let actions = match (b.str("UpdateExpression")?, keys) {
+        (Some(text), _) => {
             used = true;
             expr::update(text, &mut ph)?
         }
-        None => Vec::new(),
+        (None, Some(keys)) => legacy::attribute_updates(b, keys)?.unwrap_or_default(),
+        (None, None) => Vec::new(),
     };
-    let cond = condition(b, "ConditionExpression", &mut ph, &mut used)?;
+    let cond = match keys {
+        Some(_) => write_condition(b, &mut ph, &mut used)?,
+        None => condition(b, "ConditionExpression", &mut ph, &mut used)?,
+    };
     finish(&ph, used)?;
     Ok(UpdateItem {
         table,
@@ -185,7 +220,8 @@ pub(crate) fn update_request(b: Body<'_>, table: String) -> Result<UpdateItem, A
 pub(crate) async fn update(ep: &Endpoint, b: Body<'_>) -> Res {
     let table = b.table()?;
     let capacity = Capacity::of(b)?;
-    let req = update_request(b, table.clone())?;
+    let keys = key_names(ep, &table, None);
+    let req = update_request(b, table.clone(), Some(&keys))?;
     let metrics = collection_metrics_wanted(b)?.then(|| (table.clone(), req.key.clone()));
     let meter = Meter::start(ep, capacity, &[&table]);
     let returned = ep.db.update_item(req).await.map_err(engine)?;
@@ -197,7 +233,7 @@ pub(crate) async fn update(ep: &Endpoint, b: Body<'_>) -> Res {
 }
 
 pub(crate) async fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
-    b.no_legacy(&["Expected", "ConditionalOperator"])?;
+    legacy::not_mixed(b)?;
     let table = b.table()?;
     let key = b.req_item("Key")?;
     let return_old = return_values(b, false)? == ReturnValues::AllOld;
@@ -205,7 +241,7 @@ pub(crate) async fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
     let mut ph = Placeholders::from_request(b.0)?;
     let mut used = false;
-    let cond = condition(b, "ConditionExpression", &mut ph, &mut used)?;
+    let cond = write_condition(b, &mut ph, &mut used)?;
     finish(&ph, used)?;
     let metrics = collection_metrics_wanted(b)?.then(|| (table.clone(), key.clone()));
     let meter = Meter::start(ep, capacity, &[&table]);

@@ -3,6 +3,7 @@
 
 mod batch;
 mod items;
+mod legacy;
 mod project;
 mod reads;
 mod streams;
@@ -11,7 +12,7 @@ mod transact;
 mod vectors;
 
 use serde_json::{Map, Value, json};
-use singletable_core::value::Item;
+use singletable_core::value::{AttributeValue, Item};
 use singletable_embedded::{Embedded, IndexProjection};
 
 use crate::endpoint::Endpoint;
@@ -53,6 +54,7 @@ pub(crate) async fn dispatch(ep: &Endpoint, op: &str, body: &Map<String, Value>)
         "UpdateTimeToLive" => tables::update_ttl(ep, b),
         "SearchVectors" => vectors::search(ep, b).await,
         "DescribeTimeToLive" => tables::describe_ttl(ep, b),
+        "ExpireItems" => tables::expire(ep, b),
         "TagResource" => tables::tag(ep, b),
         "UntagResource" => tables::untag(ep, b),
         "ListTagsOfResource" => tables::list_tags(ep, b),
@@ -148,16 +150,9 @@ impl<'a> Body<'a> {
         self.item(name)?.ok_or_else(|| required(name))
     }
 
-    /// Refuses the legacy parameters this endpoint does not translate.
-    pub(crate) fn no_legacy(&self, names: &[&str]) -> Result<(), ApiError> {
-        for n in names {
-            if self.get(n).is_some() {
-                return Err(ApiError::validation(format!(
-                    "the legacy parameter {n} is not supported by this endpoint; use the expression parameters instead"
-                )));
-            }
-        }
-        Ok(())
+    /// One attribute value (`{"S": ...}`), when present.
+    pub(crate) fn item_value(&self, name: &str) -> Result<Option<AttributeValue>, ApiError> {
+        self.get(name).map(wire::value).transpose()
     }
 }
 
@@ -392,6 +387,27 @@ pub(crate) fn collections_metrics(ep: &Endpoint, writes: &[(String, Item)]) -> O
         }
     }
     (!out.is_empty()).then_some(Value::Object(out))
+}
+
+/// The key attributes of `table` (of its index `index`, when given):
+/// what a legacy update or `QueryFilter` may not name.
+pub(crate) fn key_names(ep: &Endpoint, table: &str, index: Option<&str>) -> Vec<String> {
+    let Some(schema) = ep.db.schema(table) else {
+        return Vec::new();
+    };
+    let (pk, sk, rest) = match index.and_then(|n| schema.indexes.iter().find(|i| i.name == n)) {
+        Some(ix) => (
+            ix.pk.clone(),
+            ix.sk.clone(),
+            ix.pk_rest.iter().chain(&ix.sk_rest).cloned().collect(),
+        ),
+        None => (schema.pk.clone(), schema.sk.clone(), Vec::new()),
+    };
+    std::iter::once(pk)
+        .chain(sk)
+        .chain(rest)
+        .map(|k| k.name)
+        .collect()
 }
 
 /// The runtime's error, as the engine raised it, on the wire.

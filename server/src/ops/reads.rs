@@ -7,7 +7,7 @@ use singletable_core::request::{QueryRequest, ScanRequest, ScanSegment};
 
 use super::items::{condition, finish, projection};
 use super::project::checked;
-use super::{Body, Capacity, Meter, Res, engine};
+use super::{Body, Capacity, Meter, Res, engine, key_names, legacy};
 use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::expr::{self, Placeholders};
@@ -27,13 +27,19 @@ enum Select {
 /// when querying an index", the API reference says), a projection only
 /// with `SPECIFIC_ATTRIBUTES`.
 fn select(b: Body<'_>, projection: bool, index: bool) -> Result<Select, ApiError> {
+    // The member that made the projection, for the messages.
+    let member = if b.0.get("AttributesToGet").is_some_and(|v| !v.is_null()) {
+        "AttributesToGet"
+    } else {
+        "ProjectionExpression"
+    };
     let s = match b.str("Select")? {
         None if projection => Select::Specific,
         None => Select::All,
         Some(s @ ("ALL_ATTRIBUTES" | "ALL_PROJECTED_ATTRIBUTES" | "COUNT")) if projection => {
             let what = if s == "COUNT" { "only the Count" } else { s };
             return Err(ApiError::validation(format!(
-                "Cannot specify the ProjectionExpression when choosing to get {what}"
+                "Cannot specify the {member} when choosing to get {what}"
             )));
         }
         Some("ALL_PROJECTED_ATTRIBUTES") if !index => {
@@ -86,12 +92,7 @@ fn page(
 }
 
 pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
-    b.no_legacy(&[
-        "KeyConditions",
-        "QueryFilter",
-        "AttributesToGet",
-        "ConditionalOperator",
-    ])?;
+    legacy::not_mixed(b)?;
     let table = b.table()?;
     let index = b.str("IndexName")?.map(str::to_owned);
     let capacity = Capacity::of(b)?;
@@ -105,15 +106,26 @@ pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
     let consistent = b.bool("ConsistentRead")?;
     let start = b.item("ExclusiveStartKey")?;
     let mut ph = Placeholders::from_request(b.0)?;
-    let text = b.str("KeyConditionExpression")?.ok_or_else(|| {
-        ApiError::validation(
-            "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
-        )
-    })?;
-    let key = expr::key_condition(text, &mut ph)?;
-    let mut used = true;
-    let filter = condition(b, "FilterExpression", &mut ph, &mut used)?;
-    let paths = projection(b, &mut ph, &mut used)?;
+    let mut used = false;
+    let key = match b.str("KeyConditionExpression")? {
+        Some(text) => {
+            used = true;
+            expr::key_condition(text, &mut ph)?
+        }
+        None => legacy::key_conditions(b)?.ok_or_else(|| {
+            ApiError::validation(
+                "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
+            )
+        })?,
+    };
+    let filter = match condition(b, "FilterExpression", &mut ph, &mut used)? {
+        Some(f) => Some(f),
+        None => legacy::condition(b, "QueryFilter", &key_names(ep, &table, index.as_deref()))?,
+    };
+    let paths = match projection(b, &mut ph, &mut used)? {
+        Some(p) => Some(p),
+        None => legacy::attributes_to_get(b)?,
+    };
     finish(&ph, used)?;
     let select = select(b, paths.is_some(), index.is_some())?;
     let req = QueryRequest {
@@ -176,7 +188,7 @@ fn segment(b: Body<'_>) -> Result<Option<ScanSegment>, ApiError> {
 }
 
 pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
-    b.no_legacy(&["ScanFilter", "AttributesToGet", "ConditionalOperator"])?;
+    legacy::not_mixed(b)?;
     let table = b.table()?;
     let index = b.str("IndexName")?.map(str::to_owned);
     let capacity = Capacity::of(b)?;
@@ -186,8 +198,14 @@ pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
     let segment = segment(b)?;
     let mut ph = Placeholders::from_request(b.0)?;
     let mut used = false;
-    let filter = condition(b, "FilterExpression", &mut ph, &mut used)?;
-    let paths: Option<Vec<Path>> = projection(b, &mut ph, &mut used)?;
+    let filter = match condition(b, "FilterExpression", &mut ph, &mut used)? {
+        Some(f) => Some(f),
+        None => legacy::condition(b, "ScanFilter", &[])?,
+    };
+    let paths: Option<Vec<Path>> = match projection(b, &mut ph, &mut used)? {
+        Some(p) => Some(p),
+        None => legacy::attributes_to_get(b)?,
+    };
     finish(&ph, used)?;
     let select = select(b, paths.is_some(), index.is_some())?;
     let meter = Meter::start(ep, capacity, &[&table]).reading(ep, &table, index.as_deref());

@@ -576,6 +576,16 @@ pub(crate) fn update_ttl(ep: &Endpoint, b: Body<'_>) -> Res {
     Ok(json!({"TimeToLiveSpecification": {"AttributeName": attr, "Enabled": enabled}}))
 }
 
+/// ExpireItems, the endpoint's own operation (DynamoDB has no such
+/// request): runs the TTL sweep now, as the background sweep runs it every
+/// `--ttl-sweep-interval`, and answers how many expired items it deleted
+/// (`{"DeletedItemCount": n}`). Tests call it to see TTL's deletions and
+/// their stream records at once.
+pub(crate) fn expire(ep: &Endpoint, _b: Body<'_>) -> Res {
+    let deleted = ep.db.expire_items().map_err(engine)?;
+    Ok(json!({"DeletedItemCount": deleted}))
+}
+
 /// A `Tags` list (`[{"Key": k, "Value": v}]`) as a map.
 fn tags(b: Body<'_>, member: &str) -> Result<std::collections::BTreeMap<String, String>, ApiError> {
     b.array(member)?

@@ -112,7 +112,7 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
         let table = o.table()?;
         tables.push(table.clone());
         let op = if kind == "Update" {
-            TransactWriteOp::Update(update_request(o, table)?)
+            TransactWriteOp::Update(update_request(o, table, None)?)
         } else {
             let on_fail = on_failure(o)?;
             let mut ph = Placeholders::from_request(o.0)?;

@@ -546,7 +546,7 @@ fn query(rng: &mut Rng, ph: &mut Ph) -> Value {
 /// A response made comparable: set members sorted, BatchGetItem's items
 /// sorted, consumed capacity reduced to its presence, the error message
 /// under one name.
-fn normal(op: &str, status: u16, mut v: Value) -> Value {
+pub(super) fn normal(op: &str, status: u16, mut v: Value) -> Value {
     fn sets(v: &mut Value) {
         match v {
             Value::Object(m) => {
@@ -621,7 +621,7 @@ fn shape(v: &Value) -> Value {
 }
 
 /// `v` with the table name `from` (a whole JSON string) written `to`.
-fn with_name(v: &Value, from: &str, to: &str) -> Value {
+pub(super) fn with_name(v: &Value, from: &str, to: &str) -> Value {
     let text = v
         .to_string()
         .replace(&format!("\"{from}\""), &format!("\"{to}\""));
@@ -656,7 +656,7 @@ fn numbers(v: &mut Value) {
     }
 }
 
-fn with_table(body: &Value, table: &str) -> Value {
+pub(super) fn with_table(body: &Value, table: &str) -> Value {
     with_name(body, "TABLE", table)
 }
 
@@ -686,7 +686,7 @@ async fn limit_bound(url: &str, body: &Value, ours: &mut Value, local: &Value) {
     }
 }
 
-async fn create(url: &str, table: &str) {
+pub(super) async fn create(url: &str, table: &str) {
     let (status, body) = call(
         url,
         "CreateTable",

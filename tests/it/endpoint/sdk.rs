@@ -53,7 +53,7 @@ async fn create(client: &Client, table: &str, sk: ScalarAttributeType) {
 
 /// The CreateTable of `table` with a string partition key `PK`, for the
 /// caller to finish.
-fn keyed_on_pk(
+pub(super) fn keyed_on_pk(
     client: &Client,
     table: &str,
 ) -> aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder {
