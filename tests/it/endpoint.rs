@@ -9,6 +9,7 @@ mod durable;
 mod errors;
 mod http;
 mod limits;
+mod partiql;
 mod python;
 mod raw;
 mod sdk;
