@@ -665,10 +665,14 @@ fn batch_error(e: &ApiError) -> Value {
 
 /// A read of a batch or transaction: the item the `WHERE` names by its
 /// whole key (the rest of the `WHERE` filters it).
-fn point_read(
-    ep: &Endpoint,
-    st: Statement,
-) -> Result<(String, Item, Option<Condition>, Option<Vec<Path>>), ApiError> {
+struct PointRead {
+    table: String,
+    key: Item,
+    rest: Option<Condition>,
+    projection: Option<Vec<Path>>,
+}
+
+fn point_read(ep: &Endpoint, st: Statement) -> Result<PointRead, ApiError> {
     let Statement::Select {
         table,
         index,
@@ -690,7 +694,12 @@ fn point_read(
         )
     })?;
     let (key, rest) = full_key(filter, &k)?;
-    Ok((table, key, rest, projection))
+    Ok(PointRead {
+        table,
+        key,
+        rest,
+        projection,
+    })
 }
 
 pub(crate) async fn batch(ep: &Endpoint, b: Body<'_>) -> Res {
@@ -778,7 +787,12 @@ async fn read_one(
     st: Statement,
     consistent: bool,
 ) -> Result<Option<Item>, ApiError> {
-    let (table, key, rest, projection) = point_read(ep, st)?;
+    let PointRead {
+        table,
+        key,
+        rest,
+        projection,
+    } = point_read(ep, st)?;
     let k = keys(ep, &table, None)?;
     let equal = k
         .hash
@@ -852,7 +866,12 @@ pub(crate) async fn transaction(ep: &Endpoint, b: Body<'_>) -> Res {
         let mut gets = Vec::new();
         let mut projections = Vec::new();
         for (st, _) in statements {
-            let (table, key, rest, projection) = point_read(ep, st)?;
+            let PointRead {
+                table,
+                key,
+                rest,
+                projection,
+            } = point_read(ep, st)?;
             if rest.is_some() {
                 return Err(ApiError::validation(
                     "Where clause of a read in a transaction may hold only an equality on each key attribute",
