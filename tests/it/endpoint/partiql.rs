@@ -8,27 +8,15 @@
 use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BatchStatementRequest, BillingMode, GlobalSecondaryIndex,
-    KeySchemaElement, KeyType, ParameterizedStatement, Projection, ProjectionType,
-    ScalarAttributeType,
+    AttributeValue, BatchStatementRequest, BillingMode, GlobalSecondaryIndex, KeyType,
+    ParameterizedStatement, Projection, ProjectionType, ScalarAttributeType,
 };
 use singletable_server::Endpoint;
 
+use super::sdk::{client, def, key};
 use crate::support;
-
-fn client(url: String) -> Client {
-    Client::from_conf(
-        aws_sdk_dynamodb::Config::builder()
-            .behavior_version(BehaviorVersion::latest())
-            .region(Region::new("us-east-1"))
-            .endpoint_url(url)
-            .credentials_provider(Credentials::new("test", "test", None, None, "static"))
-            .build(),
-    )
-}
 
 fn s(v: &str) -> AttributeValue {
     AttributeValue::S(v.into())
@@ -140,22 +128,6 @@ async fn paged(c: &Client, statement: &str, limit: i32) -> String {
     )
 }
 
-fn def(name: &str) -> AttributeDefinition {
-    AttributeDefinition::builder()
-        .attribute_name(name)
-        .attribute_type(ScalarAttributeType::S)
-        .build()
-        .unwrap()
-}
-
-fn key(name: &str, kind: KeyType) -> KeySchemaElement {
-    KeySchemaElement::builder()
-        .attribute_name(name)
-        .key_type(kind)
-        .build()
-        .unwrap()
-}
-
 fn stmt(text: &str, params: Vec<AttributeValue>) -> BatchStatementRequest {
     BatchStatementRequest::builder()
         .statement(text)
@@ -245,9 +217,9 @@ async fn transaction(c: &Client, list: Vec<ParameterizedStatement>, token: Optio
 async fn story(c: &Client, t: &str) -> (Vec<(String, String)>, String) {
     c.create_table()
         .table_name(t)
-        .attribute_definitions(def("PK"))
-        .attribute_definitions(def("SK"))
-        .attribute_definitions(def("status"))
+        .attribute_definitions(def("PK", ScalarAttributeType::S))
+        .attribute_definitions(def("SK", ScalarAttributeType::S))
+        .attribute_definitions(def("status", ScalarAttributeType::S))
         .key_schema(key("PK", KeyType::Hash))
         .key_schema(key("SK", KeyType::Range))
         .global_secondary_indexes(
@@ -366,6 +338,14 @@ async fn story(c: &Client, t: &str) -> (Vec<(String, String)>, String) {
             format!(
                 r#"SELECT SK FROM "{t}" WHERE PK = 'u1' AND SK >= 'o2' AND status IN ['NEW', 'X']"#
             ),
+        ),
+        (
+            "query in descending order",
+            format!(r#"SELECT * FROM "{t}" WHERE PK = 'u1' ORDER BY SK DESC"#),
+        ),
+        (
+            "query in ascending order",
+            format!(r#"SELECT SK FROM "{t}" WHERE PK = 'u1' AND SK > 'o1' ORDER BY "SK" ASC"#),
         ),
         (
             "index query",

@@ -25,6 +25,7 @@ use singletable_embedded::Embedded;
 
 use self::parse::Statement;
 use super::project::checked;
+use super::reads::limit;
 use super::{Body, Capacity, Meter, Res, engine, on_failure, required};
 use crate::endpoint::Endpoint;
 use crate::error::ApiError;
@@ -367,16 +368,6 @@ fn read_token(text: &str) -> Result<(usize, Option<Item>), ApiError> {
     Ok((p, k))
 }
 
-fn limit(b: Body<'_>) -> Result<Option<i32>, ApiError> {
-    match b.int("Limit")? {
-        None => Ok(None),
-        Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => Ok(Some(n as i32)),
-        Some(n) => Err(ApiError::validation(format!(
-            "1 validation error detected: Value '{n}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
-        ))),
-    }
-}
-
 /// A `SELECT`'s projection applied to one item by the engine's projection
 /// ([`Embedded::project`]). As DynamoDB's PartiQL answers it, a nested
 /// path comes back at the top level of the result, named by its last map
@@ -432,12 +423,16 @@ async fn select(
     index: Option<String>,
     projection: Option<Vec<Path>>,
     filter: Option<Condition>,
+    order: Option<(Path, bool)>,
     consistent: bool,
     lim: Option<i32>,
     from: Option<(usize, Option<Item>)>,
 ) -> Result<Selected, ApiError> {
     let keys = keys(ep, &table, index.as_deref())?;
     match plan(filter, &keys) {
+        Plan::Scan { .. } if order.is_some() => Err(ApiError::validation(
+            "Must have WHERE clause in the statement when using ORDER BY clause.",
+        )),
         Plan::Scan { filter } => {
             let start = from.and_then(|(_, k)| k);
             let p = ep
@@ -465,8 +460,26 @@ async fn select(
                 last_key: p.last_key,
             })
         }
-        Plan::Query { keys, filter } => {
+        Plan::Query {
+            keys: parts,
+            filter,
+        } => {
             checked(projection.as_deref())?;
+            let forward = match &order {
+                None => true,
+                Some((p, descending)) => {
+                    if !(p.steps().is_empty()
+                        && keys.range.first().map(String::as_str) == Some(p.attribute()))
+                    {
+                        return Err(ApiError::validation(format!(
+                            "Unsupported attribute in ORDER BY clause: {}; ORDER BY takes the sort key",
+                            p.attribute()
+                        )));
+                    }
+                    !descending
+                }
+            };
+            let keys = parts;
             let (mut partition, mut start) = from.unwrap_or((0, None));
             let mut items = Vec::new();
             let mut left = lim;
@@ -484,7 +497,7 @@ async fn select(
                         },
                         filter: filter.clone(),
                         limit: left,
-                        forward: true,
+                        forward,
                         consistent,
                         projection: None,
                         start: start.take(),
@@ -617,8 +630,12 @@ pub(crate) async fn execute(ep: &Endpoint, b: Body<'_>) -> Res {
             index,
             projection,
             filter,
+            order,
         } => {
-            let s = select(ep, table, index, projection, filter, consistent, lim, from).await?;
+            let s = select(
+                ep, table, index, projection, filter, order, consistent, lim, from,
+            )
+            .await?;
             let items: Vec<Value> = s.items.iter().map(wire::item_json).collect();
             out.insert("Items".into(), Value::Array(items));
             if let Some((p, k)) = &s.next {
@@ -663,6 +680,26 @@ fn batch_error(e: &ApiError) -> Value {
     Value::Object(m)
 }
 
+/// The statements of a batch or transaction (`member`), 1 to `max`.
+fn statements<'a>(b: Body<'a>, member: &str, max: usize) -> Result<Vec<Body<'a>>, ApiError> {
+    let list = b.array(member)?.ok_or_else(|| required(member))?;
+    if list.is_empty() || list.len() > max {
+        let mut field = member.to_owned();
+        field[..1].make_ascii_lowercase();
+        return Err(ApiError::validation(format!(
+            "1 validation error detected: Value at '{field}' failed to satisfy constraint: Member must have length less than or equal to {max}, Member must have length greater than or equal to 1 ({} statements)",
+            list.len()
+        )));
+    }
+    list.iter()
+        .map(|v| {
+            v.as_object()
+                .map(Body)
+                .ok_or_else(|| ApiError::serialization(format!("{member} must be structures")))
+        })
+        .collect()
+}
+
 /// A read of a batch or transaction: the item the `WHERE` names by its
 /// whole key (the rest of the `WHERE` filters it).
 struct PointRead {
@@ -678,6 +715,7 @@ fn point_read(ep: &Endpoint, st: Statement) -> Result<PointRead, ApiError> {
         index,
         projection,
         filter,
+        ..
     } = st
     else {
         return Err(ApiError::validation("not a read statement"));
@@ -704,21 +742,8 @@ fn point_read(ep: &Endpoint, st: Statement) -> Result<PointRead, ApiError> {
 
 pub(crate) async fn batch(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
-    let list = b
-        .array("Statements")?
-        .ok_or_else(|| required("Statements"))?;
-    if list.is_empty() || list.len() > 25 {
-        return Err(ApiError::validation(format!(
-            "1 validation error detected: Value at 'statements' failed to satisfy constraint: Member must have length less than or equal to 25, Member must have length greater than or equal to 1 ({} statements)",
-            list.len()
-        )));
-    }
     let mut parsed_all = Vec::new();
-    for v in list {
-        let s = Body(
-            v.as_object()
-                .ok_or_else(|| ApiError::serialization("Statements must be structures"))?,
-        );
+    for s in statements(b, "Statements", 25)? {
         let text = statement_text(s)?;
         let params = parameters(s)?;
         let consistent = s.bool("ConsistentRead")?;
@@ -830,24 +855,12 @@ async fn read_one(
 pub(crate) async fn transaction(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
     let token = b.str("ClientRequestToken")?.map(str::to_owned);
-    let list = b
-        .array("TransactStatements")?
-        .ok_or_else(|| required("TransactStatements"))?;
-    if list.is_empty() || list.len() > 100 {
-        return Err(ApiError::validation(format!(
-            "1 validation error detected: Value at 'transactStatements' failed to satisfy constraint: Member must have length less than or equal to 100, Member must have length greater than or equal to 1 ({} statements)",
-            list.len()
-        )));
-    }
-    let mut statements = Vec::new();
-    for v in list {
-        let s = Body(
-            v.as_object()
-                .ok_or_else(|| ApiError::serialization("TransactStatements must be structures"))?,
-        );
+    let mut parsed_all = Vec::new();
+    for s in statements(b, "TransactStatements", 100)? {
         let on_fail = on_failure(s)?;
-        statements.push((parsed(s)?, on_fail));
+        parsed_all.push((parsed(s)?, on_fail));
     }
+    let statements = parsed_all;
     let reads = statements.iter().filter(|(s, _)| s.is_read()).count();
     if reads > 0 && reads < statements.len() {
         return Err(ApiError::validation(

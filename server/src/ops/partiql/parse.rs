@@ -24,6 +24,8 @@ pub(crate) enum Statement {
         /// `None` for `*`.
         projection: Option<Vec<Path>>,
         filter: Option<Condition>,
+        /// `ORDER BY attr [ASC|DESC]`: the attribute and whether descending.
+        order: Option<(Path, bool)>,
     },
     Insert {
         table: String,
@@ -336,11 +338,25 @@ impl Parser {
         } else {
             None
         };
+        let order = if self.eat_kw("ORDER") {
+            self.expect_kw("BY")?;
+            let p = self.path()?;
+            let descending = if self.eat_kw("DESC") {
+                true
+            } else {
+                self.eat_kw("ASC");
+                false
+            };
+            Some((p, descending))
+        } else {
+            None
+        };
         Ok(Statement::Select {
             table,
             index,
             projection,
             filter,
+            order,
         })
     }
 
@@ -902,6 +918,7 @@ mod tests {
             index,
             projection,
             filter,
+            ..
         } = st
         else {
             panic!("not a select")
