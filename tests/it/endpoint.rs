@@ -10,6 +10,7 @@ mod errors;
 mod http;
 mod legacy;
 mod limits;
+mod partiql;
 mod python;
 mod raw;
 mod sdk;

@@ -4,6 +4,7 @@
 mod batch;
 mod items;
 mod legacy;
+mod partiql;
 mod project;
 mod reads;
 mod streams;
@@ -58,6 +59,9 @@ pub(crate) async fn dispatch(ep: &Endpoint, op: &str, body: &Map<String, Value>)
         "TagResource" => tables::tag(ep, b),
         "UntagResource" => tables::untag(ep, b),
         "ListTagsOfResource" => tables::list_tags(ep, b),
+        "ExecuteStatement" => partiql::execute(ep, b).await,
+        "BatchExecuteStatement" => partiql::batch(ep, b).await,
+        "ExecuteTransaction" => partiql::transaction(ep, b).await,
         _ => return None,
     })
 }

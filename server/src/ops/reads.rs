@@ -64,7 +64,7 @@ fn select(b: Body<'_>, projection: bool, index: bool) -> Result<Select, ApiError
     Ok(s)
 }
 
-fn limit(b: Body<'_>) -> Result<Option<i32>, ApiError> {
+pub(crate) fn limit(b: Body<'_>) -> Result<Option<i32>, ApiError> {
     match b.int("Limit")? {
         None => Ok(None),
         Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => Ok(Some(n as i32)),

@@ -29,7 +29,7 @@ fn n(v: &str) -> AttributeValue {
 
 /// A client of the endpoint at `url`, with DynamoDB Local's test
 /// credentials.
-fn client(url: String) -> Client {
+pub(super) fn client(url: String) -> Client {
     Client::from_conf(
         aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
@@ -64,7 +64,7 @@ pub(super) fn keyed_on_pk(
         .key_schema(key("PK", KeyType::Hash))
 }
 
-fn def(name: &str, kind: ScalarAttributeType) -> AttributeDefinition {
+pub(super) fn def(name: &str, kind: ScalarAttributeType) -> AttributeDefinition {
     AttributeDefinition::builder()
         .attribute_name(name)
         .attribute_type(kind)
@@ -72,7 +72,7 @@ fn def(name: &str, kind: ScalarAttributeType) -> AttributeDefinition {
         .unwrap()
 }
 
-fn key(name: &str, kind: KeyType) -> KeySchemaElement {
+pub(super) fn key(name: &str, kind: KeyType) -> KeySchemaElement {
     KeySchemaElement::builder()
         .attribute_name(name)
         .key_type(kind)
