@@ -44,7 +44,7 @@ use crate::request::{
 use crate::value::Item;
 
 pub use crate::future::BoxFuture;
-pub use recorder::{Counts, Measured, Recorder, Sender, attributed};
+pub use recorder::{Measured, Recorder, Sender, Tally, attributed};
 
 mod recorder;
 

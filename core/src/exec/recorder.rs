@@ -328,12 +328,12 @@ pub struct Sender<'a> {
 /// What a response held: the items read (before the filter) and returned.
 ///
 /// ```
-/// use singletable_core::exec::Counts;
-/// let c = Counts { read: 10, returned: 1 };
+/// use singletable_core::exec::Tally;
+/// let c = Tally { read: 10, returned: 1 };
 /// assert_eq!(c.read - c.returned, 9);
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Counts {
+pub struct Tally {
     /// Items read.
     pub read: u64,
     /// Items returned.
@@ -359,12 +359,12 @@ fn path_of(operation: &'static str) -> &'static str {
 /// its response. With no recorder attached anywhere, it only runs it.
 ///
 /// ```
-/// use singletable_core::exec::{attributed, CapacityMeter, Counts, Recorder, Sender};
+/// use singletable_core::exec::{attributed, CapacityMeter, Tally, Recorder, Sender};
 ///
 /// let (meter, recorder) = (CapacityMeter::default(), Recorder::new());
 /// recorder.attach(&meter);
 /// let sender = Sender { operation: "Query", entity: Some("Order"), pattern: Some("by_status") };
-/// let run = attributed(sender, async { meter.add(1.5); Ok::<_, ()>(7) }, |_| Counts { read: 30, returned: 3 });
+/// let run = attributed(sender, async { meter.add(1.5); Ok::<_, ()>(7) }, |_| Tally { read: 30, returned: 3 });
 /// assert_eq!(futures_util::FutureExt::now_or_never(run), Some(Ok(7)));
 /// let m = recorder.path("Order", "by_status").unwrap();
 /// assert_eq!((m.read_units, m.items_read, m.items_returned), (1.5, 30, 3));
@@ -372,7 +372,7 @@ fn path_of(operation: &'static str) -> &'static str {
 pub async fn attributed<T, E>(
     sender: Sender<'_>,
     request: impl Future<Output = Result<T, E>>,
-    counts: impl FnOnce(&T) -> Counts,
+    counts: impl FnOnce(&T) -> Tally,
 ) -> Result<T, E> {
     if !RECORDING.load(Ordering::Relaxed) {
         return request.await;

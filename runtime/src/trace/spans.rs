@@ -7,7 +7,7 @@ use std::future::Future;
 use tracing::field::Empty;
 use tracing::{Instrument, Span};
 
-use singletable_core::exec::{Counts, Sender, attributed};
+use singletable_core::exec::{Sender, Tally, attributed};
 use singletable_core::reader::{ItemReader, Items, ReaderPage};
 use singletable_core::request::{BatchGetOutput, BatchOp, CountPage, Page, ScoredItem};
 use singletable_core::value::Item;
@@ -99,64 +99,64 @@ impl Request<'_> {
 /// The items a response read and returned, for the cost recorder.
 pub trait Counted {
     /// Items read (before any filter) and returned.
-    fn counts(&self) -> Counts;
+    fn counts(&self) -> Tally;
 }
 
-fn read_returned(scanned: Option<usize>, returned: usize) -> Counts {
-    Counts {
+fn read_returned(scanned: Option<usize>, returned: usize) -> Tally {
+    Tally {
         read: scanned.unwrap_or(returned) as u64,
         returned: returned as u64,
     }
 }
 
 impl Counted for Page {
-    fn counts(&self) -> Counts {
+    fn counts(&self) -> Tally {
         read_returned(self.scanned, self.items.len())
     }
 }
 impl Counted for ReaderPage {
-    fn counts(&self) -> Counts {
+    fn counts(&self) -> Tally {
         read_returned(self.scanned, self.items.remaining())
     }
 }
 impl Counted for CountPage {
-    fn counts(&self) -> Counts {
+    fn counts(&self) -> Tally {
         read_returned(self.scanned, self.count)
     }
 }
 impl Counted for Items {
-    fn counts(&self) -> Counts {
+    fn counts(&self) -> Tally {
         read_returned(None, self.remaining())
     }
 }
 impl Counted for Option<Item> {
-    fn counts(&self) -> Counts {
+    fn counts(&self) -> Tally {
         // Counted for GetItem only: a write's returned values are not read.
         read_returned(None, usize::from(self.is_some()))
     }
 }
 impl Counted for () {
-    fn counts(&self) -> Counts {
-        Counts::default()
+    fn counts(&self) -> Tally {
+        Tally::default()
     }
 }
 impl Counted for Vec<BatchOp> {
-    fn counts(&self) -> Counts {
-        Counts::default()
+    fn counts(&self) -> Tally {
+        Tally::default()
     }
 }
 impl Counted for BatchGetOutput {
-    fn counts(&self) -> Counts {
+    fn counts(&self) -> Tally {
         read_returned(None, self.items.len())
     }
 }
 impl Counted for Vec<Option<Item>> {
-    fn counts(&self) -> Counts {
+    fn counts(&self) -> Tally {
         read_returned(None, self.iter().flatten().count())
     }
 }
 impl Counted for Vec<ScoredItem> {
-    fn counts(&self) -> Counts {
+    fn counts(&self) -> Tally {
         read_returned(None, self.len())
     }
 }
