@@ -194,30 +194,20 @@ async fn attributes_units_to_patterns(db: &Db, backend: &str) {
     let shelf_row = &wrong.patterns[0];
     // Declared: 6 × 300 = 1,800 bytes, one block, 0.5; measured 1.5.
     assert_eq!(shelf_row.units_per_page, 0.5);
-    assert!(
-        wrong.deviations.iter().any(|d| d.starts_with("`Book.on_shelf`: 1.5 read units a page measured against 0.5 declared: the same 6 items a page, so the items are larger than the declared 300 bytes")),
-        "{backend}: {:?}",
-        wrong.deviations
+    let says = |start: &str| {
+        assert!(
+            wrong.deviations.iter().any(|d| d.starts_with(start)),
+            "{backend}: no {start:?} in {:?}",
+            wrong.deviations
+        );
+    };
+    says(
+        "`Book.on_shelf`: 1.5 read units a page measured against 0.5 declared: the same 6 items a page, so the items are larger than the declared 300 bytes",
     );
     // Declared 1 + 1 units a put (300 bytes); measured 4.
-    assert!(
-        wrong
-            .deviations
-            .iter()
-            .any(|d| d
-                .starts_with("`Book.create`: 4 write units a request measured against 2 declared")),
-        "{backend}: {:?}",
-        wrong.deviations
-    );
+    says("`Book.create`: 4 write units a request measured against 2 declared");
     // Paths measured and not declared are listed, not lost.
-    assert!(
-        wrong
-            .deviations
-            .iter()
-            .any(|d| d.starts_with("`Book.by_author` (Query): measured but not declared")),
-        "{backend}: {:?}",
-        wrong.deviations
-    );
+    says("`Book.by_author` (Query): measured but not declared");
 }
 
 /// Units, items read and items returned attributed to the pattern or write
@@ -328,7 +318,7 @@ fn well_formed(svg: &str) -> Result<(), String> {
         }
         let end = rest[start..].find('>').ok_or("unclosed tag")? + start;
         let tag = &rest[start + 1..end];
-        if tag.matches('"').count() % 2 != 0 || tag.contains('<') {
+        if !tag.matches('"').count().is_multiple_of(2) || tag.contains('<') {
             return Err(format!("bad attributes in <{tag}>"));
         }
         if let Some(name) = tag.strip_prefix('/') {

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use singletable_runtime::Table;
 
 use super::CostReport;
-use super::report::{HOURS_PER_MONTH, num};
+use super::report::{HOURS_PER_MONTH, index_list, num};
 
 /// One path's money per month, Standard class.
 pub(super) struct PathMoney {
@@ -234,11 +234,7 @@ impl CostReport {
                 }
                 Row::Write(i) => {
                     let w = &self.writes[i];
-                    let ix: Vec<String> = w
-                        .index_units
-                        .iter()
-                        .map(|(k, v)| format!("{k} {}", num(*v)))
-                        .collect();
+                    let ix = index_list(w);
                     let _ = writeln!(
                         out,
                         "- {} units a request{}: the item {}, index entries {}, unique markers {}; {} a second on average, {} at peak.",
@@ -249,11 +245,7 @@ impl CostReport {
                             ""
                         },
                         num(w.table_units),
-                        if ix.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            ix.join(", ")
-                        },
+                        if ix.is_empty() { "none" } else { &ix },
                         num(w.unique_units),
                         num(w.avg_per_second),
                         num(w.peak_per_second)

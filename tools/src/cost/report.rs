@@ -792,6 +792,16 @@ pub(super) fn build<T: Table>(
     })
 }
 
+/// `GSI1 2, GSI2 0.2`: the write units of each index's entry.
+pub(super) fn index_list(w: &WritePathCost) -> String {
+    let ix: Vec<String> = w
+        .index_units
+        .iter()
+        .map(|(k, v)| format!("{k} {}", num(*v)))
+        .collect();
+    ix.join(", ")
+}
+
 /// Money per month on demand for `units` a second on average, at
 /// `per_million` units.
 pub(super) fn per_month(units: f64, per_million: f64) -> f64 {
@@ -987,11 +997,6 @@ impl CostReport {
         let mut ws: Vec<&WritePathCost> = self.writes.iter().collect();
         ws.sort_by(|a, b| b.monthly_on_demand.total_cmp(&a.monthly_on_demand));
         for w in ws {
-            let ix: Vec<String> = w
-                .index_units
-                .iter()
-                .map(|(k, v)| format!("{k} {}", num(*v)))
-                .collect();
             let _ = writeln!(
                 out,
                 "| {} | {}{} | {} | {} | {} | {} | {} | {} | {:.2} |",
@@ -1003,7 +1008,7 @@ impl CostReport {
                     ""
                 },
                 num(w.table_units),
-                ix.join(", "),
+                index_list(w),
                 num(w.unique_units),
                 num(w.units_per_request),
                 num(w.avg_per_second),
