@@ -168,8 +168,8 @@ fn overheads(c: &mut Criterion, rt: &Runtime, embedded: &Db<Embedded>) {
                 };
                 let span = singletable::__private::trace::span("GetItem", "Bench", &r);
                 black_box(
-                    singletable::__private::trace::traced(span, async {
-                        Ok::<u32, singletable::Error>(1)
+                    singletable::__private::trace::traced(span, r.sender("GetItem"), async {
+                        Ok::<Option<singletable::Item>, singletable::Error>(None)
                     })
                     .await,
                 )

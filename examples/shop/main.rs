@@ -7,7 +7,10 @@
 //! table when missing and leaves its data in the table.
 //! `cargo run --example shop -- --design` prints the design document
 //! generated from the declarations; `-- --cost` what a month of the
-//! declared workload (`workload.rs`) costs, `-- --cost-json` the same as JSON.
+//! declared workload (`workload.rs`) costs, `-- --cost-json` the same as JSON,
+//! `-- --cost-design` the design document with the cost as its last section,
+//! and `-- --cost-svg FILE` writes a chart of the money per path (on demand
+//! against provisioned) to FILE.
 //! `cargo run --release --example shop -- --backfill [--items N]` writes N
 //! orders (default 10,000) as the code before the sharded index wrote
 //! them, then backfills their index keys with a progress bar; against a
@@ -26,7 +29,8 @@ use singletable::{Db, Result};
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(flag) = args.iter().find(|a| *a == "--cost" || *a == "--cost-json") {
+    let cost_flags = ["--cost", "--cost-json", "--cost-design", "--cost-svg"];
+    if let Some(flag) = args.iter().find(|a| cost_flags.contains(&a.as_str())) {
         // What the declared workload costs, priced from the declarations.
         let report = workload::workload()
             .and_then(|w| w.report(&singletable::cost::Prices::us_east_1(), 0.7));
@@ -35,6 +39,18 @@ async fn main() {
                 "{}",
                 serde_json::to_string_pretty(&r).expect("a report serializes")
             ),
+            Ok(r) if flag == "--cost-design" => print!("{}", r.document::<AppTable>()),
+            Ok(r) if flag == "--cost-svg" => {
+                let Some(path) = args.iter().skip_while(|a| *a != flag).nth(1) else {
+                    eprintln!("error: --cost-svg needs the file to write the chart to");
+                    std::process::exit(2);
+                };
+                if let Err(e) = std::fs::write(path, r.svg()) {
+                    eprintln!("error: writing {path}: {e}");
+                    std::process::exit(1);
+                }
+                println!("wrote {path}");
+            }
             Ok(r) => print!("{}", r.markdown()),
             Err(e) => {
                 eprintln!("error: {e}");

@@ -505,7 +505,7 @@ impl<'a> BatchWriter<'a> {
                         ..Default::default()
                     };
                     let span = crate::trace::span("BatchWriteItem", table, &r);
-                    crate::trace::traced(span, exec.batch_write(req))
+                    crate::trace::traced(span, r.sender("BatchWriteItem"), exec.batch_write(req))
                         .await
                         .map(|left| (Vec::new(), left))
                 })

@@ -236,6 +236,47 @@ impl<E: Executor> Db<E> {
         self.exec.capacity().map(crate::exec::CapacityMeter::take)
     }
 
+    /// Records what this handle's requests consume from now on, by access
+    /// pattern and write path, in `recorder` (see
+    /// [`crate::exec::Recorder`]): the capacity the backend reports (the
+    /// embedded engine's meter, DynamoDB's `ConsumedCapacity`), the items
+    /// each request read and returned. Every handle on the same executor
+    /// records into it. Refused with [`Refusal::Unsupported`] for an
+    /// executor that reports no capacity.
+    ///
+    /// ```
+    /// use singletable::cost::Recorder;
+    /// use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let recorder = Recorder::new();
+    /// db.record_costs(&recorder)?;
+    /// db.put(&User { id: "ana".into() }).await?;
+    /// db.get::<User>(User::key("ana")?).await?;
+    /// assert_eq!(recorder.path("User", "put").unwrap().write_units, 1.0);
+    /// assert_eq!(recorder.path("User", "get").unwrap().read_units, 0.5);
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn record_costs(&self, recorder: &crate::exec::Recorder) -> Result<(), Error> {
+        let meter = self
+            .exec
+            .capacity()
+            .ok_or(Error::Refused(Refusal::Unsupported {
+                operation: "record_costs (the executor reports no consumed capacity)",
+            }))?;
+        recorder.attach(meter);
+        Ok(())
+    }
+
     /// The executor.
     pub fn executor(&self) -> &E {
         &self.exec
@@ -339,8 +380,10 @@ impl<E: Executor> Db<E> {
                 start: start.take(),
                 segment: None,
             };
-            let span = crate::trace::span("Scan", &self.table, &entity::<T>());
-            let page = crate::trace::traced(span.clone(), self.exec.scan(req)).await?;
+            let r = entity::<T>();
+            let span = crate::trace::span("Scan", &self.table, &r);
+            let page =
+                crate::trace::traced(span.clone(), r.sender("Scan"), self.exec.scan(req)).await?;
             crate::trace::count(&span, page.items.len());
             for item in page.items {
                 if T::ADOPTS && !singletable_core::__private::attributed_to::<T>(&item) {
@@ -356,18 +399,17 @@ impl<E: Executor> Db<E> {
     }
 
     pub(crate) async fn run_transaction(&self, req: TransactWrite) -> Result<(), Error> {
-        let span = crate::trace::span(
-            "TransactWriteItems",
-            &self.table,
-            &crate::trace::Request::default(),
-        );
-        crate::trace::traced(span, self.exec.transact_write(req)).await
+        let r = crate::trace::Request::default();
+        let span = crate::trace::span("TransactWriteItems", &self.table, &r);
+        let sent = r.sender("TransactWriteItems");
+        crate::trace::traced(span, sent, self.exec.transact_write(req)).await
     }
 
     /// PutItem of an entity, in its span.
     pub(crate) async fn send_put<T: Entity>(&self, req: PutItem) -> Result<Option<Item>, Error> {
-        let span = crate::trace::span("PutItem", &self.table, &entity::<T>());
-        crate::trace::traced(span, self.exec.put_item(req)).await
+        let r = entity::<T>();
+        let span = crate::trace::span("PutItem", &self.table, &r);
+        crate::trace::traced(span, r.sender("PutItem"), self.exec.put_item(req)).await
     }
 
     /// DeleteItem of an entity, in its span.
@@ -375,8 +417,9 @@ impl<E: Executor> Db<E> {
         &self,
         req: DeleteItem,
     ) -> Result<Option<Item>, Error> {
-        let span = crate::trace::span("DeleteItem", &self.table, &entity::<T>());
-        crate::trace::traced(span, self.exec.delete_item(req)).await
+        let r = entity::<T>();
+        let span = crate::trace::span("DeleteItem", &self.table, &r);
+        crate::trace::traced(span, r.sender("DeleteItem"), self.exec.delete_item(req)).await
     }
 
     /// GetItem of an entity, in its span.
@@ -386,7 +429,12 @@ impl<E: Executor> Db<E> {
             ..entity::<T>()
         };
         let span = crate::trace::span("GetItem", &self.table, &r);
-        let items = crate::trace::traced(span.clone(), self.exec.get_item_reader(req)).await?;
+        let items = crate::trace::traced(
+            span.clone(),
+            r.sender("GetItem"),
+            self.exec.get_item_reader(req),
+        )
+        .await?;
         crate::trace::count(&span, crate::reader::ItemReader::remaining(&items));
         Ok(items)
     }

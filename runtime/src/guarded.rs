@@ -106,7 +106,7 @@ impl<E: Executor> Db<E> {
             ..crate::db::entity::<T>()
         };
         let span = crate::trace::span("GetItem", self.table_name(), &r);
-        crate::trace::traced(span, self.executor().get_item(req)).await
+        crate::trace::traced(span, r.sender("GetItem"), self.executor().get_item(req)).await
     }
 
     /// Creates the item: a PutItem conditioned on no item having its key,

@@ -354,8 +354,12 @@ impl<T: Decode, P> ShardedQuery<T, P> {
                         let req = req?;
                         let r = l.query.traced(&req, l.pages);
                         let span = crate::trace::span("Query", db.table_name(), &r);
-                        let page =
-                            crate::trace::traced(span.clone(), db.executor().query(req)).await?;
+                        let page = crate::trace::traced(
+                            span.clone(),
+                            r.sender("Query"),
+                            db.executor().query(req),
+                        )
+                        .await?;
                         crate::trace::count(&span, page.items.len());
                         l.buffer.extend(page.items);
                         l.done = page.last_key.is_none();

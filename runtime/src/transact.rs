@@ -717,11 +717,8 @@ impl ReadTransaction {
             });
         }
         let n = self.gets.len();
-        let span = crate::trace::span(
-            "TransactGetItems",
-            db.table_name(),
-            &crate::trace::Request::default(),
-        );
+        let r = crate::trace::Request::default();
+        let span = crate::trace::span("TransactGetItems", db.table_name(), &r);
         let table = db.table_name();
         let gets = self
             .gets
@@ -731,7 +728,8 @@ impl ReadTransaction {
         let request = db
             .executor()
             .transact_get(crate::request::TransactGet { gets });
-        let items = crate::trace::traced(span.clone(), request).await?;
+        let items =
+            crate::trace::traced(span.clone(), r.sender("TransactGetItems"), request).await?;
         crate::trace::count(&span, items.iter().flatten().count());
         if items.len() != n {
             return Err(Error::Refused(Refusal::UnexpectedResponse {

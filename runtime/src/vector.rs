@@ -741,16 +741,18 @@ impl<T: Decode, P> VectorSearch<T, P> {
     pub async fn all<E: Executor>(self, db: &Db<E>) -> Result<Vec<Scored<T>>, Error> {
         let (index, top_k) = (self.index, self.top_k);
         let req = self.request(db.table_name())?;
-        let span = crate::trace::span(
-            "SearchVectors",
-            db.table_name(),
-            &crate::trace::Request {
-                index: Some(index),
-                limit: Some(top_k),
-                ..Default::default()
-            },
-        );
-        let found = crate::trace::traced(span.clone(), db.executor().search_vectors(req)).await?;
+        let r = crate::trace::Request {
+            index: Some(index),
+            limit: Some(top_k),
+            ..Default::default()
+        };
+        let span = crate::trace::span("SearchVectors", db.table_name(), &r);
+        let found = crate::trace::traced(
+            span.clone(),
+            r.sender("SearchVectors"),
+            db.executor().search_vectors(req),
+        )
+        .await?;
         crate::trace::count(&span, found.len());
         let other = <T::Table as crate::entity::Table>::OTHER_ITEMS;
         let mut out = Vec::with_capacity(found.len());

@@ -7,6 +7,8 @@ use singletable::capacity::Read;
 use singletable::cost::{CostError, CostReport, EntityLoad, PatternLoad, Prices, Rate, Workload};
 use singletable::{Entity, StrEnum, Table};
 
+mod recorded;
+
 mod priced {
     use super::*;
 

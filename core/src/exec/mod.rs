@@ -44,6 +44,9 @@ use crate::request::{
 use crate::value::Item;
 
 pub use crate::future::BoxFuture;
+pub use recorder::{Measured, Recorder, Sender, Tally, attributed};
+
+mod recorder;
 
 /// Any executor, shared: what a `Db` holds when the backend is chosen
 /// at run time.
@@ -85,6 +88,9 @@ pub type SharedExecutor = Arc<dyn Executor>;
 pub struct CapacityMeter {
     // Thousandths of a unit: DynamoDB reports halves for eventual reads.
     milli: AtomicU64,
+    // The recorder units are attributed to (see `Recorder::attach`).
+    recording: std::sync::atomic::AtomicBool,
+    recorder: std::sync::Mutex<Option<Arc<recorder::Paths>>>,
 }
 
 impl CapacityMeter {
@@ -93,6 +99,7 @@ impl CapacityMeter {
         let milli = (units * 1000.0).round();
         if milli.is_finite() && milli >= 0.0 {
             self.milli.fetch_add(milli as u64, Ordering::SeqCst);
+            self.attribute(units);
         }
     }
 

@@ -229,7 +229,12 @@ impl<'a, T: Entity> BatchGetter<'a, T> {
                         ..Default::default()
                     };
                     let span = crate::trace::span("BatchGetItem", table, &r);
-                    let out = crate::trace::traced(span.clone(), exec.batch_get(req)).await?;
+                    let out = crate::trace::traced(
+                        span.clone(),
+                        r.sender("BatchGetItem"),
+                        exec.batch_get(req),
+                    )
+                    .await?;
                     crate::trace::count(&span, out.items.len());
                     Ok((out.items, out.unprocessed))
                 })

@@ -37,8 +37,10 @@ impl<T: Decode, I, P> Query<T, I, P> {
         req: QueryRequest,
         page: u32,
     ) -> Result<crate::reader::ReaderPage, Error> {
-        let span = crate::trace::span("Query", db.table_name(), &self.traced(&req, page));
-        let raw = crate::trace::traced(span.clone(), db.executor().query_reader(req)).await?;
+        let r = self.traced(&req, page);
+        let span = crate::trace::span("Query", db.table_name(), &r);
+        let sent = r.sender("Query");
+        let raw = crate::trace::traced(span.clone(), sent, db.executor().query_reader(req)).await?;
         crate::trace::count(&span, raw.items.remaining());
         Ok(raw)
     }
@@ -50,8 +52,10 @@ impl<T: Decode, I, P> Query<T, I, P> {
         req: QueryRequest,
         page: u32,
     ) -> Result<crate::request::CountPage, Error> {
-        let span = crate::trace::span("Query", db.table_name(), &self.traced(&req, page));
-        let out = crate::trace::traced(span.clone(), db.executor().query_count(req)).await?;
+        let r = self.traced(&req, page);
+        let span = crate::trace::span("Query", db.table_name(), &r);
+        let sent = r.sender("Query");
+        let out = crate::trace::traced(span.clone(), sent, db.executor().query_count(req)).await?;
         crate::trace::count(&span, out.count);
         Ok(out)
     }

@@ -7,6 +7,11 @@ use std::future::Future;
 use tracing::field::Empty;
 use tracing::{Instrument, Span};
 
+use singletable_core::exec::{Sender, Tally, attributed};
+use singletable_core::reader::{ItemReader, Items, ReaderPage};
+use singletable_core::request::{BatchGetOutput, BatchOp, CountPage, Page, ScoredItem};
+use singletable_core::value::Item;
+
 use crate::error::Error;
 
 /// What a span says of the request besides its operation and table.
@@ -79,11 +84,93 @@ pub fn span(operation: &'static str, table: &str, r: &Request<'_>) -> Span {
     )
 }
 
-/// Runs `request` inside `span`, recording the error on failure.
-pub async fn traced<T>(
+impl Request<'_> {
+    /// Who sends the request of DynamoDB `operation`, for the cost
+    /// recorder.
+    pub fn sender(&self, operation: &'static str) -> Sender<'_> {
+        Sender {
+            operation,
+            entity: self.entity,
+            pattern: self.pattern,
+        }
+    }
+}
+
+/// The items a response read and returned, for the cost recorder.
+pub trait Counted {
+    /// Items read (before any filter) and returned.
+    fn counts(&self) -> Tally;
+}
+
+fn read_returned(scanned: Option<usize>, returned: usize) -> Tally {
+    Tally {
+        read: scanned.unwrap_or(returned) as u64,
+        returned: returned as u64,
+    }
+}
+
+impl Counted for Page {
+    fn counts(&self) -> Tally {
+        read_returned(self.scanned, self.items.len())
+    }
+}
+impl Counted for ReaderPage {
+    fn counts(&self) -> Tally {
+        read_returned(self.scanned, self.items.remaining())
+    }
+}
+impl Counted for CountPage {
+    fn counts(&self) -> Tally {
+        read_returned(self.scanned, self.count)
+    }
+}
+impl Counted for Items {
+    fn counts(&self) -> Tally {
+        read_returned(None, self.remaining())
+    }
+}
+impl Counted for Option<Item> {
+    fn counts(&self) -> Tally {
+        // Counted for GetItem only: a write's returned values are not read.
+        read_returned(None, usize::from(self.is_some()))
+    }
+}
+impl Counted for () {
+    fn counts(&self) -> Tally {
+        Tally::default()
+    }
+}
+impl Counted for Vec<BatchOp> {
+    fn counts(&self) -> Tally {
+        Tally::default()
+    }
+}
+impl Counted for BatchGetOutput {
+    fn counts(&self) -> Tally {
+        read_returned(None, self.items.len())
+    }
+}
+impl Counted for Vec<Option<Item>> {
+    fn counts(&self) -> Tally {
+        read_returned(None, self.iter().flatten().count())
+    }
+}
+impl Counted for Vec<ScoredItem> {
+    fn counts(&self) -> Tally {
+        read_returned(None, self.len())
+    }
+}
+
+/// Runs `request` inside `span`, recording the error on failure, and
+/// attributes the capacity it consumes to `sender` when a cost recorder
+/// listens (`Db::record_costs`): every request the typed handle sends
+/// goes through here, on every backend.
+pub async fn traced<T: Counted>(
     span: Span,
+    sender: Sender<'_>,
     request: impl Future<Output = Result<T, Error>>,
 ) -> Result<T, Error> {
+    let request = attributed(sender, request, T::counts);
     if span.is_disabled() {
         return request.await;
     }

@@ -166,8 +166,10 @@ impl<E: Entity, S> Update<E, S> {
             };
         }
         req.return_values = returning;
-        let span = crate::trace::span("UpdateItem", db.table_name(), &crate::db::entity::<E>());
-        match crate::trace::traced(span, db.executor().update_item(req)).await {
+        let r = crate::db::entity::<E>();
+        let span = crate::trace::span("UpdateItem", db.table_name(), &r);
+        let sent = r.sender("UpdateItem");
+        match crate::trace::traced(span, sent, db.executor().update_item(req)).await {
             Ok(attrs) => Ok(match returning {
                 ReturnValues::None => Returned::Nothing,
                 ReturnValues::AllOld | ReturnValues::AllNew => {

@@ -136,8 +136,11 @@ pub fn only_in_tests() {}
 fn public_api_stays_within_budget() {
     // 239: 224 items, then `cost` (the module, the workload, its prices and
     // its report with its rows: 14 items) and `entity::AccessPattern` (the
-    // markers' trait a workload names patterns by).
-    const CEILING: usize = 239;
+    // markers' trait a workload names patterns by). 241: the cost
+    // recorder (`cost::Recorder`, attached with `Db::record_costs`) and the
+    // row it measures per path (`cost::Measured`, also set beside each
+    // path of a measured report).
+    const CEILING: usize = 241;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let items = public_items(root, "singletable").expect("the workspace's sources parse");
     assert!(

@@ -41,6 +41,8 @@
 //! # Ok::<(), singletable::cost::CostError>(())
 //! ```
 
+mod chart;
+mod measured;
 mod prices;
 mod report;
 
@@ -53,6 +55,7 @@ use singletable_runtime::{Entity, Item, Table};
 
 pub use prices::{ClassPrices, Prices};
 pub use report::{CostReport, HotPartition, IndexCost, Monthly, PatternCost, WritePathCost};
+pub use singletable_runtime::exec::{Measured, Recorder};
 
 /// Requests (or writes) per second: on average, and at peak.
 ///
@@ -410,11 +413,13 @@ pub struct Workload<T: Table> {
 struct DeclaredPattern {
     name: &'static str,
     entity: EntityShape,
+    entity_type: &'static str,
     load: PatternLoad,
 }
 
 struct DeclaredEntity {
     shape: EntityShape,
+    entity_type: &'static str,
     unique: usize,
     load: EntityLoad,
 }
@@ -472,6 +477,7 @@ impl<T: Table> Workload<T> {
         self.patterns.push(DeclaredPattern {
             name: P::NAME,
             entity,
+            entity_type: <P::Entity as Entity>::ENTITY_TYPE,
             load,
         });
         self
@@ -497,6 +503,7 @@ impl<T: Table> Workload<T> {
         self.entities.retain(|e| e.shape.name != E::SHAPE.name);
         self.entities.push(DeclaredEntity {
             shape: E::SHAPE,
+            entity_type: E::ENTITY_TYPE,
             unique: E::UNIQUE.len(),
             load,
         });
@@ -516,6 +523,59 @@ impl<T: Table> Workload<T> {
     /// ```
     pub fn report(&self, prices: &Prices, utilisation: f64) -> Result<CostReport, CostError> {
         report::build::<T>(&self.patterns, &self.entities, prices, utilisation)
+    }
+
+    /// The report with a measurement beside each path: what a
+    /// [`Recorder`] measured while a test suite or a load ran
+    /// (`recorder.measured()`), priced at the declared rates, and the
+    /// [`CostReport::deviations`]: a filter that drops most of what it
+    /// reads, items larger or smaller than declared, paths measured but
+    /// not declared.
+    ///
+    /// ```
+    /// use singletable::cost::{EntityLoad, PatternLoad, Prices, Rate, Recorder, Workload};
+    /// use singletable::{Db, Embedded, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// #[derive(Entity)]
+    /// #[entity(table = App)]
+    /// #[pk("USER#<id>")]
+    /// #[sk("POST#<at>")]
+    /// #[access(posts)]
+    /// pub struct Post { pub id: String, pub at: u64, pub body: String }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let recorder = Recorder::new();
+    /// db.record_costs(&recorder)?;
+    /// for at in 0..4 {
+    ///     db.put(&Post { id: "ana".into(), at, body: "x".repeat(3000) }).await?;
+    /// }
+    /// Post::posts("ana").all(&db).await?;
+    /// // Declared at 100 bytes a post; they are 3 KB.
+    /// let report = Workload::<App>::new()
+    ///     .pattern::<PostPostsQuery>(PatternLoad::new(Rate::new(10.0, 10.0), 4))
+    ///     .entity::<Post>(EntityLoad::sized(1000, 100).creates(Rate::new(1.0, 1.0)))
+    ///     .measured_report(&recorder.measured(), &Prices::us_east_1(), 0.7)
+    ///     .unwrap();
+    /// let posts = &report.patterns[0];
+    /// assert_eq!(posts.units_per_request, 0.5);
+    /// // 4 items of about 3 KB: 3 blocks of 4 KB, eventually consistent.
+    /// assert_eq!(posts.measured.as_ref().unwrap().read_units, 1.5);
+    /// assert!(report.deviations.iter().any(|d| d.contains("larger than the declared 100 bytes")));
+    /// # Ok::<(), singletable::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn measured_report(
+        &self,
+        measured: &[Measured],
+        prices: &Prices,
+        utilisation: f64,
+    ) -> Result<CostReport, CostError> {
+        let mut report = self.report(prices, utilisation)?;
+        measured::compare(&mut report, &self.patterns, &self.entities, measured);
+        Ok(report)
     }
 }
 

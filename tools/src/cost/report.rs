@@ -10,14 +10,14 @@ use singletable_runtime::entity::Projection;
 use singletable_runtime::shape::KeyShape;
 use singletable_runtime::size::item_size;
 
-use super::{CostError, DeclaredEntity, DeclaredPattern, Prices};
+use super::{CostError, DeclaredEntity, DeclaredPattern, Measured, Prices};
 use crate::capacity::{read_units, write_units};
 use crate::cost::ClassPrices;
 
 /// Hours in a billing month, as AWS's price examples count them.
-const HOURS_PER_MONTH: f64 = 730.0;
+pub(super) const HOURS_PER_MONTH: f64 = 730.0;
 /// Seconds in that month.
-const SECONDS_PER_MONTH: f64 = HOURS_PER_MONTH * 3600.0;
+pub(super) const SECONDS_PER_MONTH: f64 = HOURS_PER_MONTH * 3600.0;
 /// Bytes of overhead DynamoDB bills per item stored, in the table and in
 /// each index entry.
 const ITEM_OVERHEAD: usize = 100;
@@ -81,6 +81,10 @@ pub struct CostReport {
     pub hot_partitions: Vec<HotPartition>,
     /// What the figures assume.
     pub notes: Vec<String>,
+    /// Where the measurement departs from the declarations (a filter that
+    /// drops most of what it reads, items larger than declared, a path
+    /// measured but not declared); empty for a declared-only report.
+    pub deviations: Vec<String>,
 }
 
 /// One read path: an access pattern (a Query) or gets by primary key.
@@ -121,6 +125,15 @@ pub struct PatternCost {
     pub filter_waste_per_second: f64,
     /// Money per month on demand, Standard class.
     pub monthly_on_demand: f64,
+    /// What a recorder measured on this pattern (`Workload::measured_report`):
+    /// each page one request.
+    pub measured: Option<Measured>,
+    /// Money per month on demand at the declared rate with the measured
+    /// units.
+    pub measured_monthly_on_demand: Option<f64>,
+    /// Read units per second (average, at the declared rate) that the
+    /// measured filter spent on items it dropped.
+    pub measured_filter_waste_per_second: Option<f64>,
 }
 
 /// One write path: creates, updates or deletes of an entity.
@@ -156,6 +169,11 @@ pub struct WritePathCost {
     pub peak_per_second: f64,
     /// Money per month on demand, Standard class.
     pub monthly_on_demand: f64,
+    /// What a recorder measured on this path (`Workload::measured_report`).
+    pub measured: Option<Measured>,
+    /// Money per month on demand at the declared rate with the measured
+    /// units.
+    pub measured_monthly_on_demand: Option<f64>,
 }
 
 /// The table (with its local indexes) or one global index: what it serves,
@@ -246,7 +264,7 @@ pub struct HotPartition {
 }
 
 /// A figure for people: at most four decimals, no trailing zeros.
-fn num(x: f64) -> String {
+pub(super) fn num(x: f64) -> String {
     let s = format!("{x:.4}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
@@ -451,8 +469,8 @@ pub(super) fn build<T: Table>(
         return Err(CostError::InvalidUtilisation(utilisation));
     }
     let std = &prices.standard;
-    let od_read = |units: f64| units * SECONDS_PER_MONTH * std.read_per_million / 1e6;
-    let od_write = |units: f64| units * SECONDS_PER_MONTH * std.write_per_million / 1e6;
+    let od_read = |units: f64| per_month(units, std.read_per_million);
+    let od_write = |units: f64| per_month(units, std.write_per_million);
     let mut loads: BTreeMap<String, Load> = BTreeMap::new();
     loads.insert("table".into(), Load::default());
     for g in T::GLOBAL_INDEXES {
@@ -572,6 +590,8 @@ pub(super) fn build<T: Table>(
                 avg_per_second: rate.avg * units,
                 peak_per_second: rate.peak * units,
                 monthly_on_demand: od_write(rate.avg * units) + od_read(rate.avg * read_first),
+                measured: None,
+                measured_monthly_on_demand: None,
             });
         }
         if l.gets.peak > 0.0 {
@@ -598,6 +618,9 @@ pub(super) fn build<T: Table>(
                 peak_per_second: l.gets.peak * units,
                 filter_waste_per_second: 0.0,
                 monthly_on_demand: od_read(l.gets.avg * units),
+                measured: None,
+                measured_monthly_on_demand: None,
+                measured_filter_waste_per_second: None,
             });
         }
     }
@@ -686,6 +709,9 @@ pub(super) fn build<T: Table>(
             peak_per_second: l.rate.peak * units,
             filter_waste_per_second: l.rate.avg * waste,
             monthly_on_demand: od_read(l.rate.avg * units),
+            measured: None,
+            measured_monthly_on_demand: None,
+            measured_filter_waste_per_second: None,
         });
     }
     // Patterns first as declared, gets after.
@@ -762,7 +788,24 @@ pub(super) fn build<T: Table>(
         dominant_index,
         hot_partitions,
         notes,
+        deviations: Vec::new(),
     })
+}
+
+/// `GSI1 2, GSI2 0.2`: the write units of each index's entry.
+pub(super) fn index_list(w: &WritePathCost) -> String {
+    let ix: Vec<String> = w
+        .index_units
+        .iter()
+        .map(|(k, v)| format!("{k} {}", num(*v)))
+        .collect();
+    ix.join(", ")
+}
+
+/// Money per month on demand for `units` a second on average, at
+/// `per_million` units.
+pub(super) fn per_month(units: f64, per_million: f64) -> f64 {
+    units * SECONDS_PER_MONTH * per_million / 1e6
 }
 
 /// `x` rounded up to a whole number, a float's error aside: 2,016 / 0.8 is
@@ -954,11 +997,6 @@ impl CostReport {
         let mut ws: Vec<&WritePathCost> = self.writes.iter().collect();
         ws.sort_by(|a, b| b.monthly_on_demand.total_cmp(&a.monthly_on_demand));
         for w in ws {
-            let ix: Vec<String> = w
-                .index_units
-                .iter()
-                .map(|(k, v)| format!("{k} {}", num(*v)))
-                .collect();
             let _ = writeln!(
                 out,
                 "| {} | {}{} | {} | {} | {} | {} | {} | {} | {:.2} |",
@@ -970,7 +1008,7 @@ impl CostReport {
                     ""
                 },
                 num(w.table_units),
-                ix.join(", "),
+                index_list(w),
                 num(w.unique_units),
                 num(w.units_per_request),
                 num(w.avg_per_second),
@@ -1019,6 +1057,7 @@ impl CostReport {
                 );
             }
         }
+        self.path_sections(&mut out);
         let _ = writeln!(out);
         for n in &self.notes {
             let _ = writeln!(out, "- {n}");
