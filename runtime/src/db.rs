@@ -338,6 +338,7 @@ impl<E: Executor> Db<E> {
                 consistent: false,
                 start: start.take(),
                 segment: None,
+                projection: None,
             };
             let span = crate::trace::span("Scan", &self.table, &entity::<T>());
             let page = crate::trace::traced(span.clone(), self.exec.scan(req)).await?;
