@@ -65,7 +65,12 @@ fn complaint(id: u32) -> Complaint {
     Complaint {
         customer: format!("c{}", id % 3),
         id,
-        state: if id.is_multiple_of(2) { "OPEN" } else { "CLOSED" }.into(),
+        state: if id.is_multiple_of(2) {
+            "OPEN"
+        } else {
+            "CLOSED"
+        }
+        .into(),
         severity: (id % 4) as u8,
         text: format!("complaint {id}"),
     }

@@ -703,16 +703,7 @@ impl<T: Decode, I> Scan<T, I> {
         let req = self.request(db.table_name(), filter.clone(), start, self.limit);
         let mut items = Vec::new();
         let (count, scanned_count, last) = self.send(db, req, 1, &mut items).await?;
-        let cursor = match last {
-            Some(k) => Some(Cursor::sealed(
-                page::encode(db.cursor_secret(), &scope, &k).ok_or_else(|| {
-                    Error::Refused(Refusal::CursorKeyNotString {
-                        what: "LastEvaluatedKey",
-                    })
-                })?,
-            )),
-            None => None,
-        };
+        let cursor = Cursor::after(db.cursor_secret(), &scope, last)?;
         Ok(Page {
             items,
             cursor,
