@@ -50,6 +50,11 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
             #vis fn query<__P>(_: __P) -> #p::Query<Self, #p::OnTable, Self> {
                 ::core::unimplemented!()
             }
+
+            #[allow(dead_code)]
+            #vis fn scan() -> #p::query::Scan<Self> {
+                ::core::unimplemented!()
+            }
         }
     }
 }
