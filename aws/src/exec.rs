@@ -368,12 +368,14 @@ impl Executor for SdkExecutor {
         Box::pin(async move {
             let mut r = Rendered::default();
             let filter = condition_text(&req.filter, &mut r);
+            let projection = req.projection.as_ref().map(|p| r.projection(p));
             let out = self
                 .client
                 .scan()
                 .table_name(req.table)
                 .set_index_name(req.index)
                 .set_filter_expression(filter)
+                .set_projection_expression(projection)
                 .set_expression_attribute_names(non_empty(r.names))
                 .set_expression_attribute_values(non_empty(r.values))
                 .set_limit(req.limit)

@@ -105,6 +105,18 @@ pub trait Decode: Sized {
         None
     }
 
+    /// Whether the index named `index` (its DynamoDB name) holds every
+    /// attribute this type decodes, so that a read of the index can return
+    /// it: a keys-only index holds keys, which whole entities are not. The
+    /// default asks for an index that projects every attribute; reads of
+    /// keys or of a projection say yes.
+    fn readable_on(index: &str) -> bool {
+        matches!(
+            Self::index_projection(index),
+            crate::entity::Projection::All
+        )
+    }
+
     /// Whether items without an entity type can be this type's (an entity
     /// with `#[entity(adopt = keys)]`, a collection with such a member):
     /// then no filter tells them apart, and `Query::count` reads the
@@ -143,6 +155,10 @@ macro_rules! partial_decode {
         }
 
         fn adopts() -> bool {
+            true
+        }
+
+        fn readable_on(_: &str) -> bool {
             true
         }
     };
@@ -231,6 +247,30 @@ impl<T: Entity> Decode for T {
 
     fn type_condition(attribute: &str) -> Option<Condition> {
         types_condition(attribute, &[T::ENTITY_TYPE])
+    }
+
+    // Every attribute the entity stores (not those its primary key holds)
+    // is projected, or is a key attribute of the index.
+    fn readable_on(index: &str) -> bool {
+        use crate::entity::{Projection, Table};
+        let projected: &[&str] = match Self::index_projection(index) {
+            Projection::All => return true,
+            Projection::KeysOnly => &[],
+            Projection::Include(attrs) => attrs,
+        };
+        let table = T::Table::GLOBAL_INDEXES.iter().find(|g| g.name == index);
+        let keys: Vec<&str> = match table {
+            Some(g) => g.key_attributes().map(|(n, _, _)| n).collect(),
+            None => T::Table::LOCAL_INDEXES
+                .iter()
+                .filter(|l| l.name == index)
+                .map(|l| l.sk)
+                .collect(),
+        };
+        T::SHAPE
+            .attributes
+            .iter()
+            .all(|a| projected.contains(a) || keys.contains(a))
     }
 
     fn adopts() -> bool {

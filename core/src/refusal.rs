@@ -242,6 +242,38 @@ pub enum Refusal {
         /// The segments asked for.
         segments: u64,
     },
+    /// A scan's segment that is not below its number of segments
+    /// (`Segment` counts from 0).
+    #[error(
+        "segment {segment} of a scan split in {total} is out of range: segments count from 0 to {total} - 1"
+    )]
+    SegmentOutOfRange {
+        /// The segment asked for.
+        segment: u32,
+        /// The scan's number of segments.
+        total: u32,
+    },
+    /// A read names an index the table does not declare (of that kind:
+    /// global or local).
+    #[error("the table declares no {kind} index named `{index}`")]
+    UnknownIndex {
+        /// `global` or `local`.
+        kind: &'static str,
+        /// The index name asked for.
+        index: String,
+    },
+    /// A read of whole items on an index that does not project every
+    /// attribute they decode (a keys-only index, an `INCLUDE` list short
+    /// of one): it would read nothing it could return.
+    #[error(
+        "index `{index}` does not project every attribute `{read}` decodes: read its keys (`keys()`) or a projection (`select::<D>()`), or read the table"
+    )]
+    IndexProjection {
+        /// The index read.
+        index: String,
+        /// The entity (or collection) asked for.
+        read: &'static str,
+    },
     /// A backfill resumed from a checkpoint of another number of segments.
     #[error("the checkpoint has {checkpoint} segments, not {requested}")]
     CheckpointSegments {

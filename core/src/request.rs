@@ -320,6 +320,9 @@ pub struct ScanRequest {
     pub start: Option<Item>,
     /// Read one segment of a parallel scan, `None` for the whole table.
     pub segment: Option<ScanSegment>,
+    /// Returns only these attributes (`ProjectionExpression`); `None` for
+    /// what the table or index holds.
+    pub projection: Option<Vec<Path>>,
 }
 
 /// One segment of a parallel Scan (`Segment`, `TotalSegments`): DynamoDB

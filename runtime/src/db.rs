@@ -379,6 +379,7 @@ impl<E: Executor> Db<E> {
                 consistent: false,
                 start: start.take(),
                 segment: None,
+                projection: None,
             };
             let r = entity::<T>();
             let span = crate::trace::span("Scan", &self.table, &r);

@@ -166,12 +166,14 @@ pub(crate) mod build;
 mod pages;
 pub(crate) mod projected;
 mod run;
+mod scan;
 
 #[allow(unused_imports)]
 use pages::Marker;
 pub use pages::{Cursor, Page};
 pub use projected::Projected;
 use projected::*;
+pub use scan::Scan;
 
 /// A Query on one partition of the table or an index. Built by generated
 /// access-pattern functions; nothing is sent until `page`, `all`, `first` or

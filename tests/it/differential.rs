@@ -520,6 +520,7 @@ async fn pages_case(b: &Backends, items: &[(usize, bool, u8)]) -> Result<(), Tes
         consistent: false,
         start,
         segment: None,
+        projection: None,
     };
     let pages = [
         follow(|start| b.local.scan(scan(start))).await?,

@@ -47,6 +47,7 @@ mod paths;
 mod published;
 mod refusals;
 mod reserved;
+mod scans;
 mod shop;
 mod streams;
 mod support;

@@ -126,6 +126,7 @@ pub async fn scan_all<E: Executor + ?Sized>(
                 consistent,
                 start: start.take(),
                 segment: None,
+                projection: None,
             })
             .await
             .unwrap();

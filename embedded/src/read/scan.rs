@@ -8,13 +8,14 @@ use crate::store::Store;
 use singletable_core::request::{Page, ScanRequest};
 
 use super::page::{limit, read_halves, read_items};
-use super::target::Target;
+use super::target::{Target, projection};
 
 pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
     let t = store.table(&req.table)?;
     let target = Target::new(t, req.index.as_deref(), req.consistent)?;
     let limit = limit(req.limit)?;
-    let filter = target.filter(req.filter.as_ref(), false, None)?;
+    let filter = target.filter(req.filter.as_ref(), false, req.projection.as_deref())?;
+    projection(req.projection.as_deref(), &target)?;
     let start = req
         .start
         .as_ref()
@@ -54,7 +55,7 @@ pub(crate) fn scan(store: &Store, req: &ScanRequest) -> Res<Page> {
         }
         _ => Box::new(entries),
     };
-    let returned = target.returned(None);
+    let returned = target.returned(req.projection.as_deref());
     let mut filter = filter.as_ref().map(|f| Filter::new(f, t));
     let mut keeps = |pos, bytes| filter.as_mut().map_or(Ok(true), |f| f.keeps(pos, bytes));
     let (items, last_key, read, scanned) =

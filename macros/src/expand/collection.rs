@@ -50,6 +50,11 @@ fn stub(input: &syn::DeriveInput) -> TokenStream {
             #vis fn query<__P>(_: __P) -> #p::Query<Self, #p::OnTable, Self> {
                 ::core::unimplemented!()
             }
+
+            #[allow(dead_code)]
+            #vis fn scan() -> #p::query::Scan<Self> {
+                ::core::unimplemented!()
+            }
         }
     }
 }
@@ -115,7 +120,27 @@ fn expand(input: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
     let decode = decode_impl(&n, &c);
     let query = query_fn(&n, &c, &input.vis);
     let partitions = partition_impls(&n, &c);
+    let scan = {
+        let (p, ident, vis) = (&n.p, n.ident, &input.vis);
+        let doc = format!(
+            "A Scan of the table for every item of the collection `{}`'s members (`Scan::new()`), decoded as this enum; the items of other types are skipped. **Cost: a Scan reads the whole table and pays read capacity for every item of every type; never on a hot path**: the collection's partition is read by `query`.",
+            n.name
+        );
+        quote! {
+            #[automatically_derived]
+            impl #ident {
+                #[doc = #doc]
+                #[inline]
+                #[allow(clippy::self_named_constructors)]
+                #vis fn scan() -> #p::query::Scan<Self> {
+                    #p::query::Scan::new()
+                }
+            }
+        }
+    };
     Ok(quote! {
+        #scan
+
         #reported
         #(#checks)*
 

@@ -31,6 +31,9 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
         "Starts an UpdateItem of the `{entity}` with this key. Index keys built from the fields it changes are rewritten in the same request; it fails with `Error::NotFound` when the item does not exist (unless `.upsert()`)."
     );
     let handles_ty = format_ident!("{}FieldHandles", ident);
+    let scan_doc = format!(
+        "A Scan of every `{entity}` in the table (`Scan::new()`): typed filters, parallel segments, pages with cursors, `count`, `first`, keys or a projection, an index. **Cost: a Scan reads the whole table and pays read capacity for every item of every type, before any filter; never on a hot path**: a frequent access pattern is a Query on a key or an index."
+    );
     let inside = quote! {
         #[automatically_derived]
         impl #p::__private::HasFields for #ident {
@@ -48,6 +51,13 @@ pub fn expand(ctx: &Ctx, keys: &Keys) -> (TokenStream, TokenStream) {
             }
 
             #(#check_fns)*
+
+            #[doc = #scan_doc]
+            #[inline]
+            #[allow(clippy::self_named_constructors)]
+            #vis fn scan() -> #p::query::Scan<Self> {
+                #p::query::Scan::new()
+            }
 
             #[doc = #update_doc]
             #[inline]

@@ -137,6 +137,21 @@ impl<P> Cursor<P> {
         }
     }
 
+    /// The cursor to the page after DynamoDB's `LastEvaluatedKey` `last`,
+    /// sealed for `scope`; `None` on the last page.
+    pub(crate) fn after(
+        secret: &[u8],
+        scope: &CursorScope<'_>,
+        last: Option<Item>,
+    ) -> Result<Option<Self>, Error> {
+        let Some(k) = last else { return Ok(None) };
+        page::encode(secret, scope, &k)
+            .map(|text| Some(Self::sealed(text)))
+            .ok_or(Error::Refused(Refusal::CursorKeyNotString {
+                what: "LastEvaluatedKey",
+            }))
+    }
+
     /// A cursor as a client sent it back, for the pattern it is given to;
     /// checked when a page opens it.
     ///

@@ -106,16 +106,7 @@ impl<T: Decode, I, P> Query<T, I, P> {
         let (count, scanned_count) = (raw.items.remaining(), raw.scanned);
         let mut items = Vec::new();
         self.read_items(raw.items, &mut items)?;
-        let cursor = match raw.last_key {
-            Some(k) => Some(Cursor::sealed(
-                page::encode(db.cursor_secret(), &self.scope(0), &k).ok_or_else(|| {
-                    Error::Refused(Refusal::CursorKeyNotString {
-                        what: "LastEvaluatedKey",
-                    })
-                })?,
-            )),
-            None => None,
-        };
+        let cursor = Cursor::after(db.cursor_secret(), &self.scope(0), raw.last_key)?;
         Ok(Page {
             items,
             cursor,

@@ -219,6 +219,7 @@ pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
             consistent,
             start,
             segment,
+            projection: None,
         })
         .await
         .map_err(engine)?;

@@ -101,6 +101,7 @@ async fn case(b: &Backends, writes: &[Write]) -> Result<(), TestCaseError> {
             consistent: false,
             start,
             segment: None,
+            projection: None,
         };
         let local = follow(|start| b.local.scan(scan(start))).await?;
         let embedded = follow(|start| b.embedded.scan(scan(start))).await?;

@@ -861,6 +861,7 @@ pub fn request(op: &Op, table: &str, prefix: &str) -> Request {
                     segment,
                     total_segments,
                 }),
+                projection: None,
             })
         }
         Op::Transact(ops, token) => Request::Transact(TransactWrite {

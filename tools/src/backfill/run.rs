@@ -109,6 +109,7 @@ impl<T: Entity, E: Executor> Run<'_, '_, T, E> {
                     segment,
                     total_segments: total,
                 }),
+                projection: None,
             };
             let mut page = self.throttled(|| db.executor().scan(req.clone())).await?;
             // Of the items without an entity type, only those `T` claims

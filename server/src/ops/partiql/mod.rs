@@ -445,6 +445,7 @@ async fn select(
                     consistent,
                     start,
                     segment: None,
+                    projection: None,
                 })
                 .await
                 .map_err(engine)?;
