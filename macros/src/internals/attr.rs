@@ -288,7 +288,33 @@ pub struct IndexDecl {
     pub shards: u16,
 }
 
+/// An index key template a decoder reads fields back from (see
+/// [`Keys::index_reads`]).
+pub struct IndexRead<'a> {
+    pub index: &'a IndexDecl,
+    /// The index's sort key template (else its partition key's).
+    pub sort: bool,
+    pub template: &'a Template,
+}
+
+impl IndexRead<'_> {
+    /// The key builder's name: `gsi2_pk`, `lsi1_sk`.
+    pub fn builder(&self) -> String {
+        let key = if self.sort { "sk" } else { "pk" };
+        format!("{}_{key}", self.index.name())
+    }
+}
+
 impl IndexDecl {
+    /// Whether the key attribute of this index's sort key (`sort`) or
+    /// partition key gives its fields back: every item holds it and it is
+    /// the template's text. Not so for a sparse index (`when`: absent
+    /// while the condition is false) nor for a sharded partition key (its
+    /// value ends with a shard suffix).
+    pub fn readable(&self, sort: bool) -> bool {
+        self.when.is_none() && (sort || self.shards <= 1)
+    }
+
     pub fn name(&self) -> String {
         match self.kind {
             IndexKind::Gsi(n) => format!("gsi{n}"),
@@ -335,6 +361,32 @@ impl Keys {
         templates
             .filter(|t| t.fields().contains(&name))
             .all(|t| matches!(t.segments.last(), Some(Segment::Field(f)) if f == name))
+    }
+
+    /// The index key templates decoders read `from_key` fields back from
+    /// (`from_key`: the names of those fields): each readable template
+    /// ([`IndexDecl::readable`]) holding such a field that the primary
+    /// key does not hold, in declaration order.
+    pub fn index_reads(&self, from_key: &[String]) -> Vec<IndexRead<'_>> {
+        let primary = self.primary_fields();
+        let mut out = Vec::new();
+        for index in &self.indexes {
+            for (sort, t) in [(false, &index.pk), (true, &index.sk)] {
+                let Some(template) = t else { continue };
+                let holds = template
+                    .fields()
+                    .into_iter()
+                    .any(|f| !primary.contains(&f) && from_key.iter().any(|k| k == f));
+                if holds && index.readable(sort) {
+                    out.push(IndexRead {
+                        index,
+                        sort,
+                        template,
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Fields of the index key templates.
