@@ -333,6 +333,9 @@ pub struct Keys {
     pub attr_indexes: Vec<crate::internals::attr_index::AttrIndexDecl>,
     /// The vector indexes the entity feeds.
     pub vectors: Vec<crate::internals::vector::VectorDecl>,
+    /// Whether a key template was refused (and left out): checks of the
+    /// fields' places in templates then say nothing more.
+    pub unparsed: bool,
 }
 
 impl Keys {
@@ -413,6 +416,7 @@ pub fn parse_keys(
         indexes: Vec::new(),
         attr_indexes: Vec::new(),
         vectors: crate::internals::vector::parse(attrs, errors),
+        unparsed: false,
     };
     let mut seen: Vec<String> = Vec::new();
     let mut pk_seen = false;
@@ -449,6 +453,7 @@ pub fn parse_keys(
                     }
                 };
                 let template = Template::parse(lit, errors);
+                keys.unparsed |= template.is_none();
                 if name == "pk" {
                     pk_seen = true;
                     keys.pk = template;
@@ -471,11 +476,14 @@ pub fn parse_keys(
                 else {
                     continue;
                 };
+                let pk = Template::parse(args.pk, errors);
+                let sk = args.sk.map(|sk| Template::parse(sk, errors));
+                keys.unparsed |= pk.is_none() || sk.as_ref().is_some_and(Option::is_none);
                 keys.indexes.push(IndexDecl {
                     kind: IndexKind::Gsi(n),
                     span,
-                    pk: Template::parse(args.pk, errors),
-                    sk: args.sk.and_then(|sk| Template::parse(sk, errors)),
+                    pk,
+                    sk: sk.flatten(),
                     when: args.when,
                     shards: match args.shards {
                         Some(n) if *n < 2 || *n > 1000 => {
@@ -499,11 +507,13 @@ pub fn parse_keys(
                 else {
                     continue;
                 };
+                let sk = Template::parse(args.sk, errors);
+                keys.unparsed |= sk.is_none();
                 keys.indexes.push(IndexDecl {
                     kind: IndexKind::Lsi(n),
                     span,
                     pk: None,
-                    sk: Template::parse(args.sk, errors),
+                    sk,
                     when: None,
                     shards: 1,
                 });

@@ -317,6 +317,10 @@ fn from_key_source(keys: &attr::Keys, f: &Field) -> Option<String> {
     if unreadable.is_some() {
         return unreadable;
     }
+    if keys.unparsed {
+        // A refused template may be the one that holds it.
+        return None;
+    }
     let multi = keys
         .attr_indexes
         .iter()
