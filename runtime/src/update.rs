@@ -415,6 +415,9 @@ impl<E: Entity, S> Update<E, S> {
             Ok(v) => v,
             Err(e) => return self.fail(e),
         };
+        // A key field that only an index key holds (`from_key`) is no
+        // attribute of its own: the rewritten index key is the whole write.
+        let mut stored = true;
         if let Some(part) = field.key_part(&value) {
             match part {
                 Ok(p) => {
@@ -423,14 +426,17 @@ impl<E: Entity, S> Update<E, S> {
                 }
                 Err(e) => return self.fail(e),
             }
+            stored = E::SHAPE.attributes.contains(&attr);
         }
         if let AttributeValue::Bool(b) = v {
             self.bools.retain(|(f, _)| *f != field.field_name());
             self.bools.push((field.field_name(), b));
         }
         self.touch(field.field_name());
-        self.actions
-            .push(UpdateAction::Set(attr.to_owned(), SetValue::Value(v)));
+        if stored {
+            self.actions
+                .push(UpdateAction::Set(attr.to_owned(), SetValue::Value(v)));
+        }
         self
     }
 

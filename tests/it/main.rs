@@ -34,6 +34,7 @@ mod endpoint;
 mod errors;
 mod evolution;
 mod existing;
+mod index_keys;
 mod integrity;
 mod item_codec;
 mod key_codec;

@@ -310,3 +310,53 @@ pub fn fill_from_key<T>(
     }
     Ok(())
 }
+
+/// The string of an index key attribute a decoder kept for the fields
+/// only that key holds (`#[attr(from_key)]` on an index template's
+/// field): `None` when the item has none (a sparse index, a projection
+/// without it), a decode error at the attribute when it is no string.
+#[inline]
+pub fn index_key_str<'a>(
+    entity: &'static str,
+    attribute: &'static str,
+    value: &'a Option<AttributeValue>,
+) -> crate::Result<Option<&'a str>> {
+    match value {
+        None => Ok(None),
+        Some(AttributeValue::S(s)) => Ok(Some(s)),
+        Some(other) => Err(crate::Error::Decode {
+            entity,
+            source: crate::value::wrong_type("S", other).at(attribute),
+        }),
+    }
+}
+
+/// Refuses a decoded entity whose fields build another index key
+/// (`built`) than the one the item holds (`stored`), when fields were read
+/// from that key: a key part that does not read back to the same key, or
+/// a value that contradicts another key holding the same field, is
+/// [`crate::DecodeErrorKind::KeyMismatch`] at the index key attribute, as for
+/// the primary key.
+#[inline]
+pub fn check_index_key(
+    entity: &'static str,
+    attribute: &'static str,
+    stored: Option<&str>,
+    built: crate::Result<String>,
+) -> crate::Result<()> {
+    let Some(stored) = stored else {
+        return Ok(());
+    };
+    let built = built?;
+    if built == stored {
+        return Ok(());
+    }
+    Err(crate::Error::Decode {
+        entity,
+        source: crate::DecodeError::new(crate::DecodeErrorKind::KeyMismatch {
+            stored: stored.to_owned(),
+            expected: built,
+        })
+        .at(attribute),
+    })
+}

@@ -211,13 +211,22 @@ pub fn projection_check(
         };
     }
     // What decoding reads besides the primary key: every stored attribute
-    // but the copies of primary key fields, which the key gives back.
+    // but the copies of primary key fields, which the key gives back, and
+    // the index key attributes `from_key` fields are read from.
     let primary = keys.primary_fields();
     let needed = ctx
         .fields
         .iter()
         .filter(|f| f.written() && !primary.contains(&f.name().as_str()))
-        .map(|f| &f.stored);
+        .map(|f| {
+            let s = &f.stored;
+            quote!(#s)
+        })
+        .chain(
+            ctx.index_reads(keys)
+                .into_iter()
+                .map(|r| ctx.index_attr(&r)),
+        );
     let ident = ctx.entity_ident;
     let entity = ctx.entity;
     let msg = format!(

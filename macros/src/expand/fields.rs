@@ -500,9 +500,22 @@ fn held_fields(ctx: &Ctx, keys: &Keys) -> TokenStream {
     if held.is_empty() && held_when.is_empty() {
         return TokenStream::new();
     }
+    let index_reads = ctx.index_reads(keys);
     let held_parts = held.iter().map(|n| {
         let f = ctx.field(n);
-        let (id, stored) = (&f.ident, &f.stored);
+        let id = &f.ident;
+        // A field only an index key holds (`from_key`): the update relies
+        // on that key attribute still holding the held value.
+        let stored = match index_reads
+            .iter()
+            .find(|r| f.opts.from_key.is_present() && r.template.fields().contains(&n.as_str()))
+        {
+            Some(r) => ctx.index_attr(r),
+            None => {
+                let s = &f.stored;
+                quote!(#s)
+            }
+        };
         let write = ctx.write_value(
             f,
             quote!(self.#id),

@@ -288,7 +288,33 @@ pub struct IndexDecl {
     pub shards: u16,
 }
 
+/// An index key template a decoder reads fields back from (see
+/// [`Keys::index_reads`]).
+pub struct IndexRead<'a> {
+    pub index: &'a IndexDecl,
+    /// The index's sort key template (else its partition key's).
+    pub sort: bool,
+    pub template: &'a Template,
+}
+
+impl IndexRead<'_> {
+    /// The key builder's name: `gsi2_pk`, `lsi1_sk`.
+    pub fn builder(&self) -> String {
+        let key = if self.sort { "sk" } else { "pk" };
+        format!("{}_{key}", self.index.name())
+    }
+}
+
 impl IndexDecl {
+    /// Whether the key attribute of this index's sort key (`sort`) or
+    /// partition key gives its fields back: every item holds it and it is
+    /// the template's text. Not so for a sparse index (`when`: absent
+    /// while the condition is false) nor for a sharded partition key (its
+    /// value ends with a shard suffix).
+    pub fn readable(&self, sort: bool) -> bool {
+        self.when.is_none() && (sort || self.shards <= 1)
+    }
+
     pub fn name(&self) -> String {
         match self.kind {
             IndexKind::Gsi(n) => format!("gsi{n}"),
@@ -307,6 +333,9 @@ pub struct Keys {
     pub attr_indexes: Vec<crate::internals::attr_index::AttrIndexDecl>,
     /// The vector indexes the entity feeds.
     pub vectors: Vec<crate::internals::vector::VectorDecl>,
+    /// Whether a key template was refused (and left out): checks of the
+    /// fields' places in templates then say nothing more.
+    pub unparsed: bool,
 }
 
 impl Keys {
@@ -337,6 +366,32 @@ impl Keys {
             .all(|t| matches!(t.segments.last(), Some(Segment::Field(f)) if f == name))
     }
 
+    /// The index key templates decoders read `from_key` fields back from
+    /// (`from_key`: the names of those fields): each readable template
+    /// ([`IndexDecl::readable`]) holding such a field that the primary
+    /// key does not hold, in declaration order.
+    pub fn index_reads(&self, from_key: &[String]) -> Vec<IndexRead<'_>> {
+        let primary = self.primary_fields();
+        let mut out = Vec::new();
+        for index in &self.indexes {
+            for (sort, t) in [(false, &index.pk), (true, &index.sk)] {
+                let Some(template) = t else { continue };
+                let holds = template
+                    .fields()
+                    .into_iter()
+                    .any(|f| !primary.contains(&f) && from_key.iter().any(|k| k == f));
+                if holds && index.readable(sort) {
+                    out.push(IndexRead {
+                        index,
+                        sort,
+                        template,
+                    });
+                }
+            }
+        }
+        out
+    }
+
     /// Fields of the index key templates.
     pub fn index_fields(&self) -> Vec<&str> {
         self.indexes
@@ -361,6 +416,7 @@ pub fn parse_keys(
         indexes: Vec::new(),
         attr_indexes: Vec::new(),
         vectors: crate::internals::vector::parse(attrs, errors),
+        unparsed: false,
     };
     let mut seen: Vec<String> = Vec::new();
     let mut pk_seen = false;
@@ -397,6 +453,7 @@ pub fn parse_keys(
                     }
                 };
                 let template = Template::parse(lit, errors);
+                keys.unparsed |= template.is_none();
                 if name == "pk" {
                     pk_seen = true;
                     keys.pk = template;
@@ -419,11 +476,14 @@ pub fn parse_keys(
                 else {
                     continue;
                 };
+                let pk = Template::parse(args.pk, errors);
+                let sk = args.sk.map(|sk| Template::parse(sk, errors));
+                keys.unparsed |= pk.is_none() || sk.as_ref().is_some_and(Option::is_none);
                 keys.indexes.push(IndexDecl {
                     kind: IndexKind::Gsi(n),
                     span,
-                    pk: Template::parse(args.pk, errors),
-                    sk: args.sk.and_then(|sk| Template::parse(sk, errors)),
+                    pk,
+                    sk: sk.flatten(),
                     when: args.when,
                     shards: match args.shards {
                         Some(n) if *n < 2 || *n > 1000 => {
@@ -447,11 +507,13 @@ pub fn parse_keys(
                 else {
                     continue;
                 };
+                let sk = Template::parse(args.sk, errors);
+                keys.unparsed |= sk.is_none();
                 keys.indexes.push(IndexDecl {
                     kind: IndexKind::Lsi(n),
                     span,
                     pk: None,
-                    sk: Template::parse(args.sk, errors),
+                    sk,
                     when: None,
                     shards: 1,
                 });

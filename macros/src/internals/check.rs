@@ -240,7 +240,6 @@ fn check_key_encodings(
     keys: &attr::Keys,
     errors: &mut darling::error::Accumulator,
 ) {
-    let primary = keys.primary_fields();
     for f in ctx_fields {
         let name = f.name();
         let in_template = !templates_using(keys, &name).is_empty();
@@ -268,10 +267,8 @@ fn check_key_encodings(
         if !from_key.is_present() {
             continue;
         }
-        let message = if !primary.contains(&name.as_str()) {
-            format!(
-                "`from_key` reads `{name}` back from the primary key, but neither `#[pk]` nor `#[sk]` has `<{name}>`; remove `from_key` or put `<{name}>` in the primary key"
-            )
+        let message = if let Some(message) = from_key_source(keys, f) {
+            message
         } else if f.skipped() || f.opts.serde.is_present() || f.opts.ttl.is_present() {
             "`from_key` is for a key field stored nowhere else; it cannot be `skip`, `serde` or `ttl`"
                 .to_owned()
@@ -283,6 +280,60 @@ fn check_key_encodings(
         };
         errors.push(darling::Error::custom(message).with_span(&from_key.span()));
     }
+}
+
+/// Why `#[attr(from_key)]` on `f` has no key to read it back from, if it
+/// has none: the primary key holds the field, or an index key template
+/// every item holds as written ([`attr::IndexDecl::readable`]).
+fn from_key_source(keys: &attr::Keys, f: &Field) -> Option<String> {
+    let name = f.name();
+    if keys.primary_fields().contains(&name.as_str()) {
+        return None;
+    }
+    let mut unreadable = None;
+    for ix in &keys.indexes {
+        for (sort, t) in [(false, &ix.pk), (true, &ix.sk)] {
+            if !t
+                .as_ref()
+                .is_some_and(|t| t.fields().contains(&name.as_str()))
+            {
+                continue;
+            }
+            if ix.readable(sort) {
+                return None;
+            }
+            let place = format!("#[{}({})]", ix.name(), if sort { "sk" } else { "pk" });
+            unreadable.get_or_insert(if ix.when.is_some() {
+                format!(
+                    "`from_key` would read `{name}` back from `{place}`, the key of a sparse index (`when`), which items outside the index do not hold, so `{name}` would be stored nowhere; remove `from_key`, or put `<{name}>` in a key every item holds"
+                )
+            } else {
+                format!(
+                    "`from_key` would read `{name}` back from `{place}`, a sharded partition key whose value ends with a shard suffix; remove `from_key`, or put `<{name}>` in another key template"
+                )
+            });
+        }
+    }
+    if unreadable.is_some() {
+        return unreadable;
+    }
+    if keys.unparsed {
+        // A refused template may be the one that holds it.
+        return None;
+    }
+    let multi = keys
+        .attr_indexes
+        .iter()
+        .find(|d| d.pk.iter().chain(&d.sk).any(|id| *id == f.ident));
+    Some(match multi {
+        Some(d) => format!(
+            "`{name}` is a key attribute of multi-attribute index `{}`: the index reads the field's own attribute, which must then be stored; remove `from_key`",
+            d.name()
+        ),
+        None => format!(
+            "`from_key` reads `{name}` back from a key, but no key template (`#[pk]`, `#[sk]`, `#[gsiN(..)]`, `#[lsiN(..)]`) has `<{name}>`; remove `from_key` or put `<{name}>` in a key template"
+        ),
+    })
 }
 
 /// The key templates that use field `name`, as written in the attributes

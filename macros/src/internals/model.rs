@@ -31,7 +31,7 @@ impl Field {
     }
 
     /// Whether writes store the field as an attribute of its own: not
-    /// `skip`, and not `from_key` (which the primary key holds).
+    /// `skip`, and not `from_key` (which a key holds).
     pub fn written(&self) -> bool {
         !self.skipped() && !self.opts.from_key.is_present()
     }
@@ -241,11 +241,15 @@ pub fn arg_type(ty: &syn::Type) -> TokenStream {
 
 /// How `self.field` is passed to a key builder.
 pub fn arg_from_self(field: &Field) -> TokenStream {
+    arg_from(field, quote!(self))
+}
+
+/// How field `field` of `value` (an entity) is passed to a key builder.
+pub fn arg_from(field: &Field, value: TokenStream) -> TokenStream {
     let ident = &field.ident;
     match arg_kind(&field.ty) {
-        ArgKind::Str => quote!(&self.#ident),
-        ArgKind::Copy => quote!(self.#ident),
-        ArgKind::Ref => quote!(&self.#ident),
+        ArgKind::Copy => quote!(#value.#ident),
+        ArgKind::Str | ArgKind::Ref => quote!(&#value.#ident),
     }
 }
 
@@ -399,6 +403,11 @@ impl Codec<'_> {
         quote::format_ident!("__slot{}", i)
     }
 
+    /// The local holding index key attribute `k` after [`Codec::read`].
+    pub fn index_key(k: usize) -> syn::Ident {
+        quote::format_ident!("__index_key{}", k)
+    }
+
     /// Whether a field is decoded as it is read (through
     /// `Attr::from_attr_ref`, from a possibly borrowed value), rather than
     /// kept as an owned value and decoded afterwards (serde and TTL fields).
@@ -486,7 +495,12 @@ impl Codec<'_> {
     /// `Numbering`, see `AttrReader::next_numbered`); other attributes
     /// are skipped without being copied. Read the locals with
     /// [`Codec::init`].
-    pub fn read(&self, entity_type: Option<&str>) -> TokenStream {
+    ///
+    /// `index_keys`: the names (constant expressions) of the index key
+    /// attributes fields are read back from (`from_key` fields only an
+    /// index template holds), each kept whole in a local
+    /// `Option<AttributeValue>` named by [`Codec::index_key`].
+    pub fn read(&self, entity_type: Option<&str>, index_keys: &[TokenStream]) -> TokenStream {
         let krate = self.krate;
         let pv = self.private;
         let stored = self.stored();
@@ -533,18 +547,34 @@ impl Codec<'_> {
         // compares no string per attribute. The numbering is data (the
         // names of the fields read, then the table's entity-type and key
         // attributes), not code, for the compiler's sake: one `static`.
-        let n = reads.len();
+        let n = reads.len() + index_keys.len();
         let (entity_type_no, pk_no, sk_no) = (n, n + 1, n + 2);
-        let names = reads.iter().map(|(name, _)| name);
+        let names = reads
+            .iter()
+            .map(|(name, _)| quote!(#name))
+            .chain(index_keys.iter().cloned());
         let arms = reads
             .iter()
+            .map(|(_, read)| read.clone())
+            .chain((0..index_keys.len()).map(|k| {
+                let local = Self::index_key(k);
+                quote!(#local = #pv::Some(__v.into_owned()))
+            }))
             .enumerate()
-            .map(|(no, (_, read))| quote!(#no => #read,));
+            .map(|(no, read)| quote!(#no => #read,));
+        let index_decls = (0..index_keys.len()).map(|k| {
+            let local = Self::index_key(k);
+            quote!(let mut #local: #pv::Option<#pv::AttributeValue> = #pv::None;)
+        });
         quote! {
             #(#decls)*
+            #(#index_decls)*
             let mut __seen = #pv::Seen::default();
+            // A `const` first: index key attribute names are constant
+            // expressions, which a static's argument cannot borrow.
+            const __NAMES: &[&str] = &[#(#names),*];
             static __NUMBERING: #krate::__private::reader::Numbering =
-                #krate::__private::reader::Numbering::with_table(&[#(#names),*], TABLE);
+                #krate::__private::reader::Numbering::with_table(__NAMES, TABLE);
             while let #pv::Some(__attr) =
                 #krate::__private::reader::AttrReader::next_numbered(__reader, &__NUMBERING)
             {
@@ -567,9 +597,13 @@ impl Codec<'_> {
     /// for more). Only fields decoded in place are filled; the others stay
     /// as read. Parsing happens only when a slot is empty, so items that
     /// carry every copy pay nothing.
+    ///
+    /// `filled`: which of those fields the key fills (every one for the
+    /// primary key; for an index key, the `from_key` fields only it holds).
     pub fn fill_from_key(
         &self,
         names: &[&str],
+        filled: impl Fn(&Field) -> bool,
         key: TokenStream,
         parse: TokenStream,
     ) -> TokenStream {
@@ -580,7 +614,9 @@ impl Codec<'_> {
                 self.fields
                     .iter()
                     .enumerate()
-                    .find(|(_, f)| f.name() == *n && !f.skipped() && Self::read_in_place(f))
+                    .find(|(_, f)| {
+                        f.name() == *n && !f.skipped() && Self::read_in_place(f) && filled(f)
+                    })
                     .map(|(i, _)| Self::slot(i))
             })
             .collect();

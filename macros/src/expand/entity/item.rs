@@ -162,9 +162,13 @@ impl Ctx<'_> {
                 }
             };
         }
-        let read = codec.read(Some(entity_lit));
+        let index_reads = self.index_reads(keys);
+        let index_attrs: Vec<TokenStream> =
+            index_reads.iter().map(|r| self.index_attr(r)).collect();
+        let read = codec.read(Some(entity_lit), &index_attrs);
         let init_read = codec.init(true);
-        let from_keys = self.fields_from_keys(codec, keys);
+        let from_keys = self.fields_from_keys(codec, keys, &index_reads, &index_attrs);
+        let index_key_checks = self.index_key_checks(&index_reads, &index_attrs);
         quote! {
             #[inline]
             fn from_item(__item: #krate::Item) -> #krate::Result<Self> {
@@ -183,6 +187,7 @@ impl Ctx<'_> {
                 #from_keys
                 let __entity = Self { #init_read };
                 __stored.check_key(&__entity)?;
+                #index_key_checks
                 #pv::Ok(#pv::Some(__entity))
             }
         }
@@ -225,11 +230,27 @@ impl Ctx<'_> {
     /// (`parse_pk`, `parse_sk`): every placeholder ends a `#` segment, so
     /// each template reads back to one set of values, and the stored-key
     /// check that follows refuses values that do not rebuild the key.
-    fn fields_from_keys(&self, codec: &Codec, keys: &attr::Keys) -> TokenStream {
+    ///
+    /// Then the `from_key` fields only index templates hold, from the
+    /// index key attributes `Codec::read` kept (`index_reads`, named by
+    /// `index_attrs`), with the index key parsers (`parse_gsi2_pk`): the
+    /// same rule, the same parsers. An item without such an attribute (a
+    /// projection without it, an item another client wrote without it)
+    /// leaves the field absent: a decode error unless it has a default.
+    fn fields_from_keys(
+        &self,
+        codec: &Codec,
+        keys: &attr::Keys,
+        index_reads: &[attr::IndexRead],
+        index_attrs: &[TokenStream],
+    ) -> TokenStream {
+        let pv = self.private;
+        let entity = self.entity;
         let mut out = TokenStream::new();
         if let Some(pk) = &keys.pk {
             out.extend(codec.fill_from_key(
                 &pk.fields(),
+                |_| true,
                 quote!(__stored.pk_str()),
                 quote!(Self::parse_pk),
             ));
@@ -237,9 +258,85 @@ impl Ctx<'_> {
         if let Some((sk, _)) = &keys.sk {
             out.extend(codec.fill_from_key(
                 &sk.fields(),
+                |_| true,
                 quote!(__stored.sk_str()),
                 quote!(Self::parse_sk),
             ));
+        }
+        let primary = keys.primary_fields();
+        for (k, (r, attr)) in index_reads.iter().zip(index_attrs).enumerate() {
+            let local = Codec::index_key(k);
+            let parse = format_ident!("parse_{}", r.builder());
+            out.extend(codec.fill_from_key(
+                &r.template.fields(),
+                |f| f.opts.from_key.is_present() && !primary.contains(&f.name().as_str()),
+                quote!(#pv::index_key_str(#entity, #attr, &#local)?),
+                quote!(Self::#parse),
+            ));
+        }
+        out
+    }
+
+    /// The index key templates the decoder reads `from_key` fields from.
+    pub(crate) fn index_reads<'k>(&self, keys: &'k attr::Keys) -> Vec<attr::IndexRead<'k>> {
+        let from_key: Vec<String> = self
+            .fields
+            .iter()
+            .filter(|f| f.opts.from_key.is_present())
+            .map(|f| f.name())
+            .collect();
+        keys.index_reads(&from_key)
+    }
+
+    /// The name of the key attribute an index template is written into, a
+    /// constant expression.
+    pub(crate) fn index_attr(&self, r: &attr::IndexRead) -> TokenStream {
+        let pv = self.private;
+        match (r.index.kind, r.sort) {
+            (IndexKind::Gsi(n), false) => {
+                let k = format_ident!("GSI{}", n);
+                quote!(#k.pk)
+            }
+            (IndexKind::Gsi(n), true) => {
+                // The table check refuses a sort key template on an index
+                // without one.
+                let k = format_ident!("GSI{}", n);
+                quote!(match #k.sk { #pv::Some(__a) => __a, #pv::None => "" })
+            }
+            (IndexKind::Lsi(n), _) => {
+                let k = format_ident!("LSI{}", n);
+                quote!(#k.sk)
+            }
+        }
+    }
+
+    /// Statements refusing a decoded `__entity` whose fields build another
+    /// index key than an index key attribute fields were read from holds
+    /// (see `__private::check_index_key`).
+    fn index_key_checks(
+        &self,
+        index_reads: &[attr::IndexRead],
+        index_attrs: &[TokenStream],
+    ) -> TokenStream {
+        let pv = self.private;
+        let entity = self.entity;
+        let mut out = TokenStream::new();
+        for (k, (r, attr)) in index_reads.iter().zip(index_attrs).enumerate() {
+            let local = Codec::index_key(k);
+            let builder = format_ident!("{}", r.builder());
+            let args = r
+                .template
+                .fields()
+                .into_iter()
+                .map(|n| model::arg_from(self.field(n), quote!(__entity)));
+            out.extend(quote! {
+                #pv::check_index_key(
+                    #entity,
+                    #attr,
+                    #pv::index_key_str(#entity, #attr, &#local)?,
+                    Self::#builder(#(#args),*),
+                )?;
+            });
         }
         out
     }
