@@ -27,9 +27,11 @@ pub fn expand(
     let mut inside = TokenStream::new();
     for access in accesses {
         if let Some(d) = attr_index(access, keys) {
-            let (o, i) = crate::expand::attr_index::pattern(ctx, ident, table, &access.name, d);
+            let (o, i) = crate::expand::attr_index::pattern(ctx, ident, table, access, d);
             outside.extend(o);
             inside.extend(i);
+            let index = crate::expand::attr_index::projected(ctx, table, d);
+            inside.extend(projection_check(ctx, table, keys, access, Some(index)));
             continue;
         }
         if let Some(d) = vector_index(access, keys) {
@@ -38,8 +40,9 @@ pub fn expand(
             let (o, i) = crate::expand::vector::pattern(ctx, ident, &access.name, item_ty, d);
             outside.extend(o);
             inside.extend(i);
-            let konst = Some(format_ident!("VECTOR{}", d.n));
-            inside.extend(projection_check(ctx, table, keys, access, konst));
+            let konst = format_ident!("VECTOR{}", d.n);
+            let index = Projected::of(quote!(#konst.name));
+            inside.extend(projection_check(ctx, table, keys, access, Some(index)));
             continue;
         }
         // `check` reported every pattern that does not resolve; one whose
@@ -63,7 +66,7 @@ pub fn expand(
 }
 
 /// What a pattern returns: whole items, their keys, or a projection.
-fn item_type(p: &Tokens, ident: &syn::Ident, access: &Access) -> TokenStream {
+pub fn item_type(p: &Tokens, ident: &syn::Ident, access: &Access) -> TokenStream {
     match (&access.keys, &access.select) {
         (Some(k), _) => quote_spanned!(k.span()=> #p::KeyOf<#ident>),
         (None, Some(d)) => quote!(#p::Projected<#ident, #d>),
@@ -145,7 +148,8 @@ fn pattern(
         Some(IndexKind::Lsi(n)) => Some(format_ident!("LSI{}", n)),
         None => None,
     };
-    let projection_check = projection_check(ctx, table, keys, access, konst);
+    let index = konst.map(|k| Projected::of(quote!(#k.name)));
+    let projection_check = projection_check(ctx, table, keys, access, index);
     let inner = ctx.krate;
     let inside = quote! {
         #[automatically_derived]
@@ -171,22 +175,54 @@ fn pattern(
     (outside, inside)
 }
 
+/// The index a pattern reads, as the projection check sees it: its
+/// DynamoDB name (a const expression) and what every index projects of an
+/// item besides its primary key, its own key attributes.
+pub struct Projected {
+    /// The index's name, in const context.
+    pub name: TokenStream,
+    /// The fields stored as the index's own key attributes (a
+    /// multi-attribute index): projected whatever the projection says.
+    pub key_fields: Vec<String>,
+    /// A const `bool`: whether the entity-type attribute is one of the
+    /// index's key attributes (a multi-attribute index sorted by type).
+    pub type_in_key: TokenStream,
+}
+
+impl Projected {
+    /// An index keyed on synthetic attributes, named by `name`.
+    pub fn of(name: TokenStream) -> Self {
+        Self {
+            name,
+            key_fields: Vec::new(),
+            type_in_key: quote!(false),
+        }
+    }
+}
+
 /// A pattern that returns whole items reads an index that holds them:
 /// every attribute the entity decodes and cannot read from its primary key
-/// must be projected. Checked at compile time against the table's
-/// declaration, at the pattern's name; `keys` patterns read keys only.
+/// or the index's own key attributes must be projected, on every kind of
+/// index (keyed on synthetic attributes or on the items' own). Checked at
+/// compile time against the table's declaration, at the pattern's name;
+/// `keys` patterns read keys only.
 pub fn projection_check(
     ctx: &Ctx,
     table: &syn::Path,
     keys: &Keys,
     access: &Access,
-    konst: Option<syn::Ident>,
+    index: Option<Projected>,
 ) -> TokenStream {
     let (krate, pv) = (ctx.krate, ctx.private);
     if access.keys.is_some() {
         return TokenStream::new();
     }
-    let Some(konst) = konst else {
+    let Some(Projected {
+        name: index_name,
+        key_fields,
+        type_in_key,
+    }) = index
+    else {
         return TokenStream::new();
     };
     let name = &access.name;
@@ -202,7 +238,7 @@ pub fn projection_check(
         );
         return quote_spanned! {doc.span()=>
             const _: () = if !#pv::projects_all(
-                #pv::index_projection_of::<#table>(#konst.name),
+                #pv::index_projection_of::<#table>(#index_name),
                 <#doc as #krate::nested::Document>::ATTRIBUTES,
                 #pv::None,
             ) {
@@ -216,7 +252,10 @@ pub fn projection_check(
     let needed = ctx
         .fields
         .iter()
-        .filter(|f| f.written() && !primary.contains(&f.name().as_str()))
+        .filter(|f| {
+            let name = f.name();
+            f.written() && !primary.contains(&name.as_str()) && !key_fields.contains(&name)
+        })
         .map(|f| &f.stored);
     let ident = ctx.entity_ident;
     let entity = ctx.entity;
@@ -225,12 +264,12 @@ pub fn projection_check(
     );
     quote_spanned! {name.span()=>
         const _: () = {
-            let __type = if <#ident as #krate::Entity>::WRITES_TYPE && !<#ident as #krate::Entity>::ADOPTS {
+            let __type = if <#ident as #krate::Entity>::WRITES_TYPE && !<#ident as #krate::Entity>::ADOPTS && !#type_in_key {
                 #pv::Some(TABLE.entity_type)
             } else {
                 #pv::None
             };
-            if !#pv::projects_all(#pv::index_projection_of::<#table>(#konst.name), &[#(#needed),*], __type) {
+            if !#pv::projects_all(#pv::index_projection_of::<#table>(#index_name), &[#(#needed),*], __type) {
                 __private::fail(#msg)
             }
         };
