@@ -5,9 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use singletable::{
-    Collection, Cond, Db, Document, Entity, Error, Executor, FieldPath, StringPath, Table,
-};
+use singletable::{Collection, Cond, Db, Document, Entity, Error, Executor, Table};
 
 use crate::support::{fresh_db, raw_item};
 

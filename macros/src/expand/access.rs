@@ -46,16 +46,13 @@ pub fn expand(
             continue;
         }
         // `check` reported every pattern that does not resolve; one whose
-        // index is wrong is still generated, on the table, so that its
-        // callers raise no second error.
+        // index is wrong is still generated, so that its callers raise no
+        // second error: on the index it most likely meant (one the entity
+        // declares that no other pattern reads), else on the table.
         let table_path = table;
-        let table = Access {
-            name: access.name.clone(),
-            index: None,
-            keys: access.keys.clone(),
-            select: access.select.clone(),
-        };
-        let Ok(r) = resolve(access, keys).or_else(|_| resolve(&table, keys)) else {
+        let Ok(r) =
+            resolve(access, keys).or_else(|_| resolve(&fallback(access, keys, accesses), keys))
+        else {
             continue;
         };
         let (o, i) = pattern(ctx, ident, table_path, keys, access, &r);
@@ -63,6 +60,24 @@ pub fn expand(
         inside.extend(i);
     }
     (outside, inside)
+}
+
+/// Where pattern `access`, whose index the entity does not declare, is
+/// generated: the first index of the entity's that no other pattern
+/// reads, else the table.
+fn fallback(access: &Access, keys: &Keys, accesses: &[Access]) -> Access {
+    let unread = keys.indexes.iter().find(|i| {
+        let name = i.name();
+        !accesses
+            .iter()
+            .any(|a| a.index.as_ref().is_some_and(|x| *x == name))
+    });
+    Access {
+        name: access.name.clone(),
+        index: unread.map(|i| syn::Ident::new(&i.name(), access.name.span())),
+        keys: access.keys.clone(),
+        select: access.select.clone(),
+    }
 }
 
 /// What a pattern returns: whole items, their keys, or a projection.
