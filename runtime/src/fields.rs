@@ -69,7 +69,6 @@ use crate::value::{Attr, AttributeValue};
 /// crate's build.
 ///
 /// ```
-/// use singletable::FieldPath;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -134,7 +133,7 @@ impl<E> std::fmt::Debug for Fields<E> {
 /// A stored field that appears in no key template.
 ///
 /// ```
-/// use singletable::{Field, FieldPath};
+/// use singletable::Field;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -172,7 +171,7 @@ type Marker<E, T, S> = fn() -> (E, T, S);
 /// `()` otherwise; see the `update` module's typestate).
 ///
 /// ```
-/// use singletable::{FieldPath, KeyField};
+/// use singletable::KeyField;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -205,7 +204,7 @@ pub struct KeyField<E, T, S = ()> {
 /// updated (an item's key cannot change; write a new item instead).
 ///
 /// ```
-/// use singletable::{FieldPath, PkField, StringPath};
+/// use singletable::PkField;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -481,10 +480,11 @@ impl ValueFor<Option<String>> for &str {
 }
 
 /// What every field handle and typed path offers: where it points, and
-/// typed conditions on the value there.
+/// typed conditions on the value there. The handles have these methods as
+/// their own too, so calls need no import; generic code names the trait.
 ///
 /// ```
-/// use singletable::{Entity, FieldPath, StringPath, Table};
+/// use singletable::{Entity, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -723,7 +723,7 @@ fn compare<E: Entity, T: Attr, F: FieldPath<E, T>>(
 /// request is sent, before anything goes to DynamoDB.
 ///
 /// ```
-/// use singletable::{Cond, Condition, FieldPath};
+/// use singletable::{Cond, Condition};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
