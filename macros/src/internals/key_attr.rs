@@ -18,6 +18,7 @@ pub fn check_name(
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')));
     let problem = match bad {
+        Some(' ') => "holds a space".to_owned(),
         Some(c) => format!("holds `{c}`"),
         None if len < 3 => format!("is {len} character{} long", if len == 1 { "" } else { "s" }),
         None if len > 255 => format!("is {len} characters long"),
@@ -25,7 +26,7 @@ pub fn check_name(
     };
     errors.push(
         darling::Error::custom(format!(
-            "DynamoDB refuses this {what} name: it {problem}; a {what} name has 3 to 255 characters among `a-z A-Z 0-9 _ - .`"
+            "DynamoDB refuses this {what} name: it {problem}; a name has 3 to 255 characters among `a-z A-Z 0-9 _ - .`"
         ))
         .with_span(&name.span()),
     );
