@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 
 use crate::internals::access::{Access, Resolved, attr_index, resolve, vector_index};
 use crate::internals::attr::{IndexKind, Keys, Template};
+use crate::internals::attr_index::AttrIndexDecl;
 use crate::internals::case::pascal;
 use crate::internals::ctx::{Ctx, Tokens};
 use crate::internals::template::{self, Segment};
@@ -27,10 +28,12 @@ pub fn expand(
     let mut inside = TokenStream::new();
     for access in accesses {
         if let Some(d) = attr_index(access, keys) {
-            let (o, i) = crate::expand::attr_index::pattern(ctx, ident, table, access, d);
+            let item_ty = item_type(ctx.outer, ident, access);
+            let (o, i) =
+                crate::expand::attr_index::pattern(ctx, ident, table, &access.name, d, &item_ty);
             outside.extend(o);
             inside.extend(i);
-            let index = crate::expand::attr_index::projected(ctx, table, d);
+            let index = Projected::of_attr_index(ctx, table, d);
             inside.extend(projection_check(ctx, table, keys, access, Some(index)));
             continue;
         }
@@ -81,7 +84,7 @@ fn fallback(access: &Access, keys: &Keys, accesses: &[Access]) -> Access {
 }
 
 /// What a pattern returns: whole items, their keys, or a projection.
-pub fn item_type(p: &Tokens, ident: &syn::Ident, access: &Access) -> TokenStream {
+fn item_type(p: &Tokens, ident: &syn::Ident, access: &Access) -> TokenStream {
     match (&access.keys, &access.select) {
         (Some(k), _) => quote_spanned!(k.span()=> #p::KeyOf<#ident>),
         (None, Some(d)) => quote!(#p::Projected<#ident, #d>),
@@ -211,6 +214,18 @@ impl Projected {
             name,
             key_fields: Vec::new(),
             type_in_key: quote!(false),
+        }
+    }
+
+    /// Multi-attribute index `d`: its key attributes are the entity's
+    /// fields (and the entity type, when it leads the sort key).
+    pub fn of_attr_index(ctx: &Ctx, table: &syn::Path, d: &AttrIndexDecl) -> Self {
+        let (pv, n) = (ctx.private, d.n);
+        let typed = crate::expand::attr_index::by_type(n);
+        Self {
+            name: quote!(<#table as #pv::Gsi<#n>>::NAME),
+            key_fields: d.pk.iter().chain(&d.sk).map(ToString::to_string).collect(),
+            type_in_key: quote!(#typed),
         }
     }
 }

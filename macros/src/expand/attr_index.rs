@@ -12,8 +12,6 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::access::{Projected, item_type};
-use crate::internals::access::Access;
 use crate::internals::attr_index::AttrIndexDecl;
 use crate::internals::ctx::Ctx;
 use crate::internals::model::{self, ArgKind, Field};
@@ -201,31 +199,18 @@ fn partition_fn(ctx: &Ctx, d: &AttrIndexDecl) -> TokenStream {
     }
 }
 
-/// Index `d` as the projection check of its patterns sees it: its name,
-/// and its key attributes, which it projects whatever its projection.
-pub fn projected(ctx: &Ctx, table: &syn::Path, d: &AttrIndexDecl) -> Projected {
-    let (pv, n) = (ctx.private, d.n);
-    let typed = by_type(n);
-    Projected {
-        name: quote!(<#table as #pv::Gsi<#n>>::NAME),
-        key_fields: d.pk.iter().chain(&d.sk).map(ToString::to_string).collect(),
-        type_in_key: quote!(#typed),
-    }
-}
-
-/// The query function and stage types of access pattern `access` on
-/// multi-attribute index `d`: `(outside, inside)` as in
-/// [`crate::expand::access::expand`]. The pattern returns what the
-/// synthetic-key patterns return: whole items, their keys (`keys`) or a
-/// projection (`select = ..`).
+/// The query function and stage types of access pattern `name` on
+/// multi-attribute index `d`, whose queries return `item_ty` (as the
+/// synthetic-key patterns do: whole items, their keys or a projection):
+/// `(outside, inside)` as in [`crate::expand::access::expand`].
 pub fn pattern(
     ctx: &Ctx,
     ident: &syn::Ident,
     table: &syn::Path,
-    access: &Access,
+    name: &syn::Ident,
     d: &AttrIndexDecl,
+    item_ty: &TokenStream,
 ) -> (TokenStream, TokenStream) {
-    let name = &access.name;
     let field = |id: &syn::Ident| ctx.fields.iter().find(|f| f.ident == *id);
     let (Some(pk_fields), Some(sk_fields)) = (
         d.pk.iter().map(field).collect::<Option<Vec<&Field>>>(),
@@ -243,7 +228,6 @@ pub fn pattern(
         q: TokenStream::new(),
     };
     let first = s.stage(0);
-    let item_ty = item_type(p, ident, access);
     s.q = quote!(#p::Query<#item_ty, #p::OnGlobalIndex, #first>);
     let mut outside = TokenStream::new();
     let mut inside = query_fn(ctx, &s, table, d, &pk_fields);
