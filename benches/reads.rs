@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::Criterion;
-use singletable::{Collection, Db, Embedded, Entity, FieldPath, Table};
+use singletable::{Collection, Db, Embedded, Entity, Table};
 use tokio::runtime::Runtime;
 
 #[derive(Table)]

@@ -1,6 +1,6 @@
 //! What the shop does, shared by the example binary and the tests.
 
-use singletable::{Db, Executor, FieldPath, Result};
+use singletable::{Db, Executor, Result};
 
 use crate::model::*;
 

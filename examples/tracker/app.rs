@@ -1,7 +1,7 @@
 //! What the tracker does, shared by the example binary and the tests: the
 //! sample data, and every access pattern of the design as one request.
 
-use singletable::{Db, Error, Executor, FieldPath, Result};
+use singletable::{Db, Error, Executor, Result};
 
 use super::model::*;
 

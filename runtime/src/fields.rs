@@ -69,7 +69,6 @@ use crate::value::{Attr, AttributeValue};
 /// crate's build.
 ///
 /// ```
-/// use singletable::FieldPath;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -134,7 +133,7 @@ impl<E> std::fmt::Debug for Fields<E> {
 /// A stored field that appears in no key template.
 ///
 /// ```
-/// use singletable::{Field, FieldPath};
+/// use singletable::Field;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -172,7 +171,7 @@ type Marker<E, T, S> = fn() -> (E, T, S);
 /// `()` otherwise; see the `update` module's typestate).
 ///
 /// ```
-/// use singletable::{FieldPath, KeyField};
+/// use singletable::KeyField;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -205,7 +204,7 @@ pub struct KeyField<E, T, S = ()> {
 /// updated (an item's key cannot change; write a new item instead).
 ///
 /// ```
-/// use singletable::{FieldPath, PkField, StringPath};
+/// use singletable::PkField;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
@@ -309,6 +308,130 @@ field_common!(Field);
 field_common!(KeyField, S);
 field_common!(PkField);
 
+/// The typed conditions of a field handle or path as its own methods, so
+/// that `f.status.eq("OPEN")` needs no trait import: each calls the
+/// [`FieldPath`], [`StringPath`] or [`CollectionPath`] method of the same
+/// name, the one implementation (generic code names the traits).
+macro_rules! condition_methods {
+    ($ty:ident $(, $s:ident)?) => {
+        impl<E: $crate::entity::Entity, T: $crate::value::Attr $(, $s)?> $ty<E, T $(, $s)?> {
+            /// The stored top-level attribute ([`FieldPath::attribute`]).
+            #[inline]
+            pub fn attribute(&self) -> &'static str {
+                $crate::fields::FieldPath::attribute(self)
+            }
+            /// The Rust name of the field ([`FieldPath::field_name`]).
+            #[inline]
+            pub fn field_name(&self) -> &'static str {
+                $crate::fields::FieldPath::field_name(self)
+            }
+            /// The whole document path ([`FieldPath::path`]).
+            #[inline]
+            pub fn path(&self) -> $crate::expr::Path {
+                $crate::fields::FieldPath::path(self)
+            }
+            /// `path = value` ([`FieldPath::eq`]).
+            #[inline]
+            pub fn eq(self, value: impl $crate::fields::ValueFor<T>) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::eq(self, value)
+            }
+            /// `path <> value` ([`FieldPath::ne`]).
+            #[inline]
+            pub fn ne(self, value: impl $crate::fields::ValueFor<T>) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::ne(self, value)
+            }
+            /// `path < value` ([`FieldPath::lt`]).
+            #[inline]
+            pub fn lt(self, value: impl $crate::fields::ValueFor<T>) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::lt(self, value)
+            }
+            /// `path <= value` ([`FieldPath::le`]).
+            #[inline]
+            pub fn le(self, value: impl $crate::fields::ValueFor<T>) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::le(self, value)
+            }
+            /// `path > value` ([`FieldPath::gt`]).
+            #[inline]
+            pub fn gt(self, value: impl $crate::fields::ValueFor<T>) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::gt(self, value)
+            }
+            /// `path >= value` ([`FieldPath::ge`]).
+            #[inline]
+            pub fn ge(self, value: impl $crate::fields::ValueFor<T>) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::ge(self, value)
+            }
+            /// `path BETWEEN low AND high` ([`FieldPath::between`]).
+            #[inline]
+            pub fn between(self, low: impl $crate::fields::ValueFor<T>, high: impl $crate::fields::ValueFor<T>) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::between(self, low, high)
+            }
+            /// `path IN (v1, v2, …)` ([`FieldPath::is_in`]).
+            #[inline]
+            #[allow(clippy::wrong_self_convention)]
+            pub fn is_in<V: $crate::fields::ValueFor<T>>(self, values: impl IntoIterator<Item = V>) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::is_in(self, values)
+            }
+            /// `attribute_exists(path)` ([`FieldPath::exists`]).
+            #[inline]
+            pub fn exists(self) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::exists(self)
+            }
+            /// `attribute_not_exists(path)` ([`FieldPath::not_exists`]).
+            #[inline]
+            pub fn not_exists(self) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::not_exists(self)
+            }
+            /// `attribute_type(path, type)` ([`FieldPath::has_type`]).
+            #[inline]
+            pub fn has_type(self, dynamodb_type: &'static str) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::has_type(self, dynamodb_type)
+            }
+            /// `size(path) <op> n` ([`FieldPath::size`]).
+            #[inline]
+            pub fn size(self, op: $crate::expr::Cmp, n: u64) -> $crate::fields::Cond<E> {
+                $crate::fields::FieldPath::size(self, op, n)
+            }
+        }
+
+        impl<E: $crate::entity::Entity $(, $s)?> $ty<E, String $(, $s)?> {
+            /// `begins_with(path, prefix)` ([`StringPath::begins_with`]).
+            #[inline]
+            pub fn begins_with(self, prefix: &str) -> $crate::fields::Cond<E> {
+                $crate::fields::StringPath::begins_with(self, prefix)
+            }
+            /// `contains(path, text)`: substring ([`StringPath::contains`]).
+            #[inline]
+            pub fn contains(self, text: &str) -> $crate::fields::Cond<E> {
+                $crate::fields::StringPath::contains(self, text)
+            }
+        }
+
+        impl<E: $crate::entity::Entity, V: $crate::value::Attr $(, $s)?> $ty<E, Vec<V> $(, $s)?> {
+            /// `contains(path, element)` ([`CollectionPath::contains_element`]).
+            #[inline]
+            pub fn contains_element(self, element: impl $crate::fields::ValueFor<V>) -> $crate::fields::Cond<E> {
+                $crate::fields::CollectionPath::contains_element(self, element)
+            }
+        }
+
+        impl<E: $crate::entity::Entity, V: $crate::value::Attr + Ord $(, $s)?> $ty<E, std::collections::BTreeSet<V> $(, $s)?>
+        where
+            std::collections::BTreeSet<V>: $crate::value::Attr,
+        {
+            /// `contains(path, element)` ([`CollectionPath::contains_element`]).
+            #[inline]
+            pub fn contains_element(self, element: impl $crate::fields::ValueFor<V>) -> $crate::fields::Cond<E> {
+                $crate::fields::CollectionPath::contains_element(self, element)
+            }
+        }
+    };
+}
+
+condition_methods!(Field);
+condition_methods!(KeyField, S);
+condition_methods!(PkField);
+pub(crate) use condition_methods;
+
 /// A value a condition compares with a path of type `T`: a `&T`, and for
 /// `String` paths a `&str` too (`f.status.eq("OPEN")`); for `Option<T>`
 /// paths a `&T` (or a `&str`) compares with the value inside.
@@ -357,10 +480,11 @@ impl ValueFor<Option<String>> for &str {
 }
 
 /// What every field handle and typed path offers: where it points, and
-/// typed conditions on the value there.
+/// typed conditions on the value there. The handles have these methods as
+/// their own too, so calls need no import; generic code names the trait.
 ///
 /// ```
-/// use singletable::{Entity, FieldPath, StringPath, Table};
+/// use singletable::{Entity, Table};
 ///
 /// #[derive(Table)]
 /// #[table(name = "App")]
@@ -599,7 +723,7 @@ fn compare<E: Entity, T: Attr, F: FieldPath<E, T>>(
 /// request is sent, before anything goes to DynamoDB.
 ///
 /// ```
-/// use singletable::{Cond, Condition, FieldPath};
+/// use singletable::{Cond, Condition};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]

@@ -291,6 +291,9 @@ impl<E: Entity, T: Attr> FieldPath<E, T> for Entry<E, T> {
     }
 }
 
+crate::fields::condition_methods!(Entry);
+crate::fields::condition_methods!(Nested);
+
 impl<E: Entity, T: Attr> FieldPath<E, T> for Nested<E, T> {
     fn attribute(&self) -> &'static str {
         self.attribute

@@ -74,9 +74,10 @@ use value::SortValue;
 /// sorted::<NoteNotesQuery>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` takes no sort-key condition here",
-    label = "no sort-key condition on this query",
-    note = "the access pattern has no sort key, or (on a multi-attribute index) a range condition or every sort attribute's equality came before"
+    message = "one range condition per query; use `sk_between` for a range with two bounds (`{Self}` takes no further sort-key condition)",
+    label = "a sort-key condition after the key condition ended",
+    note = "a query's key condition is equality on sort attributes, then at most one range condition (`sk_lt`, `sk_le`, `sk_gt`, `sk_ge`, `sk_between`, `sk_begins_with`); nothing follows it, nor the equality on the last sort attribute",
+    note = "a pattern without a sort key takes no sort-key condition at all"
 )]
 pub trait SortKey: Sized {
     /// The values of the sort key's placeholders: one type for one, a
@@ -129,6 +130,14 @@ pub trait SortPrefix<P> {
     fn sort_prefix(self) -> Result<SortValue, Error>;
 }
 
+/// `P: Same<K>` holds when `K` is `P`: the sort-key methods of a query
+/// typed by marker `P` name it `K` and bound it, so that a marker taking
+/// no further condition is reported by [`SortKey`]'s own message.
+#[doc(hidden)]
+pub trait Same<K> {}
+
+impl<K> Same<K> for K {}
+
 fn compare(op: Cmp, v: SortValue) -> Bound {
     match v {
         SortValue::Key(k) => Bound::Key(SortCondition::Compare(op, k)),
@@ -175,7 +184,11 @@ impl<T, I, P> Query<T, I, P> {
     }
 }
 
-impl<T, I, P: SortKey> Query<T, I, P> {
+// Each method names its marker `K` (always `P`, see [`Same`]) and bounds
+// it, rather than the impl bounding `P`: a query that takes no further
+// condition then reports `SortKey`'s own message (one range condition per
+// query), not that the method's bounds are unmet.
+impl<T, I, P> Query<T, I, P> {
     /// Sort key equal to the key built from `value` (the placeholders'
     /// values; a tuple for several). On a multi-attribute index: equality
     /// on the next sort attribute, whose conditions follow.
@@ -202,9 +215,13 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn sk_eq(self, value: P::Value<'_>) -> Query<T, I, P::AfterEq> {
+    pub fn sk_eq<K>(self, value: K::Value<'_>) -> Query<T, I, K::AfterEq>
+    where
+        P: Same<K>,
+        K: SortKey,
+    {
         let q = self.retyped();
-        match P::sort_value(value) {
+        match K::sort_value(value) {
             Ok(SortValue::Key(k)) => q.with_sort(Ok(SortCondition::Compare(Cmp::Eq, k))),
             Ok(SortValue::Attr(a, v)) => q.with_attr_eq(a, Ok(v)),
             Err(e) => q.with_sort(Err(e)),
@@ -236,8 +253,12 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn sk_lt(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
-        self.range(Cmp::Lt, value)
+    pub fn sk_lt<K>(self, value: K::Value<'_>) -> Query<T, I, K::AfterRange>
+    where
+        P: Same<K>,
+        K: SortKey,
+    {
+        self.range::<K>(Cmp::Lt, value)
     }
 
     /// Sort key `<=` the key built from `value`; other types skipped.
@@ -264,8 +285,12 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn sk_le(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
-        self.range(Cmp::Le, value)
+    pub fn sk_le<K>(self, value: K::Value<'_>) -> Query<T, I, K::AfterRange>
+    where
+        P: Same<K>,
+        K: SortKey,
+    {
+        self.range::<K>(Cmp::Le, value)
     }
 
     /// Sort key `>` the key built from `value`; other types skipped.
@@ -292,8 +317,12 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn sk_gt(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
-        self.range(Cmp::Gt, value)
+    pub fn sk_gt<K>(self, value: K::Value<'_>) -> Query<T, I, K::AfterRange>
+    where
+        P: Same<K>,
+        K: SortKey,
+    {
+        self.range::<K>(Cmp::Gt, value)
     }
 
     /// Sort key `>=` the key built from `value`; other types skipped.
@@ -320,8 +349,12 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn sk_ge(self, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
-        self.range(Cmp::Ge, value)
+    pub fn sk_ge<K>(self, value: K::Value<'_>) -> Query<T, I, K::AfterRange>
+    where
+        P: Same<K>,
+        K: SortKey,
+    {
+        self.range::<K>(Cmp::Ge, value)
     }
 
     /// Sort key between the keys built from `from` and `to`, both
@@ -349,8 +382,12 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn sk_between(self, from: P::Value<'_>, to: P::Value<'_>) -> Query<T, I, P::AfterRange> {
-        let bound = P::sort_value(from).and_then(|a| between(a, P::sort_value(to)?));
+    pub fn sk_between<K>(self, from: K::Value<'_>, to: K::Value<'_>) -> Query<T, I, K::AfterRange>
+    where
+        P: Same<K>,
+        K: SortKey,
+    {
+        let bound = K::sort_value(from).and_then(|a| between(a, K::sort_value(to)?));
         self.with_bound(bound).skip_other_types()
     }
 
@@ -380,12 +417,20 @@ impl<T, I, P: SortKey> Query<T, I, P> {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn sk_begins_with(self, prefix: impl SortPrefix<P>) -> Query<T, I, P::AfterRange> {
+    pub fn sk_begins_with<K>(self, prefix: impl SortPrefix<K>) -> Query<T, I, K::AfterRange>
+    where
+        P: Same<K>,
+        K: SortKey,
+    {
         self.with_bound(prefix.sort_prefix().and_then(begins_with))
     }
 
-    fn range(self, op: Cmp, value: P::Value<'_>) -> Query<T, I, P::AfterRange> {
-        self.with_bound(P::sort_value(value).map(|v| compare(op, v)))
+    fn range<K>(self, op: Cmp, value: K::Value<'_>) -> Query<T, I, K::AfterRange>
+    where
+        P: Same<K>,
+        K: SortKey,
+    {
+        self.with_bound(K::sort_value(value).map(|v| compare(op, v)))
             .skip_other_types()
     }
 }

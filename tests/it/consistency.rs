@@ -2,7 +2,7 @@
 //! returns, and `first()` asks DynamoDB for one item whenever DynamoDB can
 //! answer with one, on every kind of query, on both backends.
 
-use singletable::{AttributeValue, Collection, Db, Entity, FieldPath, Item, Table};
+use singletable::{AttributeValue, Collection, Db, Entity, Item, Table};
 
 use crate::support::{both, raw_put};
 

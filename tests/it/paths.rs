@@ -5,9 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use singletable::{
-    Collection, Cond, Db, Document, Entity, Error, Executor, FieldPath, StringPath, Table,
-};
+use singletable::{Collection, Cond, Db, Document, Entity, Error, Executor, Table};
 
 use crate::support::{fresh_db, raw_item};
 
@@ -544,4 +542,82 @@ async fn nested_path_projections() {
     nested_projections(&fresh_db::<PathTable>("projections").await).await;
     nested_projections(&Db::<singletable::Embedded>::in_memory::<PathTable>("Paths").unwrap())
         .await;
+}
+
+/// Typed conditions are methods of the field handles: a module that imports
+/// no `FieldPath`, `StringPath` or `CollectionPath` filters, conditions
+/// writes and reads nested paths, on both backends.
+mod without_trait_imports {
+    use singletable::{Db, Entity, Error, Table};
+
+    use crate::support::both;
+
+    #[derive(Table)]
+    #[table(name = "Plain")]
+    pub struct Plain;
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(table = Plain, rename_all = "camelCase")]
+    #[pk("BOARD#<board>")]
+    #[sk("CARD#<id>")]
+    #[access(cards)]
+    pub struct Card {
+        pub board: String,
+        pub id: String,
+        pub title: String,
+        pub points: u32,
+        pub tags: Vec<String>,
+    }
+
+    fn card(id: &str, title: &str, points: u32, tags: &[&str]) -> Card {
+        Card {
+            board: "b".into(),
+            id: id.into(),
+            title: title.into(),
+            points,
+            tags: tags.iter().map(|t| (*t).to_owned()).collect(),
+        }
+    }
+
+    async fn ids(db: &Db, q: singletable::Cond<Card>) -> Vec<String> {
+        let cards = Card::cards("b").filter(q).all(db).await.unwrap();
+        cards.into_iter().map(|c| c.id).collect()
+    }
+
+    #[tokio::test]
+    async fn typed_conditions_need_no_trait_import() {
+        for db in both::<Plain>("no-import").await {
+            for c in [
+                card("c1", "fix login", 3, &["bug"]),
+                card("c2", "fix logout", 8, &["bug", "urgent"]),
+                card("c3", "new theme", 5, &[]),
+            ] {
+                db.put(&c).await.unwrap();
+            }
+            let f = Card::fields();
+            assert_eq!(ids(&db, f.points.gt(&4)).await, ["c2", "c3"]);
+            assert_eq!(ids(&db, f.title.begins_with("fix")).await, ["c1", "c2"]);
+            assert_eq!(ids(&db, f.title.contains("out")).await, ["c2"]);
+            assert_eq!(
+                ids(&db, f.tags.contains_element(&"urgent".to_owned())).await,
+                ["c2"]
+            );
+            assert_eq!(
+                ids(&db, f.points.between(&3, &5).and(f.id.ne("c3"))).await,
+                ["c1"]
+            );
+            assert_eq!(ids(&db, f.points.is_in([&3u32, &8])).await, ["c1", "c2"]);
+            // A conditional write, refused by its typed condition.
+            let refused = Card::update("b", "c1")
+                .set(f.points, 13)
+                .only_if(f.points.eq(&99))
+                .execute(&db)
+                .await;
+            assert!(
+                matches!(refused, Err(Error::ConditionFailed { .. })),
+                "{refused:?}"
+            );
+            assert_eq!(f.title.attribute(), "title");
+        }
+    }
 }

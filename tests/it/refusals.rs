@@ -35,8 +35,8 @@
 use singletable::backfill::Checkpoint;
 use singletable::definition::Billing;
 use singletable::{
-    Backfill, BatchGetter, BatchWriter, Counting, Db, Embedded, Entity, Error, Executor, FieldPath,
-    KeyOf, PrimaryKey, Refusal, ReturnValues, SdkDb, SdkExecutor, Table, Transaction,
+    Backfill, BatchGetter, BatchWriter, Counting, Db, Embedded, Entity, Error, Executor, KeyOf,
+    PrimaryKey, Refusal, ReturnValues, SdkDb, SdkExecutor, Table, Transaction,
 };
 use singletable_core::vector::SearchVectors;
 

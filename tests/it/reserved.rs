@@ -1,7 +1,7 @@
 //! DynamoDB reserved words as attribute names: every name goes through a
 //! placeholder, so they just work.
 
-use singletable::{Entity, Error, FieldPath, StrEnum, Table};
+use singletable::{Entity, Error, StrEnum, Table};
 
 use crate::support::fresh_db;
 

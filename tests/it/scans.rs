@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use singletable::query::{Cursor, Scan};
 use singletable::{
-    AttributeValue, Collection, CursorError, Db, Document, Entity, Error, FieldPath, Item, KeyOf,
-    Projected, Refusal, Table,
+    AttributeValue, Collection, CursorError, Db, Document, Entity, Error, Item, KeyOf, Projected,
+    Refusal, Table,
 };
 
 #[derive(Table)]

@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 
 use crate::internals::access::{Access, Resolved, attr_index, resolve, vector_index};
 use crate::internals::attr::{IndexKind, Keys, Template};
+use crate::internals::attr_index::AttrIndexDecl;
 use crate::internals::case::pascal;
 use crate::internals::ctx::{Ctx, Tokens};
 use crate::internals::template::{self, Segment};
@@ -27,9 +28,13 @@ pub fn expand(
     let mut inside = TokenStream::new();
     for access in accesses {
         if let Some(d) = attr_index(access, keys) {
-            let (o, i) = crate::expand::attr_index::pattern(ctx, ident, table, &access.name, d);
+            let item_ty = item_type(ctx.outer, ident, access);
+            let (o, i) =
+                crate::expand::attr_index::pattern(ctx, ident, table, &access.name, d, &item_ty);
             outside.extend(o);
             inside.extend(i);
+            let index = Projected::of_attr_index(ctx, table, d);
+            inside.extend(projection_check(ctx, table, keys, access, Some(index)));
             continue;
         }
         if let Some(d) = vector_index(access, keys) {
@@ -38,21 +43,19 @@ pub fn expand(
             let (o, i) = crate::expand::vector::pattern(ctx, ident, &access.name, item_ty, d);
             outside.extend(o);
             inside.extend(i);
-            let konst = Some(format_ident!("VECTOR{}", d.n));
-            inside.extend(projection_check(ctx, table, keys, access, konst));
+            let konst = format_ident!("VECTOR{}", d.n);
+            let index = Projected::of(quote!(#konst.name));
+            inside.extend(projection_check(ctx, table, keys, access, Some(index)));
             continue;
         }
         // `check` reported every pattern that does not resolve; one whose
-        // index is wrong is still generated, on the table, so that its
-        // callers raise no second error.
+        // index is wrong is still generated, so that its callers raise no
+        // second error: on the index it most likely meant (one the entity
+        // declares that no other pattern reads), else on the table.
         let table_path = table;
-        let table = Access {
-            name: access.name.clone(),
-            index: None,
-            keys: access.keys.clone(),
-            select: access.select.clone(),
-        };
-        let Ok(r) = resolve(access, keys).or_else(|_| resolve(&table, keys)) else {
+        let Ok(r) =
+            resolve(access, keys).or_else(|_| resolve(&fallback(access, keys, accesses), keys))
+        else {
             continue;
         };
         let (o, i) = pattern(ctx, ident, table_path, keys, access, &r);
@@ -60,6 +63,24 @@ pub fn expand(
         inside.extend(i);
     }
     (outside, inside)
+}
+
+/// Where pattern `access`, whose index the entity does not declare, is
+/// generated: the first index of the entity's that no other pattern
+/// reads, else the table.
+fn fallback(access: &Access, keys: &Keys, accesses: &[Access]) -> Access {
+    let unread = keys.indexes.iter().find(|i| {
+        let name = i.name();
+        !accesses
+            .iter()
+            .any(|a| a.index.as_ref().is_some_and(|x| *x == name))
+    });
+    Access {
+        name: access.name.clone(),
+        index: unread.map(|i| syn::Ident::new(&i.name(), access.name.span())),
+        keys: access.keys.clone(),
+        select: access.select.clone(),
+    }
 }
 
 /// What a pattern returns: whole items, their keys, or a projection.
@@ -145,7 +166,8 @@ fn pattern(
         Some(IndexKind::Lsi(n)) => Some(format_ident!("LSI{}", n)),
         None => None,
     };
-    let projection_check = projection_check(ctx, table, keys, access, konst);
+    let index = konst.map(|k| Projected::of(quote!(#k.name)));
+    let projection_check = projection_check(ctx, table, keys, access, index);
     let inner = ctx.krate;
     let inside = quote! {
         #[automatically_derived]
@@ -171,22 +193,66 @@ fn pattern(
     (outside, inside)
 }
 
+/// The index a pattern reads, as the projection check sees it: its
+/// DynamoDB name (a const expression) and what every index projects of an
+/// item besides its primary key, its own key attributes.
+pub struct Projected {
+    /// The index's name, in const context.
+    pub name: TokenStream,
+    /// The fields stored as the index's own key attributes (a
+    /// multi-attribute index): projected whatever the projection says.
+    pub key_fields: Vec<String>,
+    /// A const `bool`: whether the entity-type attribute is one of the
+    /// index's key attributes (a multi-attribute index sorted by type).
+    pub type_in_key: TokenStream,
+}
+
+impl Projected {
+    /// An index keyed on synthetic attributes, named by `name`.
+    pub fn of(name: TokenStream) -> Self {
+        Self {
+            name,
+            key_fields: Vec::new(),
+            type_in_key: quote!(false),
+        }
+    }
+
+    /// Multi-attribute index `d`: its key attributes are the entity's
+    /// fields (and the entity type, when it leads the sort key).
+    pub fn of_attr_index(ctx: &Ctx, table: &syn::Path, d: &AttrIndexDecl) -> Self {
+        let (pv, n) = (ctx.private, d.n);
+        let typed = crate::expand::attr_index::by_type(n);
+        Self {
+            name: quote!(<#table as #pv::Gsi<#n>>::NAME),
+            key_fields: d.pk.iter().chain(&d.sk).map(ToString::to_string).collect(),
+            type_in_key: quote!(#typed),
+        }
+    }
+}
+
 /// A pattern that returns whole items reads an index that holds them:
 /// every attribute the entity decodes and cannot read from its primary key
-/// must be projected. Checked at compile time against the table's
-/// declaration, at the pattern's name; `keys` patterns read keys only.
+/// or the index's own key attributes must be projected, on every kind of
+/// index (keyed on synthetic attributes or on the items' own). Checked at
+/// compile time against the table's declaration, at the pattern's name;
+/// `keys` patterns read keys only.
 pub fn projection_check(
     ctx: &Ctx,
     table: &syn::Path,
     keys: &Keys,
     access: &Access,
-    konst: Option<syn::Ident>,
+    index: Option<Projected>,
 ) -> TokenStream {
     let (krate, pv) = (ctx.krate, ctx.private);
     if access.keys.is_some() {
         return TokenStream::new();
     }
-    let Some(konst) = konst else {
+    let Some(Projected {
+        name: index_name,
+        key_fields,
+        type_in_key,
+    }) = index
+    else {
         return TokenStream::new();
     };
     let name = &access.name;
@@ -202,7 +268,7 @@ pub fn projection_check(
         );
         return quote_spanned! {doc.span()=>
             const _: () = if !#pv::projects_all(
-                #pv::index_projection_of::<#table>(#konst.name),
+                #pv::index_projection_of::<#table>(#index_name),
                 <#doc as #krate::nested::Document>::ATTRIBUTES,
                 #pv::None,
             ) {
@@ -217,7 +283,10 @@ pub fn projection_check(
     let needed = ctx
         .fields
         .iter()
-        .filter(|f| f.written() && !primary.contains(&f.name().as_str()))
+        .filter(|f| {
+            let name = f.name();
+            f.written() && !primary.contains(&name.as_str()) && !key_fields.contains(&name)
+        })
         .map(|f| {
             let s = &f.stored;
             quote!(#s)
@@ -234,12 +303,12 @@ pub fn projection_check(
     );
     quote_spanned! {name.span()=>
         const _: () = {
-            let __type = if <#ident as #krate::Entity>::WRITES_TYPE && !<#ident as #krate::Entity>::ADOPTS {
+            let __type = if <#ident as #krate::Entity>::WRITES_TYPE && !<#ident as #krate::Entity>::ADOPTS && !#type_in_key {
                 #pv::Some(TABLE.entity_type)
             } else {
                 #pv::None
             };
-            if !#pv::projects_all(#pv::index_projection_of::<#table>(#konst.name), &[#(#needed),*], __type) {
+            if !#pv::projects_all(#pv::index_projection_of::<#table>(#index_name), &[#(#needed),*], __type) {
                 __private::fail(#msg)
             }
         };

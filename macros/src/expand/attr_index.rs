@@ -200,14 +200,16 @@ fn partition_fn(ctx: &Ctx, d: &AttrIndexDecl) -> TokenStream {
 }
 
 /// The query function and stage types of access pattern `name` on
-/// multi-attribute index `d`: `(outside, inside)` as in
-/// [`crate::expand::access::expand`].
+/// multi-attribute index `d`, whose queries return `item_ty` (as the
+/// synthetic-key patterns do: whole items, their keys or a projection):
+/// `(outside, inside)` as in [`crate::expand::access::expand`].
 pub fn pattern(
     ctx: &Ctx,
     ident: &syn::Ident,
     table: &syn::Path,
     name: &syn::Ident,
     d: &AttrIndexDecl,
+    item_ty: &TokenStream,
 ) -> (TokenStream, TokenStream) {
     let field = |id: &syn::Ident| ctx.fields.iter().find(|f| f.ident == *id);
     let (Some(pk_fields), Some(sk_fields)) = (
@@ -226,7 +228,7 @@ pub fn pattern(
         q: TokenStream::new(),
     };
     let first = s.stage(0);
-    s.q = quote!(#p::Query<#ident, #p::OnGlobalIndex, #first>);
+    s.q = quote!(#p::Query<#item_ty, #p::OnGlobalIndex, #first>);
     let mut outside = TokenStream::new();
     let mut inside = query_fn(ctx, &s, table, d, &pk_fields);
     let (krate, pattern_str) = (ctx.krate, &s.pattern);

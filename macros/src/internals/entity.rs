@@ -3,6 +3,8 @@
 //! repaired (a misspelt placeholder reads as the field it was closest to)
 //! so the API can still be generated from it.
 
+use darling::FromDeriveInput;
+
 use crate::internals::access::{self, Access};
 use crate::internals::attr::{self, EntityOpts, Keys};
 use crate::internals::check;
@@ -37,14 +39,37 @@ pub fn parse_opts(
     input: &syn::DeriveInput,
     errors: &mut darling::error::Accumulator,
 ) -> Result<EntityOpts, darling::Error> {
-    let (opts, unknown) =
+    let parsed =
         crate::internals::style::parse_repaired(input, "entity", EntityOpts::parse, || {
             crate::internals::style::options_of::<EntityOpts>("entity")
-        })?;
+        });
+    let (opts, unknown) = match parsed {
+        Ok(parsed) => parsed,
+        // Only `table = ...` missing: the API is generated on a stub table,
+        // so that the code calling it raises no second error.
+        Err(e) => match on_stub_table(input) {
+            Some(opts) => (opts, Some(e)),
+            None => return Err(e),
+        },
+    };
     if let Some(e) = unknown {
         errors.push(e);
     }
     Ok(opts)
+}
+
+/// The options of an entity whose `#[entity(...)]` lacks only `table =
+/// ...`, read as if it named the stub table.
+fn on_stub_table(input: &syn::DeriveInput) -> Option<EntityOpts> {
+    let mut input = input.clone();
+    input
+        .attrs
+        .push(syn::parse_quote!(#[entity(table = ::singletable::__private::StubTable)]));
+    let mut opts = EntityOpts::from_derive_input(&input).ok()?;
+    if let Some(krate) = &opts.krate {
+        opts.table = syn::parse_quote!(#krate::__private::StubTable);
+    }
+    Some(opts)
 }
 
 /// Reads the fields, keys and access patterns of the entity and checks

@@ -6,6 +6,32 @@ use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
+/// Reports `name` (of a table or an index, `what`) when DynamoDB would
+/// refuse it: 3 to 255 characters among `a-z A-Z 0-9 _ - .`.
+pub fn check_name(
+    what: &str,
+    name: &SpannedValue<String>,
+    errors: &mut darling::error::Accumulator,
+) {
+    let len = name.chars().count();
+    let bad = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')));
+    let problem = match bad {
+        Some(' ') => "holds a space".to_owned(),
+        Some(c) => format!("holds `{c}`"),
+        None if len < 3 => format!("is {len} character{} long", if len == 1 { "" } else { "s" }),
+        None if len > 255 => format!("is {len} characters long"),
+        None => return,
+    };
+    errors.push(
+        darling::Error::custom(format!(
+            "DynamoDB refuses this {what} name: it {problem}; a name has 3 to 255 characters among `a-z A-Z 0-9 _ - .`"
+        ))
+        .with_span(&name.span()),
+    );
+}
+
 /// One attribute of a multi-attribute key: `tenantId = S`.
 #[derive(Clone)]
 pub struct KeyAttrDecl {

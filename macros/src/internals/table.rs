@@ -11,7 +11,7 @@ pub use crate::internals::key_attr::{GsiKey, KeyAttrDecl, Projection};
 #[derive(FromMeta, Default)]
 pub struct GsiOpts {
     #[darling(default)]
-    pub name: Option<String>,
+    pub name: Option<SpannedValue<String>>,
     #[darling(default)]
     pub pk: Option<GsiKey>,
     #[darling(default)]
@@ -27,7 +27,7 @@ pub struct GsiOpts {
 #[derive(FromMeta, Default)]
 pub struct LsiOpts {
     #[darling(default)]
-    pub name: Option<String>,
+    pub name: Option<SpannedValue<String>>,
     #[darling(default)]
     pub sk: Option<SpannedValue<String>>,
     #[darling(default)]
@@ -248,9 +248,7 @@ pub fn model<'a>(
     repaired: bool,
     errors: &mut darling::error::Accumulator,
 ) -> Table<'a> {
-    if o.name.is_empty() {
-        errors.push(darling::Error::custom("empty table name").with_span(&o.name.span()));
-    }
+    crate::internals::key_attr::check_name("table", &o.name, errors);
     if let (Some(sk), true) = (&o.sk, o.no_sk.is_present()) {
         errors.push(
             darling::Error::custom("`sk` and `no_sk` contradict each other; keep one")
@@ -387,7 +385,10 @@ fn global_index(
         Override::Inherit => &default,
         Override::Explicit(g) => g,
     };
-    let name = g.name.clone().unwrap_or_else(|| format!("GSI{n}"));
+    if let Some(name) = &g.name {
+        crate::internals::key_attr::check_name("index", name, errors);
+    }
+    let name = or_default(&g.name, &format!("GSI{n}"));
     let projection = projection(&g.keys_only, &g.include, errors);
     let attributes = multi_key(n, g, errors).map(|(p, s)| {
         let owned = |a: Vec<&KeyAttrDecl>| -> Vec<KeyAttrDecl> { a.into_iter().cloned().collect() };
@@ -453,7 +454,12 @@ fn local_index(
     Lsi {
         n,
         sk: or_default(&l.sk, &format!("LSI{n}SK")),
-        name: l.name.clone().unwrap_or_else(|| format!("LSI{n}")),
+        name: {
+            if let Some(name) = &l.name {
+                crate::internals::key_attr::check_name("index", name, errors);
+            }
+            or_default(&l.name, &format!("LSI{n}"))
+        },
         projection: projection(&l.keys_only, &l.include, errors),
     }
 }

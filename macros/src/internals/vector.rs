@@ -124,19 +124,8 @@ pub fn model(
         .name
         .as_ref()
         .map_or_else(|| format!("VECTOR{n}"), |s| s.as_str().to_owned());
-    if let Some(s) = &v.name
-        && (s.len() < 3
-            || s.len() > 255
-            || !s
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')))
-    {
-        errors.push(
-            darling::Error::custom(
-                "an index name has 3 to 255 characters among `a-z A-Z 0-9 _ - .`",
-            )
-            .with_span(&s.span()),
-        );
+    if let Some(s) = &v.name {
+        crate::internals::key_attr::check_name("index", s, errors);
     }
     let attribute = v
         .attribute

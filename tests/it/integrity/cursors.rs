@@ -3,7 +3,7 @@
 //! from one (not even the key of an item a filter hid from it).
 
 use base64::Engine;
-use singletable::{Cond, Cursor, CursorError, Db, Error, Executor, FieldPath, Table};
+use singletable::{Cond, Cursor, CursorError, Db, Error, Executor, Table};
 
 use crate::support::fresh_db;
 

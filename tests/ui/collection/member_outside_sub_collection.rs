@@ -1,7 +1,7 @@
 use singletable::{Collection, Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T", gsi1)]
+#[table(name = "Tab", gsi1)]
 pub struct T;
 
 #[derive(Entity)]

@@ -1,7 +1,7 @@
 use singletable::{Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T", entities(Order, Refund))]
+#[table(name = "Tab", entities(Order, Refund))]
 pub struct T;
 
 #[derive(Entity)]

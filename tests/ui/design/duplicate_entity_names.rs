@@ -1,7 +1,7 @@
 use singletable::{Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T", entities(UserV1, UserV2))]
+#[table(name = "Tab", entities(UserV1, UserV2))]
 pub struct T;
 
 #[derive(Entity)]

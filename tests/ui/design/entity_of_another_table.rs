@@ -1,11 +1,11 @@
 use singletable::{Entity, Table};
 
 #[derive(Table)]
-#[table(name = "A", entities(Thing))]
+#[table(name = "TabA", entities(Thing))]
 pub struct A;
 
 #[derive(Table)]
-#[table(name = "B")]
+#[table(name = "TabB")]
 pub struct B;
 
 #[derive(Entity)]

@@ -1,7 +1,7 @@
 use singletable::{Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T", gsi1(no_sk), entities(User, Project))]
+#[table(name = "Tab", gsi1(no_sk), entities(User, Project))]
 pub struct T;
 
 #[derive(Entity)]

@@ -1,7 +1,7 @@
 use singletable::{Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T", entities(Account, Invoice))]
+#[table(name = "Tab", entities(Account, Invoice))]
 pub struct T;
 
 #[derive(Entity)]

@@ -1,7 +1,7 @@
 use singletable::{Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T", entities(User, Tag))]
+#[table(name = "Tab", entities(User, Tag))]
 pub struct T;
 
 #[derive(Entity)]

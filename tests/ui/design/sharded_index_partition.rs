@@ -1,7 +1,7 @@
 use singletable::{Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T", gsi3, entities(Order, Sale))]
+#[table(name = "Tab", gsi3, entities(Order, Sale))]
 pub struct T;
 
 #[derive(Entity)]

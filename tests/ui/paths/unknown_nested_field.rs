@@ -1,7 +1,7 @@
 use singletable::{Document, Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T")]
+#[table(name = "Tab")]
 pub struct T;
 
 #[derive(Document)]

@@ -1,7 +1,7 @@
 use singletable::{Db, Entity, Executor, Table};
 
 #[derive(Table)]
-#[table(name = "T", gsi1)]
+#[table(name = "Tab", gsi1)]
 pub struct T;
 
 #[derive(Entity)]

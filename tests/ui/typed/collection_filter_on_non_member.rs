@@ -1,6 +1,6 @@
 // A filter on the fields of an entity that is not a member of the
 // collection would hold for every item: it does not compile.
-use singletable::{Collection, Entity, FieldPath, Table};
+use singletable::{Collection, Entity, Table};
 
 #[derive(Table)]
 #[table(name = "Tracker")]

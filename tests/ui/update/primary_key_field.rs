@@ -1,7 +1,7 @@
 use singletable::{Entity, Table};
 
 #[derive(Table)]
-#[table(name = "T")]
+#[table(name = "Tab")]
 pub struct T;
 
 #[derive(Entity)]
