@@ -498,13 +498,29 @@ async fn durable_snapshot_brings_back_the_same_store() {
         .unwrap();
     exec.set_time_to_live("Bank", Some("expiresAt")).unwrap();
     exec.annotate("Bank", "kept with the table").unwrap();
-    let put = |item: Item| PutItem {
-        table: "Bank".into(),
+    let put_in = |table: &str, item: Item| PutItem {
+        table: table.into(),
         item,
         condition: None,
         return_old: false,
         return_on_condition_failure: false,
     };
+    let put = |item: Item| put_in("Bank", item);
+    // A table without indexes too (its items are restored without
+    // computing index entries).
+    let plain = TableSchema {
+        pk: KeyAttr::s("PK"),
+        sk: Some(KeyAttr::s("SK")),
+        indexes: vec![],
+        stream: None,
+        vectors: vec![],
+    };
+    exec.create_table_with("Plain", plain).unwrap();
+    for i in 0..25usize {
+        let mut item = every_type();
+        item.extend(account(i));
+        exec.put_item(put_in("Plain", item)).await.unwrap();
+    }
     for i in 0..60usize {
         let mut item = every_type();
         item.extend(account(i));

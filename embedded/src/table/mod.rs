@@ -276,6 +276,17 @@ impl TableData {
             return Ok(());
         }
         let (keys, names) = (self.keys.clone(), self.names.clone());
+        if self.indexes.is_empty() {
+            // Nothing to compute from the attributes: read them in place
+            // without collecting them.
+            let mut cursor = codec::StoredCursor::start(value, PREFIX)
+                .ok_or_else(|| bad("a stored item does not decode"))?;
+            while let Some(attr) = cursor.next(pos, value, &keys, &names) {
+                attr.ok_or_else(|| bad("a stored item does not decode"))?;
+            }
+            self.store::<Item>(pos, value, &Item::new(), &[]);
+            return Ok(());
+        }
         let view = Stored::read_raw(pos, value, &keys, &names)
             .ok_or_else(|| bad("a stored item does not decode"))?;
         self.store(pos, value, &view, &[]);
