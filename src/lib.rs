@@ -353,3 +353,10 @@ pub use singletable_embedded::Embedded;
 
 #[doc(hidden)]
 pub use singletable_runtime::__private;
+
+/// The README's Rust examples, compiled and run by `cargo test --doc` as
+/// written (the two that are fragments of a larger program, a test in
+/// another crate and a tour with top-level `await`, are marked `ignore`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
