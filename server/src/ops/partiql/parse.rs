@@ -11,6 +11,10 @@ use singletable_core::value::AttributeValue;
 
 use crate::error::ApiError;
 
+mod lex;
+
+use lex::{Tok, lex};
+
 /// Literals nest at most this deep (DynamoDB refuses items nested deeper
 /// than 32 levels anyway; this bounds the parser's recursion).
 const MAX_DEPTH: usize = 64;
@@ -59,119 +63,12 @@ impl Statement {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    /// A bare identifier or keyword.
-    Word(String),
-    /// A `"quoted"` identifier.
-    Quoted(String),
-    /// A `'string'` literal.
-    Str(String),
-    Num(String),
-    Sym(&'static str),
-    Eof,
-}
-
 /// `Statement wasn't well formed, can't be processed: <what>`, DynamoDB's
 /// syntax error.
 pub(crate) fn malformed(what: impl std::fmt::Display) -> ApiError {
     ApiError::validation(format!(
         "Statement wasn't well formed, can't be processed: {what}"
     ))
-}
-
-const SYMS: [&str; 21] = [
-    "<<", ">>", "<=", ">=", "<>", "!=", "=", "<", ">", "(", ")", "[", "]", "{", "}", ",", ".", ":",
-    "*", "?", "+",
-];
-
-fn lex(text: &str) -> Result<Vec<Tok>, ApiError> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
-        }
-        if c == b'-' && b.get(i + 1) == Some(&b'-') {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if c == b'\'' || c == b'"' {
-            let mut s = String::new();
-            let mut j = i + 1;
-            loop {
-                let Some(ch) = text[j..].chars().next() else {
-                    return Err(malformed("Unterminated quoted text"));
-                };
-                if ch as u32 == c as u32 {
-                    if b.get(j + 1) == Some(&c) {
-                        s.push(ch);
-                        j += 2;
-                        continue;
-                    }
-                    j += 1;
-                    break;
-                }
-                s.push(ch);
-                j += ch.len_utf8();
-            }
-            out.push(if c == b'\'' {
-                Tok::Str(s)
-            } else {
-                Tok::Quoted(s)
-            });
-            i = j;
-            continue;
-        }
-        if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
-            let start = i;
-            i += 1;
-            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
-                i += 1;
-            }
-            if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-                i += 1;
-                if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-                    i += 1;
-                }
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
-            }
-            out.push(Tok::Num(text[start..i].to_owned()));
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
-                i += 1;
-            }
-            out.push(Tok::Word(text[start..i].to_owned()));
-            continue;
-        }
-        if c == b'-' {
-            out.push(Tok::Sym("-"));
-            i += 1;
-            continue;
-        }
-        match SYMS.iter().find(|s| text[i..].starts_with(**s)) {
-            Some(s) => {
-                out.push(Tok::Sym(s));
-                i += s.len();
-            }
-            None => {
-                let ch = text[i..].chars().next().unwrap_or('?');
-                return Err(malformed(format!("Unexpected character: {ch}")));
-            }
-        }
-    }
-    out.push(Tok::Eof);
-    Ok(out)
 }
 
 struct Parser {
@@ -899,93 +796,4 @@ fn set(values: Vec<AttributeValue>) -> Result<AttributeValue, ApiError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn s(v: &str) -> AttributeValue {
-        AttributeValue::S(v.into())
-    }
-
-    #[test]
-    fn select_with_every_predicate() {
-        let st = statement(
-            r#"SELECT a, "b".c[1] FROM "T"."I" WHERE pk = ? AND (n BETWEEN 1 AND 2 OR NOT x IN ['a', 'b']) AND begins_with(sk, 'p') AND m IS NOT MISSING"#,
-            vec![s("k")],
-        )
-        .unwrap();
-        let Statement::Select {
-            table,
-            index,
-            projection,
-            filter,
-            ..
-        } = st
-        else {
-            panic!("not a select")
-        };
-        assert_eq!((table.as_str(), index.as_deref()), ("T", Some("I")));
-        assert_eq!(projection.unwrap().len(), 2);
-        let f = filter.unwrap();
-        let mut r = singletable_core::expr::Rendered::default();
-        assert_eq!(
-            r.condition(&f),
-            "(((#n0 = :v0 AND (#n1 BETWEEN :v1 AND :v2 OR (NOT #n2 IN (:v3, :v4)))) AND begins_with(#n3, :v5)) AND (NOT attribute_not_exists(#n4)))"
-        );
-    }
-
-    #[test]
-    fn literals_of_every_kind() {
-        let st = statement(
-            "INSERT INTO t VALUE {'pk': 'a''b', 'n': -1.5e2, 'b': true, 'z': null, 'l': [1, 'x'], 'm': {'k': 2}, 'ss': <<'a', 'b'>>, 'ns': <<1, 2>>}",
-            vec![],
-        )
-        .unwrap();
-        let Statement::Insert { item, .. } = st else {
-            panic!("not an insert")
-        };
-        assert_eq!(item["pk"], s("a'b"));
-        assert_eq!(item["n"], AttributeValue::N("-1.5e2".into()));
-        assert_eq!(item["z"], AttributeValue::Null(true));
-        assert_eq!(item["ss"], AttributeValue::Ss(vec!["a".into(), "b".into()]));
-        assert!(matches!(item["m"], AttributeValue::M(_)));
-    }
-
-    #[test]
-    fn malformed_statements_are_refused() {
-        for bad in [
-            "",
-            "SELEC * FROM t",
-            "SELECT * FROM",
-            "SELECT * FROM t WHERE",
-            "INSERT INTO t VALUE 'x'",
-            "UPDATE t WHERE a = 1",
-            "SELECT * FROM t WHERE a = 'x",
-            "DELETE FROM t",
-        ] {
-            let e = statement(bad, vec![]).unwrap_err();
-            assert!(e.kind.ends_with("ValidationException"), "{bad}: {e:?}");
-        }
-        let e = statement("SELECT * FROM t WHERE a = ?", vec![]).unwrap_err();
-        assert_eq!(
-            e.message,
-            "Number of parameters in request and statement don't match."
-        );
-    }
-
-    #[test]
-    fn update_actions() {
-        let st = statement(
-            "UPDATE t SET a = 1, n = n + 2, l = list_append(l, [3]) SET s = set_add(s, <<'x'>>) REMOVE r WHERE pk = 'k' RETURNING ALL NEW *",
-            vec![],
-        )
-        .unwrap();
-        let Statement::Update {
-            actions, returning, ..
-        } = st
-        else {
-            panic!("not an update")
-        };
-        assert_eq!(actions.len(), 5);
-        assert_eq!(returning, ReturnValues::AllNew);
-    }
-}
+mod tests;
