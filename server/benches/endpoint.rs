@@ -4,8 +4,9 @@
 //! connection, so its throughput is one over its latency), and PutItem
 //! from 16 clients at once (throughput under concurrency, where group
 //! commit counts). Each server runs in memory and, as `…/durable`, on a
-//! data directory (`--data-dir`; DynamoDB Local's `-dbPath`), a fresh one
-//! per start under the system's temporary directory.
+//! data directory (`--data-dir`; DynamoDB Local's `-dbPath`, dynoxide's
+//! `--db-path`), a fresh one per start under the system's temporary
+//! directory.
 //!
 //! Run with the servers it compares with:
 //!
@@ -244,14 +245,28 @@ fn servers() -> Vec<Server> {
         None => eprintln!("DYNAMODB_LOCAL_JAR unset: DynamoDB Local left out"),
     }
     match std::env::var_os("DYNOXIDE_BIN") {
-        Some(bin) => out.push(Server {
-            name: "dynoxide",
-            command: Box::new(move |port| {
-                let mut c = Command::new(&bin);
-                c.args(["--port", &port.to_string()]);
-                c
-            }),
-        }),
+        Some(bin) => {
+            for durable in [false, true] {
+                let bin = bin.clone();
+                out.push(Server {
+                    name: if durable {
+                        "dynoxide/durable"
+                    } else {
+                        "dynoxide"
+                    },
+                    command: Box::new(move |port| {
+                        let mut c = Command::new(&bin);
+                        c.args(["--port", &port.to_string()]);
+                        if durable {
+                            // Its SQLite store in a file (in memory otherwise).
+                            c.arg("--db-path")
+                                .arg(data_dir("dynoxide", port).join("dynoxide.db"));
+                        }
+                        c
+                    }),
+                });
+            }
+        }
         None => eprintln!("DYNOXIDE_BIN unset: dynoxide left out"),
     }
     out
