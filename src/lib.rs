@@ -102,8 +102,8 @@ pub use singletable_runtime::{
     ValueFor,
 };
 pub use singletable_runtime::{
-    admin, batch, db, decode, error, fields, nested, query, shard, sort, trace, transact, ttl,
-    unique, update, vector,
+    admin, batch, error, fields, nested, query, shard, sort, trace, transact, ttl, unique, update,
+    vector,
 };
 
 pub mod backend;
@@ -133,8 +133,8 @@ pub mod entity {
     //! ```
     pub use singletable_runtime::entity::{
         AccessPattern, AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType,
-        LocalIndex, OnGsi, OnTablePartition, Partition, PartitionOf, Projection, SchemaVersion,
-        StreamView, Table,
+        LocalIndex, OnGsi, OnTablePartition, Partition, Projection, SchemaVersion, StreamView,
+        Table,
     };
 }
 

@@ -4,7 +4,7 @@
 //! key checks that decide whether an item is one of the type's.
 //!
 //! ```
-//! use singletable::decode::Decode;
+//! use singletable::Decode;
 //! use singletable::{Entity, OtherTypes, Table};
 //!
 //! #[derive(Table)]

@@ -32,6 +32,7 @@ use crate::reader::OtherTypes;
 use crate::value::Item;
 
 pub(crate) mod generated;
+mod marker;
 mod partition;
 mod schema;
 
@@ -525,9 +526,12 @@ pub struct UniqueField {
     pub marker: Option<MarkerKey>,
 }
 
-/// The declared marker key of `#[attr(unique = "CUSTOMEREMAIL#<email>")]`:
+/// How the marker items of unique values are keyed. A value is the
+/// declared marker key of `#[attr(unique = "CUSTOMEREMAIL#<email>")]`:
 /// the marker of value `v` (as the key codec writes it) has the partition
-/// key `before + v + after`, and the same sort key.
+/// key `before + v + after`, and the same sort key. The associated
+/// constants name the library's own layout (`#[attr(unique)]`), and
+/// [`MarkerKey::of`] gives the key of one value's marker in either.
 ///
 /// ```
 /// # use singletable::{Entity, Table};
@@ -565,7 +569,7 @@ pub struct MarkerKey {
 ///
 /// ```
 /// use singletable::KeyType;
-/// use singletable::vector::SearchScalar;
+/// use singletable::__private::entity::SearchScalar;
 ///
 /// assert_eq!(<String as SearchScalar>::KIND, KeyType::S);
 /// assert_eq!(<f32 as SearchScalar>::KIND, KeyType::N);

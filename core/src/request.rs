@@ -9,7 +9,7 @@
 //! ```
 //! use singletable_core::exec::Executor;
 //! use singletable_core::request::PutItem;
-//! use singletable::{db::not_exists, Db, Embedded, Entity, Error, Table};
+//! use singletable::{Condition, Db, Embedded, Entity, Error, Table};
 //!
 //! #[derive(Table)]
 //! #[table(name = "App")]
@@ -26,7 +26,7 @@
 //! let put = PutItem {
 //!     table: "App".into(),
 //!     item: User { id: "ana".into() }.to_item()?,
-//!     condition: Some(not_exists::<User>()),
+//!     condition: Some(Condition::not_exists(App::PK)),
 //!     return_old: false,
 //!     return_on_condition_failure: false,
 //! };
@@ -123,7 +123,7 @@ pub struct PutItem {
 /// DeleteItem: delete one item by key.
 ///
 /// ```
-/// use singletable::db::exists;
+/// use singletable::Condition;
 /// use singletable_core::{exec::Executor, request::DeleteItem};
 /// # use singletable::{Db, Embedded, Entity, Table};
 /// # #[derive(Table)]
@@ -140,7 +140,7 @@ pub struct PutItem {
 /// let delete = DeleteItem {
 ///     table: "App".into(),
 ///     key: User::key("ana")?.key().to_item::<App>(),
-///     condition: Some(exists::<User>()),
+///     condition: Some(Condition::exists(App::PK)),
 ///     return_old: true,
 ///     return_on_condition_failure: false,
 /// };
@@ -167,7 +167,7 @@ pub struct DeleteItem {
 /// written.
 ///
 /// ```
-/// use singletable::db::exists;
+/// use singletable::Condition;
 /// use singletable_core::exec::Executor;
 /// use singletable_core::request::{ConditionCheck, PutItem, TransactWrite, TransactWriteOp};
 /// # use singletable::{Db, Embedded, Entity, Table};
@@ -184,7 +184,7 @@ pub struct DeleteItem {
 /// let check = ConditionCheck {
 ///     table: "App".into(),
 ///     key: User::key("admin")?.key().to_item::<App>(),
-///     condition: exists::<User>(),
+///     condition: Condition::exists(App::PK),
 ///     return_on_condition_failure: false,
 /// };
 /// let put = PutItem {

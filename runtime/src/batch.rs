@@ -11,8 +11,7 @@
 //! it could not read ([`BatchGetOutcome`]).
 //!
 //! ```
-//! use singletable::batch::{MAX_BATCH_GET, MAX_BATCH_WRITE};
-//! use singletable::{Counting, Db, Embedded, Entity, Table};
+//! use singletable::{BatchGetter, BatchWriter, Counting, Db, Embedded, Entity, Table};
 //!
 //! #[derive(Table)]
 //! #[table(name = "App")]
@@ -33,7 +32,7 @@
 //! }
 //! batch.execute(&db).await?;
 //! assert_eq!(db.executor().count(), 3); // 60 writes: 25 + 25 + 10
-//! assert_eq!((MAX_BATCH_WRITE, MAX_BATCH_GET), (25, 100));
+//! assert_eq!((BatchWriter::PER_REQUEST, BatchGetter::<User>::PER_REQUEST), (25, 100));
 //! # Ok::<(), singletable::Error>(())
 //! # }).unwrap();
 //! ```
@@ -56,21 +55,6 @@ use crate::value::{AttributeValue, Item};
 
 mod get;
 pub use get::{BatchGetOutcome, BatchGetter};
-
-/// DynamoDB's limit of writes per BatchWriteItem: a [`BatchWriter`]
-/// sends one request per this many writes.
-///
-/// ```
-/// assert_eq!(singletable::batch::MAX_BATCH_WRITE, 25);
-/// ```
-pub const MAX_BATCH_WRITE: usize = 25;
-/// DynamoDB's limit of keys per BatchGetItem: a [`BatchGetter`] sends
-/// one request per this many keys.
-///
-/// ```
-/// assert_eq!(singletable::batch::MAX_BATCH_GET, 100);
-/// ```
-pub const MAX_BATCH_GET: usize = 100;
 
 /// How batches are sent and retried, for writes ([`BatchWriter::policy`])
 /// and reads ([`BatchGetter::policy`]) alike.
@@ -395,6 +379,16 @@ impl BatchOps {
     }
 }
 
+impl BatchWriter<'_> {
+    /// DynamoDB's limit of writes per BatchWriteItem: a batch sends one
+    /// request per this many writes.
+    ///
+    /// ```
+    /// assert_eq!(singletable::BatchWriter::PER_REQUEST, 25);
+    /// ```
+    pub const PER_REQUEST: usize = 25;
+}
+
 impl<'a> BatchWriter<'a> {
     /// A batch without writes yet. It borrows the items it puts until it
     /// is sent with [`BatchWriter::execute`] (they are `Sync`, so that the
@@ -491,7 +485,7 @@ impl<'a> BatchWriter<'a> {
         let mut chunks: Vec<Vec<BatchOp>> = Vec::new();
         let mut ops = w.ops.into_iter().peekable();
         while ops.peek().is_some() {
-            chunks.push(ops.by_ref().take(MAX_BATCH_WRITE).collect());
+            chunks.push(ops.by_ref().take(Self::PER_REQUEST).collect());
         }
         let runs: Vec<Run<BatchOp, ()>> = futures_util::stream::iter(chunks)
             .map(|chunk| {

@@ -26,7 +26,7 @@ pub(crate) mod generated;
 /// entity's fields would hold for every item, so it does not compile.
 ///
 /// ```
-/// use singletable::fields::MemberOf;
+/// use singletable::__private::collection::MemberOf;
 /// use singletable::{Collection, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]

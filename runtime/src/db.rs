@@ -2,7 +2,6 @@
 //! operations.
 //!
 //! ```
-//! use singletable::db::{exists, not_exists};
 //! use singletable::{Condition, Entity, Table};
 //!
 //! #[derive(Table)]
@@ -18,8 +17,8 @@
 //! // The helpers the typed operations build their requests with:
 //! let key = User::key("ana")?.key().to_item::<App>();
 //! assert_eq!(key["PK"].as_s().unwrap(), "USER#ana");
-//! assert_eq!(not_exists::<User>(), Condition::NotExists("PK".into())); // create
-//! assert_eq!(exists::<User>(), Condition::Exists("PK".into()));        // replace, update
+//! assert_eq!(Condition::not_exists(App::PK), Condition::NotExists("PK".into())); // create
+//! assert_eq!(Condition::exists(App::PK), Condition::Exists("PK".into()));        // replace, update
 //! # Ok::<(), singletable::Error>(())
 //! ```
 
@@ -583,45 +582,15 @@ pub(crate) fn delete_request<T: Entity>(
 }
 
 /// `attribute_not_exists(PK)`: the item does not exist yet (what
-/// [`Db::create`] sends).
-///
-/// ```
-/// use singletable::{db::not_exists, Condition};
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App")]
-/// # pub struct App;
-/// # #[derive(Entity)]
-/// # #[entity(table = App)]
-/// # #[pk("USER#<id>")]
-/// # #[sk("PROFILE")]
-/// # pub struct User { pub id: String }
-///
-/// assert_eq!(not_exists::<User>(), Condition::NotExists("PK".into()));
-/// ```
-pub fn not_exists<T: Entity>() -> Condition {
-    Condition::NotExists(<T::Table as Table>::PK.to_owned())
+/// [`Db::create`] sends; users write `Condition::not_exists(App::PK)`).
+pub(crate) fn not_exists<T: Entity>() -> Condition {
+    Condition::not_exists(<T::Table as Table>::PK)
 }
 
 /// `attribute_exists(PK)`: the item exists (what [`Db::replace`] and
 /// updates without `.upsert()` send).
-///
-/// ```
-/// use singletable::{db::exists, Condition};
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App")]
-/// # pub struct App;
-/// # #[derive(Entity)]
-/// # #[entity(table = App)]
-/// # #[pk("USER#<id>")]
-/// # #[sk("PROFILE")]
-/// # pub struct User { pub id: String }
-///
-/// assert_eq!(exists::<User>(), Condition::Exists("PK".into()));
-/// ```
-pub fn exists<T: Entity>() -> Condition {
-    Condition::Exists(<T::Table as Table>::PK.to_owned())
+pub(crate) fn exists<T: Entity>() -> Condition {
+    Condition::exists(<T::Table as Table>::PK)
 }
 
 /// Decodes the item of a GetItem (see [`Db::get`]).

@@ -53,7 +53,6 @@
 
 use std::marker::PhantomData;
 
-pub use crate::collection::MemberOf;
 use crate::entity::Entity;
 use crate::error::{EncodeError, Error, Refusal};
 use crate::expr::{Cmp, Condition, Operand, Path, PathStep};
@@ -170,9 +169,9 @@ type Marker<E, T, S> = fn() -> (E, T, S);
 
 /// A stored field that appears in a secondary-index key template: updating
 /// it rewrites the index key attributes in the same request. `S` is the
-/// field's place in its entity's update state (a
-/// [`Slot`](crate::update::Slot) when a key needs it beside other fields,
-/// `()` otherwise; see the `update` module's typestate).
+/// field's place in its entity's update state (a marker the derive names
+/// when a key needs the field beside other fields, `()` otherwise): an
+/// update that sets it without the others does not compile.
 ///
 /// ```
 /// use singletable::KeyField;
@@ -522,7 +521,7 @@ impl<E: Entity> Cond<E> {
     /// conditions of several members with `and`.
     ///
     /// Rendered as `(entityType <> :E OR condition)`. `E` must be a member
-    /// of `C` ([`MemberOf`]): the condition of
+    /// of `C` (a variant of its enum): the condition of
     /// an entity that is not a member would hold for every item, so it
     /// does not compile.
     ///

@@ -313,91 +313,98 @@ impl<E, T> Nested<E, T> {
     }
 }
 
-/// Types stored as maps with string keys (and `Option`s of them): paths
-/// on them have `entry(key)`.
-///
-/// ```
-/// use std::collections::BTreeMap;
-/// use singletable::nested::MapType;
-///
-/// fn entry_type<M: MapType<Value = bool>>() {}
-/// entry_type::<BTreeMap<String, bool>>();
-/// entry_type::<Option<BTreeMap<String, bool>>>();
-/// ```
-pub trait MapType {
-    /// The type of an entry.
-    type Value;
-}
-impl<V, S> MapType for HashMap<String, V, S> {
-    type Value = V;
-}
-impl<V> MapType for BTreeMap<String, V> {
-    type Value = V;
-}
-impl<M: MapType> MapType for Option<M> {
-    type Value = M::Value;
-}
+// Which paths have `entry`, `at` and `field`: the bounds of those methods,
+// public only through `__private::nested` (users never name them).
+pub(crate) mod holds {
+    use super::*;
 
-/// Types stored as lists (and `Option`s of them): paths on them have
-/// `at(index)`.
-///
-/// ```
-/// use singletable::nested::ListType;
-///
-/// fn element_type<L: ListType<Element = u8>>() {}
-/// element_type::<Vec<u8>>();
-/// ```
-pub trait ListType {
-    /// The type of an element.
-    type Element;
-}
-impl<V> ListType for Vec<V> {
-    type Element = V;
-}
-impl<L: ListType> ListType for Option<L> {
-    type Element = L::Element;
-}
+    /// Types stored as maps with string keys (and `Option`s of them): paths
+    /// on them have `entry(key)`.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use singletable::__private::nested::MapType;
+    ///
+    /// fn entry_type<M: MapType<Value = bool>>() {}
+    /// entry_type::<BTreeMap<String, bool>>();
+    /// entry_type::<Option<BTreeMap<String, bool>>>();
+    /// ```
+    pub trait MapType {
+        /// The type of an entry.
+        type Value;
+    }
+    impl<V, S> MapType for HashMap<String, V, S> {
+        type Value = V;
+    }
+    impl<V> MapType for BTreeMap<String, V> {
+        type Value = V;
+    }
+    impl<M: MapType> MapType for Option<M> {
+        type Value = M::Value;
+    }
 
-/// Documents (and `Option`s of them): paths on them have
-/// `field(|d| d.name)`.
-///
-/// ```
-/// use singletable::nested::HoldsDocument;
-/// # use std::collections::BTreeMap;
-/// # use singletable::{Document, Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App")]
-/// # pub struct App;
-/// # #[derive(Document, Debug, Clone, PartialEq)]
-/// # pub struct Address { pub city: String, pub zip: Option<String> }
-/// # #[derive(Document, Debug, Clone, PartialEq)]
-/// # pub struct Line { pub sku: String, pub qty: u32 }
-/// # #[derive(Entity, Debug, Clone)]
-/// # #[entity(table = App, name = "Order")]
-/// # #[pk("ORDER#<id>")]
-/// # #[sk("DETAILS")]
-/// # pub struct Order {
-/// #     pub id: String,
-/// #     pub address: Address,
-/// #     pub reviewers: BTreeMap<String, bool>,
-/// #     pub lines: Vec<Line>,
-/// #     pub note: Option<String>,
-/// #     pub visits: u32,
-/// # }
-/// fn holds<H: HoldsDocument<Document = Address>>() {}
-/// holds::<Address>();
-/// holds::<Option<Address>>();
-/// ```
-pub trait HoldsDocument {
-    /// The document.
-    type Document: Document;
+    /// Types stored as lists (and `Option`s of them): paths on them have
+    /// `at(index)`.
+    ///
+    /// ```
+    /// use singletable::__private::nested::ListType;
+    ///
+    /// fn element_type<L: ListType<Element = u8>>() {}
+    /// element_type::<Vec<u8>>();
+    /// ```
+    pub trait ListType {
+        /// The type of an element.
+        type Element;
+    }
+    impl<V> ListType for Vec<V> {
+        type Element = V;
+    }
+    impl<L: ListType> ListType for Option<L> {
+        type Element = L::Element;
+    }
+
+    /// Documents (and `Option`s of them): paths on them have
+    /// `field(|d| d.name)`.
+    ///
+    /// ```
+    /// use singletable::__private::nested::HoldsDocument;
+    /// # use std::collections::BTreeMap;
+    /// # use singletable::{Document, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Document, Debug, Clone, PartialEq)]
+    /// # pub struct Address { pub city: String, pub zip: Option<String> }
+    /// # #[derive(Document, Debug, Clone, PartialEq)]
+    /// # pub struct Line { pub sku: String, pub qty: u32 }
+    /// # #[derive(Entity, Debug, Clone)]
+    /// # #[entity(table = App, name = "Order")]
+    /// # #[pk("ORDER#<id>")]
+    /// # #[sk("DETAILS")]
+    /// # pub struct Order {
+    /// #     pub id: String,
+    /// #     pub address: Address,
+    /// #     pub reviewers: BTreeMap<String, bool>,
+    /// #     pub lines: Vec<Line>,
+    /// #     pub note: Option<String>,
+    /// #     pub visits: u32,
+    /// # }
+    /// fn holds<H: HoldsDocument<Document = Address>>() {}
+    /// holds::<Address>();
+    /// holds::<Option<Address>>();
+    /// ```
+    pub trait HoldsDocument {
+        /// The document.
+        type Document: Document;
+    }
+    impl<D: Document> HoldsDocument for D {
+        type Document = D;
+    }
+    impl<D: Document> HoldsDocument for Option<D> {
+        type Document = D;
+    }
 }
-impl<D: Document> HoldsDocument for D {
-    type Document = D;
-}
-impl<D: Document> HoldsDocument for Option<D> {
-    type Document = D;
-}
+use holds::{HoldsDocument, ListType, MapType};
 
 fn below<E, T>(
     attribute: &'static str,
@@ -419,8 +426,9 @@ fn below<E, T>(
 macro_rules! descend {
     ($ty:ident) => {
         impl<E: Entity, X: Attr + MapType> $ty<E, X> {
-            /// The entry `key` of this map: `path.key` with `key` as one
-            /// placeholdered name, so `.`, `[` or `#` in it are safe.
+            /// The entry `key` of this map (a `HashMap` or `BTreeMap` with
+            /// `String` keys, or an `Option` of one): `path.key` with `key`
+            /// as one placeholdered name, so `.`, `[` or `#` in it are safe.
             pub fn entry(&self, key: impl Into<String>) -> Entry<E, X::Value> {
                 below(
                     self.attribute(),
@@ -432,7 +440,8 @@ macro_rules! descend {
         }
 
         impl<E: Entity, X: Attr + ListType> $ty<E, X> {
-            /// The element `index` of this list: `path[index]`. An update
+            /// The element `index` of this list (a `Vec`, or an `Option` of
+            /// one): `path[index]`. An update
             /// that sets an index past the end appends; a condition on one
             /// finds no value.
             pub fn at(&self, index: usize) -> Entry<E, X::Element> {
@@ -446,8 +455,9 @@ macro_rules! descend {
         }
 
         impl<E: Entity, X: Attr + HoldsDocument> $ty<E, X> {
-            /// The field of this document that `pick` names among the
-            /// document's handles: `f.address.field(|a| a.city)` is the
+            /// The field of this document (a `#[derive(Document)]` type, or
+            /// an `Option` of one) that `pick` names among the document's
+            /// handles: `f.address.field(|a| a.city)` is the
             /// path `address.city`, typed by `city`.
             pub fn field<U>(
                 &self,

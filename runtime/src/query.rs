@@ -143,24 +143,31 @@ pub enum OnLocalIndex {}
 #[derive(Debug)]
 pub enum OnGlobalIndex {}
 
-/// Implemented by the places that allow strongly consistent reads.
-///
-/// ```
-/// use singletable::query::ConsistentRead;
-/// use singletable::{OnLocalIndex, OnTable};
-///
-/// fn allows_consistent_reads<I: ConsistentRead>() {}
-/// allows_consistent_reads::<OnTable>();
-/// allows_consistent_reads::<OnLocalIndex>();
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "global secondary indexes do not support strongly consistent reads",
-    label = "this query reads a global index",
-    note = "DynamoDB allows `ConsistentRead` on tables and local indexes only"
-)]
-pub trait ConsistentRead {}
-impl ConsistentRead for OnTable {}
-impl ConsistentRead for OnLocalIndex {}
+// The bound of `consistent()`: public only through `__private`, for its
+// message on a global index.
+pub(crate) mod consistent {
+    use super::*;
+
+    /// Implemented by the places that allow strongly consistent reads.
+    ///
+    /// ```
+    /// use singletable::__private::ConsistentRead;
+    /// use singletable::{OnLocalIndex, OnTable};
+    ///
+    /// fn allows_consistent_reads<I: ConsistentRead>() {}
+    /// allows_consistent_reads::<OnTable>();
+    /// allows_consistent_reads::<OnLocalIndex>();
+    /// ```
+    #[diagnostic::on_unimplemented(
+        message = "global secondary indexes do not support strongly consistent reads",
+        label = "this query reads a global index",
+        note = "DynamoDB allows `ConsistentRead` on tables and local indexes only"
+    )]
+    pub trait ConsistentRead {}
+    impl ConsistentRead for OnTable {}
+    impl ConsistentRead for OnLocalIndex {}
+}
+use consistent::ConsistentRead;
 
 pub(crate) mod build;
 mod pages;

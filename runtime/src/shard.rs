@@ -9,13 +9,26 @@
 //! each shard's position.
 //!
 //! ```
-//! use singletable::shard::{shard_of, with_shard};
+//! use singletable::{Entity, Table};
+//!
+//! #[derive(Table)]
+//! #[table(name = "Shop", gsi1)]
+//! pub struct Shop;
+//!
+//! #[derive(Entity)]
+//! #[entity(table = Shop)]
+//! #[pk("ORDER#<id>")]
+//! #[sk("DETAILS")]
+//! #[gsi1(pk = "ORDERBYDATE", sk = "DATE#<date>", shards = 4)]
+//! pub struct Order { pub id: String, pub date: String }
 //!
 //! // The shard follows the item's primary key, so updates find it again.
-//! let shard = shard_of("ORDER#o1", Some("DETAILS"), 4);
+//! let order = Order { id: "o1".into(), date: "2024-05-01".into() };
+//! let gsi1pk = order.to_item()?["GSI1PK"].as_s().unwrap().clone();
+//! let shard: u16 = gsi1pk.strip_prefix("ORDERBYDATE#").unwrap().parse().unwrap();
 //! assert!(shard < 4);
-//! assert_eq!(shard, shard_of("ORDER#o1", Some("DETAILS"), 4));
-//! assert_eq!(with_shard("ORDERBYDATE", shard), format!("ORDERBYDATE#{shard}"));
+//! assert_eq!(order.to_item()?["GSI1PK"].as_s().unwrap(), &gsi1pk);
+//! # Ok::<(), singletable::Error>(())
 //! ```
 //!
 //! A sharded index's access pattern returns a [`ShardedQuery`]; see its
@@ -31,42 +44,47 @@ use crate::page::{self, ShardPosition};
 use crate::query::{Cursor, Decode, OnGlobalIndex, Page, Query};
 use crate::value::{AttributeValue, Item};
 
-/// The shard of the item with primary key `pk`/`sk`, among `shards`
-/// (FNV-1a of the key, stable across platforms and releases).
-///
-/// ```
-/// use singletable::shard::shard_of;
-///
-/// let shards: std::collections::BTreeSet<u16> =
-///     (0..100).map(|i| shard_of(&format!("ORDER#{i}"), None, 4)).collect();
-/// assert_eq!(shards.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
-/// ```
-pub fn shard_of(pk: &str, sk: Option<&str>, shards: u16) -> u16 {
-    // FNV-1a, 64 bits: stable across Rust versions and platforms, unlike
-    // the standard library's hashers.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+// How an item's shard is chosen and written: public only through
+// `__private`, for the item codec the derive generates.
+pub(crate) mod hash {
+    /// The shard of the item with primary key `pk`/`sk`, among `shards`
+    /// (FNV-1a of the key, stable across platforms and releases).
+    ///
+    /// ```
+    /// use singletable::__private::shard_of;
+    ///
+    /// let shards: std::collections::BTreeSet<u16> =
+    ///     (0..100).map(|i| shard_of(&format!("ORDER#{i}"), None, 4)).collect();
+    /// assert_eq!(shards.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3]);
+    /// ```
+    pub fn shard_of(pk: &str, sk: Option<&str>, shards: u16) -> u16 {
+        // FNV-1a, 64 bits: stable across Rust versions and platforms, unlike
+        // the standard library's hashers.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for b in bytes {
+                h ^= u64::from(*b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        eat(pk.as_bytes());
+        eat(&[0]);
+        if let Some(sk) = sk {
+            eat(sk.as_bytes());
         }
-    };
-    eat(pk.as_bytes());
-    eat(&[0]);
-    if let Some(sk) = sk {
-        eat(sk.as_bytes());
+        (h % u64::from(shards.max(1))) as u16
     }
-    (h % u64::from(shards.max(1))) as u16
-}
 
-/// Appends the shard suffix `#<shard>` to an index partition key.
-///
-/// ```
-/// assert_eq!(singletable::shard::with_shard("ORDERBYDATE", 3), "ORDERBYDATE#3");
-/// ```
-pub fn with_shard(base: &str, shard: u16) -> String {
-    format!("{base}#{shard}")
+    /// Appends the shard suffix `#<shard>` to an index partition key.
+    ///
+    /// ```
+    /// assert_eq!(singletable::__private::with_shard("ORDERBYDATE", 3), "ORDERBYDATE#3");
+    /// ```
+    pub fn with_shard(base: &str, shard: u16) -> String {
+        format!("{base}#{shard}")
+    }
 }
+pub(crate) use hash::{shard_of, with_shard};
 
 /// A Query on a sharded global-index partition: one request per shard.
 ///
@@ -259,7 +277,7 @@ impl<T, P> ShardedQuery<T, P> {
     /// ```
     pub fn consistent(self) -> Self
     where
-        for<'a> OnGlobalIndex: crate::query::ConsistentRead,
+        for<'a> OnGlobalIndex: crate::query::consistent::ConsistentRead,
     {
         self
     }

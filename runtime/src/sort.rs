@@ -2,8 +2,8 @@
 //!
 //! Every access pattern's function returns a [`Query`] (or a
 //! [`ShardedQuery`]) typed by a marker the derive generates for the
-//! pattern. The marker implements [`SortKey`] when the pattern has a sort
-//! key: its value type is the sort template's placeholders (one type, or a
+//! pattern. The marker implements the derive's sort-key trait when the
+//! pattern has a sort key: its value type is the sort template's placeholders (one type, or a
 //! tuple for several), and the query's `sk_eq`, `sk_lt`, `sk_le`, `sk_gt`,
 //! `sk_ge`, `sk_between` and `sk_begins_with` build the key condition from
 //! it. A multi-attribute index's pattern goes one sort attribute at a time:
@@ -48,95 +48,101 @@ use crate::value::AttributeValue;
 pub(crate) mod value;
 use value::SortValue;
 
-/// Implemented by the marker of an access pattern that has a sort-key
-/// condition to give: what `sk_eq` and the range conditions take.
-///
-/// The derive implements it; a pattern without a sort key has none, and
-/// neither has a multi-attribute query after its range condition or after
-/// its last sort attribute.
-///
-/// ```
-/// use singletable::{Entity, Table};
-/// use singletable::sort::SortKey;
-///
-/// #[derive(Table)]
-/// #[table(name = "App")]
-/// pub struct App;
-///
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("USER#<user>")]
-/// #[sk("NOTE#<id>")]
-/// #[access(notes)]
-/// pub struct Note { pub user: String, pub id: String }
-///
-/// fn sorted<P: SortKey>() {}
-/// sorted::<NoteNotesQuery>();
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "one range condition per query; use `sk_between` for a range with two bounds (`{Self}` takes no further sort-key condition)",
-    label = "a sort-key condition after the key condition ended",
-    note = "a query's key condition is equality on sort attributes, then at most one range condition (`sk_lt`, `sk_le`, `sk_gt`, `sk_ge`, `sk_between`, `sk_begins_with`); nothing follows it, nor the equality on the last sort attribute",
-    note = "a pattern without a sort key takes no sort-key condition at all"
-)]
-pub trait SortKey: Sized {
-    /// The values of the sort key's placeholders: one type for one, a
-    /// tuple for several (a multi-attribute key: the next attribute's).
-    type Value<'a>;
-    /// The marker after an equality: the same pattern for a template, the
-    /// next sort attribute's for a multi-attribute key.
-    type AfterEq;
-    /// The marker after a range condition: the same pattern for a
-    /// template (a later condition replaces it), one that takes no other
-    /// condition for a multi-attribute key.
-    type AfterRange;
-    /// The bound built from `value`, which the query's sort-key methods
-    /// set; its type is the query builder's own (generated code implements
-    /// this, nothing else calls it).
-    fn sort_value(value: Self::Value<'_>) -> Result<SortValue, Error>;
+// What the derive implements for each pattern's marker, and the bound the
+// sort-key methods name it by: public only through `__private::sort`.
+pub(crate) mod marker {
+    use super::*;
+
+    /// Implemented by the marker of an access pattern that has a sort-key
+    /// condition to give: what `sk_eq` and the range conditions take.
+    ///
+    /// The derive implements it; a pattern without a sort key has none, and
+    /// neither has a multi-attribute query after its range condition or after
+    /// its last sort attribute.
+    ///
+    /// ```
+    /// use singletable::{Entity, Table};
+    /// use singletable::__private::sort::SortKey;
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity)]
+    /// #[entity(table = App)]
+    /// #[pk("USER#<user>")]
+    /// #[sk("NOTE#<id>")]
+    /// #[access(notes)]
+    /// pub struct Note { pub user: String, pub id: String }
+    ///
+    /// fn sorted<P: SortKey>() {}
+    /// sorted::<NoteNotesQuery>();
+    /// ```
+    #[diagnostic::on_unimplemented(
+        message = "one range condition per query; use `sk_between` for a range with two bounds (`{Self}` takes no further sort-key condition)",
+        label = "a sort-key condition after the key condition ended",
+        note = "a query's key condition is equality on sort attributes, then at most one range condition (`sk_lt`, `sk_le`, `sk_gt`, `sk_ge`, `sk_between`, `sk_begins_with`); nothing follows it, nor the equality on the last sort attribute",
+        note = "a pattern without a sort key takes no sort-key condition at all"
+    )]
+    pub trait SortKey: Sized {
+        /// The values of the sort key's placeholders: one type for one, a
+        /// tuple for several (a multi-attribute key: the next attribute's).
+        type Value<'a>;
+        /// The marker after an equality: the same pattern for a template, the
+        /// next sort attribute's for a multi-attribute key.
+        type AfterEq;
+        /// The marker after a range condition: the same pattern for a
+        /// template (a later condition replaces it), one that takes no other
+        /// condition for a multi-attribute key.
+        type AfterRange;
+        /// The bound built from `value`, which the query's sort-key methods
+        /// set; its type is the query builder's own (generated code implements
+        /// this, nothing else calls it).
+        fn sort_value(value: Self::Value<'_>) -> Result<SortValue, Error>;
+    }
+
+    /// A value `sk_begins_with` takes for pattern `P`: the leading
+    /// placeholders of its sort template (one value, or a tuple), or a string
+    /// prefix of a multi-attribute key's string sort attribute.
+    ///
+    /// ```
+    /// use singletable::{Entity, Table};
+    /// use singletable::__private::sort::SortPrefix;
+    ///
+    /// #[derive(Table)]
+    /// #[table(name = "App")]
+    /// pub struct App;
+    ///
+    /// #[derive(Entity)]
+    /// #[entity(table = App)]
+    /// #[pk("USER#<user>")]
+    /// #[sk("DAY#<day>#NOTE#<id>")]
+    /// #[access(notes)]
+    /// pub struct Note { pub user: String, pub day: String, pub id: String }
+    ///
+    /// fn prefix<X: SortPrefix<NoteNotesQuery>>(_: X) {}
+    /// prefix("2026-12-05");
+    /// ```
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a prefix `{P}` can begin with",
+        label = "not a prefix of this pattern's sort key",
+        note = "a template's prefix is the values of its leading placeholders, up to a `#` (a tuple for several); a multi-attribute key takes a `&str` prefix on a string sort attribute only"
+    )]
+    pub trait SortPrefix<P> {
+        /// The prefix the sort key begins with, which `sk_begins_with` sets;
+        /// its type is the query builder's own (generated code implements
+        /// this, nothing else calls it).
+        fn sort_prefix(self) -> Result<SortValue, Error>;
+    }
+
+    /// `P: Same<K>` holds when `K` is `P`: the sort-key methods of a query
+    /// typed by marker `P` name it `K` and bound it, so that a marker taking
+    /// no further condition is reported by [`SortKey`]'s own message.
+    pub trait Same<K> {}
+
+    impl<K> Same<K> for K {}
 }
-
-/// A value `sk_begins_with` takes for pattern `P`: the leading
-/// placeholders of its sort template (one value, or a tuple), or a string
-/// prefix of a multi-attribute key's string sort attribute.
-///
-/// ```
-/// use singletable::{Entity, Table};
-/// use singletable::sort::SortPrefix;
-///
-/// #[derive(Table)]
-/// #[table(name = "App")]
-/// pub struct App;
-///
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("USER#<user>")]
-/// #[sk("DAY#<day>#NOTE#<id>")]
-/// #[access(notes)]
-/// pub struct Note { pub user: String, pub day: String, pub id: String }
-///
-/// fn prefix<X: SortPrefix<NoteNotesQuery>>(_: X) {}
-/// prefix("2026-12-05");
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a prefix `{P}` can begin with",
-    label = "not a prefix of this pattern's sort key",
-    note = "a template's prefix is the values of its leading placeholders, up to a `#` (a tuple for several); a multi-attribute key takes a `&str` prefix on a string sort attribute only"
-)]
-pub trait SortPrefix<P> {
-    /// The prefix the sort key begins with, which `sk_begins_with` sets;
-    /// its type is the query builder's own (generated code implements
-    /// this, nothing else calls it).
-    fn sort_prefix(self) -> Result<SortValue, Error>;
-}
-
-/// `P: Same<K>` holds when `K` is `P`: the sort-key methods of a query
-/// typed by marker `P` name it `K` and bound it, so that a marker taking
-/// no further condition is reported by [`SortKey`]'s own message.
-#[doc(hidden)]
-pub trait Same<K> {}
-
-impl<K> Same<K> for K {}
+use marker::{Same, SortKey, SortPrefix};
 
 fn compare(op: Cmp, v: SortValue) -> Bound {
     match v {

@@ -40,33 +40,6 @@ use crate::request::{ConditionCheck, TransactWrite, TransactWriteOp};
 use crate::unique::MarkerOp;
 use crate::update::Update;
 
-/// DynamoDB's limit of operations in one transaction, checked before
-/// sending.
-///
-/// ```
-/// use singletable::{transact::MAX_TRANSACTION_OPS, Db, Embedded, Entity, Error, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App")]
-/// # pub struct App;
-/// # #[derive(Entity)]
-/// # #[entity(table = App)]
-/// # #[pk("USER#<n>")]
-/// # #[sk("PROFILE")]
-/// # pub struct User { pub n: usize }
-///
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let db = Db::<Embedded>::in_memory::<App>("App")?;
-/// let users: Vec<User> = (0..=MAX_TRANSACTION_OPS).map(|n| User { n }).collect();
-/// let mut tx = singletable::Transaction::new();
-/// for user in &users {
-///     tx = tx.put(user);
-/// }
-/// assert!(matches!(tx.execute(&db).await, Err(Error::TransactionTooLarge { operations: 101, max: 100, .. }))); // not sent
-/// # Ok::<(), Error>(())
-/// # }).unwrap();
-/// ```
-pub const MAX_TRANSACTION_OPS: usize = 100;
-
 /// The operations of a [`Transaction`], built when it is sent: the table
 /// and the clock reading are the handle's.
 struct Writes<'d> {
@@ -275,7 +248,7 @@ impl<'d> Writes<'d> {
         })
     }
 
-    fn update<T: Entity + crate::update::Ready<S>, S>(self, update: Update<T, S>) -> Self {
+    fn update<T: Entity + crate::update::state::Ready<S>, S>(self, update: Update<T, S>) -> Self {
         let key = update.key().clone();
         let table = self.table.to_owned();
         let now = self.now;
@@ -393,6 +366,35 @@ impl Default for Transaction<'_> {
     }
 }
 
+impl Transaction<'_> {
+    /// DynamoDB's limit of operations in one transaction (a [`Transaction`]
+    /// or a [`ReadTransaction`]), checked before sending.
+    ///
+    /// ```
+    /// use singletable::{Db, Embedded, Entity, Error, Table, Transaction};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<n>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub n: usize }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let db = Db::<Embedded>::in_memory::<App>("App")?;
+    /// let users: Vec<User> = (0..=Transaction::MAX_OPS).map(|n| User { n }).collect();
+    /// let mut tx = singletable::Transaction::new();
+    /// for user in &users {
+    ///     tx = tx.put(user);
+    /// }
+    /// assert!(matches!(tx.execute(&db).await, Err(Error::TransactionTooLarge { operations: 101, max: 100, .. }))); // not sent
+    /// # Ok::<(), Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub const MAX_OPS: usize = 100;
+}
+
 impl<'a> Transaction<'a> {
     /// A transaction without operations yet. It borrows the items it puts
     /// until it is sent with [`Transaction::execute`] (they are `Sync`, so
@@ -502,7 +504,7 @@ impl<'a> Transaction<'a> {
     /// Adds an update (with its conditions, version check, stamps at the
     /// transaction's time, index key rewrites, and the marker moves of the
     /// unique values it changes).
-    pub fn update<T: Entity + crate::update::Ready<S> + 'a, S: 'a>(
+    pub fn update<T: Entity + crate::update::state::Ready<S> + 'a, S: 'a>(
         self,
         update: Update<T, S>,
     ) -> Self
@@ -548,11 +550,11 @@ impl<'a> Transaction<'a> {
                 operation: "TransactWriteItems",
             });
         }
-        if w.ops.len() > MAX_TRANSACTION_OPS {
+        if w.ops.len() > Transaction::MAX_OPS {
             return Err(Error::TransactionTooLarge {
                 operation: "TransactWriteItems",
                 operations: w.ops.len(),
-                max: MAX_TRANSACTION_OPS,
+                max: Transaction::MAX_OPS,
             });
         }
         let result = db
@@ -709,11 +711,11 @@ impl ReadTransaction {
                 operation: "TransactGetItems",
             });
         }
-        if self.gets.len() > MAX_TRANSACTION_OPS {
+        if self.gets.len() > Transaction::MAX_OPS {
             return Err(Error::TransactionTooLarge {
                 operation: "TransactGetItems",
                 operations: self.gets.len(),
-                max: MAX_TRANSACTION_OPS,
+                max: Transaction::MAX_OPS,
             });
         }
         let n = self.gets.len();

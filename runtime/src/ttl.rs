@@ -48,12 +48,9 @@ use crate::value::{AttributeValue, Item};
 pub use crate::clock::Timestamp;
 
 /// The current time in epoch seconds, the clock reads compare TTL
-/// attributes with.
-///
-/// ```
-/// assert!(singletable::ttl::now_epoch() > 1_700_000_000);
-/// ```
-pub fn now_epoch() -> i64 {
+/// attributes with (users write `SystemTime::now().to_epoch()`, with
+/// [`EpochSeconds`]).
+pub(crate) fn now_epoch() -> i64 {
     match SystemTime::now().duration_since(UNIX_EPOCH) {
         Ok(d) => i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
         Err(e) => -i64::try_from(e.duration().as_secs()).unwrap_or(i64::MAX),
@@ -179,17 +176,8 @@ impl EpochSeconds for time::OffsetDateTime {
 
 /// Whether `item`'s TTL attribute `attribute` is in the past (at or
 /// before `now`, in epoch seconds): the test reads apply to hide items
-/// DynamoDB has not deleted yet.
-///
-/// ```
-/// use singletable::{ttl::is_expired, AttributeValue, Item};
-///
-/// let item: Item = [("exp".to_string(), AttributeValue::N("100".into()))].into();
-/// assert!(is_expired(&item, Some("exp"), 100));
-/// assert!(!is_expired(&item, Some("exp"), 99));
-/// assert!(!is_expired(&item, None, 1_000)); // no TTL attribute: never
-/// ```
-pub fn is_expired(item: &Item, attribute: Option<&str>, now: i64) -> bool {
+/// DynamoDB has not deleted yet. No TTL attribute: never.
+pub(crate) fn is_expired(item: &Item, attribute: Option<&str>, now: i64) -> bool {
     let Some(attr) = attribute else {
         return false;
     };
@@ -329,5 +317,21 @@ impl<R: AttrReader + ?Sized> AttrReader for TtlWatch<'_, R> {
             }
         }
         Some(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An item expires at its TTL second, not before; without a TTL
+    /// attribute, never.
+    #[test]
+    fn expiry_is_at_or_before_now() {
+        let item: Item = [("exp".to_string(), AttributeValue::N("100".into()))].into();
+        assert!(is_expired(&item, Some("exp"), 100));
+        assert!(!is_expired(&item, Some("exp"), 99));
+        assert!(!is_expired(&item, None, 1_000));
+        assert!(now_epoch() > 1_700_000_000);
     }
 }

@@ -10,6 +10,9 @@
 //! | entity type (`entityType`) | `singletable.unique` |
 //! | `ownerPk` / `ownerSk` | the primary key of the item that holds the value |
 //!
+//! These names are [`MarkerKey`]'s constants, and [`MarkerKey::of`] gives
+//! the key of a value's marker.
+//!
 //! `<entity>` is the entity type, `<attribute>` the field's stored name,
 //! each escaped like a key part (`#` → `%23`, `%` → `%25`); `<value>` is
 //! the value written by the key codec (strings escaped, integers
@@ -77,7 +80,7 @@
 //! let db = Db::<Embedded>::in_memory::<Shop>("Shop")?;
 //! let alex = Customer { username: "alexdebrie".into(), email: "alex@example.com".into() };
 //! db.create(&alex).await?;
-//! let key = singletable::unique::marker_key::<Customer>(&Customer::UNIQUE[0], "alex@example.com")?;
+//! let key = singletable::unique::MarkerKey::of::<Customer>(&Customer::UNIQUE[0], "alex@example.com")?;
 //! assert_eq!(key.pk, "CUSTOMEREMAIL#alex@example.com");
 //! assert_eq!(key.sk.as_deref(), Some("CUSTOMEREMAIL#alex@example.com"));
 //! let taken = db.create(&Customer { username: "other".into(), email: alex.email.clone() }).await;
@@ -126,117 +129,11 @@ pub use crate::entity::MarkerKey;
 use crate::entity::{Entity, Table, UniqueField};
 use crate::error::Error;
 use crate::expr::Condition;
-use crate::key::{PrimaryKey, escape_into};
+use crate::key::PrimaryKey;
 use crate::request::{DeleteItem, PutItem, TransactWriteOp};
 use crate::value::{AttributeValue, Item};
 
-/// The entity type of marker items.
-///
-/// ```
-/// assert_eq!(singletable::unique::MARKER_TYPE, "singletable.unique");
-/// ```
-pub const MARKER_TYPE: &str = "singletable.unique";
-/// The literal first segment of every marker's partition key.
-///
-/// ```
-/// assert_eq!(singletable::unique::MARKER_PREFIX, "UNIQUE");
-/// ```
-pub const MARKER_PREFIX: &str = "UNIQUE";
-/// The sort key of every marker, in tables with a sort key.
-///
-/// ```
-/// assert_eq!(singletable::unique::MARKER_SK, "UNIQUE");
-/// ```
-pub const MARKER_SK: &str = "UNIQUE";
-/// The marker attribute holding the owner's partition key.
-///
-/// ```
-/// assert_eq!(singletable::unique::OWNER_PK, "ownerPk");
-/// ```
-pub const OWNER_PK: &str = "ownerPk";
-/// The marker attribute holding the owner's sort key.
-///
-/// ```
-/// assert_eq!(singletable::unique::OWNER_SK, "ownerSk");
-/// ```
-pub const OWNER_SK: &str = "ownerSk";
-
 pub use crate::key::UniqueValue;
-
-/// The marker key of `part` (a value of `field` of entity `E`).
-///
-/// ```
-/// # use singletable::{Entity, Table};
-/// #[derive(Table)]
-/// #[table(name = "App")]
-/// struct App;
-///
-/// #[derive(Entity)]
-/// #[entity(table = App, rename_all = "camelCase")]
-/// #[pk("USER#<id>")]
-/// #[sk("PROFILE")]
-/// struct User {
-///     id: String,
-///     #[attr(unique)]
-///     email: String,
-/// }
-///
-/// let email = &<User as Entity>::UNIQUE[0];
-/// let key = singletable::unique::marker_key::<User>(email, "ana@example.com").unwrap();
-/// assert_eq!(key.pk, "UNIQUE#User#email#ana@example.com");
-/// assert_eq!(key.sk.as_deref(), Some("UNIQUE"));
-/// ```
-///
-/// `part` is the value as the key codec writes it (`a%23b` for the string
-/// `a#b`): this function takes it as it is.
-pub fn marker_key<E: Entity>(field: &UniqueField, part: &str) -> Result<PrimaryKey, Error> {
-    let (pk, sk) = match &field.marker {
-        // A declared marker: the template's text, as partition and sort key.
-        Some(m) => {
-            let pk = format!("{}{part}{}", m.before, m.after);
-            (pk.clone(), pk)
-        }
-        None => (library_marker_pk::<E>(field, part)?, MARKER_SK.to_owned()),
-    };
-    // DynamoDB's limits on both key attributes, checked as every key
-    // builder checks its key: a declared marker's text is its sort key
-    // too, so past 1024 bytes it is refused like any other long sort key.
-    let (pk_attr, sk_attr) = (<E::Table as Table>::PK, <E::Table as Table>::SK);
-    crate::key::check_len(
-        E::ENTITY_TYPE,
-        pk_attr,
-        &pk,
-        crate::key::MAX_PARTITION_KEY_BYTES,
-    )?;
-    if let Some(attr) = sk_attr {
-        crate::key::check_len(E::ENTITY_TYPE, attr, &sk, crate::key::MAX_SORT_KEY_BYTES)?;
-    }
-    Ok(PrimaryKey {
-        pk,
-        sk: sk_attr.map(|_| sk),
-    })
-}
-
-/// `UNIQUE#<entity>#<attribute>#<part>`, the partition key of a marker in
-/// the library's layout.
-fn library_marker_pk<E: Entity>(field: &UniqueField, part: &str) -> Result<String, Error> {
-    let mut pk = String::with_capacity(MARKER_PREFIX.len() + part.len() + 32);
-    pk.push_str(MARKER_PREFIX);
-    pk.push('#');
-    let escape = |value: &str, out: &mut String| {
-        escape_into(value, out).map_err(|reason| Error::KeyValue {
-            entity: E::ENTITY_TYPE,
-            field: field.field,
-            reason,
-        })
-    };
-    escape(E::ENTITY_TYPE, &mut pk)?;
-    pk.push('#');
-    escape(field.attribute, &mut pk)?;
-    pk.push('#');
-    pk.push_str(part);
-    Ok(pk)
-}
 
 /// One marker write of a transaction.
 #[derive(Debug, Clone)]
@@ -255,9 +152,12 @@ pub(crate) struct MarkerOp {
 
 /// `ownerPk = :pk (AND ownerSk = :sk)`: the marker belongs to `owner`.
 fn owned_by(owner: &PrimaryKey) -> Condition {
-    let pk = Condition::eq(OWNER_PK, AttributeValue::S(owner.pk.clone()));
+    let pk = Condition::eq(MarkerKey::OWNER_PK, AttributeValue::S(owner.pk.clone()));
     match &owner.sk {
-        Some(sk) => pk.and(Condition::eq(OWNER_SK, AttributeValue::S(sk.clone()))),
+        Some(sk) => pk.and(Condition::eq(
+            MarkerKey::OWNER_SK,
+            AttributeValue::S(sk.clone()),
+        )),
         None => pk,
     }
 }
@@ -269,7 +169,7 @@ pub(crate) fn claim<E: Entity>(
     part: &str,
     owner: &PrimaryKey,
 ) -> Result<MarkerOp, Error> {
-    let key = marker_key::<E>(field, part)?;
+    let key = MarkerKey::of::<E>(field, part)?;
     let mut item = key.to_item::<E::Table>();
     let absent = Condition::NotExists(<E::Table as Table>::PK.to_owned());
     // A declared marker is its key alone, and records no owner.
@@ -278,11 +178,17 @@ pub(crate) fn claim<E: Entity>(
     } else {
         item.insert(
             <E::Table as Table>::ENTITY_TYPE.to_owned(),
-            AttributeValue::S(MARKER_TYPE.to_owned()),
+            AttributeValue::S(MarkerKey::TYPE.to_owned()),
         );
-        item.insert(OWNER_PK.to_owned(), AttributeValue::S(owner.pk.clone()));
+        item.insert(
+            MarkerKey::OWNER_PK.to_owned(),
+            AttributeValue::S(owner.pk.clone()),
+        );
         if let Some(sk) = &owner.sk {
-            item.insert(OWNER_SK.to_owned(), AttributeValue::S(sk.clone()));
+            item.insert(
+                MarkerKey::OWNER_SK.to_owned(),
+                AttributeValue::S(sk.clone()),
+            );
         }
         absent.or(owned_by(owner))
     };
@@ -308,7 +214,7 @@ pub(crate) fn release<E: Entity>(
     part: &str,
     owner: &PrimaryKey,
 ) -> Result<MarkerOp, Error> {
-    let key = marker_key::<E>(field, part)?;
+    let key = MarkerKey::of::<E>(field, part)?;
     // A declared marker records no owner: the write that releases it is
     // conditioned on the item holding the value, so the marker is its own.
     let condition = field

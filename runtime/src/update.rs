@@ -11,7 +11,7 @@
 //! a sparse index's condition false, the same request removes the index's
 //! key attributes. A template field the update does not set can come from
 //! an item the application holds ([`Update::knowing`]); otherwise the
-//! update does not compile (see its typestate, [`Ready`]; one opted out with
+//! update does not compile (its type records which such fields are set; one opted out with
 //! [`Update::check_at_run_time`] is refused before anything is sent, as is
 //! one whose sparse condition or unique field needs the held item). Changing a unique value
 //! moves its marker item in the same transaction (see [`crate::unique`]).
@@ -59,13 +59,17 @@ use crate::nested::{Entry, Nested};
 use crate::request::{ReturnValues, SetValue, TransactWriteOp, UpdateAction, UpdateItem};
 use crate::value::{Attr, AttributeValue, Item};
 
-mod paths;
+pub(crate) mod paths;
 mod rewrite;
 mod send;
-mod state;
+pub(crate) mod state;
 
-pub use paths::{Addable, NonKeyPath, Removable, SetType, Settable};
-pub use state::{Dynamic, Given, Known, Mark, Ready, SetNow, Slot, Unset};
+// The bounds of the actions and the typestate's markers are the derive's
+// vocabulary (`__private::update`); users name only the two states they
+// choose by calling a method.
+use paths::{Addable, NonKeyPath, Removable, SetType, Settable};
+pub use state::{Dynamic, Known};
+use state::{Mark, Ready};
 
 use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
 
@@ -385,7 +389,8 @@ impl<E: Entity, S> Update<E, S> {
     /// `f.lines.at(3)`).
     ///
     /// Setting a field that an index key needs beside others marks it in
-    /// the update's type (see [`Ready`]).
+    /// the update's type, so that `execute` compiles only once every key
+    /// the update changes can be rebuilt.
     pub fn set<T: Attr, F: Settable<E, T>>(self, field: F, value: T) -> Update<E, S::Out>
     where
         S: Mark<F::Slot>,
@@ -469,7 +474,8 @@ impl<E: Entity, S> Update<E, S> {
     }
 
     /// `ADD path value`: an atomic counter (no read-modify-write) or set
-    /// union. A missing number counts from 0.
+    /// union. A missing number counts from 0. `T` is a number type or a
+    /// set (`BTreeSet`, `HashSet`).
     pub fn add<T: Addable, P: NonKeyPath<E, T>>(self, path: P, value: T) -> Self {
         match self.encode(path.attribute(), &value) {
             Ok(v) => self.push(&path, |p| UpdateAction::add(p, v)),

@@ -764,5 +764,3 @@ impl<T: Decode, P> VectorSearch<T, P> {
         Ok(out)
     }
 }
-
-pub use crate::entity::SearchScalar;

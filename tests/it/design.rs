@@ -342,7 +342,8 @@ mod tables {
     }
 
     async fn check_expiry<E: singletable::Executor>(db: &Db<E>) {
-        let now = singletable::ttl::now_epoch();
+        use singletable::ttl::EpochSeconds;
+        let now = std::time::SystemTime::now().to_epoch().expect("after 1970");
         let note = |id: &str, expires_at: Option<i64>| Note {
             id: id.into(),
             title: "t".into(),
@@ -512,7 +513,8 @@ mod timestamps {
     async fn timestamps_are_set_on_create_and_update() {
         let db = Db::local(&endpoint(), unique_table("stamps"));
         db.create_table_if_missing::<Stamps>().await.unwrap();
-        let before = singletable::ttl::now_epoch();
+        use singletable::ttl::EpochSeconds;
+        let before = std::time::SystemTime::now().to_epoch().expect("after 1970");
         let page = Page {
             id: "p".into(),
             body: "v1".into(),

@@ -394,7 +394,7 @@ fn sort_impls(ctx: &Ctx, t: &Template, builder: &str, marker: &syn::Ident) -> To
     let (value_ty, bind, args) = value_of(ctx, &fields);
     let mut out = quote! {
         #[automatically_derived]
-        impl #p::sort::SortKey for #marker {
+        impl #p::__private::sort::SortKey for #marker {
             type Value<'__a> = #value_ty;
             type AfterEq = Self;
             type AfterRange = Self;
@@ -417,7 +417,7 @@ fn sort_impls(ctx: &Ctx, t: &Template, builder: &str, marker: &syn::Ident) -> To
         let (prefix_ty, bind, args) = value_of(ctx, &names);
         out.extend(quote! {
             #[automatically_derived]
-            impl<'__a> #p::sort::SortPrefix<#marker> for #prefix_ty {
+            impl<'__a> #p::__private::sort::SortPrefix<#marker> for #prefix_ty {
                 #[inline]
                 fn sort_prefix(self) -> #p::Result<#p::__private::SortValue> {
                     let __v = self;

@@ -369,7 +369,7 @@ fn stage_impls(ctx: &Ctx, s: &Stages, i: usize, f: &Field) -> TokenStream {
     let v = value(ctx, f, &quote!(__v));
     let mut out = quote! {
         #[automatically_derived]
-        impl #p::sort::SortKey for #ty {
+        impl #p::__private::sort::SortKey for #ty {
             type Value<'__a> = #value_ty;
             type AfterEq = #next;
             type AfterRange = #end;
@@ -383,7 +383,7 @@ fn stage_impls(ctx: &Ctx, s: &Stages, i: usize, f: &Field) -> TokenStream {
         let (entity, fname) = (ctx.entity, f.name());
         out.extend(quote! {
             #[automatically_derived]
-            impl<'__a> #p::sort::SortPrefix<#ty> for &'__a str {
+            impl<'__a> #p::__private::sort::SortPrefix<#ty> for &'__a str {
                 #[inline]
                 fn sort_prefix(self) -> #p::Result<#p::__private::SortValue> {
                     if self.is_empty() {

@@ -86,7 +86,7 @@ fn state_tokens(ctx: &Ctx, state: Option<&UpdateState>) -> (TokenStream, TokenSt
         .iter()
         .map(|s| syn::Ident::new(s, ctx.entity_ident.span()))
         .collect();
-    let start = quote!((#(#p::update::Unset<#names>,)*));
+    let start = quote!((#(#p::__private::update::Unset<#names>,)*));
     let impls = state
         .ready
         .iter()
@@ -95,14 +95,14 @@ fn state_tokens(ctx: &Ctx, state: Option<&UpdateState>) -> (TokenStream, TokenSt
         .map(|(mask, _)| {
             let marks = names.iter().enumerate().map(|(i, n)| {
                 if mask & (1 << i) != 0 {
-                    quote!(#p::update::Given<#n>)
+                    quote!(#p::__private::update::Given<#n>)
                 } else {
-                    quote!(#p::update::Unset<#n>)
+                    quote!(#p::__private::update::Unset<#n>)
                 }
             });
             quote! {
                 #[automatically_derived]
-                impl #p::update::Ready<(#(#marks,)*)> for #ident {}
+                impl #p::__private::update::Ready<(#(#marks,)*)> for #ident {}
             }
         });
     let docs = state
@@ -157,7 +157,7 @@ fn handles(
         let doc = format!("Field `{name}`, stored as `{stored}`.");
         let slot = state
             .and_then(|s| s.slots.iter().position(|n| *n == name))
-            .map(|i| quote!(, #p::update::Slot<#i>));
+            .map(|i| quote!(, #p::__private::update::Slot<#i>));
         decls.push(quote! {
             #[doc = #doc]
             pub #fid: #p::#kind<#ident, #ty #slot>

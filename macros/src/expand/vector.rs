@@ -129,7 +129,7 @@ fn search_attr_check(ctx: &Ctx, d: &VectorDecl, list: &str, f: &Field) -> TokenS
             let mut __found = #k.dimensions == 0;
             while __i < __a.len() {
                 if #pv::str_eq(__a[__i].name, #stored)
-                    && #pv::key_type_eq(__a[__i].kind, <#ty as #p::vector::SearchScalar>::KIND)
+                    && #pv::key_type_eq(__a[__i].kind, <#ty as #p::__private::entity::SearchScalar>::KIND)
                 {
                     __found = true;
                 }

@@ -20,6 +20,25 @@ pub mod trace {
     pub use crate::trace::spans::{Request, span, traced};
 }
 
+/// The update typestate's markers and the bounds of the update actions:
+/// what the derive implements for each entity and each field handle.
+pub mod update {
+    pub use crate::update::paths::{Addable, NonKeyPath, Removable, SetType, Settable};
+    pub use crate::update::state::{Dynamic, Given, Known, Mark, Ready, SetNow, Slot, Unset};
+}
+
+/// The bounds that say which paths have `entry`, `at` and `field`.
+pub mod nested {
+    pub use crate::nested::holds::{HoldsDocument, ListType, MapType};
+}
+
+/// The sort-key traits the derive implements for each pattern's marker.
+pub mod sort {
+    pub use crate::sort::marker::{Same, SortKey, SortPrefix};
+}
+
+pub use crate::query::consistent::ConsistentRead;
+
 /// The collections' traits and what generated collections call.
 pub mod collection {
     pub use crate::collection::generated::*;
@@ -37,7 +56,7 @@ pub use crate::query::build::{AttrTarget, Target};
 pub use crate::query::projected::unknown_type;
 pub use crate::reader::entity_type_of;
 pub use crate::shape::{IndexKeys, KeyTemplate, Seg, When};
-pub use crate::shard::{shard_of, with_shard};
+pub use crate::shard::hash::{shard_of, with_shard};
 pub use crate::sort::value::SortValue;
 pub use crate::ttl::EpochSeconds;
 

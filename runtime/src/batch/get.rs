@@ -132,6 +132,25 @@ impl<T: Entity> BatchGetOutcome<T> {
     }
 }
 
+impl<T> BatchGetter<'_, T> {
+    /// DynamoDB's limit of keys per BatchGetItem: a batch sends one
+    /// request per this many keys.
+    ///
+    /// ```
+    /// # use singletable::{BatchGetter, Entity, Table};
+    /// # #[derive(Table)]
+    /// # #[table(name = "App")]
+    /// # pub struct App;
+    /// # #[derive(Entity)]
+    /// # #[entity(table = App)]
+    /// # #[pk("USER#<id>")]
+    /// # #[sk("PROFILE")]
+    /// # pub struct User { pub id: String }
+    /// assert_eq!(BatchGetter::<User>::PER_REQUEST, 100);
+    /// ```
+    pub const PER_REQUEST: usize = 100;
+}
+
 impl<'a, T: Entity> BatchGetter<'a, T> {
     /// A BatchGetItem of any number of `keys`: 100 per request,
     /// eventually consistent unless [`BatchGetter::consistent`], retried
@@ -211,7 +230,7 @@ impl<'a, T: Entity> BatchGetter<'a, T> {
         }
         let chunks: Vec<Vec<Item>> = self
             .keys
-            .chunks(MAX_BATCH_GET)
+            .chunks(Self::PER_REQUEST)
             .map(|c| c.iter().map(|k| k.to_item::<T::Table>()).collect())
             .collect();
         let runs: Vec<Run<Item, Item>> = futures_util::stream::iter(chunks)

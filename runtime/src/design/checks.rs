@@ -257,7 +257,7 @@ pub const fn partition_holds_markers(e: &EntityShape) -> bool {
     };
     const MARKER: &[KeySeg] = &[
         KeySeg {
-            lit: crate::unique::MARKER_PREFIX,
+            lit: crate::unique::MarkerKey::PREFIX,
             field: false,
             width: None,
         },
@@ -360,7 +360,7 @@ const fn part(segs: &[KeySeg], shards: u16, i: usize) -> Part {
 }
 
 /// The decimal value of `digits`, if it is a shard number as
-/// [`crate::shard::with_shard`] writes it (digits, no leading zero) below
+/// `with_shard` writes it (digits, no leading zero) below
 /// 100,000.
 const fn shard_number(digits: &[u8]) -> Option<u32> {
     if digits.is_empty() || digits.len() > 5 || (digits[0] == b'0' && digits.len() > 1) {

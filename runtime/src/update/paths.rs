@@ -10,7 +10,7 @@ use super::*;
 /// elements, fields of nested documents).
 ///
 /// ```
-/// use singletable::update::Settable;
+/// use singletable::__private::update::Settable;
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -45,7 +45,7 @@ use super::*;
     note = "an item's primary key cannot change; write a new item (and delete the old one) instead"
 )]
 pub trait Settable<E: Entity, T: Attr>: FieldPath<E, T> {
-    /// What setting it marks in the update's state (see the typestate, [`Ready`](crate::update::Ready)): `()`
+    /// What setting it marks in the update's state (see the typestate, `Ready`): `()`
     /// for a field no key needs beside another, a [`Slot`] otherwise.
     type Slot;
     /// Runs the field's declared validations (`min`, `max`, `min_len`,
@@ -114,7 +114,7 @@ impl<E: Entity, T: Attr> Settable<E, T> for Nested<E, T> {
 /// know, so no key could be rebuilt from it.
 ///
 /// ```
-/// use singletable::update::NonKeyPath;
+/// use singletable::__private::update::NonKeyPath;
 /// # use std::collections::BTreeMap;
 /// # use singletable::{Document, Entity, Table};
 /// # #[derive(Table)]
@@ -154,7 +154,7 @@ impl<E: Entity, T: Attr> NonKeyPath<E, T> for Nested<E, T> {}
 /// `Option` fields of nested documents, map entries and list elements.
 ///
 /// ```
-/// use singletable::update::Removable;
+/// use singletable::__private::update::Removable;
 /// # use std::collections::BTreeMap;
 /// # use singletable::{Document, Entity, Table};
 /// # #[derive(Table)]
@@ -214,7 +214,7 @@ impl<E: Entity, T: Attr> Removable<E, T> for Entry<E, T> {
 ///
 /// ```
 /// use std::collections::BTreeSet;
-/// use singletable::update::Addable;
+/// use singletable::__private::update::Addable;
 ///
 /// fn addable<T: Addable>() {}
 /// addable::<u64>();
@@ -235,7 +235,7 @@ impl<V, S> Addable for std::collections::HashSet<V, S> where std::collections::H
 ///
 /// ```
 /// use std::collections::HashSet;
-/// use singletable::update::SetType;
+/// use singletable::__private::update::SetType;
 ///
 /// fn set_type<T: SetType>() {}
 /// set_type::<HashSet<u32>>();

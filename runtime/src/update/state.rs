@@ -76,7 +76,7 @@ use std::marker::PhantomData;
 /// the derive names after the field, so that a compile error says which.
 ///
 /// ```
-/// use singletable::update::{Ready, Unset};
+/// use singletable::__private::update::{Ready, Unset};
 /// fn ready<E: Ready<S>, S>() {}
 /// ready::<u8, ()>(); // an entity without such fields starts ready
 /// let _ = Unset::<u8>::default();
@@ -86,7 +86,7 @@ pub struct Unset<F>(PhantomData<fn() -> F>);
 /// A field an index key needs that the update sets (`F` names it).
 ///
 /// ```
-/// let _ = singletable::update::Given::<u8>::default();
+/// let _ = singletable::__private::update::Given::<u8>::default();
 /// ```
 pub struct Given<F>(PhantomData<fn() -> F>);
 
@@ -115,7 +115,7 @@ marker_impls!(Unset, Given);
 /// A slot's state once its field is set: [`Given`], whatever it was.
 ///
 /// ```
-/// use singletable::update::{Given, SetNow, Unset};
+/// use singletable::__private::update::{Given, SetNow, Unset};
 /// fn given<S: SetNow<On = Given<u8>>>() {}
 /// given::<Unset<u8>>();
 /// given::<Given<u8>>();
@@ -135,7 +135,7 @@ impl<F> SetNow for Given<F> {
 /// key can be rebuilt.
 ///
 /// ```
-/// use singletable::update::{Known, Ready};
+/// use singletable::__private::update::{Known, Ready};
 /// fn ready<E: Ready<S>, S>() {}
 /// ready::<u8, Known>();
 /// ```
@@ -146,7 +146,7 @@ pub struct Known;
 /// ([`Update::check_at_run_time`](crate::Update::check_at_run_time)).
 ///
 /// ```
-/// use singletable::update::{Dynamic, Ready};
+/// use singletable::__private::update::{Dynamic, Ready};
 /// fn ready<E: Ready<S>, S>() {}
 /// ready::<u8, Dynamic>();
 /// ```
@@ -157,7 +157,7 @@ pub struct Dynamic;
 /// parameter of the field's [`KeyField`](crate::KeyField) handle.
 ///
 /// ```
-/// use singletable::update::{Given, Mark, Slot, Unset};
+/// use singletable::__private::update::{Given, Mark, Slot, Unset};
 /// struct Owner;
 /// struct Team;
 /// fn after<S: Mark<Slot<1>, Out = (Unset<Owner>, Given<Team>)>>() {}
@@ -171,7 +171,7 @@ pub struct Slot<const I: usize>;
 /// [`Given`].
 ///
 /// ```
-/// use singletable::update::{Known, Mark, Slot};
+/// use singletable::__private::update::{Known, Mark, Slot};
 /// fn after<S: Mark<Slot<0>, Out = Known>>() {}
 /// after::<Known>();
 /// ```
@@ -236,7 +236,7 @@ mark_at!(5; A, B, C, D, F; G; );
 /// [`Dynamic`] and `()` (an entity without such keys) always are.
 ///
 /// ```
-/// use singletable::update::{Given, Ready};
+/// use singletable::__private::update::{Given, Ready};
 /// # use singletable::{Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App", gsi1)]
