@@ -46,7 +46,6 @@ pub mod vector;
 
 pub use admin::Admin;
 pub use backend::{HoldsTables, SharedExecutor};
-pub use clock::Clock;
 pub use decode::Decode;
 pub use entity::{
     AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Partition,
@@ -56,7 +55,7 @@ pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
     Refusal, Result, StreamError,
 };
-pub use exec::{Counting, Executor};
+pub use exec::Executor;
 pub use expr::{Cmp, Condition, Operand, SortCondition};
 pub use key::{IndexKey, KeyOf, KeyPart, KeyPartDecode, PrimaryKey};
 pub use reader::OtherTypes;
