@@ -48,8 +48,8 @@ pub use admin::Admin;
 pub use backend::{HoldsTables, SharedExecutor};
 pub use decode::Decode;
 pub use entity::{
-    AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Partition,
-    Projection, SchemaVersion, StreamView, Table,
+    AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Projection,
+    SchemaVersion, StreamView, Table,
 };
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,

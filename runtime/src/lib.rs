@@ -19,7 +19,7 @@
 #![warn(missing_docs)]
 
 pub use singletable_core::{
-    admin, capacity, decode, entity, error, expr, key, reader, request, shape, size, stream, value,
+    admin, capacity, decode, error, expr, key, reader, request, shape, size, stream, value,
 };
 
 pub mod backend;
@@ -31,6 +31,7 @@ pub mod db;
 pub mod definition;
 mod deprecated;
 pub mod design;
+pub mod entity;
 pub mod exec;
 pub mod fields;
 mod guarded;
