@@ -41,7 +41,7 @@ use crate::future::BoxFuture;
 /// DescribeTable (and DescribeTimeToLive), UpdateTable and DeleteTable;
 /// the embedded backend changes its tables at once. Each method's default
 /// refuses ([`Refusal::Unsupported`](crate::Refusal::Unsupported)): an
-/// executor of your own that wraps another delegates them (as [`Counting`](crate::exec::Counting)
+/// executor of your own that wraps another delegates them (as the runtime's `Counting`
 /// does), one that does not hold tables can leave them
 /// (`impl Admin for MyExecutor {}`).
 ///
@@ -96,7 +96,7 @@ pub trait Admin: Send + Sync {
 
     /// DescribeTable (and DescribeTimeToLive): the table as the backend
     /// holds it, in the shape of a [`TableDefinition`], ready for
-    /// [`compare`](crate::definition::compare). A missing table is the
+    /// the runtime's `definition::compare`. A missing table is the
     /// service's `ResourceNotFoundException`.
     fn describe_table<'a>(
         &'a self,

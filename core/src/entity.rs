@@ -33,11 +33,9 @@ use crate::value::Item;
 
 pub(crate) mod generated;
 mod marker;
-mod partition;
 mod schema;
 
 pub(crate) use generated::*;
-pub use partition::{AttrPartition, OnGsi, OnTablePartition, Partition, PartitionKey, PartitionOf};
 pub use schema::{
     AttributeKey, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Projection, StreamView,
     VectorIndex,
@@ -634,37 +632,4 @@ impl PrimaryKey {
         }
         item
     }
-}
-
-/// An access pattern, named by the marker type the derive generates for it:
-/// `#[access(by_status, index = gsi1)]` on `Order` generates the query
-/// function `Order::by_status` and the marker `OrderByStatusQuery`, which
-/// implements this trait. Code that refers to a pattern by its marker (a
-/// declared workload, `singletable::cost`) stops compiling when the
-/// pattern is renamed or removed.
-///
-/// ```
-/// use singletable::entity::AccessPattern;
-/// use singletable::{Entity, Table};
-///
-/// #[derive(Table)]
-/// #[table(name = "App", gsi1)]
-/// pub struct App;
-///
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("ORDER#<id>")]
-/// #[sk("ORDER")]
-/// #[gsi1(pk = "STATUS#<status>", sk = "ORDER#<id>")]
-/// #[access(by_status, index = gsi1)]
-/// pub struct Order { pub id: String, pub status: String }
-///
-/// assert_eq!(<OrderByStatusQuery as AccessPattern>::NAME, "by_status");
-/// assert_eq!(<<OrderByStatusQuery as AccessPattern>::Entity as Entity>::ENTITY_TYPE, "Order");
-/// ```
-pub trait AccessPattern {
-    /// The entity that declares the pattern.
-    type Entity: Entity;
-    /// The pattern's name, as declared (`by_status`).
-    const NAME: &'static str;
 }

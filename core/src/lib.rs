@@ -46,17 +46,16 @@ pub mod vector;
 
 pub use admin::Admin;
 pub use backend::{HoldsTables, SharedExecutor};
-pub use clock::Clock;
 pub use decode::Decode;
 pub use entity::{
-    AttrPartition, AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Partition,
-    Projection, SchemaVersion, StreamView, Table,
+    AttributeKey, Entity, GlobalIndex, KeyAttribute, KeyType, LocalIndex, Projection,
+    SchemaVersion, StreamView, Table,
 };
 pub use error::{
     CancellationReason, CursorError, DecodeError, DecodeErrorKind, EncodeError, Error, KeyError,
     Refusal, Result, StreamError,
 };
-pub use exec::{Counting, Executor};
+pub use exec::Executor;
 pub use expr::{Cmp, Condition, Operand, SortCondition};
 pub use key::{IndexKey, KeyOf, KeyPart, KeyPartDecode, PrimaryKey};
 pub use reader::OtherTypes;

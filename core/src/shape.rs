@@ -250,65 +250,6 @@ pub struct EntityShape {
     pub stamped: &'static [&'static str],
 }
 
-/// Why some updates of an entity need the held item
-/// (`Update::knowing`): a secondary index key
-/// built from several fields is rewritten whole when one of them changes,
-/// so an update that sets some of them needs the others, from the update
-/// or from the item. See [`EntityShape::held_item_needs`].
-///
-/// ```
-/// # use singletable::{Entity, Table};
-/// # #[derive(Table)]
-/// # #[table(name = "App", gsi1)]
-/// # pub struct App;
-/// #[derive(Entity)]
-/// #[entity(table = App, rename_all = "camelCase")]
-/// #[pk("PR#<number>")]
-/// #[sk("PR")]
-/// #[gsi1(pk = "REPO#<repo>", sk = "PR#<status>#<created_at>")]
-/// pub struct Pull { pub number: u32, pub repo: String, pub status: String, pub created_at: i64 }
-///
-/// let need = &Pull::SHAPE.held_item_needs()[0];
-/// assert_eq!((need.index, need.template), ("gsi1", "PR#<status>#<createdAt>"));
-/// assert_eq!(need.fields, ["status", "createdAt"]);
-/// assert!(!need.every_update()); // only those that set one of them
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HeldItemNeed {
-    /// The index (`gsi1`).
-    pub index: &'static str,
-    /// The key template that is rewritten (`ISSUECOMMENT#<updatedAt>#<replyViewed>`).
-    pub template: &'static str,
-    /// Its placeholders that are not primary-key fields (stored names): an
-    /// update that sets one of them needs all of them.
-    pub fields: Vec<&'static str>,
-    /// The stamped fields among them: when there is one, every update
-    /// rewrites the key, so every update needs the other fields.
-    pub stamped: Vec<&'static str>,
-}
-
-impl HeldItemNeed {
-    /// Whether every update needs the held item or the other fields
-    /// (an `updated_at` field is in the template with another field).
-    ///
-    /// ```
-    /// use singletable_core::shape::HeldItemNeed;
-    /// let need = HeldItemNeed { index: "gsi1", template: "T#<updatedAt>#<seen>", fields: vec!["updatedAt", "seen"], stamped: vec!["updatedAt"] };
-    /// assert!(need.every_update());
-    /// ```
-    pub fn every_update(&self) -> bool {
-        !self.stamped.is_empty() && self.fields.len() > self.stamped.len()
-    }
-}
-
-/// The placeholders of a template (stored names), in order.
-fn placeholders(template: &'static str) -> impl Iterator<Item = &'static str> {
-    template
-        .split('<')
-        .skip(1)
-        .filter_map(|rest| rest.split('>').next())
-}
-
 /// Whether `key` is a value `template` can build: as many `#`-separated
 /// segments, each with the template's literal text (and, where a
 /// placeholder ends the segment, a non-empty value after it). Values are
@@ -349,68 +290,6 @@ pub fn template_matches(template: &KeyShape, key: &str) -> bool {
 }
 
 impl EntityShape {
-    /// The index keys an update cannot always rebuild from what it sets:
-    /// each template built from two or more fields outside the primary key.
-    /// An update that sets some of them but not all needs the held item
-    /// (`Update::knowing`) or the others set in
-    /// the same update; with an `updated_at` field among them, every update
-    /// does. The design document lists them per entity.
-    ///
-    /// ```
-    /// # use singletable::{Entity, Table};
-    /// # #[derive(Table)]
-    /// # #[table(name = "App", gsi1)]
-    /// # pub struct App;
-    /// #[derive(Entity)]
-    /// #[entity(table = App, rename_all = "camelCase")]
-    /// #[pk("ISSUE#<number>")]
-    /// #[sk("COMMENT#<id>")]
-    /// #[gsi1(pk = "ISSUE#<number>", sk = "ISSUECOMMENT#<updated_at>#<reply_viewed>")]
-    /// pub struct Comment {
-    ///     pub number: u32,
-    ///     pub id: String,
-    ///     pub reply_viewed: bool,
-    ///     #[attr(updated_at)]
-    ///     pub updated_at: u64,
-    /// }
-    ///
-    /// let needs = Comment::SHAPE.held_item_needs();
-    /// assert_eq!(needs.len(), 1);
-    /// assert_eq!(needs[0].fields, ["updatedAt", "replyViewed"]);
-    /// assert!(needs[0].every_update());
-    /// ```
-    pub fn held_item_needs(&self) -> Vec<HeldItemNeed> {
-        let primary: Vec<&str> = placeholders(self.pk.template)
-            .chain(self.sk.iter().flat_map(|k| placeholders(k.template)))
-            .collect();
-        let mut out = Vec::new();
-        for ix in self.indexes {
-            for key in ix.pk.iter().chain(ix.sk.iter()) {
-                let mut fields: Vec<&'static str> = Vec::new();
-                for f in placeholders(key.template) {
-                    if !primary.contains(&f) && !fields.contains(&f) {
-                        fields.push(f);
-                    }
-                }
-                if fields.len() < 2 {
-                    continue;
-                }
-                let stamped = fields
-                    .iter()
-                    .copied()
-                    .filter(|f| self.stamped.contains(f))
-                    .collect();
-                out.push(HeldItemNeed {
-                    index: ix.name,
-                    template: key.template,
-                    fields,
-                    stamped,
-                });
-            }
-        }
-        out
-    }
-
     /// The entity's keys on the index named `name` (`gsi1`, `lsi1`), if it
     /// declares them.
     ///

@@ -237,7 +237,7 @@ impl<E: Executor> Db<E> {
 
     /// Records what this handle's requests consume from now on, by access
     /// pattern and write path, in `recorder` (see
-    /// [`crate::exec::Recorder`]): the capacity the backend reports (the
+    /// [`crate::cost::Recorder`]): the capacity the backend reports (the
     /// embedded engine's meter, DynamoDB's `ConsumedCapacity`), the items
     /// each request read and returned. Every handle on the same executor
     /// records into it. Refused with [`Refusal::Unsupported`] for an
@@ -265,7 +265,7 @@ impl<E: Executor> Db<E> {
     /// # Ok::<(), singletable::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn record_costs(&self, recorder: &crate::exec::Recorder) -> Result<(), Error> {
+    pub fn record_costs(&self, recorder: &crate::cost::Recorder) -> Result<(), Error> {
         let meter = self
             .exec
             .capacity()

@@ -26,8 +26,7 @@ mod checks;
 
 // The shapes are data the derives declare; they sit below the traits.
 pub use crate::shape::{
-    AccessShape, AttrIndexShape, EntityShape, HeldItemNeed, IndexShape, KeySeg, KeyShape,
-    template_matches,
+    AccessShape, AttrIndexShape, EntityShape, IndexShape, KeySeg, KeyShape, template_matches,
 };
 
 pub use checks::{

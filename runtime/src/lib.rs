@@ -19,15 +19,20 @@
 #![warn(missing_docs)]
 
 pub use singletable_core::{
-    admin, backend, capacity, clock, decode, definition, entity, error, exec, expr, key, reader,
-    request, shape, size, stream, value,
+    admin, capacity, decode, error, expr, key, reader, request, shape, size, stream, value,
 };
 
+pub mod backend;
 pub mod batch;
+pub mod clock;
 pub mod collection;
+pub mod cost;
 pub mod db;
+pub mod definition;
 mod deprecated;
 pub mod design;
+pub mod entity;
+pub mod exec;
 pub mod fields;
 mod guarded;
 pub mod nested;

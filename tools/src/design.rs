@@ -37,6 +37,8 @@
 
 use std::fmt::Write;
 
+mod held;
+
 use singletable_runtime::Table;
 use singletable_runtime::design::*;
 use singletable_runtime::vector::VectorIndex;
@@ -541,7 +543,7 @@ pub fn collection_table<T: Table>() -> String {
 /// The updates of each entity that need the held item
 /// (`.knowing(&item)`) or more fields set, and why: one row per index key
 /// built from several fields outside the primary key
-/// ([`EntityShape::held_item_needs`](singletable_runtime::design::EntityShape::held_item_needs)).
+/// (read from each entity's [`EntityShape`]).
 /// Empty when no entity has one.
 ///
 /// ```
@@ -565,7 +567,7 @@ pub fn collection_table<T: Table>() -> String {
 pub fn held_item_table<T: Table>() -> String {
     let mut rows = String::new();
     for e in T::ENTITIES {
-        for need in e.held_item_needs() {
+        for need in held::held_item_needs(e) {
             let fields = need
                 .fields
                 .iter()

@@ -121,20 +121,6 @@ pub fn check_attribute_key_actions<T: crate::Table>(
     crate::entity::check_attribute_key_actions::<T>(entity, actions)
 }
 
-/// The partition `pk` of entity `E` on the table or index `P`: what a
-/// generated partition builder returns.
-pub fn partition<E, P>(pk: String) -> crate::entity::Partition<E, P> {
-    crate::entity::Partition::new(pk)
-}
-
-/// The partition of a multi-attribute index `N` of entity `E`, from its
-/// attribute values: what a generated partition builder returns.
-pub fn attr_partition<E, const N: u8>(
-    values: Vec<(&'static str, AttributeValue)>,
-) -> crate::entity::AttrPartition<E, N> {
-    crate::entity::AttrPartition::new(values)
-}
-
 /// [`KeyReader::finish`], then `values`: a generated key parser's result.
 #[inline]
 pub fn finish_with<T>(reader: KeyReader<'_>, values: T) -> Result<T, crate::error::Error> {

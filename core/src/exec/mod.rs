@@ -1,40 +1,31 @@
-//! Executors turn request values into calls to a DynamoDB.
+//! Executors turn request values into calls to a DynamoDB: the
+//! [`Executor`] trait (one method per operation, its requests as data),
+//! the meter of the capacity they consume, and what they share (the
+//! throttling codes, the span fields a response fills).
 //!
 //! `SdkExecutor` calls the real service (or DynamoDB Local) through
-//! `aws-sdk-dynamodb`. Other executors (an in-memory backend, a wrapper that
-//! counts requests) implement the same trait without touching generated code.
+//! `aws-sdk-dynamodb`; the embedded backend runs in process. Other
+//! executors (a wrapper that counts requests, the runtime's `Counting`)
+//! implement the same trait without touching generated code.
 //!
 //! ```
-//! use singletable::{Counting, Db, Embedded, Entity, Table};
+//! use singletable_core::exec::{Executor, SharedExecutor};
+//! use singletable::{Db, Embedded, Table};
 //!
 //! #[derive(Table)]
 //! #[table(name = "App")]
 //! pub struct App;
 //!
-//! #[derive(Entity)]
-//! #[entity(table = App)]
-//! #[pk("USER#<id>")]
-//! #[sk("ORDER#<n>")]
-//! #[access(orders)]
-//! pub struct Order { pub id: String, pub n: u32 }
-//!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let db = Db::<Embedded>::in_memory::<App>("App")?.map_executor(Counting::new);
-//! for n in 0..5 {
-//!     db.put(&Order { id: "ana".into(), n }).await?;
-//! }
-//! db.executor().reset();
-//! assert_eq!(Order::orders("ana").all(&db).await?.len(), 5);
-//! assert_eq!(db.executor().count(), 1); // one access pattern, one Query
+//! let db = Db::<Embedded>::in_memory::<App>("App")?.into_shared();
+//! let shared: &SharedExecutor = db.executor();
+//! assert_eq!(shared.capacity().map(|m| m.total()), Some(0.0));
 //! # Ok::<(), singletable::Error>(())
-//! # }).unwrap();
 //! ```
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
-use crate::admin::{Admin, ExtraIndexes, TableUpdate};
-use crate::definition::TableDefinition;
+use crate::admin::Admin;
 use crate::error::Error;
 use crate::reader::{Items, ReaderPage};
 use crate::request::{
@@ -44,9 +35,6 @@ use crate::request::{
 use crate::value::Item;
 
 pub use crate::future::BoxFuture;
-pub use recorder::{Measured, Recorder, Sender, Tally, attributed};
-
-mod recorder;
 
 /// Any executor, shared: what a `Db` holds when the backend is chosen
 /// at run time.
@@ -72,26 +60,35 @@ pub type SharedExecutor = Arc<dyn Executor>;
 
 /// Adds up the capacity units requests consumed, as DynamoDB reports them
 /// (`ConsumedCapacity.CapacityUnits` of each response; the SDK executor
-/// asks for `ReturnConsumedCapacity=TOTAL`).
+/// asks for `ReturnConsumedCapacity=TOTAL`), and hands each addition to
+/// a listener if one is set (the typed handle's cost recorder,
+/// `Db::record_costs`).
 ///
 /// ```
+/// use std::sync::{Arc, Mutex};
 /// use singletable_core::exec::CapacityMeter;
 ///
 /// let meter = CapacityMeter::default();
+/// let heard = Arc::new(Mutex::new(Vec::new()));
+/// let h = heard.clone();
+/// meter.listen(move |units| h.lock().unwrap().push(units));
 /// meter.add(0.5); // an eventually consistent read of up to 4 KB
 /// meter.add(1.0);
 /// assert_eq!(meter.total(), 1.5);
 /// assert_eq!(meter.take(), 1.5);
 /// assert_eq!(meter.total(), 0.0);
+/// assert_eq!(*heard.lock().unwrap(), [0.5, 1.0]);
 /// ```
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct CapacityMeter {
     // Thousandths of a unit: DynamoDB reports halves for eventual reads.
     milli: AtomicU64,
-    // The recorder units are attributed to (see `Recorder::attach`).
-    recording: std::sync::atomic::AtomicBool,
-    recorder: std::sync::Mutex<Option<Arc<recorder::Paths>>>,
+    // Set once a listener is: until then `add` reads no lock.
+    listening: AtomicBool,
+    listener: Mutex<Option<Listener>>,
 }
+
+type Listener = Arc<dyn Fn(f64) + Send + Sync>;
 
 impl CapacityMeter {
     /// Adds `units`.
@@ -99,7 +96,16 @@ impl CapacityMeter {
         let milli = (units * 1000.0).round();
         if milli.is_finite() && milli >= 0.0 {
             self.milli.fetch_add(milli as u64, Ordering::SeqCst);
-            self.attribute(units);
+            if self.listening.load(Ordering::Relaxed) {
+                let listener = self
+                    .listener
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone();
+                if let Some(listener) = listener {
+                    listener(units);
+                }
+            }
         }
     }
 
@@ -112,13 +118,29 @@ impl CapacityMeter {
     pub fn take(&self) -> f64 {
         self.milli.swap(0, Ordering::SeqCst) as f64 / 1000.0
     }
+
+    /// Calls `listener` with every addition from now on (in place of any
+    /// listener set before).
+    pub fn listen(&self, listener: impl Fn(f64) + Send + Sync + 'static) {
+        *self.listener.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::new(listener));
+        self.listening.store(true, Ordering::Relaxed);
+    }
+}
+
+impl std::fmt::Debug for CapacityMeter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CapacityMeter")
+            .field("total", &self.total())
+            .field("listening", &self.listening.load(Ordering::Relaxed))
+            .finish()
+    }
 }
 
 /// Executes singletable's requests against some DynamoDB: one method per
 /// DynamoDB operation, taking the request as data
 /// ([`crate::request`]). `Db` builds the requests and calls
 /// these; an executor of your own (a wrapper that logs, injects failures
-/// or counts, like [`Counting`]) sees every request. Table administration
+/// or counts, like the runtime's `Counting`) sees every request. Table administration
 /// is the supertrait's, [`Admin`]: an executor implements both (an
 /// `impl Admin for MyExecutor {}` refuses it).
 ///
@@ -283,170 +305,6 @@ impl<E: Executor + ?Sized> Executor for Arc<E> {
         req: crate::request::SearchVectors,
     ) -> BoxFuture<'_, Result<Vec<crate::request::ScoredItem>, Error>> {
         (**self).search_vectors(req)
-    }
-}
-
-/// Wraps an executor and counts the requests it sends: the way to show that
-/// an access pattern costs exactly one request.
-///
-/// ```
-/// use singletable::{Counting, Db, Embedded, Entity, Table};
-///
-/// #[derive(Table)]
-/// #[table(name = "App")]
-/// pub struct App;
-///
-/// #[derive(Entity)]
-/// #[entity(table = App)]
-/// #[pk("USER#<id>")]
-/// #[sk("PROFILE")]
-/// pub struct User { pub id: String }
-///
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// let embedded = Db::<Embedded>::in_memory::<App>("App")?;
-/// let db = Db::with_executor(Counting::new(embedded.executor().clone()), "App");
-/// db.put(&User { id: "ana".into() }).await?;
-/// db.get::<User>(User::key("ana")?).await?;
-/// assert_eq!(db.executor().count(), 2); // PutItem, GetItem
-/// db.executor().reset();
-/// assert_eq!(db.executor().count(), 0);
-/// # Ok::<(), singletable::Error>(())
-/// # }).unwrap();
-/// ```
-#[derive(Debug, Default)]
-pub struct Counting<E> {
-    inner: E,
-    count: AtomicUsize,
-}
-
-impl<E> Counting<E> {
-    /// Wraps `inner`.
-    pub fn new(inner: E) -> Self {
-        Self {
-            inner,
-            count: AtomicUsize::new(0),
-        }
-    }
-
-    /// Requests sent so far.
-    pub fn count(&self) -> usize {
-        self.count.load(Ordering::SeqCst)
-    }
-
-    /// Sets the count back to zero.
-    pub fn reset(&self) {
-        self.count.store(0, Ordering::SeqCst);
-    }
-
-    fn tick(&self) {
-        self.count.fetch_add(1, Ordering::SeqCst);
-    }
-}
-
-impl<E: Executor> Executor for Counting<E> {
-    fn capacity(&self) -> Option<&CapacityMeter> {
-        self.inner.capacity()
-    }
-    fn get_item(&self, req: GetItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
-        self.tick();
-        self.inner.get_item(req)
-    }
-    fn put_item(&self, req: PutItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
-        self.tick();
-        self.inner.put_item(req)
-    }
-    fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
-        self.tick();
-        self.inner.delete_item(req)
-    }
-    fn query(&self, req: QueryRequest) -> BoxFuture<'_, Result<Page, Error>> {
-        self.tick();
-        self.inner.query(req)
-    }
-    fn scan(&self, req: ScanRequest) -> BoxFuture<'_, Result<Page, Error>> {
-        self.tick();
-        self.inner.scan(req)
-    }
-    fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
-        self.tick();
-        self.inner.transact_write(req)
-    }
-    fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
-        self.tick();
-        self.inner.update_item(req)
-    }
-    fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>> {
-        self.tick();
-        self.inner.batch_write(req)
-    }
-    fn batch_get(&self, req: BatchGet) -> BoxFuture<'_, Result<BatchGetOutput, Error>> {
-        self.tick();
-        self.inner.batch_get(req)
-    }
-    fn transact_get(&self, req: TransactGet) -> BoxFuture<'_, Result<Vec<Option<Item>>, Error>> {
-        self.tick();
-        self.inner.transact_get(req)
-    }
-    fn query_count(&self, req: QueryRequest) -> BoxFuture<'_, Result<CountPage, Error>> {
-        self.tick();
-        self.inner.query_count(req)
-    }
-    fn query_reader(&self, req: QueryRequest) -> BoxFuture<'_, Result<ReaderPage, Error>> {
-        self.tick();
-        self.inner.query_reader(req)
-    }
-    fn get_item_reader(&self, req: GetItem) -> BoxFuture<'_, Result<Items, Error>> {
-        self.tick();
-        self.inner.get_item_reader(req)
-    }
-    fn estimated_item_count(&self, table: &str) -> BoxFuture<'_, Result<Option<u64>, Error>> {
-        self.tick();
-        self.inner.estimated_item_count(table)
-    }
-    fn search_vectors(
-        &self,
-        req: crate::request::SearchVectors,
-    ) -> BoxFuture<'_, Result<Vec<crate::request::ScoredItem>, Error>> {
-        self.tick();
-        self.inner.search_vectors(req)
-    }
-}
-
-/// Each administration call counts as one request (the SDK executor's
-/// `update_table` sends several: UpdateTable, then DescribeTable polls).
-impl<E: Admin> Admin for Counting<E> {
-    fn create_table<'a>(
-        &'a self,
-        table: &'a str,
-        definition: &'a TableDefinition,
-    ) -> BoxFuture<'a, Result<bool, Error>> {
-        self.tick();
-        self.inner.create_table(table, definition)
-    }
-    fn describe_table<'a>(
-        &'a self,
-        table: &'a str,
-    ) -> BoxFuture<'a, Result<TableDefinition, Error>> {
-        self.tick();
-        self.inner.describe_table(table)
-    }
-    fn update_table<'a>(
-        &'a self,
-        table: &'a str,
-        declared: &'a TableDefinition,
-        extra: ExtraIndexes,
-        apply: bool,
-    ) -> BoxFuture<'a, Result<TableUpdate, Error>> {
-        self.tick();
-        self.inner.update_table(table, declared, extra, apply)
-    }
-    fn delete_table<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<(), Error>> {
-        self.tick();
-        self.inner.delete_table(table)
-    }
-    fn stream_arn<'a>(&'a self, table: &'a str) -> BoxFuture<'a, Result<Option<String>, Error>> {
-        self.tick();
-        self.inner.stream_arn(table)
     }
 }
 

@@ -83,3 +83,17 @@ pub fn ttl_from_attr<T: EpochSeconds>(
 pub fn ttl_absent_ok<T: EpochSeconds>() -> bool {
     ttl_from_attr::<T>(None).is_ok()
 }
+
+/// The partition `pk` of entity `E` on the table or index `P`: what a
+/// generated partition builder returns.
+pub fn partition<E, P>(pk: String) -> crate::entity::Partition<E, P> {
+    crate::entity::Partition::new(pk)
+}
+
+/// The partition of a multi-attribute index `N` of entity `E`, from its
+/// attribute values: what a generated partition builder returns.
+pub fn attr_partition<E, const N: u8>(
+    values: Vec<(&'static str, AttributeValue)>,
+) -> crate::entity::AttrPartition<E, N> {
+    crate::entity::AttrPartition::new(values)
+}

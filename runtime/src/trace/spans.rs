@@ -7,7 +7,7 @@ use std::future::Future;
 use tracing::field::Empty;
 use tracing::{Instrument, Span};
 
-use singletable_core::exec::{Sender, Tally, attributed};
+use crate::cost::{Sender, Tally, attributed};
 use singletable_core::reader::{ItemReader, Items, ReaderPage};
 use singletable_core::request::{BatchGetOutput, BatchOp, CountPage, Page, ScoredItem};
 use singletable_core::value::Item;

@@ -55,7 +55,7 @@ use singletable_runtime::{Entity, Item, Table};
 
 pub use prices::{ClassPrices, Prices};
 pub use report::{CostReport, HotPartition, IndexCost, Monthly, PatternCost, WritePathCost};
-pub use singletable_runtime::exec::{Measured, Recorder};
+pub use singletable_runtime::cost::{Measured, Recorder};
 
 /// Requests (or writes) per second: on average, and at peak.
 ///

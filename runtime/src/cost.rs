@@ -1,13 +1,14 @@
 //! Measured capacity, attributed to the access pattern or write path that
-//! spent it.
+//! spent it: the recorder `Db::record_costs` attaches (re-exported by the
+//! tools' cost report as `singletable::cost::{Recorder, Measured}`).
 //!
-//! Both backends bill through a [`CapacityMeter`]: the embedded engine as
-//! it reads and writes, the SDK executor with each response's
-//! `ConsumedCapacity`. A [`Recorder`] attached to a meter receives every
-//! unit the meter adds. Which request spent it is known one level up:
-//! the typed handle (`Db`) runs each request inside [`attributed`], which
-//! names the request's entity and access pattern while its future is
-//! polled (a thread-local set and restored around each poll, so requests
+//! Both backends bill through core's [`CapacityMeter`]: the embedded
+//! engine as it reads and writes, the SDK executor with each response's
+//! `ConsumedCapacity`. A [`Recorder`] attached to a meter listens to every
+//! unit the meter adds ([`CapacityMeter::listen`]). Which request spent
+//! it is known one level up: the typed handle (`Db`) runs each request
+//! inside [`attributed`], which names the request's entity and access
+//! pattern while its future is polled (a thread-local set and restored around each poll, so requests
 //! running concurrently on other tasks are told apart). When the request
 //! ends, `Db` adds the items it read and returned. One place for both
 //! backends: the meter and the request boundary, no copy per executor.
@@ -18,7 +19,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use super::CapacityMeter;
+use singletable_core::exec::CapacityMeter;
 
 /// Set once a recorder is attached anywhere: until then a request pays
 /// one relaxed load for attribution, nothing else.
@@ -37,7 +38,7 @@ struct Spent {
     recorder: Option<Arc<Paths>>,
 }
 
-pub(super) type Paths = Mutex<BTreeMap<(String, String, &'static str), Measured>>;
+type Paths = Mutex<BTreeMap<(String, String, &'static str), Measured>>;
 
 fn lock(paths: &Paths) -> MutexGuard<'_, BTreeMap<(String, String, &'static str), Measured>> {
     paths.lock().unwrap_or_else(|e| e.into_inner())
@@ -50,7 +51,7 @@ fn lock(paths: &Paths) -> MutexGuard<'_, BTreeMap<(String, String, &'static str)
 /// returned.
 ///
 /// ```
-/// use singletable_core::exec::Measured;
+/// use singletable_runtime::cost::Measured;
 ///
 /// let m = Measured { entity: "Order".into(), pattern: "by_status".into(), operation: "Query",
 ///     requests: 2, read_units: 3.0, write_units: 0.0, items_read: 40, items_returned: 4 };
@@ -85,7 +86,7 @@ impl Measured {
     /// Read and write units per request.
     ///
     /// ```
-    /// # use singletable_core::exec::Measured;
+    /// # use singletable_runtime::cost::Measured;
     /// let m = Measured { requests: 4, write_units: 6.0, ..Measured::default() };
     /// assert_eq!(m.units_per_request(), 1.5);
     /// ```
@@ -96,7 +97,7 @@ impl Measured {
     /// Items read per request (before the filter).
     ///
     /// ```
-    /// # use singletable_core::exec::Measured;
+    /// # use singletable_runtime::cost::Measured;
     /// let m = Measured { requests: 2, items_read: 5, ..Measured::default() };
     /// assert_eq!(m.items_read_per_request(), 2.5);
     /// ```
@@ -107,7 +108,7 @@ impl Measured {
     /// Items returned per request (after the filter).
     ///
     /// ```
-    /// # use singletable_core::exec::Measured;
+    /// # use singletable_runtime::cost::Measured;
     /// let m = Measured { requests: 2, items_returned: 1, ..Measured::default() };
     /// assert_eq!(m.items_returned_per_request(), 0.5);
     /// ```
@@ -119,7 +120,7 @@ impl Measured {
     /// the share of its read units spent on items nobody received.
     ///
     /// ```
-    /// # use singletable_core::exec::Measured;
+    /// # use singletable_runtime::cost::Measured;
     /// let m = Measured { items_read: 10, items_returned: 10, ..Measured::default() };
     /// assert_eq!(m.filter_waste(), 0.0);
     /// ```
@@ -135,7 +136,7 @@ impl Measured {
 /// and operation stay).
 ///
 /// ```
-/// # use singletable_core::exec::Measured;
+/// # use singletable_runtime::cost::Measured;
 /// let mut a = Measured { requests: 1, read_units: 0.5, ..Measured::default() };
 /// a += &Measured { requests: 2, read_units: 1.0, ..Measured::default() };
 /// assert_eq!((a.requests, a.read_units), (3, 1.5));
@@ -198,7 +199,7 @@ impl Recorder {
     /// A recorder with nothing recorded.
     ///
     /// ```
-    /// # use singletable_core::exec::Recorder;
+    /// # use singletable_runtime::cost::Recorder;
     /// assert!(Recorder::new().measured().is_empty());
     /// ```
     pub fn new() -> Recorder {
@@ -209,7 +210,8 @@ impl Recorder {
     /// place of any recorder attached before).
     ///
     /// ```
-    /// use singletable_core::exec::{CapacityMeter, Recorder};
+    /// use singletable_core::exec::CapacityMeter;
+    /// use singletable_runtime::cost::Recorder;
     ///
     /// let (meter, recorder) = (CapacityMeter::default(), Recorder::new());
     /// recorder.attach(&meter);
@@ -218,14 +220,14 @@ impl Recorder {
     /// ```
     pub fn attach(&self, meter: &CapacityMeter) {
         RECORDING.store(true, Ordering::Relaxed);
-        *meter.recorder.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.paths.clone());
-        meter.recording.store(true, Ordering::Relaxed);
+        let paths = self.paths.clone();
+        meter.listen(move |units| attribute(&paths, units));
     }
 
     /// What was recorded, path by path (by entity, then pattern).
     ///
     /// ```
-    /// # use singletable_core::exec::Recorder;
+    /// # use singletable_runtime::cost::Recorder;
     /// let r = Recorder::new();
     /// assert_eq!(r.measured(), Vec::new());
     /// ```
@@ -237,7 +239,7 @@ impl Recorder {
     /// `get`, `put`, `update`, `delete`, …), its operations summed.
     ///
     /// ```
-    /// # use singletable_core::exec::Recorder;
+    /// # use singletable_runtime::cost::Recorder;
     /// assert_eq!(Recorder::new().path("Order", "by_status"), None);
     /// ```
     pub fn path(&self, entity: &str, pattern: &str) -> Option<Measured> {
@@ -255,7 +257,8 @@ impl Recorder {
     /// Forgets what was recorded (the meter stays attached).
     ///
     /// ```
-    /// # use singletable_core::exec::{CapacityMeter, Recorder};
+    /// # use singletable_core::exec::CapacityMeter;
+    /// # use singletable_runtime::cost::Recorder;
     /// let (meter, r) = (CapacityMeter::default(), Recorder::new());
     /// r.attach(&meter);
     /// meter.add(1.0);
@@ -275,41 +278,28 @@ fn reads(operation: &str) -> bool {
     )
 }
 
-impl CapacityMeter {
-    /// Hands `units` to the attached recorder: to the request being
-    /// polled on this thread, or unattributed outside any.
-    pub(super) fn attribute(&self, units: f64) {
-        if !self.recording.load(Ordering::Relaxed) {
-            return;
+/// Hands `units` a meter added to the recorder of `paths`: to the
+/// request being polled on this thread, or unattributed outside any.
+fn attribute(paths: &Arc<Paths>, units: f64) {
+    let outside = CURRENT.with(|c| match c.take() {
+        Some(mut spent) => {
+            spent.units += units;
+            spent.recorder = Some(paths.clone());
+            c.set(Some(spent));
+            false
         }
-        let Some(paths) = self
-            .recorder
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-        else {
-            return;
-        };
-        let outside = CURRENT.with(|c| match c.take() {
-            Some(mut spent) => {
-                spent.units += units;
-                spent.recorder = Some(paths.clone());
-                c.set(Some(spent));
-                false
-            }
-            None => true,
-        });
-        if outside {
-            let mut all = lock(&paths);
-            let m = all
-                .entry((String::new(), "unattributed".into(), "unattributed"))
-                .or_insert_with(|| Measured {
-                    pattern: "unattributed".into(),
-                    operation: "unattributed",
-                    ..Measured::default()
-                });
-            m.write_units += units;
-        }
+        None => true,
+    });
+    if outside {
+        let mut all = lock(paths);
+        let m = all
+            .entry((String::new(), "unattributed".into(), "unattributed"))
+            .or_insert_with(|| Measured {
+                pattern: "unattributed".into(),
+                operation: "unattributed",
+                ..Measured::default()
+            });
+        m.write_units += units;
     }
 }
 
@@ -328,7 +318,7 @@ pub struct Sender<'a> {
 /// What a response held: the items read (before the filter) and returned.
 ///
 /// ```
-/// use singletable_core::exec::Tally;
+/// use singletable_runtime::cost::Tally;
 /// let c = Tally { read: 10, returned: 1 };
 /// assert_eq!(c.read - c.returned, 9);
 /// ```
@@ -359,7 +349,8 @@ fn path_of(operation: &'static str) -> &'static str {
 /// its response. With no recorder attached anywhere, it only runs it.
 ///
 /// ```
-/// use singletable_core::exec::{attributed, CapacityMeter, Tally, Recorder, Sender};
+/// use singletable_core::exec::CapacityMeter;
+/// use singletable_runtime::cost::{attributed, Tally, Recorder, Sender};
 ///
 /// let (meter, recorder) = (CapacityMeter::default(), Recorder::new());
 /// recorder.attach(&meter);

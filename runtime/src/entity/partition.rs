@@ -158,14 +158,16 @@ impl<E, P> std::fmt::Debug for Partition<E, P> {
 /// # Ok::<(), singletable::Error>(())
 /// ```
 pub struct AttrPartition<E, const N: u8> {
-    values: Vec<(&'static str, crate::value::AttributeValue)>,
+    values: Vec<(&'static str, singletable_core::value::AttributeValue)>,
     _entity: std::marker::PhantomData<fn() -> E>,
 }
 
 impl<E, const N: u8> AttrPartition<E, N> {
     /// The partition of these attribute values (generated builders reach
     /// it through `__private::attr_partition`).
-    pub(crate) fn new(values: Vec<(&'static str, crate::value::AttributeValue)>) -> Self {
+    pub(crate) fn new(
+        values: Vec<(&'static str, singletable_core::value::AttributeValue)>,
+    ) -> Self {
         Self {
             values,
             _entity: std::marker::PhantomData,
@@ -173,7 +175,7 @@ impl<E, const N: u8> AttrPartition<E, N> {
     }
 
     /// The partition attributes and their values, in key-schema order.
-    pub fn values(&self) -> &[(&'static str, crate::value::AttributeValue)] {
+    pub fn values(&self) -> &[(&'static str, singletable_core::value::AttributeValue)] {
         &self.values
     }
 
@@ -194,7 +196,7 @@ impl<E, const N: u8> AttrPartition<E, N> {
     /// assert_eq!(values, vec![("tenantId", AttributeValue::S("acme".into()))]);
     /// # Ok::<(), singletable::Error>(())
     /// ```
-    pub fn into_values(self) -> Vec<(&'static str, crate::value::AttributeValue)> {
+    pub fn into_values(self) -> Vec<(&'static str, singletable_core::value::AttributeValue)> {
         self.values
     }
 }
@@ -226,7 +228,7 @@ impl<E, const N: u8> std::fmt::Debug for AttrPartition<E, N> {
 /// an entity that is not a member, or of another index, does not compile.
 ///
 /// ```
-/// use singletable_core::entity::{PartitionKey, PartitionOf};
+/// use singletable_runtime::entity::{PartitionKey, PartitionOf};
 /// use singletable::{Collection, Entity, Table};
 /// # #[derive(Table)]
 /// # #[table(name = "App")]
@@ -262,7 +264,7 @@ pub trait PartitionOf<C> {
 /// multi-attribute key's partition attributes ([`PartitionOf`]).
 ///
 /// ```
-/// use singletable_core::entity::PartitionKey;
+/// use singletable_runtime::entity::PartitionKey;
 /// assert_ne!(PartitionKey::Text("A".into()), PartitionKey::Attributes(Vec::new()));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -270,5 +272,5 @@ pub enum PartitionKey {
     /// The partition key value of a template index.
     Text(String),
     /// The partition attributes of a multi-attribute index, in order.
-    Attributes(Vec<(&'static str, crate::value::AttributeValue)>),
+    Attributes(Vec<(&'static str, singletable_core::value::AttributeValue)>),
 }

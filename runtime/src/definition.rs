@@ -1,7 +1,12 @@
-//! How a table DynamoDB describes differs from its declaration: the
-//! [`Drift`] found by [`compare`], and how each difference reads.
+//! Table definitions: core's (the [`TableDefinition`] a `Table`
+//! declaration implies, in which every executor's admin trait creates
+//! and describes tables; re-exported here), and how a table DynamoDB
+//! describes differs from its declaration: the [`Drift`] found by
+//! [`compare`] (what `Db::verify` reports), and how each difference reads.
 
-use super::*;
+pub use singletable_core::definition::*;
+
+use singletable_core::entity::StreamView;
 
 /// One difference between the declaration and the table DynamoDB describes
 /// (see [`compare`] and `Db::verify`).
@@ -298,5 +303,138 @@ fn projection_drift(
             declared: declared.clone(),
             actual: actual.clone(),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use singletable_core::entity::{
+        GlobalIndex, KeyAttribute, KeyType, LocalIndex, Projection, Table, VectorIndex,
+    };
+    use singletable_core::vector::Distance;
+
+    struct Streamed;
+    impl Table for Streamed {
+        const NAME: &'static str = "Streamed";
+        const PK: &'static str = "PK";
+        const SK: Option<&'static str> = Some("SK");
+        const ENTITY_TYPE: &'static str = "entityType";
+        const GLOBAL_INDEXES: &'static [GlobalIndex] = &[];
+        const LOCAL_INDEXES: &'static [LocalIndex] = &[];
+        const RESERVED: &'static [&'static str] = &["PK", "SK", "entityType"];
+        const STREAM: Option<StreamView> = Some(StreamView::NewAndOldImages);
+    }
+
+    #[test]
+    fn the_stream_is_in_every_output_and_compared() {
+        let def = TableDefinition::of::<Streamed>("Streamed", Billing::OnDemand);
+        let cli: serde_json::Value = serde_json::from_str(&def.cli_json()).unwrap();
+        assert_eq!(
+            cli["StreamSpecification"],
+            serde_json::json!({ "StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES" })
+        );
+        let cfn: serde_json::Value = serde_json::from_str(&def.cloudformation("T")).unwrap();
+        assert_eq!(
+            cfn["T"]["Properties"]["StreamSpecification"],
+            serde_json::json!({ "StreamViewType": "NEW_AND_OLD_IMAGES" })
+        );
+        let mut actual = def.clone();
+        actual.stream_specification = None;
+        assert_eq!(
+            compare(&def, &actual),
+            [Drift::Stream {
+                declared: Some(StreamView::NewAndOldImages),
+                actual: None,
+            }]
+        );
+        actual.stream_specification = Some(StreamSpecification::enabled(StreamView::KeysOnly));
+        assert_eq!(
+            compare(&def, &actual)[0].to_string(),
+            "table stream is KEYS_ONLY, declared NEW_AND_OLD_IMAGES"
+        );
+        assert!(compare(&def, &def).is_empty());
+    }
+
+    struct Searched;
+    impl Table for Searched {
+        const NAME: &'static str = "Searched";
+        const PK: &'static str = "PK";
+        const SK: Option<&'static str> = Some("SK");
+        const ENTITY_TYPE: &'static str = "entityType";
+        const GLOBAL_INDEXES: &'static [GlobalIndex] = &[];
+        const LOCAL_INDEXES: &'static [LocalIndex] = &[];
+        const VECTOR_INDEXES: &'static [VectorIndex] = &[VectorIndex {
+            number: 1,
+            name: "Similar",
+            attribute: "emb",
+            dimensions: 4,
+            distance: Distance::Euclidean,
+            hash: &[KeyAttribute {
+                name: "tenant",
+                kind: KeyType::S,
+            }],
+            filter: &[KeyAttribute {
+                name: "price",
+                kind: KeyType::N,
+            }],
+            projection: Projection::KeysOnly,
+        }];
+        const RESERVED: &'static [&'static str] = &["PK", "SK", "entityType"];
+    }
+
+    #[test]
+    fn vector_indexes_are_in_every_output_and_compared() {
+        let def = TableDefinition::of::<Searched>("Searched", Billing::OnDemand);
+        let types: Vec<(&str, &str)> = def
+            .attribute_definitions
+            .iter()
+            .map(|a| (a.attribute_name.as_str(), a.attribute_type.as_str()))
+            .collect();
+        assert_eq!(
+            types,
+            [("PK", "S"), ("SK", "S"), ("price", "N"), ("tenant", "S")]
+        );
+        let expected = serde_json::json!([{
+            "IndexName": "Similar",
+            "VectorAttribute": { "AttributeName": "emb" },
+            "Dimensions": 4,
+            "DistanceFunction": "EUCLIDEAN",
+            "SearchSchema": [
+                { "AttributeName": "tenant", "SearchSchemaElementType": "HASH" },
+                { "AttributeName": "price", "SearchSchemaElementType": "INLINE_FILTER" },
+            ],
+            "Projection": { "ProjectionType": "KEYS_ONLY" },
+        }]);
+        let cli: serde_json::Value = serde_json::from_str(&def.cli_json()).unwrap();
+        assert_eq!(cli["VectorIndexes"], expected);
+        let cfn: serde_json::Value = serde_json::from_str(&def.cloudformation("T")).unwrap();
+        assert_eq!(cfn["T"]["Properties"]["VectorIndexes"], expected);
+        assert!(compare(&def, &def).is_empty());
+
+        let mut missing = def.clone();
+        missing.vector_indexes.clear();
+        assert_eq!(
+            compare(&def, &missing),
+            [Drift::MissingIndex("Similar".into())]
+        );
+        assert_eq!(
+            compare(&missing, &def),
+            [Drift::ExtraIndex("Similar".into())]
+        );
+        let mut other = def.clone();
+        other.vector_indexes[0].dimensions = 8;
+        other.vector_indexes[0].projection.projection_type = "ALL".into();
+        let drift = compare(&def, &other);
+        assert!(
+            matches!(&drift[..], [Drift::VectorIndex { index, .. }, Drift::Projection { .. }] if index == "Similar")
+        );
+        assert_eq!(
+            drift[0].to_string(),
+            "vector index `Similar` is `emb`, 8 dimensions, EUCLIDEAN, search schema [tenant HASH, price INLINE_FILTER], declared `emb`, 4 dimensions, EUCLIDEAN, search schema [tenant HASH, price INLINE_FILTER]"
+        );
+        let provisioned =
+            TableDefinition::of::<Searched>("Searched", Billing::Provisioned { read: 1, write: 1 });
+        assert!(provisioned.problem().is_some());
     }
 }
