@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use crate::check;
-use crate::error::{Fail, Res};
+use crate::error::{CancellationReason, Fail, Res};
 use crate::store::Store;
 use crate::value::{Item, item_size};
 use singletable_core::capacity::{self, Read};
@@ -63,15 +63,34 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
             "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100 and greater than or equal to 1",
         ));
     }
+    // A key of the wrong shape cancels the transaction, with a
+    // `ValidationError` reason for each such get and `None` for the others
+    // (DynamoDB's per-action validation).
+    let mut reasons = Vec::with_capacity(req.gets.len());
+    let mut malformed = false;
+    for (i, (table, key)) in req.gets.iter().enumerate() {
+        let t = store.table(table)?;
+        let (code, message) = match check::shape(&t.schema, key) {
+            Err(m) => {
+                malformed = true;
+                ("ValidationError", Some(m.to_owned()))
+            }
+            Ok(()) => ("None", None),
+        };
+        reasons.push(CancellationReason {
+            index: i,
+            code: code.to_owned(),
+            message,
+            item: None,
+        });
+    }
+    if malformed {
+        return Err(Fail::Canceled(reasons));
+    }
     let mut seen = HashSet::with_capacity(req.gets.len());
     let mut found = Vec::with_capacity(req.gets.len());
     for (table, key) in &req.gets {
         let t = store.table(table)?;
-        // DynamoDB Local cancels the transaction (without reasons) for a
-        // key of the wrong shape.
-        if check::shape(&t.schema, key).is_err() {
-            return Err(Fail::Canceled(Vec::new()));
-        }
         let key = check::key(&t.schema, key)?;
         let pos = t.position(&key);
         if !seen.insert((table.as_str(), pos.clone())) {

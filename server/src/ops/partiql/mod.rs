@@ -376,7 +376,7 @@ pub(crate) async fn execute(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
     let consistent = b.bool("ConsistentRead")?;
     let on_fail = on_failure(b)?;
-    let lim = limit(b)?;
+    let lim = limit(b, "ExecuteStatement")?;
     let from = b.str("NextToken")?.map(read_token).transpose()?;
     let table = st.table().to_owned();
     let mut out = Map::new();
