@@ -65,9 +65,12 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
     }
     // A key of the wrong shape cancels the transaction, with a
     // `ValidationError` reason for each such get and `None` for the others
-    // (DynamoDB's per-action validation).
+    // (DynamoDB's per-action validation). Gets are checked in order: one
+    // item named twice before any malformed key refuses the request.
     let mut reasons = Vec::with_capacity(req.gets.len());
     let mut malformed = false;
+    let mut seen = HashSet::with_capacity(req.gets.len());
+    let mut found = Vec::with_capacity(req.gets.len());
     for (i, (table, key)) in req.gets.iter().enumerate() {
         let t = store.table(table)?;
         let (code, message) = match check::shape(&t.schema, key) {
@@ -83,14 +86,9 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
             message,
             item: None,
         });
-    }
-    if malformed {
-        return Err(Fail::Canceled(reasons));
-    }
-    let mut seen = HashSet::with_capacity(req.gets.len());
-    let mut found = Vec::with_capacity(req.gets.len());
-    for (table, key) in &req.gets {
-        let t = store.table(table)?;
+        if malformed {
+            continue;
+        }
         let key = check::key(&t.schema, key)?;
         let pos = t.position(&key);
         if !seen.insert((table.as_str(), pos.clone())) {
@@ -99,6 +97,9 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
             ));
         }
         found.push((t, pos));
+    }
+    if malformed {
+        return Err(Fail::Canceled(reasons));
     }
     let mut out = Vec::with_capacity(found.len());
     for (t, pos) in found {
