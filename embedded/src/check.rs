@@ -86,10 +86,12 @@ pub(crate) fn key<'k>(schema: &TableSchema, key: &'k Item) -> Res<Cow<'k, Item>>
 }
 
 /// Whether a key has exactly the table's key attributes with their types;
-/// the message DynamoDB Local gives when not.
+/// DynamoDB's message when not (a key with too few or too many attributes
+/// "does not match the schema"; DynamoDB Local says "The number of
+/// conditions on the keys is invalid" there).
 pub(crate) fn shape(schema: &TableSchema, key: &Item) -> Result<(), &'static str> {
     if key.len() != schema.table_keys().count() {
-        return Err("The number of conditions on the keys is invalid");
+        return Err("The provided key element does not match the schema");
     }
     for a in schema.table_keys() {
         match key.get(&a.name) {

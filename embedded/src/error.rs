@@ -84,7 +84,7 @@ impl Fail {
     pub(crate) fn no_table() -> Self {
         Fail::Service(EmbeddedError {
             code: "ResourceNotFoundException",
-            message: "Cannot do operations on a non-existent table".into(),
+            message: "Requested resource not found".into(),
         })
     }
 

@@ -220,6 +220,12 @@ impl TableSchema {
     /// index names, local indexes on the table's partition key with a sort
     /// key.
     pub(crate) fn validate(&self) -> Res<()> {
+        if self.sk.as_ref().is_some_and(|sk| sk.name == self.pk.name) {
+            // DynamoDB's words for a table key naming one attribute twice.
+            return Err(Fail::validation(
+                "Invalid KeySchema: Some index key attribute have no definition",
+            ));
+        }
         let mut types: Vec<&KeyAttr> = self.table_keys().collect();
         let mut names: Vec<&str> = Vec::new();
         for ix in &self.indexes {
@@ -231,12 +237,17 @@ impl TableSchema {
             }
             if names.contains(&ix.name.as_str()) {
                 return Err(Fail::validation(format!(
-                    "Duplicate index name: {}",
+                    "One or more parameter values were invalid: Duplicate index name: {}",
                     ix.name
                 )));
             }
             names.push(&ix.name);
-            if !ix.global && (self.sk.is_none() || ix.pk != self.pk || ix.sk.is_none()) {
+            if !ix.global && self.sk.is_none() {
+                return Err(Fail::validation(
+                    "One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex",
+                ));
+            }
+            if !ix.global && (ix.pk != self.pk || ix.sk.is_none()) {
                 return Err(Fail::validation(format!(
                     "Local secondary index {} must have the table's partition key and a sort key, on a table with a sort key",
                     ix.name
@@ -276,7 +287,7 @@ impl TableSchema {
             }
             if names.contains(&v.name.as_str()) {
                 return Err(Fail::validation(format!(
-                    "Duplicate index name: {}",
+                    "One or more parameter values were invalid: Duplicate index name: {}",
                     v.name
                 )));
             }

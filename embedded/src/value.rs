@@ -8,6 +8,8 @@
 //! and `1` are the same number, and two sets with the same elements are
 //! the same set.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use std::cmp::Ordering;
 
 use super::error::{Fail, Res};
@@ -34,9 +36,16 @@ fn utf16_cmp(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
-fn no_duplicates<T: PartialEq>(sorted: &[T]) -> Res<()> {
+/// DynamoDB's refusal of a set holding a member twice, which names the
+/// members (`Input collection [a, a] contains duplicates.`; shown here in
+/// the set's sorted order).
+fn no_duplicates<T: PartialEq>(sorted: &[T], show: impl Fn(&T) -> String) -> Res<()> {
     if sorted.windows(2).any(|w| w[0] == w[1]) {
-        Err(Fail::validation("Input collection contains duplicates"))
+        let members: Vec<String> = sorted.iter().map(show).collect();
+        Err(invalid(&format!(
+            "Input collection [{}] contains duplicates.",
+            members.join(", ")
+        )))
     } else {
         Ok(())
     }
@@ -105,7 +114,7 @@ fn normalize_at(v: &mut AttributeValue, depth: usize) -> Res<()> {
                 return Err(invalid("An string set  may not be empty"));
             }
             set.sort_by(|a, b| utf16_cmp(a, b));
-            no_duplicates(set)?;
+            no_duplicates(set, |s| s.clone())?;
         }
         AttributeValue::Ns(set) => {
             if set.is_empty() {
@@ -116,16 +125,16 @@ fn normalize_at(v: &mut AttributeValue, depth: usize) -> Res<()> {
                 .map(|n| Num::checked(n).map_err(|e| Fail::validation(e.message())))
                 .collect::<Res<Vec<_>>>()?;
             nums.sort();
-            no_duplicates(&nums)?;
+            no_duplicates(&nums, Num::canonical)?;
             *set = nums.iter().map(Num::canonical).collect();
         }
         AttributeValue::Bs(set) => {
             if set.is_empty() {
-                return Err(invalid("An binary set  may not be empty"));
+                return Err(invalid("Binary sets should not be empty"));
             }
             set.sort_by(|a, b| a.as_ref().cmp(b.as_ref()));
             let bytes: Vec<&[u8]> = set.iter().map(Blob::as_ref).collect();
-            no_duplicates(&bytes)?;
+            no_duplicates(&bytes, |b| STANDARD.encode(b))?;
         }
         _ => {
             return Err(Fail::validation(

@@ -93,10 +93,14 @@
 //! 8. A stream record's `ApproximateCreationDateTime` is rounded down to
 //!    the second; Local rounds it down to the minute.
 //! 9. A member outside its documented range is refused in the form of the
-//!    service's model validation (`1 validation error detected: Value '0'
-//!    at 'limit' failed to satisfy constraint: Member must have value
-//!    greater than or equal to 1`); Local words some of them its own way
-//!    (`Limit must be greater than or equal to 1`).
+//!    service's model validation, as DynamoDB words it (Query's
+//!    `1 validation error detected: Value at 'Limit' failed to satisfy
+//!    constraint: Member must have value greater than or equal to 1`,
+//!    several broken members in one `N validation errors detected`); Local
+//!    words some of them its own way (`Limit must be greater than or equal
+//!    to 1`). The other messages Local words otherwise than DynamoDB are
+//!    listed in docs/endpoint.md and asserted by
+//!    `validation_messages_match_dynamodb`.
 //! 10. `ConsumedCapacity` is only in a response that asked for it; Local
 //!     reports it unasked when DeleteItem finds no item.
 //! 11. A ProjectionExpression naming one path twice is refused naming that

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use crate::check;
-use crate::error::{Fail, Res};
+use crate::error::{CancellationReason, Fail, Res};
 use crate::store::Store;
 use crate::value::{Item, item_size};
 use singletable_core::capacity::{self, Read};
@@ -63,14 +63,31 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
             "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100 and greater than or equal to 1",
         ));
     }
+    // A key of the wrong shape cancels the transaction, with a
+    // `ValidationError` reason for each such get and `None` for the others
+    // (DynamoDB's per-action validation). Gets are checked in order: one
+    // item named twice before any malformed key refuses the request.
+    let mut reasons = Vec::with_capacity(req.gets.len());
+    let mut malformed = false;
     let mut seen = HashSet::with_capacity(req.gets.len());
     let mut found = Vec::with_capacity(req.gets.len());
-    for (table, key) in &req.gets {
+    for (i, (table, key)) in req.gets.iter().enumerate() {
         let t = store.table(table)?;
-        // DynamoDB Local cancels the transaction (without reasons) for a
-        // key of the wrong shape.
-        if check::shape(&t.schema, key).is_err() {
-            return Err(Fail::Canceled(Vec::new()));
+        let (code, message) = match check::shape(&t.schema, key) {
+            Err(m) => {
+                malformed = true;
+                ("ValidationError", Some(m.to_owned()))
+            }
+            Ok(()) => ("None", None),
+        };
+        reasons.push(CancellationReason {
+            index: i,
+            code: code.to_owned(),
+            message,
+            item: None,
+        });
+        if malformed {
+            continue;
         }
         let key = check::key(&t.schema, key)?;
         let pos = t.position(&key);
@@ -80,6 +97,9 @@ pub(crate) fn transact_get(store: &Store, req: &TransactGet) -> Res<Vec<Option<I
             ));
         }
         found.push((t, pos));
+    }
+    if malformed {
+        return Err(Fail::Canceled(reasons));
     }
     let mut out = Vec::with_capacity(found.len());
     for (t, pos) in found {

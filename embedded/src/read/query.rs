@@ -29,8 +29,10 @@ fn bound(b: &Option<Vec<u8>>) -> Bound<&[u8]> {
     b.as_deref().map_or(Bound::Unbounded, Bound::Excluded)
 }
 
-fn missed_key() -> Fail {
-    Fail::validation("Query condition missed key schema element")
+/// DynamoDB's refusal of a key condition that misses key attribute
+/// `name` (DynamoDB Local leaves the name out).
+fn missed_key(name: &str) -> Fail {
+    Fail::validation(format!("Query condition missed key schema element: {name}"))
 }
 
 /// Whether a sort key value satisfies a key condition.
@@ -86,6 +88,15 @@ fn key_range<'a>(
     let multi = hash.len() > 1 || range.len() > 1;
     let value_of = |k: &KeyAttr| key.equal.iter().find(|(a, _)| *a == k.name).map(|(_, v)| v);
     let known = |a: &str| hash.iter().chain(range).any(|k| k.name == a);
+    // The key attribute a refused condition misses: the first partition
+    // attribute it does not give, else the first sort attribute.
+    let first_missed = || {
+        hash.iter()
+            .find(|k| value_of(k).is_none())
+            .or(range.first())
+            .or(hash.first())
+            .map_or(String::new(), |k| k.name.clone())
+    };
     if key
         .equal
         .iter()
@@ -93,7 +104,7 @@ fn key_range<'a>(
         .chain(key.range.as_ref().map(|(a, _)| a))
         .any(|a| !known(a))
     {
-        return Err(missed_key());
+        return Err(missed_key(&first_missed()));
     }
     let missing: Vec<&str> = hash
         .iter()
@@ -102,7 +113,7 @@ fn key_range<'a>(
         .collect();
     if !missing.is_empty() {
         if !multi {
-            return Err(missed_key());
+            return Err(missed_key(missing[0]));
         }
         return Err(Fail::validation(format!(
             "HASH key attributes {} must have equality conditions specified in the query",
@@ -130,7 +141,7 @@ fn key_range<'a>(
         }
     } else if key.range.is_some() {
         // On a partition attribute.
-        return Err(missed_key());
+        return Err(missed_key(&first_missed()));
     }
     let check = |k: &KeyAttr, v: &AttributeValue| -> Res<()> {
         if type_name(v) != k.kind.as_str() {
@@ -148,7 +159,7 @@ fn key_range<'a>(
         range: None,
     };
     for k in hash {
-        let v = crate::value::expression_value(value_of(k).ok_or_else(missed_key)?)?;
+        let v = crate::value::expression_value(value_of(k).ok_or_else(|| missed_key(&k.name))?)?;
         check(k, &v)?;
         out.hash.push(v);
     }
@@ -158,7 +169,7 @@ fn key_range<'a>(
         _ => 0,
     };
     for k in &range[..eq_count] {
-        let v = crate::value::expression_value(value_of(k).ok_or_else(missed_key)?)?;
+        let v = crate::value::expression_value(value_of(k).ok_or_else(|| missed_key(&k.name))?)?;
         check(k, &v)?;
         out.sort_eq.push(v);
     }

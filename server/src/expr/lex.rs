@@ -90,11 +90,12 @@ pub(crate) fn lex(text: &str, kind: &str) -> Result<Vec<Token>, ApiError> {
             '=' => Tok::Sym("="),
             '+' => Tok::Sym("+"),
             '-' => Tok::Sym("-"),
+            // A character of no token is a syntax error quoting it with
+            // the tokens either side, as DynamoDB's parser does.
             other => {
-                return Err(ApiError::validation(format!(
-                    "Invalid {kind}: Invalid token; token: \"{other}\", near: \"{}\"",
-                    &text[start..end_of(j)]
-                )));
+                let from = out.last().map_or(start, |t: &Token| t.start);
+                let to = next_token_end(&chars, j, text.len());
+                return Err(syntax(kind, text, other.to_string(), from, to));
             }
         };
         out.push(Token {
@@ -110,6 +111,31 @@ pub(crate) fn lex(text: &str, kind: &str) -> Result<Vec<Token>, ApiError> {
         end: text.len(),
     });
     Ok(out)
+}
+
+/// Where the token after position `j` of `chars` ends (`len` when there
+/// is none): a word, name, placeholder or number runs over its characters,
+/// `<=`, `>=` and `<>` take two, anything else one.
+fn next_token_end(chars: &[(usize, char)], mut j: usize, len: usize) -> usize {
+    while j < chars.len() && chars[j].1.is_whitespace() {
+        j += 1;
+    }
+    let Some(&(_, c)) = chars.get(j) else {
+        return len;
+    };
+    let mut k = j + 1;
+    if word_char(c) || matches!(c, '#' | ':') {
+        while k < chars.len() && word_char(chars[k].1) {
+            k += 1;
+        }
+    } else if matches!(c, '<' | '>')
+        && chars
+            .get(k)
+            .is_some_and(|&(_, n)| n == '=' || (c == '<' && n == '>'))
+    {
+        k += 1;
+    }
+    chars.get(k).map_or(len, |&(p, _)| p)
 }
 
 /// `Invalid <kind>: Syntax error; token: "<tok>", near: "<text around>"`.

@@ -7,7 +7,8 @@ use singletable_core::request::{BatchGet, BatchOp, BatchWrite};
 use super::items::{finish, projection};
 use super::project::checked;
 use super::{
-    Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, required,
+    Body, Capacity, Meter, Res, collection_metrics_wanted, collections_metrics, engine, model,
+    required,
 };
 use crate::endpoint::Endpoint;
 use crate::error::ApiError;
@@ -15,21 +16,20 @@ use crate::expr::Placeholders;
 use crate::wire;
 use singletable_embedded::Embedded;
 
-fn request_items(b: Body<'_>) -> Result<&Map<String, Value>, ApiError> {
-    let m = b
-        .obj("RequestItems")?
-        .ok_or_else(|| required("RequestItems"))?;
-    if m.0.is_empty() {
-        return Err(ApiError::validation(
-            "1 validation error detected: Value '{}' at 'requestItems' failed to satisfy constraint: Member must have length greater than or equal to 1",
-        ));
+/// `RequestItems` of `op`: absent or empty is DynamoDB's "The
+/// requestItems parameter is required for <op>".
+fn request_items<'a>(b: Body<'a>, op: &str) -> Result<&'a Map<String, Value>, ApiError> {
+    match b.obj("RequestItems")? {
+        Some(m) if !m.0.is_empty() => Ok(m.0),
+        _ => Err(ApiError::validation(format!(
+            "The requestItems parameter is required for {op}"
+        ))),
     }
-    Ok(m.0)
 }
 
 pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
-    let items = request_items(b)?;
+    let items = request_items(b, "BatchGetItem")?;
     let mut reads = Vec::new();
     let mut total = 0;
     for (table, spec) in items {
@@ -39,6 +39,13 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
             })?);
         super::legacy::not_mixed(spec)?;
         let keys = spec.array("Keys")?.ok_or_else(|| required("Keys"))?;
+        if keys.len() > 100 {
+            return Err(model::refuse_one(
+                model::Shown::Hidden,
+                &format!("RequestItems.{table}.member.Keys"),
+                "Member must have length less than or equal to 100",
+            ));
+        }
         let keys = keys.iter().map(wire::item).collect::<Result<Vec<_>, _>>()?;
         total += keys.len();
         let mut ph = Placeholders::from_request(spec.0)?;
@@ -47,7 +54,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
             Some(p) => Some(p),
             None => super::legacy::attributes_to_get(spec)?,
         };
-        finish(&ph, used)?;
+        finish(&ph, used, &[])?;
         reads.push((table.clone(), keys, spec.bool("ConsistentRead")?, paths));
     }
     if total > 100 {
@@ -104,7 +111,19 @@ fn items_spec(b: Body<'_>, table: &str) -> Map<String, Value> {
 
 pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
-    let items = request_items(b)?;
+    let items = request_items(b, "BatchWriteItem")?;
+    // A table's list of 0 or over 25 requests breaks the model's
+    // constraint on the map's values; the service shows the whole map.
+    if items.values().any(|list| {
+        list.as_array()
+            .is_some_and(|l| l.is_empty() || l.len() > 25)
+    }) {
+        return Err(model::refuse_one(
+            model::Shown::Value(&model::java(&Value::Object(items.clone()))),
+            "requestItems",
+            "Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]",
+        ));
+    }
     let mut writes = Vec::new();
     let mut total = 0;
     for (table, list) in items {
@@ -132,9 +151,9 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
         writes.push((table.clone(), ops));
     }
     if total > 25 {
-        return Err(ApiError::validation(format!(
-            "1 validation error detected: Value at 'requestItems' failed to satisfy constraint: Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1] ({total} writes)"
-        )));
+        return Err(ApiError::validation(
+            "Too many items requested for the BatchWriteItem call",
+        ));
     }
     let touched: Vec<(String, singletable_core::value::Item)> = if collection_metrics_wanted(b)? {
         writes

@@ -50,16 +50,26 @@ pub(crate) fn projection(
 
 /// After the expressions of one request (or transaction operation): every
 /// placeholder was used, and none was sent without an expression.
-pub(crate) fn finish(ph: &Placeholders, used: bool) -> Result<(), ApiError> {
+/// `takers` are the operation's expressions that take values, which
+/// DynamoDB names when values come without them (`ConditionExpression is
+/// null`).
+pub(crate) fn finish(ph: &Placeholders, used: bool, takers: &[&str]) -> Result<(), ApiError> {
     if !used && ph.had_names() {
         return Err(ApiError::validation(
             "ExpressionAttributeNames can only be specified when using expressions",
         ));
     }
     if !used && ph.any() {
-        return Err(ApiError::validation(
-            "ExpressionAttributeNames and ExpressionAttributeValues can only be specified when using expressions",
-        ));
+        return Err(ApiError::validation(match takers {
+            [] => "ExpressionAttributeNames and ExpressionAttributeValues can only be specified when using expressions".to_owned(),
+            [one] => format!(
+                "ExpressionAttributeValues can only be specified when using expressions: {one} is null"
+            ),
+            many => format!(
+                "ExpressionAttributeValues can only be specified when using expressions: {} are null",
+                many.join(" and ")
+            ),
+        }));
     }
     ph.finish()
 }
@@ -75,9 +85,11 @@ fn return_values(b: Body<'_>, update: bool) -> Result<ReturnValues, ApiError> {
             return Err(ApiError::validation("Return values set to invalid value"));
         }
         Some(other) => {
-            return Err(ApiError::validation(format!(
-                "1 validation error detected: Value '{other}' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]"
-            )));
+            return Err(super::model::refuse(&[super::model::not_in_set(
+                other,
+                "returnValues",
+                super::model::RETURN_VALUES,
+            )]));
         }
     };
     Ok(rv)
@@ -101,7 +113,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
         Some(p) => Some(p),
         None => legacy::attributes_to_get(b)?,
     };
-    finish(&ph, used)?;
+    finish(&ph, used, &[])?;
     let meter = Meter::start(ep, capacity, &[&table]);
     let item = ep
         .db
@@ -135,7 +147,7 @@ pub(crate) async fn put(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut ph = Placeholders::from_request(b.0)?;
     let mut used = false;
     let cond = write_condition(b, &mut ph, &mut used)?;
-    finish(&ph, used)?;
+    finish(&ph, used, &["ConditionExpression"])?;
     let metrics = collection_metrics_wanted(b)?.then(|| (table.clone(), item.clone()));
     let meter = Meter::start(ep, capacity, &[&table]);
     let old = ep
@@ -206,7 +218,7 @@ pub(crate) fn update_request(
         Some(_) => write_condition(b, &mut ph, &mut used)?,
         None => condition(b, "ConditionExpression", &mut ph, &mut used)?,
     };
-    finish(&ph, used)?;
+    finish(&ph, used, &["UpdateExpression", "ConditionExpression"])?;
     Ok(UpdateItem {
         table,
         key,
@@ -242,7 +254,7 @@ pub(crate) async fn delete(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut ph = Placeholders::from_request(b.0)?;
     let mut used = false;
     let cond = write_condition(b, &mut ph, &mut used)?;
-    finish(&ph, used)?;
+    finish(&ph, used, &["ConditionExpression"])?;
     let metrics = collection_metrics_wanted(b)?.then(|| (table.clone(), key.clone()));
     let meter = Meter::start(ep, capacity, &[&table]);
     let old = ep

@@ -4,6 +4,7 @@
 mod batch;
 mod items;
 mod legacy;
+pub(crate) mod model;
 mod partiql;
 mod project;
 mod reads;
@@ -36,6 +37,9 @@ pub(crate) async fn dispatch_streams(
 /// implements.
 pub(crate) async fn dispatch(ep: &Endpoint, op: &str, body: &Map<String, Value>) -> Option<Res> {
     let b = Body(body);
+    if let Err(e) = model::check(op, b) {
+        return Some(Err(e));
+    }
     Some(match op {
         "GetItem" => items::get(ep, b).await,
         "PutItem" => items::put(ep, b).await,
@@ -78,13 +82,11 @@ fn wrong(name: &str, expected: &str) -> ApiError {
 /// `1 validation error detected: Value null at 'x' failed to satisfy
 /// constraint: Member must not be null`.
 pub(crate) fn required(name: &str) -> ApiError {
-    let mut member = name.to_owned();
-    if let Some(first) = member.get(..1) {
-        member.replace_range(..1, &first.to_ascii_lowercase());
-    }
-    ApiError::validation(format!(
-        "1 validation error detected: Value null at '{member}' failed to satisfy constraint: Member must not be null"
-    ))
+    model::refuse_one(
+        model::Shown::Null,
+        &model::member_name(name),
+        "Member must not be null",
+    )
 }
 
 impl<'a> Body<'a> {
@@ -102,12 +104,12 @@ impl<'a> Body<'a> {
         self.str(name)?.ok_or_else(|| required(name))
     }
 
+    /// `TableName`, naming a table by the model's rule (CreateTable's
+    /// longer minimum is checked by [`model::check`] before).
     pub(crate) fn table(&self) -> Result<String, ApiError> {
         let t = self.req_str("TableName")?;
-        if t.len() < 3 || t.len() > 255 {
-            return Err(ApiError::validation(format!(
-                "1 validation error detected: Value '{t}' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3"
-            )));
+        if let Some(v) = model::table_name(t, 1) {
+            return Err(model::refuse(&[v]));
         }
         Ok(t.to_owned())
     }
@@ -175,9 +177,11 @@ impl Capacity {
             Some("TOTAL") => Self::Total,
             Some("INDEXES") => Self::Indexes,
             Some(other) => {
-                return Err(ApiError::validation(format!(
-                    "1 validation error detected: Value '{other}' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"
-                )));
+                return Err(model::refuse(&[model::not_in_set(
+                    other,
+                    "returnConsumedCapacity",
+                    model::RETURN_CONSUMED_CAPACITY,
+                )]));
             }
         })
     }
@@ -334,13 +338,11 @@ fn switch(b: Body<'_>, member: &str, on: &str) -> Result<bool, ApiError> {
     match b.str(member)? {
         None | Some("NONE") => Ok(false),
         Some(v) if v == on => Ok(true),
-        Some(other) => {
-            let mut field = member.to_owned();
-            field[..1].make_ascii_lowercase();
-            Err(ApiError::validation(format!(
-                "1 validation error detected: Value '{other}' at '{field}' failed to satisfy constraint: Member must satisfy enum value set: [{on}, NONE]"
-            )))
-        }
+        Some(other) => Err(model::refuse(&[model::not_in_set(
+            other,
+            &model::member_name(member),
+            &[on, "NONE"],
+        )])),
     }
 }
 

@@ -7,7 +7,7 @@ use singletable_core::request::{QueryRequest, ScanRequest, ScanSegment};
 
 use super::items::{condition, finish, projection};
 use super::project::checked;
-use super::{Body, Capacity, Meter, Res, engine, key_names, legacy};
+use super::{Body, Capacity, Meter, Res, engine, key_names, legacy, model};
 use crate::endpoint::Endpoint;
 use crate::error::ApiError;
 use crate::expr::{self, Placeholders};
@@ -56,21 +56,22 @@ fn select(b: Body<'_>, projection: bool, index: bool) -> Result<Select, ApiError
             ));
         }
         Some(other) => {
-            return Err(ApiError::validation(format!(
-                "1 validation error detected: Value '{other}' at 'select' failed to satisfy constraint: Member must satisfy enum value set: [SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]"
-            )));
+            return Err(model::refuse(&[model::not_in_set(
+                other,
+                "select",
+                model::SELECT,
+            )]));
         }
     };
     Ok(s)
 }
 
-pub(crate) fn limit(b: Body<'_>) -> Result<Option<i32>, ApiError> {
+/// `Limit` of operation `op` (Query, Scan, ExecuteStatement): at least 1.
+pub(crate) fn limit(b: Body<'_>, op: &str) -> Result<Option<i32>, ApiError> {
     match b.int("Limit")? {
         None => Ok(None),
         Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => Ok(Some(n as i32)),
-        Some(n) => Err(ApiError::validation(format!(
-            "1 validation error detected: Value '{n}' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
-        ))),
+        Some(n) => Err(model::refuse(&[model::limit(op, n)])),
     }
 }
 
@@ -96,7 +97,7 @@ pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
     let table = b.table()?;
     let index = b.str("IndexName")?.map(str::to_owned);
     let capacity = Capacity::of(b)?;
-    let lim = limit(b)?;
+    let lim = limit(b, "Query")?;
     let forward = match b.0.get("ScanIndexForward") {
         None | Some(Value::Null) => true,
         Some(v) => v
@@ -126,7 +127,7 @@ pub(crate) async fn query(ep: &Endpoint, b: Body<'_>) -> Res {
         Some(p) => Some(p),
         None => legacy::attributes_to_get(b)?,
     };
-    finish(&ph, used)?;
+    finish(&ph, used, &["FilterExpression", "KeyConditionExpression"])?;
     let select = select(b, paths.is_some(), index.is_some())?;
     let req = QueryRequest {
         table: table.clone(),
@@ -192,7 +193,7 @@ pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
     let table = b.table()?;
     let index = b.str("IndexName")?.map(str::to_owned);
     let capacity = Capacity::of(b)?;
-    let lim = limit(b)?;
+    let lim = limit(b, "Scan")?;
     let consistent = b.bool("ConsistentRead")?;
     let start = b.item("ExclusiveStartKey")?;
     let segment = segment(b)?;
@@ -206,7 +207,7 @@ pub(crate) async fn scan(ep: &Endpoint, b: Body<'_>) -> Res {
         Some(p) => Some(p),
         None => legacy::attributes_to_get(b)?,
     };
-    finish(&ph, used)?;
+    finish(&ph, used, &["FilterExpression"])?;
     let select = select(b, paths.is_some(), index.is_some())?;
     let meter = Meter::start(ep, capacity, &[&table]).reading(ep, &table, index.as_deref());
     let p = ep

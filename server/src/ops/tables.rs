@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use singletable_core::entity::StreamView;
 use singletable_embedded::{IndexSchema, KeyAttr, KeyType, TableSchema};
 
-use super::{Body, Res, engine, required};
+use super::{Body, Res, engine, model, required};
 use crate::endpoint::{Endpoint, Meta, now_seconds};
 use crate::error::ApiError;
 
@@ -199,11 +199,30 @@ fn definitions_used(defs: &[(String, KeyType)], schema: &TableSchema) -> Result<
 
 pub(crate) fn create(ep: &Endpoint, b: Body<'_>) -> Res {
     let table = b.table()?;
+    if let Some(list) = b.array("KeySchema")?
+        && list.len() > 2
+    {
+        // The model's bound, before anything is read of the elements;
+        // the service shows them as its objects print.
+        let shown: Vec<String> = list
+            .iter()
+            .map(|e| {
+                let name = e["AttributeName"].as_str().unwrap_or("null");
+                let kind = e["KeyType"].as_str().unwrap_or("null");
+                format!("KeySchemaElement(attributeName={name}, keyType={kind})")
+            })
+            .collect();
+        return Err(model::refuse_one(
+            model::Shown::Value(&format!("[{}]", shown.join(", "))),
+            "keySchema",
+            "Member must have length less than or equal to 2",
+        ));
+    }
     let defs = definitions(b)?;
     let (mut hash, mut range) = key_schema(b, &defs)?;
     if hash.len() > 1 || range.len() > 1 {
         return Err(ApiError::validation(
-            "1 validation error detected: Value at 'keySchema' failed to satisfy constraint: Member must have length less than or equal to 2",
+            "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type",
         ));
     }
     let mut indexes = Vec::new();
@@ -468,6 +487,20 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
         Some(_) => Some(throughput(b)?),
         None => None,
     };
+    let current = meta_of(ep, &table);
+    if let Some((read, write)) = tp {
+        if mode.unwrap_or(&current.billing) == "PAY_PER_REQUEST" {
+            return Err(ApiError::validation(
+                "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST",
+            ));
+        }
+        let (now_read, now_write) = current.throughput;
+        if current.billing == "PROVISIONED" && (read, write) == (now_read, now_write) {
+            return Err(ApiError::validation(format!(
+                "The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: {now_read}. Requested ReadCapacityUnits: {read}. Current WriteCapacityUnits provisioned for the table: {now_write}. Requested WriteCapacityUnits: {write}. Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+            )));
+        }
+    }
     let stream = match (b.obj("StreamSpecification")?, stream_view(b)?) {
         (None, _) => None,
         (Some(_), Some(view)) => Some(view),

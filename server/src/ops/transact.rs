@@ -22,11 +22,9 @@ fn transact_items<'a>(b: Body<'a>) -> Result<&'a Vec<Value>, ApiError> {
     let list = b
         .array("TransactItems")?
         .ok_or_else(|| required("TransactItems"))?;
-    if list.is_empty() || list.len() > 100 {
-        return Err(ApiError::validation(format!(
-            "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100, Member must have length greater than or equal to 1 ({} items)",
-            list.len()
-        )));
+    let whole = b.0.get("TransactItems").unwrap_or(&Value::Null);
+    if let Some(v) = super::model::list_length(whole, "transactItems", 1, 100) {
+        return Err(super::model::refuse(&[v]));
     }
     Ok(list)
 }
@@ -70,7 +68,7 @@ pub(crate) async fn get(ep: &Endpoint, b: Body<'_>) -> Res {
         let mut ph = Placeholders::from_request(g.0)?;
         let mut used = false;
         paths.push(projection(g, &mut ph, &mut used)?);
-        finish(&ph, used)?;
+        finish(&ph, used, &[])?;
         gets.push((table, key));
     }
     let names: Vec<String> = gets.iter().map(|g| g.0.clone()).collect();
@@ -118,7 +116,7 @@ pub(crate) async fn write(ep: &Endpoint, b: Body<'_>) -> Res {
             let mut ph = Placeholders::from_request(o.0)?;
             let mut used = false;
             let cond = condition(o, "ConditionExpression", &mut ph, &mut used)?;
-            finish(&ph, used)?;
+            finish(&ph, used, &["ConditionExpression"])?;
             match kind {
                 "Put" => TransactWriteOp::Put(PutItem {
                     table,

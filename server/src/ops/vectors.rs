@@ -338,7 +338,7 @@ pub(crate) async fn search(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut used = false;
     let cond = condition(b, "SearchConditionExpression", &mut ph, &mut used)?;
     let paths = projection(b, &mut ph, &mut used)?;
-    finish(&ph, used)?;
+    finish(&ph, used, &["SearchConditionExpression"])?;
     let projection = paths
         .map(|paths| {
             paths

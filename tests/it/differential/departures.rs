@@ -1,4 +1,4 @@
-//! The two departures of the endpoint's list that the random sequences
+//! The three departures of the endpoint's list that the random sequences
 //! reach, normalised exactly (each only where DynamoDB Local's answer is
 //! the one it departs with):
 //!
@@ -10,6 +10,9 @@
 //! - 17: a transaction naming one item twice is refused up front on
 //!   DynamoDB (and the engine) with a ValidationException; DynamoDB Local
 //!   cancels it when a condition fails first.
+//! - 24: a TransactGetItems key of the wrong shape cancels the transaction
+//!   with a `ValidationError` reason for it (`None` for the others) on
+//!   DynamoDB and the engine; DynamoDB Local cancels it with no reasons.
 
 use singletable::Executor;
 use singletable_runtime::reader::{ItemReader, ReaderPage};
@@ -86,5 +89,24 @@ pub(super) fn one_item_twice(ops: &[TxOp], local: Answer, embedded: &Answer) -> 
         embedded.clone()
     } else {
         local
+    }
+}
+
+/// DynamoDB Local's answer to a TransactGetItems, as DynamoDB answers it:
+/// where Local cancelled it with no reasons and the engine with a
+/// `ValidationError` reason for each malformed key (and `None` for the
+/// others), the engine's reasons.
+pub(super) fn malformed_get(local: Answer, embedded: &Answer) -> Answer {
+    match (&local, embedded) {
+        (Answer::Canceled(l), Answer::Canceled(e))
+            if l.is_empty()
+                && e.iter().any(|(code, _)| code == "ValidationError")
+                && e.iter().all(|(code, item)| {
+                    item.is_none() && (code == "ValidationError" || code == "None")
+                }) =>
+        {
+            embedded.clone()
+        }
+        _ => local,
     }
 }

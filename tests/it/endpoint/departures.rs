@@ -260,9 +260,10 @@ async fn local_departures_follow_dynamodb() {
 
     // 9. A member outside its constraints is refused in the form of the
     //    service's model validation, `1 validation error detected: Value
-    //    '0' at 'limit' failed to satisfy constraint: ...` (the API
-    //    reference gives Limit "Minimum value of 1"), as Local itself does
-    //    for other members (Segment); Local words Limit its own way.
+    //    at 'Limit' failed to satisfy constraint: ...` (the API reference
+    //    gives Limit "Minimum value of 1"; DynamoDB leaves Query's value
+    //    out and names the member `Limit`), as Local itself does for other
+    //    members (Segment); Local words Limit its own way.
     let [(s1, ours), (s2, local)] = both
         .call(
             "Query",
@@ -273,7 +274,7 @@ async fn local_departures_follow_dynamodb() {
     assert_eq!((s1, s2), (400, 400));
     assert_eq!(
         error_message(&ours),
-        "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+        "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
     );
     assert_eq!(
         error_message(&local),
@@ -488,6 +489,25 @@ async fn local_departures_follow_dynamodb() {
         local["CancellationReasons"][0]["Code"],
         "ConditionalCheckFailed"
     );
+
+    // 23. A body over the request size limit (16 MB, BatchWriteItem's) is
+    //     answered 413 `RequestEntityTooLargeException`, naming the limit
+    //     and the operation; Local answers 413 with an empty `Message` and
+    //     no error type.
+    let big = format!(
+        r#"{{"TableName": "{}", "Item": {{"PK": {{"S": "big"}}, "SK": {{"S": "1"}}, "d": {{"S": "{}"}}}}}}"#,
+        both.ours.1,
+        "x".repeat(17 * 1024 * 1024)
+    );
+    let [(s1, ours), (s2, local)] = both.raw(Some(&target("PutItem")), big.as_bytes()).await;
+    assert_eq!((s1, s2), (413, 413));
+    assert_eq!(error_name(&ours), "RequestEntityTooLargeException");
+    assert_eq!(
+        error_message(&ours),
+        "Request must be smaller than 16777216 bytes for the PutItem operation"
+    );
+    assert!(local.get("__type").is_none(), "{local}");
+    assert_eq!(error_message(&local), "");
 }
 
 /// `body` with every empty `TableName` set to `table`.

@@ -49,9 +49,29 @@ pub async fn post(url: &str, target: Option<&str>, body: &[u8]) -> Raw {
     }
     req.push_str("\r\n");
     s.write_all(req.as_bytes()).await.unwrap();
-    s.write_all(body).await.unwrap();
+    // The body is written while the answer is read: a server may answer
+    // (and close) before it has read all of a body it refuses (a 413), and
+    // what it answered is read before the closed socket resets.
+    let (mut reader, mut writer) = s.into_split();
+    let body = body.to_vec();
+    let sending = tokio::spawn(async move {
+        let _ = writer.write_all(&body).await;
+        writer
+    });
     let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.unwrap();
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        match reader.read(&mut chunk).await {
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if !buf.is_empty() => {
+                eprintln!("read after an answer: {e}");
+                break;
+            }
+            Err(e) => panic!("no answer: {e}"),
+        }
+    }
+    drop(sending.await);
     let split = buf
         .windows(4)
         .position(|w| w == b"\r\n\r\n")

@@ -204,6 +204,14 @@ async fn legacy_parameters_match_dynamodb_local() {
         // Responses name the table (BatchGetItem's): by its place-holder.
         let r1 = normal(op, s1, with_name(&r1, &a, "TABLE"));
         let r2 = normal(op, s2, with_name(&r2, &b, "TABLE"));
+        // Departure 24 of docs/endpoint.md: DynamoDB names the key
+        // attribute a key condition misses, Local does not.
+        let mut r1 = r1;
+        if r2["message"] == "Query condition missed key schema element"
+            && r1["message"] == "Query condition missed key schema element: PK"
+        {
+            r1["message"] = r2["message"].clone();
+        }
         if s2 == 200 {
             ok += 1;
         } else {

@@ -18,8 +18,8 @@ use singletable_core::expr::{
     AttrKeyCondition, AttrRange, Cmp, Condition, KeyCondition, Operand, Path, PathStep,
 };
 use singletable_core::request::{
-    DeleteItem, PutItem, QueryRequest, ReturnValues, ScanRequest, TransactGet, TransactWrite,
-    TransactWriteOp, UpdateItem,
+    ConditionCheck, DeleteItem, PutItem, QueryRequest, ReturnValues, ScanRequest, TransactGet,
+    TransactWrite, TransactWriteOp, UpdateItem,
 };
 use singletable_core::value::{AttributeValue, Item};
 use singletable_embedded::Embedded;
@@ -106,16 +106,35 @@ fn keys(ep: &Endpoint, table: &str, index: Option<&str>) -> Result<Keys, ApiErro
 }
 
 /// Where the next page of a `SELECT` starts: the partition (of an `IN`)
-/// and the key after which to go on.
-fn token(partition: usize, key: Option<&Item>) -> String {
-    let v = json!({"p": partition, "k": key.map(wire::item_json)});
+/// and the key after which to go on, with the fingerprint of the statement
+/// and parameters it is a page of (a token is refused with any other, as
+/// DynamoDB refuses it).
+fn token(partition: usize, key: Option<&Item>, statement: u32) -> String {
+    let v = json!({"p": partition, "k": key.map(wire::item_json), "s": statement});
     STANDARD.encode(v.to_string())
 }
 
-fn read_token(text: &str) -> Result<(usize, Option<Item>), ApiError> {
+/// The fingerprint a `NextToken` carries: the request's `Statement` and
+/// `Parameters`.
+fn fingerprint(b: Body<'_>) -> u32 {
+    let statement =
+        b.0.get("Statement")
+            .map(Value::to_string)
+            .unwrap_or_default();
+    let parameters =
+        b.0.get("Parameters")
+            .map(Value::to_string)
+            .unwrap_or_default();
+    crate::crc32(format!("{statement}\n{parameters}").as_bytes())
+}
+
+fn read_token(text: &str, statement: u32) -> Result<(usize, Option<Item>), ApiError> {
     let bad = || ApiError::validation("Invalid NextToken");
     let bytes = STANDARD.decode(text).map_err(|_| bad())?;
     let v: Value = serde_json::from_slice(&bytes).map_err(|_| bad())?;
+    if v["s"].as_u64() != Some(u64::from(statement)) {
+        return Err(bad());
+    }
     let p = v["p"].as_u64().ok_or_else(bad)? as usize;
     let k = match &v["k"] {
         Value::Null => None,
@@ -292,6 +311,8 @@ enum Write {
     Insert(PutItem),
     Update(UpdateItem),
     Delete(DeleteItem),
+    /// `EXISTS(...)`: only in a transaction.
+    Check(ConditionCheck),
 }
 
 fn write_request(ep: &Endpoint, st: Statement, on_fail: bool) -> Result<Write, ApiError> {
@@ -338,6 +359,16 @@ fn write_request(ep: &Endpoint, st: Statement, on_fail: bool) -> Result<Write, A
                 return_on_condition_failure: on_fail,
             }))
         }
+        Statement::Exists { table, filter } => {
+            let k = keys(ep, &table, None)?;
+            let (key, rest) = full_key(filter, &k).map_err(|_| parse::not_single_read())?;
+            Ok(Write::Check(ConditionCheck {
+                table,
+                key,
+                condition: rest.ok_or_else(parse::not_single_read)?,
+                return_on_condition_failure: on_fail,
+            }))
+        }
         Statement::Select { .. } => Err(ApiError::validation("not a write statement")),
     }
 }
@@ -368,6 +399,9 @@ async fn write(ep: &Endpoint, w: Write) -> Result<Vec<Item>, ApiError> {
             let r = ep.db.delete_item(d).await.map_err(engine)?;
             Ok(r.filter(|i| wanted && !i.is_empty()).into_iter().collect())
         }
+        Write::Check(_) => Err(ApiError::validation(
+            "EXISTS can only be used in ExecuteTransaction write requests.",
+        )),
     }
 }
 
@@ -376,8 +410,12 @@ pub(crate) async fn execute(ep: &Endpoint, b: Body<'_>) -> Res {
     let capacity = Capacity::of(b)?;
     let consistent = b.bool("ConsistentRead")?;
     let on_fail = on_failure(b)?;
-    let lim = limit(b)?;
-    let from = b.str("NextToken")?.map(read_token).transpose()?;
+    let lim = limit(b, "ExecuteStatement")?;
+    let statement = fingerprint(b);
+    let from = b
+        .str("NextToken")?
+        .map(|t| read_token(t, statement))
+        .transpose()?;
     let table = st.table().to_owned();
     let mut out = Map::new();
     let meter = Meter::start(ep, capacity, &[&table]);
@@ -396,7 +434,7 @@ pub(crate) async fn execute(ep: &Endpoint, b: Body<'_>) -> Res {
             let items: Vec<Value> = s.items.iter().map(wire::item_json).collect();
             out.insert("Items".into(), Value::Array(items));
             if let Some((p, k)) = &s.next {
-                out.insert("NextToken".into(), json!(token(*p, k.as_ref())));
+                out.insert("NextToken".into(), json!(token(*p, k.as_ref(), statement)));
             }
             if let Some(k) = &s.last_key {
                 out.insert("LastEvaluatedKey".into(), wire::item_json(k));
@@ -674,13 +712,26 @@ pub(crate) async fn transaction(ep: &Endpoint, b: Body<'_>) -> Res {
     let mut ops = Vec::new();
     let mut inserts = Vec::new();
     for (i, (st, on_fail)) in statements.into_iter().enumerate() {
-        ops.push(match write_request(ep, st, on_fail)? {
+        // An EXISTS that is not one item's read with a condition is
+        // refused naming its place, as DynamoDB names it.
+        let w = write_request(ep, st, on_fail).map_err(|e| {
+            if e.message == parse::not_single_read().message {
+                ApiError::validation(format!(
+                    "Validation failed in TransactStatements[{i}]: {}",
+                    e.message
+                ))
+            } else {
+                e
+            }
+        })?;
+        ops.push(match w {
             Write::Insert(p) => {
                 inserts.push(i);
                 TransactWriteOp::Put(p)
             }
             Write::Update(u) => TransactWriteOp::Update(u),
             Write::Delete(d) => TransactWriteOp::Delete(d),
+            Write::Check(c) => TransactWriteOp::ConditionCheck(c),
         });
     }
     let meter = Meter::start(ep, capacity, &names);

@@ -46,6 +46,9 @@ pub(crate) enum Statement {
         filter: Condition,
         returning: bool,
     },
+    /// `EXISTS(SELECT * FROM "t" WHERE <whole key> AND <condition>)`: a
+    /// transaction's condition check.
+    Exists { table: String, filter: Condition },
 }
 
 impl Statement {
@@ -54,13 +57,20 @@ impl Statement {
             Statement::Select { table, .. }
             | Statement::Insert { table, .. }
             | Statement::Update { table, .. }
-            | Statement::Delete { table, .. } => table,
+            | Statement::Delete { table, .. }
+            | Statement::Exists { table, .. } => table,
         }
     }
 
     pub(crate) fn is_read(&self) -> bool {
         matches!(self, Statement::Select { .. })
     }
+}
+
+/// DynamoDB's refusal of an `EXISTS` that is not one item's read with a
+/// condition.
+pub(crate) fn not_single_read() -> ApiError {
+    ApiError::validation("EXISTS() must contain a single item read with additional condition")
 }
 
 /// `Statement wasn't well formed, can't be processed: <what>`, DynamoDB's
@@ -193,6 +203,8 @@ impl Parser {
             self.update()
         } else if self.eat_kw("DELETE") {
             self.delete()
+        } else if self.eat_kw("EXISTS") {
+            self.exists()
         } else {
             Err(self.unexpected())
         }
@@ -211,6 +223,24 @@ impl Parser {
             }
             _ => Err(self.unexpected()),
         }
+    }
+
+    /// `EXISTS(SELECT ... WHERE ...)`: the select's table and condition.
+    fn exists(&mut self) -> Result<Statement, ApiError> {
+        self.expect_sym("(")?;
+        self.expect_kw("SELECT")?;
+        let Statement::Select {
+            table,
+            index: None,
+            filter: Some(filter),
+            order: None,
+            ..
+        } = self.select()?
+        else {
+            return Err(not_single_read());
+        };
+        self.expect_sym(")")?;
+        Ok(Statement::Exists { table, filter })
     }
 
     fn select(&mut self) -> Result<Statement, ApiError> {
@@ -647,7 +677,7 @@ impl Parser {
             self.expect_sym(close)?;
             if list.len() > 100 {
                 return Err(ApiError::validation(format!(
-                    "IN operator cannot have more than 100 arguments; number of arguments: {}",
+                    "The IN operator is provided with too many operands; number of operands: {}",
                     list.len()
                 )));
             }
