@@ -25,6 +25,12 @@ use singletable_core::exec::CapacityMeter;
 /// one relaxed load for attribution, nothing else.
 static RECORDING: AtomicBool = AtomicBool::new(false);
 
+/// Whether a recorder was ever attached in this process (until then,
+/// requests skip the attribution entirely).
+pub(crate) fn recording() -> bool {
+    RECORDING.load(Ordering::Relaxed)
+}
+
 thread_local! {
     /// What the request being polled on this thread has spent so far.
     static CURRENT: Cell<Option<Spent>> = const { Cell::new(None) };
@@ -365,7 +371,7 @@ pub async fn attributed<T, E>(
     request: impl Future<Output = Result<T, E>>,
     counts: impl FnOnce(&T) -> Tally,
 ) -> Result<T, E> {
-    if !RECORDING.load(Ordering::Relaxed) {
+    if !recording() {
         return request.await;
     }
     let mut request = std::pin::pin!(request);

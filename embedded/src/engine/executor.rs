@@ -12,7 +12,27 @@ use singletable_core::request::{
     QueryRequest, ScanRequest, TransactGet, TransactWrite, UpdateItem,
 };
 
-use super::Embedded;
+use super::{Embedded, Writing};
+
+impl Embedded {
+    /// A write request's future: `op` under the store's write lock, then,
+    /// on a durable backend, the wait for the log to hold it. An in-memory
+    /// backend's future has no wait in it, so it stays as small as the
+    /// operation (it is allocated per request).
+    fn writing<'a, T: Send + 'a>(
+        &'a self,
+        op: impl FnOnce(&mut Writing<'_>) -> Result<T, Error> + Send + 'a,
+    ) -> BoxFuture<'a, Result<T, Error>> {
+        if self.log.is_none() {
+            return Box::pin(async move { op(&mut self.write()) });
+        }
+        Box::pin(async move {
+            let out = op(&mut self.write());
+            self.flushed().await?;
+            out
+        })
+    }
+}
 
 impl Executor for Embedded {
     fn capacity(&self) -> Option<&CapacityMeter> {
@@ -26,20 +46,11 @@ impl Executor for Embedded {
     }
 
     fn put_item(&self, req: PutItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
-        Box::pin(async move {
-            let out = write::put_item(&mut self.write(), req).map_err(|e| e.into_error("PutItem"));
-            self.flushed().await?;
-            out
-        })
+        self.writing(move |w| write::put_item(w, req).map_err(|e| e.into_error("PutItem")))
     }
 
     fn delete_item(&self, req: DeleteItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
-        Box::pin(async move {
-            let out =
-                write::delete_item(&mut self.write(), &req).map_err(|e| e.into_error("DeleteItem"));
-            self.flushed().await?;
-            out
-        })
+        self.writing(move |w| write::delete_item(w, &req).map_err(|e| e.into_error("DeleteItem")))
     }
 
     fn query(&self, req: QueryRequest) -> BoxFuture<'_, Result<Page, Error>> {
@@ -51,29 +62,18 @@ impl Executor for Embedded {
     }
 
     fn transact_write(&self, req: TransactWrite) -> BoxFuture<'_, Result<(), Error>> {
-        Box::pin(async move {
-            let out = transact::transact_write(&mut self.write(), &req)
-                .map_err(|e| e.into_error("TransactWriteItems"));
-            self.flushed().await?;
-            out
+        self.writing(move |w| {
+            transact::transact_write(w, &req).map_err(|e| e.into_error("TransactWriteItems"))
         })
     }
 
     fn update_item(&self, req: UpdateItem) -> BoxFuture<'_, Result<Option<Item>, Error>> {
-        Box::pin(async move {
-            let out =
-                write::update_item(&mut self.write(), &req).map_err(|e| e.into_error("UpdateItem"));
-            self.flushed().await?;
-            out
-        })
+        self.writing(move |w| write::update_item(w, &req).map_err(|e| e.into_error("UpdateItem")))
     }
 
     fn batch_write(&self, req: BatchWrite) -> BoxFuture<'_, Result<Vec<BatchOp>, Error>> {
-        Box::pin(async move {
-            let out = write::batch_write(&mut self.write(), &req)
-                .map_err(|e| e.into_error("BatchWriteItem"));
-            self.flushed().await?;
-            out
+        self.writing(move |w| {
+            write::batch_write(w, &req).map_err(|e| e.into_error("BatchWriteItem"))
         })
     }
 
