@@ -216,10 +216,21 @@ impl TableSchema {
         std::iter::once(&self.pk).chain(self.sk.as_ref())
     }
 
-    /// Checks what CreateTable checks: consistent attribute types, unique
-    /// index names, local indexes on the table's partition key with a sort
-    /// key.
+    /// Checks what CreateTable checks: at most 20 global and 5 local
+    /// indexes, consistent attribute types, unique index names, local
+    /// indexes on the table's partition key with a sort key.
     pub(crate) fn validate(&self) -> Res<()> {
+        // DynamoDB's default quotas (Local words them so too).
+        if self.indexes.iter().filter(|ix| ix.global).count() > MAX_GLOBAL_INDEXES {
+            return Err(Fail::validation(
+                "GlobalSecondaryIndex count exceeds the per-table limit",
+            ));
+        }
+        if self.indexes.iter().filter(|ix| !ix.global).count() > MAX_LOCAL_INDEXES {
+            return Err(Fail::validation(
+                "Cannot have more than 5 local secondary indexes per table",
+            ));
+        }
         if self.sk.as_ref().is_some_and(|sk| sk.name == self.pk.name) {
             // DynamoDB's words for a table key naming one attribute twice.
             return Err(Fail::validation(
@@ -395,3 +406,9 @@ impl VectorIndexSchema {
         self.hash.iter().chain(&self.filter)
     }
 }
+
+/// Global secondary indexes a table may have (DynamoDB's default quota).
+pub(crate) const MAX_GLOBAL_INDEXES: usize = 20;
+
+/// Local secondary indexes a table may have (a fixed limit).
+pub(crate) const MAX_LOCAL_INDEXES: usize = 5;

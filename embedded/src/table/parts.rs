@@ -92,6 +92,16 @@ impl TableData {
         ix: IndexSchema,
         fits: impl Fn(&IndexSchema, &Item) -> bool,
     ) -> Res<()> {
+        if ix.global
+            && self.schema.indexes.iter().filter(|i| i.global).count()
+                >= crate::schema::MAX_GLOBAL_INDEXES
+        {
+            // UpdateTable's answer (CreateTable's is a validation error).
+            return Err(Fail::code(
+                "LimitExceededException",
+                "Number of global secondary indexes exceeds per-table limit",
+            ));
+        }
         let mut schema = self.schema.clone();
         schema.indexes.push(ix);
         schema.validate()?;

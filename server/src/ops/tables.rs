@@ -524,11 +524,20 @@ pub(crate) fn update(ep: &Endpoint, b: Body<'_>) -> Res {
         // Refused before anything changes; the engine refuses it too.
         return Err(ApiError::validation("Table already has an enabled stream"));
     }
-    for u in b
-        .array("GlobalSecondaryIndexUpdates")?
-        .into_iter()
-        .flatten()
-    {
+    let updates = b.array("GlobalSecondaryIndexUpdates")?;
+    let online = updates
+        .iter()
+        .flat_map(|us| us.iter())
+        .filter(|u| u.get("Create").is_some() || u.get("Delete").is_some())
+        .count();
+    if online > 1 {
+        // Refused before anything changes.
+        return Err(ApiError::dynamodb(
+            "LimitExceededException",
+            "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table",
+        ));
+    }
+    for u in updates.into_iter().flatten() {
         let u = Body(u.as_object().ok_or_else(|| {
             ApiError::serialization("GlobalSecondaryIndexUpdate must be a structure")
         })?);

@@ -672,12 +672,115 @@ async fn control_plane(client: &Client, table: &str) -> Vec<String> {
             .send()
             .await,
     ));
+    seen.extend(index_limits(client, table).await);
+    seen
+}
+
+/// The index quotas: 20 global and 5 local indexes per table, one index
+/// created or deleted per UpdateTable. Each answer as its code and message.
+async fn index_limits(client: &Client, table: &str) -> Vec<String> {
+    use aws_sdk_dynamodb::types::{
+        CreateGlobalSecondaryIndexAction, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
+        LocalSecondaryIndex, Projection, ProjectionType,
+    };
+    fn said<T, E: aws_sdk_dynamodb::error::ProvideErrorMetadata, R>(
+        r: Result<T, aws_sdk_dynamodb::error::SdkError<E, R>>,
+    ) -> String {
+        use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+        match r {
+            Ok(_) => "ok".into(),
+            Err(e) => format!("{}: {}", e.code().unwrap_or("?"), e.message().unwrap_or("")),
+        }
+    }
+    let all = || {
+        Projection::builder()
+            .projection_type(ProjectionType::All)
+            .build()
+    };
+    let global = |i: usize| {
+        GlobalSecondaryIndex::builder()
+            .index_name(format!("byA{i}"))
+            .key_schema(key(&format!("a{i}"), KeyType::Hash))
+            .projection(all())
+            .build()
+            .unwrap()
+    };
+    let keyed = |name: String, globals: usize, locals: usize| {
+        let mut b = client
+            .create_table()
+            .table_name(name)
+            .billing_mode(BillingMode::PayPerRequest)
+            .attribute_definitions(def("PK", ScalarAttributeType::S))
+            .attribute_definitions(def("SK", ScalarAttributeType::S))
+            .key_schema(key("PK", KeyType::Hash))
+            .key_schema(key("SK", KeyType::Range));
+        for i in 0..globals {
+            b = b
+                .attribute_definitions(def(&format!("a{i}"), ScalarAttributeType::S))
+                .global_secondary_indexes(global(i));
+        }
+        for i in 0..locals {
+            b = b
+                .attribute_definitions(def(&format!("b{i}"), ScalarAttributeType::S))
+                .local_secondary_indexes(
+                    LocalSecondaryIndex::builder()
+                        .index_name(format!("byB{i}"))
+                        .key_schema(key("PK", KeyType::Hash))
+                        .key_schema(key(&format!("b{i}"), KeyType::Range))
+                        .projection(all())
+                        .build()
+                        .unwrap(),
+                );
+        }
+        b
+    };
+    let create = |i: usize| {
+        GlobalSecondaryIndexUpdate::builder()
+            .create(
+                CreateGlobalSecondaryIndexAction::builder()
+                    .index_name(format!("byA{i}"))
+                    .key_schema(key(&format!("a{i}"), KeyType::Hash))
+                    .projection(all())
+                    .build()
+                    .unwrap(),
+            )
+            .build()
+    };
+    let full = format!("{table}-full");
+    let mut seen = vec![
+        said(keyed(format!("{table}-g21"), 21, 0).send().await),
+        said(keyed(format!("{table}-l6"), 0, 6).send().await),
+        said(keyed(format!("{table}-l5"), 0, 5).send().await),
+        said(keyed(full.clone(), 20, 0).send().await),
+    ];
+    seen.push(said(
+        client
+            .update_table()
+            .table_name(&full)
+            .attribute_definitions(def("a20", ScalarAttributeType::S))
+            .global_secondary_index_updates(create(20))
+            .send()
+            .await,
+    ));
+    let two = format!("{table}-two");
+    seen.push(said(keyed(two.clone(), 0, 0).send().await));
+    seen.push(said(
+        client
+            .update_table()
+            .table_name(&two)
+            .attribute_definitions(def("a0", ScalarAttributeType::S))
+            .attribute_definitions(def("a1", ScalarAttributeType::S))
+            .global_secondary_index_updates(create(0))
+            .global_secondary_index_updates(create(1))
+            .send()
+            .await,
+    ));
     seen
 }
 
 /// The control-plane checks DynamoDB makes (attribute definitions against
 /// the key schema, throughput against the billing mode, TTL attribute
-/// names), on the endpoint as on DynamoDB Local.
+/// names, index quotas), on the endpoint as on DynamoDB Local.
 #[tokio::test]
 async fn control_plane_refuses_what_dynamodb_refuses() {
     let url = super::http::start(Endpoint::new()).await;
