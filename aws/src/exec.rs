@@ -443,7 +443,9 @@ impl Executor for SdkExecutor {
                 .update_item()
                 .table_name(req.table)
                 .set_key(Some(req.key))
-                .update_expression(update)
+                // No action: no expression, which DynamoDB takes as a
+                // key-only upsert (an empty one it refuses).
+                .set_update_expression((!update.is_empty()).then_some(update))
                 .set_condition_expression(cond)
                 .set_expression_attribute_names(non_empty(r.names))
                 .set_expression_attribute_values(non_empty(r.values))

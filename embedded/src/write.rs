@@ -109,7 +109,15 @@ pub(crate) fn delete_item(store: &mut Store, req: &DeleteItem) -> Res<Option<Ite
 pub(crate) fn update_item(store: &mut Store, req: &UpdateItem) -> Res<Option<Item>> {
     let t = store.table_mut(&req.table)?;
     let key = check::key(&t.schema, &req.key)?;
-    let actions = update::prepare(&req.actions)?;
+    // No action at all is UpdateItem without an UpdateExpression, which
+    // DynamoDB accepts: the item is created with its key alone when missing
+    // and left as it is otherwise. (An empty expression is refused where
+    // it is parsed; a transaction's update needs one.)
+    let actions = if req.actions.is_empty() {
+        Vec::new()
+    } else {
+        update::prepare(&req.actions)?
+    };
     let cond = condition(req.condition.as_ref())?;
     let pos = t.position(&key);
     let old = current(t, &pos)?;

@@ -125,6 +125,16 @@ fn requests() -> Vec<(&'static str, Value)> {
         ("UpdateItem", json!({"TableName": "TABLE", "Key": k("p", "6"), "ReturnValues": "ALL_OLD",
             "AttributeUpdates": {"a": {"Action": "DELETE"}, "set": {"Action": "DELETE", "Value": {"SS": ["b"]}}}})),
         ("GetItem", json!({"TableName": "TABLE", "Key": k("p", "6")})),
+        // No update at all (empty AttributeUpdates, or no expression): the
+        // item is created with its key alone, or left as it is; an empty
+        // expression is refused.
+        ("UpdateItem", json!({"TableName": "TABLE", "Key": k("p", "7"), "AttributeUpdates": {}, "ReturnValues": "ALL_NEW"})),
+        ("UpdateItem", json!({"TableName": "TABLE", "Key": k("p", "8"), "ReturnValues": "ALL_NEW"})),
+        ("UpdateItem", json!({"TableName": "TABLE", "Key": k("p", "6"), "ReturnValues": "ALL_NEW"})),
+        ("UpdateItem", json!({"TableName": "TABLE", "Key": k("p", "9"), "UpdateExpression": ""})),
+        ("GetItem", json!({"TableName": "TABLE", "Key": k("p", "7")})),
+        ("GetItem", json!({"TableName": "TABLE", "Key": k("p", "8")})),
+        ("GetItem", json!({"TableName": "TABLE", "Key": k("p", "9")})),
         // AttributesToGet on every read.
         ("GetItem", json!({"TableName": "TABLE", "Key": k("p", "1"), "AttributesToGet": ["a", "ss", "zz"]})),
         ("Query", json!({"TableName": "TABLE", "KeyConditions": {"PK": cmp("EQ", json!([{"S": "p"}]))}, "AttributesToGet": ["SK", "s"]})),
