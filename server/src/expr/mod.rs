@@ -11,7 +11,7 @@
 
 mod lex;
 mod parse;
-mod reserved;
+pub(crate) mod reserved;
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -581,8 +581,13 @@ const WORDS: &[&str] = &[
 
 /// Whether `word` is reserved, in any case.
 pub(crate) fn is_reserved(word: &str) -> bool {
+    listed(WORDS, word)
+}
+
+/// Whether `word`, in any case, is in `words` (sorted, upper case).
+pub(crate) fn listed(words: &[&str], word: &str) -> bool {
     let upper = word.to_ascii_uppercase();
-    WORDS.binary_search(&upper.as_str()).is_ok()
+    words.binary_search(&upper.as_str()).is_ok()
 }
 
 #[cfg(test)]

@@ -515,6 +515,33 @@ async fn story(c: &Client, t: &str) -> (Vec<(String, String)>, String) {
         "syntax error",
         run(c, &format!(r#"SELEC * FROM "{t}""#), vec![], false).await
     );
+    // Reserved words: refused as bare names (in a condition, a projection,
+    // a SET), taken when quoted; words DynamoDB does not reserve are taken.
+    for word in [
+        "size",
+        "user",
+        "count",
+        "value",
+        "key",
+        "date",
+        "timestamp",
+        "list",
+        r#""size""#,
+        r#""user""#,
+        "status",
+        "name",
+        "data",
+        "type",
+        "year",
+    ] {
+        for q in [
+            format!(r#"SELECT * FROM "{t}" WHERE PK = 'u1' AND {word} = 3"#),
+            format!(r#"SELECT {word} FROM "{t}" WHERE PK = 'u1'"#),
+            format!(r#"UPDATE "{t}" SET {word} = 1 WHERE PK = 'u9' AND SK = 'o9'"#),
+        ] {
+            note!(q.replace(t, "T"), run(c, &q, vec![], false).await);
+        }
+    }
     note!(
         "too few parameters",
         run(

@@ -12,6 +12,7 @@ use singletable_core::value::AttributeValue;
 use crate::error::ApiError;
 
 mod lex;
+mod reserved;
 
 use lex::{Tok, lex};
 
@@ -170,7 +171,10 @@ impl Parser {
     fn unexpected(&self) -> ApiError {
         match self.peek() {
             Tok::Eof => malformed("Unexpected end of statement"),
-            Tok::Word(w) if KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(w)) => {
+            Tok::Word(w)
+                if KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(w))
+                    || reserved::is_reserved(w) =>
+            {
                 malformed(format!("Unexpected keyword: {w}"))
             }
             Tok::Word(w) | Tok::Quoted(w) => malformed(format!("Unexpected identifier: {w}")),
@@ -217,7 +221,7 @@ impl Parser {
                 self.bump();
                 Ok(n)
             }
-            Tok::Word(w) if !KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(&w)) => {
+            Tok::Word(w) if is_name(&w) => {
                 self.bump();
                 Ok(w)
             }
@@ -488,7 +492,7 @@ impl Parser {
                 self.bump();
                 Ok(n)
             }
-            Tok::Word(w) if !KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(&w)) => {
+            Tok::Word(w) if is_name(&w) => {
                 self.bump();
                 Ok(w)
             }
@@ -759,6 +763,12 @@ fn is_literal_word(w: &str) -> bool {
     ["true", "false", "null"]
         .iter()
         .any(|k| k.eq_ignore_ascii_case(w))
+}
+
+/// Whether a bare word may name an attribute or a table: neither a word
+/// of the grammar nor a reserved word (either may be `"quoted"`).
+fn is_name(w: &str) -> bool {
+    !KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(w)) && !reserved::is_reserved(w)
 }
 
 /// Words of the grammar: not attribute or table names unless quoted.
